@@ -1,0 +1,62 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * Backend engines. The context owns features, collector and models; an
+ * engine turns submitted pictures into emitted feature values. The CPU
+ * engine lives in cpu/engine.c, the CUDA engine in gpu/engine.c.
+ */
+
+#ifndef VG_COMMON_BACKEND_H
+#define VG_COMMON_BACKEND_H
+
+#include "vmafgpu.h"
+#include "common/collector.h"
+#include "common/feature.h"
+#include "common/image.h"
+#include "common/log.h"
+
+/** A feature as the user asked for it: descriptor + filled options. */
+typedef struct VgFeatureInst {
+    const VgFeatureDesc *desc;
+    void *opts;      ///< desc->opts_size bytes
+    int *keys;       ///< collector key per output (-1 = not written)
+} VgFeatureInst;
+
+/** What an engine is opened with. Stays valid while the engine lives. */
+typedef struct VgEngineParams {
+    const VgConfig *cfg;
+    VgLog *log;
+    VgCollector *collector;
+    VgFeatureInst *feats;
+    unsigned n_feats;
+    unsigned width, height, bpc;
+    enum VgImageLayout layout; ///< chroma layout (NV12/P010/P016 -> 420)
+    enum VgPixFmt fmt;         ///< format of submitted pictures
+    enum VgMemory memory;      ///< memory of submitted pictures
+} VgEngineParams;
+
+typedef struct VgBackendOps {
+    const char *name;
+    /** @return 0 if this backend can run here (no logging at ERROR). */
+    int (*usable)(const VgConfig *cfg, VgLog *log);
+    int (*open)(void **engine, const VgEngineParams *p);
+    /** Pictures already validated against p (format, size, depth). */
+    int (*submit)(void *engine, const VgPicture *ref, const VgPicture *dis,
+                  unsigned index);
+    /** Leading frames whose per-frame outputs are all emitted. */
+    unsigned (*frames_ready)(void *engine);
+    /** Wait for everything, then run each feature's flush. */
+    int (*flush)(void *engine);
+    void (*close)(void **engine);
+} VgBackendOps;
+
+extern const VgBackendOps vg_backend_cpu;
+#if HAVE_CUDA
+extern const VgBackendOps vg_backend_cuda;
+#endif
+
+#endif /* VG_COMMON_BACKEND_H */

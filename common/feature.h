@@ -1,0 +1,133 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * Feature descriptors: each feature is declared once (name, options,
+ * outputs, flags) and implemented per backend (cpu/<feat>.c,
+ * gpu/<feat>.c), in the spirit of libvmaf's VmafFeatureExtractor.
+ */
+
+#ifndef VG_COMMON_FEATURE_H
+#define VG_COMMON_FEATURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/image.h"
+#include "common/log.h"
+
+enum VgOptType {
+    VG_OPT_BOOL,
+    VG_OPT_INT,
+    VG_OPT_DOUBLE,
+};
+
+/** One option of a feature; values live in the feature's options struct. */
+typedef struct VgFeatureOption {
+    const char *name;     ///< option name as users type it (libvmaf's)
+    const char *alias;    ///< short name used in output keys (libvmaf's), or NULL
+    enum VgOptType type;
+    size_t offset;        ///< offset in the options struct
+    double def, min, max;
+    int feature_param;    ///< non-default values rename the outputs (libvmaf VMAF_OPT_FLAG_FEATURE_PARAM)
+    const char *help;
+} VgFeatureOption;
+
+/** Feature flags. */
+enum {
+    /** Needs the previous reference pictures (n-1, n-2): see VgFrame. */
+    VG_FEATURE_PREV_REF = 1 << 0,
+    /** Runs on every frame even with n_subsample (libvmaf TEMPORAL/PREV_REF). */
+    VG_FEATURE_EVERY_FRAME = 1 << 1,
+    /** Reads chroma planes. */
+    VG_FEATURE_CHROMA = 1 << 2,
+};
+
+/** Output of a feature. */
+typedef struct VgFeatureOutput {
+    const char *name;   ///< libvmaf's provided name (VMAF_integer_feature_vif_scale0_score)
+    const char *alias;  ///< printed name (integer_vif_scale0), or NULL to print `name`
+    int debug_only;     ///< only written with debug=true
+} VgFeatureOutput;
+
+typedef struct VgFeatureCtx VgFeatureCtx;
+
+/** The pictures one extract call sees (all in the backend's memory). */
+typedef struct VgFrame {
+    unsigned index;
+    const VgImage *ref;
+    const VgImage *dis;
+    const VgImage *prev_ref;      ///< reference n-1 (PREV_REF only), NULL at n = 0
+    const VgImage *prev_prev_ref; ///< reference n-2 (PREV_REF only), NULL at n < 2
+} VgFrame;
+
+/**
+ * One backend's implementation of a feature.
+ * init/close run once per worker state; extract may run for different
+ * frames concurrently on different states (never on the same state);
+ * flush runs once, on the caller, after all extract calls.
+ */
+typedef struct VgFeatureImpl {
+    size_t priv_size;
+    int (*init)(VgFeatureCtx *fc);
+    int (*extract)(VgFeatureCtx *fc, const VgFrame *frame);
+    int (*flush)(VgFeatureCtx *fc);
+    void (*close)(VgFeatureCtx *fc);
+} VgFeatureImpl;
+
+/** A feature, declared once for all backends. */
+typedef struct VgFeatureDesc {
+    const char *name;                 ///< extractor name (libvmaf's): "vif", "adm", "motion", "psnr"
+    const VgFeatureOption *options;   ///< terminated by { NULL }
+    size_t opts_size;                 ///< size of the options struct
+    const VgFeatureOutput *outputs;   ///< terminated by { NULL }
+    unsigned flags;
+    /** Smallest luma width/height accepted (0 = 1). */
+    unsigned min_width, min_height;
+    const VgFeatureImpl *cpu;
+    const void *cuda;                 ///< opaque to common/: gpu/ defines its type
+} VgFeatureDesc;
+
+/** Per-instance state handed to implementations. */
+struct VgFeatureCtx {
+    const VgFeatureDesc *desc;
+    const void *opts;         ///< filled options struct (desc->opts_size bytes)
+    void *priv;               ///< impl->priv_size bytes, zeroed
+    unsigned width, height;   ///< luma size
+    unsigned bpc;             ///< bit depth
+    enum VgImageLayout layout;///< chroma layout of the pictures the impl sees
+    unsigned n_subsample;
+    VgLog *log;
+    /** Collector keys of desc->outputs (index-aligned); -1 if not written. */
+    int *keys;
+    struct VgCollector *collector;
+    void *backend;            ///< backend handle (gpu/: the CUDA engine)
+};
+
+/**
+ * Write output `out` (index in desc->outputs) of frame `index`.
+ * Thread-safe. Ignores debug-only outputs when debug is off (keys[out] < 0).
+ */
+int vg_feature_emit(VgFeatureCtx *fc, unsigned out, unsigned index,
+                    double value);
+
+/** Read back an output value already emitted (for flush-time computations). */
+int vg_feature_read(VgFeatureCtx *fc, unsigned out, unsigned index,
+                    double *value);
+
+/** @return the registered feature with this extractor name, or NULL. */
+const VgFeatureDesc *vg_feature_find(const char *name);
+
+/** @return the feature providing this libvmaf output name, or NULL. */
+const VgFeatureDesc *vg_feature_find_by_output(const char *output_name,
+                                               unsigned *out_index);
+
+/** NULL-terminated table of every feature (common/feature.c). */
+extern const VgFeatureDesc *const vg_features[];
+
+#define VG_OPT_OFFSET(type, field) offsetof(type, field)
+
+#endif /* VG_COMMON_FEATURE_H */

@@ -1,0 +1,72 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * VMAF models: libvmaf's JSON model files (src/read_json_model.c,
+ * src/model.c, src/predict.c, src/svm.cpp in v3.2.0), parsed with json-c.
+ */
+
+#ifndef VG_COMMON_MODEL_H
+#define VG_COMMON_MODEL_H
+
+#include "common/feature.h"
+#include "common/log.h"
+#include "common/opt.h"
+
+#define VG_MODEL_MAX_FEATURES 64
+
+/** One input feature of a model. */
+typedef struct VgModelFeature {
+    const VgFeatureDesc *desc; ///< extractor providing it
+    unsigned output;           ///< index into desc->outputs
+    VgOptDict opts;            ///< feature_opts_dicts[i] + spec overloads
+} VgModelFeature;
+
+typedef struct VgModel VgModel;
+
+/** Public part of a loaded model; the rest is private to common/model.c. */
+typedef struct VgModelInfo {
+    const char *name;      ///< output name ("vmaf", or name=)
+    const char *source;    ///< "vmaf_v0.6.1" or the path
+    int is_collection;     ///< bootstrap model: has bagging/stddev/ci outputs
+    unsigned n_members;    ///< collection members (0 if none)
+    unsigned n_features;
+    VgModelFeature *features;
+} VgModelInfo;
+
+/**
+ * Load a model from libvmaf's spec syntax ("version=X:name=Y:disable_clip:
+ * enable_transform:vif.vif_enhn_gain_limit=1.0", or "path=FILE...").
+ * Errors (unknown version, unreadable file, malformed JSON, unknown
+ * feature) are logged and returned as -EINVAL / -ENOENT / -ENOMEM.
+ */
+int vg_model_load(VgModel **model, const char *spec, VgLog *log);
+
+void vg_model_free(VgModel **model);
+
+const VgModelInfo *vg_model_info(const VgModel *model);
+
+/**
+ * Predict one frame from its feature values (x[i] = value of
+ * features[i]). Writes the score (normalised, transformed, clipped as the
+ * model and flags say) to *score.
+ */
+int vg_model_predict(const VgModel *model, const double *x, double *score);
+
+/** Outputs of a bootstrap collection for one frame. */
+typedef struct VgBootstrapScores {
+    double bagging, stddev, ci_lo, ci_hi;
+    double member[32];    ///< each member's own (clipped) score
+    unsigned n_members;
+} VgBootstrapScores;
+
+int vg_model_predict_bootstrap(const VgModel *model, const double *x,
+                               VgBootstrapScores *out);
+
+/** Built-in (embedded) model JSON by version name, or NULL. */
+const char *vg_builtin_model_json(const char *version, size_t *len);
+
+#endif /* VG_COMMON_MODEL_H */

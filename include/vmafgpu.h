@@ -1,0 +1,232 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * libvmafgpu public API: VMAF and friends on the GPU (CUDA) or the CPU,
+ * with the CPU path bit-exact with libvmaf v3.2.0.
+ *
+ * Usage:
+ *  1. vg_context_create() with a VgConfig.
+ *  2. vg_use_model() and/or vg_use_feature() once per model / feature.
+ *  3. vg_submit() a (reference, distorted) pair per frame, in order.
+ *     vg_frames_ready() says how many leading frames are fully scored.
+ *  4. vg_flush(); then read per-frame scores (vg_get_score()), pooled
+ *     scores (vg_get_pooled()) and write logs (vg_write_log()).
+ *  5. vg_context_destroy().
+ *
+ * Every function that can fail returns 0 or a negative errno value
+ * (AVERROR-compatible) and logs one line naming the cause.
+ */
+
+#ifndef VMAFGPU_H
+#define VMAFGPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define VG_VERSION_MAJOR 0
+#define VG_VERSION_MINOR 1
+#define VG_VERSION_MICRO 0
+
+/** Log levels, in increasing verbosity. */
+enum VgLogLevel {
+    VG_LOG_QUIET   = -1,
+    VG_LOG_ERROR   = 0,
+    VG_LOG_WARNING = 1,
+    VG_LOG_INFO    = 2,
+    VG_LOG_DEBUG   = 3,
+};
+
+/**
+ * Log callback. msg is one line without the trailing newline.
+ * May be called from worker threads (never concurrently: calls are serialised).
+ */
+typedef void (*VgLogCallback)(void *opaque, enum VgLogLevel level,
+                              const char *msg);
+
+/** Which backend computes the features. */
+enum VgBackend {
+    VG_BACKEND_AUTO = 0, ///< CUDA if pictures are on the device or a GPU is usable, else CPU
+    VG_BACKEND_CPU  = 1,
+    VG_BACKEND_CUDA = 2,
+};
+
+/** Memory layout of a picture. */
+enum VgPixFmt {
+    VG_PIX_FMT_YUV420P = 0, ///< planar 4:2:0; bitdepth 8 -> uint8 samples, 9..16 -> uint16 LSB-aligned
+    VG_PIX_FMT_YUV422P,     ///< planar 4:2:2
+    VG_PIX_FMT_YUV444P,     ///< planar 4:4:4
+    VG_PIX_FMT_YUV400P,     ///< luma only
+    VG_PIX_FMT_NV12,        ///< semi-planar 4:2:0, 8-bit; data[1] holds interleaved Cb,Cr
+    VG_PIX_FMT_P010,        ///< semi-planar 4:2:0, uint16 words, 10 significant bits in the high bits
+    VG_PIX_FMT_P016,        ///< semi-planar 4:2:0, uint16 words, `bitdepth` significant bits in the high bits
+};
+
+/** Where picture memory lives. */
+enum VgMemory {
+    VG_MEMORY_HOST = 0, ///< data[] are host pointers
+    VG_MEMORY_CUDA = 1, ///< data[] are CUdeviceptr values cast to pointers
+};
+
+/**
+ * One picture (one frame of reference or distorted video).
+ * The library copies or consumes it before vg_submit() returns, or, for
+ * VG_MEMORY_CUDA, before work queued on `cuda_stream` after the call
+ * completes; the caller may reuse the memory after that.
+ */
+typedef struct VgPicture {
+    enum VgPixFmt fmt;
+    unsigned width;       ///< luma width in samples
+    unsigned height;      ///< luma height in samples
+    unsigned bitdepth;    ///< 8..16 (NV12: 8, P010: 10, P016: 9..16)
+    enum VgMemory memory;
+    const void *data[3];  ///< planes (Y, U, V) or (Y, UV) for semi-planar
+    ptrdiff_t stride[3];  ///< in bytes
+    void *cuda_stream;    ///< CUstream the device data is produced on (VG_MEMORY_CUDA), or NULL
+} VgPicture;
+
+/** Context configuration. Zero-initialise, then set what you need. */
+typedef struct VgConfig {
+    enum VgBackend backend;
+    unsigned n_threads;     ///< CPU worker threads; 0 = work on the calling thread
+    unsigned n_subsample;   ///< compute non-temporal features on every n-th frame (0, 1 = all)
+    enum VgLogLevel log_level;
+    VgLogCallback log_cb;   ///< NULL: log to stderr
+    void *log_opaque;
+    int cuda_device;        ///< device index when the library creates its own CUDA context
+    void *cuda_context;     ///< caller's CUcontext, or NULL (then `cuda_device` is used)
+    void *cuda_stream;      ///< caller's CUstream, or NULL (the library creates one)
+} VgConfig;
+
+typedef struct VgContext VgContext;
+
+/** Pooling methods (libvmaf names). */
+enum VgPool {
+    VG_POOL_MEAN = 0,
+    VG_POOL_HARMONIC_MEAN,
+    VG_POOL_MIN,
+    VG_POOL_MAX,
+};
+
+/** Log formats (libvmaf's). */
+enum VgLogFormat {
+    VG_LOG_FMT_XML = 0,
+    VG_LOG_FMT_JSON,
+    VG_LOG_FMT_CSV,
+    VG_LOG_FMT_SUB,
+};
+
+/** Number formatting in logs. */
+enum VgPrecision {
+    VG_PRECISION_DEFAULT = 0, ///< libvmaf's: %.6f, %.16f for tiny fractions
+    VG_PRECISION_MAX     = 1, ///< %.17g: full double precision
+};
+
+/** @return the library version as "MAJOR.MINOR.MICRO". */
+const char *vg_version(void);
+
+/**
+ * Create a context.
+ * @return 0, or a negative errno (-EINVAL bad config, -ENOMEM, -ENODEV
+ *         backend=cuda without a usable GPU).
+ */
+int vg_context_create(VgContext **ctx, const VgConfig *cfg);
+
+/** Destroy a context (flushes pending GPU work first); *ctx becomes NULL. */
+void vg_context_destroy(VgContext **ctx);
+
+/**
+ * Add a model, with libvmaf's model syntax: ':'-separated
+ * `version=NAME` (built-in) or `path=FILE`, `name=NAME` (default "vmaf"),
+ * flags `disable_clip`, `enable_transform`, and per-feature option
+ * overloads `<feature>.<option>=<value>` (e.g. `vif.vif_enhn_gain_limit=1.0`).
+ * Must be called before the first vg_submit().
+ */
+int vg_use_model(VgContext *ctx, const char *spec);
+
+/**
+ * Add a feature by extractor name (`psnr`, `motion`, `vif`, `adm`, ...)
+ * with options `opt=val:opt=val` (NULL or "" for defaults).
+ */
+int vg_use_feature(VgContext *ctx, const char *name, const char *opts);
+
+/**
+ * Submit the next frame pair (indices 0, 1, 2 ... in call order).
+ * Both pictures must have the same format, size and bit depth as every
+ * earlier pair.
+ * @return 0, or a negative errno; -ENOTSUP for memory/layouts the chosen
+ *         backend cannot read.
+ */
+int vg_submit(VgContext *ctx, const VgPicture *ref, const VgPicture *dis);
+
+/**
+ * @return how many leading frames (0 .. n-1) have every per-frame output
+ *         readable now, without blocking. Temporal outputs (motion2/3) and
+ *         model scores become readable only after vg_flush().
+ */
+unsigned vg_frames_ready(VgContext *ctx);
+
+/**
+ * Wait for all submitted work, run end-of-stream computations (motion2/3,
+ * model scores). No vg_submit() afterwards.
+ */
+int vg_flush(VgContext *ctx);
+
+/** @return number of frames submitted so far. */
+unsigned vg_frame_count(const VgContext *ctx);
+
+/** @return number of output metrics (features and model outputs) known now. */
+unsigned vg_metric_count(const VgContext *ctx);
+
+/** @return name of metric i (as printed in logs), or NULL. */
+const char *vg_metric_name(const VgContext *ctx, unsigned i);
+
+/**
+ * Read a metric of one frame.
+ * @return 0, -EINVAL unknown name, -EAGAIN not computed (yet).
+ */
+int vg_get_score(VgContext *ctx, const char *name, unsigned index,
+                 double *score);
+
+/**
+ * Pooled score over all frames (every n_subsample-th), after vg_flush().
+ */
+int vg_get_pooled(VgContext *ctx, const char *name, enum VgPool pool,
+                  double *score);
+
+/**
+ * Write the per-frame log. path "-" writes to stdout.
+ */
+int vg_write_log(VgContext *ctx, const char *path, enum VgLogFormat fmt,
+                 enum VgPrecision precision);
+
+/**
+ * @return 1 if work runs on the CUDA backend, 0 on the CPU (valid after the
+ *         first vg_submit(), or after creation for a fixed backend).
+ */
+int vg_backend_is_cuda(const VgContext *ctx);
+
+/** Model and model-output names, for callers that print summaries. */
+unsigned vg_model_count(const VgContext *ctx);
+/** @return the name under which model i writes its score ("vmaf"). */
+const char *vg_model_name(const VgContext *ctx, unsigned i);
+/** @return the version= or path= that loaded model i. */
+const char *vg_model_source(const VgContext *ctx, unsigned i);
+/** @return 1 if model i is a bootstrap collection (has ci/stddev outputs). */
+int vg_model_is_collection(const VgContext *ctx, unsigned i);
+
+/** @return list of built-in model names, NULL-terminated. */
+const char *const *vg_builtin_models(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VMAFGPU_H */
