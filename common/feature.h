@@ -89,6 +89,16 @@ typedef struct VgFeatureDesc {
     unsigned min_width, min_height;
     const VgFeatureImpl *cpu;
     const void *cuda;                 ///< opaque to common/: gpu/ defines its type
+    /**
+     * Backend-independent post-processing of emitted values, run by the
+     * context on the calling thread (e.g. motion2/motion3 from the SAD):
+     * n_done = leading frames whose extract has finished on every backend,
+     * final = 1 at end of stream. Emits what has become final. Optional.
+     * Its VgFeatureCtx has priv = post_priv_size bytes, zeroed, kept for
+     * the whole stream.
+     */
+    int (*post)(VgFeatureCtx *fc, unsigned n_done, int final);
+    size_t post_priv_size;
 } VgFeatureDesc;
 
 /** Per-instance state handed to implementations. */
