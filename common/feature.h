@@ -84,6 +84,12 @@ typedef struct VgFeatureDesc {
     const VgFeatureOption *options;   ///< terminated by { NULL }
     size_t opts_size;                 ///< size of the options struct
     const VgFeatureOutput *outputs;   ///< terminated by { NULL }
+    /**
+     * Optional: 1 if output `out` is written with these options. Without
+     * it, every output is written except debug_only ones when the
+     * feature's "debug" option is off.
+     */
+    int (*outputs_used)(const void *opts, unsigned out);
     unsigned flags;
     /** Smallest luma width/height accepted (0 = 1). */
     unsigned min_width, min_height;

@@ -1,0 +1,813 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * The public API: argument checks (every refusal is logged), feature and
+ * model registration, backend choice, incremental post-processing and model
+ * prediction, pooling and logs. Backends trust what reaches them.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "config.h"
+#include "common/context.h"
+#include "common/opt.h"
+#include "common/output.h"
+#include "common/picture.h"
+#include "common/pool.h"
+
+#define VG_STR2(x) #x
+#define VG_STR(x) VG_STR2(x)
+
+const char *vg_version(void)
+{
+    return VG_STR(VG_VERSION_MAJOR) "." VG_STR(VG_VERSION_MINOR) "."
+           VG_STR(VG_VERSION_MICRO);
+}
+
+static double vg_now_s(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int vg_context_create(VgContext **pctx, const VgConfig *cfg)
+{
+    VgContext *ctx;
+    int ret;
+
+    if (!pctx || !cfg) {
+        vg_log(NULL, VG_LOG_ERROR, "vg_context_create: NULL argument");
+        return -EINVAL;
+    }
+    *pctx = NULL;
+    ctx = calloc(1, sizeof(*ctx));
+    if (!ctx)
+        return -ENOMEM;
+    ctx->cfg = *cfg;
+    vg_log_init(&ctx->log, cfg->log_cb, cfg->log_opaque, cfg->log_level);
+    if (!ctx->cfg.n_subsample)
+        ctx->cfg.n_subsample = 1;
+    if ((unsigned)cfg->backend > VG_BACKEND_CUDA) {
+        vg_log(&ctx->log, VG_LOG_ERROR, "unknown backend %d", (int)cfg->backend);
+        ret = -EINVAL;
+        goto fail;
+    }
+    if (cfg->n_threads > 256) {
+        vg_log(&ctx->log, VG_LOG_ERROR, "%u threads requested; at most 256",
+               cfg->n_threads);
+        ret = -EINVAL;
+        goto fail;
+    }
+    if (cfg->backend == VG_BACKEND_CUDA) {
+#if HAVE_CUDA
+        if ((ret = vg_backend_cuda.usable(&ctx->cfg, &ctx->log)) < 0) {
+            vg_log(&ctx->log, VG_LOG_ERROR, "backend=cuda: no usable CUDA "
+                   "device (see the messages above)");
+            ret = -ENODEV;
+            goto fail;
+        }
+#else
+        vg_log(&ctx->log, VG_LOG_ERROR, "backend=cuda: this build of "
+               "libvmafgpu has no CUDA backend");
+        ret = -ENODEV;
+        goto fail;
+#endif
+    }
+    if ((ret = vg_collector_create(&ctx->collector)) < 0)
+        goto fail;
+    *pctx = ctx;
+    return 0;
+fail:
+    vg_log_uninit(&ctx->log);
+    free(ctx);
+    return ret;
+}
+
+static int output_used(const VgFeatureDesc *d, const void *opts, unsigned out)
+{
+    if (d->outputs_used)
+        return d->outputs_used(opts, out);
+    if (d->outputs[out].debug_only) {
+        for (const VgFeatureOption *o = d->options; o && o->name; o++)
+            if (!strcmp(o->name, "debug"))
+                return vg_opt_value(o, opts) != 0.0;
+        return 0;
+    }
+    return 1;
+}
+
+/* Register a feature instance, or find the same one (libvmaf's dedupe:
+ * extractor name + non-default feature params). @return its index. */
+static int add_instance(VgContext *ctx, const VgFeatureDesc *desc,
+                        const VgOptDict *dict)
+{
+    char want[512], have[512];
+    VgFeatureInst *inst;
+    void *opts;
+    unsigned n_out = 0;
+    int ret;
+
+    opts = calloc(1, desc->opts_size ? desc->opts_size : 1);
+    if (!opts)
+        return -ENOMEM;
+    if ((ret = vg_opt_apply(desc, dict, opts, &ctx->log)) < 0)
+        goto fail;
+    if ((ret = vg_opt_param_string(desc, opts, want, sizeof(want))) < 0)
+        goto fail;
+    for (unsigned i = 0; i < ctx->n_feats; i++) {
+        if (ctx->feats[i].desc != desc)
+            continue;
+        if (vg_opt_param_string(desc, ctx->feats[i].opts, have, sizeof(have)) < 0)
+            continue;
+        if (!strcmp(want, have)) {
+            free(opts);
+            return (int)i;
+        }
+    }
+    if (ctx->n_feats == VG_MAX_FEATURES) {
+        vg_log(&ctx->log, VG_LOG_ERROR, "too many features (at most %d)",
+               VG_MAX_FEATURES);
+        ret = -E2BIG;
+        goto fail;
+    }
+    while (desc->outputs[n_out].name)
+        n_out++;
+    inst = &ctx->feats[ctx->n_feats];
+    inst->keys = malloc(sizeof(*inst->keys) * (n_out ? n_out : 1));
+    if (!inst->keys) {
+        ret = -ENOMEM;
+        goto fail;
+    }
+    for (unsigned o = 0; o < n_out; o++) {
+        char name[256];
+        inst->keys[o] = -1;
+        if (!output_used(desc, opts, o))
+            continue;
+        if ((ret = vg_opt_key_name(desc, o, opts, name, sizeof(name))) < 0 ||
+            (ret = vg_collector_key(ctx->collector, name)) < 0) {
+            free(inst->keys);
+            inst->keys = NULL;
+            goto fail;
+        }
+        inst->keys[o] = ret;
+    }
+    inst->desc = desc;
+    inst->opts = opts;
+    return (int)ctx->n_feats++;
+fail:
+    free(opts);
+    return ret;
+}
+
+static int check_not_started(VgContext *ctx, const char *what)
+{
+    if (ctx->started) {
+        vg_log(&ctx->log, VG_LOG_ERROR, "%s after the first frame", what);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+int vg_use_feature(VgContext *ctx, const char *name, const char *opts)
+{
+    const VgFeatureDesc *desc;
+    VgOptDict dict = { 0 };
+    int ret;
+
+    if (!ctx || !name)
+        return -EINVAL;
+    if ((ret = check_not_started(ctx, "vg_use_feature()")) < 0)
+        return ret;
+    desc = vg_feature_find(name);
+    if (!desc) {
+        char known[256] = "";
+        size_t len = 0;
+        for (unsigned i = 0; vg_features[i]; i++)
+            len += snprintf(known + len, len < sizeof(known) ?
+                            sizeof(known) - len : 0, "%s%s", i ? ", " : "",
+                            vg_features[i]->name);
+        vg_log(&ctx->log, VG_LOG_ERROR, "unknown feature '%s' (known: %s)",
+               name, known);
+        return -EINVAL;
+    }
+    if (opts && (ret = vg_opt_dict_parse(&dict, opts, ':', &ctx->log)) < 0)
+        goto end;
+    ret = add_instance(ctx, desc, &dict);
+    if (ret >= 0)
+        ret = 0;
+end:
+    vg_opt_dict_free(&dict);
+    return ret;
+}
+
+static int model_key(VgContext *ctx, const char *name, const char *suffix)
+{
+    char buf[256];
+
+    snprintf(buf, sizeof(buf), "%s%s", name, suffix);
+    return vg_collector_key(ctx->collector, buf);
+}
+
+int vg_use_model(VgContext *ctx, const char *spec)
+{
+    const VgModelInfo *info;
+    VgModelSlot *slot;
+    int ret;
+
+    if (!ctx || !spec)
+        return -EINVAL;
+    if ((ret = check_not_started(ctx, "vg_use_model()")) < 0)
+        return ret;
+    if (ctx->n_models == VG_MAX_MODELS) {
+        vg_log(&ctx->log, VG_LOG_ERROR, "too many models (at most %d)",
+               VG_MAX_MODELS);
+        return -E2BIG;
+    }
+    slot = &ctx->models[ctx->n_models];
+    memset(slot, 0, sizeof(*slot));
+    if ((ret = vg_model_load(&slot->model, spec, &ctx->log)) < 0)
+        return ret;
+    info = vg_model_info(slot->model);
+    for (unsigned i = 0; i < ctx->n_models; i++) {
+        if (!strcmp(vg_model_info(ctx->models[i].model)->name, info->name)) {
+            vg_log(&ctx->log, VG_LOG_ERROR, "two models are named '%s'; give "
+                   "one another name with name=", info->name);
+            ret = -EINVAL;
+            goto fail;
+        }
+    }
+    slot->feat_keys = malloc(sizeof(int) * (info->n_features ? info->n_features : 1));
+    if (!slot->feat_keys) {
+        ret = -ENOMEM;
+        goto fail;
+    }
+    for (unsigned i = 0; i < info->n_features; i++) {
+        const VgModelFeature *mf = &info->features[i];
+        int idx = add_instance(ctx, mf->desc, &mf->opts);
+        if (idx < 0) {
+            vg_log(&ctx->log, VG_LOG_ERROR, "model '%s': cannot set up feature "
+                   "'%s'", info->name, mf->desc->name);
+            ret = idx;
+            goto fail;
+        }
+        slot->feat_keys[i] = ctx->feats[idx].keys[mf->output];
+        if (slot->feat_keys[i] < 0) {
+            vg_log(&ctx->log, VG_LOG_ERROR, "model '%s': feature output %s is "
+                   "not computed with these options", info->name,
+                   mf->desc->outputs[mf->output].name);
+            ret = -EINVAL;
+            goto fail;
+        }
+    }
+    if ((slot->key = model_key(ctx, info->name, "")) < 0) {
+        ret = slot->key;
+        goto fail;
+    }
+    if (info->is_collection) {
+        for (unsigned m = 0; m < info->n_members && m < 32; m++) {
+            char suffix[16];
+            snprintf(suffix, sizeof(suffix), "_%04u", m + 1);
+            if ((slot->member_keys[m] = model_key(ctx, info->name, suffix)) < 0) {
+                ret = slot->member_keys[m];
+                goto fail;
+            }
+        }
+        if ((slot->bagging_key = model_key(ctx, info->name, "_bagging")) < 0 ||
+            (slot->stddev_key = model_key(ctx, info->name, "_stddev")) < 0 ||
+            (slot->lo_key = model_key(ctx, info->name, "_ci_p95_lo")) < 0 ||
+            (slot->hi_key = model_key(ctx, info->name, "_ci_p95_hi")) < 0) {
+            ret = -ENOMEM;
+            goto fail;
+        }
+    }
+    ctx->n_models++;
+    return 0;
+fail:
+    free(slot->feat_keys);
+    slot->feat_keys = NULL;
+    vg_model_free(&slot->model);
+    return ret;
+}
+
+static const char *fmt_name(enum VgPixFmt fmt)
+{
+    static const char *const names[] = {
+        "yuv420p", "yuv422p", "yuv444p", "gray", "nv12", "p010", "p016",
+    };
+    return (unsigned)fmt < sizeof(names) / sizeof(names[0]) ? names[fmt] : "?";
+}
+
+static int check_picture(VgContext *ctx, const VgPicture *pic,
+                         const char *which)
+{
+    const unsigned bps = pic->bitdepth > 8 ? 2 : 1;
+    unsigned planes;
+
+    if ((unsigned)pic->fmt > VG_PIX_FMT_P016) {
+        vg_log(&ctx->log, VG_LOG_ERROR, "%s picture: unknown pixel format %d",
+               which, (int)pic->fmt);
+        return -EINVAL;
+    }
+    if (!pic->width || !pic->height || pic->width > 32768 ||
+        pic->height > 32768) {
+        vg_log(&ctx->log, VG_LOG_ERROR, "%s picture: size %ux%u is out of "
+               "range (1..32768)", which, pic->width, pic->height);
+        return -EINVAL;
+    }
+    if (pic->bitdepth < 8 || pic->bitdepth > 16) {
+        vg_log(&ctx->log, VG_LOG_ERROR, "%s picture: bit depth %u is out of "
+               "range (8..16)", which, pic->bitdepth);
+        return -EINVAL;
+    }
+    if ((pic->fmt == VG_PIX_FMT_NV12 && pic->bitdepth != 8) ||
+        (pic->fmt == VG_PIX_FMT_P010 && pic->bitdepth != 10) ||
+        (pic->fmt == VG_PIX_FMT_P016 && pic->bitdepth < 9)) {
+        vg_log(&ctx->log, VG_LOG_ERROR, "%s picture: %s cannot hold %u-bit "
+               "samples", which, fmt_name(pic->fmt), pic->bitdepth);
+        return -EINVAL;
+    }
+    if (pic->memory != VG_MEMORY_HOST && pic->memory != VG_MEMORY_CUDA) {
+        vg_log(&ctx->log, VG_LOG_ERROR, "%s picture: unknown memory type %d",
+               which, (int)pic->memory);
+        return -EINVAL;
+    }
+    planes = pic->fmt == VG_PIX_FMT_YUV400P ? 1 :
+             vg_pix_fmt_is_semiplanar(pic->fmt) ? 2 : 3;
+    for (unsigned p = 0; p < planes; p++) {
+        unsigned ssx = 0, ssy = 0, w;
+        if (p)
+            vg_layout_shifts(vg_pix_fmt_layout(pic->fmt), &ssx, &ssy);
+        w = p && vg_pix_fmt_is_semiplanar(pic->fmt) ?
+            2 * (pic->width >> 1) : pic->width >> ssx;
+        if (!pic->data[p]) {
+            vg_log(&ctx->log, VG_LOG_ERROR, "%s picture: plane %u is NULL",
+                   which, p);
+            return -EINVAL;
+        }
+        if (pic->stride[p] < (ptrdiff_t)w * (ptrdiff_t)bps) {
+            vg_log(&ctx->log, VG_LOG_ERROR, "%s picture: plane %u stride %td "
+                   "is smaller than its row (%u bytes)", which, p,
+                   pic->stride[p], w * bps);
+            return -EINVAL;
+        }
+    }
+    return 0;
+}
+
+static int same_geometry(VgContext *ctx, const VgPicture *a, const char *an,
+                         const VgPicture *b, const char *bn)
+{
+    if (a->fmt != b->fmt || a->width != b->width || a->height != b->height ||
+        a->bitdepth != b->bitdepth || a->memory != b->memory) {
+        vg_log(&ctx->log, VG_LOG_ERROR, "%s picture is %ux%u %s %u-bit in %s "
+               "memory but %s picture is %ux%u %s %u-bit in %s memory", an,
+               a->width, a->height, fmt_name(a->fmt), a->bitdepth,
+               a->memory == VG_MEMORY_CUDA ? "CUDA" : "host", bn, b->width,
+               b->height, fmt_name(b->fmt), b->bitdepth,
+               b->memory == VG_MEMORY_CUDA ? "CUDA" : "host");
+        return -EINVAL;
+    }
+    return 0;
+}
+
+static int choose_backend(VgContext *ctx, enum VgMemory memory)
+{
+    enum VgBackend b = ctx->cfg.backend;
+
+    if (b == VG_BACKEND_CPU) {
+        ctx->ops = &vg_backend_cpu;
+    } else {
+#if HAVE_CUDA
+        int usable = vg_backend_cuda.usable(&ctx->cfg, &ctx->log) >= 0;
+        if (b == VG_BACKEND_CUDA && !usable) {
+            vg_log(&ctx->log, VG_LOG_ERROR, "backend=cuda: no usable CUDA device");
+            return -ENODEV;
+        }
+        if (usable || memory == VG_MEMORY_CUDA)
+            ctx->ops = &vg_backend_cuda;
+        else
+            ctx->ops = &vg_backend_cpu;
+#else
+        ctx->ops = &vg_backend_cpu;
+#endif
+        if (b == VG_BACKEND_AUTO)
+            vg_log(&ctx->log, VG_LOG_INFO, "backend=auto: using the %s backend",
+                   ctx->ops->name);
+    }
+    if (memory == VG_MEMORY_CUDA && ctx->ops == &vg_backend_cpu) {
+        vg_log(&ctx->log, VG_LOG_ERROR, "pictures are in CUDA memory, which the "
+               "CPU backend cannot read%s", HAVE_CUDA ?
+               "" : " (this build has no CUDA backend)");
+        return -ENOTSUP;
+    }
+    return 0;
+}
+
+static int start(VgContext *ctx, const VgPicture *pic)
+{
+    VgEngineParams *p = &ctx->params;
+    int ret;
+
+    for (unsigned i = 0; i < ctx->n_feats; i++) {
+        const VgFeatureDesc *d = ctx->feats[i].desc;
+        unsigned mw = d->min_width ? d->min_width : 1;
+        unsigned mh = d->min_height ? d->min_height : 1;
+        if (pic->width < mw || pic->height < mh) {
+            vg_log(&ctx->log, VG_LOG_ERROR, "feature '%s' needs pictures of at "
+                   "least %ux%u, got %ux%u", d->name, mw, mh, pic->width,
+                   pic->height);
+            return -EINVAL;
+        }
+    }
+    if (!ctx->n_feats) {
+        vg_log(&ctx->log, VG_LOG_ERROR, "no model and no feature to compute");
+        return -EINVAL;
+    }
+    if ((ret = choose_backend(ctx, pic->memory)) < 0)
+        return ret;
+
+    p->cfg = &ctx->cfg;
+    p->log = &ctx->log;
+    p->collector = ctx->collector;
+    p->feats = ctx->feats;
+    p->n_feats = ctx->n_feats;
+    p->width = pic->width;
+    p->height = pic->height;
+    p->bpc = pic->bitdepth;
+    p->layout = vg_pix_fmt_layout(pic->fmt);
+    p->fmt = pic->fmt;
+    p->memory = pic->memory;
+
+    for (unsigned i = 0; i < ctx->n_feats; i++) {
+        const VgFeatureDesc *d = ctx->feats[i].desc;
+        VgFeatureCtx *fc = &ctx->post[i];
+        fc->desc = d;
+        fc->opts = ctx->feats[i].opts;
+        fc->width = p->width;
+        fc->height = p->height;
+        fc->bpc = p->bpc;
+        fc->layout = p->layout;
+        fc->n_subsample = ctx->cfg.n_subsample;
+        fc->log = &ctx->log;
+        fc->keys = ctx->feats[i].keys;
+        fc->collector = ctx->collector;
+        if (d->post && !(fc->priv = calloc(1, d->post_priv_size ?
+                                              d->post_priv_size : 1)))
+            return -ENOMEM;
+    }
+    if ((ret = ctx->ops->open(&ctx->engine, p)) < 0)
+        return ret;
+    ctx->started = 1;
+    ctx->t_start = vg_now_s();
+    return 0;
+}
+
+/* Predict the models for frames whose inputs are all there, in order. */
+static int score_models(VgContext *ctx, int final)
+{
+    const unsigned sub = ctx->cfg.n_subsample;
+
+    while (ctx->n_scored < ctx->n_frames) {
+        const unsigned i = ctx->n_scored;
+
+        if (i % sub) {
+            ctx->n_scored++;
+            continue;
+        }
+        for (unsigned m = 0; m < ctx->n_models; m++) {
+            VgModelSlot *slot = &ctx->models[m];
+            const VgModelInfo *info = vg_model_info(slot->model);
+            double x[VG_MODEL_MAX_FEATURES];
+            int ret;
+
+            for (unsigned f = 0; f < info->n_features; f++) {
+                ret = vg_collector_get(ctx->collector, slot->feat_keys[f], i, &x[f]);
+                if (ret == -EAGAIN && !final)
+                    return 0;
+                if (ret < 0) {
+                    vg_log(&ctx->log, VG_LOG_ERROR, "model '%s': frame %u has no "
+                           "value for %s", info->name, i,
+                           vg_collector_name(ctx->collector, slot->feat_keys[f]));
+                    return ret;
+                }
+            }
+        }
+        for (unsigned m = 0; m < ctx->n_models; m++) {
+            VgModelSlot *slot = &ctx->models[m];
+            const VgModelInfo *info = vg_model_info(slot->model);
+            double x[VG_MODEL_MAX_FEATURES], score;
+            int ret;
+
+            for (unsigned f = 0; f < info->n_features; f++)
+                vg_collector_get(ctx->collector, slot->feat_keys[f], i, &x[f]);
+            if ((ret = vg_model_predict(slot->model, x, &score)) < 0 ||
+                (ret = vg_collector_set(ctx->collector, slot->key, i, score)) < 0)
+                return ret;
+            if (info->is_collection) {
+                VgBootstrapScores bs;
+                if ((ret = vg_model_predict_bootstrap(slot->model, x, &bs)) < 0)
+                    return ret;
+                for (unsigned k = 0; k < bs.n_members && k < 32; k++)
+                    if ((ret = vg_collector_set(ctx->collector, slot->member_keys[k],
+                                                i, bs.member[k])) < 0)
+                        return ret;
+                if ((ret = vg_collector_set(ctx->collector, slot->bagging_key, i, bs.bagging)) < 0 ||
+                    (ret = vg_collector_set(ctx->collector, slot->stddev_key, i, bs.stddev)) < 0 ||
+                    (ret = vg_collector_set(ctx->collector, slot->lo_key, i, bs.ci_lo)) < 0 ||
+                    (ret = vg_collector_set(ctx->collector, slot->hi_key, i, bs.ci_hi)) < 0)
+                    return ret;
+            }
+        }
+        ctx->n_scored++;
+    }
+    return 0;
+}
+
+static int progress(VgContext *ctx, int final)
+{
+    unsigned n_done;
+    int ret;
+
+    if (!ctx->started)
+        return 0;
+    n_done = final ? ctx->n_frames : ctx->ops->frames_ready(ctx->engine);
+    for (unsigned i = 0; i < ctx->n_feats; i++) {
+        const VgFeatureDesc *d = ctx->feats[i].desc;
+        if (d->post && (ret = d->post(&ctx->post[i], n_done, final)) < 0)
+            return ret;
+    }
+    return score_models(ctx, final);
+}
+
+int vg_submit(VgContext *ctx, const VgPicture *ref, const VgPicture *dis)
+{
+    int ret;
+
+    if (!ctx || !ref || !dis) {
+        vg_log(ctx ? &ctx->log : NULL, VG_LOG_ERROR, "vg_submit: NULL picture");
+        return -EINVAL;
+    }
+    if (ctx->error)
+        return ctx->error;
+    if (ctx->flushed) {
+        vg_log(&ctx->log, VG_LOG_ERROR, "vg_submit() after vg_flush()");
+        return -EINVAL;
+    }
+    if ((ret = check_picture(ctx, ref, "reference")) < 0 ||
+        (ret = check_picture(ctx, dis, "distorted")) < 0 ||
+        (ret = same_geometry(ctx, ref, "reference", dis, "distorted")) < 0)
+        return ret;
+    if (ctx->started) {
+        VgPicture first = {
+            .fmt = ctx->params.fmt, .width = ctx->params.width,
+            .height = ctx->params.height, .bitdepth = ctx->params.bpc,
+            .memory = ctx->params.memory,
+        };
+        if ((ret = same_geometry(ctx, ref, "this frame's", &first,
+                                 "the first frame's")) < 0)
+            return ret;
+    } else if ((ret = start(ctx, ref)) < 0) {
+        return ret;
+    }
+    if (ctx->n_frames == UINT32_MAX) {
+        vg_log(&ctx->log, VG_LOG_ERROR, "too many frames");
+        return -E2BIG;
+    }
+    if ((ret = ctx->ops->submit(ctx->engine, ref, dis, ctx->n_frames)) < 0) {
+        ctx->error = ret;
+        return ret;
+    }
+    ctx->n_frames++;
+    if ((ret = progress(ctx, 0)) < 0)
+        ctx->error = ret;
+    return ret;
+}
+
+static int frame_complete(VgContext *ctx, unsigned i)
+{
+    const unsigned sub = ctx->cfg.n_subsample;
+    double v;
+
+    for (unsigned f = 0; f < ctx->n_feats; f++) {
+        const VgFeatureInst *inst = &ctx->feats[f];
+        if (!(inst->desc->flags & VG_FEATURE_EVERY_FRAME) && i % sub)
+            continue;
+        for (unsigned o = 0; inst->desc->outputs[o].name; o++)
+            if (inst->keys[o] >= 0 &&
+                vg_collector_get(ctx->collector, inst->keys[o], i, &v) < 0)
+                return 0;
+    }
+    if (i % sub)
+        return 1;
+    for (unsigned m = 0; m < ctx->n_models; m++)
+        if (vg_collector_get(ctx->collector, ctx->models[m].key, i, &v) < 0)
+            return 0;
+    return 1;
+}
+
+unsigned vg_frames_ready(VgContext *ctx)
+{
+    unsigned n = 0;
+
+    if (!ctx || !ctx->started)
+        return 0;
+    if (!ctx->error && !ctx->flushed && progress(ctx, 0) < 0)
+        return 0;
+    while (n < ctx->n_frames && frame_complete(ctx, n))
+        n++;
+    return n;
+}
+
+int vg_flush(VgContext *ctx)
+{
+    int ret;
+
+    if (!ctx)
+        return -EINVAL;
+    if (ctx->flushed)
+        return ctx->error;
+    ctx->flushed = 1;
+    if (!ctx->started)
+        return 0;
+    if (ctx->error)
+        return ctx->error;
+    if ((ret = ctx->ops->flush(ctx->engine)) < 0 ||
+        (ret = progress(ctx, 1)) < 0) {
+        ctx->error = ret;
+        return ret;
+    }
+    ctx->t_end = vg_now_s();
+    return 0;
+}
+
+void vg_context_destroy(VgContext **pctx)
+{
+    VgContext *ctx = pctx ? *pctx : NULL;
+
+    if (!ctx)
+        return;
+    if (ctx->engine)
+        ctx->ops->close(&ctx->engine);
+    for (unsigned i = 0; i < ctx->n_feats; i++) {
+        free(ctx->feats[i].opts);
+        free(ctx->feats[i].keys);
+        free(ctx->post[i].priv);
+    }
+    for (unsigned m = 0; m < ctx->n_models; m++) {
+        free(ctx->models[m].feat_keys);
+        vg_model_free(&ctx->models[m].model);
+    }
+    vg_collector_destroy(&ctx->collector);
+    vg_log_uninit(&ctx->log);
+    free(ctx);
+    *pctx = NULL;
+}
+
+unsigned vg_frame_count(const VgContext *ctx)
+{
+    return ctx ? ctx->n_frames : 0;
+}
+
+unsigned vg_metric_count(const VgContext *ctx)
+{
+    return ctx ? vg_collector_count(ctx->collector) : 0;
+}
+
+const char *vg_metric_name(const VgContext *ctx, unsigned i)
+{
+    return ctx ? vg_collector_name(ctx->collector, (int)i) : NULL;
+}
+
+static int find_metric(VgContext *ctx, const char *name)
+{
+    int key = vg_collector_find(ctx->collector, name);
+
+    if (key < 0)
+        vg_log(&ctx->log, VG_LOG_ERROR, "unknown metric '%s'", name);
+    return key;
+}
+
+int vg_get_score(VgContext *ctx, const char *name, unsigned index,
+                 double *score)
+{
+    int key;
+
+    if (!ctx || !name || !score)
+        return -EINVAL;
+    if ((key = find_metric(ctx, name)) < 0)
+        return key;
+    return vg_collector_get(ctx->collector, key, index, score);
+}
+
+int vg_get_pooled(VgContext *ctx, const char *name, enum VgPool pool,
+                  double *score)
+{
+    int key, ret;
+
+    if (!ctx || !name || !score)
+        return -EINVAL;
+    if ((unsigned)pool > VG_POOL_MAX) {
+        vg_log(&ctx->log, VG_LOG_ERROR, "unknown pooling method %d", (int)pool);
+        return -EINVAL;
+    }
+    if ((key = find_metric(ctx, name)) < 0)
+        return key;
+    if (!ctx->n_frames) {
+        vg_log(&ctx->log, VG_LOG_ERROR, "no frames to pool");
+        return -EINVAL;
+    }
+    ret = vg_pool(ctx->collector, key, ctx->n_frames, ctx->cfg.n_subsample,
+                  pool, score);
+    if (ret < 0)
+        vg_log(&ctx->log, VG_LOG_ERROR, "cannot pool '%s': a frame has no "
+               "value%s", name, ctx->flushed ? "" : " (call vg_flush() first)");
+    return ret;
+}
+
+int vg_write_log(VgContext *ctx, const char *path, enum VgLogFormat fmt,
+                 enum VgPrecision precision)
+{
+    VgOutputParams p = { 0 };
+    FILE *f;
+    int ret;
+
+    if (!ctx || !path)
+        return -EINVAL;
+    if ((unsigned)fmt > VG_LOG_FMT_SUB || (unsigned)precision > VG_PRECISION_MAX) {
+        vg_log(&ctx->log, VG_LOG_ERROR, "unknown log format or precision");
+        return -EINVAL;
+    }
+    f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+    if (!f) {
+        ret = -errno;
+        vg_log(&ctx->log, VG_LOG_ERROR, "cannot open '%s' for writing: %s",
+               path, strerror(errno));
+        return ret;
+    }
+    p.fmt = fmt;
+    p.precision = precision;
+    p.n_frames = ctx->n_frames;
+    p.subsample = ctx->cfg.n_subsample;
+    p.width = ctx->params.width;
+    p.height = ctx->params.height;
+    p.fps = ctx->t_end > ctx->t_start ?
+            ctx->n_frames / (ctx->t_end - ctx->t_start) : -1.0;
+    p.version = vg_version();
+    ret = vg_output_write(f, ctx->collector, &p);
+    if (f != stdout) {
+        if (fclose(f) && ret >= 0)
+            ret = -EIO;
+    } else {
+        fflush(f);
+    }
+    if (ret < 0)
+        vg_log(&ctx->log, VG_LOG_ERROR, "writing the log '%s' failed", path);
+    return ret;
+}
+
+int vg_backend_is_cuda(const VgContext *ctx)
+{
+#if HAVE_CUDA
+    if (ctx && ctx->ops)
+        return ctx->ops == &vg_backend_cuda;
+    return ctx && ctx->cfg.backend == VG_BACKEND_CUDA;
+#else
+    return 0;
+#endif
+}
+
+unsigned vg_model_count(const VgContext *ctx)
+{
+    return ctx ? ctx->n_models : 0;
+}
+
+const char *vg_model_name(const VgContext *ctx, unsigned i)
+{
+    if (!ctx || i >= ctx->n_models)
+        return NULL;
+    return vg_model_info(ctx->models[i].model)->name;
+}
+
+const char *vg_model_source(const VgContext *ctx, unsigned i)
+{
+    if (!ctx || i >= ctx->n_models)
+        return NULL;
+    return vg_model_info(ctx->models[i].model)->source;
+}
+
+int vg_model_is_collection(const VgContext *ctx, unsigned i)
+{
+    if (!ctx || i >= ctx->n_models)
+        return 0;
+    return vg_model_info(ctx->models[i].model)->is_collection;
+}

@@ -1,0 +1,48 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+#ifndef VG_COMMON_CONTEXT_H
+#define VG_COMMON_CONTEXT_H
+
+#include "vmafgpu.h"
+#include "common/backend.h"
+#include "common/collector.h"
+#include "common/log.h"
+#include "common/model.h"
+
+#define VG_MAX_FEATURES 64
+#define VG_MAX_MODELS 16
+
+typedef struct VgModelSlot {
+    VgModel *model;
+    int *feat_keys;          ///< collector key of each model input
+    int key;                 ///< key of the score
+    int member_keys[32];     ///< collection members
+    int bagging_key, stddev_key, lo_key, hi_key;
+} VgModelSlot;
+
+struct VgContext {
+    VgConfig cfg;
+    VgLog log;
+    VgCollector *collector;
+
+    VgFeatureInst feats[VG_MAX_FEATURES];
+    unsigned n_feats;
+    VgFeatureCtx post[VG_MAX_FEATURES]; ///< post-processing states
+    VgModelSlot models[VG_MAX_MODELS];
+    unsigned n_models;
+
+    const VgBackendOps *ops;
+    void *engine;
+    VgEngineParams params;
+
+    unsigned n_frames;
+    unsigned n_scored;      ///< frames whose model scores are written
+    int started, flushed;
+    int error;
+    double t_start, t_end;  ///< first submit, flush (seconds): log's fps
+};
+
+#endif /* VG_COMMON_CONTEXT_H */

@@ -1,0 +1,69 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include "common/collector.h"
+#include "common/feature.h"
+
+extern const VgFeatureDesc vg_feature_psnr;
+extern const VgFeatureDesc vg_feature_motion;
+
+/* Lookup order matters for output names provided by several features
+ * (libvmaf's feature_extractor_list): the first one wins. */
+const VgFeatureDesc *const vg_features[] = {
+    &vg_feature_psnr,
+    &vg_feature_motion,
+    NULL,
+};
+
+const VgFeatureDesc *vg_feature_find(const char *name)
+{
+    for (unsigned i = 0; vg_features[i]; i++)
+        if (!strcmp(vg_features[i]->name, name))
+            return vg_features[i];
+    return NULL;
+}
+
+const VgFeatureDesc *vg_feature_find_by_output(const char *output_name,
+                                               unsigned *out_index)
+{
+    for (unsigned i = 0; vg_features[i]; i++) {
+        const VgFeatureOutput *o = vg_features[i]->outputs;
+        for (unsigned j = 0; o && o[j].name; j++) {
+            if (!strcmp(o[j].name, output_name)) {
+                if (out_index)
+                    *out_index = j;
+                return vg_features[i];
+            }
+        }
+    }
+    return NULL;
+}
+
+int vg_feature_emit(VgFeatureCtx *fc, unsigned out, unsigned index,
+                    double value)
+{
+    int ret;
+
+    if (fc->keys[out] < 0)
+        return 0;
+    ret = vg_collector_set(fc->collector, fc->keys[out], index, value);
+    if (ret == -EEXIST) {
+        vg_log(fc->log, VG_LOG_ERROR, "feature '%s': output %s of frame %u "
+               "written twice", fc->desc->name, fc->desc->outputs[out].name,
+               index);
+    }
+    return ret;
+}
+
+int vg_feature_read(VgFeatureCtx *fc, unsigned out, unsigned index,
+                    double *value)
+{
+    if (fc->keys[out] < 0)
+        return -EINVAL;
+    return vg_collector_get(fc->collector, fc->keys[out], index, value);
+}
