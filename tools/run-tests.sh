@@ -1,0 +1,78 @@
+#!/bin/sh
+# Copyright (c) 2026 the vmafgpu authors
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# The test command: sets everything up (tools/setup.sh), decodes the corpus,
+# runs the Check suites (`make check`), the patch-series check and the
+# end-to-end tests of the patched ffmpeg, then prints one summary line.
+# Exit status is non-zero if anything failed.
+
+set -u
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${VG_BUILD_DIR:-$top/build}
+export VG_BUILD_DIR="$build"
+jobs=${JOBS:-2}
+passed=0
+failed=0
+skipped=0
+
+step() {
+    echo
+    echo "==== $*"
+}
+
+count() {   # name, status
+    if [ "$2" -eq 0 ]; then
+        passed=$((passed + 1))
+    elif [ "$2" -eq 77 ]; then
+        skipped=$((skipped + 1))
+    else
+        failed=$((failed + 1))
+        echo "FAILED: $1"
+    fi
+}
+
+step "set-up"
+"$top/tools/setup.sh" || { echo "FAILED: set-up"; echo "tests: 0 passed, 1 failed"; exit 1; }
+
+ffmpeg="$build/ffmpeg/ffmpeg"
+export VG_SHARED_DIR="${VG_SHARED_DIR:-$top/../shared}"
+export VG_CORPUS_RAW="${VG_CORPUS_RAW:-$build/corpus-raw}"
+
+step "decode the corpus"
+FFMPEG="$ffmpeg" VG_TOP_BUILDDIR="$build/lib" "$top/tests/prepare-corpus.sh"
+count prepare-corpus $?
+
+step "make check"
+(cd "$build/lib" && make -j"$jobs" check VERBOSE=1 \
+    VG_CORPUS_RAW="$VG_CORPUS_RAW" VG_SHARED_DIR="$VG_SHARED_DIR" > check.out 2>&1)
+st=$?
+grep -E '^(PASS|FAIL|SKIP|ERROR|XFAIL|XPASS|# [A-Z]+:|[0-9]+%: Checks)' "$build/lib/check.out"
+if [ $st -ne 0 ]; then
+    tail -n 200 "$build/lib/check.out"
+fi
+for t in $(grep -E '^(PASS|FAIL|SKIP|ERROR):' "$build/lib/check.out" | awk '{print $1}'); do
+    case $t in
+    PASS:) passed=$((passed + 1)) ;;
+    SKIP:) skipped=$((skipped + 1)) ;;
+    *)     failed=$((failed + 1)) ;;
+    esac
+done
+[ $st -eq 0 ] || grep -qE '^(FAIL|ERROR):' "$build/lib/check.out" || failed=$((failed + 1))
+
+if [ -x "$top/tools/gen-patches.sh" ]; then
+    step "patch series is up to date"
+    "$top/tools/gen-patches.sh" --check
+    count gen-patches $?
+fi
+
+if [ -x "$top/tests/fate/run.sh" ]; then
+    step "ffmpeg -lavfi vmafgpu end to end"
+    FFMPEG="$ffmpeg" "$top/tests/fate/run.sh"
+    count fate $?
+fi
+
+echo
+echo "tests: $passed passed, $failed failed, $skipped skipped"
+[ $failed -eq 0 ]
