@@ -9,14 +9,18 @@
 #include "common/collector.h"
 #include "common/feature.h"
 
+extern const VgFeatureDesc vg_feature_adm;
 extern const VgFeatureDesc vg_feature_psnr;
 extern const VgFeatureDesc vg_feature_motion;
+extern const VgFeatureDesc vg_feature_vif;
 
 /* Lookup order matters for output names provided by several features
  * (libvmaf's feature_extractor_list): the first one wins. */
 const VgFeatureDesc *const vg_features[] = {
+    &vg_feature_adm,
     &vg_feature_psnr,
     &vg_feature_motion,
+    &vg_feature_vif,
     NULL,
 };
 
