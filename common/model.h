@@ -35,7 +35,17 @@ typedef struct VgModelInfo {
     unsigned n_members;    ///< collection members (0 if none)
     unsigned n_features;
     VgModelFeature *features;
+    /** Collection members' output names ("<name>_0001".."<name>_0020"). */
+    const char *const *member_names;
 } VgModelInfo;
+
+/**
+ * Maps a model feature name (libvmaf's provided output name, e.g.
+ * "VMAF_integer_feature_vif_scale0_score") to the extractor providing it
+ * and the index of that output in desc->outputs; NULL if none does.
+ */
+typedef const VgFeatureDesc *(*VgModelResolver)(const char *output_name,
+                                                unsigned *out_index);
 
 /**
  * Load a model from libvmaf's spec syntax ("version=X:name=Y:disable_clip:
@@ -44,6 +54,14 @@ typedef struct VgModelInfo {
  * feature) are logged and returned as -EINVAL / -ENOENT / -ENOMEM.
  */
 int vg_model_load(VgModel **model, const char *spec, VgLog *log);
+
+/**
+ * vg_model_load() with another feature lookup than the registry's
+ * vg_feature_find_by_output() (NULL selects that one). Lets tools and
+ * tests load models whose extractors are not (yet) registered.
+ */
+int vg_model_load_with(VgModel **model, const char *spec,
+                       VgModelResolver resolve, VgLog *log);
 
 void vg_model_free(VgModel **model);
 

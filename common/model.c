@@ -1,0 +1,1566 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * VMAF models: JSON parsing (json-c), the libsvm nu-SVR with RBF kernel,
+ * normalisation, score transform, clipping and bootstrap collections.
+ *
+ * The arithmetic follows libvmaf v3.2.0 operation by operation, in double,
+ * so that scores are bit-identical:
+ *  - src/read_json_model.c: which keys are read and how;
+ *  - src/predict.c: vmaf_predict_score_at_index(), transform(), clip(),
+ *    vmaf_bootstrap_predict_score_at_index(), percentile();
+ *  - src/svm.cpp: Kernel::k_function() (RBF), svm_predict_values() and
+ *    the libsvm text parser SVMModelParser.
+ */
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "common/model.h"
+
+/** libvmaf src/read_json_model.c MAX_KNOT_COUNT. */
+#define MAX_KNOTS 10
+/** Members a bootstrap collection may have (VgBootstrapScores.member). */
+#define MAX_MEMBERS 32
+/** Largest model file we read. */
+#define MAX_FILE_SIZE (64 << 20)
+/** libvmaf src/predict.c vmaf_bootstrap_predict_score_at_index(): delta. */
+#define BOOTSTRAP_DELTA 0.01
+
+enum ModelType {
+    TYPE_SVM_NUSVR = 1,       ///< LIBSVMNUSVR
+    TYPE_BOOTSTRAP,           ///< BOOTSTRAP_LIBSVMNUSVR
+    TYPE_RESIDUE_BOOTSTRAP,   ///< RESIDUEBOOTSTRAP_LIBSVMNUSVR
+};
+
+enum NormType {
+    NORM_NONE = 1,
+    NORM_LINEAR_RESCALE,
+};
+
+/** Prediction flags (libvmaf enum VmafModelFlags at predict time). */
+enum {
+    PREDICT_NO_CLIP      = 1 << 0,
+    PREDICT_NO_TRANSFORM = 1 << 1,
+};
+
+typedef struct SvmNode {
+    int index;     ///< 1-based feature index
+    double value;
+} SvmNode;
+
+/** libsvm regression model (one decision function). */
+typedef struct Svm {
+    double gamma;
+    double rho;
+    unsigned n_sv;
+    double *coef;          ///< n_sv coefficients, file order
+    unsigned *start;       ///< n_sv + 1 offsets into nodes
+    SvmNode *nodes;
+} Svm;
+
+typedef struct Knot {
+    double x, y;
+} Knot;
+
+/** One libvmaf VmafModel. */
+typedef struct SvmModel {
+    enum ModelType type;
+    enum NormType norm;
+    double slope, intercept;   ///< slopes[0], intercepts[0]: the output
+    unsigned n_features;
+    char *feature_name[VG_MODEL_MAX_FEATURES];
+    VgOptDict opts[VG_MODEL_MAX_FEATURES];
+    double f_slope[VG_MODEL_MAX_FEATURES];
+    double f_intercept[VG_MODEL_MAX_FEATURES];
+    int clip;
+    double clip_min, clip_max;
+    struct {
+        int enabled;
+        int p0_on, p1_on, p2_on;
+        double p0, p1, p2;
+        int knots_on;
+        unsigned n_knots;
+        Knot knots[MAX_KNOTS];
+        int out_lte_in, out_gte_in;
+    } transform;
+    int chroma;                ///< chroma_correction_parameter present
+    double chroma_param;
+    unsigned guiding_idx;      ///< the "adm3" feature
+    unsigned guided_idx;       ///< the "speed_chroma" feature
+    Svm svm;
+} SvmModel;
+
+struct VgModel {
+    VgModelInfo info;
+    char *name;
+    char *source;
+    SvmModel main;             ///< the model (or "0" of a collection)
+    SvmModel *members;         ///< "1".."N" of a collection
+    unsigned n_members;
+    char **member_names;
+    VgModelFeature *features;
+};
+
+/** What the parser is working on, for error messages. */
+typedef struct ParseCtx {
+    const char *src;
+    const char *where;         ///< "" or " (member 3)"
+    VgLog *log;
+} ParseCtx;
+
+#define PERR(pc, ...) parse_error(pc, __VA_ARGS__)
+
+static void VG_PRINTF(2, 3) parse_error(const ParseCtx *pc, const char *fmt,
+                                        ...)
+{
+    char msg[512];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    vg_log(pc->log, VG_LOG_ERROR, "model '%s'%s: %s", pc->src, pc->where, msg);
+}
+
+/* ------------------------------------------------------------------------ */
+/* libsvm text model (src/svm.cpp SVMModelParser)                           */
+
+static int is_space(char c)
+{
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+/** Next whitespace-separated token of [*p, end); 0 at the end. */
+static size_t next_token(const char **p, const char *end, const char **tok)
+{
+    const char *s = *p;
+
+    while (s < end && is_space(*s))
+        s++;
+    *tok = s;
+    while (s < end && !is_space(*s))
+        s++;
+    *p = s;
+    return s - *tok;
+}
+
+static int token_is(const char *tok, size_t len, const char *word)
+{
+    return len == strlen(word) && !memcmp(tok, word, len);
+}
+
+/**
+ * Parse a whole token as a double. libvmaf reads these with C++ streams,
+ * which convert with strtod(); so do we.
+ */
+static int token_double(const char *tok, size_t len, double *v)
+{
+    char buf[64], *end;
+
+    if (!len || len >= sizeof(buf))
+        return -EINVAL;
+    memcpy(buf, tok, len);
+    buf[len] = '\0';
+    *v = strtod(buf, &end);
+    return *end ? -EINVAL : 0;
+}
+
+static int token_long(const char *tok, size_t len, long *v)
+{
+    char buf[32], *end;
+
+    if (!len || len >= sizeof(buf))
+        return -EINVAL;
+    memcpy(buf, tok, len);
+    buf[len] = '\0';
+    *v = strtol(buf, &end, 10);
+    return *end ? -EINVAL : 0;
+}
+
+static void svm_free(Svm *s)
+{
+    free(s->coef);
+    free(s->start);
+    free(s->nodes);
+    memset(s, 0, sizeof(*s));
+}
+
+/** Skip `n` values after a header keyword, checking they are numbers. */
+static int skip_numbers(const char **p, const char *end, long n)
+{
+    for (long i = 0; i < n; i++) {
+        const char *tok;
+        size_t len = next_token(p, end, &tok);
+        double v;
+        if (token_double(tok, len, &v) < 0)
+            return -EINVAL;
+    }
+    return 0;
+}
+
+/**
+ * Parse one support vector line: "coef idx:val idx:val ...".
+ * Appends its nodes to s->nodes (capacity *cap).
+ */
+static int svm_parse_sv(Svm *s, unsigned i, const char *line, size_t len,
+                        size_t *n_nodes, size_t *cap, const ParseCtx *pc)
+{
+    const char *p = line, *end = line + len;
+    int last = 0;
+
+    for (;;) {
+        const char *tok;
+        size_t tlen = next_token(&p, end, &tok);
+        const char *colon;
+        long idx;
+        double val;
+
+        if (!tlen)
+            break;
+        colon = memchr(tok, ':', tlen);
+        if (!colon) {
+            PERR(pc, "support vector %u: '%.*s' is not index:value", i + 1,
+                 (int)(tlen < 40 ? tlen : 40), tok);
+            return -EINVAL;
+        }
+        if (token_long(tok, colon - tok, &idx) < 0 || idx <= last ||
+            idx > 1 << 20 ||
+            token_double(colon + 1, tok + tlen - colon - 1, &val) < 0) {
+            PERR(pc, "support vector %u: bad node '%.*s' (indices must "
+                 "ascend from 1)", i + 1, (int)(tlen < 40 ? tlen : 40), tok);
+            return -EINVAL;
+        }
+        last = (int)idx;
+        if (*n_nodes == *cap) {
+            size_t ncap = *cap ? *cap * 2 : 1024;
+            SvmNode *n = realloc(s->nodes, ncap * sizeof(*n));
+            if (!n)
+                return -ENOMEM;
+            s->nodes = n;
+            *cap = ncap;
+        }
+        s->nodes[*n_nodes].index = (int)idx;
+        s->nodes[*n_nodes].value = val;
+        (*n_nodes)++;
+    }
+    return 0;
+}
+
+static int svm_parse(Svm *s, const char *text, size_t text_len,
+                     const ParseCtx *pc)
+{
+    const char *p = text, *end = text + text_len;
+    long nr_class = -1, total_sv = -1;
+    int have_type = 0, have_kernel = 0, have_gamma = 0, have_rho = 0;
+    size_t n_nodes = 0, cap = 0;
+    int ret;
+
+    memset(s, 0, sizeof(*s));
+
+    for (;;) {
+        const char *tok, *val;
+        size_t len = next_token(&p, end, &tok), vlen;
+
+        if (!len) {
+            PERR(pc, "libsvm model has no SV section");
+            return -EINVAL;
+        }
+        if (token_is(tok, len, "SV"))
+            break;
+
+        if (token_is(tok, len, "svm_type")) {
+            vlen = next_token(&p, end, &val);
+            /* Both regression types predict through the same sum
+             * (svm.cpp svm_predict_values). */
+            if (!token_is(val, vlen, "nu_svr") &&
+                !token_is(val, vlen, "epsilon_svr")) {
+                PERR(pc, "svm_type '%.*s' is not supported (nu_svr only)",
+                     (int)(vlen < 40 ? vlen : 40), val);
+                return -EINVAL;
+            }
+            have_type = 1;
+        } else if (token_is(tok, len, "kernel_type")) {
+            vlen = next_token(&p, end, &val);
+            if (!token_is(val, vlen, "rbf")) {
+                PERR(pc, "kernel_type '%.*s' is not supported (rbf only)",
+                     (int)(vlen < 40 ? vlen : 40), val);
+                return -EINVAL;
+            }
+            have_kernel = 1;
+        } else if (token_is(tok, len, "gamma")) {
+            vlen = next_token(&p, end, &val);
+            if (token_double(val, vlen, &s->gamma) < 0)
+                goto bad_value;
+            have_gamma = 1;
+        } else if (token_is(tok, len, "degree") ||
+                   token_is(tok, len, "coef0")) {
+            if (skip_numbers(&p, end, 1) < 0)
+                goto bad_value;
+        } else if (token_is(tok, len, "nr_class")) {
+            vlen = next_token(&p, end, &val);
+            if (token_long(val, vlen, &nr_class) < 0)
+                goto bad_value;
+            if (nr_class != 2) {
+                PERR(pc, "nr_class %ld: a regression model has 2", nr_class);
+                return -EINVAL;
+            }
+        } else if (token_is(tok, len, "total_sv")) {
+            vlen = next_token(&p, end, &val);
+            if (token_long(val, vlen, &total_sv) < 0 || total_sv < 1 ||
+                total_sv > 1 << 24)
+                goto bad_value;
+        } else if (token_is(tok, len, "rho")) {
+            if (nr_class != 2) {
+                PERR(pc, "libsvm model: rho before nr_class");
+                return -EINVAL;
+            }
+            /* nr_class * (nr_class - 1) / 2 = 1 value */
+            vlen = next_token(&p, end, &val);
+            if (token_double(val, vlen, &s->rho) < 0)
+                goto bad_value;
+            have_rho = 1;
+        } else if (token_is(tok, len, "label") || token_is(tok, len, "nr_sv")) {
+            if (nr_class != 2 || skip_numbers(&p, end, nr_class) < 0)
+                goto bad_value;
+        } else if (token_is(tok, len, "probA") ||
+                   token_is(tok, len, "probB")) {
+            if (nr_class != 2 || skip_numbers(&p, end, 1) < 0)
+                goto bad_value;
+        } else {
+            PERR(pc, "unknown text '%.*s' in libsvm model",
+                 (int)(len < 40 ? len : 40), tok);
+            return -EINVAL;
+        }
+        continue;
+bad_value:
+        PERR(pc, "libsvm model: bad value for '%.*s'",
+             (int)(len < 40 ? len : 40), tok);
+        return -EINVAL;
+    }
+
+    if (!have_type || !have_kernel || !have_gamma || !have_rho ||
+        nr_class != 2 || total_sv < 1) {
+        PERR(pc, "libsvm model header lacks %s",
+             !have_type ? "svm_type" : !have_kernel ? "kernel_type" :
+             !have_gamma ? "gamma" : !have_rho ? "rho" :
+             nr_class != 2 ? "nr_class" : "total_sv");
+        return -EINVAL;
+    }
+
+    /* The support vectors start on the line after "SV". */
+    while (p < end && *p != '\n') {
+        if (!is_space(*p)) {
+            PERR(pc, "libsvm model: text after 'SV'");
+            return -EINVAL;
+        }
+        p++;
+    }
+    if (p < end)
+        p++;
+
+    s->n_sv = (unsigned)total_sv;
+    s->coef = malloc(s->n_sv * sizeof(*s->coef));
+    s->start = calloc(s->n_sv + 1, sizeof(*s->start));
+    if (!s->coef || !s->start) {
+        ret = -ENOMEM;
+        goto fail;
+    }
+
+    for (unsigned i = 0; i < s->n_sv; i++) {
+        const char *nl, *tok, *q;
+        size_t line_len, tlen;
+
+        if (p >= end) {
+            PERR(pc, "libsvm model: %u support vectors, total_sv says %u",
+                 i, s->n_sv);
+            ret = -EINVAL;
+            goto fail;
+        }
+        nl = memchr(p, '\n', end - p);
+        line_len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        q = p;
+        tlen = next_token(&q, p + line_len, &tok);
+        if (token_double(tok, tlen, &s->coef[i]) < 0) {
+            PERR(pc, "libsvm model: support vector %u has no coefficient",
+                 i + 1);
+            ret = -EINVAL;
+            goto fail;
+        }
+        s->start[i] = (unsigned)n_nodes;
+        ret = svm_parse_sv(s, i, q, p + line_len - q, &n_nodes, &cap, pc);
+        if (ret < 0)
+            goto fail;
+        p = nl ? nl + 1 : end;
+    }
+    s->start[s->n_sv] = (unsigned)n_nodes;
+    return 0;
+
+fail:
+    if (ret == -ENOMEM)
+        PERR(pc, "out of memory");
+    svm_free(s);
+    return ret;
+}
+
+/**
+ * Decision value of a regression model for x[0..n-1] (feature k+1 = x[k]):
+ * src/svm.cpp svm_predict_values() with Kernel::k_function() RBF.
+ * For each support vector, in file order, the squared distance is summed
+ * over the union of indices in ascending order (d*d where both have the
+ * index, v*v where only one has it), then coef * exp(-gamma * sum) is
+ * added to the total; finally rho is subtracted.
+ */
+static double svm_predict(const Svm *s, const double *x, unsigned n)
+{
+    const double neg_gamma = -s->gamma;
+    double sum = 0;
+
+    for (unsigned i = 0; i < s->n_sv; i++) {
+        const SvmNode *sv = s->nodes + s->start[i];
+        const SvmNode *sv_end = s->nodes + s->start[i + 1];
+        unsigned k = 1;
+        double dist = 0;
+
+        while (k <= n && sv < sv_end) {
+            if ((unsigned)sv->index == k) {
+                double d = x[k - 1] - sv->value;
+                dist += d * d;
+                k++;
+                sv++;
+            } else if (k > (unsigned)sv->index) {
+                dist += sv->value * sv->value;
+                sv++;
+            } else {
+                dist += x[k - 1] * x[k - 1];
+                k++;
+            }
+        }
+        for (; k <= n; k++)
+            dist += x[k - 1] * x[k - 1];
+        for (; sv < sv_end; sv++)
+            dist += sv->value * sv->value;
+
+        sum += s->coef[i] * exp(neg_gamma * dist);
+    }
+    sum -= s->rho;
+    return sum;
+}
+
+/* ------------------------------------------------------------------------ */
+/* JSON model_dict (src/read_json_model.c)                                  */
+
+static int json_is_number(json_object *o)
+{
+    return json_object_is_type(o, json_type_double) ||
+           json_object_is_type(o, json_type_int);
+}
+
+static json_object *get_key(json_object *obj, const char *key)
+{
+    json_object *v = NULL;
+
+    if (!json_object_object_get_ex(obj, key, &v))
+        return NULL;
+    return v;
+}
+
+/** slopes / intercepts: element 0 is the output, i + 1 feature i. */
+static int parse_linear(const ParseCtx *pc, json_object *md, const char *key,
+                        unsigned n_features, double *out0, double *feat)
+{
+    json_object *a = get_key(md, key);
+    size_t n;
+
+    if (!a) {
+        PERR(pc, "missing key '%s' (needed by norm_type linear_rescale)", key);
+        return -EINVAL;
+    }
+    if (!json_object_is_type(a, json_type_array)) {
+        PERR(pc, "'%s' must be an array of numbers", key);
+        return -EINVAL;
+    }
+    n = json_object_array_length(a);
+    if (n != n_features + 1) {
+        PERR(pc, "'%s' has %zu entries, %u features need %u", key, n,
+             n_features, n_features + 1);
+        return -EINVAL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        json_object *v = json_object_array_get_idx(a, i);
+        if (!json_is_number(v)) {
+            PERR(pc, "'%s'[%zu] is not a number", key, i);
+            return -EINVAL;
+        }
+        if (i == 0)
+            *out0 = json_object_get_double(v);
+        else
+            feat[i - 1] = json_object_get_double(v);
+    }
+    return 0;
+}
+
+/**
+ * Store an option value as libvmaf's dictionary does (src/dict.c with
+ * VMAF_DICT_NORMALIZE_NUMERICAL_VALUES): a string that strtof() reads as
+ * a number is replaced by "%g" of that float.
+ */
+static int dict_set_normalized(VgOptDict *d, const char *key, const char *val)
+{
+    char buf[64], *end = NULL;
+    double f = strtof(val, &end);
+
+    if (!(f == 0 && end == val)) {
+        snprintf(buf, sizeof(buf), "%g", f);
+        val = buf;
+    }
+    return vg_opt_dict_set(d, key, val);
+}
+
+static int parse_opts_dicts(const ParseCtx *pc, json_object *md, SvmModel *m)
+{
+    json_object *a = get_key(md, "feature_opts_dicts");
+    size_t n;
+
+    if (!a)
+        return 0;
+    if (!json_object_is_type(a, json_type_array)) {
+        PERR(pc, "'feature_opts_dicts' must be an array of objects");
+        return -EINVAL;
+    }
+    n = json_object_array_length(a);
+    if (n > m->n_features) {
+        PERR(pc, "'feature_opts_dicts' has %zu entries for %u features", n,
+             m->n_features);
+        return -EINVAL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        json_object *o = json_object_array_get_idx(a, i);
+        struct json_object_iterator it, it_end;
+
+        if (!json_object_is_type(o, json_type_object)) {
+            PERR(pc, "'feature_opts_dicts'[%zu] is not an object", i);
+            return -EINVAL;
+        }
+        it = json_object_iter_begin(o);
+        it_end = json_object_iter_end(o);
+        for (; !json_object_iter_equal(&it, &it_end);
+             json_object_iter_next(&it)) {
+            const char *key = json_object_iter_peek_name(&it);
+            json_object *v = json_object_iter_peek_value(&it);
+            int ret;
+
+            if (json_is_number(v)) {
+                /* the number's text as written in the file */
+                ret = dict_set_normalized(&m->opts[i], key,
+                                          json_object_get_string(v));
+            } else if (json_object_is_type(v, json_type_boolean)) {
+                ret = vg_opt_dict_set(&m->opts[i], key,
+                                      json_object_get_boolean(v) ?
+                                      "true" : "false");
+            } else if (json_object_is_type(v, json_type_string)) {
+                ret = vg_opt_dict_set(&m->opts[i], key,
+                                      json_object_get_string(v));
+            } else {
+                PERR(pc, "'feature_opts_dicts'[%zu].%s must be a number, "
+                     "bool or string", i, key);
+                return -EINVAL;
+            }
+            if (ret < 0) {
+                PERR(pc, "'feature_opts_dicts'[%zu]: %s", i,
+                     ret == -E2BIG ? "too many options" : "out of memory");
+                return ret;
+            }
+        }
+    }
+    return 0;
+}
+
+static int parse_poly(const ParseCtx *pc, json_object *st, const char *key,
+                      int *on, double *val)
+{
+    json_object *v;
+
+    if (!json_object_object_get_ex(st, key, &v))
+        return 0;
+    if (!v) {               /* JSON null */
+        *on = 0;
+        return 0;
+    }
+    if (!json_is_number(v)) {
+        PERR(pc, "score_transform.%s must be a number or null", key);
+        return -EINVAL;
+    }
+    *on = 1;
+    *val = json_object_get_double(v);
+    return 0;
+}
+
+static int parse_rectify(const ParseCtx *pc, json_object *st, const char *key,
+                         int *on)
+{
+    json_object *v = get_key(st, key);
+
+    if (!v)
+        return 0;
+    /* read_json_model.c parse_score_transform(): a string, "true" sets it */
+    if (!json_object_is_type(v, json_type_string)) {
+        PERR(pc, "score_transform.%s must be the string \"true\" or "
+             "\"false\"", key);
+        return -EINVAL;
+    }
+    *on = !strcmp(json_object_get_string(v), "true");
+    return 0;
+}
+
+static int parse_transform(const ParseCtx *pc, json_object *md, SvmModel *m,
+                           int enable_transform)
+{
+    json_object *st = get_key(md, "score_transform"), *v;
+    int ret;
+
+    if (!st)
+        return 0;
+    if (!json_object_is_type(st, json_type_object)) {
+        PERR(pc, "'score_transform' must be an object");
+        return -EINVAL;
+    }
+    if ((v = get_key(st, "enabled"))) {
+        if (!json_object_is_type(v, json_type_boolean)) {
+            PERR(pc, "score_transform.enabled must be true or false");
+            return -EINVAL;
+        }
+        m->transform.enabled = json_object_get_boolean(v);
+    }
+    /* read_json_model.c parse_model_dict(): the flag only switches on a
+     * transform the file describes. */
+    if (enable_transform)
+        m->transform.enabled = 1;
+
+    if ((ret = parse_poly(pc, st, "p0", &m->transform.p0_on,
+                          &m->transform.p0)) < 0 ||
+        (ret = parse_poly(pc, st, "p1", &m->transform.p1_on,
+                          &m->transform.p1)) < 0 ||
+        (ret = parse_poly(pc, st, "p2", &m->transform.p2_on,
+                          &m->transform.p2)) < 0 ||
+        (ret = parse_rectify(pc, st, "out_lte_in",
+                             &m->transform.out_lte_in)) < 0 ||
+        (ret = parse_rectify(pc, st, "out_gte_in",
+                             &m->transform.out_gte_in)) < 0)
+        return ret;
+
+    if (json_object_object_get_ex(st, "knots", &v) && v) {
+        size_t n;
+
+        if (!json_object_is_type(v, json_type_array)) {
+            PERR(pc, "score_transform.knots must be an array of [x, y]");
+            return -EINVAL;
+        }
+        n = json_object_array_length(v);
+        if (n < 2 || n > MAX_KNOTS) {
+            PERR(pc, "score_transform.knots has %zu points (2..%d)", n,
+                 MAX_KNOTS);
+            return -EINVAL;
+        }
+        for (size_t i = 0; i < n; i++) {
+            json_object *k = json_object_array_get_idx(v, i);
+            json_object *kx, *ky;
+            if (!json_object_is_type(k, json_type_array) ||
+                json_object_array_length(k) != 2 ||
+                !json_is_number(kx = json_object_array_get_idx(k, 0)) ||
+                !json_is_number(ky = json_object_array_get_idx(k, 1))) {
+                PERR(pc, "score_transform.knots[%zu] is not [x, y]", i);
+                return -EINVAL;
+            }
+            m->transform.knots[i].x = json_object_get_double(kx);
+            m->transform.knots[i].y = json_object_get_double(ky);
+            /* predict.c piecewise_linear_mapping() refuses other knots */
+            if (i && !(m->transform.knots[i - 1].x < m->transform.knots[i].x &&
+                       m->transform.knots[i - 1].y <= m->transform.knots[i].y)) {
+                PERR(pc, "score_transform.knots must have increasing x and "
+                     "non-decreasing y");
+                return -EINVAL;
+            }
+        }
+        m->transform.n_knots = (unsigned)n;
+        m->transform.knots_on = 1;
+    }
+    return 0;
+}
+
+static int parse_clip(const ParseCtx *pc, json_object *md, SvmModel *m,
+                      int disable_clip)
+{
+    json_object *a = get_key(md, "score_clip"), *lo, *hi;
+
+    if (!a)
+        return 0;
+    if (!json_object_is_type(a, json_type_array) ||
+        json_object_array_length(a) != 2 ||
+        !json_is_number(lo = json_object_array_get_idx(a, 0)) ||
+        !json_is_number(hi = json_object_array_get_idx(a, 1))) {
+        PERR(pc, "'score_clip' must be [min, max]");
+        return -EINVAL;
+    }
+    if (disable_clip)
+        return 0;
+    m->clip = 1;
+    m->clip_min = json_object_get_double(lo);
+    m->clip_max = json_object_get_double(hi);
+    return 0;
+}
+
+/**
+ * The features predict.c post_process_feature_from_another() links:
+ * name containing "adm3" guides the one containing "speed_chroma".
+ */
+static int find_chroma_features(const ParseCtx *pc, SvmModel *m)
+{
+    int guiding = -1, guided = -1;
+
+    for (unsigned i = 0; i < m->n_features; i++) {
+        if (strstr(m->feature_name[i], "adm3")) {
+            if (guiding >= 0)
+                goto dup;
+            guiding = (int)i;
+        }
+        if (strstr(m->feature_name[i], "speed_chroma")) {
+            if (guided >= 0)
+                goto dup;
+            guided = (int)i;
+        }
+    }
+    if (guiding < 0 || guided < 0) {
+        PERR(pc, "chroma_correction_parameter needs an adm3 and a "
+             "speed_chroma feature");
+        return -EINVAL;
+    }
+    m->guiding_idx = (unsigned)guiding;
+    m->guided_idx = (unsigned)guided;
+    return 0;
+dup:
+    PERR(pc, "chroma_correction_parameter: more than one adm3 or "
+         "speed_chroma feature");
+    return -EINVAL;
+}
+
+static void svm_model_free(SvmModel *m)
+{
+    for (unsigned i = 0; i < VG_MODEL_MAX_FEATURES; i++) {
+        free(m->feature_name[i]);
+        vg_opt_dict_free(&m->opts[i]);
+    }
+    svm_free(&m->svm);
+    memset(m, 0, sizeof(*m));
+}
+
+static int parse_model_dict(const ParseCtx *pc, json_object *top, SvmModel *m,
+                            int disable_clip, int enable_transform)
+{
+    json_object *md = get_key(top, "model_dict"), *v;
+    const char *s;
+    size_t n;
+    int ret;
+
+    if (!md) {
+        PERR(pc, "missing key 'model_dict'");
+        return -EINVAL;
+    }
+    if (!json_object_is_type(md, json_type_object)) {
+        PERR(pc, "'model_dict' must be an object");
+        return -EINVAL;
+    }
+
+    if (!(v = get_key(md, "model_type")) ||
+        !json_object_is_type(v, json_type_string)) {
+        PERR(pc, v ? "'model_type' must be a string" :
+             "missing key 'model_type'");
+        return -EINVAL;
+    }
+    s = json_object_get_string(v);
+    if (!strcmp(s, "LIBSVMNUSVR")) {
+        m->type = TYPE_SVM_NUSVR;
+    } else if (!strcmp(s, "BOOTSTRAP_LIBSVMNUSVR")) {
+        m->type = TYPE_BOOTSTRAP;
+    } else if (!strcmp(s, "RESIDUEBOOTSTRAP_LIBSVMNUSVR")) {
+        m->type = TYPE_RESIDUE_BOOTSTRAP;
+    } else {
+        PERR(pc, "unknown model_type '%s'", s);
+        return -EINVAL;
+    }
+
+    if (!(v = get_key(md, "norm_type")) ||
+        !json_object_is_type(v, json_type_string)) {
+        PERR(pc, v ? "'norm_type' must be a string" :
+             "missing key 'norm_type'");
+        return -EINVAL;
+    }
+    s = json_object_get_string(v);
+    if (!strcmp(s, "linear_rescale")) {
+        m->norm = NORM_LINEAR_RESCALE;
+    } else if (!strcmp(s, "none")) {
+        m->norm = NORM_NONE;
+    } else {
+        PERR(pc, "unknown norm_type '%s'", s);
+        return -EINVAL;
+    }
+
+    if (!(v = get_key(md, "feature_names")) ||
+        !json_object_is_type(v, json_type_array)) {
+        PERR(pc, v ? "'feature_names' must be an array of strings" :
+             "missing key 'feature_names'");
+        return -EINVAL;
+    }
+    n = json_object_array_length(v);
+    if (n > VG_MODEL_MAX_FEATURES) {
+        PERR(pc, "too many features (%zu, at most %d)", n,
+             VG_MODEL_MAX_FEATURES);
+        return -EINVAL;
+    }
+    if (!n) {
+        PERR(pc, "'feature_names' is empty");
+        return -EINVAL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        json_object *name = json_object_array_get_idx(v, i);
+        if (!json_object_is_type(name, json_type_string)) {
+            PERR(pc, "'feature_names'[%zu] is not a string", i);
+            return -EINVAL;
+        }
+        if (!(m->feature_name[i] = strdup(json_object_get_string(name)))) {
+            PERR(pc, "out of memory");
+            return -ENOMEM;
+        }
+    }
+    m->n_features = (unsigned)n;
+
+    if ((ret = parse_opts_dicts(pc, md, m)) < 0)
+        return ret;
+
+    if (m->norm == NORM_LINEAR_RESCALE) {
+        if ((ret = parse_linear(pc, md, "slopes", m->n_features, &m->slope,
+                                m->f_slope)) < 0 ||
+            (ret = parse_linear(pc, md, "intercepts", m->n_features,
+                                &m->intercept, m->f_intercept)) < 0)
+            return ret;
+    }
+
+    if ((ret = parse_clip(pc, md, m, disable_clip)) < 0 ||
+        (ret = parse_transform(pc, md, m, enable_transform)) < 0)
+        return ret;
+
+    if ((v = get_key(md, "chroma_correction_parameter"))) {
+        if (!json_is_number(v)) {
+            PERR(pc, "'chroma_correction_parameter' must be a number");
+            return -EINVAL;
+        }
+        m->chroma_param = json_object_get_double(v);
+        /* predict.c skips the prediction entirely when it is 0 */
+        if (m->chroma_param == 0.0) {
+            PERR(pc, "'chroma_correction_parameter' 0 is not supported");
+            return -EINVAL;
+        }
+        m->chroma = 1;
+        if ((ret = find_chroma_features(pc, m)) < 0)
+            return ret;
+    }
+
+    if (!(v = get_key(md, "model")) ||
+        !json_object_is_type(v, json_type_string)) {
+        PERR(pc, v ? "'model' must be a string (libsvm model)" :
+             "missing key 'model'");
+        return -EINVAL;
+    }
+    return svm_parse(&m->svm, json_object_get_string(v),
+                     (size_t)json_object_get_string_len(v), pc);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Prediction (src/predict.c)                                               */
+
+/** predict.c piecewise_linear_mapping() + find_linear_function_parameters()
+ *  for validated knots (increasing x, non-decreasing y). */
+static double piecewise_linear(const SvmModel *m, double x)
+{
+    const Knot *k = m->transform.knots;
+    const unsigned n_seg = m->transform.n_knots - 1;
+    double y = 0.0;
+
+    for (unsigned i = 0; i < n_seg; i++) {
+        const int in_seg = k[i].x <= x && x <= k[i + 1].x;
+        const int below = i == 0 && x < k[i].x;
+        const int above = i == n_seg - 1 && x > k[i + 1].x;
+
+        if (k[i].y == k[i + 1].y) {
+            if (in_seg || below || above)
+                y = k[i].y;
+        } else {
+            double slope, offset;
+            if (k[i].x == 0) {
+                offset = k[i].y;
+                slope = (k[i + 1].y - offset) / k[i + 1].x;
+            } else {
+                slope = (k[i + 1].y - k[i].y) / (k[i + 1].x - k[i].x);
+                offset = k[i].y - (k[i].x * slope);
+            }
+            if (in_seg || below || above)
+                y = slope * x + offset;
+        }
+    }
+    return y;
+}
+
+/** predict.c transform(): polynomial, knots, rectification. */
+static double transform(const SvmModel *m, double y_in)
+{
+    double y_out = y_in;
+
+    if (!m->transform.enabled)
+        return y_in;
+
+    if (m->transform.p0_on || m->transform.p1_on || m->transform.p2_on) {
+        y_out = 0.;
+        if (m->transform.p0_on)
+            y_out += m->transform.p0;
+        if (m->transform.p1_on)
+            y_out += m->transform.p1 * y_in;
+        if (m->transform.p2_on)
+            y_out += m->transform.p2 * y_in * y_in;
+    }
+    if (m->transform.knots_on)
+        y_out = piecewise_linear(m, y_out);
+    if (m->transform.out_lte_in)
+        y_out = (y_out > y_in) ? y_in : y_out;
+    if (m->transform.out_gte_in)
+        y_out = (y_out < y_in) ? y_in : y_out;
+    return y_out;
+}
+
+/** predict.c clip(). */
+static double clip(const SvmModel *m, double y)
+{
+    if (!m->clip)
+        return y;
+    y = (y < m->clip_min) ? m->clip_min : y;
+    y = (y > m->clip_max) ? m->clip_max : y;
+    return y;
+}
+
+/** predict.c vmaf_predict_score_at_index() for one model. */
+static double predict_one(const SvmModel *m, const double *v, int flags)
+{
+    double x[VG_MODEL_MAX_FEATURES];
+    double y;
+
+    for (unsigned i = 0; i < m->n_features; i++) {
+        x[i] = v[i];
+        if (m->norm == NORM_LINEAR_RESCALE)
+            x[i] = m->f_slope[i] * x[i] + m->f_intercept[i];
+    }
+
+    /* predict.c post_process_feature_from_another(): a speed_chroma of
+     * exactly 0 (de-normalised) is replaced by c - c * adm3. */
+    if (m->chroma) {
+        const unsigned g = m->guiding_idx, t = m->guided_idx;
+        double guiding = x[g], guided = x[t];
+        if (m->norm == NORM_LINEAR_RESCALE) {
+            guiding = (guiding - m->f_intercept[g]) / m->f_slope[g];
+            guided = (guided - m->f_intercept[t]) / m->f_slope[t];
+        }
+        if (guided == 0.0) {
+            double c = (-m->chroma_param * guiding) + m->chroma_param;
+            if (m->norm == NORM_LINEAR_RESCALE)
+                c = m->f_slope[t] * c + m->f_intercept[t];
+            x[t] = c;
+        }
+    }
+
+    y = svm_predict(&m->svm, x, m->n_features);
+    if (m->norm == NORM_LINEAR_RESCALE)
+        y = (y - m->intercept) / m->slope;
+    if (!(flags & PREDICT_NO_TRANSFORM))
+        y = transform(m, y);
+    if (!(flags & PREDICT_NO_CLIP))
+        y = clip(m, y);
+    return y;
+}
+
+int vg_model_predict(const VgModel *model, const double *x, double *score)
+{
+    if (!model || !x || !score)
+        return -EINVAL;
+    *score = predict_one(&model->main, x, 0);
+    return 0;
+}
+
+static int score_compare(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+/** predict.c percentile(): linear interpolation on sorted scores. */
+static double percentile(const double *s, unsigned n, double perc)
+{
+    const double p = perc * (n - 1) / 100.;
+    const int lo = (int)floor(p);
+    const int hi = (int)ceil(p);
+
+    return (lo == hi) ? s[lo] : s[lo] * (hi - p) + s[hi] * (p - lo);
+}
+
+int vg_model_predict_bootstrap(const VgModel *model, const double *x,
+                               VgBootstrapScores *out)
+{
+    double raw[MAX_MEMBERS];
+    const unsigned n = model ? model->n_members : 0;
+    const SvmModel *first;
+    double sum = 0., ssd = 0., mean, plus, minus, slope;
+
+    if (!model || !x || !out || !n)
+        return -EINVAL;
+
+    /* predict.c vmaf_bootstrap_predict_score_at_index(): statistics come
+     * from unclipped, untransformed member scores; each member's own
+     * output is transformed and clipped as that member says. */
+    memset(out, 0, sizeof(*out));
+    for (unsigned i = 0; i < n; i++) {
+        raw[i] = predict_one(&model->members[i], x,
+                             PREDICT_NO_CLIP | PREDICT_NO_TRANSFORM);
+        out->member[i] = predict_one(&model->members[i], x, 0);
+    }
+    out->n_members = n;
+
+    for (unsigned i = 0; i < n; i++)
+        sum += raw[i];
+    mean = sum / n;
+    plus = mean + BOOTSTRAP_DELTA;
+    minus = mean - BOOTSTRAP_DELTA;
+
+    for (unsigned i = 0; i < n; i++)
+        ssd += pow(raw[i] - mean, 2);
+    out->stddev = sqrt(ssd / n);
+
+    qsort(raw, n, sizeof(*raw), score_compare);
+    out->ci_lo = percentile(raw, n, 2.5);
+    out->ci_hi = percentile(raw, n, 97.5);
+
+    /* the first collection member's transform and clip */
+    first = &model->members[0];
+    out->bagging = clip(first, transform(first, mean));
+    out->ci_lo = clip(first, transform(first, out->ci_lo));
+    out->ci_hi = clip(first, transform(first, out->ci_hi));
+    plus = clip(first, transform(first, plus));
+    minus = clip(first, transform(first, minus));
+    slope = (plus - minus) / (2.0 * BOOTSTRAP_DELTA);
+    out->stddev *= slope;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Loading                                                                  */
+
+static int read_file(const char *path, char **data, size_t *len, VgLog *log)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    int ret;
+
+    if (!f) {
+        ret = -errno;
+        vg_log(log, VG_LOG_ERROR, "cannot open model file '%s': %s", path,
+               strerror(errno));
+        return ret ? ret : -ENOENT;
+    }
+    for (;;) {
+        size_t got, want;
+        if (n == cap) {
+            char *nbuf;
+            if (cap >= MAX_FILE_SIZE) {
+                vg_log(log, VG_LOG_ERROR, "model file '%s' is larger than "
+                       "%d MiB", path, MAX_FILE_SIZE >> 20);
+                ret = -EFBIG;
+                goto fail;
+            }
+            cap = cap ? cap * 2 : 1 << 16;
+            if (!(nbuf = realloc(buf, cap + 1))) {
+                vg_log(log, VG_LOG_ERROR, "out of memory reading '%s'", path);
+                ret = -ENOMEM;
+                goto fail;
+            }
+            buf = nbuf;
+        }
+        want = cap - n;
+        got = fread(buf + n, 1, want, f);
+        n += got;
+        if (got < want) {
+            if (ferror(f)) {
+                vg_log(log, VG_LOG_ERROR, "cannot read model file '%s'", path);
+                ret = -EIO;
+                goto fail;
+            }
+            break;
+        }
+    }
+    fclose(f);
+    buf[n] = '\0';
+    *data = buf;
+    *len = n;
+    return 0;
+
+fail:
+    fclose(f);
+    free(buf);
+    return ret;
+}
+
+static int parse_json(json_object **obj, const char *data, size_t len,
+                      const char *src, VgLog *log)
+{
+    json_tokener *tok = json_tokener_new();
+    enum json_tokener_error jerr;
+    json_object *o;
+    size_t off;
+
+    if (!tok) {
+        vg_log(log, VG_LOG_ERROR, "model '%s': out of memory", src);
+        return -ENOMEM;
+    }
+    if (len > (size_t)1 << 30) {
+        json_tokener_free(tok);
+        vg_log(log, VG_LOG_ERROR, "model '%s': too large", src);
+        return -EFBIG;
+    }
+    o = json_tokener_parse_ex(tok, data, (int)len);
+    jerr = json_tokener_get_error(tok);
+    off = json_tokener_get_parse_end(tok);
+    json_tokener_free(tok);
+
+    if (jerr == json_tokener_continue || (!o && jerr == json_tokener_success)) {
+        vg_log(log, VG_LOG_ERROR, "model '%s': truncated JSON (input ends "
+               "after %zu bytes)", src, len);
+        return -EINVAL;
+    }
+    if (jerr != json_tokener_success) {
+        vg_log(log, VG_LOG_ERROR, "model '%s': malformed JSON at byte %zu: %s",
+               src, off, json_tokener_error_desc(jerr));
+        return -EINVAL;
+    }
+    for (; off < len; off++) {
+        if (!is_space(data[off])) {
+            json_object_put(o);
+            vg_log(log, VG_LOG_ERROR, "model '%s': malformed JSON: text "
+                   "after the top-level value at byte %zu", src, off);
+            return -EINVAL;
+        }
+    }
+    if (!json_object_is_type(o, json_type_object)) {
+        json_object_put(o);
+        vg_log(log, VG_LOG_ERROR, "model '%s': the top-level JSON value is "
+               "not an object", src);
+        return -EINVAL;
+    }
+    *obj = o;
+    return 0;
+}
+
+/** Spec options (libvmaf tools/cli_parse.c parse_model_config()). */
+typedef struct Spec {
+    char *buf;
+    const char *version, *path, *name;
+    int disable_clip, enable_transform;
+    unsigned n_overloads;
+    struct {
+        const char *feature, *option, *value;
+    } overload[VG_OPT_DICT_MAX];
+} Spec;
+
+static int is_true(const char *v)
+{
+    return !strcmp(v, "true") || !strcmp(v, "1");
+}
+
+static int parse_spec(Spec *sp, const char *spec, VgLog *log)
+{
+    char *p, *item;
+
+    memset(sp, 0, sizeof(*sp));
+    if (!spec || !*spec) {
+        vg_log(log, VG_LOG_ERROR, "empty model specification");
+        return -EINVAL;
+    }
+    if (!(sp->buf = strdup(spec))) {
+        vg_log(log, VG_LOG_ERROR, "out of memory");
+        return -ENOMEM;
+    }
+    sp->name = "vmaf";
+    p = sp->buf;
+    while ((item = strsep(&p, ":"))) {
+        char *val = strchr(item, '='), *dot;
+
+        if (!*item)
+            continue;
+        if (val)
+            *val++ = '\0';
+        if (!strcmp(item, "disable_clip")) {
+            sp->disable_clip = !val || is_true(val);
+        } else if (!strcmp(item, "enable_transform")) {
+            sp->enable_transform = !val || is_true(val);
+        } else if (!val) {
+            vg_log(log, VG_LOG_ERROR, "model option '%s' needs a value "
+                   "(%s=...)", item, item);
+            return -EINVAL;
+        } else if (!strcmp(item, "version")) {
+            sp->version = val;
+        } else if (!strcmp(item, "path")) {
+            sp->path = val;
+        } else if (!strcmp(item, "name")) {
+            sp->name = val;
+        } else if ((dot = strchr(item, '.')) && dot != item && dot[1]) {
+            char *opt_end;
+            *dot = '\0';
+            /* cli_parse.c: the option name ends at a second '.' */
+            if ((opt_end = strchr(dot + 1, '.')))
+                *opt_end = '\0';
+            if (sp->n_overloads == VG_OPT_DICT_MAX) {
+                vg_log(log, VG_LOG_ERROR, "too many feature option overloads "
+                       "in model specification (at most %d)", VG_OPT_DICT_MAX);
+                return -E2BIG;
+            }
+            sp->overload[sp->n_overloads].feature = item;
+            sp->overload[sp->n_overloads].option = dot + 1;
+            sp->overload[sp->n_overloads].value = val;
+            sp->n_overloads++;
+        } else {
+            vg_log(log, VG_LOG_ERROR, "unknown model option '%s' (expected "
+                   "version, path, name, disable_clip, enable_transform or "
+                   "<extractor>.<option>)", item);
+            return -EINVAL;
+        }
+    }
+    if (!*sp->name) {
+        vg_log(log, VG_LOG_ERROR, "model name must not be empty");
+        return -EINVAL;
+    }
+    if (!sp->version == !sp->path) {
+        vg_log(log, VG_LOG_ERROR, "model specification '%s' needs exactly "
+               "one of version= and path=", spec);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/** libvmaf src/dict.c isnumeric(): the whole value reads as a float. */
+static int is_numeric(const char *s)
+{
+    float f;
+    char c;
+
+    return sscanf(s, "%f %c", &f, &c) == 1;
+}
+
+/** Members must predict from the same input vector as the main model. */
+static int same_features(const SvmModel *a, const SvmModel *b)
+{
+    if (a->n_features != b->n_features)
+        return 0;
+    for (unsigned i = 0; i < a->n_features; i++) {
+        if (strcmp(a->feature_name[i], b->feature_name[i]) ||
+            a->opts[i].n != b->opts[i].n)
+            return 0;
+        for (unsigned j = 0; j < a->opts[i].n; j++) {
+            const char *v = vg_opt_dict_get(&b->opts[i], a->opts[i].key[j]);
+            if (!v || strcmp(v, a->opts[i].val[j]))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+static int load_collection(VgModel *m, json_object *top, const Spec *sp,
+                           VgLog *log)
+{
+    ParseCtx pc = { m->source, "", log };
+    char where[32], key[16];
+    unsigned n = 0;
+    int ret;
+
+    /* read_json_model.c model_collection_parse(): keys "0", "1", ... */
+    while (snprintf(key, sizeof(key), "%u", n + 1),
+           json_object_object_get_ex(top, key, NULL))
+        n++;
+    if (!n) {
+        PERR(&pc, "no 'model_dict' and no bootstrap members \"0\", \"1\"...");
+        return -EINVAL;
+    }
+    if (n > MAX_MEMBERS) {
+        PERR(&pc, "too many bootstrap members (%u, at most %d)", n,
+             MAX_MEMBERS);
+        return -EINVAL;
+    }
+
+    pc.where = " (member 0)";
+    ret = parse_model_dict(&pc, get_key(top, "0"), &m->main, sp->disable_clip,
+                           sp->enable_transform);
+    if (ret < 0)
+        return ret;
+
+    m->members = calloc(n, sizeof(*m->members));
+    m->member_names = calloc(n + 1, sizeof(*m->member_names));
+    if (!m->members || !m->member_names) {
+        PERR(&pc, "out of memory");
+        return -ENOMEM;
+    }
+    m->n_members = n;
+    for (unsigned i = 0; i < n; i++) {
+        json_object *o;
+        size_t len = strlen(m->name) + 6;
+
+        snprintf(key, sizeof(key), "%u", i + 1);
+        snprintf(where, sizeof(where), " (member %u)", i + 1);
+        pc.where = where;
+        o = get_key(top, key);
+        if (!json_object_is_type(o, json_type_object)) {
+            PERR(&pc, "bootstrap member is not an object");
+            return -EINVAL;
+        }
+        ret = parse_model_dict(&pc, o, &m->members[i], sp->disable_clip,
+                               sp->enable_transform);
+        if (ret < 0)
+            return ret;
+        /* model.c vmaf_model_collection_append() + predict.c
+         * vmaf_predict_score_at_index_model_collection() */
+        if (m->members[i].type != TYPE_BOOTSTRAP &&
+            m->members[i].type != TYPE_RESIDUE_BOOTSTRAP) {
+            PERR(&pc, "collection members must be BOOTSTRAP_LIBSVMNUSVR or "
+                 "RESIDUEBOOTSTRAP_LIBSVMNUSVR");
+            return -EINVAL;
+        }
+        if (m->members[i].type != m->members[0].type) {
+            PERR(&pc, "collection members have different model_type");
+            return -EINVAL;
+        }
+        if (!same_features(&m->main, &m->members[i])) {
+            PERR(&pc, "bootstrap members must use the same features and "
+                 "options as member 0");
+            return -EINVAL;
+        }
+        /* read_json_model.c: members are named "<name>_%04d" */
+        if (!(m->member_names[i] = malloc(len + 16))) {
+            PERR(&pc, "out of memory");
+            return -ENOMEM;
+        }
+        snprintf(m->member_names[i], len + 16, "%s_%04u", m->name, i + 1);
+    }
+    return 0;
+}
+
+/**
+ * Map the model's features to extractors, merge the spec's overloads into
+ * their options (model.c vmaf_model_feature_overload(): same extractor,
+ * value replaces the file's), then check the options by applying them.
+ */
+static int resolve_features(VgModel *m, const Spec *sp,
+                            VgModelResolver resolve, VgLog *log)
+{
+    SvmModel *mm = &m->main;
+    int ret;
+
+    m->features = calloc(mm->n_features, sizeof(*m->features));
+    if (!m->features) {
+        vg_log(log, VG_LOG_ERROR, "out of memory");
+        return -ENOMEM;
+    }
+    for (unsigned i = 0; i < mm->n_features; i++) {
+        VgModelFeature *f = &m->features[i];
+        unsigned out = 0;
+
+        f->desc = resolve(mm->feature_name[i], &out);
+        if (!f->desc) {
+            vg_log(log, VG_LOG_ERROR, "model %s needs feature %s which is "
+                   "not available", m->source, mm->feature_name[i]);
+            return -EINVAL;
+        }
+        f->output = out;
+        if ((ret = vg_opt_dict_copy(&f->opts, &mm->opts[i])) < 0) {
+            vg_log(log, VG_LOG_ERROR, "out of memory");
+            return ret;
+        }
+    }
+
+    for (unsigned j = 0; j < sp->n_overloads; j++) {
+        unsigned hits = 0;
+
+        for (unsigned i = 0; i < mm->n_features; i++) {
+            VgModelFeature *f = &m->features[i];
+            const char *val = sp->overload[j].value;
+            char norm[64];
+
+            if (strcmp(f->desc->name, sp->overload[j].feature))
+                continue;
+            hits++;
+            /* dict.c vmaf_feature_dictionary_set(): numbers normalised */
+            if (is_numeric(val)) {
+                snprintf(norm, sizeof(norm), "%g", (double)strtof(val, NULL));
+                val = norm;
+            }
+            if ((ret = vg_opt_dict_set(&f->opts, sp->overload[j].option,
+                                       val)) < 0) {
+                vg_log(log, VG_LOG_ERROR, "model %s: cannot set %s.%s: %s",
+                       m->source, sp->overload[j].feature,
+                       sp->overload[j].option,
+                       ret == -E2BIG ? "too many options" : "out of memory");
+                return ret;
+            }
+        }
+        if (!hits) {
+            /* libvmaf ignores it too; say so */
+            vg_log(log, VG_LOG_WARNING, "model %s has no feature of extractor "
+                   "'%s': '%s.%s' ignored", m->source,
+                   sp->overload[j].feature, sp->overload[j].feature,
+                   sp->overload[j].option);
+        }
+    }
+
+    for (unsigned i = 0; i < mm->n_features; i++) {
+        const VgFeatureDesc *d = m->features[i].desc;
+        void *opts = calloc(1, d->opts_size ? d->opts_size : 1);
+
+        if (!opts) {
+            vg_log(log, VG_LOG_ERROR, "out of memory");
+            return -ENOMEM;
+        }
+        ret = vg_opt_apply(d, &m->features[i].opts, opts, log);
+        free(opts);
+        if (ret < 0)
+            return ret;
+    }
+    return 0;
+}
+
+void vg_model_free(VgModel **model)
+{
+    VgModel *m = model ? *model : NULL;
+
+    if (!m)
+        return;
+    svm_model_free(&m->main);
+    for (unsigned i = 0; i < m->n_members; i++)
+        svm_model_free(&m->members[i]);
+    free(m->members);
+    if (m->member_names)
+        for (unsigned i = 0; i < m->n_members; i++)
+            free(m->member_names[i]);
+    free(m->member_names);
+    if (m->features)
+        for (unsigned i = 0; i < m->info.n_features; i++)
+            vg_opt_dict_free(&m->features[i].opts);
+    free(m->features);
+    free(m->name);
+    free(m->source);
+    free(m);
+    *model = NULL;
+}
+
+int vg_model_load_with(VgModel **model, const char *spec,
+                       VgModelResolver resolve, VgLog *log)
+{
+    Spec sp;
+    VgModel *m = NULL;
+    json_object *top = NULL;
+    char *file = NULL;
+    const char *data;
+    size_t len;
+    int ret;
+
+    if (!model)
+        return -EINVAL;
+    *model = NULL;
+    if (!resolve)
+        resolve = vg_feature_find_by_output;
+    if ((ret = parse_spec(&sp, spec, log)) < 0)
+        goto fail;
+
+    if (!(m = calloc(1, sizeof(*m))) ||
+        !(m->name = strdup(sp.name)) ||
+        !(m->source = strdup(sp.version ? sp.version : sp.path))) {
+        vg_log(log, VG_LOG_ERROR, "out of memory");
+        ret = -ENOMEM;
+        goto fail;
+    }
+
+    if (sp.version) {
+        if (!(data = vg_builtin_model_json(sp.version, &len))) {
+            const char *const *names = vg_builtin_models();
+            vg_log(log, VG_LOG_ERROR, "unknown built-in model version '%s'%s",
+                   sp.version, names && names[0] ? "" :
+                   " (this build embeds no models; use path=)");
+            ret = -EINVAL;
+            goto fail;
+        }
+    } else {
+        if ((ret = read_file(sp.path, &file, &len, log)) < 0)
+            goto fail;
+        data = file;
+    }
+
+    if ((ret = parse_json(&top, data, len, m->source, log)) < 0)
+        goto fail;
+
+    /* model.c / tools/vmaf.c: a single model if there is a model_dict,
+     * else a bootstrap collection */
+    if (json_object_object_get_ex(top, "model_dict", NULL)) {
+        ParseCtx pc = { m->source, "", log };
+        ret = parse_model_dict(&pc, top, &m->main, sp.disable_clip,
+                               sp.enable_transform);
+    } else {
+        ret = load_collection(m, top, &sp, log);
+    }
+    if (ret < 0)
+        goto fail;
+
+    m->info.name = m->name;
+    m->info.source = m->source;
+    m->info.n_features = m->main.n_features;
+    if ((ret = resolve_features(m, &sp, resolve, log)) < 0)
+        goto fail;
+    m->info.features = m->features;
+    m->info.is_collection = m->n_members > 0;
+    m->info.n_members = m->n_members;
+    m->info.member_names = (const char *const *)m->member_names;
+
+    json_object_put(top);
+    free(file);
+    free(sp.buf);
+    *model = m;
+    return 0;
+
+fail:
+    json_object_put(top);
+    free(file);
+    free(sp.buf);
+    vg_model_free(&m);
+    return ret;
+}
+
+int vg_model_load(VgModel **model, const char *spec, VgLog *log)
+{
+    return vg_model_load_with(model, spec, NULL, log);
+}
+
+const VgModelInfo *vg_model_info(const VgModel *model)
+{
+    return model ? &model->info : NULL;
+}
