@@ -1,0 +1,807 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * Calculate VMAF and its features between two input videos with libvmafgpu,
+ * on the CPU or on CUDA frames in place.
+ *
+ * The first input is the distorted video, the second the reference. The
+ * distorted frames pass through unchanged, with their per-frame scores as
+ * lavfi.vmafgpu.<metric> metadata. Scores are computed asynchronously (worker
+ * threads, CUDA streams), so passed-through frames wait in a small queue
+ * until the library reports them scored (vg_frames_ready()).
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include <vmafgpu.h>
+
+#include "libavutil/avstring.h"
+#include "libavutil/bprint.h"
+#include "libavutil/dict.h"
+#include "libavutil/fifo.h"
+#include "libavutil/hwcontext.h"
+#include "libavutil/mem.h"
+#include "libavutil/opt.h"
+#include "libavutil/pixdesc.h"
+#include "avfilter.h"
+#include "filters.h"
+#include "formats.h"
+#include "framesync.h"
+#include "video.h"
+
+#if CONFIG_CUDA
+#include "libavutil/cuda_check.h"
+#include "libavutil/hwcontext_cuda_internal.h"
+#endif
+
+/** A passed-through frame waiting for its scores. */
+typedef struct QueuedFrame {
+    AVFrame *frame;
+    int64_t index;              ///< frame index in the library, -1: not scored
+} QueuedFrame;
+
+typedef struct VMAFGPUContext {
+    const AVClass *class;
+    FFFrameSync fs;
+
+    /* options */
+    char *model_cfg;
+    char *feature_cfg;
+    char *log_path;
+    int log_fmt;
+    int pool;
+    int n_threads;
+    int n_subsample;
+    int backend;
+    int precision;
+    int queue_size;
+
+    /* state */
+    VgContext *vg;
+    AVFifo *queue;              ///< QueuedFrame, oldest first
+    unsigned frame_cnt;         ///< pairs submitted
+    int flushed;                ///< 0: not yet, 1: vg_flush() done, <0: its error
+    int is_cuda;                ///< inputs are AV_PIX_FMT_CUDA frames
+    VgPicture pic_ref;          ///< per-stream constant fields of the pictures
+    VgPicture pic_dis;
+#if CONFIG_CUDA
+    AVCUDADeviceContext *hwctx;
+#endif
+} VMAFGPUContext;
+
+#define OFFSET(x) offsetof(VMAFGPUContext, x)
+#define FLAGS AV_OPT_FLAG_FILTERING_PARAM | AV_OPT_FLAG_VIDEO_PARAM
+
+static const AVOption vmafgpu_options[] = {
+    { "model", "Set the models: '|'-separated libvmaf model specs (version=NAME or path=FILE, name=, disable_clip, enable_transform, <feature>.<option>=)",
+        OFFSET(model_cfg), AV_OPT_TYPE_STRING, { .str = "version=vmaf_v0.6.1" }, 0, 0, FLAGS },
+    { "feature", "Set extra features: '|'-separated name=NAME:option=value lists",
+        OFFSET(feature_cfg), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "log_path", "Set the file path of the per-frame log (\"-\" for stdout)",
+        OFFSET(log_path), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "log_fmt", "Set the format of the log",
+        OFFSET(log_fmt), AV_OPT_TYPE_INT, { .i64 = VG_LOG_FMT_XML }, VG_LOG_FMT_XML, VG_LOG_FMT_SUB, FLAGS, .unit = "log_fmt" },
+        { "xml",  "XML",        0, AV_OPT_TYPE_CONST, { .i64 = VG_LOG_FMT_XML },  0, 0, FLAGS, .unit = "log_fmt" },
+        { "json", "JSON",       0, AV_OPT_TYPE_CONST, { .i64 = VG_LOG_FMT_JSON }, 0, 0, FLAGS, .unit = "log_fmt" },
+        { "csv",  "CSV",        0, AV_OPT_TYPE_CONST, { .i64 = VG_LOG_FMT_CSV },  0, 0, FLAGS, .unit = "log_fmt" },
+        { "sub",  "subtitles",  0, AV_OPT_TYPE_CONST, { .i64 = VG_LOG_FMT_SUB },  0, 0, FLAGS, .unit = "log_fmt" },
+    { "pool", "Set the pooling method of the summary score",
+        OFFSET(pool), AV_OPT_TYPE_INT, { .i64 = VG_POOL_MEAN }, VG_POOL_MEAN, VG_POOL_MAX, FLAGS, .unit = "pool" },
+        { "mean",          "arithmetic mean", 0, AV_OPT_TYPE_CONST, { .i64 = VG_POOL_MEAN },          0, 0, FLAGS, .unit = "pool" },
+        { "harmonic_mean", "harmonic mean",   0, AV_OPT_TYPE_CONST, { .i64 = VG_POOL_HARMONIC_MEAN }, 0, 0, FLAGS, .unit = "pool" },
+        { "min",           "minimum",         0, AV_OPT_TYPE_CONST, { .i64 = VG_POOL_MIN },           0, 0, FLAGS, .unit = "pool" },
+        { "max",           "maximum",         0, AV_OPT_TYPE_CONST, { .i64 = VG_POOL_MAX },           0, 0, FLAGS, .unit = "pool" },
+    { "n_threads", "Set the number of CPU worker threads (0: compute on the filter thread)",
+        OFFSET(n_threads), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 1024, FLAGS },
+    { "n_subsample", "Compute non-temporal features on every n-th frame only",
+        OFFSET(n_subsample), AV_OPT_TYPE_INT, { .i64 = 1 }, 1, INT_MAX, FLAGS },
+    { "backend", "Set the compute backend",
+        OFFSET(backend), AV_OPT_TYPE_INT, { .i64 = VG_BACKEND_AUTO }, VG_BACKEND_AUTO, VG_BACKEND_CUDA, FLAGS, .unit = "backend" },
+        { "auto", "CUDA for CUDA frames or when a GPU is usable, else CPU", 0, AV_OPT_TYPE_CONST, { .i64 = VG_BACKEND_AUTO }, 0, 0, FLAGS, .unit = "backend" },
+        { "cuda", "CUDA",                                                    0, AV_OPT_TYPE_CONST, { .i64 = VG_BACKEND_CUDA }, 0, 0, FLAGS, .unit = "backend" },
+        { "cpu",  "CPU, bit-exact with libvmaf",                             0, AV_OPT_TYPE_CONST, { .i64 = VG_BACKEND_CPU },  0, 0, FLAGS, .unit = "backend" },
+    { "precision", "Set the number format of the log and of the frame metadata",
+        OFFSET(precision), AV_OPT_TYPE_INT, { .i64 = VG_PRECISION_DEFAULT }, VG_PRECISION_DEFAULT, VG_PRECISION_MAX, FLAGS, .unit = "precision" },
+        { "default", "libvmaf's (%.6f)",               0, AV_OPT_TYPE_CONST, { .i64 = VG_PRECISION_DEFAULT }, 0, 0, FLAGS, .unit = "precision" },
+        { "max",     "full double precision (%.17g)",  0, AV_OPT_TYPE_CONST, { .i64 = VG_PRECISION_MAX },     0, 0, FLAGS, .unit = "precision" },
+    { "queue_size", "Set how many passed-through frames may wait for their scores",
+        OFFSET(queue_size), AV_OPT_TYPE_INT, { .i64 = 16 }, 0, 1024, FLAGS },
+    { NULL }
+};
+
+FRAMESYNC_DEFINE_CLASS(vmafgpu, VMAFGPUContext, fs);
+
+/** Software pixel formats and CUDA sw_formats, and how the library reads them. */
+static const struct {
+    enum AVPixelFormat av;
+    enum VgPixFmt vg;
+    unsigned bitdepth;
+    int cuda;                   ///< 0: software only, 1: also CUDA sw_format, 2: CUDA only
+} fmt_map[] = {
+    { AV_PIX_FMT_YUV420P,   VG_PIX_FMT_YUV420P,  8, 1 },
+    { AV_PIX_FMT_YUV422P,   VG_PIX_FMT_YUV422P,  8, 1 },
+    { AV_PIX_FMT_YUV444P,   VG_PIX_FMT_YUV444P,  8, 1 },
+    { AV_PIX_FMT_YUV420P9,  VG_PIX_FMT_YUV420P,  9, 0 },
+    { AV_PIX_FMT_YUV422P9,  VG_PIX_FMT_YUV422P,  9, 0 },
+    { AV_PIX_FMT_YUV444P9,  VG_PIX_FMT_YUV444P,  9, 0 },
+    { AV_PIX_FMT_YUV420P10, VG_PIX_FMT_YUV420P, 10, 1 },
+    { AV_PIX_FMT_YUV422P10, VG_PIX_FMT_YUV422P, 10, 1 },
+    { AV_PIX_FMT_YUV444P10, VG_PIX_FMT_YUV444P, 10, 1 },
+    { AV_PIX_FMT_YUV420P12, VG_PIX_FMT_YUV420P, 12, 0 },
+    { AV_PIX_FMT_YUV422P12, VG_PIX_FMT_YUV422P, 12, 0 },
+    { AV_PIX_FMT_YUV444P12, VG_PIX_FMT_YUV444P, 12, 0 },
+    { AV_PIX_FMT_YUV420P14, VG_PIX_FMT_YUV420P, 14, 0 },
+    { AV_PIX_FMT_YUV422P14, VG_PIX_FMT_YUV422P, 14, 0 },
+    { AV_PIX_FMT_YUV444P14, VG_PIX_FMT_YUV444P, 14, 0 },
+    { AV_PIX_FMT_YUV420P16, VG_PIX_FMT_YUV420P, 16, 0 },
+    { AV_PIX_FMT_YUV422P16, VG_PIX_FMT_YUV422P, 16, 0 },
+    { AV_PIX_FMT_YUV444P16, VG_PIX_FMT_YUV444P, 16, 1 },
+    { AV_PIX_FMT_GRAY8,     VG_PIX_FMT_YUV400P,  8, 0 },
+    { AV_PIX_FMT_GRAY9,     VG_PIX_FMT_YUV400P,  9, 0 },
+    { AV_PIX_FMT_GRAY10,    VG_PIX_FMT_YUV400P, 10, 0 },
+    { AV_PIX_FMT_GRAY12,    VG_PIX_FMT_YUV400P, 12, 0 },
+    { AV_PIX_FMT_GRAY14,    VG_PIX_FMT_YUV400P, 14, 0 },
+    { AV_PIX_FMT_GRAY16,    VG_PIX_FMT_YUV400P, 16, 0 },
+    { AV_PIX_FMT_NV12,      VG_PIX_FMT_NV12,     8, 2 },
+    { AV_PIX_FMT_P010,      VG_PIX_FMT_P010,    10, 2 },
+    { AV_PIX_FMT_P012,      VG_PIX_FMT_P016,    12, 2 },
+    { AV_PIX_FMT_P016,      VG_PIX_FMT_P016,    16, 2 },
+};
+
+/* Software formats for negotiation: the planar entries of fmt_map
+ * (cuda == 2 marks the semi-planar ones, accepted only on CUDA frames),
+ * plus AV_PIX_FMT_CUDA where FFmpeg is built with CUDA. */
+static const enum AVPixelFormat pix_fmts[] = {
+    AV_PIX_FMT_YUV420P,   AV_PIX_FMT_YUV422P,   AV_PIX_FMT_YUV444P,
+    AV_PIX_FMT_YUV420P9,  AV_PIX_FMT_YUV422P9,  AV_PIX_FMT_YUV444P9,
+    AV_PIX_FMT_YUV420P10, AV_PIX_FMT_YUV422P10, AV_PIX_FMT_YUV444P10,
+    AV_PIX_FMT_YUV420P12, AV_PIX_FMT_YUV422P12, AV_PIX_FMT_YUV444P12,
+    AV_PIX_FMT_YUV420P14, AV_PIX_FMT_YUV422P14, AV_PIX_FMT_YUV444P14,
+    AV_PIX_FMT_YUV420P16, AV_PIX_FMT_YUV422P16, AV_PIX_FMT_YUV444P16,
+    AV_PIX_FMT_GRAY8,  AV_PIX_FMT_GRAY9,  AV_PIX_FMT_GRAY10,
+    AV_PIX_FMT_GRAY12, AV_PIX_FMT_GRAY14, AV_PIX_FMT_GRAY16,
+#if CONFIG_CUDA
+    AV_PIX_FMT_CUDA,
+#endif
+    AV_PIX_FMT_NONE
+};
+
+static int map_format(enum AVPixelFormat fmt, int cuda, enum VgPixFmt *vg,
+                      unsigned *bitdepth)
+{
+    for (int i = 0; i < FF_ARRAY_ELEMS(fmt_map); i++) {
+        if (fmt_map[i].av != fmt)
+            continue;
+        if (cuda ? !fmt_map[i].cuda : fmt_map[i].cuda == 2)
+            return AVERROR(ENOTSUP);
+        *vg       = fmt_map[i].vg;
+        *bitdepth = fmt_map[i].bitdepth;
+        return 0;
+    }
+    return AVERROR(ENOTSUP);
+}
+
+static int query_formats(const AVFilterContext *ctx,
+                         AVFilterFormatsConfig **cfg_in,
+                         AVFilterFormatsConfig **cfg_out)
+{
+    AVFilterFormats *main_fmts, *ref_fmts;
+    int ret;
+
+    /* The distorted input and the output share one list: frames pass
+     * through. The reference negotiates on its own, so that inputs of
+     * different formats reach config_output() and are refused there with
+     * a message, rather than being converted silently. */
+    main_fmts = ff_make_pixel_format_list(pix_fmts);
+    if ((ret = ff_formats_ref(main_fmts, &cfg_in[0]->formats)) < 0 ||
+        (ret = ff_formats_ref(main_fmts, &cfg_out[0]->formats)) < 0)
+        return ret;
+    ref_fmts = ff_make_pixel_format_list(pix_fmts);
+    return ff_formats_ref(ref_fmts, &cfg_in[1]->formats);
+}
+
+static void log_callback(void *opaque, enum VgLogLevel level, const char *msg)
+{
+    int av_level;
+
+    switch (level) {
+    case VG_LOG_ERROR:   av_level = AV_LOG_ERROR;   break;
+    case VG_LOG_WARNING: av_level = AV_LOG_WARNING; break;
+    case VG_LOG_INFO:    av_level = AV_LOG_INFO;    break;
+    default:             av_level = AV_LOG_DEBUG;   break;
+    }
+    av_log(opaque, av_level, "%s\n", msg);
+}
+
+static enum VgLogLevel log_level(void)
+{
+    int level = av_log_get_level();
+
+    if (level >= AV_LOG_DEBUG)
+        return VG_LOG_DEBUG;
+    if (level >= AV_LOG_INFO)
+        return VG_LOG_INFO;
+    if (level >= AV_LOG_WARNING)
+        return VG_LOG_WARNING;
+    if (level >= AV_LOG_ERROR)
+        return VG_LOG_ERROR;
+    return VG_LOG_QUIET;
+}
+
+#if CONFIG_CUDA
+#define CHECK_CU(x) FF_CUDA_CHECK_DL(ctx, s->hwctx->internal->cuda_dl, x)
+
+static int cuda_push(AVFilterContext *ctx)
+{
+    VMAFGPUContext *s = ctx->priv;
+
+    if (!s->is_cuda)
+        return 0;
+    return CHECK_CU(s->hwctx->internal->cuda_dl->cuCtxPushCurrent(s->hwctx->cuda_ctx));
+}
+
+static int cuda_pop(AVFilterContext *ctx)
+{
+    VMAFGPUContext *s = ctx->priv;
+    CUcontext dummy;
+
+    if (!s->is_cuda)
+        return 0;
+    return CHECK_CU(s->hwctx->internal->cuda_dl->cuCtxPopCurrent(&dummy));
+}
+#else
+static int cuda_push(AVFilterContext *ctx) { return 0; }
+static int cuda_pop(AVFilterContext *ctx)  { return 0; }
+#endif
+
+/**
+ * Add the models of the model option: '|'-separated libvmaf model specs
+ * whose ':'-separated keys the library parses (libvmaf filter syntax).
+ */
+static int use_models(AVFilterContext *ctx)
+{
+    VMAFGPUContext *s = ctx->priv;
+    char *cfg = NULL, *spec, *saveptr = NULL;
+    int ret = 0;
+
+    if (!s->model_cfg || !*s->model_cfg)
+        return 0;
+    cfg = av_strdup(s->model_cfg);
+    if (!cfg)
+        return AVERROR(ENOMEM);
+
+    for (spec = av_strtok(cfg, "|", &saveptr); spec;
+         spec = av_strtok(NULL, "|", &saveptr)) {
+        ret = vg_use_model(s->vg, spec);
+        if (ret < 0) {
+            av_log(ctx, AV_LOG_ERROR, "Could not load model '%s': %s\n",
+                   spec, av_err2str(ret));
+            goto fail;
+        }
+    }
+
+fail:
+    av_free(cfg);
+    return ret;
+}
+
+/**
+ * Add the features of the feature option: '|'-separated lists of
+ * ':'-separated key=value pairs, one of which is name=.
+ */
+static int use_features(AVFilterContext *ctx)
+{
+    VMAFGPUContext *s = ctx->priv;
+    char *cfg = NULL, *spec, *saveptr = NULL;
+    AVDictionary *dict = NULL;
+    AVBPrint opts;
+    int ret = 0;
+
+    av_bprint_init(&opts, 0, AV_BPRINT_SIZE_UNLIMITED);
+    if (!s->feature_cfg || !*s->feature_cfg)
+        goto fail;
+    cfg = av_strdup(s->feature_cfg);
+    if (!cfg) {
+        ret = AVERROR(ENOMEM);
+        goto fail;
+    }
+
+    for (spec = av_strtok(cfg, "|", &saveptr); spec;
+         spec = av_strtok(NULL, "|", &saveptr)) {
+        const AVDictionaryEntry *e = NULL;
+        const char *name = NULL;
+
+        av_dict_free(&dict);
+        av_bprint_clear(&opts);
+        ret = av_dict_parse_string(&dict, spec, "=", ":", 0);
+        if (ret < 0) {
+            av_log(ctx, AV_LOG_ERROR, "Could not parse feature '%s': "
+                   "expected name=NAME[:option=value...]\n", spec);
+            goto fail;
+        }
+        while ((e = av_dict_iterate(dict, e))) {
+            if (!strcmp(e->key, "name")) {
+                name = e->value;
+                continue;
+            }
+            av_bprintf(&opts, "%s%s=%s", opts.len ? ":" : "", e->key, e->value);
+        }
+        if (!av_bprint_is_complete(&opts)) {
+            ret = AVERROR(ENOMEM);
+            goto fail;
+        }
+        if (!name) {
+            av_log(ctx, AV_LOG_ERROR, "Feature '%s' has no name=\n", spec);
+            ret = AVERROR(EINVAL);
+            goto fail;
+        }
+        ret = vg_use_feature(s->vg, name, opts.str);
+        if (ret < 0) {
+            av_log(ctx, AV_LOG_ERROR, "Could not use feature '%s' with "
+                   "options '%s': %s\n", name, opts.str, av_err2str(ret));
+            goto fail;
+        }
+    }
+
+fail:
+    av_dict_free(&dict);
+    av_bprint_finalize(&opts, NULL);
+    av_free(cfg);
+    return ret;
+}
+
+/**
+ * Check that both inputs carry the same kind of pictures and fill in the
+ * per-stream fields of the library pictures.
+ */
+static int check_inputs(AVFilterContext *ctx)
+{
+    VMAFGPUContext *s = ctx->priv;
+    AVFilterLink *dis = ctx->inputs[0], *ref = ctx->inputs[1];
+    enum AVPixelFormat dis_fmt = dis->format, ref_fmt = ref->format;
+    enum VgPixFmt vg_fmt;
+    unsigned bitdepth;
+    int ret;
+
+    if (dis->w != ref->w || dis->h != ref->h) {
+        av_log(ctx, AV_LOG_ERROR, "Input sizes differ: distorted (main) is "
+               "%dx%d, reference is %dx%d\n", dis->w, dis->h, ref->w, ref->h);
+        return AVERROR(EINVAL);
+    }
+    if ((dis_fmt == AV_PIX_FMT_CUDA) != (ref_fmt == AV_PIX_FMT_CUDA)) {
+        av_log(ctx, AV_LOG_ERROR, "Inputs must both be CUDA frames or both "
+               "software frames: distorted (main) is %s, reference is %s\n",
+               av_get_pix_fmt_name(dis_fmt), av_get_pix_fmt_name(ref_fmt));
+        return AVERROR(EINVAL);
+    }
+
+    s->is_cuda = dis_fmt == AV_PIX_FMT_CUDA;
+    if (s->is_cuda) {
+#if CONFIG_CUDA
+        FilterLink *dl = ff_filter_link(dis), *rl = ff_filter_link(ref);
+        AVHWFramesContext *dfc, *rfc;
+        AVCUDADeviceContext *dhw, *rhw;
+
+        if (!dl->hw_frames_ctx || !rl->hw_frames_ctx) {
+            av_log(ctx, AV_LOG_ERROR, "CUDA input without a hardware frames "
+                   "context (%s)\n", !dl->hw_frames_ctx ? "distorted" : "reference");
+            return AVERROR(EINVAL);
+        }
+        dfc = (AVHWFramesContext *)dl->hw_frames_ctx->data;
+        rfc = (AVHWFramesContext *)rl->hw_frames_ctx->data;
+        dhw = dfc->device_ctx->hwctx;
+        rhw = rfc->device_ctx->hwctx;
+        if (dhw->cuda_ctx != rhw->cuda_ctx) {
+            av_log(ctx, AV_LOG_ERROR, "CUDA inputs come from different devices "
+                   "or contexts: distorted (main) on device %d (context %p), "
+                   "reference on device %d (context %p); decode or upload "
+                   "both with the same -init_hw_device / -filter_hw_device\n",
+                   (int)dhw->internal->cuda_device, (void *)dhw->cuda_ctx,
+                   (int)rhw->internal->cuda_device, (void *)rhw->cuda_ctx);
+            return AVERROR(EINVAL);
+        }
+        dis_fmt  = dfc->sw_format;
+        ref_fmt  = rfc->sw_format;
+        s->hwctx = dhw;
+#else
+        return AVERROR(ENOSYS);
+#endif
+    }
+
+    if (dis_fmt != ref_fmt) {
+        av_log(ctx, AV_LOG_ERROR, "Input %sformats differ: distorted (main) is "
+               "%s, reference is %s\n", s->is_cuda ? "CUDA sw_" : "",
+               av_get_pix_fmt_name(dis_fmt), av_get_pix_fmt_name(ref_fmt));
+        return AVERROR(EINVAL);
+    }
+    ret = map_format(dis_fmt, s->is_cuda, &vg_fmt, &bitdepth);
+    if (ret < 0) {
+        av_log(ctx, AV_LOG_ERROR, "Unsupported %sformat %s\n",
+               s->is_cuda ? "CUDA sw_" : "pixel ", av_get_pix_fmt_name(dis_fmt));
+        return ret;
+    }
+    if (dis->color_range != ref->color_range)
+        av_log(ctx, AV_LOG_WARNING, "Inputs use different color ranges: "
+               "distorted (main) is %s, reference is %s\n",
+               av_color_range_name(dis->color_range),
+               av_color_range_name(ref->color_range));
+
+    s->pic_dis = (VgPicture) {
+        .fmt      = vg_fmt,
+        .width    = dis->w,
+        .height   = dis->h,
+        .bitdepth = bitdepth,
+        .memory   = s->is_cuda ? VG_MEMORY_CUDA : VG_MEMORY_HOST,
+    };
+#if CONFIG_CUDA
+    if (s->is_cuda)
+        s->pic_dis.cuda_stream = s->hwctx->stream;
+#endif
+    s->pic_ref = s->pic_dis;
+    return 0;
+}
+
+static int init_library(AVFilterContext *ctx)
+{
+    VMAFGPUContext *s = ctx->priv;
+    VgConfig cfg = {
+        .backend     = s->backend,
+        .n_threads   = s->n_threads,
+        .n_subsample = s->n_subsample,
+        .log_level   = log_level(),
+        .log_cb      = log_callback,
+        .log_opaque  = ctx,
+    };
+    int ret, err;
+
+#if CONFIG_CUDA
+    if (s->is_cuda) {
+        cfg.cuda_context = s->hwctx->cuda_ctx;
+        cfg.cuda_stream  = s->hwctx->stream;
+    }
+#endif
+    if (s->is_cuda && s->backend == VG_BACKEND_CPU) {
+        av_log(ctx, AV_LOG_ERROR, "backend=cpu cannot read CUDA frames; "
+               "download them (hwdownload) or use backend=auto|cuda\n");
+        return AVERROR(EINVAL);
+    }
+
+    ret = cuda_push(ctx);
+    if (ret < 0)
+        return ret;
+    ret = vg_context_create(&s->vg, &cfg);
+    if (ret < 0) {
+        av_log(ctx, AV_LOG_ERROR, "Could not create the libvmafgpu context "
+               "(backend %s): %s\n", s->backend == VG_BACKEND_CUDA ? "cuda" :
+               s->backend == VG_BACKEND_CPU ? "cpu" : "auto", av_err2str(ret));
+        goto fail;
+    }
+    ret = use_models(ctx);
+    if (ret < 0)
+        goto fail;
+    ret = use_features(ctx);
+    if (ret < 0)
+        goto fail;
+
+fail:
+    err = cuda_pop(ctx);
+    return ret < 0 ? ret : err;
+}
+
+static int config_output(AVFilterLink *outlink)
+{
+    AVFilterContext *ctx = outlink->src;
+    VMAFGPUContext *s = ctx->priv;
+    AVFilterLink *mainlink = ctx->inputs[0];
+    FilterLink *il = ff_filter_link(mainlink);
+    FilterLink *ol = ff_filter_link(outlink);
+    int ret;
+
+    if (s->vg) {
+        av_log(ctx, AV_LOG_ERROR, "Reconfiguration is not supported\n");
+        return AVERROR(ENOSYS);
+    }
+    ret = check_inputs(ctx);
+    if (ret < 0)
+        return ret;
+    ret = init_library(ctx);
+    if (ret < 0)
+        return ret;
+
+    ret = ff_framesync_init_dualinput(&s->fs, ctx);
+    if (ret < 0)
+        return ret;
+    outlink->w                   = mainlink->w;
+    outlink->h                   = mainlink->h;
+    outlink->time_base           = mainlink->time_base;
+    outlink->sample_aspect_ratio = mainlink->sample_aspect_ratio;
+    ol->frame_rate               = il->frame_rate;
+    return ff_framesync_configure(&s->fs);
+}
+
+/** Attach every score the library has for this frame as metadata. */
+static void attach_scores(AVFilterContext *ctx, AVFrame *frame, unsigned index)
+{
+    VMAFGPUContext *s = ctx->priv;
+    unsigned n = vg_metric_count(s->vg);
+    char key[128], val[64];
+
+    for (unsigned i = 0; i < n; i++) {
+        const char *name = vg_metric_name(s->vg, i);
+        double score;
+
+        if (!name || vg_get_score(s->vg, name, index, &score) < 0)
+            continue;
+        snprintf(key, sizeof(key), "lavfi.vmafgpu.%s", name);
+        snprintf(val, sizeof(val),
+                 s->precision == VG_PRECISION_MAX ? "%.17g" : "%.6f", score);
+        av_dict_set(&frame->metadata, key, val, 0);
+    }
+}
+
+/**
+ * Send the queued frames whose scores are ready; also the oldest ones
+ * beyond queue_size, with what is ready of them; all when flushing.
+ */
+static int send_ready(AVFilterContext *ctx, int all)
+{
+    VMAFGPUContext *s = ctx->priv;
+    unsigned ready = s->vg ? vg_frames_ready(s->vg) : 0;
+    QueuedFrame q;
+    int ret;
+
+    while (av_fifo_peek(s->queue, &q, 1, 0) >= 0) {
+        if (!all && q.index >= ready &&
+            av_fifo_can_read(s->queue) <= s->queue_size)
+            break;
+        av_fifo_drain2(s->queue, 1);
+        if (q.index >= 0) {
+            if (q.index >= ready && !all)
+                av_log(ctx, AV_LOG_DEBUG, "Frame %"PRId64" leaves the queue "
+                       "before all its scores are ready\n", q.index);
+            attach_scores(ctx, q.frame, q.index);
+        }
+        ret = ff_filter_frame(ctx->outputs[0], q.frame);
+        if (ret < 0)
+            return ret;
+    }
+    return 0;
+}
+
+static void fill_picture(VgPicture *pic, const AVFrame *frame)
+{
+    for (int i = 0; i < 3; i++) {
+        pic->data[i]   = frame->data[i];
+        pic->stride[i] = frame->linesize[i];
+    }
+}
+
+static int do_vmafgpu(FFFrameSync *fs)
+{
+    AVFilterContext *ctx = fs->parent;
+    VMAFGPUContext *s = ctx->priv;
+    AVFrame *dis, *ref;
+    QueuedFrame q;
+    int ret, err;
+
+    ret = ff_framesync_dualinput_get(fs, &dis, &ref);
+    if (ret < 0)
+        return ret;
+    q.frame = dis;
+    q.index = -1;
+
+    if (!ctx->is_disabled && ref) {
+        if (dis->width != s->pic_dis.width || dis->height != s->pic_dis.height ||
+            ref->width != s->pic_ref.width || ref->height != s->pic_ref.height) {
+            av_log(ctx, AV_LOG_ERROR, "Frame size changed: distorted (main) "
+                   "%dx%d, reference %dx%d, configured %ux%u\n",
+                   dis->width, dis->height, ref->width, ref->height,
+                   s->pic_dis.width, s->pic_dis.height);
+            ret = AVERROR(EINVAL);
+            goto fail;
+        }
+        fill_picture(&s->pic_dis, dis);
+        fill_picture(&s->pic_ref, ref);
+
+        ret = cuda_push(ctx);
+        if (ret < 0)
+            goto fail;
+        ret = vg_submit(s->vg, &s->pic_ref, &s->pic_dis);
+        err = cuda_pop(ctx);
+        if (ret < 0) {
+            av_log(ctx, AV_LOG_ERROR, "Could not score frame %u: %s\n",
+                   s->frame_cnt, av_err2str(ret));
+            goto fail;
+        }
+        if (err < 0) {
+            ret = err;
+            goto fail;
+        }
+        q.index = s->frame_cnt++;
+    }
+
+    ret = av_fifo_write(s->queue, &q, 1);
+    if (ret < 0)
+        goto fail;
+    return send_ready(ctx, 0);
+
+fail:
+    av_frame_free(&dis);
+    return ret;
+}
+
+static int flush_library(AVFilterContext *ctx)
+{
+    VMAFGPUContext *s = ctx->priv;
+    int ret, err;
+
+    if (s->flushed)
+        return FFMIN(s->flushed, 0);
+    if (!s->vg || !s->frame_cnt)
+        return 0;
+    ret = cuda_push(ctx);
+    if (ret >= 0) {
+        ret = vg_flush(s->vg);
+        err = cuda_pop(ctx);
+        if (ret < 0)
+            av_log(ctx, AV_LOG_ERROR, "Could not finish scoring: %s\n",
+                   av_err2str(ret));
+        else
+            ret = err;
+    }
+    s->flushed = ret < 0 ? ret : 1;
+    return ret;
+}
+
+static int activate(AVFilterContext *ctx)
+{
+    VMAFGPUContext *s = ctx->priv;
+    int ret;
+
+    ret = ff_framesync_activate(&s->fs);
+    if (ret < 0)
+        return ret;
+
+    /* framesync has marked the output EOF inside ff_framesync_activate();
+     * frames queued on the link before the consumer acknowledges that
+     * status still reach it, so the held frames are sent now, in this
+     * same activation, with their end-of-stream scores (temporal features,
+     * models). */
+    if (s->fs.eof && av_fifo_can_read(s->queue)) {
+        ret = flush_library(ctx);
+        if (ret < 0)
+            return ret;
+        return send_ready(ctx, 1);
+    }
+    return 0;
+}
+
+static av_cold int init(AVFilterContext *ctx)
+{
+    VMAFGPUContext *s = ctx->priv;
+
+    s->queue = av_fifo_alloc2(s->queue_size + 1, sizeof(QueuedFrame),
+                              AV_FIFO_FLAG_AUTO_GROW);
+    if (!s->queue)
+        return AVERROR(ENOMEM);
+    s->fs.on_event = do_vmafgpu;
+    return 0;
+}
+
+static void print_summary(AVFilterContext *ctx)
+{
+    VMAFGPUContext *s = ctx->priv;
+    unsigned n_models = vg_model_count(s->vg);
+    unsigned n_metrics = vg_metric_count(s->vg);
+    double score;
+    int ret;
+
+    for (unsigned i = 0; i < n_models; i++) {
+        const char *name = vg_model_name(s->vg, i);
+
+        ret = vg_get_pooled(s->vg, name, s->pool, &score);
+        if (ret < 0) {
+            av_log(ctx, AV_LOG_ERROR, "Could not pool the scores of model "
+                   "'%s': %s\n", name, av_err2str(ret));
+            continue;
+        }
+        if (n_models == 1)
+            av_log(ctx, AV_LOG_INFO, "VMAF score: %f\n", score);
+        else
+            av_log(ctx, AV_LOG_INFO, "VMAF score: %f (%s)\n", score, name);
+    }
+    for (unsigned i = 0; i < n_metrics; i++) {
+        const char *name = vg_metric_name(s->vg, i);
+
+        if (name && vg_get_pooled(s->vg, name, s->pool, &score) >= 0)
+            av_log(ctx, AV_LOG_VERBOSE, "%s: %f\n", name, score);
+    }
+}
+
+static av_cold void uninit(AVFilterContext *ctx)
+{
+    VMAFGPUContext *s = ctx->priv;
+    QueuedFrame q;
+    int ret;
+
+    ff_framesync_uninit(&s->fs);
+
+    while (s->queue && av_fifo_read(s->queue, &q, 1) >= 0)
+        av_frame_free(&q.frame);
+    av_fifo_freep2(&s->queue);
+
+    if (!s->vg)
+        return;
+    if (s->frame_cnt && flush_library(ctx) >= 0) {
+        print_summary(ctx);
+        if (s->log_path) {
+            ret = vg_write_log(s->vg, s->log_path, s->log_fmt, s->precision);
+            if (ret < 0)
+                av_log(ctx, AV_LOG_ERROR, "Could not write the log to %s: %s\n",
+                       s->log_path, av_err2str(ret));
+        }
+    }
+    if (cuda_push(ctx) >= 0) {
+        vg_context_destroy(&s->vg);
+        cuda_pop(ctx);
+    } else {
+        vg_context_destroy(&s->vg);
+    }
+}
+
+static const AVFilterPad vmafgpu_inputs[] = {
+    {
+        .name = "main",
+        .type = AVMEDIA_TYPE_VIDEO,
+    },
+    {
+        .name = "reference",
+        .type = AVMEDIA_TYPE_VIDEO,
+    },
+};
+
+static const AVFilterPad vmafgpu_outputs[] = {
+    {
+        .name         = "default",
+        .type         = AVMEDIA_TYPE_VIDEO,
+        .config_props = config_output,
+    },
+};
+
+const FFFilter ff_vf_vmafgpu = {
+    .p.name        = "vmafgpu",
+    .p.description = NULL_IF_CONFIG_SMALL("Calculate VMAF and its features between two video streams with libvmafgpu (CPU or CUDA)."),
+    .p.priv_class  = &vmafgpu_class,
+    .p.flags       = AVFILTER_FLAG_SUPPORT_TIMELINE_INTERNAL |
+                     AVFILTER_FLAG_METADATA_ONLY,
+    .preinit       = vmafgpu_framesync_preinit,
+    .init          = init,
+    .uninit        = uninit,
+    .activate      = activate,
+    .priv_size     = sizeof(VMAFGPUContext),
+    FILTER_INPUTS(vmafgpu_inputs),
+    FILTER_OUTPUTS(vmafgpu_outputs),
+    FILTER_QUERY_FUNC2(query_formats),
+};
