@@ -1,0 +1,199 @@
+#!/bin/sh
+# Copyright (c) 2026 the vmafgpu authors
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# Build a static `ffmpeg` with the vmafgpu filter: the pristine FFmpeg
+# release plus our patch series (patches/n$FFMPEG_VERSION), linked
+# statically against an installed libvmafgpu, with NVDEC/CUDA support
+# through nv-codec-headers and a reduced component list.
+#
+# Usage: tools/build-ffmpeg.sh [BUILD_DIR]
+#   BUILD_DIR defaults to $FFMPEG_BUILD_DIR or ./ffmpeg-n$FFMPEG_VERSION.
+#   The result is BUILD_DIR/ffmpeg. Rerunning the script rebuilds
+#   incrementally; a changed patch series is reapplied in place.
+#
+# Environment:
+#   VMAFGPU_PREFIX  install prefix of libvmafgpu (holds lib/pkgconfig/vmafgpu.pc
+#                   and lib/libvmafgpu.a), e.g. from `make install prefix=...`
+#                   or `make install DESTDIR=... ` (then point at DESTDIR/prefix).
+#                   Required.
+#   VG_DEPS_DIR     directory with ffmpeg_$FFMPEG_VERSION.orig.tar.xz, SHA256SUMS
+#                   and libffmpeg-nvenc-dev_*.deb (default <repo>/../shared/deps).
+#                   Without the tarball there, the upstream release is
+#                   downloaded and must match the same sha256.
+#   FFMPEG_VERSION  default 9.0.2
+#   JOBS            parallel make jobs (default 2)
+#   CC              C compiler (default gcc)
+
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+ver=${FFMPEG_VERSION:-9.0.2}
+deps=${VG_DEPS_DIR:-$top/../shared/deps}
+jobs=${JOBS:-2}
+cc=${CC:-gcc}
+b=${1:-${FFMPEG_BUILD_DIR:-$PWD/ffmpeg-n$ver}}
+tarball=ffmpeg_$ver.orig.tar.xz
+series=$top/patches/n$ver
+
+die() {
+    echo "build-ffmpeg: $*" >&2
+    exit 1
+}
+log() {
+    echo "build-ffmpeg: $*"
+}
+
+[ -n "${VMAFGPU_PREFIX:-}" ] || die "set VMAFGPU_PREFIX to the libvmafgpu install prefix"
+prefix=$(cd "$VMAFGPU_PREFIX" && pwd) || die "VMAFGPU_PREFIX=$VMAFGPU_PREFIX not found"
+ls "$series"/*.patch >/dev/null 2>&1 || die "no patch series in $series"
+mkdir -p "$b"
+b=$(cd "$b" && pwd)
+
+# ---- the release tarball, checked against SHA256SUMS ---------------------
+[ -f "$deps/SHA256SUMS" ] || die "$deps/SHA256SUMS not found (set VG_DEPS_DIR)"
+sum=$(awk -v f="$tarball" '$2 == f || $2 == "*" f { print $1 }' "$deps/SHA256SUMS")
+[ -n "$sum" ] || die "$tarball is not listed in $deps/SHA256SUMS"
+tar_path=$deps/$tarball
+if [ ! -f "$tar_path" ]; then
+    tar_path=$b/$tarball
+    if [ ! -f "$tar_path" ]; then
+        url=https://ffmpeg.org/releases/ffmpeg-$ver.tar.xz
+        log "$tarball not in $deps, downloading $url"
+        curl -fsSL -o "$tar_path.part" "$url" || die "download of $url failed"
+        mv "$tar_path.part" "$tar_path"
+    fi
+fi
+echo "$sum  $tar_path" | sha256sum -c --status ||
+    die "sha256 of $tar_path does not match SHA256SUMS"
+
+# ---- source tree: pristine commit + git am of the series -----------------
+g() {
+    GIT_CONFIG_NOSYSTEM=1 HOME="$b" \
+    GIT_AUTHOR_NAME=build GIT_AUTHOR_EMAIL=build@localhost \
+    GIT_COMMITTER_NAME=build GIT_COMMITTER_EMAIL=build@localhost \
+    git -C "$b/src" -c core.autocrlf=false -c init.defaultBranch=main \
+        -c commit.gpgSign=false -c advice.detachedHead=false "$@"
+}
+
+want=$(cat "$series"/*.patch | sha256sum | cut -d' ' -f1)
+have=$(cat "$b/src/.vg-series" 2>/dev/null || true)
+if [ "$want" != "$have" ]; then
+    if [ -d "$b/src/.git" ] && g rev-parse -q --verify pristine >/dev/null; then
+        log "reapplying the patch series on the existing tree"
+        g am --abort >/dev/null 2>&1 || true
+        g checkout -q -f --detach pristine
+    else
+        log "unpacking $tarball"
+        rm -rf "$b/src"
+        mkdir "$b/src"
+        tar -xJf "$tar_path" -C "$b/src" --strip-components=1
+        g init -q
+        g add -A -f .
+        g commit -q -m "FFmpeg $ver"
+        g tag pristine
+    fi
+    g am -q --whitespace=nowarn "$series"/*.patch || die "git am of $series failed"
+    echo "$want" > "$b/src/.vg-series"
+fi
+grep -q '^/.vg-series$' "$b/src/.git/info/exclude" 2>/dev/null ||
+    echo /.vg-series >> "$b/src/.git/info/exclude"
+
+# ---- pkg-config files: nv-codec-headers and libvmafgpu --------------------
+mkdir -p "$b/pkgconfig" "$b/staticlibs"
+deb=$(ls "$deps"/libffmpeg-nvenc-dev_*_all.deb 2>/dev/null | tail -n 1)
+if [ -n "$deb" ]; then
+    if [ ! -f "$b/nvcodec/.stamp" ] || [ "$(cat "$b/nvcodec/.stamp")" != "$deb" ]; then
+        rm -rf "$b/nvcodec"
+        dpkg-deb -x "$deb" "$b/nvcodec" || die "dpkg-deb -x $deb failed"
+        echo "$deb" > "$b/nvcodec/.stamp"
+    fi
+    pc=$(find "$b/nvcodec" -name ffnvcodec.pc | head -n 1)
+    [ -n "$pc" ] || die "no ffnvcodec.pc in $deb"
+    sed "s|^prefix=.*|prefix=$b/nvcodec/usr|" "$pc" > "$b/pkgconfig/ffnvcodec.pc"
+elif pkg-config --exists ffnvcodec; then
+    log "no nv-codec-headers .deb in $deps, using the installed ffnvcodec"
+else
+    die "nv-codec-headers: no libffmpeg-nvenc-dev_*.deb in $deps and no ffnvcodec.pc"
+fi
+
+vgpc=
+for d in lib lib64 lib/x86_64-linux-gnu; do
+    [ -f "$prefix/$d/pkgconfig/vmafgpu.pc" ] && vgpc=$prefix/$d/pkgconfig/vmafgpu.pc && break
+done
+[ -n "$vgpc" ] || die "no vmafgpu.pc under $prefix/lib*/pkgconfig"
+# The .pc names the configure-time prefix; point it at where it is now
+# (this also covers installs made with DESTDIR=).
+sed "s|^prefix=.*|prefix=$prefix|" "$vgpc" > "$b/pkgconfig/vmafgpu.pc"
+
+export PKG_CONFIG_PATH="$b/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+
+# Static linking of libvmafgpu and json-c: a directory holding only their
+# archives comes first in the library search path, so -lvmafgpu and
+# -ljson-c resolve to the .a even where a .so sits beside it.
+vglibdir=$(pkg-config --variable=libdir vmafgpu)
+[ -f "$vglibdir/libvmafgpu.a" ] ||
+    die "$vglibdir/libvmafgpu.a missing: configure libvmafgpu with --enable-static"
+ln -sf "$vglibdir/libvmafgpu.a" "$b/staticlibs/libvmafgpu.a"
+jclibdir=$(pkg-config --variable=libdir json-c)
+[ -f "$jclibdir/libjson-c.a" ] || die "$jclibdir/libjson-c.a missing (libjson-c-dev)"
+ln -sf "$jclibdir/libjson-c.a" "$b/staticlibs/libjson-c.a"
+
+# ---- configure -----------------------------------------------------------
+asm=
+if ! command -v nasm >/dev/null 2>&1; then
+    log "nasm not found: building without x86 assembly (slower decoding)"
+    asm=--disable-x86asm
+fi
+
+set -- \
+    --cc="$cc" \
+    --enable-static --disable-shared \
+    --pkg-config-flags=--static \
+    --extra-ldflags="-L$b/staticlibs" \
+    --disable-autodetect --disable-debug --disable-doc \
+    --disable-network --disable-avdevice --disable-ffplay --disable-ffprobe \
+    --disable-everything \
+    --enable-libvmafgpu \
+    --enable-ffnvcodec --enable-cuda --enable-nvdec \
+    --enable-hwaccel=h264_nvdec,hevc_nvdec \
+    --enable-decoder=h264,hevc,rawvideo \
+    --enable-parser=h264,hevc \
+    --enable-demuxer=mov,rawvideo,yuv4mpegpipe \
+    --enable-muxer=null,rawvideo,yuv4mpegpipe \
+    --enable-encoder=rawvideo,wrapped_avframe \
+    --enable-protocol=file,pipe \
+    --enable-filter=vmafgpu,hwupload_cuda,hwdownload,loop,format,scale,null,split,metadata,crop,setpts,trim,buffer,buffersink \
+    $asm
+
+cfg="$*"
+if [ ! -f "$b/obj/ffbuild/config.mak" ] || [ "$(cat "$b/obj/.vg-configure" 2>/dev/null)" != "$cfg|$want|$prefix" ] ||
+   [ "$b/src/configure" -nt "$b/obj/ffbuild/config.mak" ]; then
+    log "configuring"
+    mkdir -p "$b/obj"
+    (cd "$b/obj" && "$b/src/configure" "$@") > "$b/configure.log" 2>&1 || {
+        tail -n 30 "$b/configure.log" >&2
+        tail -n 40 "$b/obj/ffbuild/config.log" >&2 2>/dev/null || true
+        die "configure failed (see $b/configure.log, $b/obj/ffbuild/config.log)"
+    }
+    echo "$cfg|$want|$prefix" > "$b/obj/.vg-configure"
+fi
+grep -q '^#define CONFIG_VMAFGPU_FILTER 1' "$b/obj/config_components.h" ||
+    die "configure did not enable the vmafgpu filter"
+
+# ---- build ---------------------------------------------------------------
+log "building ffmpeg with $jobs jobs"
+make -C "$b/obj" -j"$jobs" ffmpeg > "$b/make.log" 2>&1 || {
+    grep -E 'error|Error' "$b/make.log" | head -n 30 >&2
+    die "make failed (see $b/make.log)"
+}
+cp "$b/obj/ffmpeg" "$b/ffmpeg.new"
+mv "$b/ffmpeg.new" "$b/ffmpeg"
+
+# ---- the binary must run on a machine without our Debian packages --------
+bad=$(ldd "$b/ffmpeg" | awk '{ print $1 }' |
+      grep -v -E '^(linux-vdso\.so|/lib64/ld-linux|ld-linux|libc\.so|libm\.so|libmvec\.so|libpthread\.so|libdl\.so|librt\.so|libgcc_s\.so)' || true)
+[ -z "$bad" ] || die "ffmpeg links libraries that are not part of glibc: $bad"
+"$b/ffmpeg" -hide_banner -h filter=vmafgpu > /dev/null ||
+    die "the built ffmpeg has no vmafgpu filter"
+log "built $b/ffmpeg"

@@ -1,0 +1,174 @@
+#!/bin/sh
+# Copyright (c) 2026 the vmafgpu authors
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# Generate the FFmpeg patch series that adds the vmafgpu filter.
+#
+# The series is never edited by hand: this script unpacks the pristine
+# FFmpeg release tarball, makes a git repository of it, applies our edits
+# (configure, libavfilter/Makefile, libavfilter/allfilters.c,
+# doc/filters.texi, Changelog), copies libavfilter/vf_vmafgpu.c from this
+# tree, commits with a fixed author and date and runs git format-patch
+# into patches/n$FFMPEG_VERSION/.
+#
+# Usage: tools/gen-patches.sh [--check]
+#   --check   regenerate into a temporary directory and fail (exit 1) if
+#             the result differs from the committed patches/ directory.
+#
+# Environment:
+#   VG_DEPS_DIR     directory holding ffmpeg_$FFMPEG_VERSION.orig.tar.xz and
+#                   SHA256SUMS (default: <repo>/../shared/deps)
+#   FFMPEG_VERSION  FFmpeg release (default: 9.0.2)
+
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+deps=${VG_DEPS_DIR:-$top/../shared/deps}
+ver=${FFMPEG_VERSION:-9.0.2}
+tarball=ffmpeg_$ver.orig.tar.xz
+outdir=$top/patches/n$ver
+
+check=0
+case "${1:-}" in
+--check) check=1 ;;
+"") ;;
+*) echo "usage: $0 [--check]" >&2; exit 2 ;;
+esac
+
+die() {
+    echo "gen-patches: $*" >&2
+    exit 1
+}
+
+[ -f "$deps/$tarball" ] || die "$deps/$tarball not found (set VG_DEPS_DIR)"
+[ -f "$deps/SHA256SUMS" ] || die "$deps/SHA256SUMS not found"
+sum=$(awk -v f="$tarball" '$2 == f || $2 == "*" f { print $1 }' "$deps/SHA256SUMS")
+[ -n "$sum" ] || die "$tarball is not listed in $deps/SHA256SUMS"
+echo "$sum  $deps/$tarball" | sha256sum -c --status ||
+    die "sha256 of $deps/$tarball does not match SHA256SUMS"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/vg-gen-patches.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# A git that reads no user or system configuration, so that the output
+# depends only on the inputs.
+mkdir "$tmp/home"
+g() {
+    HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home" GIT_CONFIG_NOSYSTEM=1 \
+    GIT_AUTHOR_NAME="vmafgpu authors" GIT_AUTHOR_EMAIL="vmafgpu@localhost" \
+    GIT_COMMITTER_NAME="vmafgpu authors" GIT_COMMITTER_EMAIL="vmafgpu@localhost" \
+    GIT_AUTHOR_DATE="2026-01-01T00:00:00+0000" \
+    GIT_COMMITTER_DATE="2026-01-01T00:00:00+0000" \
+    git -C "$tmp/ffmpeg" -c core.autocrlf=false -c core.fileMode=true \
+        -c core.abbrev=12 -c diff.algorithm=myers -c diff.noprefix=false -c diff.renames=false \
+        -c init.defaultBranch=main -c commit.gpgSign=false "$@"
+}
+
+mkdir "$tmp/ffmpeg"
+tar -xJf "$deps/$tarball" -C "$tmp/ffmpeg" --strip-components=1
+g init -q
+g add -A -f .
+g commit -q -m "FFmpeg $ver"
+
+src=$tmp/ffmpeg
+
+# insert_after FILE ANCHOR-LINE TEXT: insert TEXT (may hold newlines) after
+# the one line of FILE equal to ANCHOR-LINE; fail unless it occurs once.
+insert_after() {
+    n=$(grep -c -x -F -- "$2" "$1" || true)
+    [ "$n" = 1 ] || die "$1: anchor '$2' found $n times, expected 1"
+    TEXT=$3 awk -v anchor="$2" '
+        { print }
+        $0 == anchor { print ENVIRON["TEXT"] }
+    ' "$1" > "$1.new"
+    mv "$1.new" "$1"
+}
+
+# insert_before FILE ANCHOR-LINE TEXT
+insert_before() {
+    n=$(grep -c -x -F -- "$2" "$1" || true)
+    [ "$n" = 1 ] || die "$1: anchor '$2' found $n times, expected 1"
+    TEXT=$3 awk -v anchor="$2" '
+        $0 == anchor { print ENVIRON["TEXT"] }
+        { print }
+    ' "$1" > "$1.new"
+    mv "$1.new" "$1"
+}
+
+# ---- patch 1: the filter and its build integration -----------------------
+chmod_x=$(stat -c %a "$src/configure")
+insert_after "$src/configure" \
+    "  --enable-libvmaf         enable vmaf filter via libvmaf [no]" \
+    "  --enable-libvmafgpu      enable vmafgpu filter via libvmafgpu [no]"
+insert_after "$src/configure" "    libvmaf" "    libvmafgpu"
+insert_after "$src/configure" \
+    'libvmaf_cuda_filter_deps="libvmaf libvmaf_cuda ffnvcodec"' \
+    'vmafgpu_filter_deps="libvmafgpu"'
+insert_after "$src/configure" \
+    'enabled libvmaf           && check_pkg_config libvmaf_cuda "libvmaf >= 2.0.0" libvmaf_cuda.h vmaf_cuda_state_init' \
+    'enabled libvmafgpu        && require_pkg_config libvmafgpu vmafgpu vmafgpu.h vg_context_create'
+chmod "$chmod_x" "$src/configure"
+
+insert_before "$src/libavfilter/Makefile" \
+    'OBJS-$(CONFIG_VMAFMOTION_FILTER)             += vf_vmafmotion.o framesync.o' \
+    'OBJS-$(CONFIG_VMAFGPU_FILTER)                += vf_vmafgpu.o framesync.o'
+insert_before "$src/libavfilter/allfilters.c" \
+    'extern const FFFilter ff_vf_vmafmotion;' \
+    'extern const FFFilter ff_vf_vmafgpu;'
+
+[ -f "$top/libavfilter/vf_vmafgpu.c" ] || die "libavfilter/vf_vmafgpu.c missing"
+cp "$top/libavfilter/vf_vmafgpu.c" "$src/libavfilter/vf_vmafgpu.c"
+chmod 644 "$src/libavfilter/vf_vmafgpu.c"
+
+g add configure libavfilter/Makefile libavfilter/allfilters.c \
+    libavfilter/vf_vmafgpu.c
+g commit -q -F - <<'EOF'
+avfilter: add vmafgpu filter
+
+Computes VMAF and its elementary features (PSNR, motion, VIF, ADM, ...)
+through libvmafgpu, on the CPU (bit-exact with libvmaf) or with CUDA.
+CUDA frames are read in place, without a copy; software frames in
+yuv420p/422p/444p at 8 to 16 bits are accepted as well.
+
+The first input is the distorted video, the second the reference, as in
+the libvmaf filter, whose model and feature syntax this filter accepts.
+Per-frame scores are exported as lavfi.vmafgpu.<metric> frame metadata.
+EOF
+
+# ---- patch 2: documentation and Changelog --------------------------------
+doc=$top/doc/filters-vmafgpu.texi
+[ -f "$doc" ] || die "doc/filters-vmafgpu.texi missing"
+insert_before "$src/doc/filters.texi" "@section vmafmotion" "$(cat "$doc")
+"
+first=$(sed -n 4p "$src/Changelog")
+case "$first" in
+"version "*:) ;;
+*) die "Changelog: unexpected line 4: $first" ;;
+esac
+insert_before "$src/Changelog" "$first" "version <next>:
+- vmafgpu filter
+"
+
+g add doc/filters.texi Changelog
+g commit -q -F - <<'EOF'
+doc/filters: document the vmafgpu filter
+
+Options, input formats, metadata and examples; Changelog entry.
+EOF
+
+# ---- format-patch ----------------------------------------------------------
+g format-patch -q --zero-commit --no-signature --stat=72 \
+    -o "$tmp/out" HEAD~2..HEAD
+
+if [ "$check" = 1 ]; then
+    if ! diff -ru "$outdir" "$tmp/out"; then
+        echo "gen-patches: patches/n$ver is out of date; run tools/gen-patches.sh" >&2
+        exit 1
+    fi
+    echo "gen-patches: patches/n$ver is up to date"
+else
+    rm -rf "$outdir"
+    mkdir -p "$outdir"
+    cp "$tmp/out"/*.patch "$outdir/"
+    echo "gen-patches: wrote" "$outdir"/*.patch
+fi
