@@ -156,6 +156,10 @@ static int psnr_outputs_used(const void *opts, unsigned out)
 {
     const VgPsnrOptions *o = opts;
 
+    const unsigned plane = (out - VG_PSNR_OUT_Y) % 3;
+
+    if (plane && !o->enable_chroma)
+        return 0;
     if (out >= VG_PSNR_OUT_MSE_Y)
         return o->enable_mse;
     return 1;

@@ -1,0 +1,543 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * The public API's checks and the CPU motion and PSNR paths on synthetic
+ * pictures: refusals, naming, motion2/motion3 semantics, thread-count
+ * independence, semi-planar input, PSNR caps per bit depth.
+ */
+
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "vmafgpu.h"
+
+static char last_error[1024];
+
+static void capture_log(void *opaque, enum VgLogLevel level, const char *msg)
+{
+    if (level == VG_LOG_ERROR)
+        snprintf(last_error, sizeof(last_error), "%s", msg);
+}
+
+static VgContext *make_ctx(unsigned threads, enum VgBackend backend)
+{
+    VgConfig cfg = {
+        .backend = backend, .n_threads = threads,
+        .log_level = VG_LOG_WARNING, .log_cb = capture_log,
+    };
+    VgContext *ctx = NULL;
+
+    ck_assert_int_eq(vg_context_create(&ctx, &cfg), 0);
+    return ctx;
+}
+
+/* A synthetic planar picture: deterministic pattern per frame and seed. */
+typedef struct Frame {
+    VgPicture pic;
+    void *buf[3];
+} Frame;
+
+static uint32_t rnd(uint32_t *s)
+{
+    *s = *s * 1664525u + 1013904223u;
+    return *s >> 8;
+}
+
+static void frame_make(Frame *f, enum VgPixFmt fmt, unsigned w, unsigned h,
+                       unsigned bpc, uint32_t seed, int flat)
+{
+    const unsigned bps = bpc > 8 ? 2 : 1;
+    const unsigned ssx = fmt == VG_PIX_FMT_YUV444P ? 0 : 1;
+    const unsigned ssy = fmt == VG_PIX_FMT_YUV420P ? 1 : 0;
+    const unsigned max = (1u << bpc) - 1;
+
+    memset(f, 0, sizeof(*f));
+    f->pic.fmt = fmt;
+    f->pic.width = w;
+    f->pic.height = h;
+    f->pic.bitdepth = bpc;
+    for (unsigned p = 0; p < 3; p++) {
+        const unsigned pw = p ? (w + ssx) >> ssx : w;
+        const unsigned ph = p ? (h + ssy) >> ssy : h;
+        const ptrdiff_t stride = (ptrdiff_t)(pw * bps + 16);
+        f->buf[p] = calloc(ph, stride);
+        ck_assert_ptr_nonnull(f->buf[p]);
+        for (unsigned i = 0; i < ph; i++) {
+            for (unsigned j = 0; j < pw; j++) {
+                unsigned v = flat ? max / 2 :
+                             ((i * 7 + j * 3 + seed * 5) & max) ^ (rnd(&seed) & 15);
+                v &= max;
+                if (bps == 1)
+                    ((uint8_t *)f->buf[p])[i * stride + j] = (uint8_t)v;
+                else
+                    ((uint16_t *)((uint8_t *)f->buf[p] + i * stride))[j] = (uint16_t)v;
+            }
+        }
+        f->pic.data[p] = f->buf[p];
+        f->pic.stride[p] = stride;
+    }
+}
+
+static void frame_free(Frame *f)
+{
+    for (unsigned p = 0; p < 3; p++)
+        free(f->buf[p]);
+}
+
+START_TEST(test_bad_config)
+{
+    VgConfig cfg = { .backend = 7, .log_cb = capture_log };
+    VgContext *ctx = NULL;
+
+    ck_assert_int_eq(vg_context_create(&ctx, &cfg), -EINVAL);
+    ck_assert_ptr_null(ctx);
+    ck_assert_int_eq(vg_context_create(NULL, &cfg), -EINVAL);
+#if !HAVE_CUDA
+    cfg.backend = VG_BACKEND_CUDA;
+    last_error[0] = 0;
+    ck_assert_int_eq(vg_context_create(&ctx, &cfg), -ENODEV);
+    ck_assert_ptr_nonnull(strstr(last_error, "no CUDA backend"));
+#endif
+}
+END_TEST
+
+START_TEST(test_unknown_feature_and_option)
+{
+    VgContext *ctx = make_ctx(0, VG_BACKEND_CPU);
+
+    ck_assert_int_eq(vg_use_feature(ctx, "nosuch", NULL), -EINVAL);
+    ck_assert_ptr_nonnull(strstr(last_error, "unknown feature 'nosuch'"));
+    ck_assert_int_eq(vg_use_feature(ctx, "motion", "no_such_opt=1"), -EINVAL);
+    ck_assert_ptr_nonnull(strstr(last_error, "no option 'no_such_opt'"));
+    ck_assert_int_eq(vg_use_feature(ctx, "motion", "motion_max_val=20000"), -EINVAL);
+    ck_assert_ptr_nonnull(strstr(last_error, "outside"));
+    ck_assert_int_eq(vg_use_feature(ctx, "motion", "motion_max_val=abc"), -EINVAL);
+    ck_assert_int_eq(vg_use_feature(ctx, "psnr", "enable_chroma=maybe"), -EINVAL);
+    ck_assert_int_eq(vg_use_feature(ctx, "psnr", "enable_apsnr=true"), -EINVAL);
+    vg_context_destroy(&ctx);
+    ck_assert_ptr_null(ctx);
+}
+END_TEST
+
+START_TEST(test_bad_pictures)
+{
+    VgContext *ctx = make_ctx(0, VG_BACKEND_CPU);
+    Frame a, b;
+
+    ck_assert_int_eq(vg_use_feature(ctx, "psnr", NULL), 0);
+    frame_make(&a, VG_PIX_FMT_YUV420P, 64, 48, 8, 1, 0);
+    frame_make(&b, VG_PIX_FMT_YUV420P, 64, 48, 8, 2, 0);
+
+    a.pic.width = 0;
+    ck_assert_int_eq(vg_submit(ctx, &a.pic, &b.pic), -EINVAL);
+    ck_assert_ptr_nonnull(strstr(last_error, "size 0x48"));
+    a.pic.width = 64;
+    a.pic.bitdepth = b.pic.bitdepth = 7;
+    ck_assert_int_eq(vg_submit(ctx, &a.pic, &b.pic), -EINVAL);
+    ck_assert_ptr_nonnull(strstr(last_error, "bit depth 7"));
+    a.pic.bitdepth = b.pic.bitdepth = 17;
+    ck_assert_int_eq(vg_submit(ctx, &a.pic, &b.pic), -EINVAL);
+    ck_assert_ptr_nonnull(strstr(last_error, "bit depth 17"));
+    a.pic.bitdepth = b.pic.bitdepth = 8;
+    a.pic.stride[0] = 10;
+    ck_assert_int_eq(vg_submit(ctx, &a.pic, &b.pic), -EINVAL);
+    ck_assert_ptr_nonnull(strstr(last_error, "stride"));
+    a.pic.stride[0] = b.pic.stride[0];
+    a.pic.data[2] = NULL;
+    ck_assert_int_eq(vg_submit(ctx, &a.pic, &b.pic), -EINVAL);
+    ck_assert_ptr_nonnull(strstr(last_error, "plane 2 is NULL"));
+    a.pic.data[2] = a.buf[2];
+    b.pic.height = 46;
+    ck_assert_int_eq(vg_submit(ctx, &a.pic, &b.pic), -EINVAL);
+    ck_assert_ptr_nonnull(strstr(last_error, "reference picture is 64x48"));
+    b.pic.height = 48;
+    b.pic.memory = VG_MEMORY_CUDA;
+    a.pic.memory = VG_MEMORY_CUDA;
+    ck_assert_int_eq(vg_submit(ctx, &a.pic, &b.pic), -ENOTSUP);
+    a.pic.memory = b.pic.memory = VG_MEMORY_HOST;
+
+    ck_assert_int_eq(vg_submit(ctx, &a.pic, &b.pic), 0);
+    a.pic.width = b.pic.width = 62;
+    ck_assert_int_eq(vg_submit(ctx, &a.pic, &b.pic), -EINVAL);
+    ck_assert_ptr_nonnull(strstr(last_error, "first frame"));
+    ck_assert_int_eq(vg_use_feature(ctx, "motion", NULL), -EINVAL);
+    ck_assert_int_eq(vg_flush(ctx), 0);
+    a.pic.width = b.pic.width = 64;
+    ck_assert_int_eq(vg_submit(ctx, &a.pic, &b.pic), -EINVAL);
+    ck_assert_int_eq(vg_frame_count(ctx), 1);
+
+    frame_free(&a);
+    frame_free(&b);
+    vg_context_destroy(&ctx);
+}
+END_TEST
+
+START_TEST(test_minimum_size)
+{
+    VgContext *ctx = make_ctx(0, VG_BACKEND_CPU);
+    Frame a;
+
+    ck_assert_int_eq(vg_use_feature(ctx, "motion", NULL), 0);
+    frame_make(&a, VG_PIX_FMT_YUV444P, 2, 5, 8, 1, 0);
+    ck_assert_int_eq(vg_submit(ctx, &a.pic, &a.pic), -EINVAL);
+    ck_assert_ptr_nonnull(strstr(last_error, "at least 3x3"));
+    frame_free(&a);
+    vg_context_destroy(&ctx);
+
+    ctx = make_ctx(0, VG_BACKEND_CPU);
+    ck_assert_int_eq(vg_use_feature(ctx, "motion", NULL), 0);
+    frame_make(&a, VG_PIX_FMT_YUV444P, 3, 3, 8, 1, 0);
+    ck_assert_int_eq(vg_submit(ctx, &a.pic, &a.pic), 0);
+    ck_assert_int_eq(vg_flush(ctx), 0);
+    frame_free(&a);
+    vg_context_destroy(&ctx);
+}
+END_TEST
+
+/* Scores for n frames of a generated clip, every metric, as a flat array. */
+static double *run_clip(unsigned threads, unsigned n, const char *motion_opts,
+                        unsigned bpc, unsigned w, unsigned h, unsigned *n_metrics)
+{
+    VgContext *ctx = make_ctx(threads, VG_BACKEND_CPU);
+    double *out;
+    unsigned m;
+
+    ck_assert_int_eq(vg_use_feature(ctx, "motion", motion_opts), 0);
+    ck_assert_int_eq(vg_use_feature(ctx, "psnr", "enable_mse=true"), 0);
+    for (unsigned i = 0; i < n; i++) {
+        Frame r, d;
+        frame_make(&r, VG_PIX_FMT_YUV420P, w, h, bpc, 100 + i * 13, 0);
+        frame_make(&d, VG_PIX_FMT_YUV420P, w, h, bpc, 200 + i * 7, 0);
+        ck_assert_int_eq(vg_submit(ctx, &r.pic, &d.pic), 0);
+        frame_free(&r);
+        frame_free(&d);
+    }
+    ck_assert_int_eq(vg_flush(ctx), 0);
+    ck_assert_uint_eq(vg_frames_ready(ctx), n);
+    m = vg_metric_count(ctx);
+    out = malloc(sizeof(*out) * m * n);
+    for (unsigned k = 0; k < m; k++)
+        for (unsigned i = 0; i < n; i++)
+            ck_assert_int_eq(vg_get_score(ctx, vg_metric_name(ctx, k), i,
+                                          &out[k * n + i]), 0);
+    *n_metrics = m;
+    vg_context_destroy(&ctx);
+    return out;
+}
+
+START_TEST(test_threads_identical)
+{
+    unsigned m0, m;
+    double *ref = run_clip(0, 9, NULL, 10, 67, 41, &m0);
+
+    for (unsigned t = 1; t <= 4; t++) {
+        double *v = run_clip(t, 9, NULL, 10, 67, 41, &m);
+        ck_assert_uint_eq(m, m0);
+        ck_assert_mem_eq(v, ref, sizeof(*v) * m * 9);
+        free(v);
+    }
+    free(ref);
+}
+END_TEST
+
+static double get(VgContext *ctx, const char *name, unsigned i)
+{
+    double v = NAN;
+
+    ck_assert_msg(vg_get_score(ctx, name, i, &v) == 0, "%s[%u] missing", name, i);
+    return v;
+}
+
+static double blend(double s, double f, double off)
+{
+    return s * f + (1 - f) * (off < s ? off : s);
+}
+
+/* motion2/motion3 from the SAD scores, written out from libvmaf's flush() */
+START_TEST(test_motion_post)
+{
+    static const char *const opts[] = {
+        NULL, "motion_five_frame_window=true", "motion_moving_average=true",
+        "motion_blend_factor=0.5:motion_blend_offset=1",
+    };
+    static const char *const suffix[] = { "", "_mffw", "_mma", "_mbf_0.5_mbo_1" };
+
+    for (unsigned o = 0; o < 4; o++) {
+        for (unsigned n = 1; n <= 6; n++) {
+            VgContext *ctx = make_ctx(o & 1, VG_BACKEND_CPU);
+            const int ffw = o == 1, mma = o == 2;
+            const double f = o == 3 ? 0.5 : 1.0, off = o == 3 ? 1.0 : 40.0;
+            const unsigned min_idx = ffw ? 2 : 1, stride = ffw ? 2 : 1;
+            char k_sad[96], k_m2[64], k_m3[64];
+            double s[8], prev, stamp = 0;
+
+            snprintf(k_sad, sizeof(k_sad), "VMAF_integer_feature_motion_sad_score%s", suffix[o]);
+            snprintf(k_m2, sizeof(k_m2), "integer_motion2%s", suffix[o]);
+            snprintf(k_m3, sizeof(k_m3), "integer_motion3%s", suffix[o]);
+            ck_assert_int_eq(vg_use_feature(ctx, "motion", opts[o]), 0);
+            for (unsigned i = 0; i < n; i++) {
+                Frame r;
+                frame_make(&r, VG_PIX_FMT_YUV444P, 16, 12, 8, 10 * i * i + 1, 0);
+                ck_assert_int_eq(vg_submit(ctx, &r.pic, &r.pic), 0);
+                frame_free(&r);
+            }
+            ck_assert_int_eq(vg_flush(ctx), 0);
+            for (unsigned i = 0; i < n; i++)
+                s[i] = get(ctx, k_sad, i);
+            for (unsigned i = 0; i < min_idx && i < n; i++)
+                ck_assert(s[i] == 0.0);
+            if (n > min_idx)
+                stamp = fmin(blend(s[min_idx], f, off), 10000.0);
+            prev = 0;
+            for (unsigned i = 0; i < n; i++) {
+                double m2, m3;
+                if (i < min_idx)
+                    m2 = 0;
+                else if (i + 1 >= n)
+                    m2 = s[i];
+                else if ((int)i - (int)(stride - 1) >= (int)min_idx)
+                    m2 = fmin(s[i - (stride - 1)], s[i + 1]);
+                else
+                    m2 = s[i + 1];
+                if (i < min_idx) {
+                    m3 = stamp;
+                    prev = stamp;
+                } else {
+                    double p = fmin(blend(m2, f, off), 10000.0);
+                    m3 = mma ? (p + prev) / 2.0 : p;
+                    prev = p;
+                }
+                ck_assert_msg(get(ctx, k_m2, i) == m2, "opt %u n %u motion2[%u]", o, n, i);
+                ck_assert_msg(get(ctx, k_m3, i) == m3, "opt %u n %u motion3[%u]", o, n, i);
+            }
+            vg_context_destroy(&ctx);
+        }
+    }
+}
+END_TEST
+
+START_TEST(test_frames_ready_lags_one_frame)
+{
+    VgContext *ctx = make_ctx(0, VG_BACKEND_CPU);
+    Frame r[4];
+
+    ck_assert_int_eq(vg_use_feature(ctx, "motion", NULL), 0);
+    for (unsigned i = 0; i < 4; i++) {
+        frame_make(&r[i], VG_PIX_FMT_YUV420P, 32, 32, 8, i + 1, 0);
+        ck_assert_int_eq(vg_submit(ctx, &r[i].pic, &r[i].pic), 0);
+        /* motion2 of frame i needs frame i + 1's SAD */
+        ck_assert_uint_eq(vg_frames_ready(ctx), i);
+    }
+    ck_assert_int_eq(vg_flush(ctx), 0);
+    ck_assert_uint_eq(vg_frames_ready(ctx), 4);
+    for (unsigned i = 0; i < 4; i++)
+        frame_free(&r[i]);
+    vg_context_destroy(&ctx);
+}
+END_TEST
+
+START_TEST(test_psnr_caps)
+{
+    /* identical inputs: the cap 6 * bpc + 12 (integer_psnr.c init()) */
+    for (unsigned bpc = 8; bpc <= 16; bpc++) {
+        VgContext *ctx = make_ctx(0, VG_BACKEND_CPU);
+        Frame a;
+        ck_assert_int_eq(vg_use_feature(ctx, "psnr", NULL), 0);
+        frame_make(&a, VG_PIX_FMT_YUV422P, 33, 17, bpc, 5, 0);
+        ck_assert_int_eq(vg_submit(ctx, &a.pic, &a.pic), 0);
+        ck_assert_int_eq(vg_flush(ctx), 0);
+        ck_assert(get(ctx, "psnr_y", 0) == 6.0 * bpc + 12);
+        ck_assert(get(ctx, "psnr_cb", 0) == 6.0 * bpc + 12);
+        ck_assert(get(ctx, "psnr_cr", 0) == 6.0 * bpc + 12);
+        frame_free(&a);
+        vg_context_destroy(&ctx);
+    }
+}
+END_TEST
+
+START_TEST(test_psnr_values)
+{
+    /* max error everywhere: MSE = peak^2, PSNR = 0 dB; 8-bit ignores
+     * reduced_hbd_peak, 10-bit with it: peak 1020 vs error 1023 */
+    static const unsigned depth[] = { 8, 10, 16 };
+
+    for (unsigned k = 0; k < 3; k++) {
+        const unsigned bpc = depth[k], max = (1u << bpc) - 1;
+        for (int reduced = 0; reduced <= 1; reduced++) {
+            VgContext *ctx = make_ctx(0, VG_BACKEND_CPU);
+            Frame a, b;
+            double expect;
+            ck_assert_int_eq(vg_use_feature(ctx, "psnr", reduced ?
+                             "reduced_hbd_peak=true:enable_chroma=false" :
+                             "enable_chroma=false"), 0);
+            frame_make(&a, VG_PIX_FMT_YUV444P, 8, 8, bpc, 1, 0);
+            frame_make(&b, VG_PIX_FMT_YUV444P, 8, 8, bpc, 1, 0);
+            for (unsigned i = 0; i < 8; i++) {
+                for (unsigned j = 0; j < 8; j++) {
+                    if (bpc == 8) {
+                        ((uint8_t *)a.buf[0])[i * a.pic.stride[0] + j] = 0;
+                        ((uint8_t *)b.buf[0])[i * b.pic.stride[0] + j] = (uint8_t)max;
+                    } else {
+                        ((uint16_t *)((uint8_t *)a.buf[0] + i * a.pic.stride[0]))[j] = 0;
+                        ((uint16_t *)((uint8_t *)b.buf[0] + i * b.pic.stride[0]))[j] = (uint16_t)max;
+                    }
+                }
+            }
+            ck_assert_int_eq(vg_submit(ctx, &a.pic, &b.pic), 0);
+            ck_assert_int_eq(vg_flush(ctx), 0);
+            if (bpc == 8 || !reduced) {
+                expect = 10. * log10((double)max * max / ((double)max * max));
+            } else {
+                const uint32_t peak = 255u << (bpc - 8);
+                expect = 10. * log10((uint32_t)(peak * peak) / ((double)max * max));
+            }
+            ck_assert_msg(get(ctx, "psnr_y", 0) == expect, "bpc %u reduced %d",
+                          bpc, reduced);
+            ck_assert_int_eq(vg_get_score(ctx, "psnr_cb", 0, &expect), -EINVAL);
+            frame_free(&a);
+            frame_free(&b);
+            vg_context_destroy(&ctx);
+        }
+    }
+}
+END_TEST
+
+/* NV12 / P010 / P016 host pictures score like their planar equivalent */
+START_TEST(test_semiplanar_equals_planar)
+{
+    static const enum VgPixFmt fmts[] = { VG_PIX_FMT_NV12, VG_PIX_FMT_P010, VG_PIX_FMT_P016 };
+    static const unsigned depths[] = { 8, 10, 12 };
+    const unsigned w = 37, h = 23, cw = 18, ch = 11;
+
+    for (unsigned k = 0; k < 3; k++) {
+        const unsigned bpc = depths[k], shift = bpc > 8 ? 16 - bpc : 0;
+        double planar[2][6], semi[2][6];
+        for (int pass = 0; pass < 2; pass++) {
+            VgContext *ctx = make_ctx(0, VG_BACKEND_CPU);
+            ck_assert_int_eq(vg_use_feature(ctx, "psnr", NULL), 0);
+            ck_assert_int_eq(vg_use_feature(ctx, "motion", NULL), 0);
+            for (unsigned n = 0; n < 2; n++) {
+                Frame r, d;
+                frame_make(&r, VG_PIX_FMT_YUV420P, w, h, bpc, 3 + n, 0);
+                frame_make(&d, VG_PIX_FMT_YUV420P, w, h, bpc, 9 + n, 0);
+                if (pass) {
+                    Frame *fr[2] = { &r, &d };
+                    for (unsigned q = 0; q < 2; q++) {
+                        Frame *f = fr[q];
+                        const unsigned bps = bpc > 8 ? 2 : 1;
+                        uint8_t *y = malloc((size_t)w * h * bps);
+                        uint8_t *uv = malloc((size_t)2 * cw * ch * bps);
+                        for (unsigned i = 0; i < h; i++)
+                            for (unsigned j = 0; j < w; j++) {
+                                if (bps == 1)
+                                    y[i * w + j] = ((uint8_t *)f->buf[0])[i * f->pic.stride[0] + j];
+                                else
+                                    ((uint16_t *)y)[i * w + j] = (uint16_t)(((uint16_t *)((uint8_t *)f->buf[0] + i * f->pic.stride[0]))[j] << shift);
+                            }
+                        for (unsigned i = 0; i < ch; i++)
+                            for (unsigned j = 0; j < cw; j++)
+                                for (unsigned c = 0; c < 2; c++) {
+                                    const uint8_t *src = (uint8_t *)f->buf[1 + c] + i * f->pic.stride[1 + c];
+                                    if (bps == 1)
+                                        uv[(i * cw + j) * 2 + c] = src[j];
+                                    else
+                                        ((uint16_t *)uv)[(i * cw + j) * 2 + c] = (uint16_t)(((const uint16_t *)src)[j] << shift);
+                                }
+                        free(f->buf[0]);
+                        free(f->buf[1]);
+                        free(f->buf[2]);
+                        f->buf[0] = y;
+                        f->buf[1] = uv;
+                        f->buf[2] = NULL;
+                        f->pic.fmt = fmts[k];
+                        f->pic.data[0] = y;
+                        f->pic.data[1] = uv;
+                        f->pic.data[2] = NULL;
+                        f->pic.stride[0] = (ptrdiff_t)w * bps;
+                        f->pic.stride[1] = (ptrdiff_t)2 * cw * bps;
+                        if (fmts[k] == VG_PIX_FMT_P016)
+                            f->pic.bitdepth = bpc;
+                    }
+                }
+                ck_assert_int_eq(vg_submit(ctx, &r.pic, &d.pic), 0);
+                frame_free(&r);
+                frame_free(&d);
+            }
+            ck_assert_int_eq(vg_flush(ctx), 0);
+            for (unsigned n = 0; n < 2; n++) {
+                double *dst = pass ? semi[n] : planar[n];
+                dst[0] = get(ctx, "psnr_y", n);
+                dst[1] = get(ctx, "psnr_cb", n);
+                dst[2] = get(ctx, "psnr_cr", n);
+                dst[3] = get(ctx, "VMAF_integer_feature_motion_sad_score", n);
+                dst[4] = get(ctx, "integer_motion2", n);
+                dst[5] = get(ctx, "integer_motion3", n);
+            }
+            vg_context_destroy(&ctx);
+        }
+        ck_assert_mem_eq(planar, semi, sizeof(planar));
+    }
+}
+END_TEST
+
+START_TEST(test_feature_names_and_dedupe)
+{
+    VgContext *ctx = make_ctx(0, VG_BACKEND_CPU);
+    unsigned n;
+
+    ck_assert_int_eq(vg_use_feature(ctx, "motion", NULL), 0);
+    n = vg_metric_count(ctx);
+    ck_assert_int_eq(vg_use_feature(ctx, "motion", "motion_blend_offset=40.0"), 0);
+    ck_assert_uint_eq(vg_metric_count(ctx), n); /* same as the default */
+    ck_assert_int_eq(vg_use_feature(ctx, "motion",
+                     "motion_max_val=18:motion_five_frame_window=true:debug=true"), 0);
+    ck_assert_uint_eq(vg_metric_count(ctx), n + 4);
+    ck_assert_str_eq(vg_metric_name(ctx, n), "VMAF_integer_feature_motion_sad_score_mffw_mmxv_18");
+    ck_assert_str_eq(vg_metric_name(ctx, n + 1), "integer_motion_mffw_mmxv_18");
+    ck_assert_str_eq(vg_metric_name(ctx, n + 2), "integer_motion2_mffw_mmxv_18");
+    ck_assert_str_eq(vg_metric_name(ctx, n + 3), "integer_motion3_mffw_mmxv_18");
+    vg_context_destroy(&ctx);
+}
+END_TEST
+
+static Suite *core_suite(void)
+{
+    Suite *s = suite_create("core");
+    TCase *tc = tcase_create("api");
+
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_bad_config);
+    tcase_add_test(tc, test_unknown_feature_and_option);
+    tcase_add_test(tc, test_bad_pictures);
+    tcase_add_test(tc, test_minimum_size);
+    tcase_add_test(tc, test_threads_identical);
+    tcase_add_test(tc, test_motion_post);
+    tcase_add_test(tc, test_frames_ready_lags_one_frame);
+    tcase_add_test(tc, test_psnr_caps);
+    tcase_add_test(tc, test_psnr_values);
+    tcase_add_test(tc, test_semiplanar_equals_planar);
+    tcase_add_test(tc, test_feature_names_and_dedupe);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(core_suite());
+    int failed;
+
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
