@@ -1,0 +1,1275 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * Integer ADM (detail loss / additive impairment), CPU reference.
+ *
+ * Bit-exact with the portable C path of libvmaf v3.2.0
+ * src/feature/integer_adm.c (not with its AVX2/AVX-512 twins, which differ
+ * on some inputs). Per scale: db2 DWT of reference and distorted luma,
+ * decoupling of the distorted detail bands into restored (r) and additive
+ * (a) parts, CSF weighting, contrast masking of r by a (DLM numerator) and
+ * of a by r (AIM numerator), and the reference energy (denominator).
+ * Scale 0 works on int16 bands, scales 1..3 on int32 bands.
+ *
+ * Every step keeps libvmaf's integer widths, shifts and roundings,
+ * including its wrap-arounds (int16 CSF values, the -2^31 offsets of the
+ * scale 1..3 divisions, the full-divisor rounding of the denominator).
+ * Where libvmaf's C has undefined behaviour that x86-64 GCC compiles to a
+ * wrap, we write the wrap explicitly with unsigned arithmetic.
+ */
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/adm_tables.h"
+#include "common/feature.h"
+#include "common/log.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846264338327
+#endif
+
+/* ------------------------------------------------------------------------
+ * Shared tables and factors (common/adm_tables.h)
+ * ---------------------------------------------------------------------- */
+
+static int32_t div_lookup[65537];
+static float cos1_sq;
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+
+static void build_tables(void)
+{
+    /* integer_adm.h div_lookup_generator(): 2^30 / i, truncated */
+    for (int i = 1; i <= 32768; i++) {
+        int32_t recip = (int32_t)(1073741824 / i);
+        div_lookup[32768 + i] = recip;
+        div_lookup[32768 - i] = -recip;
+    }
+    /* integer_adm.c adm_decouple(): cos(1 deg)^2 in double, stored float */
+    cos1_sq = (float)(cos(1.0 * M_PI / 180.0) * cos(1.0 * M_PI / 180.0));
+}
+
+const int32_t *vg_adm_div_lookup(void)
+{
+    pthread_once(&tables_once, build_tables);
+    return div_lookup;
+}
+
+float vg_adm_cos1_sq(void)
+{
+    pthread_once(&tables_once, build_tables);
+    return cos1_sq;
+}
+
+/*
+ * Conversions of out-of-range doubles to uint16_t/uint32_t are undefined in
+ * C; x86-64 GCC emits cvttsd2si (32-bit, resp. 64-bit) and keeps the low
+ * bits, which yields 0 for NaN and values beyond the register range. That is
+ * what libvmaf's i_rfactor conversions compile to (adm_csf, i4_adm_csf).
+ */
+static uint16_t cvt_u16(double x)
+{
+    if (!(x > -2147483649.0 && x < 2147483648.0))
+        return 0;
+    return (uint16_t)(uint32_t)(int32_t)x;
+}
+
+static uint32_t cvt_u32(double x)
+{
+    if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0))
+        return 0;
+    return (uint32_t)(uint64_t)(int64_t)x;
+}
+
+/* Watson 1997 model, luma (integer_adm.h dwt_7_9_YCbCr_threshold[0],
+ * dwt_7_9_basis_function_amplitudes), stored as float like libvmaf. */
+static const float watson_a = 0.495f, watson_k = 0.466f, watson_f0 = 0.401f;
+static const float watson_g[4] = { 1.501f, 1.0f, 0.534f, 1.0f };
+static const float watson_amp[4][4] = {
+    { 0.62171f,  0.67234f, 0.72709f, 0.67234f },
+    { 0.34537f,  0.41317f, 0.49428f, 0.41317f },
+    { 0.18004f,  0.22727f, 0.28688f, 0.22727f },
+    { 0.091401f, 0.11792f, 0.15214f, 0.11792f },
+};
+
+/* integer_adm.c dwt_quant_step(): mixed float/double exactly as there */
+static float watson_q(int lambda, int theta, double nvd, int rdh)
+{
+    float r = nvd * rdh * M_PI / 180.0;
+    float t = log10(pow(2.0, lambda + 1) * watson_f0 * watson_g[theta] / r);
+    float q = 2.0 * watson_a * pow(10.0, watson_k * t * t) /
+              watson_amp[lambda][theta];
+    return q;
+}
+
+/* barten_csf_tools.h tables */
+static const float barten_anchor[6] = { 0.002f, 0.02f, 0.2f, 2.0f, 20.0f, 150.0f };
+static const float barten_par[6][5] = {
+    { 0.0160737f, 0.991265f, 3.74038f, 0.50722f,  4.46044f },
+    { 0.383873f,  0.800889f, 3.54104f, 0.682505f, 4.94958f },
+    { 0.929301f,  0.476505f, 4.37453f, 0.750315f, 5.28678f },
+    { 1.29776f,   0.405782f, 4.40602f, 0.935314f, 5.61425f },
+    { 1.49222f,   0.334278f, 3.79542f, 1.07327f,  6.4635f },
+    { 1.46213f,   0.394533f, 2.7755f,  1.16577f,  7.45665f },
+};
+static const float barten_sa[4] = { 30.162f, 4.0627f, 1.6596f, 0.2712f };
+static const float barten_mtf_a[4] = { 0.424838596301290f, 0.572435103936480f,
+                                       0.000167576239164937f, 0.00255872352306433f };
+static const float barten_mtf_b[4] = { 0.028f, 0.37f, 37.0f, 360.0f };
+
+static float lin_interp(float lp, float lv, float rp, float rv, float sp)
+{
+    return lv + ((rv - lv) / (rp - lp)) * (sp - lp);
+}
+
+/* barten_csf_tools.h barten_rod_cone_sens() */
+static float barten_sens(float lum)
+{
+    return barten_sa[0] * pow(pow(barten_sa[1] / lum, barten_sa[2]) + 1,
+                              -barten_sa[3]);
+}
+
+/* barten_csf_tools.h barten_mtf() */
+static float barten_mtf(float sf)
+{
+    float mtf = 0.0f;
+    for (int i = 0; i < 4; i++)
+        mtf = mtf + barten_mtf_a[i] * exp(-barten_mtf_b[i] * sf);
+    return mtf;
+}
+
+/* barten_csf_tools.h barten_csf(), luminance DEFAULT_ADM_CSF_LUM = 100 */
+static float barten_csf(int lambda, double nvd, int rdh, double scale)
+{
+    const double lum_level = 100.0;
+    float r = nvd * rdh * M_PI / 180.0;
+    float sf = r / pow(2, lambda + 1);
+    double lum = lum_level > barten_anchor[5] ? barten_anchor[5] :
+                 lum_level < barten_anchor[0] ? barten_anchor[0] : lum_level;
+    int li = 0, ri = 0;
+    for (int i = 0; i < 5; i++) {
+        if (lum >= barten_anchor[i] && lum <= barten_anchor[i + 1]) {
+            li = i;
+            ri = i + 1;
+            break;
+        }
+    }
+    float lp = log10(barten_anchor[li]);
+    float rp = log10(barten_anchor[ri]);
+    float sp = log10(lum);
+    float p0 = lin_interp(lp, barten_par[li][1], rp, barten_par[ri][1], sp);
+    float p1 = lin_interp(lp, barten_par[li][2], rp, barten_par[ri][2], sp);
+    float p2 = lin_interp(lp, barten_par[li][3], rp, barten_par[ri][3], sp);
+    float p3 = lin_interp(lp, barten_par[li][4], rp, barten_par[ri][4], sp);
+    float a = 1.0f + pow(p0 * sf, p1);
+    float b = 1.0f / pow(1 - exp(-pow(sf / 7, 2)), p2);
+    float csf = p3 / pow(a * b, 0.5);
+    return csf * barten_mtf(sf) * barten_sens(lum_level) * scale;
+}
+
+/* barten_csf_tools.h BLENDED_CSF_* tables: [resolution/distance][theta][scale] */
+static const float blend_tab[2][8][2][4] = {
+    { /* barten_watson_blend_csf */
+        { { 0.01183f, 0.025026f, 0.04295f, 0.058621f },
+          { 0.004302f, 0.011778f, 0.023918f, 0.035901f } },   /* 1080 3H */
+        { { 0.004212f, 0.014809f, 0.029642f, 0.047464f },
+          { 0.000984f, 0.005852f, 0.0146f, 0.027574f } },     /* 1080 5H */
+        { { 0.00226f, 0.01183f, 0.025026f, 0.04295f },
+          { 0.000479f, 0.004302f, 0.011778f, 0.023918f } },   /* 2160 3H */
+        { { 0.000092f, 0.004212f, 0.014809f, 0.029642f },
+          { 0.000050f, 0.000984f, 0.005852f, 0.0146f } },     /* 2160 5H */
+        { { 0.018715f, 0.035637f, 0.052798f, 0.061509f },
+          { 0.007999f, 0.018396f, 0.031851f, 0.037718f } },   /* 720 3H */
+        { { 0.010144f, 0.022561f, 0.040309f, 0.05672f },
+          { 0.003463f, 0.010282f, 0.021839f, 0.034641f } },   /* 720 5H */
+        { { 0.027961f, 0.045875f, 0.060275f, 0.056234f },
+          { 0.013572f, 0.026277f, 0.036959f, 0.034511f } },   /* 480 3H */
+        { { 0.016781f, 0.032822f, 0.05032f, 0.061594f },
+          { 0.00691f, 0.016545f, 0.029917f, 0.037777f } },    /* 480 5H */
+    },
+    { /* barten_watson_blend_csf_mae */
+        { { 0.011249f, 0.022606f, 0.035930f, 0.045673f },
+          { 0.004097f, 0.010921f, 0.021430f, 0.031313f } },
+        { { 0.004052f, 0.013939f, 0.026298f, 0.038833f },
+          { 0.000927f, 0.005544f, 0.013415f, 0.024515f } },
+        { { 0.002166f, 0.011249f, 0.022606f, 0.035930f },
+          { 0.000447f, 0.004097f, 0.010921f, 0.021430f } },
+        { { 0.000077f, 0.004052f, 0.013939f, 0.026298f },
+          { 0.000045f, 0.000927f, 0.005544f, 0.013415f } },
+        { { 0.017329f, 0.030870f, 0.042134f, 0.047410f },
+          { 0.007509f, 0.016707f, 0.028072f, 0.032722f } },
+        { { 0.009689f, 0.020577f, 0.034162f, 0.044523f },
+          { 0.003302f, 0.009579f, 0.019661f, 0.030318f } },
+        { { 0.024969f, 0.037825f, 0.046676f, 0.043974f },
+          { 0.012511f, 0.023424f, 0.032139f, 0.030166f } },
+        { { 0.015665f, 0.028766f, 0.040612f, 0.047483f },
+          { 0.006514f, 0.015107f, 0.026476f, 0.032776f } },
+    },
+};
+
+/* barten_watson_blend_csf(_mae)(): which table, or -1 */
+static int blend_index(double nvd, int rdh)
+{
+    if (rdh == 1080 && nvd == 3.0) return 0;
+    if (rdh == 1080 && nvd == 5.0) return 1;
+    if (rdh == 2160 && nvd == 1.5) return 0;
+    if (rdh == 2160 && nvd == 3.0) return 2;
+    if (rdh == 2160 && nvd == 5.0) return 3;
+    if (rdh == 720 && nvd == 3.0) return 4;
+    if (rdh == 720 && nvd == 5.0) return 5;
+    if (rdh == 480 && nvd == 3.0) return 6;
+    if (rdh == 480 && nvd == 5.0) return 7;
+    return -1;
+}
+
+int vg_adm_factors(const VgAdmOpts *o, VgAdmFactors *f, VgLog *log)
+{
+    const double nvd = o->norm_view_dist;
+    const int rdh = o->ref_display_height;
+    int bi = -1;
+
+    memset(f, 0, sizeof(*f));
+    if (o->csf_mode == VG_ADM_CSF_BLEND || o->csf_mode == VG_ADM_CSF_BLEND_MAE) {
+        bi = blend_index(nvd, rdh);
+        if (bi < 0) {
+            vg_log(log, VG_LOG_ERROR, "adm: adm_csf_mode=%d has no CSF table "
+                   "for adm_norm_view_dist=%g adm_ref_display_height=%d "
+                   "(tables exist for 480/720/1080/2160 at 3H and 5H, and "
+                   "2160 at 1.5H)\n", o->csf_mode, nvd, rdh);
+            return -EINVAL;
+        }
+    }
+
+    for (int s = 0; s < VG_ADM_NB_SCALES; s++) {
+        float f1, f2;
+        switch (o->csf_mode) {
+        case VG_ADM_CSF_BARTEN:
+            f1 = barten_csf(s, nvd, rdh, o->csf_scale);
+            f2 = barten_csf(s, nvd, rdh, o->csf_diag_scale);
+            break;
+        case VG_ADM_CSF_BLEND:
+        case VG_ADM_CSF_BLEND_MAE:
+            f1 = blend_tab[o->csf_mode - VG_ADM_CSF_BLEND][bi][0][s];
+            f2 = blend_tab[o->csf_mode - VG_ADM_CSF_BLEND][bi][1][s];
+            break;
+        default:
+            f1 = 1.0f / watson_q(s, 1, nvd, rdh);
+            f2 = 1.0f / watson_q(s, 2, nvd, rdh);
+            break;
+        }
+        f->f[s][0] = f1;
+        f->f[s][1] = f2;
+        if (s == 0) {
+            /* adm_csf()/adm_cm(): the default viewing condition uses
+             * hard-coded weights, otherwise truncated Q21/Q23 products */
+            if (fabs(nvd * rdh - 3.0 * 1080) < 1.0e-8 &&
+                o->csf_mode == VG_ADM_CSF_WATSON) {
+                f->s0[0] = 36453;
+                f->s0[1] = 36453;
+                f->s0[2] = 49417;
+            } else {
+                f->s0[0] = cvt_u16(f1 * pow(2, 21));
+                f->s0[1] = cvt_u16(f1 * pow(2, 21));
+                f->s0[2] = cvt_u16(f2 * pow(2, 23));
+            }
+        } else {
+            /* i4_adm_csf()/i4_adm_cm(): Q32 */
+            f->s123[s][0] = cvt_u32(f1 * pow(2, 32));
+            f->s123[s][1] = cvt_u32(f1 * pow(2, 32));
+            f->s123[s][2] = cvt_u32(f2 * pow(2, 32));
+        }
+    }
+    return 0;
+}
+
+static void region_cm(int w, int h, VgAdmRegion *r)
+{
+    /* adm_cm, adm_csf_den_scale: (int)(w * ADM_BORDER_FACTOR - 0.5) */
+    r->left = w * 0.1 - 0.5;
+    r->top = h * 0.1 - 0.5;
+    r->right = w - r->left;
+    r->bottom = h - r->top;
+}
+
+static void region_dec(int w, int h, VgAdmRegion *r)
+{
+    /* adm_decouple, adm_csf: one more tap each side, then clamped */
+    int left = w * 0.1 - 0.5 - 1;
+    int top = h * 0.1 - 0.5 - 1;
+    int right = w - left + 2;
+    int bottom = h - top + 2;
+    r->left = left < 0 ? 0 : left;
+    r->top = top < 0 ? 0 : top;
+    r->right = right > w ? w : right;
+    r->bottom = bottom > h ? h : bottom;
+}
+
+void vg_adm_scales(unsigned width, unsigned height,
+                   VgAdmScale sc[VG_ADM_NB_SCALES])
+{
+    int w = width, h = height;
+    for (int s = 0; s < VG_ADM_NB_SCALES; s++) {
+        VgAdmScale *c = &sc[s];
+        c->in_w = w;
+        c->in_h = h;
+        c->w = (w + 1) / 2;
+        c->h = (h + 1) / 2;
+        region_cm(c->w, c->h, &c->cm);
+        region_dec(c->w, c->h, &c->dec);
+        const int rw = c->cm.right - c->cm.left;
+        const int rh = c->cm.bottom - c->cm.top;
+        if (s == 0) {
+            c->cm_cub_shift[0] = (uint32_t)ceil(log2(c->w) - 4);
+            c->cm_cub_shift[1] = c->cm_cub_shift[0];
+            c->cm_cub_shift[2] = (uint32_t)ceil(log2(c->w) - 3);
+            int32_t sa = (int32_t)ceil(log2(rh * rw) - 20);
+            c->den_cub_shift = sa > 0 ? sa : 0;
+            c->den_row_shift = 0;
+        } else {
+            c->cm_cub_shift[0] = (uint32_t)ceil(log2(c->w));
+            c->cm_cub_shift[1] = c->cm_cub_shift[0];
+            c->cm_cub_shift[2] = c->cm_cub_shift[0];
+            c->den_cub_shift = (uint32_t)ceil(log2(rw));
+            c->den_row_shift = (uint32_t)ceil(log2(rh));
+        }
+        c->cm_row_shift = (uint32_t)ceil(log2(c->h));
+        w = c->w;
+        h = c->h;
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Per-instance state
+ * ---------------------------------------------------------------------- */
+
+enum { BA = 0, BH = 1, BV = 2, BD = 3 };
+
+typedef struct AdmPriv {
+    VgAdmScale sc[VG_ADM_NB_SCALES];
+    VgAdmFactors fac;
+    const int32_t *div;
+    float cos1;
+    /* dwt2_src_indices_filt(): 4 source indices per output row/column */
+    int *iy[VG_ADM_NB_SCALES], *ix[VG_ADM_NB_SCALES];
+    ptrdiff_t bs0, bs1;      ///< band strides (elements), scale 0 and 1..3
+    /* scale 0, int16, stride bs0 */
+    int16_t *ref16[4], *dis16[4];
+    int16_t *r16[4], *a16[4], *ca16[4], *cf16[4];   ///< index BH..BD used
+    /* scales 1..3, int32, stride bs1 */
+    int32_t *ref32[4], *dis32[4];
+    int32_t *refa32[2], *disa32[2];  ///< low-pass band ping-pong
+    int32_t *r32[4], *a32[4], *ca32[4], *cf32[4];
+    /* row scratch */
+    void *tmp;
+    int32_t *cs, *thr;
+    void *mem;
+} AdmPriv;
+
+/* dwt2_src_indices_filt(): top/left reflect (-1 -> 1), bottom/right
+ * reflect with edge repeat (n -> n - 1). Requires n >= 5. */
+static void build_indices(int *idx, int n)
+{
+    const int half = (n + 1) / 2;
+    for (int i = 0; i < half; i++) {
+        for (int k = 0; k < 4; k++) {
+            int v = 2 * i - 1 + k;
+            if (i == 0)
+                v = k == 0 ? 1 : k - 1;
+            else if (v >= n)
+                v = 2 * n - v - 1;
+            idx[4 * i + k] = v;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * DWT
+ * ---------------------------------------------------------------------- */
+
+/*
+ * adm_dwt2_8 / adm_dwt2_16, vertical pass of one output row:
+ * lo = (sum(L * p) - 46342 * 2^(b-1) + 2^(b-1)) >> b, hi = R_b(sum(Hf * p)).
+ * The true value always fits int32 (|lo|, |hi| <= 27411 * 2^16) but the raw
+ * sum does not for b = 16 (libvmaf wraps); modulo-2^32 arithmetic gives the
+ * exact value for every depth.
+ */
+static inline __attribute__((always_inline))
+void dwt_s0_vert(const void *src, ptrdiff_t stride, int bytes,
+                 const int *iy, int w, int bpc, int16_t *restrict lo,
+                 int16_t *restrict hi)
+{
+    const uint32_t rnd = 1u << (bpc - 1);
+    const uint32_t dc = (uint32_t)VG_ADM_DWT_LO_SUM * rnd;
+    const uint32_t L0 = vg_adm_dwt_lo[0], L1 = vg_adm_dwt_lo[1],
+                   L2 = vg_adm_dwt_lo[2], L3 = (uint32_t)vg_adm_dwt_lo[3];
+    const uint32_t H0 = (uint32_t)vg_adm_dwt_hi[0], H1 = (uint32_t)vg_adm_dwt_hi[1],
+                   H2 = vg_adm_dwt_hi[2], H3 = (uint32_t)vg_adm_dwt_hi[3];
+
+    if (bytes == 1) {
+        const uint8_t *p0 = (const uint8_t *)src + iy[0] * stride;
+        const uint8_t *p1 = (const uint8_t *)src + iy[1] * stride;
+        const uint8_t *p2 = (const uint8_t *)src + iy[2] * stride;
+        const uint8_t *p3 = (const uint8_t *)src + iy[3] * stride;
+        for (int j = 0; j < w; j++) {
+            uint32_t s0 = p0[j], s1 = p1[j], s2 = p2[j], s3 = p3[j];
+            uint32_t l = L0 * s0 + L1 * s1 + L2 * s2 + L3 * s3 - dc + rnd;
+            uint32_t h = H0 * s0 + H1 * s1 + H2 * s2 + H3 * s3 + rnd;
+            lo[j] = (int16_t)((int32_t)l >> bpc);
+            hi[j] = (int16_t)((int32_t)h >> bpc);
+        }
+    } else {
+        const uint16_t *p0 = (const uint16_t *)((const uint8_t *)src + iy[0] * stride);
+        const uint16_t *p1 = (const uint16_t *)((const uint8_t *)src + iy[1] * stride);
+        const uint16_t *p2 = (const uint16_t *)((const uint8_t *)src + iy[2] * stride);
+        const uint16_t *p3 = (const uint16_t *)((const uint8_t *)src + iy[3] * stride);
+        for (int j = 0; j < w; j++) {
+            uint32_t s0 = p0[j], s1 = p1[j], s2 = p2[j], s3 = p3[j];
+            uint32_t l = L0 * s0 + L1 * s1 + L2 * s2 + L3 * s3 - dc + rnd;
+            uint32_t h = H0 * s0 + H1 * s1 + H2 * s2 + H3 * s3 + rnd;
+            lo[j] = (int16_t)((int32_t)l >> bpc);
+            hi[j] = (int16_t)((int32_t)h >> bpc);
+        }
+    }
+}
+
+/* adm_dwt2_8/16, horizontal pass: R_16 of the four taps, int32 -> int16 */
+static void dwt_s0_horz(const int16_t *restrict lo, const int16_t *restrict hi,
+                        const int *ix, int bw, int16_t *restrict a,
+                        int16_t *restrict v, int16_t *restrict h,
+                        int16_t *restrict d)
+{
+    const int32_t L0 = vg_adm_dwt_lo[0], L1 = vg_adm_dwt_lo[1],
+                  L2 = vg_adm_dwt_lo[2], L3 = vg_adm_dwt_lo[3];
+    const int32_t H0 = vg_adm_dwt_hi[0], H1 = vg_adm_dwt_hi[1],
+                  H2 = vg_adm_dwt_hi[2], H3 = vg_adm_dwt_hi[3];
+    const int mid_end = bw - 2;
+
+#define DWT_S0_H_ONE(j, c0, c1, c2, c3) do {                                 \
+        int32_t l0 = lo[c0], l1 = lo[c1], l2 = lo[c2], l3 = lo[c3];         \
+        int32_t h0 = hi[c0], h1 = hi[c1], h2 = hi[c2], h3 = hi[c3];         \
+        a[j] = (int16_t)((L0 * l0 + L1 * l1 + L2 * l2 + L3 * l3 + 32768) >> 16); \
+        v[j] = (int16_t)((H0 * l0 + H1 * l1 + H2 * l2 + H3 * l3 + 32768) >> 16); \
+        h[j] = (int16_t)((L0 * h0 + L1 * h1 + L2 * h2 + L3 * h3 + 32768) >> 16); \
+        d[j] = (int16_t)((H0 * h0 + H1 * h1 + H2 * h2 + H3 * h3 + 32768) >> 16); \
+    } while (0)
+
+    DWT_S0_H_ONE(0, ix[0], ix[1], ix[2], ix[3]);
+    for (int j = 1; j < mid_end; j++)
+        DWT_S0_H_ONE(j, 2 * j - 1, 2 * j, 2 * j + 1, 2 * j + 2);
+    for (int j = mid_end > 1 ? mid_end : 1; j < bw; j++)
+        DWT_S0_H_ONE(j, ix[4 * j], ix[4 * j + 1], ix[4 * j + 2], ix[4 * j + 3]);
+#undef DWT_S0_H_ONE
+}
+
+static inline __attribute__((always_inline))
+void dwt_s0(AdmPriv *p, const VgImage *img, int bytes, int16_t *const band[4])
+{
+    const VgAdmScale *sc = &p->sc[0];
+    int16_t *lo = p->tmp, *hi = lo + sc->in_w;
+    for (int i = 0; i < sc->h; i++) {
+        dwt_s0_vert(img->data[0], img->stride[0], bytes, &p->iy[0][4 * i],
+                    sc->in_w, img->bpc, lo, hi);
+        const ptrdiff_t o = i * p->bs0;
+        dwt_s0_horz(lo, hi, p->ix[0], sc->w, band[BA] + o, band[BV] + o,
+                    band[BH] + o, band[BD] + o);
+    }
+}
+
+static void dwt_s0_8(AdmPriv *p, const VgImage *img, int16_t *const band[4])
+{
+    dwt_s0(p, img, 1, band);
+}
+
+static void dwt_s0_16(AdmPriv *p, const VgImage *img, int16_t *const band[4])
+{
+    dwt_s0(p, img, 2, band);
+}
+
+/*
+ * adm_dwt2_s123_combined: int64 sums, vertical (o, s) = (0, 0) at scale 1,
+ * (32768, 16) at 2 and 3; horizontal (16384, 15), (32768, 16), (16384, 15).
+ */
+static inline __attribute__((always_inline))
+void dwt_s123(AdmPriv *p, int s, const void *src, int src16,
+              ptrdiff_t sstride, int32_t *const band[4])
+{
+    static const int32_t vo[4] = { 0, 0, 32768, 32768 };
+    static const int vs[4] = { 0, 0, 16, 16 };
+    static const int32_t ho[4] = { 0, 16384, 32768, 16384 };
+    static const int hs[4] = { 0, 15, 16, 15 };
+    const VgAdmScale *sc = &p->sc[s];
+    const int64_t L0 = vg_adm_dwt_lo[0], L1 = vg_adm_dwt_lo[1],
+                  L2 = vg_adm_dwt_lo[2], L3 = vg_adm_dwt_lo[3];
+    const int64_t H0 = vg_adm_dwt_hi[0], H1 = vg_adm_dwt_hi[1],
+                  H2 = vg_adm_dwt_hi[2], H3 = vg_adm_dwt_hi[3];
+    const int64_t vrnd = vo[s], hrnd = ho[s];
+    const int vsh = vs[s], hsh = hs[s];
+    int32_t *lo = p->tmp, *hi = lo + sc->in_w;
+    const int *ix = p->ix[s];
+    const int mid_end = sc->w - 2;
+
+    for (int i = 0; i < sc->h; i++) {
+        const int *iy = &p->iy[s][4 * i];
+        if (src16) {
+            /* scale 1 reads the int16 low-pass band of scale 0 (libvmaf
+             * widens it first, i16_to_i32: same values) */
+            const int16_t *b = src;
+            const int16_t *p0 = b + iy[0] * sstride, *p1 = b + iy[1] * sstride;
+            const int16_t *p2 = b + iy[2] * sstride, *p3 = b + iy[3] * sstride;
+            for (int j = 0; j < sc->in_w; j++) {
+                int64_t s0 = p0[j], s1 = p1[j], s2 = p2[j], s3 = p3[j];
+                lo[j] = (int32_t)((L0 * s0 + L1 * s1 + L2 * s2 + L3 * s3 + vrnd) >> vsh);
+                hi[j] = (int32_t)((H0 * s0 + H1 * s1 + H2 * s2 + H3 * s3 + vrnd) >> vsh);
+            }
+        } else {
+            const int32_t *b = src;
+            const int32_t *p0 = b + iy[0] * sstride, *p1 = b + iy[1] * sstride;
+            const int32_t *p2 = b + iy[2] * sstride, *p3 = b + iy[3] * sstride;
+            for (int j = 0; j < sc->in_w; j++) {
+                int64_t s0 = p0[j], s1 = p1[j], s2 = p2[j], s3 = p3[j];
+                lo[j] = (int32_t)((L0 * s0 + L1 * s1 + L2 * s2 + L3 * s3 + vrnd) >> vsh);
+                hi[j] = (int32_t)((H0 * s0 + H1 * s1 + H2 * s2 + H3 * s3 + vrnd) >> vsh);
+            }
+        }
+        int32_t *a = band[BA] + i * p->bs1, *v = band[BV] + i * p->bs1;
+        int32_t *h = band[BH] + i * p->bs1, *d = band[BD] + i * p->bs1;
+
+#define DWT_S123_H_ONE(j, c0, c1, c2, c3) do {                                \
+        int64_t l0 = lo[c0], l1 = lo[c1], l2 = lo[c2], l3 = lo[c3];          \
+        int64_t h0 = hi[c0], h1 = hi[c1], h2 = hi[c2], h3 = hi[c3];          \
+        a[j] = (int32_t)((L0 * l0 + L1 * l1 + L2 * l2 + L3 * l3 + hrnd) >> hsh); \
+        v[j] = (int32_t)((H0 * l0 + H1 * l1 + H2 * l2 + H3 * l3 + hrnd) >> hsh); \
+        h[j] = (int32_t)((L0 * h0 + L1 * h1 + L2 * h2 + L3 * h3 + hrnd) >> hsh); \
+        d[j] = (int32_t)((H0 * h0 + H1 * h1 + H2 * h2 + H3 * h3 + hrnd) >> hsh); \
+    } while (0)
+
+        DWT_S123_H_ONE(0, ix[0], ix[1], ix[2], ix[3]);
+        for (int j = 1; j < mid_end; j++)
+            DWT_S123_H_ONE(j, 2 * j - 1, 2 * j, 2 * j + 1, 2 * j + 2);
+        for (int j = mid_end > 1 ? mid_end : 1; j < sc->w; j++)
+            DWT_S123_H_ONE(j, ix[4 * j], ix[4 * j + 1], ix[4 * j + 2], ix[4 * j + 3]);
+#undef DWT_S123_H_ONE
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Decouple
+ * ---------------------------------------------------------------------- */
+
+/*
+ * adm_decouple / adm_decouple_s123: angle test in float/double; the
+ * division t / o through the 2^30 / i table (scales 1..3 first reduce |o| to
+ * 15 significant bits, get_best15_from32); enhancement limit in double.
+ */
+static inline int angle_flag(float c, int64_t oh, int64_t ov, int64_t th,
+                             int64_t tv)
+{
+    const int64_t ot = oh * th + ov * tv;
+    const int64_t oo = oh * oh + ov * ov;
+    const int64_t tt = th * th + tv * tv;
+    return ((float)ot / 4096.0 >= 0.0f) &&
+           ((float)ot / 4096.0) * ((float)ot / 4096.0) >=
+           c * ((float)oo / 4096.0) * ((float)tt / 4096.0);
+}
+
+static inline int16_t dec_s0_one(const int32_t *div, int flag, double egl,
+                                 int16_t o, int16_t t)
+{
+    int32_t k = 32768;
+    if (o != 0) {
+        int64_t q = ((int64_t)div[o + 32768] * t + 16384) >> 15;
+        k = q < 0 ? 0 : q > 32768 ? 32768 : (int32_t)q;
+    }
+    int16_t rst = (int16_t)((k * o + 16384) >> 15);
+    if (flag && k > 0 && o != 0) {
+        const double e = rst * egl;
+        if (o > 0)
+            rst = (int16_t)(e < t ? e : t);
+        else
+            rst = (int16_t)(e > t ? e : t);
+    }
+    return rst;
+}
+
+static void decouple_s0(AdmPriv *p, double egl)
+{
+    const VgAdmRegion *rg = &p->sc[0].dec;
+    const int32_t *div = p->div;
+    const float c = p->cos1;
+    for (int i = rg->top; i < rg->bottom; i++) {
+        const ptrdiff_t o = i * p->bs0;
+        const int16_t *oh = p->ref16[BH] + o, *ov = p->ref16[BV] + o, *od = p->ref16[BD] + o;
+        const int16_t *th = p->dis16[BH] + o, *tv = p->dis16[BV] + o, *td = p->dis16[BD] + o;
+        int16_t *rh = p->r16[BH] + o, *rv = p->r16[BV] + o, *rd = p->r16[BD] + o;
+        int16_t *ah = p->a16[BH] + o, *av = p->a16[BV] + o, *ad = p->a16[BD] + o;
+        for (int j = rg->left; j < rg->right; j++) {
+            const int f = angle_flag(c, oh[j], ov[j], th[j], tv[j]);
+            int16_t x;
+            x = dec_s0_one(div, f, egl, oh[j], th[j]);
+            rh[j] = x;
+            ah[j] = (int16_t)(th[j] - x);
+            x = dec_s0_one(div, f, egl, ov[j], tv[j]);
+            rv[j] = x;
+            av[j] = (int16_t)(tv[j] - x);
+            x = dec_s0_one(div, f, egl, od[j], td[j]);
+            rd[j] = x;
+            ad[j] = (int16_t)(td[j] - x);
+        }
+    }
+}
+
+static inline int32_t dec_s123_one(const int32_t *div, int flag, double egl,
+                                   int32_t o, int32_t t)
+{
+    int64_t k = 32768;
+    if (o != 0) {
+        uint32_t m = o < 0 ? -(uint32_t)o : (uint32_t)o;
+        int sh = 0;
+        if (m >= 32768) {
+            /* get_best15_from32() */
+            sh = 17 - __builtin_clz(m);
+            m = (m + (1u << (sh - 1))) >> sh;
+        }
+        /* (1 << (14 + sh)) is an int: 2^31 wraps to -2^31 for sh = 17 */
+        const int64_t rnd = (int32_t)(1u << (14 + sh));
+        int64_t q = (((int64_t)div[m + 32768] * t) * (o < 0 ? -1 : 1) + rnd)
+                    >> (15 + sh);
+        k = q < 0 ? 0 : q > 32768 ? 32768 : q;
+    }
+    int32_t rst = (int32_t)((k * o + 16384) >> 15);
+    if (flag && k > 0 && o != 0) {
+        const double e = rst * egl;
+        if (o > 0)
+            rst = (int32_t)(e < t ? e : t);
+        else
+            rst = (int32_t)(e > t ? e : t);
+    }
+    return rst;
+}
+
+static void decouple_s123(AdmPriv *p, int s, double egl)
+{
+    const VgAdmRegion *rg = &p->sc[s].dec;
+    const int32_t *div = p->div;
+    const float c = p->cos1;
+    for (int i = rg->top; i < rg->bottom; i++) {
+        const ptrdiff_t o = i * p->bs1;
+        const int32_t *oh = p->ref32[BH] + o, *ov = p->ref32[BV] + o, *od = p->ref32[BD] + o;
+        const int32_t *th = p->dis32[BH] + o, *tv = p->dis32[BV] + o, *td = p->dis32[BD] + o;
+        int32_t *rh = p->r32[BH] + o, *rv = p->r32[BV] + o, *rd = p->r32[BD] + o;
+        int32_t *ah = p->a32[BH] + o, *av = p->a32[BV] + o, *ad = p->a32[BD] + o;
+        for (int j = rg->left; j < rg->right; j++) {
+            const int f = angle_flag(c, oh[j], ov[j], th[j], tv[j]);
+            int32_t x;
+            x = dec_s123_one(div, f, egl, oh[j], th[j]);
+            rh[j] = x;
+            ah[j] = (int32_t)((uint32_t)th[j] - (uint32_t)x);
+            x = dec_s123_one(div, f, egl, ov[j], tv[j]);
+            rv[j] = x;
+            av[j] = (int32_t)((uint32_t)tv[j] - (uint32_t)x);
+            x = dec_s123_one(div, f, egl, od[j], td[j]);
+            rd[j] = x;
+            ad[j] = (int32_t)((uint32_t)td[j] - (uint32_t)x);
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * CSF
+ * ---------------------------------------------------------------------- */
+
+/*
+ * adm_csf: v = wrap16((I * x + o) >> s), (o, s) = (16384, 15) for h, v and
+ * (65535, 17) for d; f = wrap16(R_12(4369 * |v|)). Writes v to `val` and f
+ * to `flt` over the decouple region.
+ */
+static void csf_s0(AdmPriv *p, int16_t *const src[4], int16_t *const val[4],
+                   int16_t *const flt[4])
+{
+    static const int32_t add[3] = { 16384, 16384, 65535 };
+    static const int sh[3] = { 15, 15, 17 };
+    const VgAdmRegion *rg = &p->sc[0].dec;
+    for (int b = 0; b < 3; b++) {
+        const int32_t fac = p->fac.s0[b];
+        const int32_t ad = add[b];
+        const int shift = sh[b];
+        for (int i = rg->top; i < rg->bottom; i++) {
+            const ptrdiff_t o = i * p->bs0;
+            const int16_t *restrict x = src[BH + b] + o;
+            int16_t *restrict v = val[BH + b] + o, *restrict f = flt[BH + b] + o;
+            for (int j = rg->left; j < rg->right; j++) {
+                int16_t c = (int16_t)((fac * x[j] + ad) >> shift);
+                int32_t m = c < 0 ? -c : c;
+                v[j] = c;
+                f[j] = (int16_t)((VG_ADM_ONE_BY_30_S0 * m + 2048) >> 12);
+            }
+        }
+    }
+}
+
+/*
+ * i4_adm_csf: v = int32((I * x + 2^27) >> 28) (I in Q32);
+ * f = int32((143165577 * |v| - 2^31) >> 32): libvmaf's rounding term
+ * (1u << 31) is stored in an int32 and becomes -2^31, so f(0) = -1.
+ */
+static void csf_s123(AdmPriv *p, int s, int32_t *const src[4],
+                     int32_t *const val[4], int32_t *const flt[4])
+{
+    const VgAdmRegion *rg = &p->sc[s].dec;
+    for (int b = 0; b < 3; b++) {
+        const int64_t fac = p->fac.s123[s][b];
+        for (int i = rg->top; i < rg->bottom; i++) {
+            const ptrdiff_t o = i * p->bs1;
+            const int32_t *restrict x = src[BH + b] + o;
+            int32_t *restrict v = val[BH + b] + o, *restrict f = flt[BH + b] + o;
+            for (int j = rg->left; j < rg->right; j++) {
+                int32_t c = (int32_t)((fac * x[j] + (1 << 27)) >> 28);
+                uint32_t m = c < 0 ? -(uint32_t)c : (uint32_t)c;
+                v[j] = c;
+                f[j] = (int32_t)(((int64_t)VG_ADM_ONE_BY_30_S123 * (int32_t)m
+                                  - 2147483648LL) >> 32);
+            }
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Denominator
+ * ---------------------------------------------------------------------- */
+
+/*
+ * adm_csf_den_scale: sum |b|^3 (uint64) per row, rows rounded by
+ * sigma = max(0, ceil(log2(area) - 20)); csf = total / 2^(18 - sigma) * f^3.
+ */
+static float den_s0(AdmPriv *p, double nw)
+{
+    const VgAdmScale *sc = &p->sc[0];
+    const VgAdmRegion *rg = &sc->cm;
+    const uint32_t sh = sc->den_cub_shift;
+    const uint64_t add = sh > 0 ? 1ull << (sh - 1) : 0;
+    const float rf[3] = { p->fac.f[0][0], p->fac.f[0][0], p->fac.f[0][1] };
+    const float nwt = powf((rg->bottom - rg->top) * (rg->right - rg->left) * nw,
+                           1.0f / 3.0f);
+    float sum = 0.0f;
+    for (int b = 0; b < 3; b++) {
+        uint64_t total = 0;
+        for (int i = rg->top; i < rg->bottom; i++) {
+            const int16_t *restrict x = p->ref16[BH + b] + i * p->bs0;
+            uint64_t row = 0;
+            for (int j = rg->left; j < rg->right; j++) {
+                uint64_t m = (uint16_t)abs(x[j]);
+                row += m * m * m;
+            }
+            total += (row + add) >> sh;
+        }
+        const double csf = (double)(total / pow(2, 18 - (int32_t)sh)) *
+                           pow(rf[b], 3);
+        const float v = powf(csf, 1.0f / 3.0f) + nwt;
+        sum = b == 0 ? v : sum + v;
+    }
+    return sum;
+}
+
+/*
+ * adm_csf_den_s123: q = (b^2 + 2^e) >> e (the offset is the full divisor),
+ * e = 31, 30, 31; val = R_c(q * |b|), c = ceil(log2(region width)); rows
+ * rounded by rho = ceil(log2(region height));
+ * csf = total / 2^(K - rho - c) * f^3, K = 32, 27, 23.
+ */
+static float den_s123(AdmPriv *p, int s, double nw)
+{
+    static const uint32_t esq[4] = { 0, 31, 30, 31 };
+    static const uint32_t kf[4] = { 0, 32, 27, 23 };
+    const VgAdmScale *sc = &p->sc[s];
+    const VgAdmRegion *rg = &sc->cm;
+    const uint32_t e = esq[s];
+    const uint64_t eadd = 1ull << e;
+    const uint32_t c = sc->den_cub_shift, rho = sc->den_row_shift;
+    const uint64_t cadd = c > 0 ? 1ull << (c - 1) : 0;
+    const uint64_t radd = rho > 0 ? 1ull << (rho - 1) : 0;
+    const float rf[3] = { p->fac.f[s][0], p->fac.f[s][0], p->fac.f[s][1] };
+    const float nwt = powf((rg->bottom - rg->top) * (rg->right - rg->left) * nw,
+                           1.0f / 3.0f);
+    /* uint32 arithmetic like libvmaf: wraps (-> pow = inf) if negative */
+    const double scale = pow(2, (uint32_t)(kf[s] - rho - c));
+    float sum = 0.0f;
+    for (int b = 0; b < 3; b++) {
+        uint64_t total = 0;
+        for (int i = rg->top; i < rg->bottom; i++) {
+            const int32_t *restrict x = p->ref32[BH + b] + i * p->bs1;
+            uint64_t row = 0;
+            for (int j = rg->left; j < rg->right; j++) {
+                uint64_t m = x[j] < 0 ? -(uint32_t)x[j] : (uint32_t)x[j];
+                uint64_t q = (m * m + eadd) >> e;
+                row += (q * m + cadd) >> c;
+            }
+            total += (row + radd) >> rho;
+        }
+        const double csf = (double)(total / scale) * pow(rf[b], 3);
+        const float v = powf(csf, 1.0f / 3.0f) + nwt;
+        sum = b == 0 ? v : sum + v;
+    }
+    return sum;
+}
+
+/* ------------------------------------------------------------------------
+ * Contrast masking
+ * ---------------------------------------------------------------------- */
+
+/*
+ * The masking threshold at (i, j) is, summed over the three bands, the
+ * 3x3 neighbourhood of the |csf|/30 values `flt` with the centre position
+ * replaced by |csf(i, j)|/15 (adm_cm ADM_CM_THRESH_*). Out-of-band
+ * neighbours: row/col -1 -> 1, row/col n -> n - 1. `cs` gets the column
+ * sums of the three rows for columns left - 1 .. right (mirrored), then
+ * thr[j - left] = cs window sum - flt(i, j) + centre(i, j), all int32.
+ */
+static inline int mirror_idx(int v, int n)
+{
+    return v < 0 ? -v : v >= n ? n - 1 : v;
+}
+
+/* adm_cm / i4_adm_cm: the region is [top, bottom) x [left, right); each
+ * row is summed in int64 and added as R_rho(rowsum) (the libvmaf edge
+ * special cases reduce to this since top, left >= 0 and right = w - left) */
+
+static float cm_s0(AdmPriv *p, int16_t *const x[4], int16_t *const cval[4],
+                   int16_t *const flt[4], double nw)
+{
+    const VgAdmScale *sc = &p->sc[0];
+    const VgAdmRegion *rg = &sc->cm;
+    const int w = sc->w, h = sc->h;
+    const int left = rg->left, right = rg->right;
+    const int n = right - left;
+    const uint32_t rho = sc->cm_row_shift;
+    const int64_t radd = rho > 0 ? 1ll << (rho - 1) : 0;
+    static const int sub_shift[3] = { 10, 10, 12 };
+    static const int sq_shift[3] = { 29, 29, 30 };
+    int64_t total[3] = { 0, 0, 0 };
+    int32_t *cs = p->cs, *thr = p->thr;
+
+    for (int i = rg->top; i < rg->bottom; i++) {
+        const ptrdiff_t r0 = mirror_idx(i - 1, h) * p->bs0;
+        const ptrdiff_t r1 = i * p->bs0;
+        const ptrdiff_t r2 = mirror_idx(i + 1, h) * p->bs0;
+        for (int k = 0; k < n + 2; k++) {
+            const int c = mirror_idx(left - 1 + k, w);
+            int32_t sum = 0;
+            for (int b = 1; b < 4; b++)
+                sum += flt[b][r0 + c] + flt[b][r1 + c] + flt[b][r2 + c];
+            cs[k] = sum;
+        }
+        for (int k = 0; k < n; k++) {
+            const int j = left + k;
+            int32_t t = cs[k] + cs[k + 1] + cs[k + 2];
+            for (int b = 1; b < 4; b++) {
+                int32_t cv = cval[b][r1 + j];
+                int32_t m = cv < 0 ? -cv : cv;
+                /* centre: wrap16(R_12(8738 * |C|)) */
+                t += (int16_t)((VG_ADM_ONE_BY_15_S0 * m + 2048) >> 12) -
+                     flt[b][r1 + j];
+            }
+            thr[k] = t;
+        }
+        for (int b = 0; b < 3; b++) {
+            const int32_t fac = p->fac.s0[b];
+            const int us = sub_shift[b];
+            const int qs = sq_shift[b];
+            const int64_t qadd = 1ll << (qs - 1);
+            const uint32_t cub = sc->cm_cub_shift[b];
+            const int64_t cadd = (int64_t)(1ull << (cub - 1));
+            const int16_t *restrict xr = x[BH + b] + r1 + left;
+            int64_t row = 0;
+            for (int k = 0; k < n; k++) {
+                int32_t v = xr[k] * fac;
+                uint32_t av = v < 0 ? -(uint32_t)v : (uint32_t)v;
+                /* int32 wrap of abs(x) - (thr << u), as compiled */
+                int32_t d = (int32_t)(av - ((uint32_t)thr[k] << us));
+                d = d < 0 ? 0 : d;
+                int32_t sq = (int32_t)(((int64_t)d * d + qadd) >> qs);
+                row += ((int64_t)sq * d + cadd) >> cub;
+            }
+            total[b] += (row + radd) >> rho;
+        }
+    }
+
+    const float nwt = powf((rg->bottom - rg->top) * (rg->right - rg->left) * nw,
+                           1.0f / 3.0f);
+    static const uint32_t kexp[3] = { 52, 52, 57 };
+    float sum = 0.0f;
+    for (int b = 0; b < 3; b++) {
+        const uint32_t e = kexp[b] - sc->cm_cub_shift[b] - rho;
+        const float f = (float)(total[b] / pow(2, e));
+        const float v = powf(f, 1.0f / 3.0f) + nwt;
+        sum = b == 0 ? v : sum + v;
+    }
+    return sum;
+}
+
+static float cm_s123(AdmPriv *p, int s, int32_t *const x[4],
+                     int32_t *const cval[4], int32_t *const flt[4], double nw)
+{
+    const VgAdmScale *sc = &p->sc[s];
+    const VgAdmRegion *rg = &sc->cm;
+    const int w = sc->w, h = sc->h;
+    const int left = rg->left, right = rg->right;
+    const int n = right - left;
+    const uint32_t rho = sc->cm_row_shift;
+    const int64_t radd = rho > 0 ? 1ll << (rho - 1) : 0;
+    const uint32_t cub = sc->cm_cub_shift[0];
+    const int64_t cadd = (int64_t)(1ull << (cub - 1));
+    int64_t total[3] = { 0, 0, 0 };
+    int32_t *cs = p->cs, *thr = p->thr;
+
+    for (int i = rg->top; i < rg->bottom; i++) {
+        const ptrdiff_t r0 = mirror_idx(i - 1, h) * p->bs1;
+        const ptrdiff_t r1 = i * p->bs1;
+        const ptrdiff_t r2 = mirror_idx(i + 1, h) * p->bs1;
+        for (int k = 0; k < n + 2; k++) {
+            const int c = mirror_idx(left - 1 + k, w);
+            int32_t sum = 0;
+            for (int b = 1; b < 4; b++)
+                sum += flt[b][r0 + c] + flt[b][r1 + c] + flt[b][r2 + c];
+            cs[k] = sum;
+        }
+        for (int k = 0; k < n; k++) {
+            const int j = left + k;
+            int32_t t = cs[k] + cs[k + 1] + cs[k + 2];
+            for (int b = 1; b < 4; b++) {
+                int32_t cv = cval[b][r1 + j];
+                uint32_t m = cv < 0 ? -(uint32_t)cv : (uint32_t)cv;
+                /* centre: int32((286331153 * |C| - 2^31) >> 32) */
+                t += (int32_t)(((int64_t)VG_ADM_ONE_BY_15_S123 * (int32_t)m -
+                                2147483648LL) >> 32) - flt[b][r1 + j];
+            }
+            thr[k] = t;
+        }
+        for (int b = 0; b < 3; b++) {
+            const int64_t fac = p->fac.s123[s][b];
+            const int32_t *restrict xr = x[BH + b] + r1 + left;
+            int64_t row = 0;
+            for (int k = 0; k < n; k++) {
+                int32_t v = (int32_t)((xr[k] * fac + (1 << 27)) >> 28);
+                uint32_t av = v < 0 ? -(uint32_t)v : (uint32_t)v;
+                int32_t d = (int32_t)(av - (uint32_t)thr[k]);
+                d = d < 0 ? 0 : d;
+                int32_t sq = (int32_t)(((int64_t)d * d + 536870912) >> 30);
+                row += ((int64_t)sq * d + cadd) >> cub;
+            }
+            total[b] += (row + radd) >> rho;
+        }
+    }
+
+    const float nwt = powf((rg->bottom - rg->top) * (rg->right - rg->left) * nw,
+                           1.0f / 3.0f);
+    static const uint32_t kexp[4] = { 0, 45, 39, 36 };
+    /* i4_adm_cm: final_shift is a float; int64 -> float, float division */
+    const float fs = pow(2, (uint32_t)(kexp[s] - cub - rho));
+    float sum = 0.0f;
+    for (int b = 0; b < 3; b++) {
+        const float f = total[b] / fs;
+        const float v = powf(f, 1.0f / 3.0f) + nwt;
+        sum = b == 0 ? v : sum + v;
+    }
+    return sum;
+}
+
+/* ------------------------------------------------------------------------
+ * Feature glue
+ * ---------------------------------------------------------------------- */
+
+enum {
+    OUT_ADM2 = 0, OUT_AIM, OUT_ADM3,
+    OUT_SCALE0, OUT_SCALE1, OUT_SCALE2, OUT_SCALE3,
+    OUT_ADM, OUT_NUM, OUT_DEN,
+    OUT_NUM_SCALE0, OUT_DEN_SCALE0,
+};
+
+static void adm_close(VgFeatureCtx *fc)
+{
+    AdmPriv *p = fc->priv;
+    free(p->mem);
+    p->mem = NULL;
+}
+
+static void *carve(char **top, size_t bytes)
+{
+    void *r = *top;
+    *top += (bytes + 63) & ~(size_t)63;
+    return r;
+}
+
+static int adm_init(VgFeatureCtx *fc)
+{
+    AdmPriv *p = fc->priv;
+    const VgAdmOpts *o = fc->opts;
+    int ret;
+
+    if (fc->width < VG_ADM_MIN_SIZE || fc->height < VG_ADM_MIN_SIZE) {
+        vg_log(fc->log, VG_LOG_ERROR, "adm: %ux%u is below the minimum "
+               "frame size %dx%d\n", fc->width, fc->height, VG_ADM_MIN_SIZE,
+               VG_ADM_MIN_SIZE);
+        return -EINVAL;
+    }
+    if (fc->bpc < 8 || fc->bpc > 16) {
+        vg_log(fc->log, VG_LOG_ERROR, "adm: unsupported bit depth %u\n", fc->bpc);
+        return -EINVAL;
+    }
+    ret = vg_adm_factors(o, &p->fac, fc->log);
+    if (ret < 0)
+        return ret;
+    p->div = vg_adm_div_lookup();
+    p->cos1 = vg_adm_cos1_sq();
+    vg_adm_scales(fc->width, fc->height, p->sc);
+
+    const int w0 = p->sc[0].w, h0 = p->sc[0].h;
+    const int w1 = p->sc[1].w, h1 = p->sc[1].h;
+    p->bs0 = (w0 + 31) & ~31;
+    p->bs1 = (w1 + 15) & ~15;
+    const size_t b16 = (size_t)p->bs0 * h0 * sizeof(int16_t);
+    const size_t b32 = (size_t)p->bs1 * h1 * sizeof(int32_t);
+    size_t total = 0;
+    total += 20 * ((b16 + 63) & ~(size_t)63);
+    total += 28 * ((b32 + 63) & ~(size_t)63);
+    for (int s = 0; s < VG_ADM_NB_SCALES; s++)
+        total += ((4 * sizeof(int) * p->sc[s].h + 63) & ~(size_t)63) +
+                 ((4 * sizeof(int) * p->sc[s].w + 63) & ~(size_t)63);
+    total += ((4 * sizeof(int32_t) * (size_t)fc->width + 63) & ~(size_t)63);
+    total += 2 * ((sizeof(int32_t) * (size_t)(w0 + 2) + 63) & ~(size_t)63);
+    total += 64;
+
+    p->mem = calloc(1, total);
+    if (!p->mem) {
+        vg_log(fc->log, VG_LOG_ERROR, "adm: out of memory (%zu bytes)\n", total);
+        return -ENOMEM;
+    }
+    char *top = (char *)(((uintptr_t)p->mem + 63) & ~(uintptr_t)63);
+    for (int b = 0; b < 4; b++) {
+        p->ref16[b] = carve(&top, b16);
+        p->dis16[b] = carve(&top, b16);
+        if (b == BA)
+            continue;
+        p->r16[b] = carve(&top, b16);
+        p->a16[b] = carve(&top, b16);
+        p->ca16[b] = carve(&top, b16);
+        p->cf16[b] = carve(&top, b16);
+    }
+    for (int b = 0; b < 4; b++) {
+        if (b == BA) {
+            for (int k = 0; k < 2; k++) {
+                p->refa32[k] = carve(&top, b32);
+                p->disa32[k] = carve(&top, b32);
+            }
+            continue;
+        }
+        p->ref32[b] = carve(&top, b32);
+        p->dis32[b] = carve(&top, b32);
+        p->r32[b] = carve(&top, b32);
+        p->a32[b] = carve(&top, b32);
+        p->ca32[b] = carve(&top, b32);
+        p->cf32[b] = carve(&top, b32);
+    }
+    for (int s = 0; s < VG_ADM_NB_SCALES; s++) {
+        p->iy[s] = carve(&top, 4 * sizeof(int) * p->sc[s].h);
+        p->ix[s] = carve(&top, 4 * sizeof(int) * p->sc[s].w);
+        build_indices(p->iy[s], p->sc[s].in_h);
+        build_indices(p->ix[s], p->sc[s].in_w);
+    }
+    p->tmp = carve(&top, 4 * sizeof(int32_t) * (size_t)fc->width);
+    p->cs = carve(&top, sizeof(int32_t) * (size_t)(w0 + 2));
+    p->thr = carve(&top, sizeof(int32_t) * (size_t)(w0 + 2));
+    return 0;
+}
+
+static int adm_extract(VgFeatureCtx *fc, const VgFrame *frame)
+{
+    AdmPriv *p = fc->priv;
+    const VgAdmOpts *o = fc->opts;
+    const VgImage *ref = frame->ref, *dis = frame->dis;
+    double num = 0.0, den = 0.0, aim_num = 0.0;
+    float num_s[VG_ADM_NB_SCALES], den_s[VG_ADM_NB_SCALES];
+
+    /* integer_adm.c extract(): the 16-bit pipeline cannot handle an
+     * angular frequency below 1080p at 3H */
+    if (o->norm_view_dist * o->ref_display_height < 3.0 * 1080) {
+        vg_log(fc->log, VG_LOG_ERROR, "adm: adm_norm_view_dist * "
+               "adm_ref_display_height = %g is below 3240 (1080 lines at "
+               "3H), which integer ADM cannot handle\n",
+               o->norm_view_dist * o->ref_display_height);
+        return -EINVAL;
+    }
+    if (ref->w[0] != fc->width || ref->h[0] != fc->height ||
+        dis->w[0] != fc->width || dis->h[0] != fc->height ||
+        ref->bpc != fc->bpc || dis->bpc != fc->bpc) {
+        vg_log(fc->log, VG_LOG_ERROR, "adm: picture geometry changed\n");
+        return -EINVAL;
+    }
+
+    /* ---- scale 0, int16 ---- */
+    if (fc->bpc == 8) {
+        dwt_s0_8(p, ref, p->ref16);
+        dwt_s0_8(p, dis, p->dis16);
+    } else {
+        dwt_s0_16(p, ref, p->ref16);
+        dwt_s0_16(p, dis, p->dis16);
+    }
+    if (o->skip_scale0) {
+        /* adm_dwt2_8_lo/16_lo: only the low-pass band; den 1e-10f */
+        num_s[0] = 0.0f;
+        den_s[0] = 1e-10f;
+    } else {
+        decouple_s0(p, o->enhn_gain_limit);
+        den_s[0] = den_s0(p, o->noise_weight);
+        csf_s0(p, p->a16, p->ca16, p->cf16);
+        num_s[0] = cm_s0(p, p->r16, p->ca16, p->cf16, o->noise_weight);
+        if (!o->skip_aim) {
+            /* AIM: csf of r (values into cf, |.|/30 into ca), mask a by r */
+            csf_s0(p, p->r16, p->cf16, p->ca16);
+            aim_num += cm_s0(p, p->a16, p->cf16, p->ca16, 0.0);
+        }
+    }
+    num += num_s[0];
+    den += den_s[0];
+
+    /* ---- scales 1..3, int32 ---- */
+    for (int s = 1; s < VG_ADM_NB_SCALES; s++) {
+        int32_t *rb[4] = { p->refa32[(s - 1) & 1], p->ref32[BH], p->ref32[BV], p->ref32[BD] };
+        int32_t *db[4] = { p->disa32[(s - 1) & 1], p->dis32[BH], p->dis32[BV], p->dis32[BD] };
+        if (s == 1) {
+            dwt_s123(p, s, p->ref16[BA], 1, p->bs0, rb);
+            dwt_s123(p, s, p->dis16[BA], 1, p->bs0, db);
+        } else {
+            dwt_s123(p, s, p->refa32[s & 1], 0, p->bs1, rb);
+            dwt_s123(p, s, p->disa32[s & 1], 0, p->bs1, db);
+        }
+        decouple_s123(p, s, o->enhn_gain_limit);
+        den_s[s] = den_s123(p, s, o->noise_weight);
+        csf_s123(p, s, p->a32, p->ca32, p->cf32);
+        num_s[s] = cm_s123(p, s, p->r32, p->ca32, p->cf32, o->noise_weight);
+        if (!o->skip_aim) {
+            csf_s123(p, s, p->r32, p->cf32, p->ca32);
+            aim_num += cm_s123(p, s, p->a32, p->cf32, p->ca32, 0.0);
+        }
+        num += num_s[s];
+        den += den_s[s];
+    }
+
+    /* integer_compute_adm(): limits, ratios */
+    const double limit = 1e-10 * (double)(fc->width * fc->height) /
+                         (1920.0 * 1080.0);
+    num = num < limit ? 0 : num;
+    den = den < limit ? 0 : den;
+    double adm2, aim;
+    if (den == 0.0) {
+        /* libvmaf writes 1.0 and leaves the AIM score uninitialised;
+         * we define it as 0 (no additive impairment) */
+        adm2 = 1.0f;
+        aim = 0.0;
+    } else {
+        aim = aim_num / den;
+        adm2 = num / den;
+    }
+    const double dlmw = o->dlm_weight;
+    const double adm3_raw = adm2 * dlmw + (1 - aim) * (1 - dlmw);
+    /* MAX() macro of integer_adm.c: a NaN first operand yields min_val */
+    const double adm3 = adm3_raw > o->min_val ? adm3_raw : o->min_val;
+
+    int ret = 0;
+#define EMIT(out, val) do {                                                          int e_ = vg_feature_emit(fc, (out), frame->index, (val));                    if (e_ < 0 && !ret)                                                              ret = e_;                                                            } while (0)
+    EMIT(OUT_ADM2, adm2);
+    EMIT(OUT_AIM, aim);
+    EMIT(OUT_ADM3, adm3);
+    for (int s = 0; s < VG_ADM_NB_SCALES; s++)
+        EMIT(OUT_SCALE0 + s, (double)num_s[s] / (double)den_s[s]);
+    if (o->debug) {
+        EMIT(OUT_ADM, adm2);
+        EMIT(OUT_NUM, num);
+        EMIT(OUT_DEN, den);
+        for (int s = 0; s < VG_ADM_NB_SCALES; s++) {
+            EMIT(OUT_NUM_SCALE0 + 2 * s, num_s[s]);
+            EMIT(OUT_DEN_SCALE0 + 2 * s, den_s[s]);
+        }
+    }
+#undef EMIT
+    return ret;
+}
+
+#define OFF(f) VG_OPT_OFFSET(VgAdmOpts, f)
+static const VgFeatureOption adm_options[] = {
+    { "debug", NULL, VG_OPT_BOOL, OFF(debug), 0, 0, 1, 0,
+      "debug mode: enable additional output" },
+    { "adm_csf_scale", "scf", VG_OPT_DOUBLE, OFF(csf_scale), 1.0, 0.0, 50.0, 1,
+      "scale coefficient for the horizontal & vertical direction terms of CSF" },
+    { "adm_csf_diag_scale", "scfd", VG_OPT_DOUBLE, OFF(csf_diag_scale), 1.0, 0.0, 50.0, 1,
+      "scale coefficient for the diagonal direction term of CSF" },
+    { "adm_dlm_weight", "dlmw", VG_OPT_DOUBLE, OFF(dlm_weight), 0.5, 0.0, 1.0, 1,
+      "linear weighting between DLM and AIM; 1 corresponds to DLM-only" },
+    { "adm_enhn_gain_limit", "egl", VG_OPT_DOUBLE, OFF(enhn_gain_limit), 100.0, 1.0, 100.0, 1,
+      "enhancement gain imposed on adm, must be >= 1.0, where 1.0 means the gain is completely disabled" },
+    { "adm_norm_view_dist", "nvd", VG_OPT_DOUBLE, OFF(norm_view_dist), 3.0, 0.75, 24.0, 1,
+      "normalized viewing distance = viewing distance / ref display's physical height" },
+    { "adm_ref_display_height", "rdh", VG_OPT_INT, OFF(ref_display_height), 1080, 1, 4320, 1,
+      "reference display height in pixels" },
+    { "adm_csf_mode", "csf", VG_OPT_INT, OFF(csf_mode), 0, 0, 3, 1,
+      "contrast sensitivity function: 0 Watson, 1 Barten, 2 Barten/Watson blend, 3 blend (MAE fit)" },
+    { "adm_noise_weight", "nw", VG_OPT_DOUBLE, OFF(noise_weight), 0.03125, 0.0, 1500.0, 1,
+      "noise weight" },
+    { "adm_skip_aim", NULL, VG_OPT_BOOL, OFF(skip_aim), 0, 0, 1, 0,
+      "skip the calculation of AIM" },
+    { "adm_skip_scale0", "ssz", VG_OPT_BOOL, OFF(skip_scale0), 0, 0, 1, 1,
+      "skip the calculation of scale 0" },
+    { "adm_min_val", "min", VG_OPT_DOUBLE, OFF(min_val), 0.0, 0.0, 1.0, 1,
+      "minimum value allowed; lower values will be clipped to this value" },
+    { NULL },
+};
+#undef OFF
+
+/* integer_adm.c provided_features, in that order (OUT_* indices) */
+static const VgFeatureOutput adm_outputs[] = {
+    { "VMAF_integer_feature_adm2_score", "integer_adm2", 0 },
+    { "VMAF_integer_feature_aim_score", "integer_aim", 0 },
+    { "VMAF_integer_feature_adm3_score", "integer_adm3", 0 },
+    { "integer_adm_scale0", NULL, 0 },
+    { "integer_adm_scale1", NULL, 0 },
+    { "integer_adm_scale2", NULL, 0 },
+    { "integer_adm_scale3", NULL, 0 },
+    { "integer_adm", NULL, 1 },
+    { "integer_adm_num", NULL, 1 },
+    { "integer_adm_den", NULL, 1 },
+    { "integer_adm_num_scale0", NULL, 1 },
+    { "integer_adm_den_scale0", NULL, 1 },
+    { "integer_adm_num_scale1", NULL, 1 },
+    { "integer_adm_den_scale1", NULL, 1 },
+    { "integer_adm_num_scale2", NULL, 1 },
+    { "integer_adm_den_scale2", NULL, 1 },
+    { "integer_adm_num_scale3", NULL, 1 },
+    { "integer_adm_den_scale3", NULL, 1 },
+    { NULL },
+};
+
+static const VgFeatureImpl adm_cpu = {
+    .priv_size = sizeof(AdmPriv),
+    .init = adm_init,
+    .extract = adm_extract,
+    .close = adm_close,
+};
+
+/** Integer ADM (libvmaf "adm"). */
+const VgFeatureDesc vg_feature_adm = {
+    .name = "adm",
+    .options = adm_options,
+    .opts_size = sizeof(VgAdmOpts),
+    .outputs = adm_outputs,
+    .flags = 0,
+    .min_width = VG_ADM_MIN_SIZE,
+    .min_height = VG_ADM_MIN_SIZE,
+    .cpu = &adm_cpu,
+    .cuda = NULL,
+};
