@@ -1,0 +1,355 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * The vmafgpu tool on every corpus pair against libvmaf v3.2.0's goldens
+ * (golden/commands.log gives the pairs and their -w -h -p -b):
+ *  - `--json --precision max --threads 2`: every key of the table below,
+ *    every frame and its four pooled values, equal as doubles to
+ *    golden/hp/<pair>.json;
+ *  - `--threads 1` gives exactly the same values as `--threads 2`
+ *    (all keys, all frames, pooled);
+ *  - default output (libvmaf's %.6f format): the same keys, as text, equal
+ *    to golden/<pair>.json (r577x323_420p8: its FROM_FFMPEG golden only,
+ *    libvmaf's own tool crashes on that odd size).
+ * A key of the table missing from our output fails the test.
+ *
+ * Inputs: encoded pairs decoded by tests/prepare-corpus.sh into
+ * VG_CORPUS_RAW, raw pairs from VG_SHARED_DIR/corpus/raw.
+ */
+
+#include <check.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "tests/cli_util.h"
+
+/**
+ * Compared keys, with the extractor that produces each one. When a feature
+ * lands, append its keys here (e.g. { "integer_vif_scale0", "vif" },
+ * { "integer_adm2", "adm" }); { "vmaf", NULL } runs the default model
+ * (vmaf_v0.6.1) instead of -n and checks its per-frame and pooled score.
+ */
+static const struct KeyRow {
+    const char *key;
+    const char *feature; ///< --feature to request, NULL = default model
+} keys[] = {
+    { "psnr_y",          "psnr"   },
+    { "psnr_cb",         "psnr"   },
+    { "psnr_cr",         "psnr"   },
+    { "integer_motion2", "motion" },
+    { "integer_motion3", "motion" },
+};
+#define N_KEYS (sizeof(keys) / sizeof(keys[0]))
+
+static const char *const pool_names[] = { "min", "max", "mean", "harmonic_mean" };
+
+typedef struct Pair {
+    const char *name;
+    int in_shared_raw;     ///< inputs in corpus/raw (else decoded, VG_CORPUS_RAW)
+    const char *ref, *dis;
+    const char *w, *h, *pix_fmt, *bits;
+    const char *golden;    ///< in golden/
+    int has_hp;            ///< golden/hp/<name>.json exists
+} Pair;
+
+static const Pair pairs[] = {
+    { "p1080_crf32", 0, "p1080_ref.yuv", "p1080_dist_crf32.yuv",
+      "1920", "1080", "420", "8", "p1080_crf32.json", 1 },
+    { "p1080_scaled", 0, "p1080_ref.yuv", "p1080_dist_scaled.yuv",
+      "1920", "1080", "420", "8", "p1080_scaled.json", 1 },
+    { "p2160", 0, "p2160_ref.yuv", "p2160_dist_x265crf30.yuv",
+      "3840", "2160", "420", "8", "p2160.json", 1 },
+    { "p720_10", 0, "p720_10_ref.yuv", "p720_10_dist_x265crf30.yuv",
+      "1280", "720", "420", "10", "p720_10.json", 1 },
+    { "r577x323_420p8", 1, "r577x323_yuv420p_ref.yuv", "r577x323_yuv420p_dist.yuv",
+      "577", "323", "420", "8", "r577x323_420p8.FROM_FFMPEG.json", 0 },
+    { "r640x360_444p8", 1, "r640x360_yuv444p_ref.yuv", "r640x360_yuv444p_dist.yuv",
+      "640", "360", "444", "8", "r640x360_444p8.json", 1 },
+    { "r640x360_422p10", 1, "r640x360_yuv422p10le_ref.yuv",
+      "r640x360_yuv422p10le_dist.yuv", "640", "360", "422", "10",
+      "r640x360_422p10.json", 1 },
+    { "r352x288_420p12", 1, "r352x288_yuv420p12le_ref.yuv",
+      "r352x288_yuv420p12le_dist.yuv", "352", "288", "420", "12",
+      "r352x288_420p12.json", 1 },
+};
+#define N_PAIRS (sizeof(pairs) / sizeof(pairs[0]))
+
+static const char *const tmp_files[] = {
+    "t2.json", "t1.json", "t0.json", "stderr.txt", NULL
+};
+
+/* ---- mismatch report ---------------------------------------------------- */
+
+typedef struct Report {
+    char text[8192];
+    size_t len;
+    unsigned n;
+} Report;
+
+static void report(Report *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void report(Report *r, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (r->n++ >= 20 || r->len >= sizeof(r->text) - 2)
+        return;
+    va_start(ap, fmt);
+    r->len += (size_t)vsnprintf(r->text + r->len, sizeof(r->text) - r->len,
+                                fmt, ap);
+    va_end(ap);
+    if (r->len < sizeof(r->text) - 1)
+        r->text[r->len++] = '\n';
+    r->text[r->len < sizeof(r->text) ? r->len : sizeof(r->text) - 1] = '\0';
+}
+
+/* ---- running the tool --------------------------------------------------- */
+
+static void input_path(char *buf, size_t size, const Pair *p, const char *f)
+{
+    if (p->in_shared_raw)
+        snprintf(buf, size, "%s/corpus/raw/%s", cli_env.shared, f);
+    else
+        snprintf(buf, size, "%s/%s", cli_env.corpus_raw, f);
+}
+
+/** Run the tool on pair p; output JSON to `out`. */
+static void run_pair(const Pair *p, const char *threads, int max_precision,
+                     const char *out)
+{
+    char ref[CLI_PATH_MAX + 64], dis[CLI_PATH_MAX + 64];
+    char *argv[64];
+    int n = 0, need_model = 0, rc;
+
+    input_path(ref, sizeof(ref), p, p->ref);
+    input_path(dis, sizeof(dis), p, p->dis);
+    ck_assert_msg(file_exists(ref) && file_exists(dis),
+                  "%s: missing input %s or %s (run tests/prepare-corpus.sh, "
+                  "or set VG_CORPUS_RAW / VG_SHARED_DIR)", p->name, ref, dis);
+
+    argv[n++] = cli_env.cli;
+    argv[n++] = "-r"; argv[n++] = ref;
+    argv[n++] = "-d"; argv[n++] = dis;
+    argv[n++] = "-w"; argv[n++] = (char *)p->w;
+    argv[n++] = "-h"; argv[n++] = (char *)p->h;
+    argv[n++] = "-p"; argv[n++] = (char *)p->pix_fmt;
+    argv[n++] = "-b"; argv[n++] = (char *)p->bits;
+    for (unsigned k = 0; k < N_KEYS; k++) {
+        int seen = 0;
+
+        if (!keys[k].feature) {
+            need_model = 1;
+            continue;
+        }
+        for (unsigned j = 0; j < k; j++)
+            seen |= keys[j].feature && !strcmp(keys[j].feature, keys[k].feature);
+        if (!seen) {
+            argv[n++] = "--feature";
+            argv[n++] = (char *)keys[k].feature;
+        }
+    }
+    if (!need_model)
+        argv[n++] = "-n";
+    argv[n++] = "--threads"; argv[n++] = (char *)threads;
+    argv[n++] = "--json";
+    if (max_precision) {
+        argv[n++] = "--precision";
+        argv[n++] = "max";
+    }
+    argv[n++] = "-q";
+    argv[n++] = "-o"; argv[n++] = (char *)out;
+    argv[n] = NULL;
+
+    rc = run_cmd(argv, NULL, NULL, tmp_path("stderr.txt"));
+    if (rc) {
+        char *err = slurp(tmp_path("stderr.txt"), NULL);
+        ck_abort_msg("%s: %s exited with %d: %s", p->name, cli_env.cli, rc,
+                     err ? err : "");
+    }
+}
+
+static json_object *load_json(const char *path)
+{
+    json_object *o = json_object_from_file(path);
+
+    ck_assert_msg(o != NULL, "cannot parse %s as JSON", path);
+    return o;
+}
+
+static json_object *member(json_object *o, const char *key)
+{
+    json_object *v = NULL;
+
+    return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+static json_object *frame_metrics(json_object *root, size_t i)
+{
+    return member(json_object_array_get_idx(member(root, "frames"), i),
+                  "metrics");
+}
+
+static size_t frame_count(json_object *root)
+{
+    json_object *f = member(root, "frames");
+
+    return f ? json_object_array_length(f) : 0;
+}
+
+static const char *text_of(json_object *v)
+{
+    return json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
+}
+
+/**
+ * Compare `key` of ours against golden: every frame and the pooled values,
+ * as doubles (exact) or as printed text.
+ */
+static void compare_key(Report *r, const char *what, json_object *ours,
+                        json_object *gold, const char *key, int as_text)
+{
+    size_t n = frame_count(gold);
+    json_object *po = member(member(ours, "pooled_metrics"), key);
+    json_object *pg = member(member(gold, "pooled_metrics"), key);
+
+    for (size_t i = 0; i < n; i++) {
+        json_object *g = member(frame_metrics(gold, i), key);
+        json_object *o = member(frame_metrics(ours, i), key);
+
+        if (!g) {
+            report(r, "%s: frame %zu: golden has no %s", what, i, key);
+            return;
+        }
+        if (!o) {
+            report(r, "%s: frame %zu: %s missing from our output", what, i,
+                      key);
+            return;
+        }
+        if (as_text ? strcmp(text_of(o), text_of(g))
+                    : json_object_get_double(o) != json_object_get_double(g))
+            report(r, "%s: frame %zu: %s = %s, golden %s", what, i, key,
+                      text_of(o), text_of(g));
+    }
+    if (!pg || !po) {
+        report(r, "%s: pooled %s missing from %s", what, key,
+                  pg ? "our output" : "the golden");
+        return;
+    }
+    for (unsigned m = 0; m < 4; m++) {
+        json_object *g = member(pg, pool_names[m]), *o = member(po, pool_names[m]);
+
+        if (!g || !o || (as_text ? strcmp(text_of(o), text_of(g))
+                         : json_object_get_double(o) != json_object_get_double(g)))
+            report(r, "%s: pooled %s %s = %s, golden %s", what, key,
+                      pool_names[m], o ? text_of(o) : "(missing)",
+                      g ? text_of(g) : "(missing)");
+    }
+}
+
+/** Every metric of a must equal b's (threads 1 vs threads 2). */
+static void compare_all(Report *r, json_object *a, json_object *b)
+{
+    size_t n = frame_count(a);
+
+    if (frame_count(b) != n) {
+        report(r, "threads: %zu frames vs %zu", n, frame_count(b));
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        json_object *ma = frame_metrics(a, i), *mb = frame_metrics(b, i);
+
+        if (!ma || !mb) {
+            report(r, "threads: frame %zu has no metrics", i);
+            return;
+        }
+        if (json_object_object_length(ma) != json_object_object_length(mb))
+            report(r, "threads: frame %zu: key counts differ", i);
+        json_object_object_foreach(ma, key, va) {
+            json_object *vb = member(mb, key);
+            if (!vb || json_object_get_double(va) != json_object_get_double(vb))
+                report(r, "threads: frame %zu: %s = %s vs %s", i, key,
+                          text_of(va), vb ? text_of(vb) : "(missing)");
+        }
+    }
+    if (!member(a, "pooled_metrics") || !member(b, "pooled_metrics")) {
+        report(r, "threads: no pooled_metrics");
+        return;
+    }
+    json_object_object_foreach(member(a, "pooled_metrics"), key, pa) {
+        json_object *pb = member(member(b, "pooled_metrics"), key);
+        for (unsigned m = 0; m < 4; m++) {
+            json_object *x = member(pa, pool_names[m]), *y = member(pb, pool_names[m]);
+            if (!x || !y || json_object_get_double(x) != json_object_get_double(y))
+                report(r, "threads: pooled %s %s differs", key, pool_names[m]);
+        }
+    }
+}
+
+START_TEST(test_pair)
+{
+    const Pair *p = &pairs[_i];
+    char golden[CLI_PATH_MAX + 128];
+    json_object *t2, *t1, *t0, *g6, *ghp = NULL;
+    Report r = { .len = 0 };
+
+    run_pair(p, "2", 1, tmp_path("t2.json"));
+    run_pair(p, "1", 1, tmp_path("t1.json"));
+    run_pair(p, "0", 0, tmp_path("t0.json"));
+    t2 = load_json(tmp_path("t2.json"));
+    t1 = load_json(tmp_path("t1.json"));
+    t0 = load_json(tmp_path("t0.json"));
+
+    snprintf(golden, sizeof(golden), "%s/golden/%s", cli_env.shared, p->golden);
+    g6 = load_json(golden);
+    if (p->has_hp) {
+        snprintf(golden, sizeof(golden), "%s/golden/hp/%s.json", cli_env.shared,
+                 p->name);
+        ghp = load_json(golden);
+    }
+
+    if (frame_count(t2) != frame_count(g6))
+        report(&r, "%s: %zu frames, golden %zu", p->name, frame_count(t2),
+                  frame_count(g6));
+    for (unsigned k = 0; k < N_KEYS; k++) {
+        if (ghp)
+            compare_key(&r, "max precision vs golden/hp", t2, ghp, keys[k].key, 0);
+        compare_key(&r, "default output vs golden", t0, g6, keys[k].key, 1);
+    }
+    compare_all(&r, t2, t1);
+
+    json_object_put(t2);
+    json_object_put(t1);
+    json_object_put(t0);
+    json_object_put(g6);
+    json_object_put(ghp);
+    ck_assert_msg(r.n == 0, "%s: %u mismatches:\n%s", p->name, r.n, r.text);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("corpus");
+    TCase *tc = tcase_create("pairs");
+    SRunner *sr;
+    int failed;
+
+    cli_env_init();
+    tcase_set_timeout(tc, 900);
+    tcase_add_loop_test(tc, test_pair, 0, N_PAIRS);
+    suite_add_tcase(s, tc);
+    sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    cli_env_cleanup(tmp_files);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
