@@ -1,0 +1,112 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+#include <errno.h>
+#include <stdint.h>
+
+#include "common/picture.h"
+#include "gpu/picture.h"
+#include "gpu/picture_params.h"
+
+int vg_cuda_converter_init(VgCudaConverter *c, VgCudaEngine *e)
+{
+    int ret;
+
+    if ((ret = vg_cuda_engine_function(e, "vg_convert_8", &c->conv8)) < 0)
+        return ret;
+    return vg_cuda_engine_function(e, "vg_convert_16", &c->conv16);
+}
+
+static int copy_plane(VgCudaEngine *e, const VgImage *dst, unsigned p,
+                      const void *src, ptrdiff_t src_pitch)
+{
+    const VgCuda *cu = vg_cuda_engine_api(e);
+    CUDA_MEMCPY2D cp = {
+        .srcMemoryType = CU_MEMORYTYPE_DEVICE,
+        .srcDevice = (CUdeviceptr)(uintptr_t)src,
+        .srcPitch = (size_t)src_pitch,
+        .dstMemoryType = CU_MEMORYTYPE_DEVICE,
+        .dstDevice = (CUdeviceptr)(uintptr_t)dst->data[p],
+        .dstPitch = (size_t)dst->stride[p],
+        .WidthInBytes = (size_t)dst->w[p] * vg_image_bps(dst),
+        .Height = dst->h[p],
+    };
+
+    if (!cp.WidthInBytes || !cp.Height)
+        return 0;
+    return vg_cuda_error(cu, vg_cuda_engine_log(e), cu->f->cuMemcpy2DAsync(&cp,
+                         vg_cuda_engine_stream(e)), "cuMemcpy2DAsync",
+                         __FILE__, __LINE__);
+}
+
+static int convert_plane(VgCudaEngine *e, CUfunction fn, const VgImage *dst,
+                         unsigned p, const void *src, ptrdiff_t src_pitch,
+                         unsigned step, unsigned shift)
+{
+    VgConvParams par = {
+        .src = (uint64_t)(uintptr_t)src,
+        .dst = (uint64_t)(uintptr_t)dst->data[p],
+        .src_pitch = src_pitch,
+        .dst_pitch = dst->stride[p],
+        .w = dst->w[p],
+        .h = dst->h[p],
+        .step = step,
+        .shift = shift,
+    };
+
+    return vg_cuda_engine_launch(e, fn,
+                                 (par.w + VG_CONV_BLOCK_X - 1) / VG_CONV_BLOCK_X,
+                                 (par.h + VG_CONV_BLOCK_Y - 1) / VG_CONV_BLOCK_Y,
+                                 1, VG_CONV_BLOCK_X, VG_CONV_BLOCK_Y, &par);
+}
+
+int vg_cuda_picture_convert(VgCudaEngine *e, const VgCudaConverter *c,
+                            VgImage *dst, const VgPicture *pic)
+{
+    const uint8_t *uv = pic->data[1];
+    unsigned shift;
+    int ret;
+
+    switch (pic->fmt) {
+    case VG_PIX_FMT_YUV420P:
+    case VG_PIX_FMT_YUV422P:
+    case VG_PIX_FMT_YUV444P:
+    case VG_PIX_FMT_YUV400P:
+        for (unsigned p = 0; p < dst->nb_planes; p++)
+            if ((ret = copy_plane(e, dst, p, pic->data[p], pic->stride[p])) < 0)
+                return ret;
+        return 0;
+    case VG_PIX_FMT_NV12:
+        if ((ret = copy_plane(e, dst, 0, pic->data[0], pic->stride[0])) < 0 ||
+            (ret = convert_plane(e, c->conv8, dst, 1, uv, pic->stride[1], 2, 0)) < 0)
+            return ret;
+        return convert_plane(e, c->conv8, dst, 2, uv + 1, pic->stride[1], 2, 0);
+    case VG_PIX_FMT_P010:
+    case VG_PIX_FMT_P016:
+        /* samples in the high bits of each word: shift down to the
+         * internal LSB-aligned layout, as common/picture.c does */
+        shift = 16 - dst->bpc;
+        if ((ret = convert_plane(e, c->conv16, dst, 0, pic->data[0],
+                                 pic->stride[0], 1, shift)) < 0 ||
+            (ret = convert_plane(e, c->conv16, dst, 1, uv, pic->stride[1], 2,
+                                 shift)) < 0)
+            return ret;
+        return convert_plane(e, c->conv16, dst, 2, uv + 2, pic->stride[1], 2,
+                             shift);
+    }
+    return -EINVAL;
+}
+
+int vg_cuda_picture_upload(VgCudaEngine *e, VgImage *dst, VgImage *stage,
+                           size_t bytes, const VgPicture *pic)
+{
+    const VgCuda *cu = vg_cuda_engine_api(e);
+
+    vg_picture_to_image(stage, pic);
+    return vg_cuda_error(cu, vg_cuda_engine_log(e), cu->f->cuMemcpyHtoDAsync(
+                         (CUdeviceptr)(uintptr_t)dst->data[0], stage->data[0],
+                         bytes, vg_cuda_engine_stream(e)),
+                         "cuMemcpyHtoDAsync", __FILE__, __LINE__);
+}

@@ -1,0 +1,38 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/*
+ * Picture conversion into the internal planar, LSB-aligned layout
+ * (common/image.h). One thread per destination sample, 32 x 8 blocks;
+ * no shared memory, no reduction. Exact: a byte copy (8-bit) or a 16-bit
+ * word shifted right by `shift` (P010 / P016 keep their significant bits
+ * in the high bits; the low bits are dropped, as a shift to LSB alignment
+ * does on the CPU).
+ */
+
+#include "gpu/picture_params.h"
+
+template <typename T>
+__device__ __forceinline__ void vg_convert(const VgConvParams &p)
+{
+    const unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned y = blockIdx.y * blockDim.y + threadIdx.y;
+
+    if (x >= p.w || y >= p.h)
+        return;
+    const T *src = (const T *)((const char *)p.src + (int64_t)y * p.src_pitch);
+    T *dst = (T *)((char *)p.dst + (int64_t)y * p.dst_pitch);
+    dst[x] = (T)(src[(size_t)x * p.step] >> p.shift);
+}
+
+extern "C" __global__ void vg_convert_8(const VgConvParams p)
+{
+    vg_convert<uint8_t>(p);
+}
+
+extern "C" __global__ void vg_convert_16(const VgConvParams p)
+{
+    vg_convert<uint16_t>(p);
+}

@@ -1,0 +1,46 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * Device pictures: a caller's VgPicture (device or host memory, planar or
+ * semi-planar) into a device VgImage of the internal layout, queued on the
+ * engine stream.
+ */
+
+#ifndef VG_GPU_PICTURE_H
+#define VG_GPU_PICTURE_H
+
+#include "vmafgpu.h"
+#include "common/image.h"
+#include "gpu/engine.h"
+
+/** Conversion kernels of one engine. */
+typedef struct VgCudaConverter {
+    CUfunction conv8, conv16;
+} VgCudaConverter;
+
+/** Look up the conversion kernels. @return 0 or negative errno. */
+int vg_cuda_converter_init(VgCudaConverter *c, VgCudaEngine *e);
+
+/**
+ * Queue the conversion of a VG_MEMORY_CUDA picture into the device image
+ * dst (geometry from vg_image_geometry()) on the engine stream: planar
+ * planes are 2-D device copies, NV12 chroma is de-interleaved, P010/P016
+ * samples are shifted down to LSB alignment (16 - bitdepth).
+ */
+int vg_cuda_picture_convert(VgCudaEngine *e, const VgCudaConverter *c,
+                            VgImage *dst, const VgPicture *pic);
+
+/**
+ * Queue the upload of a VG_MEMORY_HOST picture: convert it on the host
+ * into `stage` (pinned, same geometry as dst, contiguous from
+ * stage->data[0]), then one asynchronous copy into dst. The caller must
+ * not touch `stage` again until the engine stream has passed this copy.
+ */
+int vg_cuda_picture_upload(VgCudaEngine *e, VgImage *dst, VgImage *stage,
+                           size_t bytes, const VgPicture *pic);
+
+#endif /* VG_GPU_PICTURE_H */

@@ -1,0 +1,32 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * Parameters of the picture conversion kernels (gpu/picture.cu), shared by
+ * the host code in gpu/picture.c. Plain fixed-width fields only: the
+ * struct is passed by value to cuLaunchKernel().
+ */
+
+#ifndef VG_GPU_PICTURE_PARAMS_H
+#define VG_GPU_PICTURE_PARAMS_H
+
+#include <stdint.h>
+
+#define VG_CONV_BLOCK_X 32
+#define VG_CONV_BLOCK_Y 8
+
+/** One plane: src sample (x, y) at src + y * src_pitch + x * step * size. */
+typedef struct VgConvParams {
+    uint64_t src;        ///< device address of the first source sample
+    uint64_t dst;        ///< device address of the destination plane
+    int64_t src_pitch;   ///< bytes
+    int64_t dst_pitch;   ///< bytes
+    uint32_t w, h;       ///< destination plane size in samples
+    uint32_t step;       ///< source samples per destination sample (1 planar, 2 interleaved)
+    uint32_t shift;      ///< right shift of 16-bit source words (MSB-aligned formats)
+} VgConvParams;
+
+#endif /* VG_GPU_PICTURE_PARAMS_H */
