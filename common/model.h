@@ -51,7 +51,10 @@ typedef const VgFeatureDesc *(*VgModelResolver)(const char *output_name,
  * Load a model from libvmaf's spec syntax ("version=X:name=Y:disable_clip:
  * enable_transform:vif.vif_enhn_gain_limit=1.0", or "path=FILE...").
  * Errors (unknown version, unreadable file, malformed JSON, unknown
- * feature) are logged and returned as -EINVAL / -ENOENT / -ENOMEM.
+ * feature) are logged (one error line) and returned as -EINVAL / -ENOENT
+ * (or another errno of fopen) / -ENOMEM; -E2BIG for too many options,
+ * -EFBIG for a file over 64 MiB. An overload for an extractor the model
+ * does not use is ignored with a warning, as libvmaf ignores it.
  */
 int vg_model_load(VgModel **model, const char *spec, VgLog *log);
 
@@ -63,8 +66,10 @@ int vg_model_load(VgModel **model, const char *spec, VgLog *log);
 int vg_model_load_with(VgModel **model, const char *spec,
                        VgModelResolver resolve, VgLog *log);
 
+/** Free a model (NULL is fine); *model becomes NULL. */
 void vg_model_free(VgModel **model);
 
+/** @return the model's name, source and features (valid until freed). */
 const VgModelInfo *vg_model_info(const VgModel *model);
 
 /**
@@ -81,6 +86,14 @@ typedef struct VgBootstrapScores {
     unsigned n_members;
 } VgBootstrapScores;
 
+/**
+ * Predict one frame with a bootstrap collection (info->is_collection):
+ * bagging (mean), stddev and the 95% interval of the members' unclipped,
+ * untransformed scores, each passed through the first member's transform
+ * and clip as libvmaf does, plus every member's own score. x as for
+ * vg_model_predict(). vg_model_predict() gives the collection's main
+ * score (member "0"). @return 0, or -EINVAL for a model without members.
+ */
 int vg_model_predict_bootstrap(const VgModel *model, const double *x,
                                VgBootstrapScores *out);
 

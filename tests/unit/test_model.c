@@ -692,6 +692,7 @@ START_TEST(sparse_svm_and_chroma)
         "1.5 1:0.2 2:0.3 3:0.5 \\n-0.75 2:0.9 \\n0.125 1:-0.4 \\n\"}}";
     static const double in[][2] = {
         { 0.9, 0.0 }, { 0.3, 0.0 }, { 0.9, 0.7 }, { 0.0, 0.0 }, { 1.0, 2.5 },
+        { 0.987654321, 0.0 }, { 0.1, 0.0 },
     };
     char json[2048], tmp[4096], spec[4200];
     VgModel *m;
@@ -710,11 +711,15 @@ START_TEST(sparse_svm_and_chroma)
         for (unsigned i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
             double x0 = in[i][0], x1 = in[i][1], d, d0, d1, k, sum = 0, s;
 
-            if (chroma && x1 == 0.0)
-                x1 = (-120.0 * x0) + 120.0;   /* raw values: c - c * adm3 */
             if (linear) {
                 x0 = 2.0 * x0 + 0.125;
                 x1 = 0.25 * x1 + -0.5;
+            }
+            if (chroma && (x1 - -0.5) / 0.25 == 0.0) {
+                /* de-normalised adm3 g: speed_chroma = c - c * g,
+                 * normalised again */
+                double g0 = (x0 - 0.125) / 2.0;
+                x1 = 0.25 * ((-120.0 * g0) + 120.0) + -0.5;
             }
             d0 = x0 - 0.2;
             d1 = x1 - 0.3;
