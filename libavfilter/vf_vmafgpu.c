@@ -54,6 +54,12 @@
 #if CONFIG_CUDA
 #include "libavutil/cuda_check.h"
 #include "libavutil/hwcontext_cuda_internal.h"
+
+/* The CUDA driver API's handle of the legacy default stream (cuda.h);
+ * the nv-codec-headers do not define it. */
+#ifndef CU_STREAM_LEGACY
+#define CU_STREAM_LEGACY ((CUstream)0x1)
+#endif
 #endif
 
 /** A passed-through frame waiting for its scores. */
@@ -382,6 +388,7 @@ static int check_inputs(AVFilterContext *ctx)
     AVFilterLink *dis = ctx->inputs[0], *ref = ctx->inputs[1];
     enum AVPixelFormat dis_fmt = dis->format, ref_fmt = ref->format;
     enum VgPixFmt vg_fmt;
+    void *dis_stream = NULL, *ref_stream = NULL;
     unsigned bitdepth;
     int ret;
 
@@ -425,6 +432,13 @@ static int check_inputs(AVFilterContext *ctx)
         dis_fmt  = dfc->sw_format;
         ref_fmt  = rfc->sw_format;
         s->hwctx = dhw;
+        /* Decoders and uploads queue their writes on the device's stream,
+         * by default NULL, the legacy default stream. The library orders its
+         * reads after the work queued on a picture's cuda_stream (and later
+         * work there after its reads) but skips that for NULL, so NULL is
+         * named explicitly. */
+        dis_stream = dhw->stream ? dhw->stream : CU_STREAM_LEGACY;
+        ref_stream = rhw->stream ? rhw->stream : CU_STREAM_LEGACY;
 #else
         return AVERROR(ENOSYS);
 #endif
@@ -455,11 +469,9 @@ static int check_inputs(AVFilterContext *ctx)
         .bitdepth = bitdepth,
         .memory   = s->is_cuda ? VG_MEMORY_CUDA : VG_MEMORY_HOST,
     };
-#if CONFIG_CUDA
-    if (s->is_cuda)
-        s->pic_dis.cuda_stream = s->hwctx->stream;
-#endif
     s->pic_ref = s->pic_dis;
+    s->pic_dis.cuda_stream = dis_stream;
+    s->pic_ref.cuda_stream = ref_stream;
     return 0;
 }
 
