@@ -271,6 +271,7 @@ static int svm_parse(Svm *s, const char *text, size_t text_len,
     for (;;) {
         const char *tok, *val;
         size_t len = next_token(&p, end, &tok), vlen;
+        int bad = 0;
 
         if (!len) {
             PERR(pc, "libsvm model has no SV section");
@@ -300,26 +301,23 @@ static int svm_parse(Svm *s, const char *text, size_t text_len,
             have_kernel = 1;
         } else if (token_is(tok, len, "gamma")) {
             vlen = next_token(&p, end, &val);
-            if (token_double(val, vlen, &s->gamma) < 0)
-                goto bad_value;
+            bad = token_double(val, vlen, &s->gamma) < 0;
             have_gamma = 1;
         } else if (token_is(tok, len, "degree") ||
                    token_is(tok, len, "coef0")) {
-            if (skip_numbers(&p, end, 1) < 0)
-                goto bad_value;
+            bad = skip_numbers(&p, end, 1) < 0;
         } else if (token_is(tok, len, "nr_class")) {
             vlen = next_token(&p, end, &val);
-            if (token_long(val, vlen, &nr_class) < 0)
-                goto bad_value;
-            if (nr_class != 2) {
+            if (token_long(val, vlen, &nr_class) < 0) {
+                bad = 1;
+            } else if (nr_class != 2) {
                 PERR(pc, "nr_class %ld: a regression model has 2", nr_class);
                 return -EINVAL;
             }
         } else if (token_is(tok, len, "total_sv")) {
             vlen = next_token(&p, end, &val);
-            if (token_long(val, vlen, &total_sv) < 0 || total_sv < 1 ||
-                total_sv > 1 << 24)
-                goto bad_value;
+            bad = token_long(val, vlen, &total_sv) < 0 || total_sv < 1 ||
+                  total_sv > 1 << 24;
         } else if (token_is(tok, len, "rho")) {
             if (nr_class != 2) {
                 PERR(pc, "libsvm model: rho before nr_class");
@@ -327,26 +325,23 @@ static int svm_parse(Svm *s, const char *text, size_t text_len,
             }
             /* nr_class * (nr_class - 1) / 2 = 1 value */
             vlen = next_token(&p, end, &val);
-            if (token_double(val, vlen, &s->rho) < 0)
-                goto bad_value;
+            bad = token_double(val, vlen, &s->rho) < 0;
             have_rho = 1;
         } else if (token_is(tok, len, "label") || token_is(tok, len, "nr_sv")) {
-            if (nr_class != 2 || skip_numbers(&p, end, nr_class) < 0)
-                goto bad_value;
+            bad = nr_class != 2 || skip_numbers(&p, end, nr_class) < 0;
         } else if (token_is(tok, len, "probA") ||
                    token_is(tok, len, "probB")) {
-            if (nr_class != 2 || skip_numbers(&p, end, 1) < 0)
-                goto bad_value;
+            bad = nr_class != 2 || skip_numbers(&p, end, 1) < 0;
         } else {
             PERR(pc, "unknown text '%.*s' in libsvm model",
                  (int)(len < 40 ? len : 40), tok);
             return -EINVAL;
         }
-        continue;
-bad_value:
-        PERR(pc, "libsvm model: bad value for '%.*s'",
-             (int)(len < 40 ? len : 40), tok);
-        return -EINVAL;
+        if (bad) {
+            PERR(pc, "libsvm model: bad value for '%.*s'",
+                 (int)(len < 40 ? len : 40), tok);
+            return -EINVAL;
+        }
     }
 
     if (!have_type || !have_kernel || !have_gamma || !have_rho ||
