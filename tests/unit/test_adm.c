@@ -1,0 +1,442 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * Integer ADM (cpu/adm.c) on synthetic pictures through the public API:
+ *  - exact values against libvmaf v3.2.0's portable C path for ref == dis,
+ *    flat frames, the minimum size (33x33), odd sizes, 16-bit maximum
+ *    values, full-range noise (8-bit noise wraps the int16 centre term of
+ *    the scale-0 masking threshold) and every option (CSF modes, viewing
+ *    conditions, skips, weights); the planes come from tests/unit/adm_synth.h
+ *    and the expected values from libvmaf run on the same planes;
+ *  - refusals: 32x33 and 33x32, adm_norm_view_dist * adm_ref_display_height
+ *    below 3240, a blended CSF without a table for the viewing condition;
+ *  - our definition where libvmaf reads an uninitialised value (AIM when
+ *    the denominator is 0);
+ *  - identical results over repeated runs and 0..3 worker threads.
+ */
+
+#include <check.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vmafgpu.h"
+#include "tests/unit/adm_synth.h"
+
+#define MAX_FRAMES 2
+
+typedef struct AdmCase {
+    const char *name;
+    unsigned w, h, bpc;
+    int ref_pat;
+    uint32_t ref_seed;
+    int dis_pat;
+    uint32_t dis_seed;
+    unsigned frames;
+    const char *opts;    ///< vg_use_feature options
+    const char *suffix;  ///< key suffix of non-default feature params
+    /** integer_adm2, aim, adm3, adm_scale0..3 from libvmaf (%.17g) */
+    double expect[MAX_FRAMES][7];
+} AdmCase;
+
+static const char *const keys[7] = {
+    "integer_adm2", "integer_aim", "integer_adm3", "integer_adm_scale0",
+    "integer_adm_scale1", "integer_adm_scale2", "integer_adm_scale3",
+};
+
+static const AdmCase cases[] = {
+    { "same_smooth", 64, 48, 8, PAT_SMOOTH, 1u, PAT_SMOOTH, 1u, 2, "", "",
+      {
+        { 1.0000020033129127, 0, 1.0000010016564564, 1.0000115084247383, 1.0000006932756422, 1.0000014961396324, 0.99999708092031137 },
+        { 1.0000027776001614, 0, 1.0000013888000807, 1.0000114459094118, 1.0000007856782638, 1.0000007669482134, 0.99999949286666245 } } },
+    { "same_noise16", 48, 40, 16, PAT_NOISE, 2u, PAT_NOISE, 2u, 1, "", "",
+      {
+        { 1.0000076091047729, 0, 1.0000038045523865, 1.0000288183895671, 1.0000002122387475, 1.0000005868746424, 1.0000006194044551 } } },
+    { "flat", 64, 64, 8, PAT_FLAT, 100u, PAT_FLAT, 200u, 1, "", "",
+      {
+        { 1, 0, 1, 1, 1, 1, 1 } } },
+    { "min_size", 33, 33, 10, PAT_NOISE, 3u, PAT_SMOOTH, 4u, 2, "", "",
+      {
+        { 0.23425182785316265, 0.3416248276489201, 0.44631350010212129, 0.26468594576551352, 0.20055863901293985, 0.24943030427402502, 0.22462653097260574 },
+        { 0.19393906244221448, 0.34954854572179594, 0.42219525836020927, 0.27105206806537008, 0.1869554216625528, 0.22753905178589645, 0.078691066886198688 } } },
+    { "odd", 35, 37, 8, PAT_SMOOTH, 5u, PAT_NOISE, 6u, 1, "", "",
+      {
+        { 0.36809024974702892, 1.531009843832881, 0, 0.91404973251723798, 0.52803956926929141, 0.42773502681597597, 0.15012376418885276 } } },
+    { "odd_wide", 101, 34, 12, PAT_SMOOTH, 7u, PAT_SMOOTH, 8u, 1, "", "",
+      {
+        { 0.8194547015654785, 0.16083210828041616, 0.82931129664253111, 0.79038628471872663, 0.68758172096064252, 0.80300668969193079, 0.89857306201326004 } } },
+    { "max16_checker", 48, 40, 16, PAT_MAX, 0u, PAT_CHECKER, 0u, 1, "", "",
+      {
+        { 1, 0.67320219754249599, 0.663398901228752, 1, 1, 1, 1 } } },
+    { "noise16_max", 48, 40, 16, PAT_NOISE, 9u, PAT_MAX, 0u, 1, "", "",
+      {
+        { 0.13186652861782927, 0, 0.56593326430891466, 0.21267594456759639, 0.12812344638405507, 0.086171592172153685, 0.089098854262592578 } } },
+    { "checker16_noise", 64, 48, 16, PAT_CHECKER, 0u, PAT_NOISE, 10u, 1, "", "",
+      {
+        { 0.63269288469199281, 4.0695705388478602, 0, 0.44256190122670225, 1, 0.99921797341692342, 0.99925082480301797 } } },
+    { "noise8", 256, 144, 8, PAT_NOISE, 11u, PAT_NOISE, 12u, 1, "", "",
+      {
+        { 0.37079331155418782, 0.66880681788087071, 0.35099324683665856, 0.45501700809989382, 0.3693374487035328, 0.33671319732915883, 0.30478990944953133 } } },
+    { "noise10", 256, 144, 10, PAT_NOISE, 13u, PAT_NOISE, 14u, 1, "", "",
+      {
+        { 0.38109509875975045, 0.67693611138863707, 0.35207949368555669, 0.45556466310713278, 0.36286352833948382, 0.36445275923971776, 0.32543598536423946 } } },
+    { "egl1", 96, 80, 8, PAT_SMOOTH, 15u, PAT_NOISE, 16u, 1, "adm_enhn_gain_limit=1", "_egl_1",
+      {
+        { 0.49409669053212618, 2.9290124175394756, 0, 0.69206768132391994, 0.53319015849136242, 0.41580837088417261, 0.33104025943955628 } } },
+    { "nvd4", 96, 80, 10, PAT_SMOOTH, 17u, PAT_SMOOTH, 18u, 1, "adm_norm_view_dist=4", "_nvd_4",
+      {
+        { 0.81140818441143536, 0.19873550227270792, 0.80633634106936369, 0.85130821000239187, 0.74702179273347258, 0.72792251758956694, 0.88383519709757563 } } },
+    { "rdh2160", 96, 80, 8, PAT_SMOOTH, 19u, PAT_NOISE, 20u, 1, "adm_ref_display_height=2160", "_rdh_2160",
+      {
+        { 0.75849890301770684, 1.4368681576482529, 0.16081537268472695, 0.94991807788540794, 0.85724396223206711, 0.68123550095374419, 0.48674970714580351 } } },
+    { "barten", 96, 80, 8, PAT_SMOOTH, 21u, PAT_NOISE, 22u, 1, "adm_csf_mode=1:adm_csf_scale=0.01:adm_csf_diag_scale=0.02", "_scfd_0.02_csf_1_scf_0.01",
+      {
+        { 0.29470781328748957, 3.6765978598867228, 0, 0.76655527819515523, 0.46753160104550623, 0.11964696407751721, 0.24052516259880807 } } },
+    { "barten_default_scale", 96, 80, 8, PAT_SMOOTH, 21u, PAT_NOISE, 22u, 1, "adm_csf_mode=1", "_csf_1",
+      {
+        { 0.006094294773609836, 0.12384471579368546, 0.44112478948996214, 0.032135284459838966, 0.0095369896367878265, 0.0017517434027130372, 0.0055895750305376231 } } },
+    { "blend", 96, 80, 8, PAT_SMOOTH, 23u, PAT_NOISE, 24u, 1, "adm_csf_mode=2", "_csf_2",
+      {
+        { 0.59079277428486066, 2.5056087737590778, 0, 0.86252660850819418, 0.89553293021870695, 0.4557163221061441, 0.29730082363458599 } } },
+    { "blend_mae_2160", 96, 80, 12, PAT_SMOOTH, 25u, PAT_NOISE, 26u, 1, "adm_csf_mode=3:adm_ref_display_height=2160", "_csf_3_rdh_2160",
+      {
+        { 0.71951853234267127, 1.4440903003500405, 0.13771411599631539, 0.98451842469515449, 0.77086252058854399, 0.60006506581111041, 0.53821649691145601 } } },
+    { "skip_scale0", 96, 80, 8, PAT_SMOOTH, 27u, PAT_NOISE, 28u, 1, "adm_skip_scale0=true", "_ssz",
+      {
+        { 0.59540704971965919, 2.7675638483385474, 0, 0, 0.82075290198973871, 0.64504618389005286, 0.37543542602367291 } } },
+    { "skip_aim", 96, 80, 8, PAT_SMOOTH, 29u, PAT_NOISE, 30u, 1, "adm_skip_aim=true", "",
+      {
+        { 0.572262250416402, 0, 0.78613112520820105, 0.924454248231386, 0.76321779405174439, 0.40103171473299337, 0.19069244824329137 } } },
+    { "nw0", 96, 80, 8, PAT_SMOOTH, 31u, PAT_NOISE, 32u, 1, "adm_noise_weight=0", "_nw_0",
+      {
+        { 0.25956941344973389, 5.0954283340901156, 0, 0.90004114103606425, 0, 0.38715523543465485, 0.081841451306284771 } } },
+    { "dlmw_min", 96, 80, 8, PAT_SMOOTH, 33u, PAT_NOISE, 34u, 1, "adm_dlm_weight=0.2:adm_min_val=0.9", "_dlmw_0.2_min_0.9",
+      {
+        { 0.76263312130391436, 2.6913253490804121, 0.90000000000000002, 0.87865762180427653, 1.1098540232976051, 0.85966540608042108, 0.29452366599918822 } } },
+
+};
+#define N_CASES (sizeof(cases) / sizeof(cases[0]))
+
+static char last_error[1024];
+
+static void capture_log(void *opaque, enum VgLogLevel level, const char *msg)
+{
+    /* keep every error line of a call: the engine adds its own after ours */
+    if (level == VG_LOG_ERROR) {
+        size_t len = strlen(last_error);
+        snprintf(last_error + len, sizeof(last_error) - len, "%s|", msg);
+    }
+}
+
+static VgContext *make_ctx(unsigned threads)
+{
+    VgConfig cfg = {
+        .backend = VG_BACKEND_CPU, .n_threads = threads,
+        .log_level = VG_LOG_WARNING, .log_cb = capture_log,
+    };
+    VgContext *ctx = NULL;
+
+    ck_assert_int_eq(vg_context_create(&ctx, &cfg), 0);
+    return ctx;
+}
+
+/* A 4:2:0 picture: synthetic luma, mid-grey chroma, padded strides. */
+typedef struct Pic {
+    VgPicture pic;
+    uint8_t *buf[3];
+} Pic;
+
+static void pic_make(Pic *p, unsigned w, unsigned h, unsigned bpc, int pat,
+                     uint32_t seed)
+{
+    const unsigned bps = bpc > 8 ? 2 : 1;
+
+    memset(p, 0, sizeof(*p));
+    p->pic.fmt = VG_PIX_FMT_YUV420P;
+    p->pic.width = w;
+    p->pic.height = h;
+    p->pic.bitdepth = bpc;
+    for (unsigned pl = 0; pl < 3; pl++) {
+        const unsigned pw = pl ? (w + 1) / 2 : w, ph = pl ? (h + 1) / 2 : h;
+        const ptrdiff_t stride = (ptrdiff_t)(pw * bps + 40);
+        p->buf[pl] = calloc(ph, (size_t)stride);
+        ck_assert_ptr_nonnull(p->buf[pl]);
+        if (pl == 0) {
+            adm_synth(p->buf[0], stride, w, h, bpc, pat, seed);
+        } else {
+            for (unsigned i = 0; i < ph; i++)
+                for (unsigned j = 0; j < pw; j++) {
+                    if (bps == 1)
+                        p->buf[pl][i * stride + j] = 128;
+                    else
+                        ((uint16_t *)(p->buf[pl] + i * stride))[j] =
+                            (uint16_t)(1u << (bpc - 1));
+                }
+        }
+        p->pic.data[pl] = p->buf[pl];
+        p->pic.stride[pl] = stride;
+    }
+}
+
+static void pic_free(Pic *p)
+{
+    for (unsigned pl = 0; pl < 3; pl++)
+        free(p->buf[pl]);
+}
+
+/** Submit frame k of a case (seeds advance by 7919 per frame). */
+static int submit_frame(VgContext *ctx, const AdmCase *c, unsigned k)
+{
+    Pic r, d;
+    int ret;
+
+    pic_make(&r, c->w, c->h, c->bpc, c->ref_pat, c->ref_seed + 7919u * k);
+    pic_make(&d, c->w, c->h, c->bpc, c->dis_pat, c->dis_seed + 7919u * k);
+    ret = vg_submit(ctx, &r.pic, &d.pic);
+    pic_free(&r);
+    pic_free(&d);
+    return ret;
+}
+
+/** Run a case; values[k][o] get the 7 outputs of frame k. */
+static void run_case(const AdmCase *c, unsigned threads,
+                     double values[MAX_FRAMES][7])
+{
+    VgContext *ctx = make_ctx(threads);
+    char key[128];
+
+    ck_assert_msg(vg_use_feature(ctx, "adm", c->opts) == 0, "%s: %s", c->name,
+                  last_error);
+    for (unsigned k = 0; k < c->frames; k++)
+        ck_assert_msg(submit_frame(ctx, c, k) == 0, "%s: %s", c->name,
+                      last_error);
+    ck_assert_int_eq(vg_flush(ctx), 0);
+    for (unsigned k = 0; k < c->frames; k++) {
+        for (unsigned o = 0; o < 7; o++) {
+            snprintf(key, sizeof(key), "%s%s", keys[o], c->suffix);
+            ck_assert_msg(vg_get_score(ctx, key, k, &values[k][o]) == 0,
+                          "%s: no %s at frame %u", c->name, key, k);
+        }
+    }
+    vg_context_destroy(&ctx);
+}
+
+START_TEST(test_libvmaf_values)
+{
+    const AdmCase *c = &cases[_i];
+    double v[MAX_FRAMES][7];
+
+    run_case(c, 0, v);
+    for (unsigned k = 0; k < c->frames; k++)
+        for (unsigned o = 0; o < 7; o++)
+            ck_assert_msg(v[k][o] == c->expect[k][o],
+                          "%s frame %u %s: %.17g, libvmaf %.17g", c->name, k,
+                          keys[o], v[k][o], c->expect[k][o]);
+}
+END_TEST
+
+static int find_case(const char *name)
+{
+    for (unsigned i = 0; i < N_CASES; i++)
+        if (!strcmp(cases[i].name, name))
+            return (int)i;
+    ck_abort_msg("no case %s", name);
+    return -1;
+}
+
+START_TEST(test_identical_and_flat)
+{
+    /* ref == dis: nothing is additive (aim 0), adm2 within 1e-5 of 1;
+     * flat pictures: no detail at all, every ratio is exactly 1 */
+    const AdmCase *same = &cases[find_case("same_smooth")];
+    const AdmCase *flat = &cases[find_case("flat")];
+
+    for (unsigned k = 0; k < same->frames; k++) {
+        ck_assert(same->expect[k][1] == 0.0);
+        ck_assert(same->expect[k][0] > 0.99999 && same->expect[k][0] < 1.00001);
+    }
+    for (unsigned o = 0; o < 7; o++)
+        ck_assert(flat->expect[0][o] == (o == 1 ? 0.0 : 1.0));
+}
+END_TEST
+
+START_TEST(test_too_small)
+{
+    static const unsigned sizes[][2] = { { 32, 33 }, { 33, 32 }, { 16, 16 } };
+
+    for (unsigned i = 0; i < 3; i++) {
+        VgContext *ctx = make_ctx(0);
+        AdmCase c = { "small", sizes[i][0], sizes[i][1], 8, PAT_NOISE, 1,
+                      PAT_NOISE, 2, 1, "", "", { { 0 } } };
+        ck_assert_int_eq(vg_use_feature(ctx, "adm", NULL), 0);
+        last_error[0] = 0;
+        ck_assert_int_eq(submit_frame(ctx, &c, 0), -EINVAL);
+        ck_assert_ptr_nonnull(strstr(last_error, "33x33"));
+        vg_context_destroy(&ctx);
+    }
+}
+END_TEST
+
+/** Run one frame with options; @return the first error of submit/flush. */
+static int run_opts(const char *opts, unsigned threads)
+{
+    VgContext *ctx = make_ctx(threads);
+    AdmCase c = { "opts", 64, 48, 8, PAT_SMOOTH, 1, PAT_NOISE, 2, 1, "", "",
+                  { { 0 } } };
+    int ret;
+
+    last_error[0] = 0;
+    ret = vg_use_feature(ctx, "adm", opts);
+    if (!ret)
+        ret = submit_frame(ctx, &c, 0);
+    if (!ret)
+        ret = vg_flush(ctx);
+    vg_context_destroy(&ctx);
+    return ret;
+}
+
+START_TEST(test_refusals)
+{
+    /* integer_adm.c extract(): nvd * rdh < 3 * 1080 is refused */
+    ck_assert_int_eq(run_opts("adm_norm_view_dist=2", 0), -EINVAL);
+    ck_assert_ptr_nonnull(strstr(last_error, "below 3240"));
+    ck_assert_int_eq(run_opts("adm_ref_display_height=720", 0), -EINVAL);
+    /* blended CSF tables exist only for a few viewing conditions */
+    ck_assert_int_eq(run_opts("adm_csf_mode=2:adm_norm_view_dist=4", 0), -EINVAL);
+    ck_assert_int_eq(run_opts("adm_csf_mode=3:adm_ref_display_height=1440", 0), -EINVAL);
+    /* option ranges (integer_adm.c options) */
+    ck_assert_int_eq(run_opts("adm_csf_mode=4", 0), -EINVAL);
+    ck_assert_int_eq(run_opts("adm_enhn_gain_limit=0.5", 0), -EINVAL);
+    /* accepted limits */
+    ck_assert_int_eq(run_opts("adm_norm_view_dist=3:adm_ref_display_height=1080", 0), 0);
+    ck_assert_int_eq(run_opts("adm_csf_mode=3:adm_norm_view_dist=1.5:adm_ref_display_height=2160", 0), 0);
+}
+END_TEST
+
+START_TEST(test_zero_denominator)
+{
+    /* flat pictures and no noise weight: den = 0. libvmaf then writes
+     * adm2 = 1 and an uninitialised AIM; we define AIM = 0 */
+    VgContext *ctx = make_ctx(0);
+    AdmCase c = { "den0", 64, 48, 10, PAT_FLAT, 300, PAT_FLAT, 700, 1, "", "",
+                  { { 0 } } };
+    double v;
+
+    ck_assert_int_eq(vg_use_feature(ctx, "adm", "adm_noise_weight=0:debug=true"), 0);
+    ck_assert_int_eq(submit_frame(ctx, &c, 0), 0);
+    ck_assert_int_eq(vg_flush(ctx), 0);
+    ck_assert_int_eq(vg_get_score(ctx, "integer_adm_den_nw_0", 0, &v), 0);
+    ck_assert(v == 0.0);
+    ck_assert_int_eq(vg_get_score(ctx, "integer_adm2_nw_0", 0, &v), 0);
+    ck_assert(v == 1.0);
+    ck_assert_int_eq(vg_get_score(ctx, "integer_aim_nw_0", 0, &v), 0);
+    ck_assert(v == 0.0);
+    ck_assert_int_eq(vg_get_score(ctx, "integer_adm3_nw_0", 0, &v), 0);
+    ck_assert(v == 1.0);
+    vg_context_destroy(&ctx);
+}
+END_TEST
+
+START_TEST(test_debug_outputs)
+{
+    /* debug adds integer_adm (= adm2), num/den and per-scale num/den, with
+     * integer_adm_scaleN = num_scaleN / den_scaleN and adm2 = num / den */
+    const AdmCase *c = &cases[find_case("odd_wide")];
+    VgContext *ctx = make_ctx(0);
+    double adm2, adm, num, den, sn, sd, s;
+    char key[64];
+
+    ck_assert_int_eq(vg_use_feature(ctx, "adm", "debug=true"), 0);
+    ck_assert_int_eq(submit_frame(ctx, c, 0), 0);
+    ck_assert_int_eq(vg_flush(ctx), 0);
+    ck_assert_int_eq(vg_get_score(ctx, "integer_adm2", 0, &adm2), 0);
+    ck_assert(adm2 == c->expect[0][0]);
+    ck_assert_int_eq(vg_get_score(ctx, "integer_adm", 0, &adm), 0);
+    ck_assert(adm == adm2);
+    ck_assert_int_eq(vg_get_score(ctx, "integer_adm_num", 0, &num), 0);
+    ck_assert_int_eq(vg_get_score(ctx, "integer_adm_den", 0, &den), 0);
+    ck_assert(num / den == adm2);
+    for (unsigned i = 0; i < 4; i++) {
+        snprintf(key, sizeof(key), "integer_adm_num_scale%u", i);
+        ck_assert_int_eq(vg_get_score(ctx, key, 0, &sn), 0);
+        snprintf(key, sizeof(key), "integer_adm_den_scale%u", i);
+        ck_assert_int_eq(vg_get_score(ctx, key, 0, &sd), 0);
+        snprintf(key, sizeof(key), "integer_adm_scale%u", i);
+        ck_assert_int_eq(vg_get_score(ctx, key, 0, &s), 0);
+        ck_assert(s == sn / sd);
+        ck_assert(s == c->expect[0][3 + i]);
+    }
+    vg_context_destroy(&ctx);
+
+    /* without debug the extra outputs do not exist */
+    ctx = make_ctx(0);
+    ck_assert_int_eq(vg_use_feature(ctx, "adm", NULL), 0);
+    ck_assert_int_eq(submit_frame(ctx, c, 0), 0);
+    ck_assert_int_eq(vg_flush(ctx), 0);
+    ck_assert_int_ne(vg_get_score(ctx, "integer_adm_num", 0, &num), 0);
+    vg_context_destroy(&ctx);
+}
+END_TEST
+
+START_TEST(test_threads_deterministic)
+{
+    /* 8 frames of noise against a smooth picture, 0..3 workers, twice */
+    enum { NF = 8 };
+    AdmCase c = { "threads", 96, 64, 10, PAT_SMOOTH, 5, PAT_NOISE, 6, NF, "",
+                  "", { { 0 } } };
+    double first[NF][7];
+    char key[64];
+
+    for (unsigned run = 0; run < 8; run++) {
+        const unsigned threads = run % 4;
+        VgContext *ctx = make_ctx(threads);
+        ck_assert_int_eq(vg_use_feature(ctx, "adm", NULL), 0);
+        for (unsigned k = 0; k < NF; k++)
+            ck_assert_int_eq(submit_frame(ctx, &c, k), 0);
+        ck_assert_int_eq(vg_flush(ctx), 0);
+        for (unsigned k = 0; k < NF; k++) {
+            for (unsigned o = 0; o < 7; o++) {
+                double v;
+                snprintf(key, sizeof(key), "%s", keys[o]);
+                ck_assert_int_eq(vg_get_score(ctx, key, k, &v), 0);
+                if (run == 0)
+                    first[k][o] = v;
+                else
+                    ck_assert_msg(v == first[k][o], "threads %u frame %u %s: "
+                                  "%.17g vs %.17g", threads, k, key, v,
+                                  first[k][o]);
+            }
+        }
+        vg_context_destroy(&ctx);
+    }
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("adm");
+    TCase *tc = tcase_create("adm");
+    SRunner *sr;
+    int failed;
+
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, test_libvmaf_values, 0, N_CASES);
+    tcase_add_test(tc, test_identical_and_flat);
+    tcase_add_test(tc, test_too_small);
+    tcase_add_test(tc, test_refusals);
+    tcase_add_test(tc, test_zero_denominator);
+    tcase_add_test(tc, test_debug_outputs);
+    tcase_add_test(tc, test_threads_deterministic);
+    suite_add_tcase(s, tc);
+    sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
