@@ -242,7 +242,7 @@ int vg_adm_factors(const VgAdmOpts *o, VgAdmFactors *f, VgLog *log)
             vg_log(log, VG_LOG_ERROR, "adm: adm_csf_mode=%d has no CSF table "
                    "for adm_norm_view_dist=%g adm_ref_display_height=%d "
                    "(tables exist for 480/720/1080/2160 at 3H and 5H, and "
-                   "2160 at 1.5H)\n", o->csf_mode, nvd, rdh);
+                   "2160 at 1.5H)", o->csf_mode, nvd, rdh);
             return -EINVAL;
         }
     }
@@ -1014,12 +1014,12 @@ static int adm_init(VgFeatureCtx *fc)
 
     if (fc->width < VG_ADM_MIN_SIZE || fc->height < VG_ADM_MIN_SIZE) {
         vg_log(fc->log, VG_LOG_ERROR, "adm: %ux%u is below the minimum "
-               "frame size %dx%d\n", fc->width, fc->height, VG_ADM_MIN_SIZE,
+               "frame size %dx%d", fc->width, fc->height, VG_ADM_MIN_SIZE,
                VG_ADM_MIN_SIZE);
         return -EINVAL;
     }
     if (fc->bpc < 8 || fc->bpc > 16) {
-        vg_log(fc->log, VG_LOG_ERROR, "adm: unsupported bit depth %u\n", fc->bpc);
+        vg_log(fc->log, VG_LOG_ERROR, "adm: unsupported bit depth %u", fc->bpc);
         return -EINVAL;
     }
     ret = vg_adm_factors(o, &p->fac, fc->log);
@@ -1047,7 +1047,7 @@ static int adm_init(VgFeatureCtx *fc)
 
     p->mem = calloc(1, total);
     if (!p->mem) {
-        vg_log(fc->log, VG_LOG_ERROR, "adm: out of memory (%zu bytes)\n", total);
+        vg_log(fc->log, VG_LOG_ERROR, "adm: out of memory (%zu bytes)", total);
         return -ENOMEM;
     }
     char *top = (char *)(((uintptr_t)p->mem + 63) & ~(uintptr_t)63);
@@ -1101,14 +1101,14 @@ static int adm_extract(VgFeatureCtx *fc, const VgFrame *frame)
     if (o->norm_view_dist * o->ref_display_height < 3.0 * 1080) {
         vg_log(fc->log, VG_LOG_ERROR, "adm: adm_norm_view_dist * "
                "adm_ref_display_height = %g is below 3240 (1080 lines at "
-               "3H), which integer ADM cannot handle\n",
+               "3H), which integer ADM cannot handle",
                o->norm_view_dist * o->ref_display_height);
         return -EINVAL;
     }
     if (ref->w[0] != fc->width || ref->h[0] != fc->height ||
         dis->w[0] != fc->width || dis->h[0] != fc->height ||
         ref->bpc != fc->bpc || dis->bpc != fc->bpc) {
-        vg_log(fc->log, VG_LOG_ERROR, "adm: picture geometry changed\n");
+        vg_log(fc->log, VG_LOG_ERROR, "adm: picture geometry changed");
         return -EINVAL;
     }
 
