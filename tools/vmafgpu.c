@@ -156,8 +156,8 @@ static void usage(FILE *f, const char *app)
 static int bad_arg(const char *app, const char *opt, const char *arg,
                    const char *want)
 {
-    fprintf(stderr, "%s: invalid argument \"%s\" for %s; should be %s\n"
-            "Try '%s --help'.\n", app, arg, opt, want, app);
+    fprintf(stderr, "vmafgpu: invalid argument \"%s\" for %s; should be %s\n"
+            "Try '%s --help'.\n", arg, opt, want, app);
     return -EINVAL;
 }
 
@@ -246,7 +246,7 @@ static int parse_args(int argc, char **argv, Settings *s)
                                o == 'm' ? "version=NAME or path=FILE ..."
                                         : "NAME[=OPT=VAL:...]");
             if (*n == MAX_ITEMS) {
-                fprintf(stderr, "%s: at most %d %s are supported\n", app,
+                fprintf(stderr, "vmafgpu: at most %d %s are supported\n",
                         MAX_ITEMS, o == 'm' ? "models" : "features");
                 return -E2BIG;
             }
@@ -286,14 +286,14 @@ static int parse_args(int argc, char **argv, Settings *s)
         case ':':
         case '?':
         default:
-            if (optopt && optopt < 256 && strchr(short_opts, optopt))
-                fprintf(stderr, "%s: option -%c needs an argument\n", app,
-                        optopt);
+            if (optopt >= 256 || (optopt && strchr(short_opts, optopt)))
+                fprintf(stderr, "vmafgpu: option %s needs an argument\n",
+                        opt_name(optopt));
             else if (optopt)
-                fprintf(stderr, "%s: unknown option -%c\n", app, optopt);
+                fprintf(stderr, "vmafgpu: unknown option -%c\n", optopt);
             else
-                fprintf(stderr, "%s: unknown option or missing argument: %s\n",
-                        app, argv[optind - 1]);
+                fprintf(stderr, "vmafgpu: unknown option %s\n",
+                        argv[optind - 1]);
             fprintf(stderr, "Try '%s --help'.\n", app);
             return -EINVAL;
         }
@@ -302,29 +302,29 @@ static int parse_args(int argc, char **argv, Settings *s)
     }
 
     if (optind < argc) {
-        fprintf(stderr, "%s: unexpected argument \"%s\"\nTry '%s --help'.\n",
-                app, argv[optind], app);
+        fprintf(stderr, "vmafgpu: unexpected argument \"%s\"\nTry '%s --help'.\n",
+                argv[optind], app);
         return -EINVAL;
     }
     if (!s->path_ref || !s->path_dis) {
-        fprintf(stderr, "%s: both --reference/-r and --distorted/-d are "
-                "required\nTry '%s --help'.\n", app, app);
+        fprintf(stderr, "vmafgpu: both --reference/-r and --distorted/-d are "
+                "required\nTry '%s --help'.\n", app);
         return -EINVAL;
     }
     if (s->use_raw && !(s->width && s->height && s->have_fmt && s->bitdepth)) {
-        fprintf(stderr, "%s: raw .yuv input needs all of --width/-w (> 0), "
-                "--height/-h (> 0), --pixel_format/-p, --bitdepth/-b\n", app);
+        fprintf(stderr, "vmafgpu: raw .yuv input needs all of --width/-w (> 0), "
+                "--height/-h (> 0), --pixel_format/-p, --bitdepth/-b\n");
         return -EINVAL;
     }
     if (s->use_raw && (s->bitdepth < 8 || s->bitdepth > 16)) {
-        fprintf(stderr, "%s: invalid bit depth %u for -b/--bitdepth; should "
-                "be 8..16\n", app, s->bitdepth);
+        fprintf(stderr, "vmafgpu: invalid bit depth %u for -b/--bitdepth; should "
+                "be 8..16\n", s->bitdepth);
         return -EINVAL;
     }
     if (!s->n_models && !s->no_prediction)
         s->model[s->n_models++] = "version=vmaf_v0.6.1";
     if (!s->n_models && !s->n_features) {
-        fprintf(stderr, "%s: nothing to compute: -n without --feature\n", app);
+        fprintf(stderr, "vmafgpu: nothing to compute: -n without --feature\n");
         return -EINVAL;
     }
     return 0;

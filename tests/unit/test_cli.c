@@ -1,0 +1,431 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * The vmafgpu tool on bad input and on input libvmaf's own tool mishandles.
+ *  - Bad input (short file, zero/negative size, bit depth 7/17, unknown
+ *    model, malformed model JSON, model needing a feature we lack, unknown
+ *    feature/option, ...): exit status 1, a message on stderr, no crash.
+ *    A few run under valgrind when it is installed (--error-exitcode=99,
+ *    so a memory error or a definite leak is told apart from our status 1).
+ *  - Inputs of different lengths: the common frames are scored, with a
+ *    warning; y4m and stdin input of an odd 4:2:0 size give exactly the
+ *    values of the raw file.
+ */
+
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "tests/cli_util.h"
+
+static const char *const tmp_files[] = {
+    "short.yuv", "small.yuv", "small_dis.yuv", "bad_model.json",
+    "cambi_model.json", "ref577.y4m", "dis577.y4m", "dis5.yuv", "noheader.y4m",
+    "o1.json", "o2.json", "o3.json", "o4.json", "err.txt", "out.txt", NULL
+};
+
+static char raw_dir[CLI_PATH_MAX + 64];
+static int have_valgrind;
+
+/* Fixture set-up runs outside the Check tests: fail the whole program. */
+#define MUST(c) do {                                                        \
+        if (!(c)) {                                                         \
+            fprintf(stderr, "test_cli: set-up failed: %s\n", #c);           \
+            exit(EXIT_FAILURE);                                             \
+        }                                                                   \
+    } while (0)
+
+static void write_file(const char *name, const void *data, size_t size)
+{
+    FILE *f = fopen(tmp_path(name), "wb");
+
+    MUST(f);
+    MUST(fwrite(data, 1, size, f) == size);
+    MUST(fclose(f) == 0);
+}
+
+static char *raw_input(const char *name)
+{
+    static char buf[4][CLI_PATH_MAX + 128];
+    static unsigned k;
+    char *p = buf[k++ % 4];
+
+    snprintf(p, CLI_PATH_MAX + 128, "%s/%s", raw_dir, name);
+    return p;
+}
+
+/* ---- fixtures ------------------------------------------------------------ */
+
+static void make_fixtures(void)
+{
+    static uint8_t small[3 * (64 * 48 * 3 / 2)];
+    char models[CLI_PATH_MAX + 64], *json, *at;
+    const char *needle = "VMAF_integer_feature_adm2_score";
+    size_t len;
+    FILE *f;
+
+    write_file("short.yuv", small, 100);
+
+    /* 3 frames 64x48 4:2:0 8-bit, a simple pattern; dis = ref + 1. */
+    for (size_t i = 0; i < sizeof(small); i++)
+        small[i] = (uint8_t)((i * 7 + i / 64) & 0xff);
+    write_file("small.yuv", small, sizeof(small));
+    for (size_t i = 0; i < sizeof(small); i++)
+        small[i] = (uint8_t)(small[i] ^ 1);
+    write_file("small_dis.yuv", small, sizeof(small));
+
+    write_file("bad_model.json", "{ \"model_dict\": { not json",
+               strlen("{ \"model_dict\": { not json"));
+
+    /* vmaf_v0.6.1 with adm2 replaced by a libvmaf feature we do not compute. */
+    snprintf(models, sizeof(models), "%s/models/vmaf_v0.6.1.json", cli_env.shared);
+    json = slurp(models, &len);
+    MUST(json);
+    at = strstr(json, needle);
+    MUST(at);
+    f = fopen(tmp_path("cambi_model.json"), "wb");
+    MUST(f);
+    fwrite(json, 1, (size_t)(at - json), f);
+    fputs("Cambi_feature_cambi_score", f);
+    fputs(at + strlen(needle), f);
+    MUST(fclose(f) == 0);
+    free(json);
+
+    write_file("noheader.y4m", "YUV4MPEG2 W0 H16 C420jpeg\n",
+               strlen("YUV4MPEG2 W0 H16 C420jpeg\n"));
+}
+
+/** y4m copy of a raw 4:2:0 8-bit file. */
+static void make_y4m(const char *raw, const char *name, unsigned w, unsigned h)
+{
+    size_t len, frame = (size_t)w * h + 2 * (size_t)((w + 1) / 2) * ((h + 1) / 2);
+    char *data = slurp(raw, &len);
+    FILE *f = fopen(tmp_path(name), "wb");
+
+    ck_assert_msg(data != NULL, "cannot read %s", raw);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(len % frame, 0);
+    fprintf(f, "YUV4MPEG2 W%u H%u F30:1 Ip A1:1 C420jpeg XYSCSS=420JPEG\n", w, h);
+    for (size_t off = 0; off < len; off += frame) {
+        fputs(off ? "FRAME\n" : "FRAME Ixyz\n", f);
+        ck_assert_uint_eq(fwrite(data + off, 1, frame, f), frame);
+    }
+    ck_assert_int_eq(fclose(f), 0);
+    free(data);
+}
+
+/* ---- running ------------------------------------------------------------- */
+
+/**
+ * Run the tool with args (NULL-terminated), optionally under valgrind;
+ * stdin from `in`. @return its exit status; stderr is in err.txt.
+ */
+static int run_tool(int valgrind, const char *in, const char *const *args)
+{
+    char *argv[96];
+    int n = 0;
+
+    if (valgrind) {
+        argv[n++] = "/usr/bin/valgrind";
+        argv[n++] = "-q";
+        argv[n++] = "--error-exitcode=99";
+        argv[n++] = "--leak-check=full";
+        argv[n++] = "--errors-for-leak-kinds=definite,indirect";
+    }
+    argv[n++] = cli_env.cli;
+    for (; *args && n < 95; args++)
+        argv[n++] = (char *)*args;
+    argv[n] = NULL;
+    return run_cmd(argv, in, tmp_path("out.txt"), tmp_path("err.txt"));
+}
+
+static char *err_text(void)
+{
+    char *e = slurp(tmp_path("err.txt"), NULL);
+
+    ck_assert_ptr_nonnull(e);
+    return e;
+}
+
+/* ---- bad input ----------------------------------------------------------- */
+
+typedef struct BadCase {
+    const char *what;
+    const char *args[24];
+    const char *expect;   ///< substring of the message
+    int valgrind;         ///< also run under valgrind
+} BadCase;
+
+#define SMALL "-w", "64", "-h", "48", "-p", "420", "-b", "8"
+#define R_SMALL "-r", "@small.yuv", "-d", "@small_dis.yuv"
+
+static const BadCase bad_cases[] = {
+    { "file shorter than one frame",
+      { "-r", "@short.yuv", "-d", "@short.yuv", SMALL, "-n", "--feature", "psnr" },
+      "shorter than one frame", 1 },
+    { "zero width", { R_SMALL, "-w", "0", "-h", "48", "-p", "420", "-b", "8" },
+      "--width", 0 },
+    { "negative height", { R_SMALL, "-w", "64", "-h", "-48", "-p", "420", "-b", "8" },
+      "invalid argument \"-48\"", 0 },
+    { "bit depth 7", { R_SMALL, "-w", "64", "-h", "48", "-p", "420", "-b", "7" },
+      "bit depth 7", 0 },
+    { "bit depth 17", { R_SMALL, "-w", "64", "-h", "48", "-p", "420", "-b", "17" },
+      "bit depth 17", 0 },
+    { "pixel format 411", { R_SMALL, "-w", "64", "-h", "48", "-p", "411", "-b", "8" },
+      "pixel format", 0 },
+    { "raw without all four of -w -h -p -b", { R_SMALL, "-w", "64", "-h", "48" },
+      "--pixel_format", 0 },
+    { "unknown model name", { R_SMALL, SMALL, "-m", "version=vmaf_v9.9.9" },
+      "vmaf_v9.9.9", 1 },
+    { "malformed model JSON", { R_SMALL, SMALL, "-m", "path=@bad_model.json" },
+      "bad_model.json", 1 },
+    { "model file missing", { R_SMALL, SMALL, "-m", "path=@no_such_model.json" },
+      "no_such_model.json", 0 },
+    { "model needing a feature we do not compute",
+      { R_SMALL, SMALL, "-m", "path=@cambi_model.json" }, "model", 1 },
+    { "two models with the same name",
+      { R_SMALL, SMALL, "-m", "version=vmaf_v0.6.1", "-m", "version=vmaf_v0.6.1neg" },
+      "named", 0 },
+    { "unknown feature", { R_SMALL, SMALL, "-n", "--feature", "no_such_feature" },
+      "no_such_feature", 1 },
+    { "unknown feature option",
+      { R_SMALL, SMALL, "-n", "--feature", "psnr=no_such_opt=1" },
+      "psnr", 1 },
+    { "unknown option", { R_SMALL, SMALL, "--no_such_option" },
+      "unknown option --no_such_option", 0 },
+    { "option without its argument", { R_SMALL, SMALL, "--threads" },
+      "--threads needs an argument", 0 },
+    { "bad thread count", { R_SMALL, SMALL, "--threads", "two" },
+      "--threads", 0 },
+    { "missing distorted", { "-r", "@small.yuv", SMALL }, "--distorted", 0 },
+    { "missing file", { "-r", "@small.yuv", "-d", "@nonexistent.yuv", SMALL },
+      "nonexistent.yuv", 0 },
+    { "raw file without -w -h -p -b", { R_SMALL }, "YUV4MPEG2", 0 },
+    { "y4m with a zero width", { "-r", "@noheader.y4m", "-d", "@noheader.y4m" },
+      "invalid size", 0 },
+    { "no model and no feature", { R_SMALL, SMALL, "-n" }, "nothing to compute", 0 },
+    { "unknown backend", { R_SMALL, SMALL, "--backend", "opencl" }, "--backend", 0 },
+    { "log into a missing directory",
+      { R_SMALL, SMALL, "-n", "--feature", "psnr", "-o", "/nonexistent/dir/log.xml" },
+      "log.xml", 0 },
+};
+#define N_BAD (sizeof(bad_cases) / sizeof(bad_cases[0]))
+
+START_TEST(test_bad_input)
+{
+    const BadCase *c = &bad_cases[_i];
+    char paths[24][CLI_PATH_MAX + 128];
+    const char *args[25];
+    int n = 0;
+
+    /* "@name" is a file of the temporary directory, also after "path=". */
+    for (; c->args[n]; n++) {
+        const char *a = c->args[n], *at = strchr(a, '@');
+
+        if (at) {
+            snprintf(paths[n], sizeof(paths[n]), "%.*s%s", (int)(at - a), a,
+                     tmp_path(at + 1));
+            args[n] = paths[n];
+        } else {
+            args[n] = a;
+        }
+    }
+    args[n] = NULL;
+
+    for (int vg = 0; vg <= (c->valgrind && have_valgrind); vg++) {
+        int rc = run_tool(vg, NULL, args);
+        char *err = err_text();
+
+        ck_assert_msg(rc == 1, "%s%s: exit status %d, want 1; stderr: %s",
+                      c->what, vg ? " (valgrind)" : "", rc, err);
+        ck_assert_msg(strstr(err, c->expect) != NULL,
+                      "%s: stderr lacks \"%s\": %s", c->what, c->expect, err);
+        free(err);
+    }
+}
+END_TEST
+
+/* ---- good input ---------------------------------------------------------- */
+
+static json_object *frames_of(const char *name, size_t *n)
+{
+    json_object *root = json_object_from_file(tmp_path(name)), *fr = NULL;
+
+    ck_assert_msg(root != NULL, "cannot parse %s", name);
+    ck_assert(json_object_object_get_ex(root, "frames", &fr));
+    *n = json_object_array_length(fr);
+    json_object_get(fr);
+    json_object_put(root);
+    return fr;
+}
+
+static json_object *metric(json_object *frames, size_t i, const char *key)
+{
+    json_object *m = NULL, *v = NULL;
+
+    ck_assert(json_object_object_get_ex(json_object_array_get_idx(frames, i),
+                                        "metrics", &m));
+    ck_assert_msg(json_object_object_get_ex(m, key, &v), "frame %zu: no %s",
+                  i, key);
+    return v;
+}
+
+/** Every metric of every frame equal (doubles). */
+static void assert_same_frames(const char *a, const char *b)
+{
+    size_t na, nb;
+    json_object *fa = frames_of(a, &na), *fb = frames_of(b, &nb);
+
+    ck_assert_uint_eq(na, nb);
+    for (size_t i = 0; i < na; i++) {
+        json_object *m = NULL;
+
+        ck_assert(json_object_object_get_ex(json_object_array_get_idx(fa, i),
+                                            "metrics", &m));
+        json_object_object_foreach(m, key, v)
+            ck_assert_msg(json_object_get_double(v) ==
+                          json_object_get_double(metric(fb, i, key)),
+                          "%s vs %s: frame %zu %s differs", a, b, i, key);
+    }
+    json_object_put(fa);
+    json_object_put(fb);
+}
+
+START_TEST(test_different_lengths)
+{
+    char *data, golden[CLI_PATH_MAX + 64];
+    size_t len, n;
+    const size_t frame = 640 * 360 * 3;
+    json_object *fr, *g, *gf = NULL;
+    int rc;
+
+    data = slurp(raw_input("r640x360_yuv444p_dist.yuv"), &len);
+    ck_assert_ptr_nonnull(data);
+    ck_assert_uint_ge(len, 10 * frame);
+    write_file("dis5.yuv", data, 5 * frame);
+    free(data);
+
+    {
+        const char *args[] = {
+            "-r", raw_input("r640x360_yuv444p_ref.yuv"), "-d", tmp_path("dis5.yuv"),
+            "-w", "640", "-h", "360", "-p", "444", "-b", "8", "-n",
+            "--feature", "psnr", "--json", "--precision", "max",
+            "-o", tmp_path("o1.json"), NULL
+        };
+        rc = run_tool(0, NULL, args);
+    }
+    data = err_text();
+    ck_assert_msg(rc == 0, "exit status %d: %s", rc, data);
+    ck_assert_msg(strstr(data, "ended before") && strstr(data, "5 frames"),
+                  "no length warning: %s", data);
+    free(data);
+
+    /* The 5 common frames are scored, with the golden values. */
+    fr = frames_of("o1.json", &n);
+    ck_assert_uint_eq(n, 5);
+    snprintf(golden, sizeof(golden), "%s/golden/hp/r640x360_444p8.json",
+             cli_env.shared);
+    g = json_object_from_file(golden);
+    ck_assert_ptr_nonnull(g);
+    ck_assert(json_object_object_get_ex(g, "frames", &gf));
+    for (size_t i = 0; i < n; i++)
+        ck_assert(json_object_get_double(metric(fr, i, "psnr_y")) ==
+                  json_object_get_double(metric(gf, i, "psnr_y")));
+    json_object_put(fr);
+    json_object_put(g);
+}
+END_TEST
+
+START_TEST(test_y4m_and_stdin_odd_size)
+{
+    const char *ref = raw_input("r577x323_yuv420p_ref.yuv");
+    const char *dis = raw_input("r577x323_yuv420p_dist.yuv");
+    int rc;
+
+    make_y4m(ref, "ref577.y4m", 577, 323);
+    make_y4m(dis, "dis577.y4m", 577, 323);
+    {
+        const char *args[] = {
+            "-r", ref, "-d", dis, "-w", "577", "-h", "323", "-p", "420", "-b", "8",
+            "-n", "--feature", "psnr", "--feature", "motion", "--json",
+            "--precision", "max", "-o", tmp_path("o2.json"), NULL
+        };
+        ck_assert_int_eq(run_tool(0, NULL, args), 0);
+    }
+    {
+        const char *args[] = {
+            "-r", tmp_path("ref577.y4m"), "-d", tmp_path("dis577.y4m"),
+            "-n", "--feature", "psnr", "--feature", "motion", "--json",
+            "--precision", "max", "-o", tmp_path("o3.json"), NULL
+        };
+        rc = run_tool(0, NULL, args);
+        ck_assert_msg(rc == 0, "y4m: exit status %d", rc);
+    }
+    {
+        const char *args[] = {
+            "-r", "-", "-d", tmp_path("dis577.y4m"),
+            "-n", "--feature", "psnr", "--feature", "motion", "--json",
+            "--precision", "max", "-o", tmp_path("o4.json"), NULL
+        };
+        rc = run_tool(0, tmp_path("ref577.y4m"), args);
+        ck_assert_msg(rc == 0, "stdin: exit status %d", rc);
+    }
+    assert_same_frames("o2.json", "o3.json");
+    assert_same_frames("o2.json", "o4.json");
+}
+END_TEST
+
+START_TEST(test_valgrind_clean_run)
+{
+    const char *args[] = {
+        "-r", tmp_path("small.yuv"), "-d", tmp_path("small_dis.yuv"), SMALL,
+        "-n", "--feature", "psnr", "--feature", "motion", "--threads", "2",
+        "--xml", "-o", tmp_path("o1.json"), NULL
+    };
+    int rc;
+
+    if (!have_valgrind)
+        return;
+    rc = run_tool(1, NULL, args);
+    if (rc) {
+        char *e = err_text();
+        ck_abort_msg("valgrind: exit status %d: %s", rc, e);
+    }
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("cli");
+    TCase *tc = tcase_create("cli");
+    SRunner *sr;
+    int failed;
+
+    cli_env_init();
+    snprintf(raw_dir, sizeof(raw_dir), "%s/corpus/raw", cli_env.shared);
+    have_valgrind = file_exists("/usr/bin/valgrind");
+    if (!have_valgrind)
+        fprintf(stderr, "test_cli: valgrind not installed, memory checks skipped\n");
+    make_fixtures();
+
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, test_bad_input, 0, N_BAD);
+    tcase_add_test(tc, test_different_lengths);
+    tcase_add_test(tc, test_y4m_and_stdin_odd_size);
+    tcase_add_test(tc, test_valgrind_clean_run);
+    suite_add_tcase(s, tc);
+    sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    cli_env_cleanup(tmp_files);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
