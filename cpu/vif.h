@@ -80,8 +80,4 @@ typedef struct VgVifAccum {
  */
 int vg_vif_emit(VgFeatureCtx *fc, unsigned index, const VgVifAccum acc[4]);
 
-#if HAVE_CUDA
-extern const struct VgCudaFeatureImpl vg_vif_cuda;
-#endif
-
 #endif /* VG_CPU_VIF_H */
