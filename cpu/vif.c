@@ -77,15 +77,17 @@ typedef struct VifCpu {
     const uint16_t *log2;
     unsigned w[4], h[4];
     uint16_t *img[4][2];    ///< scales 1..3, ref/dis, row stride w[s]
-    uint32_t *vmu[2];       ///< vertical sums of c*x, c*y
-    uint64_t *vsq[3];       ///< vertical sums of c*x*x, c*y*y, c*x*y
-    uint32_t *tmu[2];       ///< filtered row (mu), PAD margin each side
-    uint32_t *tsq[3];       ///< filtered row (squares), PAD margin each side
-    uint32_t *hmu[2];       ///< horizontal sums M1, M2
-    uint64_t *hsq[3];       ///< horizontal sums XX, YY, XY
-    int32_t *sig[3];        ///< sigma1^2, sigma2^2, sigma12 of one row
+    /* One vertically filtered row, PAD samples of margin on each side:
+     * mu of ref/dis, then the filtered squares xx, yy, xy (uint32) split
+     * into high and low 16 bits. */
+    uint16_t *mu[2];
+    uint16_t *sq_hi[3], *sq_lo[3];
+    uint32_t *hsum[5];      ///< horizontal sums M1, M2, XX, YY, XY of one row
+    uint16_t *even, *odd;   ///< de-interleaved row for the down-sampling
     void *mem;
 } VifCpu;
+
+#define VIF_INLINE static inline __attribute__((always_inline))
 
 static inline int mirror(int i, int n)
 {
@@ -96,78 +98,158 @@ static inline int mirror(int i, int n)
     return i;
 }
 
+/*
+ * The kernels below are written per filter length (constant `fw`, taps
+ * folded in) with the tap loop fully unrolled, so that GCC vectorises the
+ * column loop and keeps the sums in registers. Every product is 16 x 16
+ * bits: squares (up to 65535^2) are split into high and low 16-bit halves,
+ * whose filtered sums each stay below 65536 * 65535 < 2^32 because the taps
+ * sum to 65536; the halves are recombined exactly after the pass.
+ */
+
 /* ---- vertical passes ---------------------------------------------------- */
 
-/* 8-bit scale 0 (vif_statistic_8): every sum fits uint32 (max
- * 65536 * 255^2 < 2^32), the squares are kept unshifted. */
-static void vacc_stat_u8(uint32_t *restrict m1, uint32_t *restrict m2,
-                         uint32_t *restrict xx, uint32_t *restrict yy,
-                         uint32_t *restrict xy, const uint8_t *restrict a,
-                         const uint8_t *restrict b, uint32_t c, unsigned w)
+/* 8-bit scale 0 (vif_statistic_8): x*x, y*y, x*y fit 16 bits and their sums
+ * fit uint32 (<= 65536 * 255^2); mu = (m + 128) >> 8, squares unshifted. */
+VIF_INLINE void vert_stat_u8(const unsigned fw, const uint16_t *taps,
+                             uint16_t *restrict mu1, uint16_t *restrict mu2,
+                             uint16_t *restrict xh, uint16_t *restrict xl,
+                             uint16_t *restrict yh, uint16_t *restrict yl,
+                             uint16_t *restrict zh, uint16_t *restrict zl,
+                             const uint8_t *const *ra, const uint8_t *const *rb,
+                             unsigned w)
 {
+    const uint8_t *a[17], *b[17];
+
+    for (unsigned k = 0; k < fw; k++) {
+        a[k] = ra[k];
+        b[k] = rb[k];
+    }
     for (unsigned j = 0; j < w; j++) {
-        uint32_t ca = c * a[j], cb = c * b[j];
-        m1[j] += ca;
-        m2[j] += cb;
-        xx[j] += ca * a[j];
-        yy[j] += cb * b[j];
-        xy[j] += ca * b[j];
+        uint32_t s1 = 0, s2 = 0, sxx = 0, syy = 0, sxy = 0;
+#pragma GCC unroll 17
+        for (unsigned k = 0; k < fw; k++) {
+            const uint32_t c = taps[k];
+            const uint16_t x = a[k][j], y = b[k][j];
+            s1 += c * x;
+            s2 += c * y;
+            sxx += c * (uint16_t)(x * x);
+            syy += c * (uint16_t)(y * y);
+            sxy += c * (uint16_t)(x * y);
+        }
+        mu1[j] = (s1 + 128) >> 8;
+        mu2[j] = (s2 + 128) >> 8;
+        xh[j] = sxx >> 16;
+        xl[j] = sxx;
+        yh[j] = syy >> 16;
+        yl[j] = syy;
+        zh[j] = sxy >> 16;
+        zl[j] = sxy;
     }
 }
 
-/* 16-bit samples (vif_statistic_16): c*x fits uint32, the squares need
- * uint64 (up to 65536 * 65535^2). */
-static void vacc_stat_u16(uint32_t *restrict m1, uint32_t *restrict m2,
-                          uint64_t *restrict xx, uint64_t *restrict yy,
-                          uint64_t *restrict xy, const uint16_t *restrict a,
-                          const uint16_t *restrict b, uint32_t c, unsigned w)
+/* 16-bit samples (vif_statistic_16): mu = (m + rnd_mu) >> sh_mu; each
+ * square sum q = hi * 2^16 + lo becomes (q + rnd_sq) >> sh_sq, computed as
+ * (hi << (16 - sh_sq)) + ((lo + rnd_sq) >> sh_sq) (sh_sq <= 16, exact). */
+VIF_INLINE void vert_stat_u16(const unsigned fw, const uint16_t *taps,
+                              uint16_t *restrict mu1, uint16_t *restrict mu2,
+                              uint16_t *restrict xh, uint16_t *restrict xl,
+                              uint16_t *restrict yh, uint16_t *restrict yl,
+                              uint16_t *restrict zh, uint16_t *restrict zl,
+                              const uint16_t *const *ra,
+                              const uint16_t *const *rb, unsigned w,
+                              unsigned sh_mu, unsigned sh_sq)
 {
+    const uint32_t rnd_mu = 1u << (sh_mu - 1);
+    const uint32_t rnd_sq = sh_sq ? 1u << (sh_sq - 1) : 0;
+    const uint16_t *a[17], *b[17];
+
+    for (unsigned k = 0; k < fw; k++) {
+        a[k] = ra[k];
+        b[k] = rb[k];
+    }
     for (unsigned j = 0; j < w; j++) {
-        uint32_t ca = c * a[j], cb = c * b[j];
-        m1[j] += ca;
-        m2[j] += cb;
-        xx[j] += (uint64_t)ca * a[j];
-        yy[j] += (uint64_t)cb * b[j];
-        xy[j] += (uint64_t)ca * b[j];
+        uint32_t s1 = 0, s2 = 0, xxh = 0, xxl = 0, yyh = 0, yyl = 0;
+        uint32_t xyh = 0, xyl = 0, txx, tyy, txy;
+#pragma GCC unroll 17
+        for (unsigned k = 0; k < fw; k++) {
+            const uint32_t c = taps[k];
+            const uint32_t x = a[k][j], y = b[k][j];
+            const uint32_t xx = x * x, yy = y * y, xy = x * y;
+            s1 += c * x;
+            s2 += c * y;
+            xxh += c * (xx >> 16);
+            xxl += c * (xx & 0xffff);
+            yyh += c * (yy >> 16);
+            yyl += c * (yy & 0xffff);
+            xyh += c * (xy >> 16);
+            xyl += c * (xy & 0xffff);
+        }
+        txx = (xxh << (16 - sh_sq)) + ((xxl + rnd_sq) >> sh_sq);
+        tyy = (yyh << (16 - sh_sq)) + ((yyl + rnd_sq) >> sh_sq);
+        txy = (xyh << (16 - sh_sq)) + ((xyl + rnd_sq) >> sh_sq);
+        mu1[j] = (s1 + rnd_mu) >> sh_mu;
+        mu2[j] = (s2 + rnd_mu) >> sh_mu;
+        xh[j] = txx >> 16;
+        xl[j] = txx;
+        yh[j] = tyy >> 16;
+        yl[j] = tyy;
+        zh[j] = txy >> 16;
+        zl[j] = txy;
     }
 }
 
-static void vacc_mu_u8(uint32_t *restrict m1, uint32_t *restrict m2,
-                       const uint8_t *restrict a, const uint8_t *restrict b,
-                       uint32_t c, unsigned w)
+/* Vertical pass of the down-sampling (subsample_rd_8/16): mu only. */
+VIF_INLINE void vert_mu_u8(const unsigned fw, const uint16_t *taps,
+                           uint16_t *restrict mu1, uint16_t *restrict mu2,
+                           const uint8_t *const *ra, const uint8_t *const *rb,
+                           unsigned w, unsigned sh)
 {
+    const uint32_t rnd = 1u << (sh - 1);
+    const uint8_t *a[17], *b[17];
+
+    for (unsigned k = 0; k < fw; k++) {
+        a[k] = ra[k];
+        b[k] = rb[k];
+    }
     for (unsigned j = 0; j < w; j++) {
-        m1[j] += c * a[j];
-        m2[j] += c * b[j];
+        uint32_t s1 = 0, s2 = 0;
+#pragma GCC unroll 17
+        for (unsigned k = 0; k < fw; k++) {
+            s1 += (uint32_t)taps[k] * a[k][j];
+            s2 += (uint32_t)taps[k] * b[k][j];
+        }
+        mu1[j] = (s1 + rnd) >> sh;
+        mu2[j] = (s2 + rnd) >> sh;
     }
 }
 
-static void vacc_mu_u16(uint32_t *restrict m1, uint32_t *restrict m2,
-                        const uint16_t *restrict a, const uint16_t *restrict b,
-                        uint32_t c, unsigned w)
+VIF_INLINE void vert_mu_u16(const unsigned fw, const uint16_t *taps,
+                            uint16_t *restrict mu1, uint16_t *restrict mu2,
+                            const uint16_t *const *ra,
+                            const uint16_t *const *rb, unsigned w, unsigned sh)
 {
-    for (unsigned j = 0; j < w; j++) {
-        m1[j] += c * a[j];
-        m2[j] += c * b[j];
+    const uint32_t rnd = 1u << (sh - 1);
+    const uint16_t *a[17], *b[17];
+
+    for (unsigned k = 0; k < fw; k++) {
+        a[k] = ra[k];
+        b[k] = rb[k];
     }
-}
-
-static void round_u32(uint32_t *restrict dst, const uint32_t *restrict src,
-                      uint32_t add, unsigned shift, unsigned w)
-{
-    for (unsigned j = 0; j < w; j++)
-        dst[j] = (src[j] + add) >> shift;
-}
-
-static void round_u64(uint32_t *restrict dst, const uint64_t *restrict src,
-                      uint64_t add, unsigned shift, unsigned w)
-{
-    for (unsigned j = 0; j < w; j++)
-        dst[j] = (uint32_t)((src[j] + add) >> shift);
+    for (unsigned j = 0; j < w; j++) {
+        uint32_t s1 = 0, s2 = 0;
+#pragma GCC unroll 17
+        for (unsigned k = 0; k < fw; k++) {
+            s1 += (uint32_t)taps[k] * a[k][j];
+            s2 += (uint32_t)taps[k] * b[k][j];
+        }
+        mu1[j] = (s1 + rnd) >> sh;
+        mu2[j] = (s2 + rnd) >> sh;
+    }
 }
 
 /* integer_vif.h PADDING_SQ_DATA / PADDING_SQ_DATA_2: reflect-101. */
-static void pad_row(uint32_t *t, unsigned w, unsigned half)
+static void pad_row(uint16_t *t, unsigned w, unsigned half)
 {
     for (unsigned f = 1; f <= half; f++) {
         t[-(int)f] = t[f];
@@ -175,61 +257,105 @@ static void pad_row(uint32_t *t, unsigned w, unsigned half)
     }
 }
 
-/* ---- one scale's statistic ----------------------------------------------- */
+/* ---- horizontal passes --------------------------------------------------- */
 
-static void hacc_mu(uint32_t *restrict acc, const uint32_t *restrict t,
-                    uint32_t c, unsigned w)
+/*
+ * Horizontal pass of the statistic (inputs point `half` samples before
+ * column 0): M1, M2 as uint32 (vif_statistic_*), and the filtered squares
+ * XX = hi * 2^16 + lo rounded (XX + 2^15) >> 16 to uint32, computed as
+ * hi + ((lo + 2^15) >> 16).
+ */
+VIF_INLINE void horiz_stat(const unsigned fw, const uint16_t *taps,
+                           uint32_t *restrict m1o, uint32_t *restrict m2o,
+                           uint32_t *restrict xxo, uint32_t *restrict yyo,
+                           uint32_t *restrict xyo,
+                           const uint16_t *restrict mu1,
+                           const uint16_t *restrict mu2,
+                           const uint16_t *restrict xh,
+                           const uint16_t *restrict xl,
+                           const uint16_t *restrict yh,
+                           const uint16_t *restrict yl,
+                           const uint16_t *restrict zh,
+                           const uint16_t *restrict zl, unsigned w)
 {
-    for (unsigned j = 0; j < w; j++)
-        acc[j] += c * t[j];
-}
-
-static void hacc_sq(uint64_t *restrict acc, const uint32_t *restrict t,
-                    uint32_t c, unsigned w)
-{
-    for (unsigned j = 0; j < w; j++)
-        acc[j] += (uint64_t)c * t[j];
-}
-
-/* vif_statistic_*: mu products (uint64, rounded >> 32 to uint32), filtered
- * squares rounded >> 16 to uint32, differences taken in uint32 and
- * reinterpreted as int32; sigma2^2 clamped at 0. */
-static void row_sigmas(int32_t *restrict s1, int32_t *restrict s2,
-                       int32_t *restrict s12, const uint32_t *restrict m1,
-                       const uint32_t *restrict m2,
-                       const uint64_t *restrict xx,
-                       const uint64_t *restrict yy,
-                       const uint64_t *restrict xy, unsigned w)
-{
-    for (unsigned j = 0; j < w; j++) {
-        uint32_t mu1_sq = (uint32_t)(((uint64_t)m1[j] * m1[j] + 2147483648u) >> 32);
-        uint32_t mu2_sq = (uint32_t)(((uint64_t)m2[j] * m2[j] + 2147483648u) >> 32);
-        uint32_t mu12 = (uint32_t)(((uint64_t)m1[j] * m2[j] + 2147483648u) >> 32);
-        uint32_t fxx = (uint32_t)((xx[j] + 32768) >> 16);
-        uint32_t fyy = (uint32_t)((yy[j] + 32768) >> 16);
-        uint32_t fxy = (uint32_t)((xy[j] + 32768) >> 16);
-        int32_t v2 = (int32_t)(fyy - mu2_sq);
-
-        s1[j] = (int32_t)(fxx - mu1_sq);
-        s2[j] = v2 < 0 ? 0 : v2;
-        s12[j] = (int32_t)(fxy - mu12);
+    for (size_t j = 0; j < w; j++) {
+        uint32_t m1 = 0, m2 = 0, xxh = 0, xxl = 0, yyh = 0, yyl = 0;
+        uint32_t xyh = 0, xyl = 0;
+#pragma GCC unroll 17
+        for (unsigned k = 0; k < fw; k++) {
+            const uint32_t c = taps[k];
+            m1 += c * mu1[j + k];
+            m2 += c * mu2[j + k];
+            xxh += c * xh[j + k];
+            xxl += c * xl[j + k];
+            yyh += c * yh[j + k];
+            yyl += c * yl[j + k];
+            xyh += c * zh[j + k];
+            xyl += c * zl[j + k];
+        }
+        m1o[j] = m1;
+        m2o[j] = m2;
+        xxo[j] = xxh + ((xxl + 32768) >> 16);
+        yyo[j] = yyh + ((yyl + 32768) >> 16);
+        xyo[j] = xyh + ((xyl + 32768) >> 16);
     }
 }
 
-/* The per-pixel log-domain terms of vif_statistic_8/16, in its order of
- * operations: g in double, sv^2 truncated to int32, (g*g)*sigma1^2
- * truncated to int64. */
-static void row_accumulate(VgVifAccum *acc, const int32_t *s1v,
-                           const int32_t *s2v, const int32_t *s12v,
-                           unsigned w, const uint16_t *tab, double egl)
+/* Even and odd samples of a padded row (from index -half), so that the
+ * decimating filter below reads contiguous memory. */
+static void split_even_odd(uint16_t *restrict ev, uint16_t *restrict od,
+                           const uint16_t *restrict t, unsigned n)
+{
+    for (size_t j = 0; j < n; j++) {
+        ev[j] = t[2 * j];
+        od[j] = t[2 * j + 1];
+    }
+}
+
+/* Horizontal pass of the down-sampling at even columns only:
+ * sum_k c_k t[2j + k], rounded (v + 2^15) >> 16 (subsample_rd_8/16), then
+ * decimate_and_pad; t[2j + k] is ev[j + k/2] or od[j + k/2]. */
+VIF_INLINE void horiz_decimate(const unsigned fw, const uint16_t *taps,
+                               uint16_t *restrict d,
+                               const uint16_t *restrict ev,
+                               const uint16_t *restrict od, unsigned w2)
+{
+    for (size_t j = 0; j < w2; j++) {
+        uint32_t s = 0;
+#pragma GCC unroll 17
+        for (unsigned k = 0; k < fw; k++)
+            s += (uint32_t)taps[k] * (k & 1 ? od : ev)[j + k / 2];
+        d[j] = (s + 32768) >> 16;
+    }
+}
+
+/* ---- one scale ----------------------------------------------------------- */
+
+/*
+ * Per pixel of one row (vif_statistic_8/16): mu products in uint64 rounded
+ * >> 32 to uint32, differences in uint32 reinterpreted as int32, sigma2^2
+ * clamped at 0; then the log-domain terms in libvmaf's order of operations:
+ * g in double, sv^2 truncated to int32, (g*g)*sigma1^2 truncated to int64.
+ */
+static void row_accumulate(VgVifAccum *acc, uint32_t *const *hs, unsigned w,
+                           const uint16_t *tab, double egl)
 {
     const int32_t nsq = VG_VIF_SIGMA_NSQ;
     const double eps = 65536 * 1.0e-10;
+    const uint32_t *m1v = hs[0], *m2v = hs[1];
+    const uint32_t *xxv = hs[2], *yyv = hs[3], *xyv = hs[4];
     int64_t num_log = 0, den_log = 0, num_non_log = 0, den_non_log = 0;
 
     for (unsigned j = 0; j < w; j++) {
-        int32_t s1 = s1v[j], s2 = s2v[j], s12 = s12v[j];
+        const uint64_t m1 = m1v[j], m2 = m2v[j];
+        uint32_t mu1_sq = (uint32_t)((m1 * m1 + 2147483648u) >> 32);
+        uint32_t mu2_sq = (uint32_t)((m2 * m2 + 2147483648u) >> 32);
+        uint32_t mu12 = (uint32_t)((m1 * m2 + 2147483648u) >> 32);
+        int32_t s1 = (int32_t)(xxv[j] - mu1_sq);
+        int32_t s2 = (int32_t)(yyv[j] - mu2_sq);
+        int32_t s12 = (int32_t)(xyv[j] - mu12);
 
+        s2 = s2 < 0 ? 0 : s2;
         if (s1 >= nsq) {
             den_log += vg_vif_log2_32(tab, nsq + s1) - 2048 * 17;
             if (s12 > 0 && s2 > 0) {
@@ -255,100 +381,70 @@ static void row_accumulate(VgVifAccum *acc, const int32_t *s1v,
     acc->den_non_log += den_non_log;
 }
 
-/* Horizontal pass and statistic of one vertically filtered row (tmu/tsq). */
-static void stat_row(VifCpu *s, unsigned scale, unsigned w, double egl,
-                     VgVifAccum *acc)
-{
-    const uint16_t *taps = vg_vif_taps[scale];
-    const unsigned fw = vg_vif_taps_len[scale], half = fw / 2;
-
-    for (unsigned p = 0; p < 2; p++) {
-        pad_row(s->tmu[p], w, half);
-        memset(s->hmu[p], 0, w * sizeof(*s->hmu[p]));
-    }
-    for (unsigned p = 0; p < 3; p++) {
-        pad_row(s->tsq[p], w, half);
-        memset(s->hsq[p], 0, w * sizeof(*s->hsq[p]));
-    }
-    for (unsigned k = 0; k < fw; k++) {
-        int off = (int)k - (int)half;
-        for (unsigned p = 0; p < 2; p++)
-            hacc_mu(s->hmu[p], s->tmu[p] + off, taps[k], w);
-        for (unsigned p = 0; p < 3; p++)
-            hacc_sq(s->hsq[p], s->tsq[p] + off, taps[k], w);
-    }
-    row_sigmas(s->sig[0], s->sig[1], s->sig[2], s->hmu[0], s->hmu[1],
-               s->hsq[0], s->hsq[1], s->hsq[2], w);
-    row_accumulate(acc, s->sig[0], s->sig[1], s->sig[2], w, s->log2, egl);
-}
-
 /*
- * Statistic of one scale. src: samples (uint8 when bps = 1), row stride in
- * bytes. Rounding of the vertical pass (vif_statistic_16): scale 0 mu
- * (m + 2^(b-1)) >> b, squares (q + 2^(2(b-8)-1)) >> 2(b-8) (no rounding for
- * b = 8, which is vif_statistic_8); scales 1..3 both (v + 2^15) >> 16.
+ * Statistic of one scale over samples `ref`/`dis` (uint8 when bps = 1, row
+ * strides in bytes). Rounding of the vertical pass (vif_statistic_16):
+ * scale 0 mu (m + 2^(b-1)) >> b, squares (q + 2^(2(b-8)-1)) >> 2(b-8);
+ * for b = 8 (vif_statistic_8) mu (m + 128) >> 8 and squares unshifted;
+ * scales 1..3 both (v + 2^15) >> 16.
  */
 static void vif_scale(VifCpu *s, unsigned scale, const void *ref,
                       ptrdiff_t ref_stride, const void *dis,
                       ptrdiff_t dis_stride, unsigned bps, unsigned bpc,
                       double egl, VgVifAccum *acc)
 {
-    const uint16_t *taps = vg_vif_taps[scale];
     const unsigned fw = vg_vif_taps_len[scale], half = fw / 2;
     const unsigned w = s->w[scale], h = s->h[scale];
     const unsigned sh_mu = scale ? 16 : bpc;
     const unsigned sh_sq = scale ? 16 : 2 * (bpc - 8);
-    const uint32_t rnd_mu = 1u << (sh_mu - 1);
-    const uint64_t rnd_sq = sh_sq ? 1ull << (sh_sq - 1) : 0;
+    uint16_t *const *m = s->mu, *const *hi = s->sq_hi, *const *lo = s->sq_lo;
+    uint32_t *const *g = s->hsum;
+    const void *ra[17], *rb[17];
 
     memset(acc, 0, sizeof(*acc));
     for (unsigned i = 0; i < h; i++) {
-        for (unsigned p = 0; p < 2; p++)
-            memset(s->vmu[p], 0, w * sizeof(*s->vmu[p]));
-        if (bps == 1) {
-            for (unsigned p = 0; p < 3; p++)
-                memset(s->tsq[p], 0, w * sizeof(*s->tsq[p]));
-            for (unsigned k = 0; k < fw; k++) {
-                ptrdiff_t r = mirror((int)(i + k) - (int)half, h);
-                vacc_stat_u8(s->vmu[0], s->vmu[1], s->tsq[0], s->tsq[1],
-                             s->tsq[2], (const uint8_t *)ref + r * ref_stride,
-                             (const uint8_t *)dis + r * dis_stride, taps[k], w);
-            }
-        } else {
-            for (unsigned p = 0; p < 3; p++)
-                memset(s->vsq[p], 0, w * sizeof(*s->vsq[p]));
-            for (unsigned k = 0; k < fw; k++) {
-                ptrdiff_t r = mirror((int)(i + k) - (int)half, h);
-                vacc_stat_u16(s->vmu[0], s->vmu[1], s->vsq[0], s->vsq[1],
-                              s->vsq[2],
-                              (const uint16_t *)((const uint8_t *)ref + r * ref_stride),
-                              (const uint16_t *)((const uint8_t *)dis + r * dis_stride),
-                              taps[k], w);
-            }
-            for (unsigned p = 0; p < 3; p++)
-                round_u64(s->tsq[p], s->vsq[p], rnd_sq, sh_sq, w);
+        for (unsigned k = 0; k < fw; k++) {
+            ptrdiff_t r = mirror((int)(i + k) - (int)half, h);
+            ra[k] = (const uint8_t *)ref + r * ref_stride;
+            rb[k] = (const uint8_t *)dis + r * dis_stride;
         }
-        for (unsigned p = 0; p < 2; p++)
-            round_u32(s->tmu[p], s->vmu[p], rnd_mu, sh_mu, w);
-        stat_row(s, scale, w, egl, acc);
+        if (bps == 1) {
+            vert_stat_u8(17, vg_vif_taps[0], m[0], m[1], hi[0], lo[0], hi[1],
+                         lo[1], hi[2], lo[2], (const uint8_t *const *)ra,
+                         (const uint8_t *const *)rb, w);
+        } else {
+#define VERT(n) vert_stat_u16(vg_vif_taps_len[n], vg_vif_taps[n], m[0], m[1], \
+                              hi[0], lo[0], hi[1], lo[1], hi[2], lo[2],      \
+                              (const uint16_t *const *)ra,                   \
+                              (const uint16_t *const *)rb, w, sh_mu, sh_sq)
+            switch (scale) {
+            case 0: VERT(0); break;
+            case 1: VERT(1); break;
+            case 2: VERT(2); break;
+            default: VERT(3); break;
+            }
+#undef VERT
+        }
+        for (unsigned p = 0; p < 3; p++) {
+            pad_row(hi[p], w, half);
+            pad_row(lo[p], w, half);
+        }
+        pad_row(m[0], w, half);
+        pad_row(m[1], w, half);
+#define HORIZ(n) horiz_stat(vg_vif_taps_len[n], vg_vif_taps[n], g[0], g[1],   \
+                            g[2], g[3], g[4], m[0] - half, m[1] - half,       \
+                            hi[0] - half,                                     \
+                            lo[0] - half, hi[1] - half, lo[1] - half,         \
+                            hi[2] - half, lo[2] - half, w)
+        switch (scale) {
+        case 0: HORIZ(0); break;
+        case 1: HORIZ(1); break;
+        case 2: HORIZ(2); break;
+        default: HORIZ(3); break;
+        }
+#undef HORIZ
+        row_accumulate(acc, g, w, s->log2, egl);
     }
-}
-
-/* ---- down-sampling ------------------------------------------------------- */
-
-static void hdecimate(uint16_t *restrict dst, uint32_t *restrict acc,
-                      const uint32_t *restrict t, const uint16_t *taps,
-                      unsigned fw, unsigned w2)
-{
-    memset(acc, 0, w2 * sizeof(*acc));
-    for (unsigned k = 0; k < fw; k++) {
-        const uint32_t c = taps[k];
-        const uint32_t *src = t + k;
-        for (unsigned j = 0; j < w2; j++)
-            acc[j] += c * src[2 * j];
-    }
-    for (unsigned j = 0; j < w2; j++)
-        dst[j] = (uint16_t)((acc[j] + 32768) >> 16);
 }
 
 /*
@@ -362,33 +458,49 @@ static void vif_downsample(VifCpu *s, unsigned scale, const void *ref,
                            ptrdiff_t ref_stride, const void *dis,
                            ptrdiff_t dis_stride, unsigned bps, unsigned bpc)
 {
-    const uint16_t *taps = vg_vif_taps[scale + 1];
     const unsigned fw = vg_vif_taps_len[scale + 1], half = fw / 2;
     const unsigned w = s->w[scale], h = s->h[scale];
     const unsigned w2 = s->w[scale + 1], h2 = s->h[scale + 1];
     const unsigned sh = scale ? 16 : bpc;
-    const uint32_t rnd = 1u << (sh - 1);
+    uint16_t *const *m = s->mu;
+    const void *ra[17], *rb[17];
 
     for (unsigned i2 = 0; i2 < h2; i2++) {
-        const unsigned i = 2 * i2;
+        uint16_t *d1 = s->img[scale + 1][0] + (size_t)i2 * w2;
+        uint16_t *d2 = s->img[scale + 1][1] + (size_t)i2 * w2;
 
-        for (unsigned p = 0; p < 2; p++)
-            memset(s->vmu[p], 0, w * sizeof(*s->vmu[p]));
         for (unsigned k = 0; k < fw; k++) {
-            ptrdiff_t r = mirror((int)(i + k) - (int)half, h);
-            const uint8_t *a = (const uint8_t *)ref + r * ref_stride;
-            const uint8_t *b = (const uint8_t *)dis + r * dis_stride;
-            if (bps == 1)
-                vacc_mu_u8(s->vmu[0], s->vmu[1], a, b, taps[k], w);
-            else
-                vacc_mu_u16(s->vmu[0], s->vmu[1], (const uint16_t *)a,
-                            (const uint16_t *)b, taps[k], w);
+            ptrdiff_t r = mirror((int)(2 * i2 + k) - (int)half, h);
+            ra[k] = (const uint8_t *)ref + r * ref_stride;
+            rb[k] = (const uint8_t *)dis + r * dis_stride;
         }
+        if (bps == 1)
+            vert_mu_u8(9, vg_vif_taps[1], m[0], m[1],
+                       (const uint8_t *const *)ra, (const uint8_t *const *)rb,
+                       w, sh);
+        else if (scale == 0)
+            vert_mu_u16(9, vg_vif_taps[1], m[0], m[1],
+                        (const uint16_t *const *)ra,
+                        (const uint16_t *const *)rb, w, sh);
+        else if (scale == 1)
+            vert_mu_u16(5, vg_vif_taps[2], m[0], m[1],
+                        (const uint16_t *const *)ra,
+                        (const uint16_t *const *)rb, w, sh);
+        else
+            vert_mu_u16(3, vg_vif_taps[3], m[0], m[1],
+                        (const uint16_t *const *)ra,
+                        (const uint16_t *const *)rb, w, sh);
         for (unsigned p = 0; p < 2; p++) {
-            round_u32(s->tmu[p], s->vmu[p], rnd, sh, w);
-            pad_row(s->tmu[p], w, half);
-            hdecimate(s->img[scale + 1][p] + (size_t)i2 * w2, s->hmu[p],
-                      s->tmu[p] - half, taps, fw, w2);
+            uint16_t *d = p ? d2 : d1;
+            /* row from -half to w2 * 2 + half: fw + 2 * (w2 - 1) samples */
+            pad_row(m[p], w, half);
+            split_even_odd(s->even, s->odd, m[p] - half, w2 + half);
+            if (scale == 0)
+                horiz_decimate(9, vg_vif_taps[1], d, s->even, s->odd, w2);
+            else if (scale == 1)
+                horiz_decimate(5, vg_vif_taps[2], d, s->even, s->odd, w2);
+            else
+                horiz_decimate(3, vg_vif_taps[3], d, s->even, s->odd, w2);
         }
     }
 }
@@ -399,8 +511,10 @@ static int vif_init(VgFeatureCtx *fc)
 {
     VifCpu *s = fc->priv;
     const unsigned w = fc->width, h = fc->height;
-    const size_t row = ((size_t)w + 2 * PAD + 15) & ~(size_t)15;
-    size_t size = 0, off = 0, img_size = 0;
+    /* row buffers: PAD margin, 64-byte multiple */
+    const size_t row16 = (((size_t)w + 2 * PAD) * 2 + 63) & ~(size_t)63;
+    const size_t row32 = ((size_t)w * 4 + 63) & ~(size_t)63;
+    size_t size = 0, off = 0;
     uint8_t *p;
 
     if (w < VIF_MIN_SIZE || h < VIF_MIN_SIZE) {
@@ -413,12 +527,10 @@ static int vif_init(VgFeatureCtx *fc)
         s->w[sc] = w >> sc;
         s->h[sc] = h >> sc;
         if (sc)
-            img_size += 2 * (((size_t)s->w[sc] * s->h[sc] * 2 + 63) & ~(size_t)63);
+            size += 2 * (((size_t)s->w[sc] * s->h[sc] * 2 + 63) & ~(size_t)63);
     }
-    /* 32-bit rows: vmu x2, tmu x2, tsq x3, hmu x2, sig x3;
-     * 64-bit rows: vsq x3, hsq x3 */
-    size = img_size + 12 * row * 4 + 6 * row * 8;
-    if (!(s->mem = aligned_alloc(64, (size + 63) & ~(size_t)63)))
+    size += 10 * row16 + 5 * row32;
+    if (!(s->mem = aligned_alloc(64, size)))
         return -ENOMEM;
     memset(s->mem, 0, size);
     p = s->mem;
@@ -428,24 +540,24 @@ static int vif_init(VgFeatureCtx *fc)
             off += ((size_t)s->w[sc] * s->h[sc] * 2 + 63) & ~(size_t)63;
         }
     }
-#define TAKE32(ptr, margin) \
-    do { ptr = (uint32_t *)(p + off) + (margin); off += row * 4; } while (0)
-#define TAKE64(ptr) \
-    do { ptr = (uint64_t *)(p + off); off += row * 8; } while (0)
-    for (unsigned q = 0; q < 2; q++) {
-        TAKE32(s->vmu[q], 0);
-        TAKE32(s->tmu[q], PAD);
-        TAKE32(s->hmu[q], 0);
+    for (unsigned q = 0; q < 8; q++) {
+        uint16_t *r = (uint16_t *)(p + off) + PAD;
+        if (q < 2)
+            s->mu[q] = r;
+        else if (q < 5)
+            s->sq_hi[q - 2] = r;
+        else
+            s->sq_lo[q - 5] = r;
+        off += row16;
     }
-    for (unsigned q = 0; q < 3; q++) {
-        TAKE32(s->tsq[q], PAD);
-        s->sig[q] = (int32_t *)(p + off);
-        off += row * 4;
-        TAKE64(s->vsq[q]);
-        TAKE64(s->hsq[q]);
+    s->even = (uint16_t *)(p + off);
+    off += row16;
+    s->odd = (uint16_t *)(p + off);
+    off += row16;
+    for (unsigned q = 0; q < 5; q++) {
+        s->hsum[q] = (uint32_t *)(p + off);
+        off += row32;
     }
-#undef TAKE32
-#undef TAKE64
     return 0;
 }
 
