@@ -1,0 +1,287 @@
+#!/bin/sh
+# Copyright (c) 2026 the vmafgpu authors
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# Tests of the patched ffmpeg's vmafgpu filter (software-decoded corpus):
+#  - the patch series in patches/ is what tools/gen-patches.sh generates;
+#  - for every corpus pair, -lavfi vmafgpu with log_fmt=json and
+#    precision=max gives the golden per-frame and pooled values exactly,
+#    for every metric present in both logs; the metrics of the features
+#    in VG_FATE_FEATURES (and the models in VG_FATE_MODELS) are required;
+#  - the per-frame frame metadata equals the golden values;
+#  - the distorted frames pass through unchanged;
+#  - n_threads > 0 gives the same values;
+#  - error cases exit non-zero with a message naming the cause.
+# Prints one line per test and a final line "N passed, N failed"; exits
+# non-zero if any test failed.
+#
+# Usage: tests/fate/run.sh [FFMPEG]
+# Environment:
+#   FFMPEG            the patched ffmpeg (default: the argument, else
+#                     $FFMPEG_BUILD_DIR/ffmpeg, else ./ffmpeg-n9.0.2/ffmpeg)
+#   VG_SHARED_DIR     corpus/golden/models (default <repo>/../shared)
+#   VG_FATE_FEATURES  features that must be implemented (default below)
+#   VG_FATE_MODELS    built-in models that must be implemented (default below)
+#   VG_FATE_PAIRS     corpus pairs to run (default: all)
+#   VG_FATE_WORK      work directory (default: a temporary one, removed)
+#   CC                C compiler for the JSON comparer (default cc)
+
+set -u
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+shared=${VG_SHARED_DIR:-$top/../shared}
+corpus=$shared/corpus
+golden=$shared/golden
+ffmpeg=${1:-${FFMPEG:-}}
+[ -n "$ffmpeg" ] || ffmpeg=${FFMPEG_BUILD_DIR:-$PWD/ffmpeg-n9.0.2}/ffmpeg
+features=${VG_FATE_FEATURES:-psnr motion vif}
+models=${VG_FATE_MODELS:-}
+pairs=${VG_FATE_PAIRS:-p1080_crf32 p1080_scaled p2160 p720_10 r577x323_420p8 r640x360_444p8 r640x360_422p10 r352x288_420p12}
+
+if [ -x "$ffmpeg" ]; then :; else
+    echo "fate: no ffmpeg at $ffmpeg (build it with tools/build-ffmpeg.sh)" >&2
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+
+if [ -n "${VG_FATE_WORK:-}" ]; then
+    w=$VG_FATE_WORK
+    mkdir -p "$w"
+else
+    w=$(mktemp -d "${TMPDIR:-/tmp}/vg-fate.XXXXXX")
+    trap 'rm -rf "$w"' EXIT INT TERM
+fi
+
+n_pass=0
+n_fail=0
+pass() {
+    n_pass=$((n_pass + 1))
+    echo "PASS $1"
+}
+fail() {
+    n_fail=$((n_fail + 1))
+    echo "FAIL $1"
+    shift
+    for f in "$@"; do
+        [ -f "$f" ] && tail -n 15 "$f" | sed 's/^/    /'
+    done
+}
+
+# ---- the exact comparer ---------------------------------------------------
+cmp=$w/jsoncmp
+# shellcheck disable=SC2046
+if ! ${CC:-cc} -std=c11 -O2 $(pkg-config --cflags json-c) \
+        "$top/tests/fate/jsoncmp.c" -o "$cmp" $(pkg-config --libs json-c); then
+    echo "fate: cannot build tests/fate/jsoncmp.c" >&2
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+
+# ---- required metrics -----------------------------------------------------
+required=
+feature_opt=
+for f in $features; do
+    case $f in
+    psnr)   required="$required psnr_y psnr_cb psnr_cr" ;;
+    motion) required="$required integer_motion2 integer_motion3" ;;
+    vif)    required="$required integer_vif_scale0 integer_vif_scale1 integer_vif_scale2 integer_vif_scale3" ;;
+    adm)    required="$required integer_adm2 integer_adm_scale0 integer_adm_scale1 integer_adm_scale2 integer_adm_scale3" ;;
+    *) echo "fate: unknown feature $f in VG_FATE_FEATURES" >&2; exit 1 ;;
+    esac
+    feature_opt="$feature_opt${feature_opt:+|}name=$f"
+done
+model_opt=
+for m in $models; do
+    case $m in
+    vmaf_v0.6.1) required="$required vmaf"; model_opt="version=vmaf_v0.6.1" ;;
+    *) echo "fate: only vmaf_v0.6.1 may be listed in VG_FATE_MODELS" >&2; exit 1 ;;
+    esac
+done
+
+ff() {
+    "$ffmpeg" -nostdin -hide_banner -nostats -y "$@"
+}
+
+# inputs PAIR: sets dis_in / ref_in (ffmpeg input arguments) and gold
+inputs() {
+    raw=
+    case $1 in
+    p1080_crf32)     dis=p1080_dist_crf32.mp4;       ref=p1080_ref.mp4 ;;
+    p1080_scaled)    dis=p1080_dist_scaled.mp4;      ref=p1080_ref.mp4 ;;
+    p2160)           dis=p2160_dist_x265crf30.mp4;   ref=p2160_ref.mp4 ;;
+    p720_10)         dis=p720_10_dist_x265crf30.mp4; ref=p720_10_ref.mp4 ;;
+    r577x323_420p8)  raw="yuv420p 577x323"; base=raw/r577x323_yuv420p ;;
+    r640x360_444p8)  raw="yuv444p 640x360"; base=raw/r640x360_yuv444p ;;
+    r640x360_422p10) raw="yuv422p10le 640x360"; base=raw/r640x360_yuv422p10le ;;
+    r352x288_420p12) raw="yuv420p12le 352x288"; base=raw/r352x288_yuv420p12le ;;
+    *) return 1 ;;
+    esac
+    if [ -n "$raw" ]; then
+        set -- $raw
+        rawargs="-f rawvideo -pix_fmt $1 -video_size $2 -framerate 30"
+        dis_in="$rawargs -i $corpus/${base}_dist.yuv"
+        ref_in="$rawargs -i $corpus/${base}_ref.yuv"
+    else
+        dis_in="-i $corpus/$dis"
+        ref_in="-i $corpus/$ref"
+    fi
+    return 0
+}
+
+# golden PAIR: the %.17g golden if there is one, else the libvmaf filter's
+# %.6f log (then our log is written with precision=default); sets gold, prec
+golden_of() {
+    if [ -f "$golden/hp/$1.json" ]; then
+        gold=$golden/hp/$1.json
+        prec=max
+    elif [ -f "$golden/$1.FROM_FFMPEG.json" ]; then
+        gold=$golden/$1.FROM_FFMPEG.json
+        prec=default
+    else
+        return 1
+    fi
+}
+
+vmafgpu_opts() {
+    # $1: log path, $2: precision, $3: extra options
+    echo "model=$model_opt:feature=$feature_opt:log_fmt=json:log_path=$1:precision=$2${3:+:$3}"
+}
+
+# ---- 1. the patch series is up to date --------------------------------------
+if "$top/tools/gen-patches.sh" --check > "$w/patches.log" 2>&1; then
+    pass "patches: patches/n9.0.2 equals tools/gen-patches.sh output"
+else
+    fail "patches: patches/n9.0.2 differs from tools/gen-patches.sh output" "$w/patches.log"
+fi
+
+# ---- 2. every corpus pair against its golden --------------------------------
+for p in $pairs; do
+    if ! inputs "$p" || ! golden_of "$p"; then
+        fail "golden $p: unknown pair or no golden file"
+        continue
+    fi
+    log=$w/$p.json
+    # shellcheck disable=SC2086
+    if ! ff $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=$(vmafgpu_opts "$log" "$prec")" \
+            -f null - > "$w/$p.out" 2>&1; then
+        fail "golden $p: ffmpeg failed" "$w/$p.out"
+        continue
+    fi
+    # shellcheck disable=SC2086
+    if "$cmp" "$gold" "$log" $required > "$w/$p.cmp" 2>&1; then
+        pass "golden $p: $(tail -n 1 "$w/$p.cmp")"
+    else
+        fail "golden $p: values differ from $(basename "$gold")" "$w/$p.cmp"
+    fi
+done
+
+# ---- 3. frame metadata, pass-through, threads --------------------------------
+p=r640x360_444p8
+inputs $p && golden_of $p
+# shellcheck disable=SC2086
+if ff $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=$(vmafgpu_opts "$w/meta.json" max),metadata=mode=print:file=$w/meta.txt" \
+        -f null - > "$w/meta.out" 2>&1 &&
+   "$cmp" --meta "$gold" "$w/meta.txt" $required > "$w/meta.cmp" 2>&1; then
+    pass "metadata $p: lavfi.vmafgpu.* on every frame equal the golden"
+else
+    fail "metadata $p: frame metadata missing or different" "$w/meta.out" "$w/meta.cmp"
+fi
+
+# shellcheck disable=SC2086
+a=$(ff $dis_in -f rawvideo - 2>/dev/null | md5sum | cut -d' ' -f1)
+# shellcheck disable=SC2086
+b=$(ff $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=$(vmafgpu_opts "$w/pt.json" max)" \
+    -f rawvideo - 2>"$w/pt.out" | md5sum | cut -d' ' -f1)
+if [ -n "$a" ] && [ "$a" = "$b" ] && [ -s "$w/pt.json" ]; then
+    pass "passthrough $p: distorted frames unchanged (md5 $a)"
+else
+    fail "passthrough $p: output md5 $b, distorted input md5 $a" "$w/pt.out"
+fi
+
+p=r640x360_422p10
+inputs $p && golden_of $p
+# shellcheck disable=SC2086
+if ff $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=$(vmafgpu_opts "$w/thr.json" max n_threads=2:queue_size=2)" \
+        -f null - > "$w/thr.out" 2>&1 &&
+   "$cmp" "$gold" "$w/thr.json" $required > "$w/thr.cmp" 2>&1; then
+    pass "threads $p: n_threads=2 equals the golden"
+else
+    fail "threads $p: n_threads=2 differs" "$w/thr.out" "$w/thr.cmp"
+fi
+
+# ---- models: the -neg model, two models in one instance, pool=max ----------
+if [ -n "$model_opt" ]; then
+    p=p1080_crf32
+    inputs $p
+    gold=$golden/hp/${p}__vmaf_v0.6.1neg.json
+    # shellcheck disable=SC2086
+    if ff $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=model=version=vmaf_v0.6.1neg:log_fmt=json:log_path=$w/neg.json:precision=max" \
+            -f null - > "$w/neg.out" 2>&1 &&
+       "$cmp" "$gold" "$w/neg.json" vmaf integer_vif_scale0_egl_1 integer_adm2_egl_1 > "$w/neg.cmp" 2>&1; then
+        pass "model vmaf_v0.6.1neg $p: $(tail -n 1 "$w/neg.cmp")"
+    else
+        fail "model vmaf_v0.6.1neg $p: differs from $(basename "$gold")" "$w/neg.out" "$w/neg.cmp"
+    fi
+
+    p=r640x360_444p8
+    inputs $p && golden_of $p
+    want=$("$cmp" --pooled "$gold" vmaf max)
+    # shellcheck disable=SC2086
+    if ff $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=model='version=vmaf_v0.6.1\\:name=vmaf|version=vmaf_v0.6.1neg\\:name=neg':pool=max:log_fmt=json:log_path=$w/two.json:precision=max" \
+            -f null - > "$w/two.out" 2>&1 &&
+       grep -q '"neg"' "$w/two.json" &&
+       "$cmp" "$gold" "$w/two.json" vmaf > "$w/two.cmp" 2>&1 &&
+       grep -q "VMAF score: $want (vmaf)" "$w/two.out" &&
+       [ "$(grep -c 'VMAF score: ' "$w/two.out")" = 2 ]; then
+        pass "models $p: two models by name, pool=max summary VMAF score: $want"
+    else
+        fail "models $p: two-model run (expected VMAF score: $want (vmaf) and a neg line)" "$w/two.out" "$w/two.cmp"
+    fi
+fi
+
+# ---- 4. errors: non-zero exit and a message naming the cause -----------------
+# expect_error NAME REGEX FFMPEG-ARGS...
+expect_error() {
+    name=$1 re=$2
+    shift 2
+    if ff "$@" -f null - > "$w/err.out" 2>&1; then
+        fail "error $name: ffmpeg succeeded" "$w/err.out"
+    elif grep -E -q -- "$re" "$w/err.out"; then
+        pass "error $name: $(grep -E -m 1 -- "$re" "$w/err.out" | sed 's/^\[[^]]*\] //')"
+    else
+        fail "error $name: no message matching '$re'" "$w/err.out"
+    fi
+}
+
+p=r577x323_420p8
+inputs $p
+# shellcheck disable=SC2086
+expect_error "size mismatch" "Input sizes differ: distorted \(main\) is 577x323, reference is 576x322" \
+    $dis_in $ref_in -lavfi "[1:v]crop=576:322:0:0[r];[0:v][r]vmafgpu=model=:feature=name=psnr"
+# shellcheck disable=SC2086
+expect_error "format mismatch" "Input formats differ: distorted \(main\) is yuv420p, reference is yuv444p" \
+    $dis_in $ref_in -lavfi "[1:v]format=yuv444p[r];[0:v][r]vmafgpu=model=:feature=name=psnr"
+# shellcheck disable=SC2086
+expect_error "bit depth mismatch" "Input formats differ: distorted \(main\) is yuv420p10le, reference is yuv420p" \
+    $dis_in $ref_in -lavfi "[0:v]format=yuv420p10le[d];[d][1:v]vmafgpu=model=:feature=name=psnr"
+# shellcheck disable=SC2086
+expect_error "bad model" "Could not load model 'version=no_such_model'" \
+    $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=model=version=no_such_model"
+# shellcheck disable=SC2086
+expect_error "bad feature" "Could not use feature 'no_such_feature'" \
+    $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=model=:feature=name=no_such_feature"
+# shellcheck disable=SC2086
+expect_error "bad feature option" "Could not use feature 'psnr' with options 'no_such_option=1'" \
+    $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=model=:feature='name=psnr\\:no_such_option=1'"
+# shellcheck disable=SC2086
+expect_error "feature without name" "Feature 'eps=1' has no name=" \
+    $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=model=:feature=eps=1"
+# shellcheck disable=SC2086
+expect_error "bad option" "Error applying option 'no_such_option' to filter 'vmafgpu'" \
+    $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=no_such_option=1"
+# shellcheck disable=SC2086
+expect_error "bad log_fmt" "Unable to parse .*log_fmt.*|Error setting option log_fmt" \
+    $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=log_fmt=yaml"
+
+echo "$n_pass passed, $n_fail failed"
+[ "$n_fail" = 0 ]
