@@ -34,8 +34,8 @@ corpus=$shared/corpus
 golden=$shared/golden
 ffmpeg=${1:-${FFMPEG:-}}
 [ -n "$ffmpeg" ] || ffmpeg=${FFMPEG_BUILD_DIR:-$PWD/ffmpeg-n9.0.2}/ffmpeg
-features=${VG_FATE_FEATURES:-psnr motion vif}
-models=${VG_FATE_MODELS:-}
+features=${VG_FATE_FEATURES:-psnr motion vif adm}
+models=${VG_FATE_MODELS:-vmaf_v0.6.1}
 pairs=${VG_FATE_PAIRS:-p1080_crf32 p1080_scaled p2160 p720_10 r577x323_420p8 r640x360_444p8 r640x360_422p10 r352x288_420p12}
 
 if [ -x "$ffmpeg" ]; then :; else
