@@ -36,6 +36,24 @@
 #define M_PI 3.14159265358979323846264338327
 #endif
 
+/*
+ * The hot loops also get an AVX2 clone, picked at load time (GCC
+ * target_clones, x86-64 only). It changes only how the integer work is
+ * vectorised: no FMA is enabled (and -ffp-contract=off), the float steps
+ * are the same IEEE operations, so both clones give identical results.
+ */
+#ifndef ADM_CLONES
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
+    defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define ADM_CLONES __attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+#endif
+#ifndef ADM_CLONES
+#define ADM_CLONES
+#endif
+
 /* ------------------------------------------------------------------------
  * Shared tables and factors (common/adm_tables.h)
  * ---------------------------------------------------------------------- */
@@ -440,6 +458,7 @@ void dwt_s0_vert(const void *src, ptrdiff_t stride, int bytes,
 }
 
 /* adm_dwt2_8/16, horizontal pass: R_16 of the four taps, int32 -> int16 */
+ADM_CLONES
 static void dwt_s0_horz(const int16_t *restrict lo, const int16_t *restrict hi,
                         const int *ix, int bw, int16_t *restrict a,
                         int16_t *restrict v, int16_t *restrict h,
@@ -482,11 +501,13 @@ void dwt_s0(AdmPriv *p, const VgImage *img, int bytes, int16_t *const band[4])
     }
 }
 
+ADM_CLONES
 static void dwt_s0_8(AdmPriv *p, const VgImage *img, int16_t *const band[4])
 {
     dwt_s0(p, img, 1, band);
 }
 
+ADM_CLONES
 static void dwt_s0_16(AdmPriv *p, const VgImage *img, int16_t *const band[4])
 {
     dwt_s0(p, img, 2, band);
@@ -497,8 +518,8 @@ static void dwt_s0_16(AdmPriv *p, const VgImage *img, int16_t *const band[4])
  * (32768, 16) at 2 and 3; horizontal (16384, 15), (32768, 16), (16384, 15).
  */
 static inline __attribute__((always_inline))
-void dwt_s123(AdmPriv *p, int s, const void *src, int src16,
-              ptrdiff_t sstride, int32_t *const band[4])
+void dwt_s123_tmpl(AdmPriv *p, int s, const void *src, int src16,
+                   ptrdiff_t sstride, int32_t *const band[4])
 {
     static const int32_t vo[4] = { 0, 0, 32768, 32768 };
     static const int vs[4] = { 0, 0, 16, 16 };
@@ -559,6 +580,19 @@ void dwt_s123(AdmPriv *p, int s, const void *src, int src16,
     }
 }
 
+ADM_CLONES
+static void dwt_s1(AdmPriv *p, const int16_t *src, int32_t *const band[4])
+{
+    dwt_s123_tmpl(p, 1, src, 1, p->bs0, band);
+}
+
+ADM_CLONES
+static void dwt_s23(AdmPriv *p, int s, const int32_t *src,
+                    int32_t *const band[4])
+{
+    dwt_s123_tmpl(p, s, src, 0, p->bs1, band);
+}
+
 /* ------------------------------------------------------------------------
  * Decouple
  * ---------------------------------------------------------------------- */
@@ -598,6 +632,7 @@ static inline int16_t dec_s0_one(const int32_t *div, int flag, double egl,
     return rst;
 }
 
+ADM_CLONES
 static void decouple_s0(AdmPriv *p, double egl)
 {
     const VgAdmRegion *rg = &p->sc[0].dec;
@@ -654,6 +689,7 @@ static inline int32_t dec_s123_one(const int32_t *div, int flag, double egl,
     return rst;
 }
 
+ADM_CLONES
 static void decouple_s123(AdmPriv *p, int s, double egl)
 {
     const VgAdmRegion *rg = &p->sc[s].dec;
@@ -690,6 +726,7 @@ static void decouple_s123(AdmPriv *p, int s, double egl)
  * (65535, 17) for d; f = wrap16(R_12(4369 * |v|)). Writes v to `val` and f
  * to `flt` over the decouple region.
  */
+ADM_CLONES
 static void csf_s0(AdmPriv *p, int16_t *const src[4], int16_t *const val[4],
                    int16_t *const flt[4])
 {
@@ -719,6 +756,7 @@ static void csf_s0(AdmPriv *p, int16_t *const src[4], int16_t *const val[4],
  * f = int32((143165577 * |v| - 2^31) >> 32): libvmaf's rounding term
  * (1u << 31) is stored in an int32 and becomes -2^31, so f(0) = -1.
  */
+ADM_CLONES
 static void csf_s123(AdmPriv *p, int s, int32_t *const src[4],
                      int32_t *const val[4], int32_t *const flt[4])
 {
@@ -748,6 +786,7 @@ static void csf_s123(AdmPriv *p, int s, int32_t *const src[4],
  * adm_csf_den_scale: sum |b|^3 (uint64) per row, rows rounded by
  * sigma = max(0, ceil(log2(area) - 20)); csf = total / 2^(18 - sigma) * f^3.
  */
+ADM_CLONES
 static float den_s0(AdmPriv *p, double nw)
 {
     const VgAdmScale *sc = &p->sc[0];
@@ -783,6 +822,7 @@ static float den_s0(AdmPriv *p, double nw)
  * rounded by rho = ceil(log2(region height));
  * csf = total / 2^(K - rho - c) * f^3, K = 32, 27, 23.
  */
+ADM_CLONES
 static float den_s123(AdmPriv *p, int s, double nw)
 {
     static const uint32_t esq[4] = { 0, 31, 30, 31 };
@@ -836,10 +876,38 @@ static inline int mirror_idx(int v, int n)
     return v < 0 ? -v : v >= n ? n - 1 : v;
 }
 
+/* Column sums of flt over rows r0, r1, r2 and the three bands, for columns
+ * left - 1 .. right (cs[0 .. right - left + 1]); the two outer columns are
+ * mirrored, the others are in the band (vectorisable). */
+#define COLSUMS(name, T)                                                      \
+static inline void name(T *const flt[4], ptrdiff_t r0, ptrdiff_t r1,          \
+                        ptrdiff_t r2, int left, int right, int w,             \
+                        int32_t *restrict cs)                                 \
+{                                                                             \
+    const T *restrict h0 = flt[BH] + r0, *restrict h1 = flt[BH] + r1;         \
+    const T *restrict h2 = flt[BH] + r2, *restrict v0 = flt[BV] + r0;         \
+    const T *restrict v1 = flt[BV] + r1, *restrict v2 = flt[BV] + r2;         \
+    const T *restrict d0 = flt[BD] + r0, *restrict d1 = flt[BD] + r1;         \
+    const T *restrict d2 = flt[BD] + r2;                                      \
+    int c = mirror_idx(left - 1, w);                                          \
+    cs[0] = h0[c] + h1[c] + h2[c] + v0[c] + v1[c] + v2[c] +                   \
+            d0[c] + d1[c] + d2[c];                                            \
+    for (c = left; c < right; c++)                                            \
+        cs[c - left + 1] = h0[c] + h1[c] + h2[c] + v0[c] + v1[c] + v2[c] +    \
+                           d0[c] + d1[c] + d2[c];                             \
+    c = mirror_idx(right, w);                                                 \
+    cs[right - left + 1] = h0[c] + h1[c] + h2[c] + v0[c] + v1[c] + v2[c] +    \
+                           d0[c] + d1[c] + d2[c];                             \
+}
+COLSUMS(colsums_s0, int16_t)
+COLSUMS(colsums_s123, int32_t)
+#undef COLSUMS
+
 /* adm_cm / i4_adm_cm: the region is [top, bottom) x [left, right); each
  * row is summed in int64 and added as R_rho(rowsum) (the libvmaf edge
  * special cases reduce to this since top, left >= 0 and right = w - left) */
 
+ADM_CLONES
 static float cm_s0(AdmPriv *p, int16_t *const x[4], int16_t *const cval[4],
                    int16_t *const flt[4], double nw)
 {
@@ -859,13 +927,7 @@ static float cm_s0(AdmPriv *p, int16_t *const x[4], int16_t *const cval[4],
         const ptrdiff_t r0 = mirror_idx(i - 1, h) * p->bs0;
         const ptrdiff_t r1 = i * p->bs0;
         const ptrdiff_t r2 = mirror_idx(i + 1, h) * p->bs0;
-        for (int k = 0; k < n + 2; k++) {
-            const int c = mirror_idx(left - 1 + k, w);
-            int32_t sum = 0;
-            for (int b = 1; b < 4; b++)
-                sum += flt[b][r0 + c] + flt[b][r1 + c] + flt[b][r2 + c];
-            cs[k] = sum;
-        }
+        colsums_s0(flt, r0, r1, r2, left, right, w, cs);
         for (int k = 0; k < n; k++) {
             const int j = left + k;
             int32_t t = cs[k] + cs[k + 1] + cs[k + 2];
@@ -913,6 +975,7 @@ static float cm_s0(AdmPriv *p, int16_t *const x[4], int16_t *const cval[4],
     return sum;
 }
 
+ADM_CLONES
 static float cm_s123(AdmPriv *p, int s, int32_t *const x[4],
                      int32_t *const cval[4], int32_t *const flt[4], double nw)
 {
@@ -932,13 +995,7 @@ static float cm_s123(AdmPriv *p, int s, int32_t *const x[4],
         const ptrdiff_t r0 = mirror_idx(i - 1, h) * p->bs1;
         const ptrdiff_t r1 = i * p->bs1;
         const ptrdiff_t r2 = mirror_idx(i + 1, h) * p->bs1;
-        for (int k = 0; k < n + 2; k++) {
-            const int c = mirror_idx(left - 1 + k, w);
-            int32_t sum = 0;
-            for (int b = 1; b < 4; b++)
-                sum += flt[b][r0 + c] + flt[b][r1 + c] + flt[b][r2 + c];
-            cs[k] = sum;
-        }
+        colsums_s123(flt, r0, r1, r2, left, right, w, cs);
         for (int k = 0; k < n; k++) {
             const int j = left + k;
             int32_t t = cs[k] + cs[k + 1] + cs[k + 2];
@@ -1143,11 +1200,11 @@ static int adm_extract(VgFeatureCtx *fc, const VgFrame *frame)
         int32_t *rb[4] = { p->refa32[(s - 1) & 1], p->ref32[BH], p->ref32[BV], p->ref32[BD] };
         int32_t *db[4] = { p->disa32[(s - 1) & 1], p->dis32[BH], p->dis32[BV], p->dis32[BD] };
         if (s == 1) {
-            dwt_s123(p, s, p->ref16[BA], 1, p->bs0, rb);
-            dwt_s123(p, s, p->dis16[BA], 1, p->bs0, db);
+            dwt_s1(p, p->ref16[BA], rb);
+            dwt_s1(p, p->dis16[BA], db);
         } else {
-            dwt_s123(p, s, p->refa32[s & 1], 0, p->bs1, rb);
-            dwt_s123(p, s, p->disa32[s & 1], 0, p->bs1, db);
+            dwt_s23(p, s, p->refa32[s & 1], rb);
+            dwt_s23(p, s, p->disa32[s & 1], db);
         }
         decouple_s123(p, s, o->enhn_gain_limit);
         den_s[s] = den_s123(p, s, o->noise_weight);
