@@ -1,0 +1,175 @@
+#!/bin/sh
+# Copyright (c) 2026 the vmafgpu authors
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# The CUDA backend's checks on a machine with a GPU but without our build
+# dependencies, in two steps:
+#
+#   tests/gpu/run-device.sh prepare [BUILD_DIR]
+#       on the build machine, from any directory: configures (once,
+#       --disable-shared, so libvmafgpu is linked in) and builds the GPU
+#       programs in BUILD_DIR (default: ../build-cuda-device next to the
+#       source tree), then fills the carry folder .devcarry-cuda/ in the
+#       source tree with them, the non-glibc shared libraries they need,
+#       the raw corpus pairs and their goldens. The folder is listed in
+#       .git/info/exclude. VG_CARRY_ROOT puts it into another checkout.
+#
+#   sh tests/gpu/run-device.sh run
+#       on the GPU machine, from the repository root, with .devcarry-cuda/
+#       carried along: the loader test, the parity program with a GPU
+#       required (what `make check-gpu` runs), compute-sanitizer memcheck
+#       and racecheck on a sample of the parity cases, the CLI with
+#       --backend cuda on the raw corpus pairs against the goldens (every
+#       per-frame and pooled value of psnr, motion, vif, adm, vmaf), and
+#       the benchmark. Logs go to $OUT when set. Exit status 0 when every
+#       step passed.
+set -u
+CARRY=.devcarry-cuda
+
+prepare() {
+    src=$(cd "$(dirname "$0")/../.." && pwd)
+    build=${1:-$src/../build-cuda-device}
+    shared=${VG_SHARED_DIR:-$src/../shared}
+    root=${VG_CARRY_ROOT:-$src}   # repository whose tree the GPU machine gets
+    set -e
+    mkdir -p "$build"
+    cd "$build"
+    if [ ! -f Makefile ]; then
+        [ -x "$src/configure" ] || (cd "$src" && autoreconf -fi)
+        "$src/configure" --disable-shared --enable-cuda
+    fi
+    make -j2 tools/vmafgpu tests/gpu/checkgpu tests/unit/test_cuda_loader \
+        tests/bench/cudabench
+    rm -rf "${root:?}/$CARRY"
+    mkdir -p "$root/$CARRY/bin" "$root/$CARRY/lib" "$root/$CARRY/corpus" \
+        "$root/$CARRY/golden/hp"
+    for p in tools/vmafgpu tests/gpu/checkgpu tests/unit/test_cuda_loader \
+             tests/bench/cudabench; do
+        cp "$p" "$root/$CARRY/bin/"
+    done
+    # shared libraries other than glibc's (json-c, subunit)
+    for b in "$root/$CARRY"/bin/*; do
+        ldd "$b" | awk '/=> \// { print $3 }'
+    done | sort -u | while read -r lib; do
+        case $(basename "$lib") in
+        libc.so*|libm.so*|libpthread.so*|libdl.so*|librt.so*|ld-linux*) ;;
+        *) cp -L "$lib" "$root/$CARRY/lib/" ;;
+        esac
+    done
+    for pair in r577x323_yuv420p r640x360_yuv444p r640x360_yuv422p10le \
+                r352x288_yuv420p12le; do
+        cp "$shared/corpus/raw/${pair}_ref.yuv" "$shared/corpus/raw/${pair}_dist.yuv" \
+            "$root/$CARRY/corpus/"
+    done
+    for g in r640x360_444p8 r640x360_422p10 r352x288_420p12; do
+        cp "$shared/golden/hp/$g.json" "$root/$CARRY/golden/hp/"
+    done
+    cp "$shared/golden/r577x323_420p8.FROM_FFMPEG.json" "$root/$CARRY/golden/"
+    excl=$(cd "$root" && git rev-parse --git-path info/exclude)
+    grep -qx "/$CARRY/" "$root/$excl" 2>/dev/null || echo "/$CARRY/" >> "$root/$excl"
+    du -sh "$root/$CARRY"
+    echo "now: run tool, command 'sh tests/gpu/run-device.sh run', carry ['$CARRY']"
+}
+
+# compare.py GOLDEN OURS EXACT: every key of ours that the golden has, every
+# frame and pooled value; EXACT=1 compares doubles, 0 the %.6f text
+compare_py='
+import json, sys
+g = json.load(open(sys.argv[1])); o = json.load(open(sys.argv[2]))
+exact = sys.argv[3] == "1"
+keys = ["psnr_y", "psnr_cb", "psnr_cr", "integer_motion2", "integer_motion3",
+        "VMAF_integer_feature_motion_sad_score", "integer_vif_scale0",
+        "integer_vif_scale1", "integer_vif_scale2", "integer_vif_scale3",
+        "integer_adm2", "integer_adm_scale0", "integer_adm_scale1",
+        "integer_adm_scale2", "integer_adm_scale3", "vmaf"]
+n = bad = 0
+if len(g["frames"]) != len(o["frames"]):
+    print("frame count", len(g["frames"]), len(o["frames"])); sys.exit(1)
+def same(a, b):
+    return a == b if exact else "%.6f" % a == "%.6f" % b
+for gf, of in zip(g["frames"], o["frames"]):
+    for k in keys:
+        if k not in gf["metrics"]:
+            continue
+        if k not in of["metrics"]:
+            print("missing", k); sys.exit(1)
+        n += 1
+        if not same(gf["metrics"][k], of["metrics"][k]):
+            bad += 1
+            print("frame", gf["frameNum"], k, repr(gf["metrics"][k]), repr(of["metrics"][k]))
+for k in keys:
+    if k in g.get("pooled_metrics", {}):
+        for m in ("min", "max", "mean", "harmonic_mean"):
+            n += 1
+            if not same(g["pooled_metrics"][k][m], o["pooled_metrics"][k][m]):
+                bad += 1
+                print("pooled", k, m, g["pooled_metrics"][k][m], o["pooled_metrics"][k][m])
+print("%d values compared, %d differ" % (n, bad))
+sys.exit(1 if bad or not n else 0)
+'
+
+run() {
+    out=${OUT:-/tmp/run-device-out}
+    mkdir -p "$out"
+    bin=$CARRY/bin
+    export LD_LIBRARY_PATH="$PWD/$CARRY/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    fails=0
+    summary=$out/summary.txt
+    : > "$summary"
+    note() { echo "$*" | tee -a "$summary"; }
+    step() { # name, command...
+        name=$1; shift
+        start=$(date +%s)
+        "$@" > "$out/$name.log" 2>&1
+        rc=$?
+        note "$name: $([ $rc = 0 ] && echo PASS || echo "FAIL (rc $rc)") ($(( $(date +%s) - start )) s)"
+        [ $rc = 0 ] || fails=$((fails + 1))
+        return $rc
+    }
+
+    note "device: $(nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader 2>&1 | head -1)"
+    step loader "$bin/test_cuda_loader"
+    step checkgpu env VG_REQUIRE_GPU=1 "$bin/checkgpu" ${CHECKGPU_SEED:+--seed=$CHECKGPU_SEED}
+    grep "^checkgpu:" "$out/checkgpu.log" | tee -a "$summary"
+    if command -v compute-sanitizer > /dev/null; then
+        step memcheck compute-sanitizer --tool memcheck --leak-check full \
+            --error-exitcode 1 env VG_REQUIRE_GPU=1 "$bin/checkgpu" --quick \
+            --sample=${MEMCHECK_SAMPLE:-6}
+        grep -E "ERROR SUMMARY|^checkgpu: [0-9]" "$out/memcheck.log" | tail -2 | tee -a "$summary"
+        step racecheck compute-sanitizer --tool racecheck --racecheck-report all \
+            --error-exitcode 1 env VG_REQUIRE_GPU=1 "$bin/checkgpu" --quick \
+            --sample=${RACECHECK_SAMPLE:-12}
+        grep -E "RACECHECK SUMMARY|ERROR SUMMARY|^checkgpu: [0-9]" "$out/racecheck.log" | tail -2 | tee -a "$summary"
+    else
+        note "compute-sanitizer: not found"
+        fails=$((fails + 1))
+    fi
+
+    c=$CARRY/corpus
+    for row in "r640x360_444p8 r640x360_yuv444p 640 360 444 8 1" \
+               "r640x360_422p10 r640x360_yuv422p10le 640 360 422 10 1" \
+               "r352x288_420p12 r352x288_yuv420p12le 352 288 420 12 1" \
+               "r577x323_420p8 r577x323_yuv420p 577 323 420 8 0"; do
+        set -- $row
+        if [ "$7" = 1 ]; then
+            golden=$CARRY/golden/hp/$1.json prec=max
+        else
+            golden=$CARRY/golden/$1.FROM_FFMPEG.json prec=default
+        fi
+        step "cli-$1" "$bin/vmafgpu" -r "$c/$2_ref.yuv" -d "$c/$2_dist.yuv" \
+            -w "$3" -h "$4" -p "$5" -b "$6" --backend cuda --threads 2 \
+            --feature psnr --json --precision $prec -o "$out/$1.json" -q &&
+        step "golden-$1" python3 -c "$compare_py" "$golden" "$out/$1.json" "$7"
+        tail -1 "$out/golden-$1.log" 2>/dev/null | sed "s/^/  $1: /" | tee -a "$summary"
+    done
+    step bench "$bin/cudabench" 200
+    grep "^cudabench" "$out/bench.log" | tee -a "$summary"
+    note "run-device: $fails step(s) failed"
+    [ $fails = 0 ]
+}
+
+case ${1:-} in
+prepare) shift; prepare "$@" ;;
+run) run ;;
+*) echo "usage: $0 prepare [BUILD_DIR] | run" >&2; exit 2 ;;
+esac
