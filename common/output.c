@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/output.h"
@@ -85,6 +86,7 @@ typedef struct Writer {
     VgCollector *c;
     const VgOutputParams *p;
     const char *version;
+    int *keys;       ///< collector ids of the metrics with at least one value
     unsigned n_keys;
     unsigned subsample;
     char num[NUM_BUF];
@@ -116,13 +118,13 @@ static unsigned frame_value_count(Writer *w, unsigned i)
     double v;
 
     for (unsigned k = 0; k < w->n_keys; k++)
-        cnt += !vg_collector_get(w->c, (int)k, i, &v);
+        cnt += !vg_collector_get(w->c, w->keys[k], i, &v);
     return cnt;
 }
 
 static int pooled(Writer *w, unsigned key, unsigned m, double *score)
 {
-    return vg_pool(w->c, (int)key, w->p->n_frames, w->subsample,
+    return vg_pool(w->c, w->keys[key], w->p->n_frames, w->subsample,
                    pool_methods[m].method, score);
 }
 
@@ -142,9 +144,9 @@ static void write_xml(Writer *w)
             continue;
         fprintf(f, "    <frame frameNum=\"%u\" ", i);
         for (unsigned k = 0; k < w->n_keys; k++) {
-            if (vg_collector_get(w->c, (int)k, i, &v))
+            if (vg_collector_get(w->c, w->keys[k], i, &v))
                 continue;
-            fprintf(f, "%s=\"%s\" ", vg_collector_name(w->c, (int)k),
+            fprintf(f, "%s=\"%s\" ", vg_collector_name(w->c, w->keys[k]),
                     fmt_num(w, v));
         }
         fprintf(f, "/>\n");
@@ -153,7 +155,7 @@ static void write_xml(Writer *w)
 
     fprintf(f, "  <pooled_metrics>\n");
     for (unsigned k = 0; k < w->n_keys; k++) {
-        fprintf(f, "    <metric name=\"%s\" ", vg_collector_name(w->c, (int)k));
+        fprintf(f, "    <metric name=\"%s\" ", vg_collector_name(w->c, w->keys[k]));
         for (unsigned m = 0; m < N_POOL_METHODS; m++) {
             if (pooled(w, k, m, &v))
                 continue;
@@ -198,10 +200,10 @@ static void write_json(Writer *w)
         fprintf(f, "      \"frameNum\": %u,\n", i);
         fprintf(f, "      \"metrics\": {\n");
         for (unsigned k = 0; k < w->n_keys; k++) {
-            if (vg_collector_get(w->c, (int)k, i, &v))
+            if (vg_collector_get(w->c, w->keys[k], i, &v))
                 continue;
             done++;
-            fprintf(f, "        \"%s\": %s%s\n", vg_collector_name(w->c, (int)k),
+            fprintf(f, "        \"%s\": %s%s\n", vg_collector_name(w->c, w->keys[k]),
                     fmt_json(w, v), done < cnt ? "," : "");
         }
         fprintf(f, "      }\n");
@@ -214,7 +216,7 @@ static void write_json(Writer *w)
         int first_m = 1;
 
         fprintf(f, "%s", k ? ",\n" : "\n");
-        fprintf(f, "    \"%s\": {", vg_collector_name(w->c, (int)k));
+        fprintf(f, "    \"%s\": {", vg_collector_name(w->c, w->keys[k]));
         for (unsigned m = 0; m < N_POOL_METHODS; m++) {
             if (pooled(w, k, m, &v))
                 continue;
@@ -244,7 +246,7 @@ static void write_csv(Writer *w)
 
     fprintf(f, "Frame,");
     for (unsigned k = 0; k < w->n_keys; k++)
-        fprintf(f, "%s,", vg_collector_name(w->c, (int)k));
+        fprintf(f, "%s,", vg_collector_name(w->c, w->keys[k]));
     fprintf(f, "\n");
 
     for (unsigned i = 0; i < w->p->n_frames; i++) {
@@ -252,7 +254,7 @@ static void write_csv(Writer *w)
             continue;
         fprintf(f, "%u,", i);
         for (unsigned k = 0; k < w->n_keys; k++) {
-            if (vg_collector_get(w->c, (int)k, i, &v))
+            if (vg_collector_get(w->c, w->keys[k], i, &v))
                 continue;
             fprintf(f, "%s,", fmt_num(w, v));
         }
@@ -270,13 +272,37 @@ static void write_sub(Writer *w)
             continue;
         fprintf(f, "{%u}{%u}frame: %u|", i, i + 1, i);
         for (unsigned k = 0; k < w->n_keys; k++) {
-            if (vg_collector_get(w->c, (int)k, i, &v))
+            if (vg_collector_get(w->c, w->keys[k], i, &v))
                 continue;
-            fprintf(f, "%s: %s|", vg_collector_name(w->c, (int)k),
+            fprintf(f, "%s: %s|", vg_collector_name(w->c, w->keys[k]),
                     fmt_num(w, v));
         }
         fprintf(f, "\n");
     }
+}
+
+/**
+ * Metrics to print: those with a value on some frame. libvmaf's collector
+ * only knows a metric once a value was appended; ours may register names
+ * ahead (e.g. psnr_cb on 4:0:0 input), and those must not appear.
+ */
+static int select_keys(Writer *w)
+{
+    unsigned n = vg_collector_count(w->c);
+    double v;
+
+    w->keys = malloc((n ? n : 1) * sizeof(*w->keys));
+    if (!w->keys)
+        return -ENOMEM;
+    for (unsigned k = 0; k < n; k++) {
+        for (unsigned i = 0; i < w->p->n_frames; i++) {
+            if (!vg_collector_get(w->c, (int)k, i, &v)) {
+                w->keys[w->n_keys++] = (int)k;
+                break;
+            }
+        }
+    }
+    return 0;
 }
 
 /**
@@ -286,6 +312,7 @@ static void write_sub(Writer *w)
 int vg_output_write(FILE *f, VgCollector *c, const VgOutputParams *p)
 {
     Writer w;
+    int ret = 0;
 
     if (!f || !c || !p)
         return -EINVAL;
@@ -295,8 +322,9 @@ int vg_output_write(FILE *f, VgCollector *c, const VgOutputParams *p)
     w.c = c;
     w.p = p;
     w.version = p->version ? p->version : vg_version();
-    w.n_keys = vg_collector_count(c);
     w.subsample = p->subsample ? p->subsample : 1;
+    if ((ret = select_keys(&w)) < 0)
+        return ret;
 
     switch (p->fmt) {
     case VG_LOG_FMT_XML:
@@ -312,10 +340,13 @@ int vg_output_write(FILE *f, VgCollector *c, const VgOutputParams *p)
         write_sub(&w);
         break;
     default:
-        return -EINVAL;
+        ret = -EINVAL;
+        goto fail;
     }
 
     if (fflush(f) || ferror(f))
-        return -EIO;
-    return 0;
+        ret = -EIO;
+fail:
+    free(w.keys);
+    return ret;
 }

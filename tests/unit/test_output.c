@@ -248,7 +248,8 @@ END_TEST
 
 /*
  * Frames 0..2; "a" everywhere, "tiny" only on frames 0 and 2 (frame 1
- * missing), "b" NaN on frame 1. One aggregate.
+ * missing), "b" NaN on frame 1, "never" registered without a value (it
+ * must not appear anywhere, as in libvmaf). One aggregate.
  */
 static VgCollector *small_collector(void)
 {
@@ -257,6 +258,7 @@ static VgCollector *small_collector(void)
 
     ck_assert_int_eq(vg_collector_create(&c), 0);
     a = vg_collector_key(c, "a");
+    ck_assert_int_ge(vg_collector_key(c, "never"), 0);
     tiny = vg_collector_key(c, "tiny");
     b = vg_collector_key(c, "b");
     ck_assert(a >= 0 && tiny >= 0 && b >= 0);
