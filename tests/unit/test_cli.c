@@ -29,6 +29,7 @@
 static const char *const tmp_files[] = {
     "short.yuv", "small.yuv", "small_dis.yuv", "bad_model.json",
     "cambi_model.json", "ref577.y4m", "dis577.y4m", "dis5.yuv", "noheader.y4m",
+    "interlaced.y4m", "paldv.y4m", "badframe.y4m",
     "o1.json", "o2.json", "o3.json", "o4.json", "err.txt", "out.txt", NULL
 };
 
@@ -101,6 +102,18 @@ static void make_fixtures(void)
 
     write_file("noheader.y4m", "YUV4MPEG2 W0 H16 C420jpeg\n",
                strlen("YUV4MPEG2 W0 H16 C420jpeg\n"));
+    write_file("interlaced.y4m", "YUV4MPEG2 W16 H16 Ib C420jpeg\n",
+               strlen("YUV4MPEG2 W16 H16 Ib C420jpeg\n"));
+    write_file("paldv.y4m", "YUV4MPEG2 W16 H16 C420paldv\n",
+               strlen("YUV4MPEG2 W16 H16 C420paldv\n"));
+    {
+        static char y4m[64 + 2 * (6 + 16 * 16 * 3 / 2)];
+        int n = snprintf(y4m, sizeof(y4m), "YUV4MPEG2 W16 H16 C420\nFRAME\n");
+
+        n += 16 * 16 * 3 / 2;
+        memcpy(y4m + n, "FRAMX\n", 6);
+        write_file("badframe.y4m", y4m, (size_t)n + 6 + 16 * 16 * 3 / 2);
+    }
 }
 
 /** y4m copy of a raw 4:2:0 8-bit file. */
@@ -211,6 +224,13 @@ static const BadCase bad_cases[] = {
     { "raw file without -w -h -p -b", { R_SMALL }, "YUV4MPEG2", 0 },
     { "y4m with a zero width", { "-r", "@noheader.y4m", "-d", "@noheader.y4m" },
       "invalid size", 0 },
+    { "interlaced y4m", { "-r", "@interlaced.y4m", "-d", "@interlaced.y4m" },
+      "interlaced YUV4MPEG2 input is not supported", 0 },
+    { "y4m chroma that needs resampling",
+      { "-r", "@paldv.y4m", "-d", "@paldv.y4m" }, "420paldv", 0 },
+    { "y4m with a broken frame header",
+      { "-r", "@badframe.y4m", "-d", "@badframe.y4m", "-n", "--feature", "psnr" },
+      "frame 1: bad YUV4MPEG2 frame header", 1 },
     { "no model and no feature", { R_SMALL, SMALL, "-n" }, "nothing to compute", 0 },
     { "unknown backend", { R_SMALL, SMALL, "--backend", "opencl" }, "--backend", 0 },
     { "log into a missing directory",
