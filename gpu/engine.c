@@ -40,11 +40,10 @@ typedef struct Slot {
     uint64_t gpu_ran;           ///< CUDA features queued for this frame
     VgImage ref, dis;           ///< device images
     CUdeviceptr ref_buf, dis_buf;
-    VgImage stage[2];           ///< pinned staging of host pictures
-    void *stage_buf[2];
+    void *stage_buf[2];         ///< pinned staging of host pictures (raw rows)
+    CUdeviceptr raw_buf[2];     ///< their device copy, converted into ref/dis
     VgImage host[2];            ///< pinned host copies for host features
     void *host_buf[2];
-    const VgImage *cpu_img[2];  ///< what host features read (stage or host)
     CUdeviceptr res;
     void *host_res;
     CUevent done_ev, in_ev, out_ev;
@@ -71,6 +70,7 @@ struct VgCudaEngine {
 
     VgImage geom;               ///< internal image geometry
     size_t img_bytes;
+    size_t raw_bytes;           ///< staging of one host picture
 
     unsigned n_gpu;
     VgFeatureCtx *gfc;
@@ -178,8 +178,8 @@ static int run_cpu_features(VgCudaEngine *e, Worker *w, const Slot *s)
         VgFeatureCtx *fc = &w->fc[f];
         const VgFrame frame = {
             .index = s->index,
-            .ref = s->cpu_img[0],
-            .dis = s->cpu_img[1],
+            .ref = &s->host[0],
+            .dis = &s->host[1],
         };
         int ret;
 
@@ -401,6 +401,8 @@ static void free_slot(VgCudaEngine *e, Slot *s)
     for (int i = 0; i < 2; i++) {
         if (s->stage_buf[i])
             VG_CUX(e->cu, e->log, cuMemFreeHost, s->stage_buf[i]);
+        if (s->raw_buf[i])
+            CU(cuMemFree, s->raw_buf[i]);
         if (s->host_buf[i])
             VG_CUX(e->cu, e->log, cuMemFreeHost, s->host_buf[i]);
     }
@@ -453,18 +455,21 @@ static void cuda_close(void **engine)
 
     if (!e)
         return;
+    /* host workers first: they finish their queued frames, which read
+     * host memory only */
+    pthread_mutex_lock(&e->lock);
+    e->quit = 1;
+    pthread_cond_broadcast(&e->job_cond);
+    pthread_mutex_unlock(&e->lock);
+    for (unsigned i = 0; e->workers && i < e->n_workers; i++)
+        if (e->workers[i].started)
+            pthread_join(e->workers[i].thread, NULL);
+    for (unsigned i = 0; e->workers && i < e->n_workers; i++)
+        close_worker_states(e, &e->workers[i]);
     if (e->cu && e->ctx && push_ctx(e) >= 0) {
+        /* the engine's own work only, never a device-wide sync */
         if (e->stream)
             CU(cuStreamSynchronize, e->stream);
-        pthread_mutex_lock(&e->lock);
-        e->quit = 1;
-        pthread_cond_broadcast(&e->job_cond);
-        pthread_mutex_unlock(&e->lock);
-        for (unsigned i = 0; e->workers && i < e->n_workers; i++)
-            if (e->workers[i].started)
-                pthread_join(e->workers[i].thread, NULL);
-        for (unsigned i = 0; e->workers && i < e->n_workers; i++)
-            close_worker_states(e, &e->workers[i]);
         for (unsigned f = 0; e->gfc && f < e->n_gpu; f++) {
             VgFeatureCtx *fc = &e->gfc[f];
             const VgCudaFeatureImpl *impl = fc->desc->cuda;
@@ -603,16 +608,10 @@ static int cuda_open(void **engine, const VgEngineParams *p)
                                      p->height);
     if ((ret = open_features(e)) < 0)
         goto fail;
-    for (int i = 0; i < VG_CUDA_SLOTS; i++) {
+    e->raw_bytes = vg_cuda_picture_raw_size(&e->geom, p->fmt);
+    for (int i = 0; i < VG_CUDA_SLOTS; i++)
         if ((ret = alloc_slot(e, &e->slot[i])) < 0)
             goto fail;
-        if (p->memory == VG_MEMORY_HOST &&
-            ((ret = pinned_image(e, &e->slot[i].stage[0],
-                                 &e->slot[i].stage_buf[0])) < 0 ||
-             (ret = pinned_image(e, &e->slot[i].stage[1],
-                                 &e->slot[i].stage_buf[1])) < 0))
-            goto fail;
-    }
 
     if (e->n_cpu) {
         e->n_workers = p->cfg->n_threads ? p->cfg->n_threads : 1;
@@ -682,16 +681,20 @@ static int load_picture(VgCudaEngine *e, Slot *s, int i, const VgPicture *pic)
 
     if (pic->memory == VG_MEMORY_CUDA)
         return vg_cuda_picture_convert(e, &e->conv, dst, pic);
-    if ((ret = pinned_image(e, &s->stage[i], &s->stage_buf[i])) < 0)
+    /* staging allocated on first use: device-picture streams need none */
+    if (!s->stage_buf[i] &&
+        ((ret = VG_CUX(e->cu, e->log, cuMemHostAlloc, &s->stage_buf[i],
+                       e->raw_bytes, 0)) < 0 ||
+         (ret = CU(cuMemAlloc, &s->raw_buf[i], e->raw_bytes)) < 0))
         return ret;
-    return vg_cuda_picture_upload(e, dst, &s->stage[i], e->img_bytes, pic);
+    return vg_cuda_picture_upload(e, &e->conv, dst, s->stage_buf[i],
+                                  s->raw_buf[i], pic);
 }
 
 static int cuda_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
                        unsigned index)
 {
     VgCudaEngine *e = engine;
-    const VgPicture *pics[2] = { ref, dis };
     Slot *s = &e->slot[index % VG_CUDA_SLOTS];
     int ret;
 
@@ -750,20 +753,13 @@ static int cuda_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
         s->gpu_ran |= UINT64_C(1) << f;
     }
 
-    if (s->need_cpu) {
-        for (int i = 0; i < 2; i++) {
-            if (pics[i]->memory == VG_MEMORY_HOST) {
-                s->cpu_img[i] = &s->stage[i];
-                continue;
-            }
-            if ((ret = pinned_image(e, &s->host[i], &s->host_buf[i])) < 0 ||
-                (ret = CU(cuMemcpyDtoHAsync, s->host_buf[i],
-                          i ? s->dis_buf : s->ref_buf, e->img_bytes,
-                          e->stream)) < 0)
-                goto fail;
-            s->cpu_img[i] = &s->host[i];
-        }
-    }
+    /* host features read a pinned host copy of the converted images */
+    for (int i = 0; s->need_cpu && i < 2; i++)
+        if ((ret = pinned_image(e, &s->host[i], &s->host_buf[i])) < 0 ||
+            (ret = CU(cuMemcpyDtoHAsync, s->host_buf[i],
+                      i ? s->dis_buf : s->ref_buf, e->img_bytes,
+                      e->stream)) < 0)
+            goto fail;
     if ((ret = CU(cuMemcpyDtoHAsync, s->host_res, s->res, e->res_bytes,
                   e->stream)) < 0 ||
         (ret = CU(cuEventRecord, s->done_ev, e->stream)) < 0)

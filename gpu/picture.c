@@ -5,8 +5,8 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <string.h>
 
-#include "common/picture.h"
 #include "gpu/picture.h"
 #include "gpu/picture_params.h"
 
@@ -99,14 +99,72 @@ int vg_cuda_picture_convert(VgCudaEngine *e, const VgCudaConverter *c,
     return -EINVAL;
 }
 
-int vg_cuda_picture_upload(VgCudaEngine *e, VgImage *dst, VgImage *stage,
-                           size_t bytes, const VgPicture *pic)
+static int is_semiplanar(enum VgPixFmt fmt)
+{
+    return fmt == VG_PIX_FMT_NV12 || fmt == VG_PIX_FMT_P010 ||
+           fmt == VG_PIX_FMT_P016;
+}
+
+/* rows and row bytes of source plane p of a host picture */
+static void raw_plane(const VgImage *geom, enum VgPixFmt fmt, unsigned p,
+                      size_t *row_bytes, unsigned *rows, size_t *pitch)
+{
+    const int sp = is_semiplanar(fmt);
+    const unsigned bps = fmt == VG_PIX_FMT_NV12 ? 1 : sp ? 2 : vg_image_bps(geom);
+    const unsigned q = p ? 1 : 0;
+
+    *row_bytes = (size_t)geom->w[q] * (sp && p ? 2 : 1) * bps;
+    *rows = geom->h[q];
+    *pitch = (*row_bytes + 63) & ~(size_t)63;
+    if (!*pitch)
+        *pitch = 64;
+}
+
+static unsigned raw_planes(const VgImage *geom, enum VgPixFmt fmt)
+{
+    return is_semiplanar(fmt) ? 2 : geom->nb_planes;
+}
+
+size_t vg_cuda_picture_raw_size(const VgImage *geom, enum VgPixFmt fmt)
+{
+    size_t total = 0;
+
+    for (unsigned p = 0; p < raw_planes(geom, fmt); p++) {
+        size_t rb, pitch;
+        unsigned rows;
+        raw_plane(geom, fmt, p, &rb, &rows, &pitch);
+        total += pitch * (rows ? rows : 1);
+    }
+    return total;
+}
+
+int vg_cuda_picture_upload(VgCudaEngine *e, const VgCudaConverter *c,
+                           VgImage *dst, uint8_t *stage, CUdeviceptr raw,
+                           const VgPicture *pic)
 {
     const VgCuda *cu = vg_cuda_engine_api(e);
+    VgPicture dp = *pic;
+    size_t off = 0;
+    int ret;
 
-    vg_picture_to_image(stage, pic);
-    return vg_cuda_error(cu, vg_cuda_engine_log(e), cu->f->cuMemcpyHtoDAsync(
-                         (CUdeviceptr)(uintptr_t)dst->data[0], stage->data[0],
-                         bytes, vg_cuda_engine_stream(e)),
-                         "cuMemcpyHtoDAsync", __FILE__, __LINE__);
+    dp.memory = VG_MEMORY_CUDA;
+    dp.cuda_stream = NULL;
+    for (unsigned p = 0; p < raw_planes(dst, pic->fmt); p++) {
+        const uint8_t *src = pic->data[p];
+        size_t rb, pitch;
+        unsigned rows;
+
+        raw_plane(dst, pic->fmt, p, &rb, &rows, &pitch);
+        for (unsigned y = 0; y < rows; y++)
+            memcpy(stage + off + y * pitch, src + y * pic->stride[p], rb);
+        dp.data[p] = (const void *)(uintptr_t)(raw + off);
+        dp.stride[p] = (ptrdiff_t)pitch;
+        off += pitch * (rows ? rows : 1);
+    }
+    if ((ret = vg_cuda_error(cu, vg_cuda_engine_log(e),
+                             cu->f->cuMemcpyHtoDAsync(raw, stage, off,
+                                                      vg_cuda_engine_stream(e)),
+                             "cuMemcpyHtoDAsync", __FILE__, __LINE__)) < 0)
+        return ret;
+    return vg_cuda_picture_convert(e, c, dst, &dp);
 }

@@ -35,12 +35,21 @@ int vg_cuda_picture_convert(VgCudaEngine *e, const VgCudaConverter *c,
                             VgImage *dst, const VgPicture *pic);
 
 /**
- * Queue the upload of a VG_MEMORY_HOST picture: convert it on the host
- * into `stage` (pinned, same geometry as dst, contiguous from
- * stage->data[0]), then one asynchronous copy into dst. The caller must
- * not touch `stage` again until the engine stream has passed this copy.
+ * @return bytes of staging (and of the device copy) that a host picture of
+ * format fmt needs for an image of geometry geom.
  */
-int vg_cuda_picture_upload(VgCudaEngine *e, VgImage *dst, VgImage *stage,
-                           size_t bytes, const VgPicture *pic);
+size_t vg_cuda_picture_raw_size(const VgImage *geom, enum VgPixFmt fmt);
+
+/**
+ * Queue the upload of a VG_MEMORY_HOST picture: its rows are copied as
+ * they are (no conversion on the host) into `stage` (pinned, raw_size
+ * bytes), sent with one asynchronous copy to `raw` on the device, then
+ * converted there into dst like a device picture. The caller must not
+ * touch `stage` or `raw` again until the engine stream has passed this
+ * work.
+ */
+int vg_cuda_picture_upload(VgCudaEngine *e, const VgCudaConverter *c,
+                           VgImage *dst, uint8_t *stage, CUdeviceptr raw,
+                           const VgPicture *pic);
 
 #endif /* VG_GPU_PICTURE_H */
