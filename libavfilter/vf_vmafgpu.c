@@ -472,6 +472,9 @@ static int check_inputs(AVFilterContext *ctx)
     s->pic_ref = s->pic_dis;
     s->pic_dis.cuda_stream = dis_stream;
     s->pic_ref.cuda_stream = ref_stream;
+    av_log(ctx, AV_LOG_VERBOSE, "%s frames %dx%d %s, %u bits\n",
+           s->is_cuda ? "CUDA" : "Software", dis->w, dis->h,
+           av_get_pix_fmt_name(dis_fmt), bitdepth);
     return 0;
 }
 

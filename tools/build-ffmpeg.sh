@@ -103,6 +103,10 @@ grep -q '^/.vg-series$' "$b/src/.git/info/exclude" 2>/dev/null ||
 mkdir -p "$b/pkgconfig" "$b/staticlibs"
 deb=$(ls "$deps"/libffmpeg-nvenc-dev_*_all.deb 2>/dev/null | tail -n 1)
 if [ -n "$deb" ]; then
+    debsum=$(awk -v f="$(basename "$deb")" '$2 == f || $2 == "*" f { print $1 }' "$deps/SHA256SUMS")
+    [ -n "$debsum" ] || die "$(basename "$deb") is not listed in $deps/SHA256SUMS"
+    echo "$debsum  $deb" | sha256sum -c --status ||
+        die "sha256 of $deb does not match SHA256SUMS"
     if [ ! -f "$b/nvcodec/.stamp" ] || [ "$(cat "$b/nvcodec/.stamp")" != "$deb" ]; then
         rm -rf "$b/nvcodec"
         dpkg-deb -x "$deb" "$b/nvcodec" || die "dpkg-deb -x $deb failed"
