@@ -31,6 +31,7 @@
 #include "common/adm_tables.h"
 #include "common/feature.h"
 #include "common/log.h"
+#include "cpu/adm.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846264338327
@@ -779,6 +780,70 @@ static void csf_s123(AdmPriv *p, int s, int32_t *const src[4],
 }
 
 /* ------------------------------------------------------------------------
+ * Per-scale finals from the integer totals (shared with gpu/adm.c)
+ * ---------------------------------------------------------------------- */
+
+float vg_adm_den_score(const VgAdmScale *sc, const VgAdmFactors *fac, int s,
+                       const uint64_t total[3], double nw)
+{
+    /* adm_csf_den_s123: K = 32, 27, 23 for scales 1, 2, 3 */
+    static const uint32_t kf[4] = { 0, 32, 27, 23 };
+    const VgAdmRegion *rg = &sc->cm;
+    const float rf[3] = { fac->f[s][0], fac->f[s][0], fac->f[s][1] };
+    const float nwt = powf((rg->bottom - rg->top) * (rg->right - rg->left) * nw,
+                           1.0f / 3.0f);
+    float sum = 0.0f;
+    for (int b = 0; b < 3; b++) {
+        double csf;
+        if (s == 0) {
+            /* adm_csf_den_scale: total / 2^(18 - sigma) * f^3 */
+            csf = (double)(total[b] / pow(2, 18 - (int32_t)sc->den_cub_shift)) *
+                  pow(rf[b], 3);
+        } else {
+            /* uint32 arithmetic like libvmaf: wraps (-> pow = inf) if
+             * negative */
+            const double scale = pow(2, (uint32_t)(kf[s] - sc->den_row_shift -
+                                                   sc->den_cub_shift));
+            csf = (double)(total[b] / scale) * pow(rf[b], 3);
+        }
+        const float v = powf(csf, 1.0f / 3.0f) + nwt;
+        sum = b == 0 ? v : sum + v;
+    }
+    return sum;
+}
+
+float vg_adm_cm_score(const VgAdmScale *sc, int s, const int64_t total[3],
+                      double nw)
+{
+    const VgAdmRegion *rg = &sc->cm;
+    const uint32_t rho = sc->cm_row_shift;
+    const float nwt = powf((rg->bottom - rg->top) * (rg->right - rg->left) * nw,
+                           1.0f / 3.0f);
+    float sum = 0.0f;
+    if (s == 0) {
+        /* adm_cm: int64 -> double, / 2^(52 - c - rho) (57 for d), -> float */
+        static const uint32_t kexp[3] = { 52, 52, 57 };
+        for (int b = 0; b < 3; b++) {
+            const uint32_t e = kexp[b] - sc->cm_cub_shift[b] - rho;
+            const float f = (float)(total[b] / pow(2, e));
+            const float v = powf(f, 1.0f / 3.0f) + nwt;
+            sum = b == 0 ? v : sum + v;
+        }
+    } else {
+        /* i4_adm_cm: final_shift is a float; int64 -> float, float
+         * division; E = 45, 39, 36 for scales 1, 2, 3 */
+        static const uint32_t kexp[4] = { 0, 45, 39, 36 };
+        const float fs = pow(2, (uint32_t)(kexp[s] - sc->cm_cub_shift[0] - rho));
+        for (int b = 0; b < 3; b++) {
+            const float f = total[b] / fs;
+            const float v = powf(f, 1.0f / 3.0f) + nwt;
+            sum = b == 0 ? v : sum + v;
+        }
+    }
+    return sum;
+}
+
+/* ------------------------------------------------------------------------
  * Denominator
  * ---------------------------------------------------------------------- */
 
@@ -793,10 +858,7 @@ static float den_s0(AdmPriv *p, double nw)
     const VgAdmRegion *rg = &sc->cm;
     const uint32_t sh = sc->den_cub_shift;
     const uint64_t add = sh > 0 ? 1ull << (sh - 1) : 0;
-    const float rf[3] = { p->fac.f[0][0], p->fac.f[0][0], p->fac.f[0][1] };
-    const float nwt = powf((rg->bottom - rg->top) * (rg->right - rg->left) * nw,
-                           1.0f / 3.0f);
-    float sum = 0.0f;
+    uint64_t tot[3];
     for (int b = 0; b < 3; b++) {
         uint64_t total = 0;
         for (int i = rg->top; i < rg->bottom; i++) {
@@ -808,12 +870,9 @@ static float den_s0(AdmPriv *p, double nw)
             }
             total += (row + add) >> sh;
         }
-        const double csf = (double)(total / pow(2, 18 - (int32_t)sh)) *
-                           pow(rf[b], 3);
-        const float v = powf(csf, 1.0f / 3.0f) + nwt;
-        sum = b == 0 ? v : sum + v;
+        tot[b] = total;
     }
-    return sum;
+    return vg_adm_den_score(sc, &p->fac, 0, tot, nw);
 }
 
 /*
@@ -826,7 +885,6 @@ ADM_CLONES
 static float den_s123(AdmPriv *p, int s, double nw)
 {
     static const uint32_t esq[4] = { 0, 31, 30, 31 };
-    static const uint32_t kf[4] = { 0, 32, 27, 23 };
     const VgAdmScale *sc = &p->sc[s];
     const VgAdmRegion *rg = &sc->cm;
     const uint32_t e = esq[s];
@@ -834,12 +892,7 @@ static float den_s123(AdmPriv *p, int s, double nw)
     const uint32_t c = sc->den_cub_shift, rho = sc->den_row_shift;
     const uint64_t cadd = c > 0 ? 1ull << (c - 1) : 0;
     const uint64_t radd = rho > 0 ? 1ull << (rho - 1) : 0;
-    const float rf[3] = { p->fac.f[s][0], p->fac.f[s][0], p->fac.f[s][1] };
-    const float nwt = powf((rg->bottom - rg->top) * (rg->right - rg->left) * nw,
-                           1.0f / 3.0f);
-    /* uint32 arithmetic like libvmaf: wraps (-> pow = inf) if negative */
-    const double scale = pow(2, (uint32_t)(kf[s] - rho - c));
-    float sum = 0.0f;
+    uint64_t tot[3];
     for (int b = 0; b < 3; b++) {
         uint64_t total = 0;
         for (int i = rg->top; i < rg->bottom; i++) {
@@ -852,11 +905,9 @@ static float den_s123(AdmPriv *p, int s, double nw)
             }
             total += (row + radd) >> rho;
         }
-        const double csf = (double)(total / scale) * pow(rf[b], 3);
-        const float v = powf(csf, 1.0f / 3.0f) + nwt;
-        sum = b == 0 ? v : sum + v;
+        tot[b] = total;
     }
-    return sum;
+    return vg_adm_den_score(sc, &p->fac, s, tot, nw);
 }
 
 /* ------------------------------------------------------------------------
@@ -962,17 +1013,7 @@ static float cm_s0(AdmPriv *p, int16_t *const x[4], int16_t *const cval[4],
         }
     }
 
-    const float nwt = powf((rg->bottom - rg->top) * (rg->right - rg->left) * nw,
-                           1.0f / 3.0f);
-    static const uint32_t kexp[3] = { 52, 52, 57 };
-    float sum = 0.0f;
-    for (int b = 0; b < 3; b++) {
-        const uint32_t e = kexp[b] - sc->cm_cub_shift[b] - rho;
-        const float f = (float)(total[b] / pow(2, e));
-        const float v = powf(f, 1.0f / 3.0f) + nwt;
-        sum = b == 0 ? v : sum + v;
-    }
-    return sum;
+    return vg_adm_cm_score(sc, 0, total, nw);
 }
 
 ADM_CLONES
@@ -1024,18 +1065,7 @@ static float cm_s123(AdmPriv *p, int s, int32_t *const x[4],
         }
     }
 
-    const float nwt = powf((rg->bottom - rg->top) * (rg->right - rg->left) * nw,
-                           1.0f / 3.0f);
-    static const uint32_t kexp[4] = { 0, 45, 39, 36 };
-    /* i4_adm_cm: final_shift is a float; int64 -> float, float division */
-    const float fs = pow(2, (uint32_t)(kexp[s] - cub - rho));
-    float sum = 0.0f;
-    for (int b = 0; b < 3; b++) {
-        const float f = total[b] / fs;
-        const float v = powf(f, 1.0f / 3.0f) + nwt;
-        sum = b == 0 ? v : sum + v;
-    }
-    return sum;
+    return vg_adm_cm_score(sc, s, total, nw);
 }
 
 /* ------------------------------------------------------------------------
@@ -1145,13 +1175,68 @@ static int adm_init(VgFeatureCtx *fc)
     return 0;
 }
 
+int vg_adm_finish(VgFeatureCtx *fc, unsigned index,
+                  const float num_s[VG_ADM_NB_SCALES],
+                  const float den_s[VG_ADM_NB_SCALES],
+                  const float aim_s[VG_ADM_NB_SCALES])
+{
+    const VgAdmOpts *o = fc->opts;
+    double num = 0.0, den = 0.0, aim_num = 0.0;
+
+    /* integer_compute_adm(): double sums of the float scale values, scale 0
+     * first (a skipped AIM adds nothing: its terms are 0) */
+    for (int s = 0; s < VG_ADM_NB_SCALES; s++) {
+        num += num_s[s];
+        den += den_s[s];
+        aim_num += aim_s[s];
+    }
+    /* integer_compute_adm(): limits, ratios */
+    const double limit = 1e-10 * (double)(fc->width * fc->height) /
+                         (1920.0 * 1080.0);
+    num = num < limit ? 0 : num;
+    den = den < limit ? 0 : den;
+    double adm2, aim;
+    if (den == 0.0) {
+        /* libvmaf writes 1.0 and leaves the AIM score uninitialised;
+         * we define it as 0 (no additive impairment) */
+        adm2 = 1.0f;
+        aim = 0.0;
+    } else {
+        aim = aim_num / den;
+        adm2 = num / den;
+    }
+    const double dlmw = o->dlm_weight;
+    const double adm3_raw = adm2 * dlmw + (1 - aim) * (1 - dlmw);
+    /* MAX() macro of integer_adm.c: a NaN first operand yields min_val */
+    const double adm3 = adm3_raw > o->min_val ? adm3_raw : o->min_val;
+
+    int ret = 0;
+#define EMIT(out, val) do {                                                          int e_ = vg_feature_emit(fc, (out), index, (val));                    if (e_ < 0 && !ret)                                                              ret = e_;                                                            } while (0)
+    EMIT(OUT_ADM2, adm2);
+    EMIT(OUT_AIM, aim);
+    EMIT(OUT_ADM3, adm3);
+    for (int s = 0; s < VG_ADM_NB_SCALES; s++)
+        EMIT(OUT_SCALE0 + s, (double)num_s[s] / (double)den_s[s]);
+    if (o->debug) {
+        EMIT(OUT_ADM, adm2);
+        EMIT(OUT_NUM, num);
+        EMIT(OUT_DEN, den);
+        for (int s = 0; s < VG_ADM_NB_SCALES; s++) {
+            EMIT(OUT_NUM_SCALE0 + 2 * s, num_s[s]);
+            EMIT(OUT_DEN_SCALE0 + 2 * s, den_s[s]);
+        }
+    }
+#undef EMIT
+    return ret;
+}
+
 static int adm_extract(VgFeatureCtx *fc, const VgFrame *frame)
 {
     AdmPriv *p = fc->priv;
     const VgAdmOpts *o = fc->opts;
     const VgImage *ref = frame->ref, *dis = frame->dis;
-    double num = 0.0, den = 0.0, aim_num = 0.0;
     float num_s[VG_ADM_NB_SCALES], den_s[VG_ADM_NB_SCALES];
+    float aim_s[VG_ADM_NB_SCALES] = { 0.0f, 0.0f, 0.0f, 0.0f };
 
     /* integer_adm.c extract(): the 16-bit pipeline cannot handle an
      * angular frequency below 1080p at 3H */
@@ -1189,11 +1274,9 @@ static int adm_extract(VgFeatureCtx *fc, const VgFrame *frame)
         if (!o->skip_aim) {
             /* AIM: csf of r (values into cf, |.|/30 into ca), mask a by r */
             csf_s0(p, p->r16, p->cf16, p->ca16);
-            aim_num += cm_s0(p, p->a16, p->cf16, p->ca16, 0.0);
+            aim_s[0] = cm_s0(p, p->a16, p->cf16, p->ca16, 0.0);
         }
     }
-    num += num_s[0];
-    den += den_s[0];
 
     /* ---- scales 1..3, int32 ---- */
     for (int s = 1; s < VG_ADM_NB_SCALES; s++) {
@@ -1212,50 +1295,11 @@ static int adm_extract(VgFeatureCtx *fc, const VgFrame *frame)
         num_s[s] = cm_s123(p, s, p->r32, p->ca32, p->cf32, o->noise_weight);
         if (!o->skip_aim) {
             csf_s123(p, s, p->r32, p->cf32, p->ca32);
-            aim_num += cm_s123(p, s, p->a32, p->cf32, p->ca32, 0.0);
-        }
-        num += num_s[s];
-        den += den_s[s];
-    }
-
-    /* integer_compute_adm(): limits, ratios */
-    const double limit = 1e-10 * (double)(fc->width * fc->height) /
-                         (1920.0 * 1080.0);
-    num = num < limit ? 0 : num;
-    den = den < limit ? 0 : den;
-    double adm2, aim;
-    if (den == 0.0) {
-        /* libvmaf writes 1.0 and leaves the AIM score uninitialised;
-         * we define it as 0 (no additive impairment) */
-        adm2 = 1.0f;
-        aim = 0.0;
-    } else {
-        aim = aim_num / den;
-        adm2 = num / den;
-    }
-    const double dlmw = o->dlm_weight;
-    const double adm3_raw = adm2 * dlmw + (1 - aim) * (1 - dlmw);
-    /* MAX() macro of integer_adm.c: a NaN first operand yields min_val */
-    const double adm3 = adm3_raw > o->min_val ? adm3_raw : o->min_val;
-
-    int ret = 0;
-#define EMIT(out, val) do {                                                          int e_ = vg_feature_emit(fc, (out), frame->index, (val));                    if (e_ < 0 && !ret)                                                              ret = e_;                                                            } while (0)
-    EMIT(OUT_ADM2, adm2);
-    EMIT(OUT_AIM, aim);
-    EMIT(OUT_ADM3, adm3);
-    for (int s = 0; s < VG_ADM_NB_SCALES; s++)
-        EMIT(OUT_SCALE0 + s, (double)num_s[s] / (double)den_s[s]);
-    if (o->debug) {
-        EMIT(OUT_ADM, adm2);
-        EMIT(OUT_NUM, num);
-        EMIT(OUT_DEN, den);
-        for (int s = 0; s < VG_ADM_NB_SCALES; s++) {
-            EMIT(OUT_NUM_SCALE0 + 2 * s, num_s[s]);
-            EMIT(OUT_DEN_SCALE0 + 2 * s, den_s[s]);
+            aim_s[s] = cm_s123(p, s, p->a32, p->cf32, p->ca32, 0.0);
         }
     }
-#undef EMIT
-    return ret;
+
+    return vg_adm_finish(fc, frame->index, num_s, den_s, aim_s);
 }
 
 #define OFF(f) VG_OPT_OFFSET(VgAdmOpts, f)
