@@ -76,13 +76,16 @@ const uint16_t *vg_vif_log2_table(void)
 typedef struct VifCpu {
     const uint16_t *log2;
     unsigned w[4], h[4];
-    uint16_t *img[4][2];    ///< scales 1..3, ref/dis, row stride w[s]
+    size_t stride[4];       ///< row stride of img[s] in samples (whole blocks)
+    uint16_t *img[4][2];    ///< scales 1..3, ref/dis
     /* One vertically filtered row, PAD samples of margin on each side:
      * mu of ref/dis, then the filtered squares xx, yy, xy (uint32) split
      * into high and low 16 bits. */
     uint16_t *mu[2];
     uint16_t *sq_hi[3], *sq_lo[3];
-    uint32_t *hsum[5];      ///< horizontal sums M1, M2, XX, YY, XY of one row
+    /** horizontal sums of one row: M1, M2, then high and low halves of
+     *  XX, YY, XY */
+    uint32_t *hsum[8];
     uint16_t *even, *odd;   ///< de-interleaved row for the down-sampling
     void *mem;
 } VifCpu;
@@ -117,7 +120,7 @@ VIF_INLINE void vert_stat_u8(const unsigned fw, const uint16_t *taps,
                              uint16_t *restrict yh, uint16_t *restrict yl,
                              uint16_t *restrict zh, uint16_t *restrict zl,
                              const uint8_t *const *ra, const uint8_t *const *rb,
-                             unsigned w)
+                             size_t j0, size_t n)
 {
     const uint8_t *a[17], *b[17];
 
@@ -125,7 +128,8 @@ VIF_INLINE void vert_stat_u8(const unsigned fw, const uint16_t *taps,
         a[k] = ra[k];
         b[k] = rb[k];
     }
-    for (unsigned j = 0; j < w; j++) {
+    for (size_t q = 0; q < n; q++) {
+        const size_t j = j0 + q;
         uint32_t s1 = 0, s2 = 0, sxx = 0, syy = 0, sxy = 0;
 #pragma GCC unroll 17
         for (unsigned k = 0; k < fw; k++) {
@@ -157,7 +161,7 @@ VIF_INLINE void vert_stat_u16(const unsigned fw, const uint16_t *taps,
                               uint16_t *restrict yh, uint16_t *restrict yl,
                               uint16_t *restrict zh, uint16_t *restrict zl,
                               const uint16_t *const *ra,
-                              const uint16_t *const *rb, unsigned w,
+                              const uint16_t *const *rb, size_t j0, size_t n,
                               unsigned sh_mu, unsigned sh_sq)
 {
     const uint32_t rnd_mu = 1u << (sh_mu - 1);
@@ -168,7 +172,8 @@ VIF_INLINE void vert_stat_u16(const unsigned fw, const uint16_t *taps,
         a[k] = ra[k];
         b[k] = rb[k];
     }
-    for (unsigned j = 0; j < w; j++) {
+    for (size_t q = 0; q < n; q++) {
+        const size_t j = j0 + q;
         uint32_t s1 = 0, s2 = 0, xxh = 0, xxl = 0, yyh = 0, yyl = 0;
         uint32_t xyh = 0, xyl = 0, txx, tyy, txy;
 #pragma GCC unroll 17
@@ -203,7 +208,7 @@ VIF_INLINE void vert_stat_u16(const unsigned fw, const uint16_t *taps,
 VIF_INLINE void vert_mu_u8(const unsigned fw, const uint16_t *taps,
                            uint16_t *restrict mu1, uint16_t *restrict mu2,
                            const uint8_t *const *ra, const uint8_t *const *rb,
-                           unsigned w, unsigned sh)
+                           size_t j0, size_t n, unsigned sh)
 {
     const uint32_t rnd = 1u << (sh - 1);
     const uint8_t *a[17], *b[17];
@@ -212,7 +217,8 @@ VIF_INLINE void vert_mu_u8(const unsigned fw, const uint16_t *taps,
         a[k] = ra[k];
         b[k] = rb[k];
     }
-    for (unsigned j = 0; j < w; j++) {
+    for (size_t q = 0; q < n; q++) {
+        const size_t j = j0 + q;
         uint32_t s1 = 0, s2 = 0;
 #pragma GCC unroll 17
         for (unsigned k = 0; k < fw; k++) {
@@ -227,7 +233,8 @@ VIF_INLINE void vert_mu_u8(const unsigned fw, const uint16_t *taps,
 VIF_INLINE void vert_mu_u16(const unsigned fw, const uint16_t *taps,
                             uint16_t *restrict mu1, uint16_t *restrict mu2,
                             const uint16_t *const *ra,
-                            const uint16_t *const *rb, unsigned w, unsigned sh)
+                            const uint16_t *const *rb, size_t j0, size_t n,
+                            unsigned sh)
 {
     const uint32_t rnd = 1u << (sh - 1);
     const uint16_t *a[17], *b[17];
@@ -236,7 +243,8 @@ VIF_INLINE void vert_mu_u16(const unsigned fw, const uint16_t *taps,
         a[k] = ra[k];
         b[k] = rb[k];
     }
-    for (unsigned j = 0; j < w; j++) {
+    for (size_t q = 0; q < n; q++) {
+        const size_t j = j0 + q;
         uint32_t s1 = 0, s2 = 0;
 #pragma GCC unroll 17
         for (unsigned k = 0; k < fw; k++) {
@@ -260,44 +268,25 @@ static void pad_row(uint16_t *t, unsigned w, unsigned half)
 /* ---- horizontal passes --------------------------------------------------- */
 
 /*
- * Horizontal pass of the statistic (inputs point `half` samples before
- * column 0): M1, M2 as uint32 (vif_statistic_*), and the filtered squares
- * XX = hi * 2^16 + lo rounded (XX + 2^15) >> 16 to uint32, computed as
- * hi + ((lo + 2^15) >> 16).
+ * Horizontal pass of the statistic over two rows (inputs point `half`
+ * samples before column 0): oa = sum_k c_k a[j + k], ob likewise, uint32.
+ * Used for (mu1, mu2) -> (M1, M2) and for the high and low halves of each
+ * filtered square (vif_statistic_*: XX, YY, XY).
  */
-VIF_INLINE void horiz_stat(const unsigned fw, const uint16_t *taps,
-                           uint32_t *restrict m1o, uint32_t *restrict m2o,
-                           uint32_t *restrict xxo, uint32_t *restrict yyo,
-                           uint32_t *restrict xyo,
-                           const uint16_t *restrict mu1,
-                           const uint16_t *restrict mu2,
-                           const uint16_t *restrict xh,
-                           const uint16_t *restrict xl,
-                           const uint16_t *restrict yh,
-                           const uint16_t *restrict yl,
-                           const uint16_t *restrict zh,
-                           const uint16_t *restrict zl, unsigned w)
+VIF_INLINE void horiz_pair(const unsigned fw, const uint16_t *taps,
+                           uint32_t *restrict oa, uint32_t *restrict ob,
+                           const uint16_t *restrict a,
+                           const uint16_t *restrict b, size_t n)
 {
-    for (size_t j = 0; j < w; j++) {
-        uint32_t m1 = 0, m2 = 0, xxh = 0, xxl = 0, yyh = 0, yyl = 0;
-        uint32_t xyh = 0, xyl = 0;
+    for (size_t j = 0; j < n; j++) {
+        uint32_t sa = 0, sb = 0;
 #pragma GCC unroll 17
         for (unsigned k = 0; k < fw; k++) {
-            const uint32_t c = taps[k];
-            m1 += c * mu1[j + k];
-            m2 += c * mu2[j + k];
-            xxh += c * xh[j + k];
-            xxl += c * xl[j + k];
-            yyh += c * yh[j + k];
-            yyl += c * yl[j + k];
-            xyh += c * zh[j + k];
-            xyl += c * zl[j + k];
+            sa += (uint32_t)taps[k] * a[j + k];
+            sb += (uint32_t)taps[k] * b[j + k];
         }
-        m1o[j] = m1;
-        m2o[j] = m2;
-        xxo[j] = xxh + ((xxl + 32768) >> 16);
-        yyo[j] = yyh + ((yyl + 32768) >> 16);
-        xyo[j] = xyh + ((xyl + 32768) >> 16);
+        oa[j] = sa;
+        ob[j] = sb;
     }
 }
 
@@ -318,13 +307,16 @@ static void split_even_odd(uint16_t *restrict ev, uint16_t *restrict od,
 VIF_INLINE void horiz_decimate(const unsigned fw, const uint16_t *taps,
                                uint16_t *restrict d,
                                const uint16_t *restrict ev,
-                               const uint16_t *restrict od, unsigned w2)
+                               const uint16_t *restrict od, size_t n)
 {
-    for (size_t j = 0; j < w2; j++) {
+    for (size_t j = 0; j < n; j++) {
         uint32_t s = 0;
-#pragma GCC unroll 17
-        for (unsigned k = 0; k < fw; k++)
-            s += (uint32_t)taps[k] * (k & 1 ? od : ev)[j + k / 2];
+#pragma GCC unroll 9
+        for (unsigned k = 0; k < fw; k += 2)
+            s += (uint32_t)taps[k] * ev[j + k / 2];
+#pragma GCC unroll 8
+        for (unsigned k = 1; k < fw; k += 2)
+            s += (uint32_t)taps[k] * od[j + k / 2];
         d[j] = (s + 32768) >> 16;
     }
 }
@@ -332,10 +324,13 @@ VIF_INLINE void horiz_decimate(const unsigned fw, const uint16_t *taps,
 /* ---- one scale ----------------------------------------------------------- */
 
 /*
- * Per pixel of one row (vif_statistic_8/16): mu products in uint64 rounded
- * >> 32 to uint32, differences in uint32 reinterpreted as int32, sigma2^2
- * clamped at 0; then the log-domain terms in libvmaf's order of operations:
- * g in double, sv^2 truncated to int32, (g*g)*sigma1^2 truncated to int64.
+ * Per pixel of one row (vif_statistic_8/16), from the horizontal sums M1,
+ * M2 and the high/low halves of XX, YY, XY: each filtered square is
+ * (hi * 2^16 + lo + 2^15) >> 16 = hi + ((lo + 2^15) >> 16) (uint32); mu
+ * products in uint64 rounded >> 32 to uint32; differences in uint32
+ * reinterpreted as int32; sigma2^2 clamped at 0. Then the log-domain terms
+ * in libvmaf's order of operations: g in double, sv^2 truncated to int32,
+ * (g*g)*sigma1^2 truncated to int64.
  */
 static void row_accumulate(VgVifAccum *acc, uint32_t *const *hs, unsigned w,
                            const uint16_t *tab, double egl)
@@ -343,7 +338,6 @@ static void row_accumulate(VgVifAccum *acc, uint32_t *const *hs, unsigned w,
     const int32_t nsq = VG_VIF_SIGMA_NSQ;
     const double eps = 65536 * 1.0e-10;
     const uint32_t *m1v = hs[0], *m2v = hs[1];
-    const uint32_t *xxv = hs[2], *yyv = hs[3], *xyv = hs[4];
     int64_t num_log = 0, den_log = 0, num_non_log = 0, den_non_log = 0;
 
     for (unsigned j = 0; j < w; j++) {
@@ -351,9 +345,12 @@ static void row_accumulate(VgVifAccum *acc, uint32_t *const *hs, unsigned w,
         uint32_t mu1_sq = (uint32_t)((m1 * m1 + 2147483648u) >> 32);
         uint32_t mu2_sq = (uint32_t)((m2 * m2 + 2147483648u) >> 32);
         uint32_t mu12 = (uint32_t)((m1 * m2 + 2147483648u) >> 32);
-        int32_t s1 = (int32_t)(xxv[j] - mu1_sq);
-        int32_t s2 = (int32_t)(yyv[j] - mu2_sq);
-        int32_t s12 = (int32_t)(xyv[j] - mu12);
+        uint32_t fxx = hs[2][j] + ((hs[3][j] + 32768) >> 16);
+        uint32_t fyy = hs[4][j] + ((hs[5][j] + 32768) >> 16);
+        uint32_t fxy = hs[6][j] + ((hs[7][j] + 32768) >> 16);
+        int32_t s1 = (int32_t)(fxx - mu1_sq);
+        int32_t s2 = (int32_t)(fyy - mu2_sq);
+        int32_t s12 = (int32_t)(fxy - mu12);
 
         s2 = s2 < 0 ? 0 : s2;
         if (s1 >= nsq) {
@@ -382,6 +379,21 @@ static void row_accumulate(VgVifAccum *acc, uint32_t *const *hs, unsigned w,
 }
 
 /*
+ * Column counts. Loops run over whole blocks of VIF_BLOCK columns, so that
+ * GCC vectorises them even at -O2 (its "very cheap" cost model there only
+ * takes loops that need no scalar remainder). Our own row buffers and
+ * pictures have room for the extra columns, whose values are never used;
+ * the caller's picture (scale 0) is read up to column w only, the last
+ * partial block in a separate call.
+ */
+#define VIF_BLOCK 16
+
+static inline size_t ceil_block(size_t w)
+{
+    return (w + VIF_BLOCK - 1) & ~(size_t)(VIF_BLOCK - 1);
+}
+
+/*
  * Statistic of one scale over samples `ref`/`dis` (uint8 when bps = 1, row
  * strides in bytes). Rounding of the vertical pass (vif_statistic_16):
  * scale 0 mu (m + 2^(b-1)) >> b, squares (q + 2^(2(b-8)-1)) >> 2(b-8);
@@ -399,6 +411,9 @@ static void vif_scale(VifCpu *s, unsigned scale, const void *ref,
     const unsigned sh_sq = scale ? 16 : 2 * (bpc - 8);
     uint16_t *const *m = s->mu, *const *hi = s->sq_hi, *const *lo = s->sq_lo;
     uint32_t *const *g = s->hsum;
+    /* column ranges of the vertical pass: [0, n0) and [n0, n0 + n1) */
+    const size_t n0 = scale ? ceil_block(w) : w & ~(size_t)(VIF_BLOCK - 1);
+    const size_t n1 = scale ? 0 : w - n0;
     const void *ra[17], *rb[17];
 
     memset(acc, 0, sizeof(*acc));
@@ -408,39 +423,51 @@ static void vif_scale(VifCpu *s, unsigned scale, const void *ref,
             ra[k] = (const uint8_t *)ref + r * ref_stride;
             rb[k] = (const uint8_t *)dis + r * dis_stride;
         }
+#define VERT8(j0, n) vert_stat_u8(17, vg_vif_taps[0], m[0], m[1], hi[0],      \
+                                  lo[0], hi[1], lo[1], hi[2], lo[2],          \
+                                  (const uint8_t *const *)ra,                 \
+                                  (const uint8_t *const *)rb, j0, n)
+#define VERT(sc, j0, n) vert_stat_u16(vg_vif_taps_len[sc], vg_vif_taps[sc],   \
+                                      m[0], m[1], hi[0], lo[0], hi[1], lo[1], \
+                                      hi[2], lo[2],                           \
+                                      (const uint16_t *const *)ra,            \
+                                      (const uint16_t *const *)rb, j0, n,     \
+                                      sh_mu, sh_sq)
         if (bps == 1) {
-            vert_stat_u8(17, vg_vif_taps[0], m[0], m[1], hi[0], lo[0], hi[1],
-                         lo[1], hi[2], lo[2], (const uint8_t *const *)ra,
-                         (const uint8_t *const *)rb, w);
+            VERT8(0, n0);
+            if (n1)
+                VERT8(n0, n1);
         } else {
-#define VERT(n) vert_stat_u16(vg_vif_taps_len[n], vg_vif_taps[n], m[0], m[1], \
-                              hi[0], lo[0], hi[1], lo[1], hi[2], lo[2],      \
-                              (const uint16_t *const *)ra,                   \
-                              (const uint16_t *const *)rb, w, sh_mu, sh_sq)
             switch (scale) {
-            case 0: VERT(0); break;
-            case 1: VERT(1); break;
-            case 2: VERT(2); break;
-            default: VERT(3); break;
+            case 0:
+                VERT(0, 0, n0);
+                if (n1)
+                    VERT(0, n0, n1);
+                break;
+            case 1: VERT(1, 0, n0); break;
+            case 2: VERT(2, 0, n0); break;
+            default: VERT(3, 0, n0); break;
             }
-#undef VERT
         }
+#undef VERT8
+#undef VERT
         for (unsigned p = 0; p < 3; p++) {
             pad_row(hi[p], w, half);
             pad_row(lo[p], w, half);
         }
         pad_row(m[0], w, half);
         pad_row(m[1], w, half);
-#define HORIZ(n) horiz_stat(vg_vif_taps_len[n], vg_vif_taps[n], g[0], g[1],   \
-                            g[2], g[3], g[4], m[0] - half, m[1] - half,       \
-                            hi[0] - half,                                     \
-                            lo[0] - half, hi[1] - half, lo[1] - half,         \
-                            hi[2] - half, lo[2] - half, w)
-        switch (scale) {
-        case 0: HORIZ(0); break;
-        case 1: HORIZ(1); break;
-        case 2: HORIZ(2); break;
-        default: HORIZ(3); break;
+#define HORIZ(sc, oa, ob, a, b)                                               \
+        horiz_pair(vg_vif_taps_len[sc], vg_vif_taps[sc], oa, ob, (a) - half,  \
+                   (b) - half, ceil_block(w))
+        for (unsigned p = 0; p < 4; p++) {
+            uint16_t *a = p ? hi[p - 1] : m[0], *b = p ? lo[p - 1] : m[1];
+            switch (scale) {
+            case 0: HORIZ(0, g[2 * p], g[2 * p + 1], a, b); break;
+            case 1: HORIZ(1, g[2 * p], g[2 * p + 1], a, b); break;
+            case 2: HORIZ(2, g[2 * p], g[2 * p + 1], a, b); break;
+            default: HORIZ(3, g[2 * p], g[2 * p + 1], a, b); break;
+            }
         }
 #undef HORIZ
         row_accumulate(acc, g, w, s->log2, egl);
@@ -461,46 +488,55 @@ static void vif_downsample(VifCpu *s, unsigned scale, const void *ref,
     const unsigned fw = vg_vif_taps_len[scale + 1], half = fw / 2;
     const unsigned w = s->w[scale], h = s->h[scale];
     const unsigned w2 = s->w[scale + 1], h2 = s->h[scale + 1];
+    const size_t stride2 = s->stride[scale + 1];
     const unsigned sh = scale ? 16 : bpc;
+    const size_t n0 = scale ? ceil_block(w) : w & ~(size_t)(VIF_BLOCK - 1);
+    const size_t n1 = scale ? 0 : w - n0;
     uint16_t *const *m = s->mu;
     const void *ra[17], *rb[17];
 
     for (unsigned i2 = 0; i2 < h2; i2++) {
-        uint16_t *d1 = s->img[scale + 1][0] + (size_t)i2 * w2;
-        uint16_t *d2 = s->img[scale + 1][1] + (size_t)i2 * w2;
+        uint16_t *d1 = s->img[scale + 1][0] + i2 * stride2;
+        uint16_t *d2 = s->img[scale + 1][1] + i2 * stride2;
 
         for (unsigned k = 0; k < fw; k++) {
             ptrdiff_t r = mirror((int)(2 * i2 + k) - (int)half, h);
             ra[k] = (const uint8_t *)ref + r * ref_stride;
             rb[k] = (const uint8_t *)dis + r * dis_stride;
         }
-        if (bps == 1)
-            vert_mu_u8(9, vg_vif_taps[1], m[0], m[1],
-                       (const uint8_t *const *)ra, (const uint8_t *const *)rb,
-                       w, sh);
-        else if (scale == 0)
-            vert_mu_u16(9, vg_vif_taps[1], m[0], m[1],
-                        (const uint16_t *const *)ra,
-                        (const uint16_t *const *)rb, w, sh);
-        else if (scale == 1)
-            vert_mu_u16(5, vg_vif_taps[2], m[0], m[1],
-                        (const uint16_t *const *)ra,
-                        (const uint16_t *const *)rb, w, sh);
-        else
-            vert_mu_u16(3, vg_vif_taps[3], m[0], m[1],
-                        (const uint16_t *const *)ra,
-                        (const uint16_t *const *)rb, w, sh);
+#define VMU8(j0, n) vert_mu_u8(9, vg_vif_taps[1], m[0], m[1],                  \
+                               (const uint8_t *const *)ra,                    \
+                               (const uint8_t *const *)rb, j0, n, sh)
+#define VMU(sc, j0, n) vert_mu_u16(vg_vif_taps_len[sc], vg_vif_taps[sc], m[0], \
+                                   m[1], (const uint16_t *const *)ra,          \
+                                   (const uint16_t *const *)rb, j0, n, sh)
+        if (bps == 1) {
+            VMU8(0, n0);
+            if (n1)
+                VMU8(n0, n1);
+        } else if (scale == 0) {
+            VMU(1, 0, n0);
+            if (n1)
+                VMU(1, n0, n1);
+        } else if (scale == 1) {
+            VMU(2, 0, n0);
+        } else {
+            VMU(3, 0, n0);
+        }
+#undef VMU8
+#undef VMU
         for (unsigned p = 0; p < 2; p++) {
             uint16_t *d = p ? d2 : d1;
-            /* row from -half to w2 * 2 + half: fw + 2 * (w2 - 1) samples */
+            const size_t n = ceil_block(w2);
+            /* taps over [-half, 2 * (n - 1) + half]: n + half even/odd pairs */
             pad_row(m[p], w, half);
-            split_even_odd(s->even, s->odd, m[p] - half, w2 + half);
+            split_even_odd(s->even, s->odd, m[p] - half, n + half);
             if (scale == 0)
-                horiz_decimate(9, vg_vif_taps[1], d, s->even, s->odd, w2);
+                horiz_decimate(9, vg_vif_taps[1], d, s->even, s->odd, n);
             else if (scale == 1)
-                horiz_decimate(5, vg_vif_taps[2], d, s->even, s->odd, w2);
+                horiz_decimate(5, vg_vif_taps[2], d, s->even, s->odd, n);
             else
-                horiz_decimate(3, vg_vif_taps[3], d, s->even, s->odd, w2);
+                horiz_decimate(3, vg_vif_taps[3], d, s->even, s->odd, n);
         }
     }
 }
@@ -511,9 +547,10 @@ static int vif_init(VgFeatureCtx *fc)
 {
     VifCpu *s = fc->priv;
     const unsigned w = fc->width, h = fc->height;
-    /* row buffers: PAD margin, 64-byte multiple */
-    const size_t row16 = (((size_t)w + 2 * PAD) * 2 + 63) & ~(size_t)63;
-    const size_t row32 = ((size_t)w * 4 + 63) & ~(size_t)63;
+    /* row buffers: PAD margin before, whole blocks plus the filter's and
+     * the even/odd split's reach after; 64-byte multiples */
+    const size_t row16 = ((PAD + ceil_block(w) + 64) * 2 + 63) & ~(size_t)63;
+    const size_t row32 = (ceil_block(w) * 4 + 63) & ~(size_t)63;
     size_t size = 0, off = 0;
     uint8_t *p;
 
@@ -526,10 +563,11 @@ static int vif_init(VgFeatureCtx *fc)
     for (unsigned sc = 0; sc < 4; sc++) {
         s->w[sc] = w >> sc;
         s->h[sc] = h >> sc;
+        s->stride[sc] = ceil_block(s->w[sc]);
         if (sc)
-            size += 2 * (((size_t)s->w[sc] * s->h[sc] * 2 + 63) & ~(size_t)63);
+            size += 2 * ((s->stride[sc] * s->h[sc] * 2 + 63) & ~(size_t)63);
     }
-    size += 10 * row16 + 5 * row32;
+    size += 10 * row16 + 8 * row32;
     if (!(s->mem = aligned_alloc(64, size)))
         return -ENOMEM;
     memset(s->mem, 0, size);
@@ -537,7 +575,7 @@ static int vif_init(VgFeatureCtx *fc)
     for (unsigned sc = 1; sc < 4; sc++) {
         for (unsigned q = 0; q < 2; q++) {
             s->img[sc][q] = (uint16_t *)(p + off);
-            off += ((size_t)s->w[sc] * s->h[sc] * 2 + 63) & ~(size_t)63;
+            off += (s->stride[sc] * s->h[sc] * 2 + 63) & ~(size_t)63;
         }
     }
     for (unsigned q = 0; q < 8; q++) {
@@ -554,7 +592,7 @@ static int vif_init(VgFeatureCtx *fc)
     off += row16;
     s->odd = (uint16_t *)(p + off);
     off += row16;
-    for (unsigned q = 0; q < 5; q++) {
+    for (unsigned q = 0; q < 8; q++) {
         s->hsum[q] = (uint32_t *)(p + off);
         off += row32;
     }
@@ -585,7 +623,7 @@ static int vif_extract(VgFeatureCtx *fc, const VgFrame *frame)
     vif_downsample(s, 0, ref->data[0], ref->stride[0], dis->data[0],
                    dis->stride[0], bps, bpc);
     for (unsigned sc = 1; sc < 4; sc++) {
-        const ptrdiff_t stride = (ptrdiff_t)s->w[sc] * 2;
+        const ptrdiff_t stride = (ptrdiff_t)s->stride[sc] * 2;
         vif_scale(s, sc, s->img[sc][0], stride, s->img[sc][1], stride, 2, bpc,
                   egl, &acc[sc]);
         if (sc < 3)
