@@ -48,18 +48,40 @@ step "make check"
 (cd "$build/lib" && make -j"$jobs" check VERBOSE=1 \
     VG_CORPUS_RAW="$VG_CORPUS_RAW" VG_SHARED_DIR="$VG_SHARED_DIR" > check.out 2>&1)
 st=$?
-grep -E '^(PASS|FAIL|SKIP|ERROR|XFAIL|XPASS|# [A-Z]+:|[0-9]+%: Checks)' "$build/lib/check.out"
+grep -E '^(PASS|FAIL|SKIP|ERROR|XFAIL|XPASS|# [A-Z]+:)' "$build/lib/check.out"
 if [ $st -ne 0 ]; then
     tail -n 200 "$build/lib/check.out"
 fi
-for t in $(grep -E '^(PASS|FAIL|SKIP|ERROR):' "$build/lib/check.out" | awk '{print $1}'); do
-    case $t in
-    PASS:) passed=$((passed + 1)) ;;
-    SKIP:) skipped=$((skipped + 1)) ;;
-    *)     failed=$((failed + 1)) ;;
-    esac
+# every Check program's own summary ("100%: Checks: N, Failures: F, Errors: E")
+for log in $(find "$build/lib/tests" -name '*.log' | sort); do
+    line=$(grep -E '^[0-9]+%: Checks: ' "$log" | tail -n 1)
+    name=${log#"$build/lib/"}
+    if grep -qE '^SKIP: ' "${log%.log}.trs" 2>/dev/null; then
+        echo "  ${name%.log}: skipped"
+        skipped=$((skipped + 1))
+        continue
+    fi
+    if [ -z "$line" ]; then
+        # a test program that is not a Check suite, or one that crashed
+        if grep -qE '^:test-result: PASS' "${log%.log}.trs" 2>/dev/null; then
+            passed=$((passed + 1))
+        else
+            echo "  ${name%.log}: FAILED"
+            failed=$((failed + 1))
+        fi
+        continue
+    fi
+    echo "  ${name%.log}: $line"
+    n=$(echo "$line" | sed -E 's/.*Checks: ([0-9]+).*/\1/')
+    f=$(echo "$line" | sed -E 's/.*Failures: ([0-9]+).*/\1/')
+    e=$(echo "$line" | sed -E 's/.*Errors: ([0-9]+).*/\1/')
+    passed=$((passed + n - f - e))
+    failed=$((failed + f + e))
 done
-[ $st -eq 0 ] || grep -qE '^(FAIL|ERROR):' "$build/lib/check.out" || failed=$((failed + 1))
+if [ $st -ne 0 ] && [ $failed -eq 0 ]; then
+    echo "FAILED: make check"
+    failed=$((failed + 1))
+fi
 
 if [ -x "$top/tools/gen-patches.sh" ]; then
     step "patch series is up to date"
