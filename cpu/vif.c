@@ -732,4 +732,7 @@ const VgFeatureDesc vg_feature_vif = {
     .min_width = VIF_MIN_SIZE,
     .min_height = VIF_MIN_SIZE,
     .cpu = &vif_cpu,
+#if HAVE_CUDA
+    .cuda = &vg_vif_cuda,
+#endif
 };

@@ -80,4 +80,9 @@ typedef struct VgVifAccum {
  */
 int vg_vif_emit(VgFeatureCtx *fc, unsigned index, const VgVifAccum acc[4]);
 
+#if HAVE_CUDA
+/** CUDA implementation (gpu/vif.c). */
+extern const struct VgCudaFeatureImpl vg_vif_cuda;
+#endif
+
 #endif /* VG_CPU_VIF_H */

@@ -12,3 +12,4 @@
 #include "gpu/picture.cu"
 #include "gpu/motion.cu"
 #include "gpu/psnr.cu"
+#include "gpu/vif.cu"

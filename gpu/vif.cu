@@ -1,0 +1,102 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/*
+ * Integer VIF (libvmaf v3.2.0 src/feature/integer_vif.c), one kernel per
+ * scale and input type. The arithmetic is in gpu/vif_block.h; this file
+ * only sequences its phases with barriers and reduces the sums.
+ *
+ * A 32 x 8 block either (blockIdx.z == 0) computes the statistic of a
+ * 32 x 16 output tile of scale s: input tile with the filter's halo into
+ * shared memory, vertical pass for the 16 rows and all halo columns,
+ * then the horizontal pass and the per-pixel terms, two pixels per
+ * thread; or (blockIdx.z == 1) a 32 x 8 tile of the picture of scale
+ * s + 1 from the same input. The four int64 sums of a block go to the
+ * scale's accumulators with one atomic each (integer sums: any order
+ * gives libvmaf's totals).
+ */
+
+#include "gpu/vif_params.h"
+#include "gpu/vif_block.h"
+
+/* add each thread's four sums to acc[0..3], one atomic per sum and block */
+__device__ __forceinline__ void vg_vif_block_sums(const VgVifSums *s,
+                                                  unsigned long long *acc)
+{
+    __shared__ unsigned long long part[4][VG_VIF_NT / 32];
+    const unsigned tid = threadIdx.y * VG_VIF_BX + threadIdx.x;
+    const unsigned lane = tid & 31, warp = tid >> 5;
+    unsigned long long v[4] = {
+        (unsigned long long)s->num_log, (unsigned long long)s->den_log,
+        (unsigned long long)s->num_non_log, (unsigned long long)s->den_non_log,
+    };
+
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+        for (int o = 16; o > 0; o >>= 1)
+            v[q] += __shfl_down_sync(0xffffffffu, v[q], o);
+        if (lane == 0)
+            part[q][warp] = v[q];
+    }
+    __syncthreads();
+    if (warp == 0) {
+#pragma unroll
+        for (int q = 0; q < 4; q++) {
+            unsigned long long x = lane < VG_VIF_NT / 32 ? part[q][lane] : 0;
+            for (int o = 16; o > 0; o >>= 1)
+                x += __shfl_down_sync(0xffffffffu, x, o);
+            if (lane == 0 && x)
+                atomicAdd(acc + q, x);
+        }
+    }
+}
+
+template <unsigned SCALE, unsigned BPS>
+__device__ __forceinline__ void vg_vif_run(const VgVifParams &p)
+{
+    __shared__ VgVifTile t;
+    const unsigned tid = threadIdx.y * VG_VIF_BX + threadIdx.x;
+    const unsigned fw = SCALE == 0 ? 17 : SCALE == 1 ? 9 : SCALE == 2 ? 5 : 3;
+
+    if (blockIdx.z == 0) {
+        const unsigned bx0 = blockIdx.x * VG_VIF_TW, by0 = blockIdx.y * VG_VIF_TH;
+        VgVifSums s = { 0, 0, 0, 0 };
+
+        /* uniform per block */
+        if (!p.stat || bx0 >= p.w || by0 >= p.h)
+            return;
+        vg_vif_stat_load(&t.st, tid, &p, fw / 2, BPS, bx0, by0);
+        __syncthreads();
+        vg_vif_stat_vert(&t.st, tid, fw, SCALE, BPS == 1, p.bpc);
+        __syncthreads();
+        vg_vif_stat_horiz(&t.st, tid, &p, fw, SCALE, bx0, by0, &s);
+        vg_vif_block_sums(&s, (unsigned long long *)p.acc);
+    } else if (SCALE < 3) {
+        const unsigned ts = SCALE < 3 ? SCALE + 1 : 3;
+        const unsigned dfw = ts == 1 ? 9 : ts == 2 ? 5 : 3;
+        const unsigned bx0 = blockIdx.x * VG_VIF_DW, by0 = blockIdx.y * VG_VIF_DH;
+
+        if (!p.dref || bx0 >= p.dw || by0 >= p.dh)
+            return;
+        vg_vif_ds_load(&t.ds, tid, &p, dfw / 2, BPS, bx0, by0);
+        __syncthreads();
+        vg_vif_ds_vert(&t.ds, tid, dfw, ts, SCALE ? 16 : p.bpc);
+        __syncthreads();
+        vg_vif_ds_horiz(&t.ds, tid, &p, dfw, ts, bx0, by0);
+    }
+}
+
+#define VG_VIF_KERNEL(name, scale, bps)                                      \
+    extern "C" __global__ void __launch_bounds__(VG_VIF_NT)                  \
+    name(const VgVifParams p)                                                \
+    {                                                                        \
+        vg_vif_run<scale, bps>(p);                                           \
+    }
+
+VG_VIF_KERNEL(vg_vif_s0_8, 0, 1)
+VG_VIF_KERNEL(vg_vif_s0_16, 0, 2)
+VG_VIF_KERNEL(vg_vif_s1, 1, 2)
+VG_VIF_KERNEL(vg_vif_s2, 2, 2)
+VG_VIF_KERNEL(vg_vif_s3, 3, 2)

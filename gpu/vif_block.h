@@ -1,0 +1,385 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * Block code of the integer VIF kernels (gpu/vif.cu): what one thread
+ * does in each phase of a block, on a shared-memory tile. It is plain C
+ * that nvcc compiles as device code and a host compiler as host code, so
+ * that tests/gpu/vif_block_check.c runs the very same phases block by
+ * block on the host against cpu/vif.c without a GPU.
+ *
+ * Arithmetic (libvmaf v3.2.0 src/feature/integer_vif.c vif_statistic_8,
+ * vif_statistic_16, subsample_rd_8, subsample_rd_16, decimate_and_pad,
+ * pad_top_and_bottom; integer_vif.h vif_filter1d_table, log2_32, log2_64,
+ * PADDING_SQ_DATA), as cpu/vif.c computes it:
+ *  - statistic of scale s: a vertical pass with the scale's taps over
+ *    reflect-101 rows gives mu (uint16) and the filtered squares (uint32):
+ *    scale 0 at 8 bits mu = (m + 128) >> 8, squares unshifted; scale 0 at
+ *    b > 8 bits mu = (m + 2^(b-1)) >> b, squares (q + 2^(2(b-8)-1)) >>
+ *    2(b-8); scales 1..3 both (v + 2^15) >> 16. A horizontal pass over
+ *    reflect-101 columns gives M1, M2 (uint32) and XX, YY, XY (uint64,
+ *    then (v + 2^15) >> 16 to uint32). Mirroring the input columns is the
+ *    same as mirroring the rows of the vertical result, because the
+ *    vertical pass works per column.
+ *  - per pixel (vg_vif_pixel()) sigma1^2, sigma2^2, sigma12 and the
+ *    log-domain terms, into four int64 sums. Integer sums are exact, so
+ *    the kernel may add them in any order.
+ *  - down-sampling s -> s + 1: the taps of scale s + 1, vertical rounding
+ *    (v + 2^(b-1)) >> b from scale 0 and (v + 2^15) >> 16 after, to
+ *    uint16; horizontal (v + 2^15) >> 16 to uint16; only even rows and
+ *    columns are computed (decimate_and_pad keeps those).
+ * The double operations of the gain go through VG_VIF_DMUL and friends,
+ * which are the round-to-nearest intrinsics on the device, so that no
+ * multiply-add is contracted whatever the compiler flags.
+ */
+
+#ifndef VG_GPU_VIF_BLOCK_H
+#define VG_GPU_VIF_BLOCK_H
+
+#include <stdint.h>
+
+#include "gpu/vif_params.h"
+
+#ifdef __CUDACC__
+#define VG_VIF_FN static __device__ __forceinline__
+#define VG_VIF_TABLE static __constant__ const
+#define VG_VIF_UNROLL _Pragma("unroll")
+#define VG_VIF_CLZ32(x) __clz((int)(x))
+#define VG_VIF_CLZ64(x) __clzll((long long)(x))
+#define VG_VIF_LDG(p) __ldg(p)
+#define VG_VIF_DMUL(a, b) __dmul_rn(a, b)
+#define VG_VIF_DADD(a, b) __dadd_rn(a, b)
+#define VG_VIF_DSUB(a, b) __dsub_rn(a, b)
+#define VG_VIF_DDIV(a, b) __ddiv_rn(a, b)
+#else
+#define VG_VIF_FN static inline __attribute__((always_inline))
+#define VG_VIF_TABLE static const
+#define VG_VIF_UNROLL
+#define VG_VIF_CLZ32(x) __builtin_clz(x)
+#define VG_VIF_CLZ64(x) __builtin_clzll(x)
+#define VG_VIF_LDG(p) (*(p))
+#define VG_VIF_DMUL(a, b) ((a) * (b))
+#define VG_VIF_DADD(a, b) ((a) + (b))
+#define VG_VIF_DSUB(a, b) ((a) - (b))
+#define VG_VIF_DDIV(a, b) ((a) / (b))
+#endif
+
+/* integer_vif.h vif_filter1d_table (Q16), widths 17, 9, 5, 3 */
+VG_VIF_TABLE uint16_t vg_vif_ktaps[4][17] = {
+    { 489, 935, 1640, 2640, 3896, 5274, 6547, 7455, 7784, 7455, 6547, 5274,
+      3896, 2640, 1640, 935, 489 },
+    { 1244, 3663, 7925, 12590, 14692, 12590, 7925, 3663, 1244 },
+    { 3571, 16004, 26386, 16004, 3571 },
+    { 10904, 43728, 10904 },
+};
+
+#if VG_VIF_DW != VG_VIF_BX || VG_VIF_DH != VG_VIF_BY || VG_VIF_TW != VG_VIF_BX || \
+    VG_VIF_TH % VG_VIF_BY
+#error "vg_vif_ds_horiz() and vg_vif_stat_horiz() map one output column per thread"
+#endif
+
+/* vif_statistic_8/16 sigma_nsq */
+#define VG_VIF_K_NSQ 131072
+
+/** Input columns/rows of a statistic tile (largest filter). */
+#define VG_VIF_SIW (VG_VIF_TW + 2 * VG_VIF_HMAX)
+#define VG_VIF_SIH (VG_VIF_TH + 2 * VG_VIF_HMAX)
+/** Input columns/rows of a down-sampling tile (largest filter). */
+#define VG_VIF_DIW (2 * VG_VIF_DW - 1 + 2 * VG_VIF_DHMAX)
+#define VG_VIF_DIH (2 * VG_VIF_DH - 1 + 2 * VG_VIF_DHMAX)
+
+typedef struct VgVifStatTile {
+    uint16_t x[VG_VIF_SIH][VG_VIF_SIW], y[VG_VIF_SIH][VG_VIF_SIW];
+    /* vertical pass of TH rows: mu and filtered squares */
+    uint16_t mu1[VG_VIF_TH][VG_VIF_SIW], mu2[VG_VIF_TH][VG_VIF_SIW];
+    uint32_t xx[VG_VIF_TH][VG_VIF_SIW], yy[VG_VIF_TH][VG_VIF_SIW];
+    uint32_t xy[VG_VIF_TH][VG_VIF_SIW];
+} VgVifStatTile;
+
+typedef struct VgVifDsTile {
+    uint16_t x[VG_VIF_DIH][VG_VIF_DIW], y[VG_VIF_DIH][VG_VIF_DIW];
+    /* vertical pass at the DH even rows */
+    uint16_t v1[VG_VIF_DH][VG_VIF_DIW], v2[VG_VIF_DH][VG_VIF_DIW];
+} VgVifDsTile;
+
+typedef union VgVifTile {
+    VgVifStatTile st;
+    VgVifDsTile ds;
+} VgVifTile;
+
+/** One thread's share of the four accumulators (VgVifAccum's order). */
+typedef struct VgVifSums {
+    int64_t num_log, den_log, num_non_log, den_non_log;
+} VgVifSums;
+
+/* reflect-101 (pad_top_and_bottom, PADDING_SQ_DATA): valid for
+ * -n < i < 2n - 1 */
+VG_VIF_FN int vg_vif_mirror(int i, int n)
+{
+    return i < 0 ? -i : i >= n ? 2 * (n - 1) - i : i;
+}
+
+/* integer_vif.h log2_32 / log2_64 */
+VG_VIF_FN int32_t vg_vif_l32(const uint16_t *tab, uint32_t t)
+{
+    const int k = 16 - VG_VIF_CLZ32(t);
+    return VG_VIF_LDG(tab + (t >> k)) + 2048 * k;
+}
+
+VG_VIF_FN int32_t vg_vif_l64(const uint16_t *tab, uint64_t t)
+{
+    const int k = 48 - VG_VIF_CLZ64(t);
+    return VG_VIF_LDG(tab + (t >> k)) + 2048 * k;
+}
+
+/* double -> int32 as the x86-64 build of cpu/vif.c converts (cvttsd2si:
+ * toward zero, 0x80000000 when out of range); CUDA's conversion would
+ * saturate instead */
+VG_VIF_FN int32_t vg_vif_d2i32(double d)
+{
+    return d > -2147483649.0 && d < 2147483648.0 ? (int32_t)d : INT32_MIN;
+}
+
+/*
+ * One pixel of vif_statistic_8/16 from the horizontal sums: mu products in
+ * uint64 rounded >> 32, differences in uint32 read as int32, sigma2^2
+ * clamped at 0; g in double, sv^2 truncated to int32, (g * g) * sigma1^2
+ * truncated to int64 (the order of operations of cpu/vif.c).
+ */
+VG_VIF_FN void vg_vif_pixel(VgVifSums *a, uint32_t m1, uint32_t m2,
+                            uint32_t xx, uint32_t yy, uint32_t xy,
+                            const uint16_t *tab, double egl)
+{
+    const int32_t nsq = VG_VIF_K_NSQ;
+    const double eps = 65536 * 1.0e-10;
+    const uint32_t mu1_sq = (uint32_t)(((uint64_t)m1 * m1 + 2147483648u) >> 32);
+    const uint32_t mu2_sq = (uint32_t)(((uint64_t)m2 * m2 + 2147483648u) >> 32);
+    const uint32_t mu12 = (uint32_t)(((uint64_t)m1 * m2 + 2147483648u) >> 32);
+    const int32_t s1 = (int32_t)(xx - mu1_sq);
+    const int32_t s12 = (int32_t)(xy - mu12);
+    int32_t s2 = (int32_t)(yy - mu2_sq);
+
+    s2 = s2 < 0 ? 0 : s2;
+    if (s1 >= nsq) {
+        a->den_log += vg_vif_l32(tab, (uint32_t)nsq + (uint32_t)s1) - 2048 * 17;
+        if (s12 > 0 && s2 > 0) {
+            double g = VG_VIF_DDIV((double)s12, VG_VIF_DADD((double)s1, eps));
+            int32_t sv_sq = vg_vif_d2i32(VG_VIF_DSUB((double)s2,
+                                                     VG_VIF_DMUL(g, (double)s12)));
+            uint32_t n1;
+            int64_t n2;
+
+            sv_sq = sv_sq < 0 ? 0 : sv_sq;
+            g = g < egl ? g : egl;
+            n1 = (uint32_t)sv_sq + (uint32_t)nsq;
+            n2 = (int64_t)VG_VIF_DMUL(VG_VIF_DMUL(g, g), (double)s1) + n1;
+            a->num_log += vg_vif_l64(tab, (uint64_t)n2) - vg_vif_l64(tab, n1);
+        }
+    } else {
+        a->num_non_log += s2;
+        a->den_non_log++;
+    }
+}
+
+/* sample (x, y) of a picture: uint8 when bps == 1, else uint16 */
+VG_VIF_FN uint16_t vg_vif_sample(uint64_t base, int64_t pitch, unsigned bps,
+                                 int x, int y)
+{
+    const uint8_t *row = (const uint8_t *)(uintptr_t)base + (int64_t)y * pitch;
+
+    return bps == 1 ? row[x] : ((const uint16_t *)row)[x];
+}
+
+/* ---- statistic of one scale: tile of TW x TH outputs at (bx0, by0) ---- */
+
+/* input (TH + 2 half) x (TW + 2 half), mirrored; 0 past the mirror range
+ * (only read for outputs outside the picture) */
+VG_VIF_FN void vg_vif_stat_load(VgVifStatTile *t, unsigned tid,
+                                const VgVifParams *p, unsigned half,
+                                unsigned bps, unsigned bx0, unsigned by0)
+{
+    const unsigned iw = VG_VIF_TW + 2 * half, ih = VG_VIF_TH + 2 * half;
+    const int w = (int)p->w, h = (int)p->h;
+
+    for (unsigned i = tid; i < iw * ih; i += VG_VIF_NT) {
+        const unsigned r = i / iw, c = i % iw;
+        const int gy = (int)(by0 + r) - (int)half;
+        const int gx = (int)(bx0 + c) - (int)half;
+        uint16_t a = 0, b = 0;
+
+        if (gy < h + (int)half && gx < w + (int)half) {
+            const int my = vg_vif_mirror(gy, h), mx = vg_vif_mirror(gx, w);
+            a = vg_vif_sample(p->ref, p->ref_pitch, bps, mx, my);
+            b = vg_vif_sample(p->dis, p->dis_pitch, bps, mx, my);
+        }
+        t->x[r][c] = a;
+        t->y[r][c] = b;
+    }
+}
+
+/* vertical pass for the TH output rows and all TW + fw - 1 columns */
+VG_VIF_FN void vg_vif_stat_vert(VgVifStatTile *t, unsigned tid, unsigned fw,
+                                unsigned scale, unsigned u8, unsigned bpc)
+{
+    const unsigned iw = VG_VIF_TW + fw - 1;
+    const uint16_t *taps = vg_vif_ktaps[scale];
+
+    for (unsigned i = tid; i < VG_VIF_TH * iw; i += VG_VIF_NT) {
+        const unsigned r = i / iw, c = i % iw;
+        uint32_t s1 = 0, s2 = 0;
+
+        if (u8) {
+            /* vif_statistic_8: squares fit 16 bits, their sums 32 */
+            uint32_t sxx = 0, syy = 0, sxy = 0;
+            VG_VIF_UNROLL
+            for (unsigned k = 0; k < fw; k++) {
+                const uint32_t c0 = taps[k];
+                const uint32_t x = t->x[r + k][c], y = t->y[r + k][c];
+                s1 += c0 * x;
+                s2 += c0 * y;
+                sxx += c0 * (x * x);
+                syy += c0 * (y * y);
+                sxy += c0 * (x * y);
+            }
+            t->mu1[r][c] = (uint16_t)((s1 + 128) >> 8);
+            t->mu2[r][c] = (uint16_t)((s2 + 128) >> 8);
+            t->xx[r][c] = sxx;
+            t->yy[r][c] = syy;
+            t->xy[r][c] = sxy;
+        } else {
+            const unsigned sh_mu = scale ? 16 : bpc;
+            const unsigned sh_sq = scale ? 16 : 2 * (bpc - 8);
+            const uint64_t rnd_sq = sh_sq ? (uint64_t)1 << (sh_sq - 1) : 0;
+            uint64_t sxx = 0, syy = 0, sxy = 0;
+            VG_VIF_UNROLL
+            for (unsigned k = 0; k < fw; k++) {
+                const uint32_t c0 = taps[k];
+                const uint32_t x = t->x[r + k][c], y = t->y[r + k][c];
+                s1 += c0 * x;
+                s2 += c0 * y;
+                sxx += (uint64_t)c0 * (x * x);
+                syy += (uint64_t)c0 * (y * y);
+                sxy += (uint64_t)c0 * (x * y);
+            }
+            t->mu1[r][c] = (uint16_t)((s1 + (1u << (sh_mu - 1))) >> sh_mu);
+            t->mu2[r][c] = (uint16_t)((s2 + (1u << (sh_mu - 1))) >> sh_mu);
+            t->xx[r][c] = (uint32_t)((sxx + rnd_sq) >> sh_sq);
+            t->yy[r][c] = (uint32_t)((syy + rnd_sq) >> sh_sq);
+            t->xy[r][c] = (uint32_t)((sxy + rnd_sq) >> sh_sq);
+        }
+    }
+}
+
+/* horizontal pass and per-pixel terms: thread (tid % BX, tid / BX) takes
+ * column tid % BX of rows tid / BX + k BY */
+VG_VIF_FN void vg_vif_stat_horiz(const VgVifStatTile *t, unsigned tid,
+                                 const VgVifParams *p, unsigned fw,
+                                 unsigned scale, unsigned bx0, unsigned by0,
+                                 VgVifSums *a)
+{
+    const uint16_t *taps = vg_vif_ktaps[scale];
+    const uint16_t *tab = (const uint16_t *)(uintptr_t)p->log2;
+    const unsigned c = tid % VG_VIF_BX;
+
+    if (bx0 + c >= p->w)
+        return;
+    for (unsigned k = 0; k < VG_VIF_TH / VG_VIF_BY; k++) {
+        const unsigned r = tid / VG_VIF_BX + k * VG_VIF_BY;
+        uint32_t m1 = 0, m2 = 0;
+        uint64_t sxx = 0, syy = 0, sxy = 0;
+
+        if (by0 + r >= p->h)
+            break;
+        VG_VIF_UNROLL
+        for (unsigned j = 0; j < fw; j++) {
+            const uint32_t c0 = taps[j];
+            m1 += c0 * t->mu1[r][c + j];
+            m2 += c0 * t->mu2[r][c + j];
+            sxx += (uint64_t)c0 * t->xx[r][c + j];
+            syy += (uint64_t)c0 * t->yy[r][c + j];
+            sxy += (uint64_t)c0 * t->xy[r][c + j];
+        }
+        vg_vif_pixel(a, m1, m2, (uint32_t)((sxx + 32768) >> 16),
+                     (uint32_t)((syy + 32768) >> 16),
+                     (uint32_t)((sxy + 32768) >> 16), tab, p->egl);
+    }
+}
+
+/* ---- down-sampling s -> s + 1: tile of DW x DH outputs at (bx0, by0) ---- */
+
+/* input rows 2 by0 - half .. 2 (by0 + DH - 1) + half, columns likewise */
+VG_VIF_FN void vg_vif_ds_load(VgVifDsTile *t, unsigned tid,
+                              const VgVifParams *p, unsigned half,
+                              unsigned bps, unsigned bx0, unsigned by0)
+{
+    const unsigned iw = 2 * VG_VIF_DW - 1 + 2 * half;
+    const unsigned ih = 2 * VG_VIF_DH - 1 + 2 * half;
+    const int w = (int)p->w, h = (int)p->h;
+
+    for (unsigned i = tid; i < iw * ih; i += VG_VIF_NT) {
+        const unsigned r = i / iw, c = i % iw;
+        const int gy = (int)(2 * by0 + r) - (int)half;
+        const int gx = (int)(2 * bx0 + c) - (int)half;
+        uint16_t a = 0, b = 0;
+
+        if (gy < h + (int)half && gx < w + (int)half) {
+            const int my = vg_vif_mirror(gy, h), mx = vg_vif_mirror(gx, w);
+            a = vg_vif_sample(p->ref, p->ref_pitch, bps, mx, my);
+            b = vg_vif_sample(p->dis, p->dis_pitch, bps, mx, my);
+        }
+        t->x[r][c] = a;
+        t->y[r][c] = b;
+    }
+}
+
+/* vertical pass at the even rows 2r, taps of scale ts = s + 1, shift sh */
+VG_VIF_FN void vg_vif_ds_vert(VgVifDsTile *t, unsigned tid, unsigned fw,
+                              unsigned ts, unsigned sh)
+{
+    const unsigned iw = 2 * VG_VIF_DW - 2 + fw;
+    const uint16_t *taps = vg_vif_ktaps[ts];
+    const uint32_t rnd = 1u << (sh - 1);
+
+    for (unsigned i = tid; i < VG_VIF_DH * iw; i += VG_VIF_NT) {
+        const unsigned r = i / iw, c = i % iw;
+        uint32_t s1 = 0, s2 = 0;
+
+        VG_VIF_UNROLL
+        for (unsigned k = 0; k < fw; k++) {
+            s1 += (uint32_t)taps[k] * t->x[2 * r + k][c];
+            s2 += (uint32_t)taps[k] * t->y[2 * r + k][c];
+        }
+        t->v1[r][c] = (uint16_t)((s1 + rnd) >> sh);
+        t->v2[r][c] = (uint16_t)((s2 + rnd) >> sh);
+    }
+}
+
+/* horizontal pass at the even columns; thread (tid % BX, tid / BX) writes
+ * output (bx0 + tid % BX, by0 + tid / BX) */
+VG_VIF_FN void vg_vif_ds_horiz(const VgVifDsTile *t, unsigned tid,
+                               const VgVifParams *p, unsigned fw, unsigned ts,
+                               unsigned bx0, unsigned by0)
+{
+    const uint16_t *taps = vg_vif_ktaps[ts];
+    const unsigned c = tid % VG_VIF_BX, r = tid / VG_VIF_BX;
+    uint32_t s1 = 0, s2 = 0;
+
+    if (bx0 + c >= p->dw || by0 + r >= p->dh)
+        return;
+    VG_VIF_UNROLL
+    for (unsigned k = 0; k < fw; k++) {
+        s1 += (uint32_t)taps[k] * t->v1[r][2 * c + k];
+        s2 += (uint32_t)taps[k] * t->v2[r][2 * c + k];
+    }
+    ((uint16_t *)((uint8_t *)(uintptr_t)p->dref +
+                  (int64_t)(by0 + r) * p->dpitch))[bx0 + c] =
+        (uint16_t)((s1 + 32768) >> 16);
+    ((uint16_t *)((uint8_t *)(uintptr_t)p->ddis +
+                  (int64_t)(by0 + r) * p->dpitch))[bx0 + c] =
+        (uint16_t)((s2 + 32768) >> 16);
+}
+
+#endif /* VG_GPU_VIF_BLOCK_H */

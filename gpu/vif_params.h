@@ -1,0 +1,73 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * Parameters and launch geometry of the integer VIF kernels
+ * (gpu/vif.cu, block code in gpu/vif_block.h), shared with the host side
+ * in gpu/vif.c.
+ *
+ * One launch per scale s: blocks with blockIdx.z == 0 compute the
+ * statistic of scale s (VG_VIF_TW x VG_VIF_TH outputs per block), blocks
+ * with blockIdx.z == 1 the picture of scale s + 1 (VG_VIF_DW x VG_VIF_DH
+ * outputs per block). Both read only the picture of scale s.
+ */
+
+#ifndef VG_GPU_VIF_PARAMS_H
+#define VG_GPU_VIF_PARAMS_H
+
+#include <stdint.h>
+
+#define VG_VIF_BX 32        ///< threads per block along x
+#define VG_VIF_BY 8         ///< threads per block along y
+#define VG_VIF_NT (VG_VIF_BX * VG_VIF_BY)
+
+#define VG_VIF_TW 32        ///< statistic: output columns per block
+#define VG_VIF_TH 16        ///< statistic: output rows per block
+#define VG_VIF_HMAX 8       ///< largest filter half-width (scale 0)
+
+#define VG_VIF_DW 32        ///< down-sampling: output columns per block
+#define VG_VIF_DH 8         ///< down-sampling: output rows per block
+#define VG_VIF_DHMAX 4      ///< largest down-sampling half-width (taps of scale 1)
+
+typedef struct VgVifParams {
+    uint64_t ref, dis;      ///< picture of scale s (device), uint8 or uint16
+    int64_t ref_pitch, dis_pitch; ///< bytes
+    uint32_t w, h;          ///< size of scale s
+    uint32_t bpc;           ///< bits per sample of the input, 8..16
+    uint32_t stat;          ///< 1: compute the statistic of scale s
+    uint64_t acc;           ///< device int64[4]: num_log, den_log, num_non_log, den_non_log
+    uint64_t log2;          ///< device uint16[65537]: log2 table (cpu/vif.h)
+    double egl;             ///< vif_enhn_gain_limit
+    uint64_t dref, ddis;    ///< picture of scale s + 1 (device uint16), 0: none
+    int64_t dpitch;         ///< bytes
+    uint32_t dw, dh;        ///< size of scale s + 1
+} VgVifParams;
+
+static inline unsigned vg_vif_div_up(unsigned a, unsigned b)
+{
+    return (a + b - 1) / b;
+}
+
+/** Grid of the launch of one scale: enough blocks for both jobs. */
+static inline void vg_vif_grid(const VgVifParams *p, unsigned *gx,
+                               unsigned *gy, unsigned *gz)
+{
+    unsigned x = p->stat ? vg_vif_div_up(p->w, VG_VIF_TW) : 0;
+    unsigned y = p->stat ? vg_vif_div_up(p->h, VG_VIF_TH) : 0;
+
+    *gz = 1;
+    if (p->dref) {
+        const unsigned dx = vg_vif_div_up(p->dw, VG_VIF_DW);
+        const unsigned dy = vg_vif_div_up(p->dh, VG_VIF_DH);
+        x = dx > x ? dx : x;
+        y = dy > y ? dy : y;
+        *gz = 2;
+    }
+    *gx = x;
+    *gy = y;
+}
+
+#endif /* VG_GPU_VIF_PARAMS_H */
