@@ -11,7 +11,7 @@
  * caller's context and stream), with host pictures and with device
  * pictures, and compares every per-frame value of every metric bit for
  * bit (memcmp of the doubles). Cases run over bit depths 8/10/12/16,
- * layouts 4:2:0/4:2:2/4:4:4 planar, NV12, P010, P016, sizes from 1x1 to
+ * layouts 4:2:0/4:2:2/4:4:4/4:0:0 planar, NV12, P010, P016, sizes from 1x1 to
  * 3840x2160 (odd sizes, one row, one column), patterns random, flat,
  * maximum, ref == dis, ref = dis + 1 and full-range noise, all with
  * pitches wider than the rows and garbage in the padding (and in the low
@@ -116,6 +116,8 @@ static void planes_geometry(Planes *pl, const Case *c)
         /* callers' chroma planes are ceil-sized (FFmpeg's layout) */
         pl->w[p] = p ? (c->w + ssx) >> ssx : c->w;
         pl->h[p] = p ? (c->h + ssy) >> ssy : c->h;
+        if (p && c->fmt == VG_PIX_FMT_YUV400P)
+            pl->w[p] = pl->h[p] = 0;
     }
 }
 
@@ -171,7 +173,7 @@ static void pack(Pic *pic, const Planes *pl, const Case *c, uint64_t *seed)
     const unsigned bps = c->bpc > 8 || c->fmt == VG_PIX_FMT_P010 ||
                          c->fmt == VG_PIX_FMT_P016 ? 2 : 1;
     const unsigned shift = sp && bps == 2 ? 16 - c->bpc : 0;
-    const int n_planes = sp ? 2 : 3;
+    const int n_planes = sp ? 2 : c->fmt == VG_PIX_FMT_YUV400P ? 1 : 3;
 
     for (int p = 0; p < n_planes; p++) {
         const unsigned comps = sp && p == 1 ? 2 : 1;
@@ -203,7 +205,7 @@ static int pic_alloc(Pic *pic, const Case *c, const Planes *pl)
     const int sp = semiplanar(c->fmt);
     const unsigned bps = c->bpc > 8 || c->fmt == VG_PIX_FMT_P010 ||
                          c->fmt == VG_PIX_FMT_P016 ? 2 : 1;
-    const int n_planes = sp ? 2 : 3;
+    const int n_planes = sp ? 2 : c->fmt == VG_PIX_FMT_YUV400P ? 1 : 3;
 
     memset(pic, 0, sizeof(*pic));
     pic->host.fmt = c->fmt;
@@ -503,6 +505,15 @@ int main(int argc, char **argv)
                     c.seed = rnd(&s);
                     run_case(&c);
                 }
+            }
+            /* luma only */
+            if (l == 0) {
+                Case y = c;
+                y.fmt = VG_PIX_FMT_YUV400P;
+                y.w = 67; y.h = 35; y.pat = (enum Pattern)((d + 2) % PAT_NB);
+                y.motion = 1;
+                y.seed = rnd(&s);
+                run_case(&y);
             }
             /* P016 at 10 bits too (a 10-bit P016 is not P010's format) */
             if (c.fmt == VG_PIX_FMT_P010) {
