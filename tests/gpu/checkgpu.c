@@ -45,7 +45,8 @@ typedef struct Case {
     enum Pattern pat;
     int motion;         ///< motion needs 3x3
     int five;           ///< motion_five_frame_window
-    int model;          ///< vmaf_v0.6.1 (vif/adm run on the host)
+    int model;          ///< vmaf_v0.6.1 (adm runs on the host)
+    int vif;            ///< vif with vif_opts[vif] (0: no vif; needs 16x16)
     unsigned frames;
     unsigned subsample; ///< VgConfig.n_subsample
     uint64_t seed;
@@ -71,6 +72,13 @@ static const char *fmt_name(enum VgPixFmt f)
     }
     return "?";
 }
+
+/* VIF's option sets: debug outputs (every num/den), the gain limit, the
+ * skipped scale 0 */
+static const char *const vif_opts[] = {
+    NULL, "debug=true", "debug=true:vif_enhn_gain_limit=1.0",
+    "debug=true:vif_skip_scale0=true",
+};
 
 static void log_cb(void *opaque, enum VgLogLevel level, const char *msg)
 {
@@ -286,16 +294,19 @@ static int make_ctx(VgContext **ctx, const Case *c, enum VgBackend b,
                           "debug=true:motion_five_frame_window=true" :
                           "debug=true")) < 0)
         return ret;
+    if (c->vif && (ret = vg_use_feature(*ctx, "vif", vif_opts[c->vif])) < 0)
+        return ret;
     return 0;
 }
 
 static void print_case(const Case *c)
 {
     fprintf(stderr, "  case: %s %u-bit %ux%u pattern=%s frames=%u%s%s%s "
-            "subsample=%u seed=%" PRIu64 "\n", fmt_name(c->fmt), c->bpc, c->w,
-            c->h, pattern_names[c->pat], c->frames, c->motion ? " motion" : "",
-            c->five ? " five-frame" : "", c->model ? " vmaf_v0.6.1" : "",
-            c->subsample, c->seed);
+            "%s%s subsample=%u seed=%" PRIu64 "\n", fmt_name(c->fmt), c->bpc,
+            c->w, c->h, pattern_names[c->pat], c->frames,
+            c->motion ? " motion" : "", c->five ? " five-frame" : "",
+            c->model ? " vmaf_v0.6.1" : "", c->vif ? "vif " : "",
+            c->vif ? vif_opts[c->vif] : "", c->subsample, c->seed);
 }
 
 /* every value of every metric of a against b, bit for bit */
@@ -502,6 +513,7 @@ int main(int argc, char **argv)
                     c.pat = p;
                     c.motion = c.w >= 3 && c.h >= 3;
                     c.five = c.motion && (z + p) % 3 == 0;
+                    c.vif = c.w >= 16 && c.h >= 16 ? 1 + (z + k + d) % 3 : 0;
                     c.seed = rnd(&s);
                     run_case(&c);
                 }
@@ -527,7 +539,36 @@ int main(int argc, char **argv)
                depths[d], n_pass, n_fail);
     }
 
-    /* host features (vif, adm) through the CUDA engine: vmaf_v0.6.1 */
+    /* VIF at its smallest accepted size and other odd sizes, every depth,
+     * several layouts and patterns, each option set */
+    {
+        static const struct { unsigned w, h; } vs[] = {
+            { 16, 16 }, { 17, 19 }, { 16, 33 }, { 35, 16 }, { 99, 67 },
+            { 1023, 17 },
+        };
+        for (unsigned d = 0; d < 4; d++) {
+            for (unsigned z = 0; z < sizeof(vs) / sizeof(vs[0]); z++) {
+                const unsigned l = (z + d) % 4;
+                Case c = { .bpc = depths[d], .w = vs[z].w, .h = vs[z].h,
+                           .motion = 1, .frames = 3 };
+                if (l < 3)
+                    c.fmt = planar[l];
+                else
+                    c.fmt = c.bpc == 8 ? VG_PIX_FMT_NV12 :
+                            c.bpc == 10 ? VG_PIX_FMT_P010 : VG_PIX_FMT_P016;
+                for (unsigned k = 0; k < 3; k++) {
+                    c.pat = (z + d + 2 * k) % PAT_NB;
+                    c.vif = 1 + k;
+                    c.seed = rnd(&s);
+                    run_case(&c);
+                }
+            }
+        }
+        printf("checkgpu: vif at small and odd sizes: %u passed, %u failed\n",
+               n_pass, n_fail);
+    }
+
+    /* host features (adm) through the CUDA engine: vmaf_v0.6.1 */
     {
         Case c = { .fmt = VG_PIX_FMT_YUV420P, .bpc = 8, .w = 320, .h = 180,
                    .pat = PAT_RANDOM, .motion = 1, .model = 1, .frames = 5 };
@@ -539,7 +580,7 @@ int main(int argc, char **argv)
             c.seed = rnd(&s);
             run_case(&c);
         }
-        printf("checkgpu: vmaf_v0.6.1 with vif/adm on the host: %u passed, "
+        printf("checkgpu: vmaf_v0.6.1 through the CUDA engine: %u passed, "
                "%u failed\n", n_pass, n_fail);
     }
 
@@ -548,7 +589,7 @@ int main(int argc, char **argv)
         for (unsigned b = 0; b < 2; b++) {
             for (unsigned d = 0; d < 4; d++) {
                 Case c = { .bpc = depths[d], .w = big[b].w, .h = big[b].h,
-                           .motion = 1, .frames = 3 };
+                           .motion = 1, .vif = 1, .frames = 3 };
                 c.fmt = d == 0 ? VG_PIX_FMT_NV12 : d == 1 ? VG_PIX_FMT_P010 :
                         d == 2 ? VG_PIX_FMT_YUV422P : VG_PIX_FMT_YUV420P;
                 c.pat = d & 1 ? PAT_NOISE : PAT_RANDOM;
