@@ -39,12 +39,12 @@ prepare() {
         "$src/configure" --disable-shared --enable-cuda
     fi
     make -j2 tools/vmafgpu tests/gpu/checkgpu tests/unit/test_cuda_loader \
-        tests/bench/cudabench
+        tests/bench/cudabench tests/bench/vifbench
     rm -rf "${root:?}/$CARRY"
     mkdir -p "$root/$CARRY/bin" "$root/$CARRY/lib" "$root/$CARRY/corpus" \
         "$root/$CARRY/golden/hp"
     for p in tools/vmafgpu tests/gpu/checkgpu tests/unit/test_cuda_loader \
-             tests/bench/cudabench; do
+             tests/bench/cudabench tests/bench/vifbench; do
         cp "$p" "$root/$CARRY/bin/"
     done
     # shared libraries other than glibc's (json-c, subunit)
@@ -164,6 +164,8 @@ run() {
     done
     step bench "$bin/cudabench" 200
     grep "^cudabench" "$out/bench.log" | tee -a "$summary"
+    step vifbench "$bin/vifbench" 100
+    grep "^vifbench" "$out/vifbench.log" | tee -a "$summary"
     note "run-device: $fails step(s) failed"
     [ $fails = 0 ]
 }
