@@ -12,10 +12,10 @@
  *
  * Per scale s (0..3, picture ⌊W/2^s⌋ x ⌊H/2^s⌋), row by row:
  *  - vertical pass with the scale's taps over mirrored rows: sums of c*x,
- *    c*y (uint32) and c*x*x, c*y*y, c*x*y, rounded and shifted to the
+ *    c*y and c*x*x, c*y*y, c*x*y, rounded and shifted to the
  *    8-bit-equivalent working unit (mu x 2^8, squares x 2^16);
- *  - horizontal pass over the mirrored row: sums M1, M2 (uint32) and
- *    XX, YY, XY (uint64);
+ *  - horizontal pass over the mirrored row: sums M1, M2 and XX, YY, XY
+ *    (libvmaf: uint32 and uint64; here XX, YY, XY as two uint32 halves);
  *  - per pixel sigma1^2, sigma2^2, sigma12 and the log-domain terms, summed
  *    into the four int64 accumulators of VgVifAccum.
  * Between scales the picture is low-passed with the next scale's taps and
@@ -29,8 +29,8 @@
  * descriptor refuses such sizes.
  *
  * All integer sums are exact (no overflow, checked for 16-bit maxima in
- * tests/unit/test_vif.c), so they may be formed in any order; the loops
- * below run tap by tap over whole rows, which GCC vectorises.
+ * tests/unit/test_vif.c), so they may be formed in any order and split
+ * into parts; the kernels below are shaped for GCC's auto-vectoriser.
  */
 
 #include <errno.h>
