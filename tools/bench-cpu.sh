@@ -30,7 +30,8 @@ dis=$raw/p1080_dist_crf32.yuv
 
 # Modes: name and the tool arguments that select what is computed.
 # To add one, append a line "name|arguments" (e.g. "vif|-n --feature vif").
-modes='motion+psnr|-n --feature motion --feature psnr'
+modes='motion+psnr|-n --feature motion --feature psnr
+vif|-n --feature vif'
 
 die() {
     echo "bench-cpu: $*" >&2
