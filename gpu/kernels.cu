@@ -10,6 +10,7 @@
  */
 
 #include "gpu/picture.cu"
+#include "gpu/adm.cu"
 #include "gpu/motion.cu"
 #include "gpu/psnr.cu"
 #include "gpu/vif.cu"

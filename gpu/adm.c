@@ -1,0 +1,180 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * Integer ADM on CUDA: the integer pipeline (DWT, decouple, CSF, contrast
+ * masking and denominator with libvmaf's per-row rounding) runs on the
+ * device (gpu/adm.cu) and returns 36 int64 totals per frame; the float and
+ * double steps are the CPU path's own functions (cpu/adm.h), so both
+ * backends print the same bits.
+ */
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "cpu/adm.h"
+#include "gpu/adm_layout.h"
+#include "gpu/engine.h"
+
+typedef struct AdmCuda {
+    VgAdmScale sc[VG_ADM_NB_SCALES];
+    VgAdmFactors fac;
+    VgAdmParams par;                ///< host copy of what dpar holds
+    VgAdmDwtParams dwt[VG_ADM_NB_SCALES];
+    CUfunction f_dwt0, f_dwt1, f_dwt23, f_dec, f_cm;
+    CUdeviceptr mem, dpar;
+    size_t mem_bytes;
+    unsigned cm_grid;
+} AdmCuda;
+
+static void adm_cuda_close(VgFeatureCtx *fc)
+{
+    AdmCuda *s = fc->priv;
+    const VgCuda *cu = vg_cuda_engine_api(fc->backend);
+
+    if (s->mem)
+        VG_CU(cu, fc->log, cuMemFree, s->mem);
+    if (s->dpar)
+        VG_CU(cu, fc->log, cuMemFree, s->dpar);
+    s->mem = s->dpar = 0;
+}
+
+static int adm_cuda_init(VgFeatureCtx *fc)
+{
+    AdmCuda *s = fc->priv;
+    const VgAdmOpts *o = fc->opts;
+    VgCudaEngine *e = fc->backend;
+    const VgCuda *cu = vg_cuda_engine_api(e);
+    CUstream st = vg_cuda_engine_stream(e);
+    CUdevice dev;
+    int n_sm = 0, ret;
+
+    /* the CPU path's checks (cpu/adm.c adm_init) */
+    if (fc->width < VG_ADM_MIN_SIZE || fc->height < VG_ADM_MIN_SIZE) {
+        vg_log(fc->log, VG_LOG_ERROR, "adm: %ux%u is below the minimum "
+               "frame size %dx%d", fc->width, fc->height, VG_ADM_MIN_SIZE,
+               VG_ADM_MIN_SIZE);
+        return -EINVAL;
+    }
+    if (fc->bpc < 8 || fc->bpc > 16) {
+        vg_log(fc->log, VG_LOG_ERROR, "adm: unsupported bit depth %u", fc->bpc);
+        return -EINVAL;
+    }
+    if ((ret = vg_adm_factors(o, &s->fac, fc->log)) < 0)
+        return ret;
+    vg_adm_scales(fc->width, fc->height, s->sc);
+
+    if ((ret = vg_cuda_engine_function(e, fc->bpc == 8 ? "vg_adm_dwt_s0_8" :
+                                       "vg_adm_dwt_s0_16", &s->f_dwt0)) < 0 ||
+        (ret = vg_cuda_engine_function(e, "vg_adm_dwt_s1", &s->f_dwt1)) < 0 ||
+        (ret = vg_cuda_engine_function(e, "vg_adm_dwt_s23", &s->f_dwt23)) < 0 ||
+        (ret = vg_cuda_engine_function(e, "vg_adm_decouple", &s->f_dec)) < 0 ||
+        (ret = vg_cuda_engine_function(e, "vg_adm_cm", &s->f_cm)) < 0)
+        return ret;
+
+    /* ADR-1226: the CM grid follows the SM count (rows are taken
+     * grid-stride), four 256-thread blocks per SM */
+    if ((ret = VG_CU(cu, fc->log, cuCtxGetDevice, &dev)) < 0 ||
+        (ret = VG_CU(cu, fc->log, cuDeviceGetAttribute, &n_sm,
+                     CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev)) < 0)
+        return ret;
+
+    s->mem_bytes = vg_adm_cuda_layout(&s->par, s->dwt, s->sc, &s->fac, o, 0);
+    if ((ret = VG_CU(cu, fc->log, cuMemAlloc, &s->mem, s->mem_bytes)) < 0 ||
+        (ret = VG_CU(cu, fc->log, cuMemAlloc, &s->dpar, sizeof(VgAdmParams))) < 0)
+        goto fail;
+    vg_adm_cuda_layout(&s->par, s->dwt, s->sc, &s->fac, o, (uint64_t)s->mem);
+    s->cm_grid = (unsigned)s->par.n_rows;
+    if (n_sm > 0 && s->cm_grid > 4u * (unsigned)n_sm)
+        s->cm_grid = 4u * (unsigned)n_sm;
+    /* zeroed like the CPU path's calloc(); the params stay in s->par for
+     * the life of the feature, so the asynchronous copy may read them */
+    if ((ret = VG_CU(cu, fc->log, cuMemsetD8Async, s->mem, 0, s->mem_bytes,
+                     st)) < 0 ||
+        (ret = VG_CU(cu, fc->log, cuMemcpyHtoDAsync, s->dpar, &s->par,
+                     sizeof(s->par), st)) < 0)
+        goto fail;
+    return 0;
+fail:
+    adm_cuda_close(fc);
+    return ret;
+}
+
+static int adm_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
+{
+    AdmCuda *s = fc->priv;
+    const VgAdmOpts *o = fc->opts;
+    VgCudaEngine *e = fc->backend;
+    VgAdmLaunch l = { .par = (uint64_t)s->dpar, .res = (uint64_t)f->res };
+    int ret;
+
+    /* integer_adm.c extract(), as cpu/adm.c adm_extract() */
+    if (o->norm_view_dist * o->ref_display_height < 3.0 * 1080) {
+        vg_log(fc->log, VG_LOG_ERROR, "adm: adm_norm_view_dist * "
+               "adm_ref_display_height = %g is below 3240 (1080 lines at "
+               "3H), which integer ADM cannot handle",
+               o->norm_view_dist * o->ref_display_height);
+        return -EINVAL;
+    }
+    if (f->ref->stride[0] != f->dis->stride[0]) {
+        vg_log(fc->log, VG_LOG_ERROR, "adm: picture geometry changed");
+        return -EINVAL;
+    }
+    s->dwt[0].src[0] = (uint64_t)(uintptr_t)f->ref->data[0];
+    s->dwt[0].src[1] = (uint64_t)(uintptr_t)f->dis->data[0];
+    s->dwt[0].src_pitch = f->ref->stride[0];
+    s->dwt[0].bpc = (int32_t)fc->bpc;
+    for (int k = 0; k < VG_ADM_NB_SCALES; k++) {
+        VgAdmDwtParams *d = &s->dwt[k];
+        CUfunction fn = k == 0 ? s->f_dwt0 : k == 1 ? s->f_dwt1 : s->f_dwt23;
+        if ((ret = vg_cuda_engine_launch(e, fn, (d->w + VG_ADM_BX - 1) / VG_ADM_BX,
+                                         (d->h + VG_ADM_BY - 1) / VG_ADM_BY, 2,
+                                         VG_ADM_BX, VG_ADM_BY, d)) < 0)
+            return ret;
+    }
+    if ((ret = vg_cuda_engine_launch(e, s->f_dec, (unsigned)s->par.n_tiles, 1, 1,
+                                     VG_ADM_BX, VG_ADM_BY, &l)) < 0)
+        return ret;
+    return vg_cuda_engine_launch(e, s->f_cm, s->cm_grid, 1, 1,
+                                 VG_ADM_CM_THREADS, 1, &l);
+}
+
+static int adm_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)
+{
+    const AdmCuda *s = fc->priv;
+    const VgAdmOpts *o = fc->opts;
+    const VgAdmResults *r = f->host_res;
+    float num_s[VG_ADM_NB_SCALES], den_s[VG_ADM_NB_SCALES];
+    float aim_s[VG_ADM_NB_SCALES] = { 0.0f, 0.0f, 0.0f, 0.0f };
+
+    for (int k = 0; k < VG_ADM_NB_SCALES; k++) {
+        uint64_t den[3];
+        if (k < s->par.s_first) {
+            /* adm_skip_scale0: num 0, den 1e-10f (integer_compute_adm) */
+            num_s[k] = 0.0f;
+            den_s[k] = 1e-10f;
+            continue;
+        }
+        for (int b = 0; b < 3; b++)
+            den[b] = (uint64_t)r->den[k][b];
+        den_s[k] = vg_adm_den_score(&s->sc[k], &s->fac, k, den,
+                                    o->noise_weight);
+        num_s[k] = vg_adm_cm_score(&s->sc[k], k, r->num[k], o->noise_weight);
+        if (s->par.aim)
+            aim_s[k] = vg_adm_cm_score(&s->sc[k], k, r->aim[k], 0.0);
+    }
+    return vg_adm_finish(fc, f->index, num_s, den_s, aim_s);
+}
+
+const VgCudaFeatureImpl vg_adm_cuda = {
+    .priv_size = sizeof(AdmCuda),
+    .res_size = sizeof(VgAdmResults),
+    .init = adm_cuda_init,
+    .submit = adm_cuda_submit,
+    .collect = adm_cuda_collect,
+    .close = adm_cuda_close,
+};

@@ -1,0 +1,135 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * Integer ADM on CUDA: the kernel parameters of a configuration and the
+ * buffer layout, shared by gpu/adm.c (device buffers) and
+ * tests/gpu/adm_host.cu (the same layout in host memory).
+ */
+
+#ifndef VG_GPU_ADM_LAYOUT_H
+#define VG_GPU_ADM_LAYOUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "common/adm_tables.h"
+#include "gpu/adm_params.h"
+
+static inline size_t vg_adm_align_up(size_t v, size_t a)
+{
+    return (v + a - 1) / a * a;
+}
+
+/**
+ * Fill the parameters of the kernels for a configuration: the decouple
+ * and CM regions, shifts and weights of each scale (from vg_adm_scales()
+ * and vg_adm_factors()), and the layout of the buffers (26 bands per
+ * scale) from address `base`, device or host.
+ * @return bytes of buffer memory the layout needs from base
+ */
+static inline size_t vg_adm_cuda_layout(VgAdmParams *p,
+                                        VgAdmDwtParams dwt[VG_ADM_NB_SCALES],
+                                        const VgAdmScale scl[VG_ADM_NB_SCALES],
+                                        const VgAdmFactors *fac,
+                                        const VgAdmOpts *o, uint64_t base)
+{
+    size_t off = 0;
+    int tiles = 0, rows = 0;
+
+    memset(p, 0, sizeof(*p));
+    p->egl = o->enhn_gain_limit;
+    p->cos1 = vg_adm_cos1_sq();
+    p->aim = !o->skip_aim;
+    p->s_first = o->skip_scale0 ? 1 : 0;
+    for (int k = 0; k < VG_ADM_NB_SCALES; k++) {
+        const VgAdmScale *sc = &scl[k];
+        VgAdmBands *b = &p->b[k];
+        VgAdmGeo *g = &p->g[k];
+        const size_t bps = k ? 4 : 2;
+        const int64_t pitch = (int64_t)vg_adm_align_up((size_t)sc->w * bps, 256);
+        const size_t band = vg_adm_align_up((size_t)pitch * sc->h, 256);
+        uint64_t *slots[26];
+        int n = 0;
+
+        for (int i = 0; i < 4; i++) {
+            slots[n++] = &b->ref[i];
+            slots[n++] = &b->dis[i];
+        }
+        for (int i = 0; i < 3; i++) {
+            slots[n++] = &b->r[i];
+            slots[n++] = &b->a[i];
+            slots[n++] = &b->cav[i];
+            slots[n++] = &b->caf[i];
+            slots[n++] = &b->crv[i];
+            slots[n++] = &b->crf[i];
+        }
+        for (int i = 0; i < n; i++) {
+            *slots[i] = base + off;
+            off += band;
+        }
+        b->pitch = pitch;
+
+        g->w = sc->w;
+        g->h = sc->h;
+        g->dl = sc->dec.left;
+        g->dt = sc->dec.top;
+        g->dr = sc->dec.right;
+        g->db = sc->dec.bottom;
+        g->cl = sc->cm.left;
+        g->ct = sc->cm.top;
+        g->cr = sc->cm.right;
+        g->cb = sc->cm.bottom;
+        for (int i = 0; i < 3; i++) {
+            g->fac[i] = k ? fac->s123[k][i] : fac->s0[i];
+            g->cm_cub[i] = sc->cm_cub_shift[i];
+        }
+        g->cm_rho = sc->cm_row_shift;
+        g->den_cub = sc->den_cub_shift;
+        g->den_rho = sc->den_row_shift;
+        g->tiles_x = (g->dr - g->dl + VG_ADM_BX - 1) / VG_ADM_BX;
+        if (k >= p->s_first) {
+            g->tile0 = tiles;
+            g->row0 = rows;
+            tiles += g->tiles_x * ((g->db - g->dt + VG_ADM_BY - 1) / VG_ADM_BY);
+            rows += g->cb - g->ct;
+        }
+    }
+    p->n_tiles = tiles;
+    p->n_rows = rows;
+
+    /* DWT inputs: scale 0 reads the pictures (set per frame), each later
+     * scale the LL band of the one before; integer_adm.c
+     * adm_dwt2_s123_combined roundings (vertical, horizontal) */
+    static const int32_t vo[4] = { 0, 0, 32768, 32768 }, vs[4] = { 0, 0, 16, 16 };
+    static const int32_t ho[4] = { 0, 16384, 32768, 16384 }, hs[4] = { 0, 15, 16, 15 };
+    for (int k = 0; k < VG_ADM_NB_SCALES; k++) {
+        VgAdmDwtParams *d = &dwt[k];
+        memset(d, 0, sizeof(*d));
+        if (k) {
+            d->src[0] = p->b[k - 1].ref[VG_ADM_BA];
+            d->src[1] = p->b[k - 1].dis[VG_ADM_BA];
+            d->src_pitch = p->b[k - 1].pitch;
+        }
+        for (int i = 0; i < 4; i++) {
+            d->dst[0][i] = p->b[k].ref[i];
+            d->dst[1][i] = p->b[k].dis[i];
+        }
+        d->dst_pitch = p->b[k].pitch;
+        d->in_w = scl[k].in_w;
+        d->in_h = scl[k].in_h;
+        d->w = scl[k].w;
+        d->h = scl[k].h;
+        d->vrnd = vo[k];
+        d->vsh = vs[k];
+        d->hrnd = ho[k];
+        d->hsh = hs[k];
+    }
+    return off;
+}
+
+#endif /* VG_GPU_ADM_LAYOUT_H */

@@ -1,0 +1,458 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * Integer ADM, per-element arithmetic of the CUDA kernels (gpu/adm.cu),
+ * written as __host__ __device__ functions so that tests/gpu/adm_host.cu
+ * runs the very same code on the host against cpu/adm.c. Every integer
+ * width, shift and rounding is libvmaf v3.2.0 src/feature/integer_adm.c's
+ * portable C path as cpu/adm.c reproduces it (the function each step comes
+ * from is named); signed overflows that x86-64 compiles to a wrap are
+ * written with unsigned arithmetic. The float/double angle test and
+ * enhancement limit use the CPU's operations in the CPU's order; the
+ * fatbin is built with -fmad=false, so no product is fused into an add.
+ */
+
+#ifndef VG_GPU_ADM_OPS_CUH
+#define VG_GPU_ADM_OPS_CUH
+
+#include <stdint.h>
+
+#include "gpu/adm_params.h"
+
+#define VG_ADM_HD __host__ __device__ __forceinline__
+
+/* integer_adm.h dwt2_db2_coeffs_lo / dwt2_db2_coeffs_hi, Q15 */
+#define VG_ADM_L0 15826
+#define VG_ADM_L1 27411
+#define VG_ADM_L2 7345
+#define VG_ADM_L3 (-4240)
+#define VG_ADM_H0 (-4240)
+#define VG_ADM_H1 (-7345)
+#define VG_ADM_H2 27411
+#define VG_ADM_H3 (-15826)
+/* integer_adm.h dwt2_db2_coeffs_lo_sum */
+#define VG_ADM_LSUM 46342
+
+VG_ADM_HD int vg_adm_clz32(uint32_t x)
+{
+#ifdef __CUDA_ARCH__
+    return __clz((int)x);
+#else
+    return __builtin_clz(x);
+#endif
+}
+
+/** integer_adm.c dwt2_src_indices_filt(): input index of tap k of output i
+ *  (top/left reflect -1 -> 1, bottom/right n + m -> n - 1 - m). */
+VG_ADM_HD int vg_adm_dwt_idx(int i, int k, int n)
+{
+    int v = 2 * i - 1 + k;
+    if (i == 0)
+        return k == 0 ? 1 : k - 1;
+    return v >= n ? 2 * n - v - 1 : v;
+}
+
+/** integer_adm.h div_lookup_generator(): entry 32768 + i = 2^30 / i. */
+VG_ADM_HD int32_t vg_adm_recip(int32_t i)
+{
+    return i > 0 ? (int32_t)(1073741824 / i) : -(int32_t)(1073741824 / -i);
+}
+
+/* ---- DWT ----------------------------------------------------------------- */
+
+/**
+ * adm_dwt2_8 / adm_dwt2_16: the four scale-0 bands at output (i, j) of
+ * image z. Vertical: lo = (sum L p - 46342 2^(b-1) + 2^(b-1)) >> b,
+ * hi = (sum H p + 2^(b-1)) >> b in modulo-2^32 arithmetic (libvmaf's int32
+ * sums wrap for 16 bits; the true values fit), stored int16; horizontal
+ * R_16 of the four taps, int32 -> int16.
+ */
+template <typename T>
+VG_ADM_HD void vg_adm_dwt_s0_elem(const VgAdmDwtParams *p, int z, int i, int j)
+{
+    const uint8_t *src = (const uint8_t *)(uintptr_t)p->src[z];
+    const uint32_t rnd = 1u << (p->bpc - 1);
+    const uint32_t dc = (uint32_t)VG_ADM_LSUM * rnd;
+    const T *row[4];
+    int32_t lo[4], hi[4];
+
+    for (int k = 0; k < 4; k++)
+        row[k] = (const T *)(src + (int64_t)vg_adm_dwt_idx(i, k, p->in_h) *
+                             p->src_pitch);
+    for (int c = 0; c < 4; c++) {
+        const int x = vg_adm_dwt_idx(j, c, p->in_w);
+        const uint32_t s0 = row[0][x], s1 = row[1][x], s2 = row[2][x], s3 = row[3][x];
+        const uint32_t l = (uint32_t)VG_ADM_L0 * s0 + (uint32_t)VG_ADM_L1 * s1 +
+                           (uint32_t)VG_ADM_L2 * s2 + (uint32_t)VG_ADM_L3 * s3 -
+                           dc + rnd;
+        const uint32_t h = (uint32_t)VG_ADM_H0 * s0 + (uint32_t)VG_ADM_H1 * s1 +
+                           (uint32_t)VG_ADM_H2 * s2 + (uint32_t)VG_ADM_H3 * s3 +
+                           rnd;
+        lo[c] = (int16_t)((int32_t)l >> p->bpc);
+        hi[c] = (int16_t)((int32_t)h >> p->bpc);
+    }
+    const int64_t off = (int64_t)i * p->dst_pitch + (int64_t)j * 2;
+    *(int16_t *)((uint8_t *)(uintptr_t)p->dst[z][VG_ADM_BA] + off) = (int16_t)
+        ((VG_ADM_L0 * lo[0] + VG_ADM_L1 * lo[1] + VG_ADM_L2 * lo[2] + VG_ADM_L3 * lo[3] + 32768) >> 16);
+    *(int16_t *)((uint8_t *)(uintptr_t)p->dst[z][VG_ADM_BV] + off) = (int16_t)
+        ((VG_ADM_H0 * lo[0] + VG_ADM_H1 * lo[1] + VG_ADM_H2 * lo[2] + VG_ADM_H3 * lo[3] + 32768) >> 16);
+    *(int16_t *)((uint8_t *)(uintptr_t)p->dst[z][VG_ADM_BH] + off) = (int16_t)
+        ((VG_ADM_L0 * hi[0] + VG_ADM_L1 * hi[1] + VG_ADM_L2 * hi[2] + VG_ADM_L3 * hi[3] + 32768) >> 16);
+    *(int16_t *)((uint8_t *)(uintptr_t)p->dst[z][VG_ADM_BD] + off) = (int16_t)
+        ((VG_ADM_H0 * hi[0] + VG_ADM_H1 * hi[1] + VG_ADM_H2 * hi[2] + VG_ADM_H3 * hi[3] + 32768) >> 16);
+}
+
+/**
+ * adm_dwt2_s123_combined: int64 sums; vertical (sum + vrnd) >> vsh,
+ * horizontal (sum + hrnd) >> hsh, int32 results. T = int16_t at scale 1
+ * (the scale-0 LL band, i16_to_i32 in libvmaf), int32_t at 2 and 3.
+ */
+template <typename T>
+VG_ADM_HD void vg_adm_dwt_s123_elem(const VgAdmDwtParams *p, int z, int i, int j)
+{
+    const uint8_t *src = (const uint8_t *)(uintptr_t)p->src[z];
+    const T *row[4];
+    int64_t lo[4], hi[4];
+
+    for (int k = 0; k < 4; k++)
+        row[k] = (const T *)(src + (int64_t)vg_adm_dwt_idx(i, k, p->in_h) *
+                             p->src_pitch);
+    for (int c = 0; c < 4; c++) {
+        const int x = vg_adm_dwt_idx(j, c, p->in_w);
+        const int64_t s0 = row[0][x], s1 = row[1][x], s2 = row[2][x], s3 = row[3][x];
+        lo[c] = (int32_t)((VG_ADM_L0 * s0 + VG_ADM_L1 * s1 + VG_ADM_L2 * s2 +
+                           VG_ADM_L3 * s3 + p->vrnd) >> p->vsh);
+        hi[c] = (int32_t)((VG_ADM_H0 * s0 + VG_ADM_H1 * s1 + VG_ADM_H2 * s2 +
+                           VG_ADM_H3 * s3 + p->vrnd) >> p->vsh);
+    }
+    const int64_t off = (int64_t)i * p->dst_pitch + (int64_t)j * 4;
+    *(int32_t *)((uint8_t *)(uintptr_t)p->dst[z][VG_ADM_BA] + off) = (int32_t)
+        ((VG_ADM_L0 * lo[0] + VG_ADM_L1 * lo[1] + VG_ADM_L2 * lo[2] + VG_ADM_L3 * lo[3] + p->hrnd) >> p->hsh);
+    *(int32_t *)((uint8_t *)(uintptr_t)p->dst[z][VG_ADM_BV] + off) = (int32_t)
+        ((VG_ADM_H0 * lo[0] + VG_ADM_H1 * lo[1] + VG_ADM_H2 * lo[2] + VG_ADM_H3 * lo[3] + p->hrnd) >> p->hsh);
+    *(int32_t *)((uint8_t *)(uintptr_t)p->dst[z][VG_ADM_BH] + off) = (int32_t)
+        ((VG_ADM_L0 * hi[0] + VG_ADM_L1 * hi[1] + VG_ADM_L2 * hi[2] + VG_ADM_L3 * hi[3] + p->hrnd) >> p->hsh);
+    *(int32_t *)((uint8_t *)(uintptr_t)p->dst[z][VG_ADM_BD] + off) = (int32_t)
+        ((VG_ADM_H0 * hi[0] + VG_ADM_H1 * hi[1] + VG_ADM_H2 * hi[2] + VG_ADM_H3 * hi[3] + p->hrnd) >> p->hsh);
+}
+
+/* ---- decouple and CSF ------------------------------------------------------ */
+
+/**
+ * adm_decouple / adm_decouple_s123 angle test: int64 dot products rounded
+ * to float, then compared in double, left to right (the /4096 scalings are
+ * exact). Products only, so nothing can be contracted into an FMA.
+ */
+VG_ADM_HD int vg_adm_angle_flag(float c, int64_t oh, int64_t ov, int64_t th,
+                                int64_t tv)
+{
+    const int64_t ot = oh * th + ov * tv;
+    const int64_t oo = oh * oh + ov * ov;
+    const int64_t tt = th * th + tv * tv;
+    const double a = (double)(float)ot / 4096.0;
+    const double o = (double)(float)oo / 4096.0;
+    const double t = (double)(float)tt / 4096.0;
+    return a >= 0.0 && a * a >= ((double)c * o) * t;
+}
+
+/** adm_decouple, one band at scale 0: restored value r (int16). */
+VG_ADM_HD int16_t vg_adm_dec_s0(int flag, double egl, int16_t o, int16_t t)
+{
+    int32_t k = 32768;
+    if (o != 0) {
+        const int64_t q = ((int64_t)vg_adm_recip(o) * t + 16384) >> 15;
+        k = q < 0 ? 0 : q > 32768 ? 32768 : (int32_t)q;
+    }
+    int16_t rst = (int16_t)((k * o + 16384) >> 15);
+    if (flag && k > 0 && o != 0) {
+        const double e = rst * egl;
+        if (o > 0)
+            rst = (int16_t)(e < t ? e : (double)t);
+        else
+            rst = (int16_t)(e > t ? e : (double)t);
+    }
+    return rst;
+}
+
+/** adm_decouple_s123, one band: restored value r (int32); |o| reduced to
+ *  15 significant bits first (get_best15_from32). */
+VG_ADM_HD int32_t vg_adm_dec_s123(int flag, double egl, int32_t o, int32_t t)
+{
+    int64_t k = 32768;
+    if (o != 0) {
+        uint32_t m = o < 0 ? 0u - (uint32_t)o : (uint32_t)o;
+        int sh = 0;
+        if (m >= 32768) {
+            sh = 17 - vg_adm_clz32(m);
+            m = (m + (1u << (sh - 1))) >> sh;
+        }
+        /* (1 << (14 + sh)) is an int in libvmaf: 2^31 wraps to -2^31 */
+        const int64_t rnd = (int32_t)(1u << (14 + sh));
+        const int64_t q = (((int64_t)vg_adm_recip((int32_t)m) * t) *
+                           (o < 0 ? -1 : 1) + rnd) >> (15 + sh);
+        k = q < 0 ? 0 : q > 32768 ? 32768 : q;
+    }
+    int32_t rst = (int32_t)((k * o + 16384) >> 15);
+    if (flag && k > 0 && o != 0) {
+        const double e = rst * egl;
+        if (o > 0)
+            rst = (int32_t)(e < t ? e : (double)t);
+        else
+            rst = (int32_t)(e > t ? e : (double)t);
+    }
+    return rst;
+}
+
+/** adm_csf, band b (0 h, 1 v, 2 d): value wrap16((I x + o) >> s), (o, s) =
+ *  (16384, 15) for h, v and (65535, 17) for d. */
+VG_ADM_HD int16_t vg_adm_csf_s0(int b, int32_t fac, int16_t x)
+{
+    const int32_t add = b == 2 ? 65535 : 16384;
+    const int sh = b == 2 ? 17 : 15;
+    return (int16_t)((fac * x + add) >> sh);
+}
+
+/** adm_csf: |value| / 30 = wrap16(R_12(4369 |v|)) (FIX_ONE_BY_30). */
+VG_ADM_HD int16_t vg_adm_csf_f_s0(int16_t c)
+{
+    const int32_t m = c < 0 ? -c : c;
+    return (int16_t)((4369 * m + 2048) >> 12);
+}
+
+/** i4_adm_csf: value int32((I x + 2^27) >> 28), I in Q32. */
+VG_ADM_HD int32_t vg_adm_csf_s123(uint32_t fac, int32_t x)
+{
+    return (int32_t)((int64_t)((uint64_t)(int64_t)x * (uint64_t)fac +
+                               (1u << 27)) >> 28);
+}
+
+/** i4_adm_csf: |value| / 30 = int32((143165577 |v| - 2^31) >> 32); the
+ *  rounding term 1u << 31 is stored in an int32 in libvmaf (-2^31). */
+VG_ADM_HD int32_t vg_adm_csf_f_s123(int32_t c)
+{
+    const uint32_t m = c < 0 ? 0u - (uint32_t)c : (uint32_t)c;
+    return (int32_t)(((int64_t)143165577 * (int32_t)m - 2147483648LL) >> 32);
+}
+
+#define VG_ADM_AT(T, base, pitch, i, j) \
+    (*(T *)((uint8_t *)(uintptr_t)(base) + (int64_t)(i) * (pitch) + (int64_t)(j) * sizeof(T)))
+
+/** Decouple and both CSFs at (i, j) of scale s (inside its decouple region). */
+VG_ADM_HD void vg_adm_dec_elem(const VgAdmParams *p, int s, int i, int j)
+{
+    const VgAdmBands *bd = &p->b[s];
+    const int64_t pt = bd->pitch;
+
+    if (s == 0) {
+        const int16_t oh = VG_ADM_AT(int16_t, bd->ref[VG_ADM_BH], pt, i, j);
+        const int16_t ov = VG_ADM_AT(int16_t, bd->ref[VG_ADM_BV], pt, i, j);
+        const int16_t th = VG_ADM_AT(int16_t, bd->dis[VG_ADM_BH], pt, i, j);
+        const int16_t tv = VG_ADM_AT(int16_t, bd->dis[VG_ADM_BV], pt, i, j);
+        const int flag = vg_adm_angle_flag(p->cos1, oh, ov, th, tv);
+        for (int b = 0; b < 3; b++) {
+            const int16_t o = VG_ADM_AT(int16_t, bd->ref[1 + b], pt, i, j);
+            const int16_t t = VG_ADM_AT(int16_t, bd->dis[1 + b], pt, i, j);
+            const int16_t r = vg_adm_dec_s0(flag, p->egl, o, t);
+            const int16_t a = (int16_t)(t - r);
+            const int32_t fac = (int32_t)p->g[s].fac[b];
+            VG_ADM_AT(int16_t, bd->r[b], pt, i, j) = r;
+            VG_ADM_AT(int16_t, bd->a[b], pt, i, j) = a;
+            const int16_t ca = vg_adm_csf_s0(b, fac, a);
+            VG_ADM_AT(int16_t, bd->cav[b], pt, i, j) = ca;
+            VG_ADM_AT(int16_t, bd->caf[b], pt, i, j) = vg_adm_csf_f_s0(ca);
+            if (p->aim) {
+                const int16_t cr = vg_adm_csf_s0(b, fac, r);
+                VG_ADM_AT(int16_t, bd->crv[b], pt, i, j) = cr;
+                VG_ADM_AT(int16_t, bd->crf[b], pt, i, j) = vg_adm_csf_f_s0(cr);
+            }
+        }
+    } else {
+        const int32_t oh = VG_ADM_AT(int32_t, bd->ref[VG_ADM_BH], pt, i, j);
+        const int32_t ov = VG_ADM_AT(int32_t, bd->ref[VG_ADM_BV], pt, i, j);
+        const int32_t th = VG_ADM_AT(int32_t, bd->dis[VG_ADM_BH], pt, i, j);
+        const int32_t tv = VG_ADM_AT(int32_t, bd->dis[VG_ADM_BV], pt, i, j);
+        const int flag = vg_adm_angle_flag(p->cos1, oh, ov, th, tv);
+        for (int b = 0; b < 3; b++) {
+            const int32_t o = VG_ADM_AT(int32_t, bd->ref[1 + b], pt, i, j);
+            const int32_t t = VG_ADM_AT(int32_t, bd->dis[1 + b], pt, i, j);
+            const int32_t r = vg_adm_dec_s123(flag, p->egl, o, t);
+            const int32_t a = (int32_t)((uint32_t)t - (uint32_t)r);
+            const uint32_t fac = p->g[s].fac[b];
+            VG_ADM_AT(int32_t, bd->r[b], pt, i, j) = r;
+            VG_ADM_AT(int32_t, bd->a[b], pt, i, j) = a;
+            const int32_t ca = vg_adm_csf_s123(fac, a);
+            VG_ADM_AT(int32_t, bd->cav[b], pt, i, j) = ca;
+            VG_ADM_AT(int32_t, bd->caf[b], pt, i, j) = vg_adm_csf_f_s123(ca);
+            if (p->aim) {
+                const int32_t cr = vg_adm_csf_s123(fac, r);
+                VG_ADM_AT(int32_t, bd->crv[b], pt, i, j) = cr;
+                VG_ADM_AT(int32_t, bd->crf[b], pt, i, j) = vg_adm_csf_f_s123(cr);
+            }
+        }
+    }
+}
+
+/* ---- contrast masking and denominator ------------------------------------ */
+
+/** adm_cm / i4_adm_cm mirror of the 3x3 neighbourhood: -1 -> 1, n -> n - 1. */
+VG_ADM_HD int vg_adm_cm_mirror(int v, int n)
+{
+    return v < 0 ? -v : v >= n ? n - 1 : v;
+}
+
+/**
+ * Masking threshold at (i, j), shared by the three bands (adm_cm
+ * ADM_CM_THRESH_*): sum over h, v, d of the 3x3 sum of F = |csf|/30 with
+ * the centre replaced by |csf|/15 computed from the value C. int32 wrap
+ * arithmetic (written unsigned): the sum is order-free.
+ */
+template <typename T>
+VG_ADM_HD int32_t vg_adm_cm_thr(int s, const uint64_t cval[3],
+                                const uint64_t flt[3], int64_t pt, int w,
+                                int h, int i, int j)
+{
+    const int r0 = vg_adm_cm_mirror(i - 1, h), r2 = vg_adm_cm_mirror(i + 1, h);
+    const int c0 = vg_adm_cm_mirror(j - 1, w), c2 = vg_adm_cm_mirror(j + 1, w);
+    uint32_t t = 0;
+
+    for (int b = 0; b < 3; b++) {
+        const uint64_t f = flt[b];
+        t += (uint32_t)(int32_t)VG_ADM_AT(T, f, pt, r0, c0) +
+             (uint32_t)(int32_t)VG_ADM_AT(T, f, pt, r0, j) +
+             (uint32_t)(int32_t)VG_ADM_AT(T, f, pt, r0, c2) +
+             (uint32_t)(int32_t)VG_ADM_AT(T, f, pt, i, c0) +
+             (uint32_t)(int32_t)VG_ADM_AT(T, f, pt, i, c2) +
+             (uint32_t)(int32_t)VG_ADM_AT(T, f, pt, r2, c0) +
+             (uint32_t)(int32_t)VG_ADM_AT(T, f, pt, r2, j) +
+             (uint32_t)(int32_t)VG_ADM_AT(T, f, pt, r2, c2);
+        const int32_t cv = VG_ADM_AT(T, cval[b], pt, i, j);
+        if (s == 0) {
+            /* centre: wrap16(R_12(8738 |C|)) (ONE_BY_15) */
+            const int32_t m = cv < 0 ? -cv : cv;
+            t += (uint32_t)(int32_t)(int16_t)((8738 * m + 2048) >> 12);
+        } else {
+            /* centre: int32((286331153 |C| - 2^31) >> 32) (I4_ONE_BY_15) */
+            const uint32_t m = cv < 0 ? 0u - (uint32_t)cv : (uint32_t)cv;
+            t += (uint32_t)(int32_t)(((int64_t)286331153 * (int32_t)m -
+                                      2147483648LL) >> 32);
+        }
+    }
+    return (int32_t)t;
+}
+
+/** adm_cm, scale 0, band b: R_cub(sq X') with X = x I (int32),
+ *  X' = max(0, |X| - (thr << u)), sq = R_29/R_30(X'^2). */
+VG_ADM_HD int64_t vg_adm_cm_val_s0(int b, int32_t fac, uint32_t cub,
+                                   int32_t thr, int16_t x)
+{
+    const int us = b == 2 ? 12 : 10;
+    const int qs = b == 2 ? 30 : 29;
+    const int32_t v = x * fac;
+    const uint32_t av = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
+    int32_t d = (int32_t)(av - ((uint32_t)thr << us));
+    d = d < 0 ? 0 : d;
+    const int32_t sq = (int32_t)(((int64_t)d * d + (1ll << (qs - 1))) >> qs);
+    return ((int64_t)sq * d + (int64_t)(1ull << (cub - 1))) >> cub;
+}
+
+/** i4_adm_cm, band b: X = int32((x I + 2^27) >> 28), X' = max(0, |X| - thr),
+ *  sq = int32(R_30(X'^2)), R_cub(sq X'). */
+VG_ADM_HD int64_t vg_adm_cm_val_s123(uint32_t fac, uint32_t cub, int32_t thr,
+                                     int32_t x)
+{
+    const int32_t v = vg_adm_csf_s123(fac, x);
+    const uint32_t av = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
+    int32_t d = (int32_t)(av - (uint32_t)thr);
+    d = d < 0 ? 0 : d;
+    const int32_t sq = (int32_t)(((int64_t)d * d + 536870912) >> 30);
+    return ((int64_t)sq * d + (int64_t)(1ull << (cub - 1))) >> cub;
+}
+
+/** adm_csf_den_scale: |b|^3 (uint64). */
+VG_ADM_HD uint64_t vg_adm_den_s0(int16_t x)
+{
+    const uint64_t m = (uint16_t)(x < 0 ? -x : x);
+    return m * m * m;
+}
+
+/** adm_csf_den_s123: q = (b^2 + 2^e) >> e (full divisor), R_c(q |b|). */
+VG_ADM_HD uint64_t vg_adm_den_s123(uint32_t e, uint32_t c, int32_t x)
+{
+    const uint64_t m = x < 0 ? 0u - (uint32_t)x : (uint32_t)x;
+    const uint64_t q = (m * m + (1ull << e)) >> e;
+    return (q * m + (c > 0 ? 1ull << (c - 1) : 0)) >> c;
+}
+
+/**
+ * Row sums at (i, j) of scale s: acc[0..2] num (r masked by csf(a)),
+ * acc[3..5] AIM (a masked by csf(r)), acc[6..8] den (reference h, v, d).
+ */
+VG_ADM_HD void vg_adm_cm_elem(const VgAdmParams *p, int s, int i, int j,
+                              int64_t acc[9])
+{
+    const VgAdmBands *bd = &p->b[s];
+    const VgAdmGeo *g = &p->g[s];
+    const int64_t pt = bd->pitch;
+
+    if (s == 0) {
+        const int32_t tn = vg_adm_cm_thr<int16_t>(0, bd->cav, bd->caf, pt,
+                                                  g->w, g->h, i, j);
+        for (int b = 0; b < 3; b++)
+            acc[b] += vg_adm_cm_val_s0(b, (int32_t)g->fac[b], g->cm_cub[b], tn,
+                                       VG_ADM_AT(int16_t, bd->r[b], pt, i, j));
+        if (p->aim) {
+            const int32_t ta = vg_adm_cm_thr<int16_t>(0, bd->crv, bd->crf, pt,
+                                                      g->w, g->h, i, j);
+            for (int b = 0; b < 3; b++)
+                acc[3 + b] += vg_adm_cm_val_s0(b, (int32_t)g->fac[b],
+                                               g->cm_cub[b], ta,
+                                               VG_ADM_AT(int16_t, bd->a[b], pt, i, j));
+        }
+        for (int b = 0; b < 3; b++)
+            acc[6 + b] += (int64_t)vg_adm_den_s0(VG_ADM_AT(int16_t, bd->ref[1 + b], pt, i, j));
+    } else {
+        /* adm_csf_den_s123: e = 31, 30, 31 for scales 1, 2, 3 */
+        const uint32_t e = s == 2 ? 30 : 31;
+        const int32_t tn = vg_adm_cm_thr<int32_t>(s, bd->cav, bd->caf, pt,
+                                                  g->w, g->h, i, j);
+        for (int b = 0; b < 3; b++)
+            acc[b] += vg_adm_cm_val_s123(g->fac[b], g->cm_cub[b], tn,
+                                         VG_ADM_AT(int32_t, bd->r[b], pt, i, j));
+        if (p->aim) {
+            const int32_t ta = vg_adm_cm_thr<int32_t>(s, bd->crv, bd->crf, pt,
+                                                      g->w, g->h, i, j);
+            for (int b = 0; b < 3; b++)
+                acc[3 + b] += vg_adm_cm_val_s123(g->fac[b], g->cm_cub[b], ta,
+                                                 VG_ADM_AT(int32_t, bd->a[b], pt, i, j));
+        }
+        for (int b = 0; b < 3; b++)
+            acc[6 + b] += (int64_t)vg_adm_den_s123(e, g->den_cub,
+                                                   VG_ADM_AT(int32_t, bd->ref[1 + b], pt, i, j));
+    }
+}
+
+/**
+ * Per-row rounding of complete row sums (adm_cm, i4_adm_cm: R_rho with
+ * rho = ceil(log2(h)); adm_csf_den_scale: R_sigma, none for sigma = 0;
+ * adm_csf_den_s123: R_rho, rho = ceil(log2(region height))), into tot[9].
+ */
+VG_ADM_HD void vg_adm_round_row(const VgAdmParams *p, int s,
+                                const int64_t row[9], int64_t tot[9])
+{
+    const VgAdmGeo *g = &p->g[s];
+    const uint32_t rho = g->cm_rho;
+    const int64_t radd = rho > 0 ? 1ll << (rho - 1) : 0;
+    const uint32_t dsh = s == 0 ? g->den_cub : g->den_rho;
+    const uint64_t dadd = dsh > 0 ? 1ull << (dsh - 1) : 0;
+
+    for (int k = 0; k < 6; k++)
+        tot[k] += (row[k] + radd) >> rho;
+    for (int k = 6; k < 9; k++)
+        tot[k] += (int64_t)(((uint64_t)row[k] + dadd) >> dsh);
+}
+
+#endif /* VG_GPU_ADM_OPS_CUH */
