@@ -18,7 +18,7 @@
 #       on the GPU machine, from the repository root, with .devcarry-cuda/
 #       carried along: the loader test, the parity program with a GPU
 #       required (what `make check-gpu` runs), compute-sanitizer memcheck
-#       and racecheck on a sample of the parity cases, the CLI with
+#       on it, racecheck and synccheck on samples of its cases, the CLI with
 #       --backend cuda on the raw corpus pairs against the goldens (every
 #       per-frame and pooled value of psnr, motion, vif, adm, vmaf), and
 #       the benchmark. Logs go to $OUT when set. Exit status 0 when every
@@ -132,14 +132,23 @@ run() {
     step checkgpu env VG_REQUIRE_GPU=1 "$bin/checkgpu" ${CHECKGPU_SEED:+--seed=$CHECKGPU_SEED}
     grep "^checkgpu:" "$out/checkgpu.log" | tee -a "$summary"
     if command -v compute-sanitizer > /dev/null; then
-        step memcheck compute-sanitizer --tool memcheck --leak-check full \
-            --error-exitcode 1 env VG_REQUIRE_GPU=1 "$bin/checkgpu" --quick \
-            --sample=${MEMCHECK_SAMPLE:-6}
+        # memcheck on every case; racecheck and synccheck (slower) on
+        # every RACECHECK_SAMPLE-th / SYNCCHECK_SAMPLE-th small case; each
+        # tool gets SANITIZER_TIMEOUT seconds, so that a slow tool fails
+        # visibly instead of using up the device call
+        st=${SANITIZER_TIMEOUT:-150}
+        step memcheck timeout "$st" compute-sanitizer --tool memcheck --leak-check full \
+            --error-exitcode 1 env VG_REQUIRE_GPU=1 "$bin/checkgpu" \
+            ${MEMCHECK_ARGS:-}
         grep -E "ERROR SUMMARY|^checkgpu: [0-9]" "$out/memcheck.log" | tail -2 | tee -a "$summary"
-        step racecheck compute-sanitizer --tool racecheck --racecheck-report all \
+        step racecheck timeout "$st" compute-sanitizer --tool racecheck --racecheck-report all \
             --error-exitcode 1 env VG_REQUIRE_GPU=1 "$bin/checkgpu" --quick \
             --sample=${RACECHECK_SAMPLE:-12}
         grep -E "RACECHECK SUMMARY|ERROR SUMMARY|^checkgpu: [0-9]" "$out/racecheck.log" | tail -2 | tee -a "$summary"
+        step synccheck timeout "$st" compute-sanitizer --tool synccheck \
+            --error-exitcode 1 env VG_REQUIRE_GPU=1 "$bin/checkgpu" --quick \
+            --sample=${SYNCCHECK_SAMPLE:-12}
+        grep -E "ERROR SUMMARY|^checkgpu: [0-9]" "$out/synccheck.log" | tail -2 | tee -a "$summary"
     else
         note "compute-sanitizer: not found"
         fails=$((fails + 1))
