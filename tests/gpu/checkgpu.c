@@ -21,7 +21,8 @@
  * printed; --seed=N repeats a run), 77 no usable GPU (skip), unless the
  * environment sets VG_REQUIRE_GPU=1, which makes a skip a failure.
  * Options: --seed=N, --quick (no 1080p/2160p cases), --sample=K (every
- * K-th small case only, for slow runs under compute-sanitizer), --verbose.
+ * K-th small case only, for slow runs under compute-sanitizer),
+ * --only=adm|vif (only the cases that use that feature), --verbose.
  */
 
 #include <errno.h>
@@ -45,8 +46,9 @@ typedef struct Case {
     enum Pattern pat;
     int motion;         ///< motion needs 3x3
     int five;           ///< motion_five_frame_window
-    int model;          ///< vmaf_v0.6.1 (adm runs on the host)
+    int model;          ///< vmaf_v0.6.1
     int vif;            ///< vif with vif_opts[vif] (0: no vif; needs 16x16)
+    int adm;            ///< adm with adm_opts[adm] (0: no adm; needs 33x33)
     unsigned frames;
     unsigned subsample; ///< VgConfig.n_subsample
     uint64_t seed;
@@ -57,6 +59,7 @@ static CUcontext cu_ctx;
 static CUdevice cu_dev;
 static CUstream cu_stream;
 static int verbose;
+static const char *only;    ///< --only=adm|vif: run the cases using it
 static unsigned n_pass, n_fail;
 
 static const char *fmt_name(enum VgPixFmt f)
@@ -79,6 +82,16 @@ static const char *const vif_opts[] = {
     NULL, "debug=true", "debug=true:vif_enhn_gain_limit=1.0",
     "debug=true:vif_skip_scale0=true",
 };
+
+/* ADM's option sets: debug outputs (every per-scale num/den), the gain
+ * limit, the skipped scale 0, another viewing distance (computed CSF
+ * weights), Barten CSF without AIM */
+static const char *const adm_opts[] = {
+    NULL, "debug=true", "debug=true:adm_enhn_gain_limit=1.0",
+    "debug=true:adm_skip_scale0=true", "debug=true:adm_norm_view_dist=4",
+    "debug=true:adm_csf_mode=1:adm_skip_aim=true",
+};
+#define N_ADM_OPTS 5
 
 static void log_cb(void *opaque, enum VgLogLevel level, const char *msg)
 {
@@ -296,17 +309,20 @@ static int make_ctx(VgContext **ctx, const Case *c, enum VgBackend b,
         return ret;
     if (c->vif && (ret = vg_use_feature(*ctx, "vif", vif_opts[c->vif])) < 0)
         return ret;
+    if (c->adm && (ret = vg_use_feature(*ctx, "adm", adm_opts[c->adm])) < 0)
+        return ret;
     return 0;
 }
 
 static void print_case(const Case *c)
 {
     fprintf(stderr, "  case: %s %u-bit %ux%u pattern=%s frames=%u%s%s%s "
-            "%s%s subsample=%u seed=%" PRIu64 "\n", fmt_name(c->fmt), c->bpc,
+            "%s%s%s%s subsample=%u seed=%" PRIu64 "\n", fmt_name(c->fmt), c->bpc,
             c->w, c->h, pattern_names[c->pat], c->frames,
             c->motion ? " motion" : "", c->five ? " five-frame" : "",
             c->model ? " vmaf_v0.6.1" : "", c->vif ? "vif " : "",
-            c->vif ? vif_opts[c->vif] : "", c->subsample, c->seed);
+            c->vif ? vif_opts[c->vif] : "", c->adm ? " adm " : "",
+            c->adm ? adm_opts[c->adm] : "", c->subsample, c->seed);
 }
 
 /* every value of every metric of a against b, bit for bit */
@@ -345,6 +361,9 @@ static int run_case(const Case *c)
     uint64_t seed = c->seed;
     int ret = -1, alloc = 0;
 
+    if (only && !((!strcmp(only, "adm") && (c->adm || c->model)) ||
+                  (!strcmp(only, "vif") && (c->vif || c->model))))
+        return 0;
     planes_geometry(&ref, c);
     planes_geometry(&dis, c);
     for (int p = 0; p < 3; p++) {
@@ -466,8 +485,11 @@ int main(int argc, char **argv)
             sample = (unsigned)atoi(argv[i] + 9);
         else if (!strcmp(argv[i], "--verbose"))
             verbose = 1;
+        else if (!strcmp(argv[i], "--only=adm") || !strcmp(argv[i], "--only=vif"))
+            only = argv[i] + 7;
         else {
-            fprintf(stderr, "usage: %s [--seed=N] [--quick] [--sample=K] [--verbose]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--seed=N] [--quick] [--sample=K] "
+                    "[--only=adm|vif] [--verbose]\n", argv[0]);
             return 1;
         }
     }
@@ -514,6 +536,7 @@ int main(int argc, char **argv)
                     c.motion = c.w >= 3 && c.h >= 3;
                     c.five = c.motion && (z + p) % 3 == 0;
                     c.vif = c.w >= 16 && c.h >= 16 ? 1 + (z + k + d) % 3 : 0;
+                    c.adm = c.w >= 33 && c.h >= 33 ? 1 + (z + k + d + l) % N_ADM_OPTS : 0;
                     c.seed = rnd(&s);
                     run_case(&c);
                 }
@@ -568,7 +591,40 @@ int main(int argc, char **argv)
                n_pass, n_fail);
     }
 
-    /* host features (adm) through the CUDA engine: vmaf_v0.6.1 */
+    /* ADM from its smallest accepted size (33x33) over odd sizes, every
+     * depth, all layouts, patterns incl. full-range noise, each option set */
+    {
+        static const struct { unsigned w, h; } as[] = {
+            { 33, 33 }, { 34, 35 }, { 37, 41 }, { 40, 36 }, { 80, 48 },
+            { 99, 67 }, { 577, 323 }, { 1023, 34 },
+        };
+        for (unsigned d = 0; d < 4; d++) {
+            for (unsigned z = 0; z < sizeof(as) / sizeof(as[0]); z++) {
+                const unsigned l = (z + d) % 5;
+                Case c = { .bpc = depths[d], .w = as[z].w, .h = as[z].h,
+                           .frames = 2 };
+                if (l < 3)
+                    c.fmt = planar[l];
+                else if (l == 3)
+                    c.fmt = VG_PIX_FMT_YUV400P;
+                else
+                    c.fmt = c.bpc == 8 ? VG_PIX_FMT_NV12 :
+                            c.bpc == 10 ? VG_PIX_FMT_P010 : VG_PIX_FMT_P016;
+                for (unsigned k = 0; k < 3; k++) {
+                    if (++n_small % sample)
+                        continue;
+                    c.pat = k == 0 ? PAT_NOISE : (z + d + 2 * k) % PAT_NB;
+                    c.adm = 1 + (z + d + k) % N_ADM_OPTS;
+                    c.seed = rnd(&s);
+                    run_case(&c);
+                }
+            }
+        }
+        printf("checkgpu: adm at small and odd sizes: %u passed, %u failed\n",
+               n_pass, n_fail);
+    }
+
+    /* vmaf_v0.6.1 (vif, adm, motion) through the CUDA engine */
     {
         Case c = { .fmt = VG_PIX_FMT_YUV420P, .bpc = 8, .w = 320, .h = 180,
                    .pat = PAT_RANDOM, .motion = 1, .model = 1, .frames = 5 };
@@ -589,7 +645,7 @@ int main(int argc, char **argv)
         for (unsigned b = 0; b < 2; b++) {
             for (unsigned d = 0; d < 4; d++) {
                 Case c = { .bpc = depths[d], .w = big[b].w, .h = big[b].h,
-                           .motion = 1, .vif = 1, .frames = 3 };
+                           .motion = 1, .vif = 1, .adm = 1, .frames = 3 };
                 c.fmt = d == 0 ? VG_PIX_FMT_NV12 : d == 1 ? VG_PIX_FMT_P010 :
                         d == 2 ? VG_PIX_FMT_YUV422P : VG_PIX_FMT_YUV420P;
                 c.pat = d & 1 ? PAT_NOISE : PAT_RANDOM;
