@@ -54,7 +54,8 @@ cd "$build/lib"
 if [ ! -f Makefile ] || [ "$top/configure" -nt config.status ]; then
     log "configure"
     # shellcheck disable=SC2086
-    "$top/configure" -q --prefix="$build/prefix" ${VG_CONFIGURE_FLAGS:-}
+    "$top/configure" -q --prefix="$build/prefix" \
+        --with-deps="${VG_DEPS_DIR:-$top/../shared/deps}" ${VG_CONFIGURE_FLAGS:-}
 fi
 log "build libvmafgpu"
 make -s -j"$jobs"
