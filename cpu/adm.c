@@ -1372,5 +1372,7 @@ const VgFeatureDesc vg_feature_adm = {
     .min_width = VG_ADM_MIN_SIZE,
     .min_height = VG_ADM_MIN_SIZE,
     .cpu = &adm_cpu,
-    .cuda = NULL,
+#if HAVE_CUDA
+    .cuda = &vg_adm_cuda,
+#endif
 };
