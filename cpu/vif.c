@@ -86,6 +86,7 @@ typedef struct VifCpu {
     /** horizontal sums of one row: M1, M2, then high and low halves of
      *  XX, YY, XY */
     uint32_t *hsum[8];
+    int32_t *sig[3];        ///< sigma1^2, sigma2^2, sigma12 of one row
     uint16_t *even, *odd;   ///< de-interleaved row for the down-sampling
     void *mem;
 } VifCpu;
@@ -328,31 +329,45 @@ VIF_INLINE void horiz_decimate(const unsigned fw, const uint16_t *taps,
  * M2 and the high/low halves of XX, YY, XY: each filtered square is
  * (hi * 2^16 + lo + 2^15) >> 16 = hi + ((lo + 2^15) >> 16) (uint32); mu
  * products in uint64 rounded >> 32 to uint32; differences in uint32
- * reinterpreted as int32; sigma2^2 clamped at 0. Then the log-domain terms
- * in libvmaf's order of operations: g in double, sv^2 truncated to int32,
- * (g*g)*sigma1^2 truncated to int64.
+ * reinterpreted as int32; sigma2^2 clamped at 0.
  */
-static void row_accumulate(VgVifAccum *acc, uint32_t *const *hs, unsigned w,
-                           const uint16_t *tab, double egl)
+VIF_INLINE void row_sigmas(int32_t *restrict s1o, int32_t *restrict s2o,
+                           int32_t *restrict s12o, uint32_t *const *hs,
+                           size_t n)
+{
+    const uint32_t *restrict m1 = hs[0], *restrict m2 = hs[1];
+    const uint32_t *restrict xh = hs[2], *restrict xl = hs[3];
+    const uint32_t *restrict yh = hs[4], *restrict yl = hs[5];
+    const uint32_t *restrict zh = hs[6], *restrict zl = hs[7];
+
+    for (size_t j = 0; j < n; j++) {
+        uint32_t mu1_sq = (uint32_t)(((uint64_t)m1[j] * m1[j] + 2147483648u) >> 32);
+        uint32_t mu2_sq = (uint32_t)(((uint64_t)m2[j] * m2[j] + 2147483648u) >> 32);
+        uint32_t mu12 = (uint32_t)(((uint64_t)m1[j] * m2[j] + 2147483648u) >> 32);
+        uint32_t fxx = xh[j] + ((xl[j] + 32768) >> 16);
+        uint32_t fyy = yh[j] + ((yl[j] + 32768) >> 16);
+        uint32_t fxy = zh[j] + ((zl[j] + 32768) >> 16);
+        int32_t v2 = (int32_t)(fyy - mu2_sq);
+
+        s1o[j] = (int32_t)(fxx - mu1_sq);
+        s2o[j] = v2 < 0 ? 0 : v2;
+        s12o[j] = (int32_t)(fxy - mu12);
+    }
+}
+
+/* The log-domain terms of vif_statistic_8/16, in its order of operations:
+ * g in double, sv^2 truncated to int32, (g*g)*sigma1^2 truncated to int64. */
+static void row_accumulate(VgVifAccum *acc, const int32_t *s1v,
+                           const int32_t *s2v, const int32_t *s12v,
+                           unsigned w, const uint16_t *tab, double egl)
 {
     const int32_t nsq = VG_VIF_SIGMA_NSQ;
     const double eps = 65536 * 1.0e-10;
-    const uint32_t *m1v = hs[0], *m2v = hs[1];
     int64_t num_log = 0, den_log = 0, num_non_log = 0, den_non_log = 0;
 
     for (unsigned j = 0; j < w; j++) {
-        const uint64_t m1 = m1v[j], m2 = m2v[j];
-        uint32_t mu1_sq = (uint32_t)((m1 * m1 + 2147483648u) >> 32);
-        uint32_t mu2_sq = (uint32_t)((m2 * m2 + 2147483648u) >> 32);
-        uint32_t mu12 = (uint32_t)((m1 * m2 + 2147483648u) >> 32);
-        uint32_t fxx = hs[2][j] + ((hs[3][j] + 32768) >> 16);
-        uint32_t fyy = hs[4][j] + ((hs[5][j] + 32768) >> 16);
-        uint32_t fxy = hs[6][j] + ((hs[7][j] + 32768) >> 16);
-        int32_t s1 = (int32_t)(fxx - mu1_sq);
-        int32_t s2 = (int32_t)(fyy - mu2_sq);
-        int32_t s12 = (int32_t)(fxy - mu12);
+        const int32_t s1 = s1v[j], s2 = s2v[j], s12 = s12v[j];
 
-        s2 = s2 < 0 ? 0 : s2;
         if (s1 >= nsq) {
             den_log += vg_vif_log2_32(tab, nsq + s1) - 2048 * 17;
             if (s12 > 0 && s2 > 0) {
@@ -470,7 +485,8 @@ static void vif_scale(VifCpu *s, unsigned scale, const void *ref,
             }
         }
 #undef HORIZ
-        row_accumulate(acc, g, w, s->log2, egl);
+        row_sigmas(s->sig[0], s->sig[1], s->sig[2], g, ceil_block(w));
+        row_accumulate(acc, s->sig[0], s->sig[1], s->sig[2], w, s->log2, egl);
     }
 }
 
@@ -567,7 +583,7 @@ static int vif_init(VgFeatureCtx *fc)
         if (sc)
             size += 2 * ((s->stride[sc] * s->h[sc] * 2 + 63) & ~(size_t)63);
     }
-    size += 10 * row16 + 8 * row32;
+    size += 10 * row16 + 11 * row32;
     if (!(s->mem = aligned_alloc(64, size)))
         return -ENOMEM;
     memset(s->mem, 0, size);
@@ -594,6 +610,10 @@ static int vif_init(VgFeatureCtx *fc)
     off += row16;
     for (unsigned q = 0; q < 8; q++) {
         s->hsum[q] = (uint32_t *)(p + off);
+        off += row32;
+    }
+    for (unsigned q = 0; q < 3; q++) {
+        s->sig[q] = (int32_t *)(p + off);
         off += row32;
     }
     return 0;
