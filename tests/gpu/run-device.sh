@@ -39,12 +39,12 @@ prepare() {
         "$src/configure" --disable-shared --enable-cuda
     fi
     make -j2 tools/vmafgpu tests/gpu/checkgpu tests/unit/test_cuda_loader \
-        tests/bench/cudabench tests/bench/vifbench
+        tests/bench/cudabench tests/bench/vifbench tests/bench/admbench
     rm -rf "${root:?}/$CARRY"
     mkdir -p "$root/$CARRY/bin" "$root/$CARRY/lib" "$root/$CARRY/corpus" \
         "$root/$CARRY/golden/hp"
     for p in tools/vmafgpu tests/gpu/checkgpu tests/unit/test_cuda_loader \
-             tests/bench/cudabench tests/bench/vifbench; do
+             tests/bench/cudabench tests/bench/vifbench tests/bench/admbench; do
         cp "$p" "$root/$CARRY/bin/"
     done
     # shared libraries other than glibc's (json-c, subunit)
@@ -175,6 +175,8 @@ run() {
     grep "^cudabench" "$out/bench.log" | tee -a "$summary"
     step vifbench "$bin/vifbench" 100
     grep "^vifbench" "$out/vifbench.log" | tee -a "$summary"
+    step admbench "$bin/admbench" 100
+    grep "^admbench" "$out/admbench.log" | tee -a "$summary"
     note "run-device: $fails step(s) failed"
     [ $fails = 0 ]
 }
