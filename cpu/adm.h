@@ -52,6 +52,7 @@ int vg_adm_finish(struct VgFeatureCtx *fc, unsigned index,
                   const float aim_s[VG_ADM_NB_SCALES]);
 
 #if HAVE_CUDA
+/** Integer ADM on the CUDA engine (gpu/adm.c, kernels in gpu/adm.cu). */
 extern const struct VgCudaFeatureImpl vg_adm_cuda;
 #endif
 
