@@ -11,7 +11,7 @@
  * (cpu/adm.c through the public API), exactly: every per-scale num and den
  * value (debug outputs), the per-scale ratios, adm2 and aim, compared as
  * doubles with memcmp. No GPU needed; built with nvcc (host code only).
- * Inputs: 8/10/12/16 bits; sizes from the smallest legal (33x33) over odd
+ * Inputs: 8/10/12/16 bits (9 and 11 on fewer cases); sizes from the smallest legal (33x33) over odd
  * sizes to 1920x1080; patterns smooth+noise, flat, extremes, ref == dis,
  * full-range noise; options egl=1, nvd=4, Barten CSF, skip scale 0, skip
  * AIM. Exit status 0 when every case matched.
@@ -284,7 +284,7 @@ static void gpu_emulated(const Case *c, const Luma *ref, const Luma *dis,
 int main(int argc, char **argv)
 {
     const int quick = argc > 1 && !strcmp(argv[1], "--quick");
-    static const unsigned depths[] = { 8, 10, 12, 16 };
+    static const unsigned depths[] = { 8, 10, 12, 16, 9, 11 };
     static const struct { unsigned w, h; } sizes[] = {
         { 33, 33 }, { 34, 35 }, { 37, 41 }, { 40, 36 }, { 64, 36 }, { 80, 48 },
         { 127, 65 }, { 257, 131 }, { 320, 180 }, { 577, 323 }, { 1920, 1080 },
@@ -312,8 +312,11 @@ int main(int argc, char **argv)
     for (unsigned zi = 0; zi < sizeof(sizes) / sizeof(sizes[0]); zi++) {
         if (quick && sizes[zi].w > 600)
             continue;
-        for (unsigned d = 0; d < 4; d++) {
+        for (unsigned d = 0; d < 6; d++) {
             for (int pat = 0; pat < PAT_NB; pat++) {
+                /* 9 and 11 bits: two patterns per size */
+                if (d >= 4 && (pat + zi) % 3)
+                    continue;
                 /* large sizes: fewer combinations */
                 if (sizes[zi].w >= 1920 && (pat + d) % 3)
                     continue;
