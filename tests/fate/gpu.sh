@@ -1,0 +1,225 @@
+#!/bin/sh
+# Copyright (c) 2026 the vmafgpu authors
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# The patched ffmpeg's vmafgpu filter on an NVIDIA GPU:
+#  - NVDEC-decoded corpus pairs (nv12; p010 for p720_10), read in place by
+#    the CUDA backend, give the golden (= CPU) values exactly;
+#  - software frames uploaded with hwupload_cuda give them too;
+#  - two vmafgpu instances in one graph both give them;
+#  - throughput: NVDEC decode of the pair alone, and with vmafgpu.
+# Prints one line per test and "N passed, N failed"; exits 77 without a
+# usable GPU unless VG_REQUIRE_GPU=1 (then the missing GPU is a failure).
+#
+# Usage: tests/fate/gpu.sh [FFMPEG]
+# Environment:
+#   FFMPEG, VG_SHARED_DIR, VG_FATE_FEATURES, VG_FATE_MODELS as in run.sh
+#   VG_CORPUS_DIR   encoded/raw corpus (default $VG_SHARED_DIR/corpus)
+#   VG_GOLDEN_DIR   golden logs (default $VG_SHARED_DIR/golden)
+#   VG_GPU_PAIRS    NVDEC pairs (default: p1080_crf32 p1080_scaled p2160 p720_10)
+#   VG_BENCH_LOOPS  extra passes of each input for the throughput runs (default 4)
+#   VG_N_THREADS    host threads for features without a CUDA kernel (default: nproc)
+#   JSONCMP         a built tests/fate/jsoncmp (default: built here with cc)
+#   VG_FATE_WORK    work directory (default: a temporary one, removed)
+
+set -u
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+shared=${VG_SHARED_DIR:-$top/../shared}
+corpus=${VG_CORPUS_DIR:-$shared/corpus}
+golden=${VG_GOLDEN_DIR:-$shared/golden}
+ffmpeg=${1:-${FFMPEG:-}}
+[ -n "$ffmpeg" ] || ffmpeg=${FFMPEG_BUILD_DIR:-$PWD/ffmpeg-n9.0.2}/ffmpeg
+features=${VG_FATE_FEATURES:-psnr motion vif adm}
+models=${VG_FATE_MODELS:-vmaf_v0.6.1}
+pairs=${VG_GPU_PAIRS:-p1080_crf32 p1080_scaled p2160 p720_10}
+loops=${VG_BENCH_LOOPS:-4}
+nthr=${VG_N_THREADS:-$(nproc)}
+
+if [ -n "${VG_FATE_WORK:-}" ]; then
+    w=$VG_FATE_WORK
+    mkdir -p "$w"
+else
+    w=$(mktemp -d "${TMPDIR:-/tmp}/vg-fate-gpu.XXXXXX")
+    trap 'rm -rf "$w"' EXIT INT TERM
+fi
+
+n_pass=0
+n_fail=0
+pass() {
+    n_pass=$((n_pass + 1))
+    echo "PASS $1"
+}
+fail() {
+    n_fail=$((n_fail + 1))
+    echo "FAIL $1"
+    shift
+    for f in "$@"; do
+        [ -f "$f" ] && tail -n 15 "$f" | sed 's/^/    /'
+    done
+}
+
+cmp=${JSONCMP:-}
+if [ -z "$cmp" ]; then
+    cmp=$w/jsoncmp
+    # shellcheck disable=SC2046
+    ${CC:-cc} -std=c11 -O2 $(pkg-config --cflags json-c) \
+        "$top/tests/fate/jsoncmp.c" -o "$cmp" $(pkg-config --libs json-c) || {
+        echo "gpu: cannot build jsoncmp (set JSONCMP)" >&2
+        echo "0 passed, 1 failed"
+        exit 1
+    }
+fi
+
+required=
+feature_opt=
+for f in $features; do
+    case $f in
+    psnr)   required="$required psnr_y psnr_cb psnr_cr" ;;
+    motion) required="$required integer_motion2 integer_motion3" ;;
+    vif)    required="$required integer_vif_scale0 integer_vif_scale1 integer_vif_scale2 integer_vif_scale3" ;;
+    adm)    required="$required integer_adm2 integer_adm_scale0 integer_adm_scale1 integer_adm_scale2 integer_adm_scale3" ;;
+    *) echo "gpu: unknown feature $f" >&2; exit 1 ;;
+    esac
+    feature_opt="$feature_opt${feature_opt:+|}name=$f"
+done
+model_opt=
+for m in $models; do
+    required="$required vmaf"
+    model_opt="version=$m"
+done
+
+ff() {
+    "$ffmpeg" -nostdin -hide_banner -nostats -y "$@"
+}
+hw="-init_hw_device cuda=gpu -filter_hw_device gpu"
+dec="-hwaccel cuda -hwaccel_device gpu -hwaccel_output_format cuda"
+
+# ---- a usable GPU? ------------------------------------------------------------
+if ! "$ffmpeg" -hide_banner -init_hw_device cuda=gpu -f rawvideo -video_size 16x16 \
+        -pix_fmt yuv420p -i /dev/zero -frames:v 1 -vf hwupload_cuda -f null - \
+        > "$w/probe.out" 2>&1; then
+    if [ "${VG_REQUIRE_GPU:-0}" = 1 ]; then
+        fail "gpu: no usable CUDA device" "$w/probe.out"
+        echo "$n_pass passed, $n_fail failed"
+        exit 1
+    fi
+    echo "SKIP gpu: no usable CUDA device"
+    exit 77
+fi
+
+golden_of() {
+    gold=$golden/hp/$1.json
+    [ -f "$gold" ]
+}
+
+encoded() {
+    case $1 in
+    p1080_crf32)  dis=p1080_dist_crf32.mp4;       ref=p1080_ref.mp4 ;;
+    p1080_scaled) dis=p1080_dist_scaled.mp4;      ref=p1080_ref.mp4 ;;
+    p2160)        dis=p2160_dist_x265crf30.mp4;   ref=p2160_ref.mp4 ;;
+    p720_10)      dis=p720_10_dist_x265crf30.mp4; ref=p720_10_ref.mp4 ;;
+    *) return 1 ;;
+    esac
+}
+
+opts() {
+    echo "model=$model_opt:feature=$feature_opt:log_fmt=json:log_path=$1:precision=max:n_threads=$nthr${2:+:$2}"
+}
+
+# check NAME LOG OUT: the log equals the golden, and the CUDA backend ran
+check() {
+    if ! grep -q "cuda engine" "$3"; then
+        fail "$1: the CUDA backend did not run" "$3"
+    elif "$cmp" "$gold" "$2" $required > "$2.cmp" 2>&1; then
+        pass "$1: $(tail -n 1 "$2.cmp")"
+    else
+        fail "$1: values differ from the golden" "$2.cmp"
+    fi
+}
+
+# ---- 1. NVDEC frames, read in place ---------------------------------------------
+for p in $pairs; do
+    encoded "$p" && golden_of "$p" || { fail "nvdec $p: unknown pair"; continue; }
+    # shellcheck disable=SC2086
+    if ff -v verbose $hw $dec -i "$corpus/$dis" $dec -i "$corpus/$ref" \
+            -lavfi "[0:v][1:v]vmafgpu=$(opts "$w/nv_$p.json" backend=cuda)" \
+            -f null - > "$w/nv_$p.out" 2>&1; then
+        fmt=$(grep -o -m 1 "CUDA frames [0-9x]* [a-z0-9]*" "$w/nv_$p.out")
+        check "nvdec $p (${fmt:-?})" "$w/nv_$p.json" "$w/nv_$p.out"
+    else
+        fail "nvdec $p: ffmpeg failed" "$w/nv_$p.out"
+    fi
+done
+
+# ---- 2. software decode + hwupload_cuda ------------------------------------------
+for p in p720_10 p1080_crf32; do
+    encoded "$p" && golden_of "$p" || continue
+    # shellcheck disable=SC2086
+    if ff -v verbose $hw -i "$corpus/$dis" -i "$corpus/$ref" \
+            -lavfi "[0:v]hwupload_cuda[d];[1:v]hwupload_cuda[r];[d][r]vmafgpu=$(opts "$w/up_$p.json")" \
+            -f null - > "$w/up_$p.out" 2>&1; then
+        check "hwupload_cuda $p" "$w/up_$p.json" "$w/up_$p.out"
+    else
+        fail "hwupload_cuda $p: ffmpeg failed" "$w/up_$p.out"
+    fi
+done
+
+# ---- 3. two instances in one graph -------------------------------------------------
+p=p1080_crf32
+encoded $p && golden_of $p
+# shellcheck disable=SC2086
+if ff -v verbose $hw $dec -i "$corpus/$dis" $dec -i "$corpus/$ref" \
+        -filter_complex "[0:v]split[d1][d2];[1:v]split[r1][r2];[d1][r1]vmafgpu=$(opts "$w/two_a.json")[o1];[d2][r2]vmafgpu=$(opts "$w/two_b.json" queue_size=0)[o2]" \
+        -map "[o1]" -f null - -map "[o2]" -f null - > "$w/two.out" 2>&1; then
+    check "two instances $p (1)" "$w/two_a.json" "$w/two.out"
+    check "two instances $p (2)" "$w/two_b.json" "$w/two.out"
+else
+    fail "two instances $p: ffmpeg failed" "$w/two.out"
+fi
+
+# ---- 4. CUDA frames from a CPU backend: refused ------------------------------------
+# shellcheck disable=SC2086
+if ff $hw $dec -i "$corpus/$dis" $dec -i "$corpus/$ref" \
+        -lavfi "[0:v][1:v]vmafgpu=backend=cpu" -f null - > "$w/cpu.out" 2>&1; then
+    fail "backend=cpu on CUDA frames: ffmpeg succeeded" "$w/cpu.out"
+elif grep -q "backend=cpu cannot read CUDA frames" "$w/cpu.out"; then
+    pass "backend=cpu on CUDA frames: refused with a message"
+else
+    fail "backend=cpu on CUDA frames: no message" "$w/cpu.out"
+fi
+
+# ---- 5. throughput ---------------------------------------------------------------------
+now() {
+    date +%s.%N
+}
+# bench LABEL FFMPEG-ARGS...: prints frames, seconds and fps
+bench() {
+    label=$1
+    shift
+    t0=$(now)
+    if ff "$@" > "$w/bench.out" 2>&1; then
+        t1=$(now)
+        n=$(grep -o "frame= *[0-9]*" "$w/bench.out" | tail -n 1 | tr -dc 0-9)
+        awk -v l="$label" -v n="$n" -v a="$t0" -v b="$t1" \
+            'BEGIN { printf "BENCH %-44s %5d frames %7.2f s %8.1f fps\n", l, n, b - a, n / (b - a) }'
+    else
+        echo "BENCH $label: failed"
+        tail -n 5 "$w/bench.out"
+    fi
+}
+for p in p1080_crf32 p2160; do
+    encoded "$p" || continue
+    in="$dec -stream_loop $loops -i $corpus/$dis $dec -stream_loop $loops -i $corpus/$ref"
+    # shellcheck disable=SC2086
+    bench "$p nvdec decode only" $hw $in -map 0:v -map 1:v -f null -
+    # shellcheck disable=SC2086
+    bench "$p nvdec + vmafgpu psnr+motion" $hw $in \
+        -lavfi "[0:v][1:v]vmafgpu=model=:feature=name=psnr|name=motion" -f null -
+    # shellcheck disable=SC2086
+    bench "$p nvdec + vmafgpu vmaf+psnr ($nthr thr)" $hw $in \
+        -lavfi "[0:v][1:v]vmafgpu=model=version=vmaf_v0.6.1:feature=name=psnr:n_threads=$nthr" -f null -
+done
+
+echo "$n_pass passed, $n_fail failed"
+[ "$n_fail" = 0 ]
