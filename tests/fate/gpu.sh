@@ -189,6 +189,19 @@ else
     fail "backend=cpu on CUDA frames: no message" "$w/cpu.out"
 fi
 
+# ---- 4b. inputs from two CUDA contexts: refused, naming both --------------------
+# shellcheck disable=SC2086
+if ff -init_hw_device cuda=a:0 -init_hw_device cuda=b:0 \
+        -hwaccel cuda -hwaccel_device a -hwaccel_output_format cuda -i "$corpus/$dis" \
+        -hwaccel cuda -hwaccel_device b -hwaccel_output_format cuda -i "$corpus/$ref" \
+        -lavfi "[0:v][1:v]vmafgpu" -f null - > "$w/ctx.out" 2>&1; then
+    fail "two CUDA contexts: ffmpeg succeeded" "$w/ctx.out"
+elif grep -q "CUDA inputs come from different devices or contexts: distorted (main) on device 0 (context .*), reference on device 0" "$w/ctx.out"; then
+    pass "two CUDA contexts: refused, naming both sides"
+else
+    fail "two CUDA contexts: no message" "$w/ctx.out"
+fi
+
 # ---- 5. throughput ---------------------------------------------------------------------
 now() {
     date +%s.%N
