@@ -42,6 +42,13 @@
 #include "common/feature.h"
 #include "cpu/vif.h"
 
+/* An AVX2 build of the same C, chosen at init (x86-64, GCC or clang). */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define VIF_HAVE_AVX2 1
+#else
+#define VIF_HAVE_AVX2 0
+#endif
+
 /* integer_vif.h vif_filter1d_table, vif_filter1d_width */
 const uint16_t vg_vif_taps[4][17] = {
     { 489, 935, 1640, 2640, 3896, 5274, 6547, 7455, 7784, 7455, 6547, 5274,
@@ -73,7 +80,13 @@ const uint16_t *vg_vif_log2_table(void)
     return log2_table;
 }
 
-typedef struct VifCpu {
+typedef struct VifCpu VifCpu;
+typedef void (*VifFrameFn)(VifCpu *s, const VgImage *ref, const VgImage *dis,
+                           unsigned bpc, int skip_scale0, double egl,
+                           VgVifAccum acc[4]);
+
+struct VifCpu {
+    VifFrameFn frame;       ///< vif_frame_c or vif_frame_avx2
     const uint16_t *log2;
     unsigned w[4], h[4];
     size_t stride[4];       ///< row stride of img[s] in samples (whole blocks)
@@ -89,9 +102,10 @@ typedef struct VifCpu {
     int32_t *sig[3];        ///< sigma1^2, sigma2^2, sigma12 of one row
     uint16_t *even, *odd;   ///< de-interleaved row for the down-sampling
     void *mem;
-} VifCpu;
+};
 
 #define VIF_INLINE static inline __attribute__((always_inline))
+
 
 static inline int mirror(int i, int n)
 {
@@ -415,10 +429,10 @@ static inline size_t ceil_block(size_t w)
  * for b = 8 (vif_statistic_8) mu (m + 128) >> 8 and squares unshifted;
  * scales 1..3 both (v + 2^15) >> 16.
  */
-static void vif_scale(VifCpu *s, unsigned scale, const void *ref,
-                      ptrdiff_t ref_stride, const void *dis,
-                      ptrdiff_t dis_stride, unsigned bps, unsigned bpc,
-                      double egl, VgVifAccum *acc)
+VIF_INLINE void vif_scale(VifCpu *s, unsigned scale, const void *ref,
+                          ptrdiff_t ref_stride, const void *dis,
+                          ptrdiff_t dis_stride, unsigned bps, unsigned bpc,
+                          double egl, VgVifAccum *acc)
 {
     const unsigned fw = vg_vif_taps_len[scale], half = fw / 2;
     const unsigned w = s->w[scale], h = s->h[scale];
@@ -497,9 +511,10 @@ static void vif_scale(VifCpu *s, unsigned scale, const void *ref,
  * after; horizontal (v + 2^15) >> 16; keep even rows and columns. Only the
  * kept rows and columns are computed.
  */
-static void vif_downsample(VifCpu *s, unsigned scale, const void *ref,
-                           ptrdiff_t ref_stride, const void *dis,
-                           ptrdiff_t dis_stride, unsigned bps, unsigned bpc)
+VIF_INLINE void vif_downsample(VifCpu *s, unsigned scale,
+                               const void *ref, ptrdiff_t ref_stride,
+                               const void *dis, ptrdiff_t dis_stride,
+                               unsigned bps, unsigned bpc)
 {
     const unsigned fw = vg_vif_taps_len[scale + 1], half = fw / 2;
     const unsigned w = s->w[scale], h = s->h[scale];
@@ -559,6 +574,50 @@ static void vif_downsample(VifCpu *s, unsigned scale, const void *ref,
 
 /* ---- feature glue -------------------------------------------------------- */
 
+/* The four scales of one frame. */
+VIF_INLINE void vif_frame(VifCpu *s, const VgImage *ref, const VgImage *dis,
+                          unsigned bpc, int skip_scale0, double egl,
+                          VgVifAccum acc[4])
+{
+    const unsigned bps = bpc > 8 ? 2 : 1;
+
+    /* Scale 0 is still down-sampled when its statistic is skipped. */
+    if (!skip_scale0)
+        vif_scale(s, 0, ref->data[0], ref->stride[0], dis->data[0],
+                  dis->stride[0], bps, bpc, egl, &acc[0]);
+    vif_downsample(s, 0, ref->data[0], ref->stride[0], dis->data[0],
+                   dis->stride[0], bps, bpc);
+    for (unsigned sc = 1; sc < 4; sc++) {
+        const ptrdiff_t stride = (ptrdiff_t)s->stride[sc] * 2;
+        vif_scale(s, sc, s->img[sc][0], stride, s->img[sc][1], stride, 2, bpc,
+                  egl, &acc[sc]);
+        if (sc < 3)
+            vif_downsample(s, sc, s->img[sc][0], stride, s->img[sc][1], stride,
+                           2, bpc);
+    }
+}
+
+static void vif_frame_c(VifCpu *s, const VgImage *ref, const VgImage *dis,
+                        unsigned bpc, int skip_scale0, double egl,
+                        VgVifAccum acc[4])
+{
+    vif_frame(s, ref, dis, bpc, skip_scale0, egl, acc);
+}
+
+#if VIF_HAVE_AVX2
+/* The same C compiled for AVX2: vectors twice as wide, same results (the
+ * kernels are integer arithmetic; the few double operations are IEEE
+ * operations either way, never contracted: -ffp-contract=off, and this
+ * target has no FMA). */
+__attribute__((target("avx2")))
+static void vif_frame_avx2(VifCpu *s, const VgImage *ref, const VgImage *dis,
+                           unsigned bpc, int skip_scale0, double egl,
+                           VgVifAccum acc[4])
+{
+    vif_frame(s, ref, dis, bpc, skip_scale0, egl, acc);
+}
+#endif
+
 static int vif_init(VgFeatureCtx *fc)
 {
     VifCpu *s = fc->priv;
@@ -576,6 +635,12 @@ static int vif_init(VgFeatureCtx *fc)
         return -EINVAL;
     }
     s->log2 = vg_vif_log2_table();
+    s->frame = vif_frame_c;
+#if VIF_HAVE_AVX2
+    /* VG_CPU_NO_AVX2 (any value) keeps the baseline build: tests run both. */
+    if (__builtin_cpu_supports("avx2") && !getenv("VG_CPU_NO_AVX2"))
+        s->frame = vif_frame_avx2;
+#endif
     for (unsigned sc = 0; sc < 4; sc++) {
         s->w[sc] = w >> sc;
         s->h[sc] = h >> sc;
@@ -631,25 +696,10 @@ static int vif_extract(VgFeatureCtx *fc, const VgFrame *frame)
 {
     VifCpu *s = fc->priv;
     const VgVifOptions *o = fc->opts;
-    const unsigned bpc = fc->bpc, bps = bpc > 8 ? 2 : 1;
-    const double egl = o->vif_enhn_gain_limit;
-    const VgImage *ref = frame->ref, *dis = frame->dis;
     VgVifAccum acc[4] = { { 0 } };
 
-    /* Scale 0 is still down-sampled when its statistic is skipped. */
-    if (!o->vif_skip_scale0)
-        vif_scale(s, 0, ref->data[0], ref->stride[0], dis->data[0],
-                  dis->stride[0], bps, bpc, egl, &acc[0]);
-    vif_downsample(s, 0, ref->data[0], ref->stride[0], dis->data[0],
-                   dis->stride[0], bps, bpc);
-    for (unsigned sc = 1; sc < 4; sc++) {
-        const ptrdiff_t stride = (ptrdiff_t)s->stride[sc] * 2;
-        vif_scale(s, sc, s->img[sc][0], stride, s->img[sc][1], stride, 2, bpc,
-                  egl, &acc[sc]);
-        if (sc < 3)
-            vif_downsample(s, sc, s->img[sc][0], stride, s->img[sc][1], stride,
-                           2, bpc);
-    }
+    s->frame(s, frame->ref, frame->dis, fc->bpc, o->vif_skip_scale0,
+             o->vif_enhn_gain_limit, acc);
     return vg_vif_emit(fc, frame->index, acc);
 }
 

@@ -13,7 +13,9 @@
  *    (r577x323_420p8 has only its FROM_FFMPEG text golden);
  *  - with 2 worker threads on every pair, and with 1 worker thread on the
  *    pairs other than p2160 and p1080_scaled (time: 4K is the largest
- *    pair; the values do not depend on the thread count);
+ *    pair; the values do not depend on the thread count); the 1-thread
+ *    runs use the baseline build of cpu/vif.c (VG_CPU_NO_AVX2), the others
+ *    the AVX2 build where the CPU has AVX2;
  *  - vif_enhn_gain_limit=1 (the vmaf_v0.6.1neg setting) on both p1080
  *    pairs: integer_vif_scale0..3_egl_1 equal
  *    golden/hp/p1080_*__vmaf_v0.6.1neg.json.
@@ -70,6 +72,7 @@ static void check_pair(const AcPair *p, unsigned threads)
 
 START_TEST(test_vif_pair_2threads)
 {
+    ck_assert_int_eq(unsetenv("VG_CPU_NO_AVX2"), 0);
     check_pair(&ac_pairs[_i], 2);
 }
 END_TEST
@@ -80,7 +83,9 @@ START_TEST(test_vif_pair_1thread)
 
     if (!strcmp(p->name, "p2160") || !strcmp(p->name, "p1080_scaled"))
         return;
+    ck_assert_int_eq(setenv("VG_CPU_NO_AVX2", "1", 1), 0);
     check_pair(p, 1);
+    ck_assert_int_eq(unsetenv("VG_CPU_NO_AVX2"), 0);
 }
 END_TEST
 
@@ -92,6 +97,7 @@ START_TEST(test_vif_neg)
     char golden[128];
     unsigned n;
 
+    ck_assert_int_eq(unsetenv("VG_CPU_NO_AVX2"), 0);
     snprintf(golden, sizeof(golden), "%s__vmaf_v0.6.1neg.json", p->name);
     ck_assert_int_eq(vg_use_feature(ctx, "vif", "vif_enhn_gain_limit=1"), 0);
     n = ac_run_pair(ctx, p);

@@ -18,6 +18,8 @@
  *  - the bounds that make every intermediate of cpu/vif.c fit its type for
  *    16-bit maxima;
  *  - refusals: below 16x16, float-VIF-only options, out-of-range egl.
+ * The libvmaf cases run twice: with the AVX2 build of cpu/vif.c where the
+ * CPU has AVX2, and with the baseline build (VG_CPU_NO_AVX2 set).
  */
 
 #include <check.h>
@@ -185,10 +187,22 @@ static void check_frame(VgContext *ctx, const VifCase *c, const char *sfx,
     }
 }
 
+#define N_CASES (sizeof(cases) / sizeof(cases[0]))
+
+/* Loop index i: case i % N_CASES, baseline build for i >= N_CASES. */
+static const VifCase *case_and_isa(int i)
+{
+    if (i >= (int)N_CASES)
+        ck_assert_int_eq(setenv("VG_CPU_NO_AVX2", "1", 1), 0);
+    else
+        ck_assert_int_eq(unsetenv("VG_CPU_NO_AVX2"), 0);
+    return &cases[i % N_CASES];
+}
+
 /* One frame per case, in a fresh context. */
 START_TEST(test_against_libvmaf)
 {
-    const VifCase *c = &cases[_i];
+    const VifCase *c = case_and_isa(_i);
     char opts[128], sfx[64];
     VgContext *ctx = make_ctx(0);
     Pic r, d;
@@ -210,7 +224,7 @@ END_TEST
  * frames (flat frame in between), values independent of the thread count. */
 START_TEST(test_frames_threads)
 {
-    const VifCase *c = &cases[_i];
+    const VifCase *c = case_and_isa(_i);
     char opts[128], sfx[64];
     VgContext *ctx = make_ctx(2);
     Pic r, d, f;
@@ -429,10 +443,8 @@ static Suite *vif_suite(void)
     TCase *tc = tcase_create("vif");
 
     tcase_set_timeout(tc, 120);
-    tcase_add_loop_test(tc, test_against_libvmaf, 0,
-                        sizeof(cases) / sizeof(cases[0]));
-    tcase_add_loop_test(tc, test_frames_threads, 0,
-                        sizeof(cases) / sizeof(cases[0]));
+    tcase_add_loop_test(tc, test_against_libvmaf, 0, 2 * N_CASES);
+    tcase_add_loop_test(tc, test_frames_threads, 0, 2 * N_CASES);
     tcase_add_loop_test(tc, test_flat, 0, 6);
     tcase_add_loop_test(tc, test_identical_at_most_one, 0, 4);
     tcase_add_test(tc, test_bounds);
