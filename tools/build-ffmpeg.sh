@@ -186,6 +186,11 @@ grep -q '^#define CONFIG_VMAFGPU_FILTER 1' "$b/obj/config_components.h" ||
     die "configure did not enable the vmafgpu filter"
 
 # ---- build ---------------------------------------------------------------
+# FFmpeg's Makefile does not know the external archives: relink when
+# libvmafgpu.a is newer than the last link.
+if [ -f "$b/obj/ffmpeg_g" ] && [ "$vglibdir/libvmafgpu.a" -nt "$b/obj/ffmpeg_g" ]; then
+    rm -f "$b/obj/ffmpeg_g" "$b/obj/ffmpeg"
+fi
 log "building ffmpeg with $jobs jobs"
 make -C "$b/obj" -j"$jobs" ffmpeg > "$b/make.log" 2>&1 || {
     grep -E 'error|Error' "$b/make.log" | head -n 30 >&2
