@@ -421,10 +421,14 @@ static int check_inputs(AVFilterContext *ctx)
         dhw = dfc->device_ctx->hwctx;
         rhw = rfc->device_ctx->hwctx;
         if (dhw->cuda_ctx != rhw->cuda_ctx) {
+            /* Kernels cannot read memory of another context, even on the
+             * same device. hwupload_cuda makes a context per instance. */
             av_log(ctx, AV_LOG_ERROR, "CUDA inputs come from different devices "
                    "or contexts: distorted (main) on device %d (context %p), "
-                   "reference on device %d (context %p); decode or upload "
-                   "both with the same -init_hw_device / -filter_hw_device\n",
+                   "reference on device %d (context %p); decode both with one "
+                   "-hwaccel_device, or upload both with hwupload and one "
+                   "-filter_hw_device (each hwupload_cuda makes its own "
+                   "context)\n",
                    (int)dhw->internal->cuda_device, (void *)dhw->cuda_ctx,
                    (int)rhw->internal->cuda_device, (void *)rhw->cuda_ctx);
             return AVERROR(EINVAL);

@@ -167,7 +167,7 @@ set -- \
     --enable-muxer=null,rawvideo,yuv4mpegpipe \
     --enable-encoder=rawvideo,wrapped_avframe \
     --enable-protocol=file,pipe \
-    --enable-filter=vmafgpu,hwupload_cuda,hwdownload,loop,format,scale,null,split,metadata,crop,setpts,trim,buffer,buffersink \
+    --enable-filter=vmafgpu,hwupload,hwupload_cuda,hwdownload,loop,format,scale,null,split,metadata,crop,setpts,trim,buffer,buffersink \
     $asm
 
 cfg="$*"

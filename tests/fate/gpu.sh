@@ -5,7 +5,8 @@
 # The patched ffmpeg's vmafgpu filter on an NVIDIA GPU:
 #  - NVDEC-decoded corpus pairs (nv12; p010 for p720_10), read in place by
 #    the CUDA backend, give the golden (= CPU) values exactly;
-#  - software frames uploaded with hwupload_cuda give them too;
+#  - software frames uploaded with hwupload (one -filter_hw_device) give
+#    them too; two hwupload_cuda (a CUDA context each) are refused;
 #  - two vmafgpu instances in one graph both give them;
 #  - throughput: NVDEC decode of the pair alone, and with vmafgpu.
 # Prints one line per test and "N passed, N failed"; exits 77 without a
@@ -152,18 +153,31 @@ for p in $pairs; do
     fi
 done
 
-# ---- 2. software decode + hwupload_cuda ------------------------------------------
+# ---- 2. software decode + upload into the filter device ----------------------------
 for p in p720_10 p1080_crf32; do
     encoded "$p" && golden_of "$p" || continue
     # shellcheck disable=SC2086
     if ff -v verbose $hw -i "$corpus/$dis" -i "$corpus/$ref" \
-            -lavfi "[0:v]hwupload_cuda[d];[1:v]hwupload_cuda[r];[d][r]vmafgpu=$(opts "$w/up_$p.json")" \
+            -lavfi "[0:v]hwupload[d];[1:v]hwupload[r];[d][r]vmafgpu=$(opts "$w/up_$p.json")" \
             -f null - > "$w/up_$p.out" 2>&1; then
-        check "hwupload_cuda $p" "$w/up_$p.json" "$w/up_$p.out"
+        fmt=$(grep -o -m 1 "CUDA frames [0-9x]* [a-z0-9]*" "$w/up_$p.out")
+        check "hwupload $p (${fmt:-?})" "$w/up_$p.json" "$w/up_$p.out"
     else
-        fail "hwupload_cuda $p: ffmpeg failed" "$w/up_$p.out"
+        fail "hwupload $p: ffmpeg failed" "$w/up_$p.out"
     fi
 done
+
+# one hwupload_cuda per input: two CUDA contexts, refused with a message
+# shellcheck disable=SC2086
+if ff $hw -i "$corpus/$dis" -i "$corpus/$ref" \
+        -lavfi "[0:v]hwupload_cuda[d];[1:v]hwupload_cuda[r];[d][r]vmafgpu" \
+        -f null - > "$w/upc.out" 2>&1; then
+    fail "hwupload_cuda x2: ffmpeg succeeded" "$w/upc.out"
+elif grep -q "CUDA inputs come from different devices or contexts.*each hwupload_cuda makes its own context" "$w/upc.out"; then
+    pass "hwupload_cuda x2: two contexts refused, naming both sides"
+else
+    fail "hwupload_cuda x2: no message" "$w/upc.out"
+fi
 
 # ---- 3. two instances in one graph -------------------------------------------------
 p=p1080_crf32
