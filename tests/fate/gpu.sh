@@ -244,8 +244,15 @@ for p in p1080_crf32 p2160; do
     bench "$p nvdec + vmafgpu psnr+motion" $hw $in \
         -lavfi "[0:v][1:v]vmafgpu=model=:feature=name=psnr|name=motion" -f null -
     # shellcheck disable=SC2086
-    bench "$p nvdec + vmafgpu vmaf+psnr ($nthr thr)" $hw $in \
+    bench "$p nvdec + vmafgpu vmaf+psnr" $hw $in \
         -lavfi "[0:v][1:v]vmafgpu=model=version=vmaf_v0.6.1:feature=name=psnr:n_threads=$nthr" -f null -
+    # the same on the CPU, for comparison
+    in="-stream_loop $loops -i $corpus/$dis -stream_loop $loops -i $corpus/$ref"
+    # shellcheck disable=SC2086
+    bench "$p sw decode only" $in -map 0:v -map 1:v -f null -
+    # shellcheck disable=SC2086
+    bench "$p sw decode + vmafgpu cpu vmaf+psnr ($nthr thr)" $in \
+        -lavfi "[0:v][1:v]vmafgpu=backend=cpu:model=version=vmaf_v0.6.1:feature=name=psnr:n_threads=$nthr" -f null -
 done
 
 echo "$n_pass passed, $n_fail failed"
