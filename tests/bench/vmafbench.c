@@ -1,0 +1,245 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * vmafbench: vmaf_v0.6.1 on the CUDA backend through the public API, with
+ * N decoded frame pairs resident in GPU memory, scored in a loop. For
+ * 1920x1080 and 3840x2160, NV12 (8-bit) and P010 (10-bit), it prints
+ * frames/s (wall clock, submit to flush) and GPU ms per frame (CUDA events
+ * recorded on the stream the library works on), for the whole model and
+ * for each of its features alone (the time split), plus psnr.
+ *
+ * The frames are the 640x360 corpus pair (raw 4:4:4 8-bit, given as
+ * arguments), scaled up with bilinear interpolation, so that the content
+ * (and VIF's and ADM's data-dependent paths) is natural video.
+ *
+ * Usage: vmafbench REF.yuv DIS.yuv [frames] (frames per measurement,
+ * default 600).
+ */
+
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "vmafgpu.h"
+#include "gpu/cuda.h"
+
+#define SRC_W 640
+#define SRC_H 360
+#define N_PAIRS 8
+
+typedef CUresult CUDAAPI ElapsedFn(float *ms, CUevent a, CUevent b);
+
+static const VgCuda *cu;
+static ElapsedFn *elapsed;
+static CUcontext cctx;
+static CUstream stream;
+
+static double now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* bilinear sample of plane p (SRC_W x SRC_H, 8-bit) at output (x, y) */
+static unsigned sample(const uint8_t *p, unsigned x, unsigned y, unsigned w,
+                       unsigned h)
+{
+    const double fx = (x + 0.5) * SRC_W / w - 0.5, fy = (y + 0.5) * SRC_H / h - 0.5;
+    int x0 = (int)fx, y0 = (int)fy;
+    double ax = fx - x0, ay = fy - y0;
+    int x1, y1;
+
+    if (fx < 0) { x0 = 0; ax = 0; }
+    if (fy < 0) { y0 = 0; ay = 0; }
+    x1 = x0 + 1 < SRC_W ? x0 + 1 : SRC_W - 1;
+    y1 = y0 + 1 < SRC_H ? y0 + 1 : SRC_H - 1;
+    return (unsigned)((p[y0 * SRC_W + x0] * (1 - ax) + p[y0 * SRC_W + x1] * ax) * (1 - ay) +
+                      (p[y1 * SRC_W + x0] * (1 - ax) + p[y1 * SRC_W + x1] * ax) * ay + 0.5);
+}
+
+/* one NV12 / P010 picture in device memory from a 4:4:4 8-bit frame */
+static int make_picture(VgPicture *pic, CUdeviceptr *mem, const uint8_t *src,
+                        unsigned w, unsigned h, int p010)
+{
+    const unsigned bps = p010 ? 2 : 1;
+    const size_t ysz = (size_t)w * h * bps, csz = ysz / 2;
+    uint8_t *buf = malloc(ysz + csz);
+
+    if (!buf)
+        return -1;
+    for (unsigned y = 0; y < h; y++) {
+        for (unsigned x = 0; x < w; x++) {
+            unsigned v = sample(src, x, y, w, h);
+            if (p010)
+                ((uint16_t *)buf)[(size_t)y * w + x] = (uint16_t)((v << 2) << 6);
+            else
+                buf[(size_t)y * w + x] = (uint8_t)v;
+        }
+    }
+    for (unsigned y = 0; y < h / 2; y++) {
+        for (unsigned x = 0; x < w / 2; x++) {
+            for (unsigned c = 0; c < 2; c++) {
+                unsigned v = sample(src + (size_t)(c + 1) * SRC_W * SRC_H, 2 * x, 2 * y, w, h);
+                size_t k = (size_t)y * w + 2 * x + c;
+                if (p010)
+                    ((uint16_t *)(buf + ysz))[k] = (uint16_t)((v << 2) << 6);
+                else
+                    buf[ysz + k] = (uint8_t)v;
+            }
+        }
+    }
+    if (VG_CU(cu, NULL, cuMemAlloc, mem, ysz + csz) < 0 ||
+        VG_CU(cu, NULL, cuMemcpyHtoD, *mem, buf, ysz + csz) < 0) {
+        free(buf);
+        return -1;
+    }
+    free(buf);
+    memset(pic, 0, sizeof(*pic));
+    pic->fmt = p010 ? VG_PIX_FMT_P010 : VG_PIX_FMT_NV12;
+    pic->width = w;
+    pic->height = h;
+    pic->bitdepth = p010 ? 10 : 8;
+    pic->memory = VG_MEMORY_CUDA;
+    pic->data[0] = (const void *)(uintptr_t)*mem;
+    pic->data[1] = (const void *)(uintptr_t)(*mem + ysz);
+    pic->stride[0] = pic->stride[1] = (ptrdiff_t)w * bps;
+    pic->cuda_stream = stream;
+    return 0;
+}
+
+typedef struct Result {
+    double fps, gpu_ms;
+    double pooled;
+} Result;
+
+static int run(const char *model, const char *feature, const VgPicture *ref,
+               const VgPicture *dis, unsigned frames, Result *r)
+{
+    VgConfig cfg = { .backend = VG_BACKEND_CUDA, .log_level = VG_LOG_WARNING,
+                     .cuda_context = cctx, .cuda_stream = stream };
+    VgContext *ctx = NULL;
+    CUevent e0, e1;
+    float ms = 0;
+    double t0, t1;
+    int ret = -1;
+
+    if (vg_context_create(&ctx, &cfg) < 0)
+        return -1;
+    if ((model && vg_use_model(ctx, model) < 0) ||
+        (feature && vg_use_feature(ctx, feature, NULL) < 0))
+        goto end;
+    if (VG_CU(cu, NULL, cuEventCreate, &e0, 0) < 0 ||
+        VG_CU(cu, NULL, cuEventCreate, &e1, 0) < 0)
+        goto end;
+    /* warm-up: engine start, module load, allocations */
+    for (unsigned i = 0; i < N_PAIRS; i++)
+        if (vg_submit(ctx, &ref[i], &dis[i]) < 0)
+            goto end;
+    VG_CU(cu, NULL, cuStreamSynchronize, stream);
+    t0 = now();
+    VG_CU(cu, NULL, cuEventRecord, e0, stream);
+    for (unsigned i = 0; i < frames; i++)
+        if (vg_submit(ctx, &ref[i % N_PAIRS], &dis[i % N_PAIRS]) < 0)
+            goto end;
+    VG_CU(cu, NULL, cuEventRecord, e1, stream);
+    if (vg_flush(ctx) < 0)
+        goto end;
+    t1 = now();
+    VG_CU(cu, NULL, cuEventSynchronize, e1);
+    elapsed(&ms, e0, e1);
+    r->fps = (frames + N_PAIRS) > 0 ? frames / (t1 - t0) : 0;
+    r->gpu_ms = ms / frames;
+    r->pooled = 0;
+    if (model)
+        vg_get_pooled(ctx, "vmaf", VG_POOL_MEAN, &r->pooled);
+    cu->f->cuEventDestroy(e0);
+    cu->f->cuEventDestroy(e1);
+    ret = 0;
+end:
+    vg_context_destroy(&ctx);
+    return ret;
+}
+
+int main(int argc, char **argv)
+{
+    static const unsigned sizes[2][2] = { { 1920, 1080 }, { 3840, 2160 } };
+    static const char *const alone[] = { "vif", "adm", "motion", "psnr" };
+    const unsigned frames = argc > 3 ? (unsigned)atoi(argv[3]) : 600;
+    const size_t fsz = (size_t)SRC_W * SRC_H * 3;
+    uint8_t *src[2];
+    CUdevice dev;
+    char name[128] = "";
+    void *lib;
+
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (argc < 3) {
+        fprintf(stderr, "usage: vmafbench REF.yuv DIS.yuv [frames]\n"
+                "  (640x360 4:4:4 8-bit raw files with >= %d frames)\n", N_PAIRS);
+        return 2;
+    }
+    for (int k = 0; k < 2; k++) {
+        FILE *f = fopen(argv[1 + k], "rb");
+        src[k] = malloc(fsz * N_PAIRS);
+        if (!f || !src[k] || fread(src[k], fsz, N_PAIRS, f) != N_PAIRS) {
+            fprintf(stderr, "vmafbench: cannot read %d frames of %s\n", N_PAIRS,
+                    argv[1 + k]);
+            return 2;
+        }
+        fclose(f);
+    }
+    lib = dlopen("libcuda.so.1", RTLD_NOW);
+    if (vg_cuda_load(&cu, NULL, VG_LOG_WARNING) < 0 || !lib ||
+        !(elapsed = (ElapsedFn *)dlsym(lib, "cuEventElapsedTime")) ||
+        VG_CU(cu, NULL, cuInit, 0) < 0 ||
+        VG_CU(cu, NULL, cuDeviceGet, &dev, 0) < 0 ||
+        VG_CU(cu, NULL, cuDevicePrimaryCtxRetain, &cctx, dev) < 0 ||
+        VG_CU(cu, NULL, cuCtxPushCurrent, cctx) < 0 ||
+        VG_CU(cu, NULL, cuStreamCreate, &stream, 1 /* non-blocking */) < 0) {
+        fprintf(stderr, "vmafbench: no usable CUDA device\n");
+        return 77;
+    }
+    cu->f->cuDeviceGetName(name, sizeof(name) - 1, dev);
+    printf("vmafbench: %s, %u frames per figure, %d resident pairs, "
+           "device pictures\n", name, frames, N_PAIRS);
+    for (int z = 0; z < 2; z++) {
+        for (int p010 = 0; p010 < 2; p010++) {
+            const unsigned w = sizes[z][0], h = sizes[z][1];
+            VgPicture ref[N_PAIRS], dis[N_PAIRS];
+            CUdeviceptr mem[2 * N_PAIRS];
+            Result r;
+
+            for (int i = 0; i < N_PAIRS; i++)
+                if (make_picture(&ref[i], &mem[2 * i], src[0] + i * fsz, w, h, p010) < 0 ||
+                    make_picture(&dis[i], &mem[2 * i + 1], src[1] + i * fsz, w, h, p010) < 0)
+                    return 1;
+            if (run("version=vmaf_v0.6.1", NULL, ref, dis, frames, &r) < 0) {
+                printf("vmafbench: %ux%u %s: FAILED\n", w, h, p010 ? "p010" : "nv12");
+                return 1;
+            }
+            printf("vmafbench: %ux%u %-4s vmaf_v0.6.1: %8.1f frames/s, GPU %.3f ms/frame "
+                   "(pooled vmaf %.6f)\n", w, h, p010 ? "p010" : "nv12", r.fps,
+                   r.gpu_ms, r.pooled);
+            for (unsigned k = 0; k < sizeof(alone) / sizeof(alone[0]); k++) {
+                if (run(NULL, alone[k], ref, dis, frames, &r) < 0) {
+                    printf("vmafbench: %s alone: FAILED\n", alone[k]);
+                    return 1;
+                }
+                printf("vmafbench: %ux%u %-4s   %-6s alone: %8.1f frames/s, GPU %.3f "
+                       "ms/frame\n", w, h, p010 ? "p010" : "nv12", alone[k],
+                       r.fps, r.gpu_ms);
+            }
+            for (int i = 0; i < 2 * N_PAIRS; i++)
+                cu->f->cuMemFree(mem[i]);
+        }
+    }
+    return 0;
+}
