@@ -10,8 +10,8 @@
  *    flat frames, the minimum size (33x33), odd sizes, 16-bit maximum
  *    values, full-range noise (8-bit noise wraps the int16 centre term of
  *    the scale-0 masking threshold) and every option (CSF modes, viewing
- *    conditions, skips, weights); the planes come from tests/unit/adm_synth.h
- *    and the expected values from libvmaf run on the same planes;
+ *    conditions, skips, weights); cases and expected values in
+ *    tests/unit/adm_cases.h;
  *  - refusals: 32x33 and 33x32, adm_norm_view_dist * adm_ref_display_height
  *    below 3240, a blended CSF without a table for the viewing condition;
  *  - our definition where libvmaf reads an uninitialised value (AIM when
@@ -27,101 +27,12 @@
 #include <string.h>
 
 #include "vmafgpu.h"
-#include "tests/unit/adm_synth.h"
-
-#define MAX_FRAMES 2
-
-typedef struct AdmCase {
-    const char *name;
-    unsigned w, h, bpc;
-    int ref_pat;
-    uint32_t ref_seed;
-    int dis_pat;
-    uint32_t dis_seed;
-    unsigned frames;
-    const char *opts;    ///< vg_use_feature options
-    const char *suffix;  ///< key suffix of non-default feature params
-    /** integer_adm2, aim, adm3, adm_scale0..3 from libvmaf (%.17g) */
-    double expect[MAX_FRAMES][7];
-} AdmCase;
+#include "tests/unit/adm_cases.h"
 
 static const char *const keys[7] = {
     "integer_adm2", "integer_aim", "integer_adm3", "integer_adm_scale0",
     "integer_adm_scale1", "integer_adm_scale2", "integer_adm_scale3",
 };
-
-static const AdmCase cases[] = {
-    { "same_smooth", 64, 48, 8, PAT_SMOOTH, 1u, PAT_SMOOTH, 1u, 2, "", "",
-      {
-        { 1.0000020033129127, 0, 1.0000010016564564, 1.0000115084247383, 1.0000006932756422, 1.0000014961396324, 0.99999708092031137 },
-        { 1.0000027776001614, 0, 1.0000013888000807, 1.0000114459094118, 1.0000007856782638, 1.0000007669482134, 0.99999949286666245 } } },
-    { "same_noise16", 48, 40, 16, PAT_NOISE, 2u, PAT_NOISE, 2u, 1, "", "",
-      {
-        { 1.0000076091047729, 0, 1.0000038045523865, 1.0000288183895671, 1.0000002122387475, 1.0000005868746424, 1.0000006194044551 } } },
-    { "flat", 64, 64, 8, PAT_FLAT, 100u, PAT_FLAT, 200u, 1, "", "",
-      {
-        { 1, 0, 1, 1, 1, 1, 1 } } },
-    { "min_size", 33, 33, 10, PAT_NOISE, 3u, PAT_SMOOTH, 4u, 2, "", "",
-      {
-        { 0.23425182785316265, 0.3416248276489201, 0.44631350010212129, 0.26468594576551352, 0.20055863901293985, 0.24943030427402502, 0.22462653097260574 },
-        { 0.19393906244221448, 0.34954854572179594, 0.42219525836020927, 0.27105206806537008, 0.1869554216625528, 0.22753905178589645, 0.078691066886198688 } } },
-    { "odd", 35, 37, 8, PAT_SMOOTH, 5u, PAT_NOISE, 6u, 1, "", "",
-      {
-        { 0.36809024974702892, 1.531009843832881, 0, 0.91404973251723798, 0.52803956926929141, 0.42773502681597597, 0.15012376418885276 } } },
-    { "odd_wide", 101, 34, 12, PAT_SMOOTH, 7u, PAT_SMOOTH, 8u, 1, "", "",
-      {
-        { 0.8194547015654785, 0.16083210828041616, 0.82931129664253111, 0.79038628471872663, 0.68758172096064252, 0.80300668969193079, 0.89857306201326004 } } },
-    { "max16_checker", 48, 40, 16, PAT_MAX, 0u, PAT_CHECKER, 0u, 1, "", "",
-      {
-        { 1, 0.67320219754249599, 0.663398901228752, 1, 1, 1, 1 } } },
-    { "noise16_max", 48, 40, 16, PAT_NOISE, 9u, PAT_MAX, 0u, 1, "", "",
-      {
-        { 0.13186652861782927, 0, 0.56593326430891466, 0.21267594456759639, 0.12812344638405507, 0.086171592172153685, 0.089098854262592578 } } },
-    { "checker16_noise", 64, 48, 16, PAT_CHECKER, 0u, PAT_NOISE, 10u, 1, "", "",
-      {
-        { 0.63269288469199281, 4.0695705388478602, 0, 0.44256190122670225, 1, 0.99921797341692342, 0.99925082480301797 } } },
-    { "noise8", 256, 144, 8, PAT_NOISE, 11u, PAT_NOISE, 12u, 1, "", "",
-      {
-        { 0.37079331155418782, 0.66880681788087071, 0.35099324683665856, 0.45501700809989382, 0.3693374487035328, 0.33671319732915883, 0.30478990944953133 } } },
-    { "noise10", 256, 144, 10, PAT_NOISE, 13u, PAT_NOISE, 14u, 1, "", "",
-      {
-        { 0.38109509875975045, 0.67693611138863707, 0.35207949368555669, 0.45556466310713278, 0.36286352833948382, 0.36445275923971776, 0.32543598536423946 } } },
-    { "egl1", 96, 80, 8, PAT_SMOOTH, 15u, PAT_NOISE, 16u, 1, "adm_enhn_gain_limit=1", "_egl_1",
-      {
-        { 0.49409669053212618, 2.9290124175394756, 0, 0.69206768132391994, 0.53319015849136242, 0.41580837088417261, 0.33104025943955628 } } },
-    { "nvd4", 96, 80, 10, PAT_SMOOTH, 17u, PAT_SMOOTH, 18u, 1, "adm_norm_view_dist=4", "_nvd_4",
-      {
-        { 0.81140818441143536, 0.19873550227270792, 0.80633634106936369, 0.85130821000239187, 0.74702179273347258, 0.72792251758956694, 0.88383519709757563 } } },
-    { "rdh2160", 96, 80, 8, PAT_SMOOTH, 19u, PAT_NOISE, 20u, 1, "adm_ref_display_height=2160", "_rdh_2160",
-      {
-        { 0.75849890301770684, 1.4368681576482529, 0.16081537268472695, 0.94991807788540794, 0.85724396223206711, 0.68123550095374419, 0.48674970714580351 } } },
-    { "barten", 96, 80, 8, PAT_SMOOTH, 21u, PAT_NOISE, 22u, 1, "adm_csf_mode=1:adm_csf_scale=0.01:adm_csf_diag_scale=0.02", "_scfd_0.02_csf_1_scf_0.01",
-      {
-        { 0.29470781328748957, 3.6765978598867228, 0, 0.76655527819515523, 0.46753160104550623, 0.11964696407751721, 0.24052516259880807 } } },
-    { "barten_default_scale", 96, 80, 8, PAT_SMOOTH, 21u, PAT_NOISE, 22u, 1, "adm_csf_mode=1", "_csf_1",
-      {
-        { 0.006094294773609836, 0.12384471579368546, 0.44112478948996214, 0.032135284459838966, 0.0095369896367878265, 0.0017517434027130372, 0.0055895750305376231 } } },
-    { "blend", 96, 80, 8, PAT_SMOOTH, 23u, PAT_NOISE, 24u, 1, "adm_csf_mode=2", "_csf_2",
-      {
-        { 0.59079277428486066, 2.5056087737590778, 0, 0.86252660850819418, 0.89553293021870695, 0.4557163221061441, 0.29730082363458599 } } },
-    { "blend_mae_2160", 96, 80, 12, PAT_SMOOTH, 25u, PAT_NOISE, 26u, 1, "adm_csf_mode=3:adm_ref_display_height=2160", "_csf_3_rdh_2160",
-      {
-        { 0.71951853234267127, 1.4440903003500405, 0.13771411599631539, 0.98451842469515449, 0.77086252058854399, 0.60006506581111041, 0.53821649691145601 } } },
-    { "skip_scale0", 96, 80, 8, PAT_SMOOTH, 27u, PAT_NOISE, 28u, 1, "adm_skip_scale0=true", "_ssz",
-      {
-        { 0.59540704971965919, 2.7675638483385474, 0, 0, 0.82075290198973871, 0.64504618389005286, 0.37543542602367291 } } },
-    { "skip_aim", 96, 80, 8, PAT_SMOOTH, 29u, PAT_NOISE, 30u, 1, "adm_skip_aim=true", "",
-      {
-        { 0.572262250416402, 0, 0.78613112520820105, 0.924454248231386, 0.76321779405174439, 0.40103171473299337, 0.19069244824329137 } } },
-    { "nw0", 96, 80, 8, PAT_SMOOTH, 31u, PAT_NOISE, 32u, 1, "adm_noise_weight=0", "_nw_0",
-      {
-        { 0.25956941344973389, 5.0954283340901156, 0, 0.90004114103606425, 0, 0.38715523543465485, 0.081841451306284771 } } },
-    { "dlmw_min", 96, 80, 8, PAT_SMOOTH, 33u, PAT_NOISE, 34u, 1, "adm_dlm_weight=0.2:adm_min_val=0.9", "_dlmw_0.2_min_0.9",
-      {
-        { 0.76263312130391436, 2.6913253490804121, 0.90000000000000002, 0.87865762180427653, 1.1098540232976051, 0.85966540608042108, 0.29452366599918822 } } },
-
-};
-#define N_CASES (sizeof(cases) / sizeof(cases[0]))
 
 static char last_error[1024];
 
