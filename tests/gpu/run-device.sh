@@ -39,12 +39,14 @@ prepare() {
         "$src/configure" --disable-shared --enable-cuda
     fi
     make -j2 tools/vmafgpu tests/gpu/checkgpu tests/unit/test_cuda_loader \
-        tests/bench/cudabench tests/bench/vifbench tests/bench/admbench
+        tests/bench/cudabench tests/bench/vifbench tests/bench/admbench \
+        tests/bench/vmafbench
     rm -rf "${root:?}/$CARRY"
     mkdir -p "$root/$CARRY/bin" "$root/$CARRY/lib" "$root/$CARRY/corpus" \
         "$root/$CARRY/golden/hp"
     for p in tools/vmafgpu tests/gpu/checkgpu tests/unit/test_cuda_loader \
-             tests/bench/cudabench tests/bench/vifbench tests/bench/admbench; do
+             tests/bench/cudabench tests/bench/vifbench tests/bench/admbench \
+             tests/bench/vmafbench; do
         cp "$p" "$root/$CARRY/bin/"
     done
     # shared libraries other than glibc's (json-c, subunit)
@@ -177,6 +179,9 @@ run() {
     grep "^vifbench" "$out/vifbench.log" | tee -a "$summary"
     step admbench "$bin/admbench" 100
     grep "^admbench" "$out/admbench.log" | tee -a "$summary"
+    step vmafbench "$bin/vmafbench" "$c/r640x360_yuv444p_ref.yuv" \
+        "$c/r640x360_yuv444p_dist.yuv" ${VMAFBENCH_FRAMES:-600}
+    grep "^vmafbench" "$out/vmafbench.log" | tee -a "$summary"
     note "run-device: $fails step(s) failed"
     [ $fails = 0 ]
 }
