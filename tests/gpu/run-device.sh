@@ -67,6 +67,8 @@ prepare() {
         cp "$shared/golden/hp/$g.json" "$root/$CARRY/golden/hp/"
     done
     cp "$shared/golden/r577x323_420p8.FROM_FFMPEG.json" "$root/$CARRY/golden/"
+    # compressed: the carried tree is limited to 64 MiB; run() unpacks
+    gzip -f "$root/$CARRY"/bin/* "$root/$CARRY"/corpus/*
     excl=$(cd "$root" && git rev-parse --git-path info/exclude)
     grep -qx "/$CARRY/" "$root/$excl" 2>/dev/null || echo "/$CARRY/" >> "$root/$excl"
     du -sh "$root/$CARRY"
@@ -114,6 +116,10 @@ run() {
     out=${OUT:-/tmp/run-device-out}
     mkdir -p "$out"
     bin=$CARRY/bin
+    for z in "$CARRY"/bin/*.gz "$CARRY"/corpus/*.gz; do
+        [ -f "$z" ] && gunzip -f "$z"
+    done
+    chmod +x "$CARRY"/bin/*
     export LD_LIBRARY_PATH="$PWD/$CARRY/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
     fails=0
     summary=$out/summary.txt
