@@ -192,6 +192,23 @@ else
     fail "two instances $p: ffmpeg failed" "$w/two.out"
 fi
 
+# ---- 3b. frame metadata on CUDA frames: every frame, golden values ------------------
+# shellcheck disable=SC2086
+if ff $hw $dec -i "$corpus/$dis" $dec -i "$corpus/$ref" \
+        -lavfi "[0:v][1:v]vmafgpu=$(opts "$w/meta.json"),metadata=mode=print:file=$w/meta.txt" \
+        -f null - > "$w/meta.out" 2>&1 &&
+   "$cmp" --meta "$gold" "$w/meta.txt" $required > "$w/meta.cmp" 2>&1; then
+    pass "metadata $p: lavfi.vmafgpu.* on every CUDA frame equal the golden"
+else
+    fail "metadata $p: frame metadata missing or different" "$w/meta.out" "$w/meta.cmp"
+fi
+# for information: with queue_size=0 frames leave at once, with what is ready
+# shellcheck disable=SC2086
+ff $hw $dec -i "$corpus/$dis" $dec -i "$corpus/$ref" \
+    -lavfi "[0:v][1:v]vmafgpu=$(opts "$w/meta0.json" queue_size=0),metadata=mode=print:file=$w/meta0.txt" \
+    -f null - > "$w/meta0.out" 2>&1
+echo "INFO metadata $p queue_size=0: $(grep -c '^lavfi.vmafgpu.vmaf=' "$w/meta0.txt" 2>/dev/null) of $(grep -c '"frameNum"' "$w/meta0.json" 2>/dev/null) frames carry lavfi.vmafgpu.vmaf"
+
 # ---- 4. CUDA frames from a CPU backend: refused ------------------------------------
 # shellcheck disable=SC2086
 if ff $hw $dec -i "$corpus/$dis" $dec -i "$corpus/$ref" \
