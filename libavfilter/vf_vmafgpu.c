@@ -561,11 +561,12 @@ static int config_output(AVFilterLink *outlink)
 }
 
 /** Attach every score the library has for this frame as metadata. */
-static void attach_scores(AVFilterContext *ctx, AVFrame *frame, unsigned index)
+static int attach_scores(AVFilterContext *ctx, AVFrame *frame, unsigned index)
 {
     VMAFGPUContext *s = ctx->priv;
     unsigned n = vg_metric_count(s->vg);
     char key[128], val[64];
+    int ret;
 
     for (unsigned i = 0; i < n; i++) {
         const char *name = vg_metric_name(s->vg, i);
@@ -576,8 +577,11 @@ static void attach_scores(AVFilterContext *ctx, AVFrame *frame, unsigned index)
         snprintf(key, sizeof(key), "lavfi.vmafgpu.%s", name);
         snprintf(val, sizeof(val),
                  s->precision == VG_PRECISION_MAX ? "%.17g" : "%.6f", score);
-        av_dict_set(&frame->metadata, key, val, 0);
+        ret = av_dict_set(&frame->metadata, key, val, 0);
+        if (ret < 0)
+            return ret;
     }
+    return 0;
 }
 
 /**
@@ -600,7 +604,11 @@ static int send_ready(AVFilterContext *ctx, int all)
             if (q.index >= ready && !all)
                 av_log(ctx, AV_LOG_DEBUG, "Frame %"PRId64" leaves the queue "
                        "before all its scores are ready\n", q.index);
-            attach_scores(ctx, q.frame, q.index);
+            ret = attach_scores(ctx, q.frame, q.index);
+            if (ret < 0) {
+                av_frame_free(&q.frame);
+                return ret;
+            }
         }
         ret = ff_filter_frame(ctx->outputs[0], q.frame);
         if (ret < 0)
