@@ -11,6 +11,7 @@
 #  - the per-frame frame metadata equals the golden values;
 #  - the distorted frames pass through unchanged;
 #  - n_threads > 0 gives the same values;
+#  - gray frames (the luma planes of a 4:2:0 pair) give the luma metrics;
 #  - error cases exit non-zero with a message naming the cause.
 # Prints one line per test and a final line "N passed, N failed"; exits
 # non-zero if any test failed.
@@ -207,6 +208,33 @@ if ff $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=$(vmafgpu_opts "$w/thr.json" max
     pass "threads $p: n_threads=2 equals the golden"
 else
     fail "threads $p: n_threads=2 differs" "$w/thr.out" "$w/thr.cmp"
+fi
+
+# gray: the luma planes of the 4:2:0 pair as gray frames give the golden's
+# luma-only metrics (psnr_y, motion, VIF, ADM, vmaf)
+p=r577x323_420p8
+golden_of $p
+for s in ref dist; do
+    : > "$w/gray_$s.yuv"
+    i=0
+    while [ $i -lt 10 ]; do
+        dd if="$corpus/raw/r577x323_yuv420p_$s.yuv" bs=280007 skip=$i count=1 2>/dev/null |
+            head -c $((577 * 323)) >> "$w/gray_$s.yuv"
+        i=$((i + 1))
+    done
+done
+graw="-f rawvideo -pix_fmt gray -video_size 577x323 -framerate 30"
+luma=
+for k in $required; do
+    case $k in psnr_cb|psnr_cr) ;; *) luma="$luma $k" ;; esac
+done
+# shellcheck disable=SC2086
+if ff $graw -i "$w/gray_dist.yuv" $graw -i "$w/gray_ref.yuv" \
+        -lavfi "[0:v][1:v]vmafgpu=$(vmafgpu_opts "$w/gray.json" "$prec")" -f null - > "$w/gray.out" 2>&1 &&
+   "$cmp" "$gold" "$w/gray.json" $luma > "$w/gray.cmp" 2>&1; then
+    pass "gray $p: luma metrics equal the golden"
+else
+    fail "gray $p: luma metrics differ" "$w/gray.out" "$w/gray.cmp"
 fi
 
 # ---- models: the -neg model, two models in one instance, pool=max ----------
