@@ -56,7 +56,7 @@ fi
 for log in $(find "$build/lib/tests" -name '*.log' | sort); do
     line=$(grep -E '^[0-9]+%: Checks: ' "$log" | tail -n 1)
     name=${log#"$build/lib/"}
-    if grep -qE '^SKIP: ' "${log%.log}.trs" 2>/dev/null; then
+    if grep -qE '^:test-result: SKIP' "${log%.log}.trs" 2>/dev/null; then
         echo "  ${name%.log}: skipped"
         skipped=$((skipped + 1))
         continue
