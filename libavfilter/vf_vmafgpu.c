@@ -759,6 +759,8 @@ static void print_summary(AVFilterContext *ctx)
         else
             av_log(ctx, AV_LOG_INFO, "VMAF score: %f (%s)\n", score, name);
     }
+    if (av_log_get_level() < AV_LOG_VERBOSE)
+        return;
     for (unsigned i = 0; i < n_metrics; i++) {
         const char *name = vg_metric_name(s->vg, i);
 
