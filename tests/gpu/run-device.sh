@@ -151,7 +151,7 @@ run() {
         grep -E "ERROR SUMMARY|^checkgpu: [0-9]" "$out/memcheck.log" | tail -2 | tee -a "$summary"
         step racecheck timeout "$st" compute-sanitizer --tool racecheck --racecheck-report all \
             --error-exitcode 1 env VG_REQUIRE_GPU=1 "$bin/checkgpu" --quick \
-            --sample=${RACECHECK_SAMPLE:-12}
+            --sample=${RACECHECK_SAMPLE:-40}
         grep -E "RACECHECK SUMMARY|ERROR SUMMARY|^checkgpu: [0-9]" "$out/racecheck.log" | tail -2 | tee -a "$summary"
         step synccheck timeout "$st" compute-sanitizer --tool synccheck \
             --error-exitcode 1 env VG_REQUIRE_GPU=1 "$bin/checkgpu" --quick \
