@@ -110,7 +110,7 @@ static const Pair pairs[] = {
 #define N_PAIRS (sizeof(pairs) / sizeof(pairs[0]))
 
 static const char *const tmp_files[] = {
-    "t2.json", "t1.json", "t0.json", "stderr.txt", NULL
+    "t2.json", "t1.json", "t0.json", "stderr.txt", "stdout.txt", NULL
 };
 
 /* ---- mismatch report ---------------------------------------------------- */
@@ -368,6 +368,41 @@ START_TEST(test_pair)
 }
 END_TEST
 
+/*
+ * What a user compares first: the tool with default options (the built-in
+ * vmaf_v0.6.1, no log) prints the pooled mean as libvmaf's golden log has it
+ * (6 decimals).
+ */
+START_TEST(test_default_score_line)
+{
+    const Pair *p = &pairs[_i];
+    char ref[CLI_PATH_MAX + 64], dis[CLI_PATH_MAX + 64], golden[CLI_PATH_MAX + 128];
+    char expect[128], *got;
+    char *argv[] = {
+        cli_env.cli, "-r", ref, "-d", dis, "-w", (char *)p->w, "-h", (char *)p->h,
+        "-p", (char *)p->pix_fmt, "-b", (char *)p->bits, "--threads", "2", NULL,
+    };
+    json_object *g, *mean;
+    int rc;
+
+    input_path(ref, sizeof(ref), p, p->ref);
+    input_path(dis, sizeof(dis), p, p->dis);
+    snprintf(golden, sizeof(golden), "%s/golden/%s", cli_env.shared, p->golden);
+    g = load_json(golden);
+    mean = member(member(member(g, "pooled_metrics"), "vmaf"), "mean");
+    ck_assert_msg(mean, "%s: no pooled vmaf mean in %s", p->name, golden);
+    snprintf(expect, sizeof(expect), "vmaf_v0.6.1: %s\n", text_of(mean));
+    json_object_put(g);
+
+    rc = run_cmd(argv, NULL, tmp_path("stdout.txt"), tmp_path("stderr.txt"));
+    ck_assert_msg(rc == 0, "%s: %s exited with %d", p->name, cli_env.cli, rc);
+    got = slurp(tmp_path("stdout.txt"), NULL);
+    ck_assert_msg(got && !strcmp(got, expect), "%s: printed '%s', libvmaf '%s'",
+                  p->name, got ? got : "(nothing)", expect);
+    free(got);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("corpus");
@@ -378,6 +413,7 @@ int main(void)
     cli_env_init();
     tcase_set_timeout(tc, 900);
     tcase_add_loop_test(tc, test_pair, 0, N_PAIRS);
+    tcase_add_loop_test(tc, test_default_score_line, 0, N_PAIRS);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
