@@ -476,6 +476,7 @@ static int start(VgContext *ctx, const VgPicture *pic)
 static int score_models(VgContext *ctx, int final)
 {
     const unsigned sub = ctx->cfg.n_subsample;
+    double x[VG_MAX_MODELS][VG_MODEL_MAX_FEATURES];
 
     while (ctx->n_scored < ctx->n_frames) {
         const unsigned i = ctx->n_scored;
@@ -484,14 +485,14 @@ static int score_models(VgContext *ctx, int final)
             ctx->n_scored++;
             continue;
         }
+        /* every model's inputs first: a frame is scored for all or none */
         for (unsigned m = 0; m < ctx->n_models; m++) {
             VgModelSlot *slot = &ctx->models[m];
             const VgModelInfo *info = vg_model_info(slot->model);
-            double x[VG_MODEL_MAX_FEATURES];
-            int ret;
 
             for (unsigned f = 0; f < info->n_features; f++) {
-                ret = vg_collector_get(ctx->collector, slot->feat_keys[f], i, &x[f]);
+                int ret = vg_collector_get(ctx->collector, slot->feat_keys[f], i,
+                                           &x[m][f]);
                 if (ret == -EAGAIN && !final)
                     return 0;
                 if (ret < 0) {
@@ -505,17 +506,15 @@ static int score_models(VgContext *ctx, int final)
         for (unsigned m = 0; m < ctx->n_models; m++) {
             VgModelSlot *slot = &ctx->models[m];
             const VgModelInfo *info = vg_model_info(slot->model);
-            double x[VG_MODEL_MAX_FEATURES], score;
+            double score;
             int ret;
 
-            for (unsigned f = 0; f < info->n_features; f++)
-                vg_collector_get(ctx->collector, slot->feat_keys[f], i, &x[f]);
-            if ((ret = vg_model_predict(slot->model, x, &score)) < 0 ||
+            if ((ret = vg_model_predict(slot->model, x[m], &score)) < 0 ||
                 (ret = vg_collector_set(ctx->collector, slot->key, i, score)) < 0)
                 return ret;
             if (info->is_collection) {
                 VgBootstrapScores bs;
-                if ((ret = vg_model_predict_bootstrap(slot->model, x, &bs)) < 0)
+                if ((ret = vg_model_predict_bootstrap(slot->model, x[m], &bs)) < 0)
                     return ret;
                 for (unsigned k = 0; k < bs.n_members && k < 32; k++)
                     if ((ret = vg_collector_set(ctx->collector, slot->member_keys[k],
