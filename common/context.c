@@ -616,15 +616,15 @@ static int frame_complete(VgContext *ctx, unsigned i)
 
 unsigned vg_frames_ready(VgContext *ctx)
 {
-    unsigned n = 0;
-
     if (!ctx || !ctx->started)
         return 0;
     if (!ctx->error && !ctx->flushed && progress(ctx, 0) < 0)
         return 0;
-    while (n < ctx->n_frames && frame_complete(ctx, n))
-        n++;
-    return n;
+    /* outputs are never taken back: continue where the last call stopped */
+    while (ctx->n_complete < ctx->n_frames &&
+           frame_complete(ctx, ctx->n_complete))
+        ctx->n_complete++;
+    return ctx->n_complete;
 }
 
 int vg_flush(VgContext *ctx)

@@ -40,6 +40,7 @@ struct VgContext {
 
     unsigned n_frames;
     unsigned n_scored;      ///< frames whose model scores are written
+    unsigned n_complete;    ///< frames 0..n_complete-1 have every output
     int started, flushed;
     int error;
     double t_start, t_end;  ///< first submit, flush (seconds): log's fps
