@@ -16,8 +16,15 @@
  * arguments), scaled up with bilinear interpolation, so that the content
  * (and VIF's and ADM's data-dependent paths) is natural video.
  *
- * Usage: vmafbench REF.yuv DIS.yuv [frames] (frames per measurement,
- * default 600).
+ * Usage: vmafbench REF.yuv DIS.yuv [frames [setup]] (frames per
+ * measurement, default 600). setup says how the caller's CUDA state looks:
+ *   caller    (default) the device's primary context; the library works on
+ *             the caller's stream, where the pictures are produced
+ *   ffmpeg    as in FFmpeg's CUDA device: a context of its own created with
+ *             CU_CTX_SCHED_BLOCKING_SYNC, the library's own stream, pictures
+ *             produced on the legacy default stream (GPU ms not measured)
+ *   blocking  ffmpeg's context, otherwise as caller
+ *   legacy    the primary context, otherwise as ffmpeg
  */
 
 #include <dlfcn.h>
@@ -39,7 +46,12 @@ typedef CUresult CUDAAPI ElapsedFn(float *ms, CUevent a, CUevent b);
 static const VgCuda *cu;
 static ElapsedFn *elapsed;
 static CUcontext cctx;
-static CUstream stream;
+static CUstream stream;         ///< the library's and the pictures' stream
+static CUstream lib_stream;     ///< given to the library (NULL: its own)
+static CUstream pic_stream;     ///< where the pictures are produced
+
+/* the CUDA driver API's handle of the legacy default stream */
+#define LEGACY_STREAM ((CUstream)0x1)
 
 static double now(void)
 {
@@ -112,7 +124,7 @@ static int make_picture(VgPicture *pic, CUdeviceptr *mem, const uint8_t *src,
     pic->data[0] = (const void *)(uintptr_t)*mem;
     pic->data[1] = (const void *)(uintptr_t)(*mem + ysz);
     pic->stride[0] = pic->stride[1] = (ptrdiff_t)w * bps;
-    pic->cuda_stream = stream;
+    pic->cuda_stream = pic_stream;
     return 0;
 }
 
@@ -125,7 +137,7 @@ static int run(const char *model, const char *feature, const VgPicture *ref,
                const VgPicture *dis, unsigned frames, Result *r)
 {
     VgConfig cfg = { .backend = VG_BACKEND_CUDA, .log_level = VG_LOG_WARNING,
-                     .cuda_context = cctx, .cuda_stream = stream };
+                     .cuda_context = cctx, .cuda_stream = lib_stream };
     VgContext *ctx = NULL;
     CUevent e0, e1;
     float ms = 0;
@@ -157,7 +169,7 @@ static int run(const char *model, const char *feature, const VgPicture *ref,
     VG_CU(cu, NULL, cuEventSynchronize, e1);
     elapsed(&ms, e0, e1);
     r->fps = (frames + N_PAIRS) > 0 ? frames / (t1 - t0) : 0;
-    r->gpu_ms = ms / frames;
+    r->gpu_ms = lib_stream ? ms / frames : -1;
     r->pooled = 0;
     if (model)
         vg_get_pooled(ctx, "vmaf", VG_POOL_MEAN, &r->pooled);
@@ -169,11 +181,22 @@ end:
     return ret;
 }
 
+static const char *gpu_ms(char buf[16], double ms)
+{
+    if (ms < 0)
+        return "n/a";
+    snprintf(buf, 16, "%.3f", ms);
+    return buf;
+}
+
 int main(int argc, char **argv)
 {
     static const unsigned sizes[2][2] = { { 1920, 1080 }, { 3840, 2160 } };
     static const char *const alone[] = { "vif", "adm", "motion", "psnr" };
     const unsigned frames = argc > 3 ? (unsigned)atoi(argv[3]) : 600;
+    const char *setup = argc > 4 ? argv[4] : "caller";
+    const int own_ctx = !strcmp(setup, "ffmpeg") || !strcmp(setup, "blocking");
+    const int legacy = !strcmp(setup, "ffmpeg") || !strcmp(setup, "legacy");
     const size_t fsz = (size_t)SRC_W * SRC_H * 3;
     uint8_t *src[2];
     CUdevice dev;
@@ -181,8 +204,8 @@ int main(int argc, char **argv)
     void *lib;
 
     setvbuf(stdout, NULL, _IOLBF, 0);
-    if (argc < 3) {
-        fprintf(stderr, "usage: vmafbench REF.yuv DIS.yuv [frames]\n"
+    if (argc < 3 || (strcmp(setup, "caller") && !own_ctx && !legacy)) {
+        fprintf(stderr, "usage: vmafbench REF.yuv DIS.yuv [frames [caller|ffmpeg|blocking|legacy]]\n"
                 "  (640x360 4:4:4 8-bit raw files with >= %d frames)\n", N_PAIRS);
         return 2;
     }
@@ -201,19 +224,23 @@ int main(int argc, char **argv)
         !(elapsed = (ElapsedFn *)dlsym(lib, "cuEventElapsedTime")) ||
         VG_CU(cu, NULL, cuInit, 0) < 0 ||
         VG_CU(cu, NULL, cuDeviceGet, &dev, 0) < 0 ||
-        VG_CU(cu, NULL, cuDevicePrimaryCtxRetain, &cctx, dev) < 0 ||
-        VG_CU(cu, NULL, cuCtxPushCurrent, cctx) < 0 ||
+        (own_ctx ? VG_CU(cu, NULL, cuCtxCreate, &cctx, CU_CTX_SCHED_BLOCKING_SYNC, dev) < 0
+                 : VG_CU(cu, NULL, cuDevicePrimaryCtxRetain, &cctx, dev) < 0 ||
+                   VG_CU(cu, NULL, cuCtxPushCurrent, cctx) < 0) ||
         VG_CU(cu, NULL, cuStreamCreate, &stream, 1 /* non-blocking */) < 0) {
         fprintf(stderr, "vmafbench: no usable CUDA device\n");
         return 77;
     }
+    lib_stream = legacy ? NULL : stream;
+    pic_stream = legacy ? LEGACY_STREAM : stream;
     cu->f->cuDeviceGetName(name, sizeof(name) - 1, dev);
     printf("vmafbench: %s, %u frames per figure, %d resident pairs, "
-           "device pictures\n", name, frames, N_PAIRS);
+           "device pictures, setup %s\n", name, frames, N_PAIRS, setup);
     for (int z = 0; z < 2; z++) {
         for (int p010 = 0; p010 < 2; p010++) {
             const unsigned w = sizes[z][0], h = sizes[z][1];
             VgPicture ref[N_PAIRS], dis[N_PAIRS];
+            char gms[16];
             CUdeviceptr mem[2 * N_PAIRS];
             Result r;
 
@@ -225,17 +252,17 @@ int main(int argc, char **argv)
                 printf("vmafbench: %ux%u %s: FAILED\n", w, h, p010 ? "p010" : "nv12");
                 return 1;
             }
-            printf("vmafbench: %ux%u %-4s vmaf_v0.6.1: %8.1f frames/s, GPU %.3f ms/frame "
+            printf("vmafbench: %ux%u %-4s vmaf_v0.6.1: %8.1f frames/s, GPU %s ms/frame "
                    "(pooled vmaf %.6f)\n", w, h, p010 ? "p010" : "nv12", r.fps,
-                   r.gpu_ms, r.pooled);
+                   gpu_ms(gms, r.gpu_ms), r.pooled);
             for (unsigned k = 0; k < sizeof(alone) / sizeof(alone[0]); k++) {
                 if (run(NULL, alone[k], ref, dis, frames, &r) < 0) {
                     printf("vmafbench: %s alone: FAILED\n", alone[k]);
                     return 1;
                 }
-                printf("vmafbench: %ux%u %-4s   %-6s alone: %8.1f frames/s, GPU %.3f "
+                printf("vmafbench: %ux%u %-4s   %-6s alone: %8.1f frames/s, GPU %s "
                        "ms/frame\n", w, h, p010 ? "p010" : "nv12", alone[k],
-                       r.fps, r.gpu_ms);
+                       r.fps, gpu_ms(gms, r.gpu_ms));
             }
             for (int i = 0; i < 2 * N_PAIRS; i++)
                 cu->f->cuMemFree(mem[i]);
