@@ -42,6 +42,7 @@
 #include "libavutil/dict.h"
 #include "libavutil/fifo.h"
 #include "libavutil/hwcontext.h"
+#include "libavutil/imgutils.h"
 #include "libavutil/mem.h"
 #include "libavutil/opt.h"
 #include "libavutil/pixdesc.h"
@@ -60,6 +61,8 @@
 #ifndef CU_STREAM_LEGACY
 #define CU_STREAM_LEGACY ((CUstream)0x1)
 #endif
+/* CU_MEMORYTYPE_UNIFIED of cuda.h, missing there too */
+#define VG_CU_MEMORYTYPE_UNIFIED ((CUmemorytype)4)
 #endif
 
 /** A passed-through frame waiting for its scores. */
@@ -93,7 +96,15 @@ typedef struct VMAFGPUContext {
     VgPicture pic_ref;          ///< per-stream constant fields of the pictures
     VgPicture pic_dis;
 #if CONFIG_CUDA
-    AVCUDADeviceContext *hwctx;
+    AVCUDADeviceContext *hwctx; ///< the distorted input's, where scoring runs
+    AVBufferRef *device_ref;    ///< keeps hwctx alive until uninit
+    /* Reference frames from another CUDA context on the same GPU are copied
+     * into frames of hwctx's context first; NULL when both inputs share one. */
+    AVCUDADeviceContext *ref_hwctx;
+    AVBufferRef *ref_device_ref;
+    AVBufferRef *ref_frames_ref; ///< frames of the copies, in hwctx's context
+    CUevent ref_written;        ///< in ref_hwctx's context
+    CUevent ref_copied;         ///< in hwctx's context
 #endif
 } VMAFGPUContext;
 
@@ -277,6 +288,173 @@ static int cuda_pop(AVFilterContext *ctx)
         return 0;
     return CHECK_CU(s->hwctx->internal->cuda_dl->cuCtxPopCurrent(&dummy));
 }
+
+/** The CUdevice and its name of a device context's CUDA context. */
+static int cuda_context_device(AVFilterContext *ctx, AVCUDADeviceContext *hw,
+                               CUdevice *dev, char *name, int name_size)
+{
+    CudaFunctions *cu = hw->internal->cuda_dl;
+    CUcontext dummy;
+    int ret, err;
+
+    ret = FF_CUDA_CHECK_DL(ctx, cu, cu->cuCtxPushCurrent(hw->cuda_ctx));
+    if (ret < 0)
+        return ret;
+    ret = FF_CUDA_CHECK_DL(ctx, cu, cu->cuCtxGetDevice(dev));
+    if (ret >= 0 && cu->cuDeviceGetName(name, name_size, *dev) != CUDA_SUCCESS)
+        av_strlcpy(name, "?", name_size);
+    err = FF_CUDA_CHECK_DL(ctx, cu, cu->cuCtxPopCurrent(&dummy));
+    return ret < 0 ? ret : err;
+}
+
+/**
+ * Prepare copying reference frames from their CUDA context into frames of
+ * the distorted input's context, on the same GPU: kernels of one context
+ * cannot read memory of another.
+ */
+static int init_reference_copy(AVFilterContext *ctx, AVHWFramesContext *rfc)
+{
+    VMAFGPUContext *s = ctx->priv;
+    CudaFunctions *cu = s->hwctx->internal->cuda_dl;
+    AVHWFramesContext *fc;
+    CUcontext dummy;
+    int ret, err;
+
+    s->ref_hwctx = rfc->device_ctx->hwctx;
+    s->ref_device_ref = av_buffer_ref(rfc->device_ref);
+    s->ref_frames_ref = av_hwframe_ctx_alloc(s->device_ref);
+    if (!s->ref_device_ref || !s->ref_frames_ref)
+        return AVERROR(ENOMEM);
+    fc = (AVHWFramesContext *)s->ref_frames_ref->data;
+    fc->format    = AV_PIX_FMT_CUDA;
+    fc->sw_format = rfc->sw_format;
+    fc->width     = rfc->width;
+    fc->height    = rfc->height;
+    ret = av_hwframe_ctx_init(s->ref_frames_ref);
+    if (ret < 0) {
+        av_log(ctx, AV_LOG_ERROR, "Could not allocate CUDA frames for the "
+               "reference copies: %s\n", av_err2str(ret));
+        return ret;
+    }
+
+    ret = CHECK_CU(cu->cuCtxPushCurrent(s->ref_hwctx->cuda_ctx));
+    if (ret < 0)
+        return ret;
+    ret = CHECK_CU(cu->cuEventCreate(&s->ref_written, CU_EVENT_DISABLE_TIMING));
+    err = CHECK_CU(cu->cuCtxPopCurrent(&dummy));
+    if (ret < 0 || err < 0)
+        return ret < 0 ? ret : err;
+
+    ret = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
+    if (ret < 0)
+        return ret;
+    ret = CHECK_CU(cu->cuEventCreate(&s->ref_copied, CU_EVENT_DISABLE_TIMING));
+    err = CHECK_CU(cu->cuCtxPopCurrent(&dummy));
+    return ret < 0 ? ret : err;
+}
+
+/**
+ * Copy a reference frame of ref_hwctx's context into a new frame of hwctx's.
+ * The copy waits on the GPU for the work queued on the reference's stream
+ * (its decoding or upload), and later work there waits for the copy, so the
+ * source frame may be reused as soon as this returns.
+ */
+static int copy_reference(AVFilterContext *ctx, const AVFrame *src, AVFrame **dst)
+{
+    VMAFGPUContext *s = ctx->priv;
+    CudaFunctions *cu = s->hwctx->internal->cuda_dl;
+    const AVPixFmtDescriptor *desc;
+    AVHWFramesContext *fc = (AVHWFramesContext *)s->ref_frames_ref->data;
+    AVFrame *out;
+    CUcontext dummy;
+    int ret, err;
+
+    desc = av_pix_fmt_desc_get(fc->sw_format);
+    out = av_frame_alloc();
+    if (!out)
+        return AVERROR(ENOMEM);
+    ret = av_hwframe_get_buffer(s->ref_frames_ref, out, 0);
+    if (ret < 0)
+        goto fail;
+    ret = av_frame_copy_props(out, src);
+    if (ret < 0)
+        goto fail;
+    out->width  = src->width;
+    out->height = src->height;
+
+    ret = CHECK_CU(cu->cuCtxPushCurrent(s->ref_hwctx->cuda_ctx));
+    if (ret < 0)
+        goto fail;
+    ret = CHECK_CU(cu->cuEventRecord(s->ref_written, s->ref_hwctx->stream));
+    err = CHECK_CU(cu->cuCtxPopCurrent(&dummy));
+    if (ret < 0 || (ret = err) < 0)
+        goto fail;
+
+    ret = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
+    if (ret < 0)
+        goto fail;
+    ret = CHECK_CU(cu->cuStreamWaitEvent(s->hwctx->stream, s->ref_written, 0));
+    for (int i = 0; ret >= 0 && i < FF_ARRAY_ELEMS(src->data) && src->data[i]; i++) {
+        /* UNIFIED: the driver finds each pointer's context itself */
+        CUDA_MEMCPY2D cpy = {
+            .srcMemoryType = VG_CU_MEMORYTYPE_UNIFIED,
+            .srcDevice     = (CUdeviceptr)src->data[i],
+            .srcPitch      = src->linesize[i],
+            .dstMemoryType = VG_CU_MEMORYTYPE_UNIFIED,
+            .dstDevice     = (CUdeviceptr)out->data[i],
+            .dstPitch      = out->linesize[i],
+            .WidthInBytes  = av_image_get_linesize(fc->sw_format, src->width, i),
+            .Height        = i ? AV_CEIL_RSHIFT(src->height, desc->log2_chroma_h)
+                               : src->height,
+        };
+
+        ret = CHECK_CU(cu->cuMemcpy2DAsync(&cpy, s->hwctx->stream));
+    }
+    if (ret >= 0)
+        ret = CHECK_CU(cu->cuEventRecord(s->ref_copied, s->hwctx->stream));
+    err = CHECK_CU(cu->cuCtxPopCurrent(&dummy));
+    if (ret < 0 || (ret = err) < 0)
+        goto fail;
+
+    ret = CHECK_CU(cu->cuCtxPushCurrent(s->ref_hwctx->cuda_ctx));
+    if (ret < 0)
+        goto fail;
+    ret = CHECK_CU(cu->cuStreamWaitEvent(s->ref_hwctx->stream, s->ref_copied, 0));
+    err = CHECK_CU(cu->cuCtxPopCurrent(&dummy));
+    if (ret < 0 || (ret = err) < 0)
+        goto fail;
+    *dst = out;
+    return 0;
+
+fail:
+    av_frame_free(&out);
+    return ret;
+}
+
+static void uninit_reference_copy(AVFilterContext *ctx)
+{
+    VMAFGPUContext *s = ctx->priv;
+    CudaFunctions *cu;
+    CUcontext dummy;
+
+    if (!s->ref_hwctx)
+        return;
+    cu = s->ref_hwctx->internal->cuda_dl;
+    if (s->ref_written &&
+        cu->cuCtxPushCurrent(s->ref_hwctx->cuda_ctx) == CUDA_SUCCESS) {
+        cu->cuEventDestroy(s->ref_written);
+        cu->cuCtxPopCurrent(&dummy);
+    }
+    if (s->ref_copied &&
+        cu->cuCtxPushCurrent(s->hwctx->cuda_ctx) == CUDA_SUCCESS) {
+        cu->cuEventDestroy(s->ref_copied);
+        cu->cuCtxPopCurrent(&dummy);
+    }
+    s->ref_written = s->ref_copied = NULL;
+    av_buffer_unref(&s->ref_frames_ref);
+    av_buffer_unref(&s->ref_device_ref);
+    s->ref_hwctx = NULL;
+}
 #else
 static int cuda_push(AVFilterContext *ctx) { return 0; }
 static int cuda_pop(AVFilterContext *ctx)  { return 0; }
@@ -420,29 +598,45 @@ static int check_inputs(AVFilterContext *ctx)
         rfc = (AVHWFramesContext *)rl->hw_frames_ctx->data;
         dhw = dfc->device_ctx->hwctx;
         rhw = rfc->device_ctx->hwctx;
+        s->hwctx = dhw;
+        s->device_ref = av_buffer_ref(dfc->device_ref);
+        if (!s->device_ref)
+            return AVERROR(ENOMEM);
         if (dhw->cuda_ctx != rhw->cuda_ctx) {
-            /* Kernels cannot read memory of another context, even on the
-             * same device. hwupload_cuda makes a context per instance. */
-            av_log(ctx, AV_LOG_ERROR, "CUDA inputs come from different devices "
-                   "or contexts: distorted (main) on device %d (context %p), "
-                   "reference on device %d (context %p); decode both with one "
-                   "-hwaccel_device, or upload both with hwupload and one "
-                   "-filter_hw_device (each hwupload_cuda makes its own "
-                   "context)\n",
-                   (int)dhw->internal->cuda_device, (void *)dhw->cuda_ctx,
-                   (int)rhw->internal->cuda_device, (void *)rhw->cuda_ctx);
-            return AVERROR(EINVAL);
+            CUdevice ddev, rdev;
+            char dname[128], rname[128];
+
+            ret = cuda_context_device(ctx, dhw, &ddev, dname, sizeof(dname));
+            if (ret >= 0)
+                ret = cuda_context_device(ctx, rhw, &rdev, rname, sizeof(rname));
+            if (ret < 0)
+                return ret;
+            if (ddev != rdev) {
+                av_log(ctx, AV_LOG_ERROR, "CUDA inputs are on different GPUs: "
+                       "distorted (main) on device %d (%s), reference on "
+                       "device %d (%s); decode or upload both on one device "
+                       "(-hwaccel_device, -filter_hw_device)\n",
+                       (int)ddev, dname, (int)rdev, rname);
+                return AVERROR(EINVAL);
+            }
+            av_log(ctx, AV_LOG_VERBOSE, "CUDA inputs come from two contexts on "
+                   "device %d (%s): reference frames are copied into the "
+                   "distorted input's context; decode or upload both with one "
+                   "device to avoid the copies\n", (int)ddev, dname);
+            ret = init_reference_copy(ctx, rfc);
+            if (ret < 0)
+                return ret;
         }
         dis_fmt  = dfc->sw_format;
         ref_fmt  = rfc->sw_format;
-        s->hwctx = dhw;
         /* Decoders and uploads queue their writes on the device's stream,
          * by default NULL, the legacy default stream. The library orders its
          * reads after the work queued on a picture's cuda_stream (and later
          * work there after its reads) but skips that for NULL, so NULL is
          * named explicitly. */
         dis_stream = dhw->stream ? dhw->stream : CU_STREAM_LEGACY;
-        ref_stream = rhw->stream ? rhw->stream : CU_STREAM_LEGACY;
+        ref_stream = s->ref_hwctx ? dis_stream :
+                     rhw->stream ? rhw->stream : CU_STREAM_LEGACY;
 #else
         return AVERROR(ENOSYS);
 #endif
@@ -629,7 +823,7 @@ static int do_vmafgpu(FFFrameSync *fs)
 {
     AVFilterContext *ctx = fs->parent;
     VMAFGPUContext *s = ctx->priv;
-    AVFrame *dis, *ref;
+    AVFrame *dis, *ref, *ref_copy = NULL;
     QueuedFrame q;
     int ret, err;
 
@@ -649,6 +843,14 @@ static int do_vmafgpu(FFFrameSync *fs)
             ret = AVERROR(EINVAL);
             goto fail;
         }
+#if CONFIG_CUDA
+        if (s->ref_hwctx) {
+            ret = copy_reference(ctx, ref, &ref_copy);
+            if (ret < 0)
+                goto fail;
+            ref = ref_copy;
+        }
+#endif
         fill_picture(&s->pic_dis, dis);
         fill_picture(&s->pic_ref, ref);
 
@@ -657,6 +859,9 @@ static int do_vmafgpu(FFFrameSync *fs)
             goto fail;
         ret = vg_submit(s->vg, &s->pic_ref, &s->pic_dis);
         err = cuda_pop(ctx);
+        /* the library's reads come before later work on the copy's stream,
+         * where the next copy into this pool buffer is queued */
+        av_frame_free(&ref_copy);
         if (ret < 0) {
             av_log(ctx, AV_LOG_ERROR, "Could not score frame %u: %s\n",
                    s->frame_cnt, av_err2str(ret));
@@ -675,6 +880,7 @@ static int do_vmafgpu(FFFrameSync *fs)
     return send_ready(ctx, 0);
 
 fail:
+    av_frame_free(&ref_copy);
     av_frame_free(&dis);
     return ret;
 }
@@ -782,7 +988,7 @@ static av_cold void uninit(AVFilterContext *ctx)
     av_fifo_freep2(&s->queue);
 
     if (!s->vg)
-        return;
+        goto end;
     if (s->frame_cnt && flush_library(ctx) >= 0) {
         print_summary(ctx);
         if (s->log_path) {
@@ -798,6 +1004,12 @@ static av_cold void uninit(AVFilterContext *ctx)
     } else {
         vg_context_destroy(&s->vg);
     }
+end:
+#if CONFIG_CUDA
+    uninit_reference_copy(ctx);
+    av_buffer_unref(&s->device_ref);
+#endif
+    return;
 }
 
 static const AVFilterPad vmafgpu_inputs[] = {
