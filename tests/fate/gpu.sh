@@ -6,9 +6,12 @@
 #  - NVDEC-decoded corpus pairs (nv12; p010 for p720_10), read in place by
 #    the CUDA backend, give the golden (= CPU) values exactly;
 #  - software frames uploaded with hwupload (one -filter_hw_device) give
-#    them too; two hwupload_cuda (a CUDA context each) are refused;
+#    them too, and so do inputs from two CUDA contexts on one GPU (two
+#    hwupload_cuda, or two -hwaccel_device), whose reference frames the
+#    filter copies; inputs on two GPUs are refused (tested with two GPUs);
 #  - two vmafgpu instances in one graph both give them;
-#  - throughput: NVDEC decode of the pair alone, and with vmafgpu.
+#  - throughput: NVDEC decode of the pair alone and with vmafgpu, and frames
+#    decoded once and replayed from GPU memory (loop) alone and with vmafgpu.
 # Prints one line per test and "N passed, N failed"; exits 77 without a
 # usable GPU unless VG_REQUIRE_GPU=1 (then the missing GPU is a failure).
 #
@@ -19,6 +22,7 @@
 #   VG_GOLDEN_DIR   golden logs (default $VG_SHARED_DIR/golden)
 #   VG_GPU_PAIRS    NVDEC pairs (default: p1080_crf32 p1080_scaled p2160 p720_10)
 #   VG_BENCH_LOOPS  extra passes of each input for the throughput runs (default 4)
+#   VG_REPLAY_LOOPS extra passes of the frames replayed from GPU memory (default 199)
 #   VG_N_THREADS    host threads for features without a CUDA kernel (default: nproc)
 #   JSONCMP         a built tests/fate/jsoncmp (default: built here with cc)
 #   VG_FATE_WORK    work directory (default: a temporary one, removed)
@@ -35,6 +39,7 @@ features=${VG_FATE_FEATURES:-psnr motion vif adm}
 models=${VG_FATE_MODELS:-vmaf_v0.6.1}
 pairs=${VG_GPU_PAIRS:-p1080_crf32 p1080_scaled p2160 p720_10}
 loops=${VG_BENCH_LOOPS:-4}
+replay=${VG_REPLAY_LOOPS:-199}
 nthr=${VG_N_THREADS:-$(nproc)}
 
 if [ -n "${VG_FATE_WORK:-}" ]; then
@@ -114,6 +119,13 @@ golden_of() {
     [ -f "$gold" ]
 }
 
+frames_of() {
+    case $1 in
+    p2160) echo 30 ;;
+    *)     echo 60 ;;
+    esac
+}
+
 encoded() {
     case $1 in
     p1080_crf32)  dis=p1080_dist_crf32.mp4;       ref=p1080_ref.mp4 ;;
@@ -167,17 +179,23 @@ for p in p720_10 p1080_crf32; do
     fi
 done
 
-# one hwupload_cuda per input: two CUDA contexts, refused with a message
-# shellcheck disable=SC2086
-if ff $hw -i "$corpus/$dis" -i "$corpus/$ref" \
-        -lavfi "[0:v]hwupload_cuda[d];[1:v]hwupload_cuda[r];[d][r]vmafgpu" \
-        -f null - > "$w/upc.out" 2>&1; then
-    fail "hwupload_cuda x2: ffmpeg succeeded" "$w/upc.out"
-elif grep -q "CUDA inputs come from different devices or contexts.*each hwupload_cuda makes its own context" "$w/upc.out"; then
-    pass "hwupload_cuda x2: two contexts refused, naming both sides"
-else
-    fail "hwupload_cuda x2: no message" "$w/upc.out"
-fi
+# one hwupload_cuda per input: two CUDA contexts on one GPU; the reference
+# frames are copied into the distorted input's context
+for p in p720_10 p1080_crf32; do
+    encoded "$p" && golden_of "$p" || continue
+    # shellcheck disable=SC2086
+    if ff -v verbose -i "$corpus/$dis" -i "$corpus/$ref" \
+            -lavfi "[0:v]hwupload_cuda[d];[1:v]hwupload_cuda[r];[d][r]vmafgpu=$(opts "$w/upc_$p.json")" \
+            -f null - > "$w/upc_$p.out" 2>&1; then
+        if grep -q "CUDA inputs come from two contexts on device 0" "$w/upc_$p.out"; then
+            check "hwupload_cuda x2 $p (two contexts, reference copied)" "$w/upc_$p.json" "$w/upc_$p.out"
+        else
+            fail "hwupload_cuda x2 $p: the two contexts were not noticed" "$w/upc_$p.out"
+        fi
+    else
+        fail "hwupload_cuda x2 $p: ffmpeg failed" "$w/upc_$p.out"
+    fi
+done
 
 # ---- 3. two instances in one graph -------------------------------------------------
 p=p1080_crf32
@@ -220,17 +238,42 @@ else
     fail "backend=cpu on CUDA frames: no message" "$w/cpu.out"
 fi
 
-# ---- 4b. inputs from two CUDA contexts: refused, naming both --------------------
-# shellcheck disable=SC2086
-if ff -init_hw_device cuda=a:0 -init_hw_device cuda=b:0 \
-        -hwaccel cuda -hwaccel_device a -hwaccel_output_format cuda -i "$corpus/$dis" \
-        -hwaccel cuda -hwaccel_device b -hwaccel_output_format cuda -i "$corpus/$ref" \
-        -lavfi "[0:v][1:v]vmafgpu" -f null - > "$w/ctx.out" 2>&1; then
-    fail "two CUDA contexts: ffmpeg succeeded" "$w/ctx.out"
-elif grep -q "CUDA inputs come from different devices or contexts: distorted (main) on device 0 (context .*), reference on device 0" "$w/ctx.out"; then
-    pass "two CUDA contexts: refused, naming both sides"
+# ---- 4b. NVDEC inputs from two CUDA contexts on one GPU: scored exactly -----------
+for p in p1080_crf32 p720_10; do
+    encoded "$p" && golden_of "$p" || continue
+    # shellcheck disable=SC2086
+    if ff -v verbose -init_hw_device cuda=a:0 -init_hw_device cuda=b:0 \
+            -hwaccel cuda -hwaccel_device a -hwaccel_output_format cuda -i "$corpus/$dis" \
+            -hwaccel cuda -hwaccel_device b -hwaccel_output_format cuda -i "$corpus/$ref" \
+            -lavfi "[0:v][1:v]vmafgpu=$(opts "$w/ctx_$p.json")" -f null - > "$w/ctx_$p.out" 2>&1; then
+        if grep -q "CUDA inputs come from two contexts on device 0" "$w/ctx_$p.out"; then
+            check "two CUDA contexts $p (nvdec, reference copied)" "$w/ctx_$p.json" "$w/ctx_$p.out"
+        else
+            fail "two CUDA contexts $p: not noticed" "$w/ctx_$p.out"
+        fi
+    else
+        fail "two CUDA contexts $p: ffmpeg failed" "$w/ctx_$p.out"
+    fi
+done
+
+# ---- 4c. inputs on two GPUs: refused, naming both -----------------------------------
+p=p720_10
+encoded $p
+if ff -init_hw_device cuda=x:1 -f rawvideo -video_size 16x16 -pix_fmt yuv420p \
+        -i /dev/zero -frames:v 1 -f null - > "$w/gpu1.out" 2>&1; then
+    # shellcheck disable=SC2086
+    if ff -init_hw_device cuda=a:0 -init_hw_device cuda=b:1 \
+            -hwaccel cuda -hwaccel_device a -hwaccel_output_format cuda -i "$corpus/$dis" \
+            -hwaccel cuda -hwaccel_device b -hwaccel_output_format cuda -i "$corpus/$ref" \
+            -lavfi "[0:v][1:v]vmafgpu" -f null - > "$w/gpus.out" 2>&1; then
+        fail "two GPUs: ffmpeg succeeded" "$w/gpus.out"
+    elif grep -q "CUDA inputs are on different GPUs: distorted (main) on device 0 (.*), reference on device 1" "$w/gpus.out"; then
+        pass "two GPUs: refused, naming both sides"
+    else
+        fail "two GPUs: no message" "$w/gpus.out"
+    fi
 else
-    fail "two CUDA contexts: no message" "$w/ctx.out"
+    echo "SKIP two GPUs: this machine has one CUDA device"
 fi
 
 # ---- 5. throughput ---------------------------------------------------------------------
@@ -263,6 +306,20 @@ for p in p1080_crf32 p2160; do
     # shellcheck disable=SC2086
     bench "$p nvdec + vmafgpu vmaf+psnr" $hw $in \
         -lavfi "[0:v][1:v]vmafgpu=model=version=vmaf_v0.6.1:feature=name=psnr:n_threads=$nthr" -f null -
+    # decoding taken out: each input's frames decoded once into GPU memory
+    # (extra decoder surfaces keep them there) and replayed by loop
+    nf=$(frames_of "$p")
+    rp="-extra_hw_frames $((nf + 4)) $dec"
+    lp="loop=loop=$replay:size=$nf:start=0"
+    # shellcheck disable=SC2086
+    bench "$p nvdec once, replay only" $hw $rp -i "$corpus/$dis" $rp -i "$corpus/$ref" \
+        -filter_complex "[0:v]$lp[d];[1:v]$lp[r]" -map "[d]" -map "[r]" -f null -
+    # shellcheck disable=SC2086
+    bench "$p replay + vmafgpu psnr+motion" $hw $rp -i "$corpus/$dis" $rp -i "$corpus/$ref" \
+        -filter_complex "[0:v]$lp[d];[1:v]$lp[r];[d][r]vmafgpu=model=:feature=name=psnr|name=motion" -f null -
+    # shellcheck disable=SC2086
+    bench "$p replay + vmafgpu vmaf+psnr" $hw $rp -i "$corpus/$dis" $rp -i "$corpus/$ref" \
+        -filter_complex "[0:v]$lp[d];[1:v]$lp[r];[d][r]vmafgpu=model=version=vmaf_v0.6.1:feature=name=psnr:n_threads=$nthr" -f null -
     # the same on the CPU, for comparison
     in="-stream_loop $loops -i $corpus/$dis -stream_loop $loops -i $corpus/$ref"
     # shellcheck disable=SC2086
