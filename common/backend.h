@@ -13,6 +13,9 @@
 #ifndef VG_COMMON_BACKEND_H
 #define VG_COMMON_BACKEND_H
 
+#include <pthread.h>
+#include <stddef.h>
+
 #include "vmafgpu.h"
 #include "common/collector.h"
 #include "common/feature.h"
@@ -38,6 +41,44 @@ typedef struct VgEngineParams {
     enum VgPixFmt fmt;         ///< format of submitted pictures
     enum VgMemory memory;      ///< memory of submitted pictures
 } VgEngineParams;
+
+/** Fill a feature state's fields from the engine parameters (not priv). */
+void vg_feature_ctx_fill(VgFeatureCtx *fc, const VgEngineParams *p,
+                         const VgFeatureInst *inst);
+
+/** Fill a feature state and initialise its CPU implementation's state. */
+int vg_feature_ctx_open_cpu(VgFeatureCtx *fc, const VgEngineParams *p,
+                            const VgFeatureInst *inst);
+void vg_feature_ctx_close_cpu(VgFeatureCtx *fc);
+
+/**
+ * One worker's CPU states of n features: *fcs gets an array of n states
+ * (even on failure, for vg_feature_ctxs_close_cpu()).
+ */
+int vg_feature_ctxs_open_cpu(VgFeatureCtx **fcs, const VgEngineParams *p,
+                             const VgFeatureInst *const *insts, unsigned n);
+/** Close the states that were opened and free the array. */
+void vg_feature_ctxs_close_cpu(VgFeatureCtx **fcs, unsigned n);
+
+/** An engine's worker threads. Zero-initialised: none. */
+typedef struct VgThreads {
+    pthread_t *thread;
+    unsigned n_started;
+} VgThreads;
+
+/**
+ * Start n threads running fn(args + i * arg_size). On failure the threads
+ * already started keep running; vg_threads_stop() ends them.
+ */
+int vg_threads_start(VgThreads *t, unsigned n, void *(*fn)(void *),
+                     void *args, size_t arg_size, VgLog *log);
+
+/**
+ * Set *quit under lock, wake the threads waiting on wake and join them all.
+ * The threads must return once they see *quit with nothing left to do.
+ */
+void vg_threads_stop(VgThreads *t, pthread_mutex_t *lock, pthread_cond_t *wake,
+                     int *quit);
 
 typedef struct VgBackendOps {
     const char *name;

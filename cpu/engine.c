@@ -35,8 +35,6 @@ typedef struct CpuEngine CpuEngine;
 
 typedef struct Worker {
     CpuEngine *e;
-    pthread_t thread;
-    int started;
     VgFeatureCtx *fc;   ///< one per feature
 } Worker;
 
@@ -45,6 +43,8 @@ struct CpuEngine {
     int threaded;
     unsigned n_workers;
     Worker *workers;
+    VgThreads threads;
+    const VgFeatureInst **insts; ///< &p.feats[i], for the workers' states
     int need_prev;
 
     pthread_mutex_t lock;
@@ -167,74 +167,17 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-static void close_worker_states(CpuEngine *e, Worker *w)
-{
-    if (!w->fc)
-        return;
-    for (unsigned f = 0; f < e->p.n_feats; f++) {
-        VgFeatureCtx *fc = &w->fc[f];
-        if (fc->priv && fc->desc->cpu->close)
-            fc->desc->cpu->close(fc);
-        free(fc->priv);
-    }
-    free(w->fc);
-    w->fc = NULL;
-}
-
-static int open_worker_states(CpuEngine *e, Worker *w)
-{
-    w->e = e;
-    w->fc = calloc(e->p.n_feats ? e->p.n_feats : 1, sizeof(*w->fc));
-    if (!w->fc)
-        return -ENOMEM;
-    for (unsigned f = 0; f < e->p.n_feats; f++) {
-        const VgFeatureInst *inst = &e->p.feats[f];
-        VgFeatureCtx *fc = &w->fc[f];
-        int ret;
-
-        fc->desc = inst->desc;
-        fc->opts = inst->opts;
-        fc->width = e->p.width;
-        fc->height = e->p.height;
-        fc->bpc = e->p.bpc;
-        fc->layout = e->p.layout;
-        fc->n_subsample = e->p.cfg->n_subsample;
-        fc->log = e->p.log;
-        fc->keys = inst->keys;
-        fc->collector = e->p.collector;
-        fc->priv = calloc(1, inst->desc->cpu->priv_size ?
-                             inst->desc->cpu->priv_size : 1);
-        if (!fc->priv)
-            return -ENOMEM;
-        if (inst->desc->cpu->init && (ret = inst->desc->cpu->init(fc)) < 0) {
-            vg_log(e->p.log, VG_LOG_ERROR, "feature '%s': initialisation "
-                   "failed (%d)", inst->desc->name, ret);
-            if (inst->desc->cpu->close)
-                inst->desc->cpu->close(fc);
-            free(fc->priv);
-            fc->priv = NULL;
-            return ret;
-        }
-    }
-    return 0;
-}
-
 static void cpu_close(void **engine)
 {
     CpuEngine *e = *engine;
 
     if (!e)
         return;
-    pthread_mutex_lock(&e->lock);
-    e->quit = 1;
-    pthread_cond_broadcast(&e->job_cond);
-    pthread_mutex_unlock(&e->lock);
+    vg_threads_stop(&e->threads, &e->lock, &e->job_cond, &e->quit);
     for (unsigned i = 0; e->workers && i < e->n_workers; i++)
-        if (e->workers[i].started)
-            pthread_join(e->workers[i].thread, NULL);
-    for (unsigned i = 0; e->workers && i < e->n_workers; i++)
-        close_worker_states(e, &e->workers[i]);
+        vg_feature_ctxs_close_cpu(&e->workers[i].fc, e->p.n_feats);
     free(e->workers);
+    free(e->insts);
     pthread_mutex_lock(&e->lock);
     pic_unref_locked(e, e->prev);
     pic_unref_locked(e, e->prev2);
@@ -278,24 +221,23 @@ static int cpu_open(void **engine, const VgEngineParams *p)
     e->workers = calloc(e->n_workers, sizeof(*e->workers));
     e->q_cap = 2 * e->n_workers;
     e->queue = calloc(e->q_cap, sizeof(*e->queue));
-    if (!e->workers || !e->queue) {
+    e->insts = calloc(p->n_feats ? p->n_feats : 1, sizeof(*e->insts));
+    if (!e->workers || !e->queue || !e->insts) {
         ret = -ENOMEM;
         goto fail;
     }
-    for (unsigned i = 0; i < e->n_workers; i++)
-        if ((ret = open_worker_states(e, &e->workers[i])) < 0)
+    for (unsigned f = 0; f < p->n_feats; f++)
+        e->insts[f] = &p->feats[f];
+    for (unsigned i = 0; i < e->n_workers; i++) {
+        e->workers[i].e = e;
+        if ((ret = vg_feature_ctxs_open_cpu(&e->workers[i].fc, p, e->insts,
+                                            p->n_feats)) < 0)
             goto fail;
-    if (e->threaded) {
-        for (unsigned i = 0; i < e->n_workers; i++) {
-            if (pthread_create(&e->workers[i].thread, NULL, worker_main,
-                               &e->workers[i])) {
-                vg_log(p->log, VG_LOG_ERROR, "cannot start worker thread %u", i);
-                ret = -EAGAIN;
-                goto fail;
-            }
-            e->workers[i].started = 1;
-        }
     }
+    if (e->threaded &&
+        (ret = vg_threads_start(&e->threads, e->n_workers, worker_main,
+                                e->workers, sizeof(*e->workers), p->log)) < 0)
+        goto fail;
     vg_log(p->log, VG_LOG_DEBUG, "cpu engine: %u worker(s), %u feature(s)",
            e->threaded ? e->n_workers : 0, p->n_feats);
     *engine = e;

@@ -51,8 +51,6 @@ typedef struct Slot {
 
 typedef struct Worker {
     VgCudaEngine *e;
-    pthread_t thread;
-    int started;
     VgFeatureCtx *fc;           ///< one per host feature
 } Worker;
 
@@ -81,6 +79,7 @@ struct VgCudaEngine {
     const VgFeatureInst **cpu_inst;
     unsigned n_workers;
     Worker *workers;
+    VgThreads threads;
 
     Slot slot[VG_CUDA_SLOTS];
     unsigned n_submitted, n_collected;
@@ -226,64 +225,6 @@ static void *worker_main(void *arg)
         pthread_mutex_unlock(&e->lock);
     }
     return NULL;
-}
-
-static void close_worker_states(VgCudaEngine *e, Worker *w)
-{
-    if (!w->fc)
-        return;
-    for (unsigned f = 0; f < e->n_cpu; f++) {
-        VgFeatureCtx *fc = &w->fc[f];
-        if (fc->priv && fc->desc->cpu->close)
-            fc->desc->cpu->close(fc);
-        free(fc->priv);
-    }
-    free(w->fc);
-    w->fc = NULL;
-}
-
-static void fill_ctx(const VgCudaEngine *e, VgFeatureCtx *fc,
-                     const VgFeatureInst *inst)
-{
-    fc->desc = inst->desc;
-    fc->opts = inst->opts;
-    fc->width = e->p.width;
-    fc->height = e->p.height;
-    fc->bpc = e->p.bpc;
-    fc->layout = e->p.layout;
-    fc->n_subsample = e->p.cfg->n_subsample;
-    fc->log = e->log;
-    fc->keys = inst->keys;
-    fc->collector = e->p.collector;
-}
-
-static int open_worker_states(VgCudaEngine *e, Worker *w)
-{
-    w->e = e;
-    w->fc = calloc(e->n_cpu, sizeof(*w->fc));
-    if (!w->fc)
-        return -ENOMEM;
-    for (unsigned f = 0; f < e->n_cpu; f++) {
-        const VgFeatureInst *inst = e->cpu_inst[f];
-        VgFeatureCtx *fc = &w->fc[f];
-        int ret;
-
-        fill_ctx(e, fc, inst);
-        fc->priv = calloc(1, inst->desc->cpu->priv_size ?
-                             inst->desc->cpu->priv_size : 1);
-        if (!fc->priv)
-            return -ENOMEM;
-        if (inst->desc->cpu->init && (ret = inst->desc->cpu->init(fc)) < 0) {
-            vg_log(e->log, VG_LOG_ERROR, "feature '%s': initialisation "
-                   "failed (%d)", inst->desc->name, ret);
-            if (inst->desc->cpu->close)
-                inst->desc->cpu->close(fc);
-            free(fc->priv);
-            fc->priv = NULL;
-            return ret;
-        }
-    }
-    return 0;
 }
 
 /* ---- collection ---------------------------------------------------------- */
@@ -457,15 +398,9 @@ static void cuda_close(void **engine)
         return;
     /* host workers first: they finish their queued frames, which read
      * host memory only */
-    pthread_mutex_lock(&e->lock);
-    e->quit = 1;
-    pthread_cond_broadcast(&e->job_cond);
-    pthread_mutex_unlock(&e->lock);
+    vg_threads_stop(&e->threads, &e->lock, &e->job_cond, &e->quit);
     for (unsigned i = 0; e->workers && i < e->n_workers; i++)
-        if (e->workers[i].started)
-            pthread_join(e->workers[i].thread, NULL);
-    for (unsigned i = 0; e->workers && i < e->n_workers; i++)
-        close_worker_states(e, &e->workers[i]);
+        vg_feature_ctxs_close_cpu(&e->workers[i].fc, e->n_cpu);
     if (e->cu && e->ctx && push_ctx(e) >= 0) {
         /* the engine's own work only, never a device-wide sync */
         if (e->stream)
@@ -535,7 +470,7 @@ static int open_features(VgCudaEngine *e)
             continue;
         }
         VgFeatureCtx *fc = &e->gfc[e->n_gpu];
-        fill_ctx(e, fc, inst);
+        vg_feature_ctx_fill(fc, &e->p, inst);
         fc->backend = e;
         fc->priv = calloc(1, impl->priv_size ? impl->priv_size : 1);
         if (!fc->priv)
@@ -619,19 +554,16 @@ static int cuda_open(void **engine, const VgEngineParams *p)
             ret = -ENOMEM;
             goto fail;
         }
-        for (unsigned i = 0; i < e->n_workers; i++)
-            if ((ret = open_worker_states(e, &e->workers[i])) < 0)
-                goto fail;
         for (unsigned i = 0; i < e->n_workers; i++) {
-            if (pthread_create(&e->workers[i].thread, NULL, worker_main,
-                               &e->workers[i])) {
-                vg_log(e->log, VG_LOG_ERROR, "cannot start worker thread %u",
-                       i);
-                ret = -EAGAIN;
+            e->workers[i].e = e;
+            if ((ret = vg_feature_ctxs_open_cpu(&e->workers[i].fc, &e->p,
+                                                e->cpu_inst, e->n_cpu)) < 0)
                 goto fail;
-            }
-            e->workers[i].started = 1;
         }
+        if ((ret = vg_threads_start(&e->threads, e->n_workers, worker_main,
+                                    e->workers, sizeof(*e->workers),
+                                    e->log)) < 0)
+            goto fail;
     }
     vg_log(e->log, VG_LOG_INFO, "cuda engine: %s (sm_%d%d), %s context, %u "
            "feature(s) on the GPU, %u on %u host thread(s)", name, major,
