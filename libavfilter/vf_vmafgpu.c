@@ -268,25 +268,37 @@ static enum VgLogLevel log_level(void)
 }
 
 #if CONFIG_CUDA
-#define CHECK_CU(x) FF_CUDA_CHECK_DL(ctx, s->hwctx->internal->cuda_dl, x)
+
+/** Make a device context's CUDA context current on this thread. */
+static int push_context(AVFilterContext *ctx, AVCUDADeviceContext *hw)
+{
+    CudaFunctions *cu = hw->internal->cuda_dl;
+
+    return FF_CUDA_CHECK_DL(ctx, cu, cu->cuCtxPushCurrent(hw->cuda_ctx));
+}
+
+/** Undo push_context(); returns ret if it is an error, else the pop's result. */
+static int pop_context(AVFilterContext *ctx, AVCUDADeviceContext *hw, int ret)
+{
+    CudaFunctions *cu = hw->internal->cuda_dl;
+    CUcontext dummy;
+    int err = FF_CUDA_CHECK_DL(ctx, cu, cu->cuCtxPopCurrent(&dummy));
+
+    return ret < 0 ? ret : err;
+}
 
 static int cuda_push(AVFilterContext *ctx)
 {
     VMAFGPUContext *s = ctx->priv;
 
-    if (!s->is_cuda)
-        return 0;
-    return CHECK_CU(s->hwctx->internal->cuda_dl->cuCtxPushCurrent(s->hwctx->cuda_ctx));
+    return s->is_cuda ? push_context(ctx, s->hwctx) : 0;
 }
 
 static int cuda_pop(AVFilterContext *ctx)
 {
     VMAFGPUContext *s = ctx->priv;
-    CUcontext dummy;
 
-    if (!s->is_cuda)
-        return 0;
-    return CHECK_CU(s->hwctx->internal->cuda_dl->cuCtxPopCurrent(&dummy));
+    return s->is_cuda ? pop_context(ctx, s->hwctx, 0) : 0;
 }
 
 /** The CUdevice and its name of a device context's CUDA context. */
@@ -294,17 +306,49 @@ static int cuda_context_device(AVFilterContext *ctx, AVCUDADeviceContext *hw,
                                CUdevice *dev, char *name, int name_size)
 {
     CudaFunctions *cu = hw->internal->cuda_dl;
-    CUcontext dummy;
-    int ret, err;
+    int ret = push_context(ctx, hw);
 
-    ret = FF_CUDA_CHECK_DL(ctx, cu, cu->cuCtxPushCurrent(hw->cuda_ctx));
     if (ret < 0)
         return ret;
     ret = FF_CUDA_CHECK_DL(ctx, cu, cu->cuCtxGetDevice(dev));
     if (ret >= 0 && cu->cuDeviceGetName(name, name_size, *dev) != CUDA_SUCCESS)
         av_strlcpy(name, "?", name_size);
-    err = FF_CUDA_CHECK_DL(ctx, cu, cu->cuCtxPopCurrent(&dummy));
-    return ret < 0 ? ret : err;
+    return pop_context(ctx, hw, ret);
+}
+
+/** Create an event in a device context's CUDA context. */
+static int create_event(AVFilterContext *ctx, AVCUDADeviceContext *hw, CUevent *ev)
+{
+    CudaFunctions *cu = hw->internal->cuda_dl;
+    int ret = push_context(ctx, hw);
+
+    if (ret < 0)
+        return ret;
+    ret = FF_CUDA_CHECK_DL(ctx, cu, cu->cuEventCreate(ev, CU_EVENT_DISABLE_TIMING));
+    return pop_context(ctx, hw, ret);
+}
+
+/**
+ * Make later work on to's stream wait for the work queued so far on from's
+ * stream; ev belongs to from's context. Both may be different contexts.
+ */
+static int order_streams(AVFilterContext *ctx, CUevent ev,
+                         AVCUDADeviceContext *from, AVCUDADeviceContext *to)
+{
+    CudaFunctions *cu = from->internal->cuda_dl;
+    int ret = push_context(ctx, from);
+
+    if (ret < 0)
+        return ret;
+    ret = FF_CUDA_CHECK_DL(ctx, cu, cu->cuEventRecord(ev, from->stream));
+    ret = pop_context(ctx, from, ret);
+    if (ret < 0)
+        return ret;
+    ret = push_context(ctx, to);
+    if (ret < 0)
+        return ret;
+    ret = FF_CUDA_CHECK_DL(ctx, cu, cu->cuStreamWaitEvent(to->stream, ev, 0));
+    return pop_context(ctx, to, ret);
 }
 
 /**
@@ -315,10 +359,8 @@ static int cuda_context_device(AVFilterContext *ctx, AVCUDADeviceContext *hw,
 static int init_reference_copy(AVFilterContext *ctx, AVHWFramesContext *rfc)
 {
     VMAFGPUContext *s = ctx->priv;
-    CudaFunctions *cu = s->hwctx->internal->cuda_dl;
     AVHWFramesContext *fc;
-    CUcontext dummy;
-    int ret, err;
+    int ret;
 
     s->ref_hwctx = rfc->device_ctx->hwctx;
     s->ref_device_ref = av_buffer_ref(rfc->device_ref);
@@ -336,21 +378,10 @@ static int init_reference_copy(AVFilterContext *ctx, AVHWFramesContext *rfc)
                "reference copies: %s\n", av_err2str(ret));
         return ret;
     }
-
-    ret = CHECK_CU(cu->cuCtxPushCurrent(s->ref_hwctx->cuda_ctx));
+    ret = create_event(ctx, s->ref_hwctx, &s->ref_written);
     if (ret < 0)
         return ret;
-    ret = CHECK_CU(cu->cuEventCreate(&s->ref_written, CU_EVENT_DISABLE_TIMING));
-    err = CHECK_CU(cu->cuCtxPopCurrent(&dummy));
-    if (ret < 0 || err < 0)
-        return ret < 0 ? ret : err;
-
-    ret = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
-    if (ret < 0)
-        return ret;
-    ret = CHECK_CU(cu->cuEventCreate(&s->ref_copied, CU_EVENT_DISABLE_TIMING));
-    err = CHECK_CU(cu->cuCtxPopCurrent(&dummy));
-    return ret < 0 ? ret : err;
+    return create_event(ctx, s->hwctx, &s->ref_copied);
 }
 
 /**
@@ -363,13 +394,11 @@ static int copy_reference(AVFilterContext *ctx, const AVFrame *src, AVFrame **ds
 {
     VMAFGPUContext *s = ctx->priv;
     CudaFunctions *cu = s->hwctx->internal->cuda_dl;
-    const AVPixFmtDescriptor *desc;
     AVHWFramesContext *fc = (AVHWFramesContext *)s->ref_frames_ref->data;
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(fc->sw_format);
     AVFrame *out;
-    CUcontext dummy;
     int ret, err;
 
-    desc = av_pix_fmt_desc_get(fc->sw_format);
     out = av_frame_alloc();
     if (!out)
         return AVERROR(ENOMEM);
@@ -382,18 +411,12 @@ static int copy_reference(AVFilterContext *ctx, const AVFrame *src, AVFrame **ds
     out->width  = src->width;
     out->height = src->height;
 
-    ret = CHECK_CU(cu->cuCtxPushCurrent(s->ref_hwctx->cuda_ctx));
+    ret = order_streams(ctx, s->ref_written, s->ref_hwctx, s->hwctx);
     if (ret < 0)
         goto fail;
-    ret = CHECK_CU(cu->cuEventRecord(s->ref_written, s->ref_hwctx->stream));
-    err = CHECK_CU(cu->cuCtxPopCurrent(&dummy));
-    if (ret < 0 || (ret = err) < 0)
-        goto fail;
-
-    ret = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
+    ret = cuda_push(ctx);
     if (ret < 0)
         goto fail;
-    ret = CHECK_CU(cu->cuStreamWaitEvent(s->hwctx->stream, s->ref_written, 0));
     for (int i = 0; ret >= 0 && i < FF_ARRAY_ELEMS(src->data) && src->data[i]; i++) {
         /* UNIFIED: the driver finds each pointer's context itself */
         CUDA_MEMCPY2D cpy = {
@@ -408,20 +431,13 @@ static int copy_reference(AVFilterContext *ctx, const AVFrame *src, AVFrame **ds
                                : src->height,
         };
 
-        ret = CHECK_CU(cu->cuMemcpy2DAsync(&cpy, s->hwctx->stream));
+        ret = FF_CUDA_CHECK_DL(ctx, cu, cu->cuMemcpy2DAsync(&cpy, s->hwctx->stream));
     }
-    if (ret >= 0)
-        ret = CHECK_CU(cu->cuEventRecord(s->ref_copied, s->hwctx->stream));
-    err = CHECK_CU(cu->cuCtxPopCurrent(&dummy));
+    err = cuda_pop(ctx);
     if (ret < 0 || (ret = err) < 0)
         goto fail;
-
-    ret = CHECK_CU(cu->cuCtxPushCurrent(s->ref_hwctx->cuda_ctx));
+    ret = order_streams(ctx, s->ref_copied, s->hwctx, s->ref_hwctx);
     if (ret < 0)
-        goto fail;
-    ret = CHECK_CU(cu->cuStreamWaitEvent(s->ref_hwctx->stream, s->ref_copied, 0));
-    err = CHECK_CU(cu->cuCtxPopCurrent(&dummy));
-    if (ret < 0 || (ret = err) < 0)
         goto fail;
     *dst = out;
     return 0;
@@ -435,20 +451,17 @@ static void uninit_reference_copy(AVFilterContext *ctx)
 {
     VMAFGPUContext *s = ctx->priv;
     CudaFunctions *cu;
-    CUcontext dummy;
 
     if (!s->ref_hwctx)
         return;
     cu = s->ref_hwctx->internal->cuda_dl;
-    if (s->ref_written &&
-        cu->cuCtxPushCurrent(s->ref_hwctx->cuda_ctx) == CUDA_SUCCESS) {
+    if (s->ref_written && push_context(ctx, s->ref_hwctx) >= 0) {
         cu->cuEventDestroy(s->ref_written);
-        cu->cuCtxPopCurrent(&dummy);
+        pop_context(ctx, s->ref_hwctx, 0);
     }
-    if (s->ref_copied &&
-        cu->cuCtxPushCurrent(s->hwctx->cuda_ctx) == CUDA_SUCCESS) {
+    if (s->ref_copied && push_context(ctx, s->hwctx) >= 0) {
         cu->cuEventDestroy(s->ref_copied);
-        cu->cuCtxPopCurrent(&dummy);
+        pop_context(ctx, s->hwctx, 0);
     }
     s->ref_written = s->ref_copied = NULL;
     av_buffer_unref(&s->ref_frames_ref);

@@ -151,6 +151,34 @@ check() {
     fi
 }
 
+# run_check NAME TAG NOTICE FFMPEG-ARGS...: ffmpeg writes $w/TAG.json, which
+# must equal the golden, and its verbose output ($w/TAG.out) must hold NOTICE
+run_check() {
+    name=$1 tag=$2 notice=$3
+    shift 3
+    if ! ff -v verbose "$@" > "$w/$tag.out" 2>&1; then
+        fail "$name: ffmpeg failed" "$w/$tag.out"
+    elif ! grep -q "$notice" "$w/$tag.out"; then
+        fail "$name: '$notice' not in the output" "$w/$tag.out"
+    else
+        check "$name" "$w/$tag.json" "$w/$tag.out"
+    fi
+}
+two_ctx="CUDA inputs come from two contexts on device 0"
+
+# run_refused NAME TAG MESSAGE FFMPEG-ARGS...: ffmpeg must fail and print MESSAGE
+run_refused() {
+    name=$1 tag=$2 msg=$3
+    shift 3
+    if ff "$@" > "$w/$tag.out" 2>&1; then
+        fail "$name: ffmpeg succeeded" "$w/$tag.out"
+    elif grep -q "$msg" "$w/$tag.out"; then
+        pass "$name: refused with a message"
+    else
+        fail "$name: no message" "$w/$tag.out"
+    fi
+}
+
 # ---- 1. NVDEC frames, read in place ---------------------------------------------
 for p in $pairs; do
     encoded "$p" && golden_of "$p" || { fail "nvdec $p: unknown pair"; continue; }
@@ -183,18 +211,10 @@ done
 # frames are copied into the distorted input's context
 for p in p720_10 p1080_crf32; do
     encoded "$p" && golden_of "$p" || continue
-    # shellcheck disable=SC2086
-    if ff -v verbose -i "$corpus/$dis" -i "$corpus/$ref" \
-            -lavfi "[0:v]hwupload_cuda[d];[1:v]hwupload_cuda[r];[d][r]vmafgpu=$(opts "$w/upc_$p.json")" \
-            -f null - > "$w/upc_$p.out" 2>&1; then
-        if grep -q "CUDA inputs come from two contexts on device 0" "$w/upc_$p.out"; then
-            check "hwupload_cuda x2 $p (two contexts, reference copied)" "$w/upc_$p.json" "$w/upc_$p.out"
-        else
-            fail "hwupload_cuda x2 $p: the two contexts were not noticed" "$w/upc_$p.out"
-        fi
-    else
-        fail "hwupload_cuda x2 $p: ffmpeg failed" "$w/upc_$p.out"
-    fi
+    run_check "hwupload_cuda x2 $p (two contexts, reference copied)" "upc_$p" \
+        "$two_ctx" -i "$corpus/$dis" -i "$corpus/$ref" \
+        -lavfi "[0:v]hwupload_cuda[d];[1:v]hwupload_cuda[r];[d][r]vmafgpu=$(opts "$w/upc_$p.json")" \
+        -f null -
 done
 
 # ---- 3. two instances in one graph -------------------------------------------------
@@ -229,31 +249,18 @@ echo "INFO metadata $p queue_size=0: $(grep -c '^lavfi.vmafgpu.vmaf=' "$w/meta0.
 
 # ---- 4. CUDA frames from a CPU backend: refused ------------------------------------
 # shellcheck disable=SC2086
-if ff $hw $dec -i "$corpus/$dis" $dec -i "$corpus/$ref" \
-        -lavfi "[0:v][1:v]vmafgpu=backend=cpu" -f null - > "$w/cpu.out" 2>&1; then
-    fail "backend=cpu on CUDA frames: ffmpeg succeeded" "$w/cpu.out"
-elif grep -q "backend=cpu cannot read CUDA frames" "$w/cpu.out"; then
-    pass "backend=cpu on CUDA frames: refused with a message"
-else
-    fail "backend=cpu on CUDA frames: no message" "$w/cpu.out"
-fi
+run_refused "backend=cpu on CUDA frames" cpu "backend=cpu cannot read CUDA frames" \
+    $hw $dec -i "$corpus/$dis" $dec -i "$corpus/$ref" \
+    -lavfi "[0:v][1:v]vmafgpu=backend=cpu" -f null -
 
 # ---- 4b. NVDEC inputs from two CUDA contexts on one GPU: scored exactly -----------
 for p in p1080_crf32 p720_10; do
     encoded "$p" && golden_of "$p" || continue
-    # shellcheck disable=SC2086
-    if ff -v verbose -init_hw_device cuda=a:0 -init_hw_device cuda=b:0 \
-            -hwaccel cuda -hwaccel_device a -hwaccel_output_format cuda -i "$corpus/$dis" \
-            -hwaccel cuda -hwaccel_device b -hwaccel_output_format cuda -i "$corpus/$ref" \
-            -lavfi "[0:v][1:v]vmafgpu=$(opts "$w/ctx_$p.json")" -f null - > "$w/ctx_$p.out" 2>&1; then
-        if grep -q "CUDA inputs come from two contexts on device 0" "$w/ctx_$p.out"; then
-            check "two CUDA contexts $p (nvdec, reference copied)" "$w/ctx_$p.json" "$w/ctx_$p.out"
-        else
-            fail "two CUDA contexts $p: not noticed" "$w/ctx_$p.out"
-        fi
-    else
-        fail "two CUDA contexts $p: ffmpeg failed" "$w/ctx_$p.out"
-    fi
+    run_check "two CUDA contexts $p (nvdec, reference copied)" "ctx_$p" \
+        "$two_ctx" -init_hw_device cuda=a:0 -init_hw_device cuda=b:0 \
+        -hwaccel cuda -hwaccel_device a -hwaccel_output_format cuda -i "$corpus/$dis" \
+        -hwaccel cuda -hwaccel_device b -hwaccel_output_format cuda -i "$corpus/$ref" \
+        -lavfi "[0:v][1:v]vmafgpu=$(opts "$w/ctx_$p.json")" -f null -
 done
 
 # ---- 4c. inputs on two GPUs: refused, naming both -----------------------------------
@@ -261,17 +268,12 @@ p=p720_10
 encoded $p
 if ff -init_hw_device cuda=x:1 -f rawvideo -video_size 16x16 -pix_fmt yuv420p \
         -i /dev/zero -frames:v 1 -f null - > "$w/gpu1.out" 2>&1; then
-    # shellcheck disable=SC2086
-    if ff -init_hw_device cuda=a:0 -init_hw_device cuda=b:1 \
-            -hwaccel cuda -hwaccel_device a -hwaccel_output_format cuda -i "$corpus/$dis" \
-            -hwaccel cuda -hwaccel_device b -hwaccel_output_format cuda -i "$corpus/$ref" \
-            -lavfi "[0:v][1:v]vmafgpu" -f null - > "$w/gpus.out" 2>&1; then
-        fail "two GPUs: ffmpeg succeeded" "$w/gpus.out"
-    elif grep -q "CUDA inputs are on different GPUs: distorted (main) on device 0 (.*), reference on device 1" "$w/gpus.out"; then
-        pass "two GPUs: refused, naming both sides"
-    else
-        fail "two GPUs: no message" "$w/gpus.out"
-    fi
+    run_refused "two GPUs, naming both sides" gpus \
+        "CUDA inputs are on different GPUs: distorted (main) on device 0 (.*), reference on device 1" \
+        -init_hw_device cuda=a:0 -init_hw_device cuda=b:1 \
+        -hwaccel cuda -hwaccel_device a -hwaccel_output_format cuda -i "$corpus/$dis" \
+        -hwaccel cuda -hwaccel_device b -hwaccel_output_format cuda -i "$corpus/$ref" \
+        -lavfi "[0:v][1:v]vmafgpu" -f null -
 else
     echo "SKIP two GPUs: this machine has one CUDA device"
 fi
