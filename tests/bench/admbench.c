@@ -14,30 +14,17 @@
  * finish). Usage: admbench [frames] (default 100).
  */
 
-#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "vmafgpu.h"
 #include "gpu/adm_layout.h"
 #include "gpu/cuda.h"
-
-extern const unsigned char vg_cuda_fatbin[];
-
-typedef CUresult CUDAAPI ElapsedFn(float *ms, CUevent a, CUevent b);
+#include "tests/bench/bench_util.h"
 
 static const VgCuda *cu;
-
-static double now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 typedef struct Bench {
     VgAdmParams par;
@@ -85,23 +72,10 @@ static int launch_frame(Bench *b, CUdeviceptr ref, CUdeviceptr dis,
 static double api_ms(const VgPicture *ref, const VgPicture *dis,
                      unsigned frames)
 {
-    VgConfig cfg = { .backend = VG_BACKEND_CUDA, .log_level = VG_LOG_WARNING };
-    VgContext *ctx = NULL;
-    double t0, t1;
+    static const char *const features[] = { "adm", NULL };
+    const VgConfig cfg = { .backend = VG_BACKEND_CUDA, .log_level = VG_LOG_WARNING };
 
-    if (vg_context_create(&ctx, &cfg) < 0 ||
-        vg_use_feature(ctx, "adm", NULL) < 0 ||
-        vg_submit(ctx, &ref[0], &dis[0]) < 0)
-        return -1;
-    t0 = now();
-    for (unsigned i = 1; i <= frames; i++)
-        if (vg_submit(ctx, &ref[i & 1], &dis[i & 1]) < 0)
-            return -1;
-    if (vg_flush(ctx) < 0)
-        return -1;
-    t1 = now();
-    vg_context_destroy(&ctx);
-    return (t1 - t0) * 1e3 / frames;
+    return bench_api_ms(&cfg, features, ref, dis, frames);
 }
 
 int main(int argc, char **argv)
@@ -112,38 +86,22 @@ int main(int argc, char **argv)
         "vg_adm_dwt_s0_8", "vg_adm_dwt_s1", "vg_adm_dwt_s23", "vg_adm_decouple",
         "vg_adm_cm",
     };
-    CUdevice dev;
-    CUcontext cctx;
-    CUmodule mod;
-    CUstream st;
-    CUevent e0, e1;
-    ElapsedFn *elapsed;
-    void *lib = dlopen("libcuda.so.1", RTLD_NOW);
-    char name[128] = "";
+    BenchCuda bc;
     int n_sm = 0;
 
     setvbuf(stdout, NULL, _IOLBF, 0);
-    if (!lib || !(elapsed = (ElapsedFn *)dlsym(lib, "cuEventElapsedTime")) ||
-        vg_cuda_load(&cu, NULL, VG_LOG_WARNING) < 0 ||
-        VG_CU(cu, NULL, cuDeviceGet, &dev, 0) < 0 ||
-        VG_CU(cu, NULL, cuDevicePrimaryCtxRetain, &cctx, dev) < 0 ||
-        VG_CU(cu, NULL, cuCtxPushCurrent, cctx) < 0 ||
-        VG_CU(cu, NULL, cuModuleLoadData, &mod, vg_cuda_fatbin) < 0 ||
-        VG_CU(cu, NULL, cuStreamCreate, &st, CU_STREAM_NON_BLOCKING) < 0 ||
-        VG_CU(cu, NULL, cuEventCreate, &e0, CU_EVENT_DEFAULT) < 0 ||
-        VG_CU(cu, NULL, cuEventCreate, &e1, CU_EVENT_DEFAULT) < 0 ||
-        VG_CU(cu, NULL, cuDeviceGetAttribute, &n_sm,
-              CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev) < 0) {
+    if (bench_cuda_open(&bc) < 0 ||
+        VG_CU(bc.cu, NULL, cuDeviceGetAttribute, &n_sm,
+              CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, bc.dev) < 0) {
         printf("admbench: no usable CUDA GPU\n");
         return 77;
     }
-    cu->f->cuDeviceGetName(name, sizeof(name) - 1, dev);
-    printf("admbench: %s (%d SMs), %u frames\n", name, n_sm, frames);
+    cu = bc.cu;
+    printf("admbench: %s (%d SMs), %u frames\n", bc.name, n_sm, frames);
     for (int z = 0; z < 2; z++) {
         for (int f = 0; f < 2; f++) {
             const unsigned w = sizes[z][0], h = sizes[z][1];
             const unsigned bpc = f ? 10 : 8, bps = f ? 2 : 1;
-            const size_t ysz = (size_t)w * h * bps, csz = ysz / 2;
             const VgAdmOpts o = {
                 .csf_scale = 1.0, .csf_diag_scale = 1.0, .dlm_weight = 0.5,
                 .enhn_gain_limit = 100.0, .norm_view_dist = 3.0,
@@ -154,36 +112,10 @@ int main(int argc, char **argv)
             CUdeviceptr buf[4], mem;
             VgPicture dp[4];
             Bench b;
-            uint8_t *hb = malloc(ysz + csz);
             float ms = 0;
 
-            if (!hb)
+            if (bench_noise_pictures(&bc, dp, buf, w, h, bpc) < 0)
                 return 1;
-            for (int i = 0; i < 4; i++) {
-                uint64_t s = 88172645463325252ull + i;
-                for (size_t k = 0; k < ysz + csz; k += bps) {
-                    s ^= s << 13; s ^= s >> 7; s ^= s << 17;
-                    if (bps == 1)
-                        hb[k] = (uint8_t)s;
-                    else
-                        *(uint16_t *)(hb + k) = (uint16_t)(s & 1023);
-                }
-                if (VG_CU(cu, NULL, cuMemAlloc, &buf[i], ysz + csz) < 0 ||
-                    VG_CU(cu, NULL, cuMemcpyHtoD, buf[i], hb, ysz + csz) < 0)
-                    return 1;
-                memset(&dp[i], 0, sizeof(dp[i]));
-                dp[i].fmt = VG_PIX_FMT_YUV420P;
-                dp[i].width = w;
-                dp[i].height = h;
-                dp[i].bitdepth = bpc;
-                dp[i].memory = VG_MEMORY_CUDA;
-                dp[i].data[0] = (const void *)(uintptr_t)buf[i];
-                dp[i].data[1] = (const void *)(uintptr_t)(buf[i] + ysz);
-                dp[i].data[2] = (const void *)(uintptr_t)(buf[i] + ysz + csz / 2);
-                dp[i].stride[0] = (ptrdiff_t)w * bps;
-                dp[i].stride[1] = dp[i].stride[2] = (ptrdiff_t)(w / 2) * bps;
-            }
-            free(hb);
 
             vg_adm_scales(w, h, sc);
             if (vg_adm_factors(&o, &fac, NULL) < 0)
@@ -200,20 +132,19 @@ int main(int argc, char **argv)
             if (n_sm > 0 && b.cm_grid > 4u * (unsigned)n_sm)
                 b.cm_grid = 4u * (unsigned)n_sm;
             for (int k = 0; k < 5; k++)
-                if (VG_CU(cu, NULL, cuModuleGetFunction, &b.fn[k], mod,
+                if (VG_CU(cu, NULL, cuModuleGetFunction, &b.fn[k], bc.mod,
                           k == 0 && f ? "vg_adm_dwt_s0_16" : names[k]) < 0)
                     return 1;
             /* warm-up, then the timed frames */
-            if (launch_frame(&b, buf[0], buf[1], (int64_t)w * bps, bpc, st) < 0 ||
-                VG_CU(cu, NULL, cuEventRecord, e0, st) < 0)
+            if (launch_frame(&b, buf[0], buf[1], (int64_t)w * bps, bpc, bc.st) < 0 ||
+                VG_CU(cu, NULL, cuEventRecord, bc.e0, bc.st) < 0)
                 return 1;
             for (unsigned i = 0; i < frames; i++)
                 if (launch_frame(&b, buf[i & 1], buf[2 + (i & 1)],
-                                 (int64_t)w * bps, bpc, st) < 0)
+                                 (int64_t)w * bps, bpc, bc.st) < 0)
                     return 1;
-            if (VG_CU(cu, NULL, cuEventRecord, e1, st) < 0 ||
-                VG_CU(cu, NULL, cuEventSynchronize, e1) < 0 ||
-                elapsed(&ms, e0, e1) != CUDA_SUCCESS)
+            if (VG_CU(cu, NULL, cuEventRecord, bc.e1, bc.st) < 0 ||
+                bench_cuda_elapsed(&bc, &ms) < 0)
                 return 1;
             printf("admbench: %ux%u %u-bit: ADM kernels %.3f ms/frame (CUDA "
                    "events, CM grid %u blocks), adm through the API on device "

@@ -17,43 +17,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "vmafgpu.h"
 #include "gpu/cuda.h"
-
-static double now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+#include "tests/bench/bench_util.h"
 
 static double run(enum VgBackend b, const VgPicture *ref, const VgPicture *dis,
                   unsigned frames, unsigned threads)
 {
-    VgConfig cfg = { .backend = b, .n_threads = threads,
-                     .log_level = VG_LOG_WARNING };
-    VgContext *ctx = NULL;
-    double t0, t1;
+    static const char *const features[] = { "psnr", "motion", NULL };
+    const VgConfig cfg = { .backend = b, .n_threads = threads,
+                           .log_level = VG_LOG_WARNING };
 
-    if (vg_context_create(&ctx, &cfg) < 0 ||
-        vg_use_feature(ctx, "psnr", NULL) < 0 ||
-        vg_use_feature(ctx, "motion", NULL) < 0)
-        return -1;
-    /* untimed first frame: engine start, module load, allocations */
-    if (vg_submit(ctx, &ref[0], &dis[0]) < 0)
-        return -1;
-    t0 = now();
-    for (unsigned i = 1; i <= frames; i++)
-        if (vg_submit(ctx, &ref[i & 1], &dis[i & 1]) < 0)
-            return -1;
-    if (vg_flush(ctx) < 0)
-        return -1;
-    t1 = now();
-    vg_context_destroy(&ctx);
-    return (t1 - t0) * 1e3 / frames;
+    return bench_api_ms(&cfg, features, ref, dis, frames);
 }
 
 int main(int argc, char **argv)

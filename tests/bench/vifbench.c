@@ -14,31 +14,18 @@
  * Usage: vifbench [frames] (default 100).
  */
 
-#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "vmafgpu.h"
 #include "cpu/vif.h"
 #include "gpu/cuda.h"
+#include "tests/bench/bench_util.h"
 #include "gpu/vif_params.h"
 
-extern const unsigned char vg_cuda_fatbin[];
-
-typedef CUresult CUDAAPI ElapsedFn(float *ms, CUevent a, CUevent b);
-
 static const VgCuda *cu;
-
-static double now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* the launches of one frame, as gpu/vif.c vif_cuda_submit() makes them */
 static int launch_frame(CUfunction fn[4], CUdeviceptr ref, CUdeviceptr dis,
@@ -81,92 +68,37 @@ static int launch_frame(CUfunction fn[4], CUdeviceptr ref, CUdeviceptr dis,
 static double api_ms(const VgPicture *ref, const VgPicture *dis,
                      unsigned frames)
 {
-    VgConfig cfg = { .backend = VG_BACKEND_CUDA, .log_level = VG_LOG_WARNING };
-    VgContext *ctx = NULL;
-    double t0, t1;
+    static const char *const features[] = { "vif", NULL };
+    const VgConfig cfg = { .backend = VG_BACKEND_CUDA, .log_level = VG_LOG_WARNING };
 
-    if (vg_context_create(&ctx, &cfg) < 0 ||
-        vg_use_feature(ctx, "vif", NULL) < 0 ||
-        vg_submit(ctx, &ref[0], &dis[0]) < 0)
-        return -1;
-    t0 = now();
-    for (unsigned i = 1; i <= frames; i++)
-        if (vg_submit(ctx, &ref[i & 1], &dis[i & 1]) < 0)
-            return -1;
-    if (vg_flush(ctx) < 0)
-        return -1;
-    t1 = now();
-    vg_context_destroy(&ctx);
-    return (t1 - t0) * 1e3 / frames;
+    return bench_api_ms(&cfg, features, ref, dis, frames);
 }
 
 int main(int argc, char **argv)
 {
     const unsigned frames = argc > 1 && atoi(argv[1]) > 0 ? (unsigned)atoi(argv[1]) : 100;
     static const unsigned sizes[2][2] = { { 1920, 1080 }, { 3840, 2160 } };
-    CUdevice dev;
-    CUcontext cctx;
-    CUmodule mod;
-    CUstream st;
-    CUevent e0, e1;
-    ElapsedFn *elapsed;
-    void *lib = dlopen("libcuda.so.1", RTLD_NOW);
-    char name[128] = "";
+    BenchCuda bc;
 
     setvbuf(stdout, NULL, _IOLBF, 0);
-    if (!lib || !(elapsed = (ElapsedFn *)dlsym(lib, "cuEventElapsedTime")) ||
-        vg_cuda_load(&cu, NULL, VG_LOG_WARNING) < 0 ||
-        VG_CU(cu, NULL, cuDeviceGet, &dev, 0) < 0 ||
-        VG_CU(cu, NULL, cuDevicePrimaryCtxRetain, &cctx, dev) < 0 ||
-        VG_CU(cu, NULL, cuCtxPushCurrent, cctx) < 0 ||
-        VG_CU(cu, NULL, cuModuleLoadData, &mod, vg_cuda_fatbin) < 0 ||
-        VG_CU(cu, NULL, cuStreamCreate, &st, CU_STREAM_NON_BLOCKING) < 0 ||
-        VG_CU(cu, NULL, cuEventCreate, &e0, CU_EVENT_DEFAULT) < 0 ||
-        VG_CU(cu, NULL, cuEventCreate, &e1, CU_EVENT_DEFAULT) < 0) {
+    if (bench_cuda_open(&bc) < 0) {
         printf("vifbench: no usable CUDA GPU\n");
         return 77;
     }
-    cu->f->cuDeviceGetName(name, sizeof(name) - 1, dev);
-    printf("vifbench: %s, %u frames\n", name, frames);
+    cu = bc.cu;
+    printf("vifbench: %s, %u frames\n", bc.name, frames);
     for (int z = 0; z < 2; z++) {
         for (int f = 0; f < 2; f++) {
             const unsigned w = sizes[z][0], h = sizes[z][1];
-            const unsigned bpc = f ? 10 : 8, bps = f ? 2 : 1;
-            const size_t ysz = (size_t)w * h * bps, csz = ysz / 2;
+            const unsigned bpc = f ? 10 : 8;
             CUdeviceptr buf[4], img[4][2] = { { 0 } }, acc, log2;
             size_t pitch[4] = { 0 };
             CUfunction fn[4];
             VgPicture dp[4];
-            uint8_t *hb = malloc(ysz + csz);
             float ms = 0;
 
-            if (!hb)
+            if (bench_noise_pictures(&bc, dp, buf, w, h, bpc) < 0)
                 return 1;
-            for (int i = 0; i < 4; i++) {
-                uint64_t s = 88172645463325252ull + i;
-                for (size_t k = 0; k < ysz + csz; k += bps) {
-                    s ^= s << 13; s ^= s >> 7; s ^= s << 17;
-                    if (bps == 1)
-                        hb[k] = (uint8_t)s;
-                    else
-                        *(uint16_t *)(hb + k) = (uint16_t)(s & 1023);
-                }
-                if (VG_CU(cu, NULL, cuMemAlloc, &buf[i], ysz + csz) < 0 ||
-                    VG_CU(cu, NULL, cuMemcpyHtoD, buf[i], hb, ysz + csz) < 0)
-                    return 1;
-                memset(&dp[i], 0, sizeof(dp[i]));
-                dp[i].fmt = VG_PIX_FMT_YUV420P;
-                dp[i].width = w;
-                dp[i].height = h;
-                dp[i].bitdepth = bpc;
-                dp[i].memory = VG_MEMORY_CUDA;
-                dp[i].data[0] = (const void *)(uintptr_t)buf[i];
-                dp[i].data[1] = (const void *)(uintptr_t)(buf[i] + ysz);
-                dp[i].data[2] = (const void *)(uintptr_t)(buf[i] + ysz + csz / 2);
-                dp[i].stride[0] = (ptrdiff_t)w * bps;
-                dp[i].stride[1] = dp[i].stride[2] = (ptrdiff_t)(w / 2) * bps;
-            }
-            free(hb);
             for (unsigned sc = 1; sc < 4; sc++) {
                 pitch[sc] = ((size_t)(w >> sc) * 2 + 255) & ~(size_t)255;
                 for (int q = 0; q < 2; q++)
@@ -175,7 +107,7 @@ int main(int argc, char **argv)
                         return 1;
             }
             for (unsigned sc = 0; sc < 4; sc++)
-                if (VG_CU(cu, NULL, cuModuleGetFunction, &fn[sc], mod,
+                if (VG_CU(cu, NULL, cuModuleGetFunction, &fn[sc], bc.mod,
                           sc ? (sc == 1 ? "vg_vif_s1" : sc == 2 ? "vg_vif_s2" :
                                 "vg_vif_s3") :
                           f ? "vg_vif_s0_16" : "vg_vif_s0_8") < 0)
@@ -187,16 +119,15 @@ int main(int argc, char **argv)
                 return 1;
             /* warm-up, then the timed frames */
             if (launch_frame(fn, buf[0], buf[1], w, h, bpc, img, pitch, acc,
-                             log2, st) < 0 ||
-                VG_CU(cu, NULL, cuEventRecord, e0, st) < 0)
+                             log2, bc.st) < 0 ||
+                VG_CU(cu, NULL, cuEventRecord, bc.e0, bc.st) < 0)
                 return 1;
             for (unsigned i = 0; i < frames; i++)
                 if (launch_frame(fn, buf[i & 1], buf[2 + (i & 1)], w, h, bpc,
-                                 img, pitch, acc, log2, st) < 0)
+                                 img, pitch, acc, log2, bc.st) < 0)
                     return 1;
-            if (VG_CU(cu, NULL, cuEventRecord, e1, st) < 0 ||
-                VG_CU(cu, NULL, cuEventSynchronize, e1) < 0 ||
-                elapsed(&ms, e0, e1) != CUDA_SUCCESS)
+            if (VG_CU(cu, NULL, cuEventRecord, bc.e1, bc.st) < 0 ||
+                bench_cuda_elapsed(&bc, &ms) < 0)
                 return 1;
             printf("vifbench: %ux%u %u-bit: VIF kernels %.3f ms/frame (CUDA "
                    "events), vif through the API on device pictures %.3f "

@@ -32,10 +32,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "vmafgpu.h"
 #include "gpu/cuda.h"
+#include "tests/bench/bench_util.h"
 
 #define SRC_W 640
 #define SRC_H 360
@@ -52,14 +52,6 @@ static CUstream pic_stream;     ///< where the pictures are produced
 
 /* the CUDA driver API's handle of the legacy default stream */
 #define LEGACY_STREAM ((CUstream)0x1)
-
-static double now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* bilinear sample of plane p (SRC_W x SRC_H, 8-bit) at output (x, y) */
 static unsigned sample(const uint8_t *p, unsigned x, unsigned y, unsigned w,
@@ -157,7 +149,7 @@ static int run(const char *model, const char *feature, const VgPicture *ref,
         if (vg_submit(ctx, &ref[i], &dis[i]) < 0)
             goto end;
     VG_CU(cu, NULL, cuStreamSynchronize, stream);
-    t0 = now();
+    t0 = bench_now();
     VG_CU(cu, NULL, cuEventRecord, e0, stream);
     for (unsigned i = 0; i < frames; i++)
         if (vg_submit(ctx, &ref[i % N_PAIRS], &dis[i % N_PAIRS]) < 0)
@@ -165,7 +157,7 @@ static int run(const char *model, const char *feature, const VgPicture *ref,
     VG_CU(cu, NULL, cuEventRecord, e1, stream);
     if (vg_flush(ctx) < 0)
         goto end;
-    t1 = now();
+    t1 = bench_now();
     VG_CU(cu, NULL, cuEventSynchronize, e1);
     elapsed(&ms, e0, e1);
     r->fps = (frames + N_PAIRS) > 0 ? frames / (t1 - t0) : 0;

@@ -1,0 +1,122 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tests/bench/bench_util.h"
+
+double bench_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+double bench_api_ms(const VgConfig *cfg, const char *const *features,
+                    const VgPicture ref[2], const VgPicture dis[2],
+                    unsigned frames)
+{
+    VgContext *ctx = NULL;
+    double t0, t1 = -1;
+
+    if (vg_context_create(&ctx, cfg) < 0)
+        return -1;
+    for (unsigned f = 0; features[f]; f++)
+        if (vg_use_feature(ctx, features[f], NULL) < 0)
+            goto end;
+    if (vg_submit(ctx, &ref[0], &dis[0]) < 0)
+        goto end;
+    t0 = bench_now();
+    for (unsigned i = 1; i <= frames; i++)
+        if (vg_submit(ctx, &ref[i & 1], &dis[i & 1]) < 0)
+            goto end;
+    if (vg_flush(ctx) < 0)
+        goto end;
+    t1 = (bench_now() - t0) * 1e3 / frames;
+end:
+    vg_context_destroy(&ctx);
+    return t1;
+}
+
+extern const unsigned char vg_cuda_fatbin[];
+
+typedef CUresult CUDAAPI ElapsedFn(float *ms, CUevent a, CUevent b);
+
+static ElapsedFn *elapsed_fn;
+
+int bench_cuda_open(BenchCuda *b)
+{
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW);
+    const VgCuda *cu;
+
+    memset(b, 0, sizeof(*b));
+    if (!lib || !(elapsed_fn = (ElapsedFn *)dlsym(lib, "cuEventElapsedTime")) ||
+        vg_cuda_load(&b->cu, NULL, VG_LOG_WARNING) < 0)
+        return -1;
+    cu = b->cu;
+    if (VG_CU(cu, NULL, cuDeviceGet, &b->dev, 0) < 0 ||
+        VG_CU(cu, NULL, cuDevicePrimaryCtxRetain, &b->ctx, b->dev) < 0 ||
+        VG_CU(cu, NULL, cuCtxPushCurrent, b->ctx) < 0 ||
+        VG_CU(cu, NULL, cuModuleLoadData, &b->mod, vg_cuda_fatbin) < 0 ||
+        VG_CU(cu, NULL, cuStreamCreate, &b->st, CU_STREAM_NON_BLOCKING) < 0 ||
+        VG_CU(cu, NULL, cuEventCreate, &b->e0, CU_EVENT_DEFAULT) < 0 ||
+        VG_CU(cu, NULL, cuEventCreate, &b->e1, CU_EVENT_DEFAULT) < 0)
+        return -1;
+    cu->f->cuDeviceGetName(b->name, sizeof(b->name) - 1, b->dev);
+    return 0;
+}
+
+int bench_cuda_elapsed(const BenchCuda *b, float *ms)
+{
+    if (VG_CU(b->cu, NULL, cuEventSynchronize, b->e1) < 0 ||
+        elapsed_fn(ms, b->e0, b->e1) != CUDA_SUCCESS)
+        return -1;
+    return 0;
+}
+
+int bench_noise_pictures(const BenchCuda *b, VgPicture dp[4],
+                         CUdeviceptr buf[4], unsigned w, unsigned h,
+                         unsigned bpc)
+{
+    const unsigned bps = bpc > 8 ? 2 : 1;
+    const size_t ysz = (size_t)w * h * bps, csz = ysz / 2;
+    uint8_t *hb = malloc(ysz + csz);
+
+    if (!hb)
+        return -1;
+    for (int i = 0; i < 4; i++) {
+        uint64_t s = 88172645463325252ull + i;
+        for (size_t k = 0; k < ysz + csz; k += bps) {
+            s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+            if (bps == 1)
+                hb[k] = (uint8_t)s;
+            else
+                *(uint16_t *)(hb + k) = (uint16_t)(s & ((1u << bpc) - 1));
+        }
+        if (VG_CU(b->cu, NULL, cuMemAlloc, &buf[i], ysz + csz) < 0 ||
+            VG_CU(b->cu, NULL, cuMemcpyHtoD, buf[i], hb, ysz + csz) < 0) {
+            free(hb);
+            return -1;
+        }
+        memset(&dp[i], 0, sizeof(dp[i]));
+        dp[i].fmt = VG_PIX_FMT_YUV420P;
+        dp[i].width = w;
+        dp[i].height = h;
+        dp[i].bitdepth = bpc;
+        dp[i].memory = VG_MEMORY_CUDA;
+        dp[i].data[0] = (const void *)(uintptr_t)buf[i];
+        dp[i].data[1] = (const void *)(uintptr_t)(buf[i] + ysz);
+        dp[i].data[2] = (const void *)(uintptr_t)(buf[i] + ysz + csz / 2);
+        dp[i].stride[0] = (ptrdiff_t)w * bps;
+        dp[i].stride[1] = dp[i].stride[2] = (ptrdiff_t)(w / 2) * bps;
+    }
+    free(hb);
+    return 0;
+}
