@@ -42,62 +42,9 @@ loops=${VG_BENCH_LOOPS:-4}
 replay=${VG_REPLAY_LOOPS:-199}
 nthr=${VG_N_THREADS:-$(nproc)}
 
-if [ -n "${VG_FATE_WORK:-}" ]; then
-    w=$VG_FATE_WORK
-    mkdir -p "$w"
-else
-    w=$(mktemp -d "${TMPDIR:-/tmp}/vg-fate-gpu.XXXXXX")
-    trap 'rm -rf "$w"' EXIT INT TERM
-fi
-
-n_pass=0
-n_fail=0
-pass() {
-    n_pass=$((n_pass + 1))
-    echo "PASS $1"
-}
-fail() {
-    n_fail=$((n_fail + 1))
-    echo "FAIL $1"
-    shift
-    for f in "$@"; do
-        [ -f "$f" ] && tail -n 15 "$f" | sed 's/^/    /'
-    done
-}
-
-cmp=${JSONCMP:-}
-if [ -z "$cmp" ]; then
-    cmp=$w/jsoncmp
-    # shellcheck disable=SC2046
-    ${CC:-cc} -std=c11 -O2 $(pkg-config --cflags json-c) \
-        "$top/tests/fate/jsoncmp.c" -o "$cmp" $(pkg-config --libs json-c) || {
-        echo "gpu: cannot build jsoncmp (set JSONCMP)" >&2
-        echo "0 passed, 1 failed"
-        exit 1
-    }
-fi
-
-required=
-feature_opt=
-for f in $features; do
-    case $f in
-    psnr)   required="$required psnr_y psnr_cb psnr_cr" ;;
-    motion) required="$required integer_motion2 integer_motion3" ;;
-    vif)    required="$required integer_vif_scale0 integer_vif_scale1 integer_vif_scale2 integer_vif_scale3" ;;
-    adm)    required="$required integer_adm2 integer_adm_scale0 integer_adm_scale1 integer_adm_scale2 integer_adm_scale3" ;;
-    *) echo "gpu: unknown feature $f" >&2; exit 1 ;;
-    esac
-    feature_opt="$feature_opt${feature_opt:+|}name=$f"
-done
-model_opt=
-for m in $models; do
-    required="$required vmaf"
-    model_opt="version=$m"
-done
-
-ff() {
-    "$ffmpeg" -nostdin -hide_banner -nostats -y "$@"
-}
+fate_name=fate-gpu
+# shellcheck source=tests/fate/lib.sh
+. "$top/tests/fate/lib.sh"
 hw="-init_hw_device cuda=gpu -filter_hw_device gpu"
 dec="-hwaccel cuda -hwaccel_device gpu -hwaccel_output_format cuda"
 

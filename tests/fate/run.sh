@@ -25,6 +25,7 @@
 #   VG_FATE_MODELS    built-in models that must be implemented (default below)
 #   VG_FATE_PAIRS     corpus pairs to run (default: all)
 #   VG_FATE_WORK      work directory (default: a temporary one, removed)
+#   JSONCMP           a built tests/fate/jsoncmp (default: built here with CC)
 #   CC                C compiler for the JSON comparer (default cc)
 
 set -u
@@ -45,63 +46,9 @@ if [ -x "$ffmpeg" ]; then :; else
     exit 1
 fi
 
-if [ -n "${VG_FATE_WORK:-}" ]; then
-    w=$VG_FATE_WORK
-    mkdir -p "$w"
-else
-    w=$(mktemp -d "${TMPDIR:-/tmp}/vg-fate.XXXXXX")
-    trap 'rm -rf "$w"' EXIT INT TERM
-fi
-
-n_pass=0
-n_fail=0
-pass() {
-    n_pass=$((n_pass + 1))
-    echo "PASS $1"
-}
-fail() {
-    n_fail=$((n_fail + 1))
-    echo "FAIL $1"
-    shift
-    for f in "$@"; do
-        [ -f "$f" ] && tail -n 15 "$f" | sed 's/^/    /'
-    done
-}
-
-# ---- the exact comparer ---------------------------------------------------
-cmp=$w/jsoncmp
-# shellcheck disable=SC2046
-if ! ${CC:-cc} -std=c11 -O2 $(pkg-config --cflags json-c) \
-        "$top/tests/fate/jsoncmp.c" -o "$cmp" $(pkg-config --libs json-c); then
-    echo "fate: cannot build tests/fate/jsoncmp.c" >&2
-    echo "0 passed, 1 failed"
-    exit 1
-fi
-
-# ---- required metrics -----------------------------------------------------
-required=
-feature_opt=
-for f in $features; do
-    case $f in
-    psnr)   required="$required psnr_y psnr_cb psnr_cr" ;;
-    motion) required="$required integer_motion2 integer_motion3" ;;
-    vif)    required="$required integer_vif_scale0 integer_vif_scale1 integer_vif_scale2 integer_vif_scale3" ;;
-    adm)    required="$required integer_adm2 integer_adm_scale0 integer_adm_scale1 integer_adm_scale2 integer_adm_scale3" ;;
-    *) echo "fate: unknown feature $f in VG_FATE_FEATURES" >&2; exit 1 ;;
-    esac
-    feature_opt="$feature_opt${feature_opt:+|}name=$f"
-done
-model_opt=
-for m in $models; do
-    case $m in
-    vmaf_v0.6.1) required="$required vmaf"; model_opt="version=vmaf_v0.6.1" ;;
-    *) echo "fate: only vmaf_v0.6.1 may be listed in VG_FATE_MODELS" >&2; exit 1 ;;
-    esac
-done
-
-ff() {
-    "$ffmpeg" -nostdin -hide_banner -nostats -y "$@"
-}
+fate_name=fate
+# shellcheck source=tests/fate/lib.sh
+. "$top/tests/fate/lib.sh"
 
 # inputs PAIR: sets dis_in / ref_in (ffmpeg input arguments) and gold
 inputs() {

@@ -1,0 +1,75 @@
+# Copyright (c) 2026 the vmafgpu authors
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# Shared part of the end-to-end ffmpeg tests (run.sh, gpu.sh), sourced
+# after they set: top (repository root), ffmpeg, features, models and
+# fate_name (the prefix of their messages). It provides
+#   w                      the work directory (VG_FATE_WORK, or a temporary
+#                          one removed on exit)
+#   pass NAME, fail NAME [FILE...]
+#                          count and print a result (fail shows the files'
+#                          last lines); n_pass, n_fail
+#   cmp                    the exact JSON comparer (JSONCMP, or built here
+#                          with ${CC:-cc} from tests/fate/jsoncmp.c)
+#   required               the metrics every log must have
+#   feature_opt, model_opt the filter's feature= and model= values
+#   ff ARGS...             ffmpeg, quiet and non-interactive
+
+if [ -n "${VG_FATE_WORK:-}" ]; then
+    w=$VG_FATE_WORK
+    mkdir -p "$w"
+else
+    w=$(mktemp -d "${TMPDIR:-/tmp}/vg-$fate_name.XXXXXX")
+    trap 'rm -rf "$w"' EXIT INT TERM
+fi
+
+n_pass=0
+n_fail=0
+pass() {
+    n_pass=$((n_pass + 1))
+    echo "PASS $1"
+}
+fail() {
+    n_fail=$((n_fail + 1))
+    echo "FAIL $1"
+    shift
+    for f in "$@"; do
+        [ -f "$f" ] && tail -n 15 "$f" | sed 's/^/    /'
+    done
+}
+
+cmp=${JSONCMP:-}
+if [ -z "$cmp" ]; then
+    cmp=$w/jsoncmp
+    # shellcheck disable=SC2046
+    ${CC:-cc} -std=c11 -O2 $(pkg-config --cflags json-c) \
+        "$top/tests/fate/jsoncmp.c" -o "$cmp" $(pkg-config --libs json-c) || {
+        echo "$fate_name: cannot build tests/fate/jsoncmp.c (or set JSONCMP)" >&2
+        echo "0 passed, 1 failed"
+        exit 1
+    }
+fi
+
+required=
+feature_opt=
+for f in $features; do
+    case $f in
+    psnr)   required="$required psnr_y psnr_cb psnr_cr" ;;
+    motion) required="$required integer_motion2 integer_motion3" ;;
+    vif)    required="$required integer_vif_scale0 integer_vif_scale1 integer_vif_scale2 integer_vif_scale3" ;;
+    adm)    required="$required integer_adm2 integer_adm_scale0 integer_adm_scale1 integer_adm_scale2 integer_adm_scale3" ;;
+    *) echo "$fate_name: unknown feature $f" >&2; exit 1 ;;
+    esac
+    feature_opt="$feature_opt${feature_opt:+|}name=$f"
+done
+model_opt=
+for m in $models; do
+    case $m in
+    vmaf_v0.6.1) required="$required vmaf"; model_opt="version=vmaf_v0.6.1" ;;
+    *) echo "$fate_name: only vmaf_v0.6.1 may be listed as a model" >&2; exit 1 ;;
+    esac
+done
+
+ff() {
+    "$ffmpeg" -nostdin -hide_banner -nostats -y "$@"
+}
