@@ -99,7 +99,8 @@ check() {
 }
 
 # run_check NAME TAG NOTICE FFMPEG-ARGS...: ffmpeg writes $w/TAG.json, which
-# must equal the golden, and its verbose output ($w/TAG.out) must hold NOTICE
+# must equal the golden, and its verbose output ($w/TAG.out) must hold NOTICE;
+# the result names the frames the filter saw
 run_check() {
     name=$1 tag=$2 notice=$3
     shift 3
@@ -108,7 +109,8 @@ run_check() {
     elif ! grep -q "$notice" "$w/$tag.out"; then
         fail "$name: '$notice' not in the output" "$w/$tag.out"
     else
-        check "$name" "$w/$tag.json" "$w/$tag.out"
+        fmt=$(grep -o -m 1 "CUDA frames [0-9x]* [a-z0-9]*" "$w/$tag.out")
+        check "$name (${fmt:-?})" "$w/$tag.json" "$w/$tag.out"
     fi
 }
 two_ctx="CUDA inputs come from two contexts on device 0"
@@ -130,35 +132,25 @@ run_refused() {
 for p in $pairs; do
     encoded "$p" && golden_of "$p" || { fail "nvdec $p: unknown pair"; continue; }
     # shellcheck disable=SC2086
-    if ff -v verbose $hw $dec -i "$corpus/$dis" $dec -i "$corpus/$ref" \
-            -lavfi "[0:v][1:v]vmafgpu=$(opts "$w/nv_$p.json" backend=cuda)" \
-            -f null - > "$w/nv_$p.out" 2>&1; then
-        fmt=$(grep -o -m 1 "CUDA frames [0-9x]* [a-z0-9]*" "$w/nv_$p.out")
-        check "nvdec $p (${fmt:-?})" "$w/nv_$p.json" "$w/nv_$p.out"
-    else
-        fail "nvdec $p: ffmpeg failed" "$w/nv_$p.out"
-    fi
+    run_check "nvdec $p" "nv_$p" "CUDA frames" $hw $dec -i "$corpus/$dis" \
+        $dec -i "$corpus/$ref" \
+        -lavfi "[0:v][1:v]vmafgpu=$(opts "$w/nv_$p.json" backend=cuda)" -f null -
 done
 
 # ---- 2. software decode + upload into the filter device ----------------------------
 for p in p720_10 p1080_crf32; do
     encoded "$p" && golden_of "$p" || continue
     # shellcheck disable=SC2086
-    if ff -v verbose $hw -i "$corpus/$dis" -i "$corpus/$ref" \
-            -lavfi "[0:v]hwupload[d];[1:v]hwupload[r];[d][r]vmafgpu=$(opts "$w/up_$p.json")" \
-            -f null - > "$w/up_$p.out" 2>&1; then
-        fmt=$(grep -o -m 1 "CUDA frames [0-9x]* [a-z0-9]*" "$w/up_$p.out")
-        check "hwupload $p (${fmt:-?})" "$w/up_$p.json" "$w/up_$p.out"
-    else
-        fail "hwupload $p: ffmpeg failed" "$w/up_$p.out"
-    fi
+    run_check "hwupload $p" "up_$p" "CUDA frames" $hw -i "$corpus/$dis" -i "$corpus/$ref" \
+        -lavfi "[0:v]hwupload[d];[1:v]hwupload[r];[d][r]vmafgpu=$(opts "$w/up_$p.json")" \
+        -f null -
 done
 
 # one hwupload_cuda per input: two CUDA contexts on one GPU; the reference
 # frames are copied into the distorted input's context
 for p in p720_10 p1080_crf32; do
     encoded "$p" && golden_of "$p" || continue
-    run_check "hwupload_cuda x2 $p (two contexts, reference copied)" "upc_$p" \
+    run_check "hwupload_cuda x2 $p, two contexts, reference copied" "upc_$p" \
         "$two_ctx" -i "$corpus/$dis" -i "$corpus/$ref" \
         -lavfi "[0:v]hwupload_cuda[d];[1:v]hwupload_cuda[r];[d][r]vmafgpu=$(opts "$w/upc_$p.json")" \
         -f null -
@@ -203,7 +195,7 @@ run_refused "backend=cpu on CUDA frames" cpu "backend=cpu cannot read CUDA frame
 # ---- 4b. NVDEC inputs from two CUDA contexts on one GPU: scored exactly -----------
 for p in p1080_crf32 p720_10; do
     encoded "$p" && golden_of "$p" || continue
-    run_check "two CUDA contexts $p (nvdec, reference copied)" "ctx_$p" \
+    run_check "two CUDA contexts $p, nvdec, reference copied" "ctx_$p" \
         "$two_ctx" -init_hw_device cuda=a:0 -init_hw_device cuda=b:0 \
         -hwaccel cuda -hwaccel_device a -hwaccel_output_format cuda -i "$corpus/$dis" \
         -hwaccel cuda -hwaccel_device b -hwaccel_output_format cuda -i "$corpus/$ref" \
