@@ -35,6 +35,7 @@
 #include "gpu/vif_block.h"
 #include "gpu/vif_params.h"
 #include "tests/unit/adm_synth.h"
+#include "tests/check_run.h"
 
 /* PAT_NOISE .. PAT_MAX of adm_synth.h, then: */
 enum { PAT_NEAR = 100 };   ///< dis only: ref plus uniform [-4, 4] * 2^(bpc-8)
@@ -299,16 +300,10 @@ int main(void)
 {
     Suite *s = suite_create("vif_block");
     TCase *tc = tcase_create("replay");
-    SRunner *sr;
-    int failed;
 
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, small_sizes, 0, sizeof(depths) / sizeof(depths[0]));
     tcase_add_loop_test(tc, large_sizes, 0, 6);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return vg_check_run(s);
 }

@@ -17,6 +17,7 @@
  */
 
 #include "tests/parity/api_corpus.h"
+#include "tests/check_run.h"
 
 static const char *const adm_keys[] = {
     "integer_adm2", "integer_aim", "integer_adm3",
@@ -77,8 +78,6 @@ int main(void)
 {
     Suite *s = suite_create("adm_corpus");
     TCase *tc = tcase_create("corpus");
-    SRunner *sr;
-    int failed;
 
     ac_env_init();
     tcase_set_timeout(tc, 600);
@@ -86,9 +85,5 @@ int main(void)
     /* ac_pairs[0], [1]: p1080_crf32, p1080_scaled */
     tcase_add_loop_test(tc, test_adm_neg, 0, 2);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return vg_check_run(s);
 }

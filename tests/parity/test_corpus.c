@@ -32,6 +32,7 @@
 #include <json-c/json.h>
 
 #include "tests/cli_util.h"
+#include "tests/check_run.h"
 
 /**
  * Compared keys, with the extractor that produces each one; a new feature
@@ -407,18 +408,14 @@ int main(void)
 {
     Suite *s = suite_create("corpus");
     TCase *tc = tcase_create("pairs");
-    SRunner *sr;
-    int failed;
+    int ret;
 
     cli_env_init();
     tcase_set_timeout(tc, 900);
     tcase_add_loop_test(tc, test_pair, 0, N_PAIRS);
     tcase_add_loop_test(tc, test_default_score_line, 0, N_PAIRS);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    ret = vg_check_run(s);
     cli_env_cleanup(tmp_files);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return ret;
 }

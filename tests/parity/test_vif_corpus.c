@@ -22,6 +22,7 @@
  */
 
 #include "tests/parity/api_corpus.h"
+#include "tests/check_run.h"
 
 static const char *const vif_keys[] = {
     "integer_vif_scale0", "integer_vif_scale1", "integer_vif_scale2",
@@ -110,8 +111,6 @@ int main(void)
 {
     Suite *s = suite_create("vif_corpus");
     TCase *tc = tcase_create("corpus");
-    SRunner *sr;
-    int failed;
 
     ac_env_init();
     tcase_set_timeout(tc, 600);
@@ -120,9 +119,5 @@ int main(void)
     /* ac_pairs[0], [1]: p1080_crf32, p1080_scaled */
     tcase_add_loop_test(tc, test_vif_neg, 0, 2);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return vg_check_run(s);
 }

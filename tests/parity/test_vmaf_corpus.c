@@ -16,6 +16,7 @@
  */
 
 #include "tests/parity/api_corpus.h"
+#include "tests/check_run.h"
 
 static const char *const pool_names[] = { "min", "max", "mean", "harmonic_mean" };
 static const enum VgPool pools[] = {
@@ -88,16 +89,10 @@ int main(void)
 {
     Suite *s = suite_create("vmaf_corpus");
     TCase *tc = tcase_create("corpus");
-    SRunner *sr;
-    int failed;
 
     ac_env_init();
     tcase_set_timeout(tc, 900);
     tcase_add_loop_test(tc, test_vmaf_pair, 0, AC_N_PAIRS);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return vg_check_run(s);
 }

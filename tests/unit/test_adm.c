@@ -28,6 +28,7 @@
 
 #include "vmafgpu.h"
 #include "tests/unit/adm_cases.h"
+#include "tests/check_run.h"
 
 static const char *const keys[7] = {
     "integer_adm2", "integer_aim", "integer_adm3", "integer_adm_scale0",
@@ -333,8 +334,6 @@ int main(void)
 {
     Suite *s = suite_create("adm");
     TCase *tc = tcase_create("adm");
-    SRunner *sr;
-    int failed;
 
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_libvmaf_values, 0, N_CASES);
@@ -345,9 +344,5 @@ int main(void)
     tcase_add_test(tc, test_debug_outputs);
     tcase_add_test(tc, test_threads_deterministic);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return vg_check_run(s);
 }

@@ -25,6 +25,7 @@
 #include <json-c/json.h>
 
 #include "tests/cli_util.h"
+#include "tests/check_run.h"
 
 static const char *const tmp_files[] = {
     "short.yuv", "small.yuv", "small_dis.yuv", "bad_model.json",
@@ -426,8 +427,7 @@ int main(void)
 {
     Suite *s = suite_create("cli");
     TCase *tc = tcase_create("cli");
-    SRunner *sr;
-    int failed;
+    int ret;
 
     cli_env_init();
     snprintf(raw_dir, sizeof(raw_dir), "%s/corpus/raw", cli_env.shared);
@@ -442,10 +442,7 @@ int main(void)
     tcase_add_test(tc, test_y4m_and_stdin_odd_size);
     tcase_add_test(tc, test_valgrind_clean_run);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    ret = vg_check_run(s);
     cli_env_cleanup(tmp_files);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return ret;
 }

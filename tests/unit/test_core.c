@@ -20,6 +20,7 @@
 
 #include "config.h"
 #include "vmafgpu.h"
+#include "tests/check_run.h"
 
 static char last_error[1024];
 
@@ -533,11 +534,5 @@ static Suite *core_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(core_suite());
-    int failed;
-
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return vg_check_run(core_suite());
 }

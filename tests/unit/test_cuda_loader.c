@@ -21,6 +21,7 @@
 
 #include "config.h"
 #include "vmafgpu.h"
+#include "tests/check_run.h"
 
 static char log_text[8192];
 
@@ -130,14 +131,7 @@ static Suite *loader_suite(void)
 
 int main(void)
 {
-    SRunner *sr;
-    int failed;
-
     /* before any context: the driver is loaded on first use */
     setenv("VG_CUDA_DRIVER", "/nonexistent/libcuda.so.1", 1);
-    sr = srunner_create(loader_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return vg_check_run(loader_suite());
 }

@@ -42,6 +42,7 @@
 #include "common/log.h"
 #include "common/model.h"
 #include "common/pool.h"
+#include "tests/check_run.h"
 
 static char shared_dir[1024];
 
@@ -1315,11 +1316,5 @@ static Suite *model_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(model_suite());
-    int failed;
-
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return vg_check_run(model_suite());
 }

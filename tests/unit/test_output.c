@@ -27,6 +27,7 @@
 
 #include "common/collector.h"
 #include "common/output.h"
+#include "tests/check_run.h"
 
 static char shared_dir[4096];
 
@@ -466,13 +467,6 @@ static Suite *output_suite(void)
 
 int main(void)
 {
-    SRunner *sr;
-    int failed;
-
     find_shared();
-    sr = srunner_create(output_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return vg_check_run(output_suite());
 }

@@ -32,6 +32,7 @@
 #include "vmafgpu.h"
 #include "cpu/vif.h"
 #include "tests/unit/adm_synth.h"
+#include "tests/check_run.h"
 
 static char last_error[1024];
 
@@ -456,11 +457,5 @@ static Suite *vif_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(vif_suite());
-    int failed;
-
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return vg_check_run(vif_suite());
 }
