@@ -18,7 +18,6 @@
 #define VG_TESTS_PARITY_API_CORPUS_H
 
 #include <check.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +27,7 @@
 
 #include "vmafgpu.h"
 #include "common/output.h"
+#include "tests/report.h"
 
 #define AC_PATH_MAX 4096
 
@@ -89,32 +89,6 @@ static void ac_env_init(void)
     else
         snprintf(ac_env.corpus_raw, sizeof(ac_env.corpus_raw),
                  "%s/tests/corpus-raw", top);
-}
-
-/* ---- mismatch report ---------------------------------------------------- */
-
-typedef struct AcReport {
-    char text[8192];
-    size_t len;
-    unsigned n;
-} AcReport;
-
-static void ac_report(AcReport *r, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void ac_report(AcReport *r, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (r->n++ >= 20 || r->len >= sizeof(r->text) - 2)
-        return;
-    va_start(ap, fmt);
-    r->len += (size_t)vsnprintf(r->text + r->len, sizeof(r->text) - r->len,
-                                fmt, ap);
-    va_end(ap);
-    if (r->len < sizeof(r->text) - 1)
-        r->text[r->len++] = '\n';
-    r->text[r->len < sizeof(r->text) ? r->len : sizeof(r->text) - 1] = '\0';
 }
 
 /* ---- reading a raw pair --------------------------------------------------- */
@@ -260,24 +234,24 @@ static inline json_object *ac_golden_pooled(json_object *g, const char *key,
  * Compare one value with a golden entry: as doubles (== on the %.17g text
  * parsed by strtod) for hp goldens, as libvmaf's printed text otherwise.
  */
-static void ac_compare(AcReport *rep, const char *what, unsigned i,
+static void ac_compare(VgReport *rep, const char *what, unsigned i,
                        const char *key, double ours, json_object *gold, int hp)
 {
     char buf[64];
 
     if (!gold) {
-        ac_report(rep, "%s: frame %u: %s missing from the golden", what, i, key);
+        vg_report(rep, "%s: frame %u: %s missing from the golden", what, i, key);
         return;
     }
     if (hp) {
         const double g = strtod(json_object_get_string(gold), NULL);
         if (!(ours == g))
-            ac_report(rep, "%s: frame %u: %s = %.17g, golden %.17g", what, i,
+            vg_report(rep, "%s: frame %u: %s = %.17g, golden %.17g", what, i,
                       key, ours, g);
     } else {
         vg_output_format_number(buf, sizeof(buf), ours, VG_PRECISION_DEFAULT);
         if (strcmp(buf, json_object_get_string(gold)))
-            ac_report(rep, "%s: frame %u: %s = %s, golden %s", what, i, key,
+            vg_report(rep, "%s: frame %u: %s = %s, golden %s", what, i, key,
                       buf, json_object_get_string(gold));
     }
 }

@@ -31,7 +31,7 @@ static void check_pair(const AcPair *p, const char *opts, const char *suffix,
 {
     VgContext *ctx = ac_context(2);
     json_object *g = ac_golden_load(golden, hp);
-    AcReport rep = { .len = 0 };
+    VgReport rep = { .len = 0 };
     char key[128];
     unsigned n;
 
@@ -43,7 +43,7 @@ static void check_pair(const AcPair *p, const char *opts, const char *suffix,
             snprintf(key, sizeof(key), "%s%s", adm_keys[k], suffix);
             int ret = vg_get_score(ctx, key, i, &v);
             if (ret < 0) {
-                ac_report(&rep, "%s: frame %u: %s not computed (%d)", p->name,
+                vg_report(&rep, "%s: frame %u: %s not computed (%d)", p->name,
                           i, key, ret);
                 continue;
             }

@@ -24,7 +24,6 @@
  */
 
 #include <check.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +32,7 @@
 
 #include "tests/cli_util.h"
 #include "tests/check_run.h"
+#include "tests/report.h"
 
 /**
  * Compared keys, with the extractor that produces each one; a new feature
@@ -113,32 +113,6 @@ static const Pair pairs[] = {
 static const char *const tmp_files[] = {
     "t2.json", "t1.json", "t0.json", "stderr.txt", "stdout.txt", NULL
 };
-
-/* ---- mismatch report ---------------------------------------------------- */
-
-typedef struct Report {
-    char text[8192];
-    size_t len;
-    unsigned n;
-} Report;
-
-static void report(Report *r, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void report(Report *r, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (r->n++ >= 20 || r->len >= sizeof(r->text) - 2)
-        return;
-    va_start(ap, fmt);
-    r->len += (size_t)vsnprintf(r->text + r->len, sizeof(r->text) - r->len,
-                                fmt, ap);
-    va_end(ap);
-    if (r->len < sizeof(r->text) - 1)
-        r->text[r->len++] = '\n';
-    r->text[r->len < sizeof(r->text) ? r->len : sizeof(r->text) - 1] = '\0';
-}
 
 /* ---- running the tool --------------------------------------------------- */
 
@@ -244,7 +218,7 @@ static const char *text_of(json_object *v)
  * Compare `key` of ours against golden: every frame and the pooled values,
  * as doubles (exact) or as printed text.
  */
-static void compare_key(Report *r, const char *what, json_object *ours,
+static void compare_key(VgReport *r, const char *what, json_object *ours,
                         json_object *gold, const char *key, int as_text)
 {
     size_t n = frame_count(gold);
@@ -256,21 +230,21 @@ static void compare_key(Report *r, const char *what, json_object *ours,
         json_object *o = member(frame_metrics(ours, i), key);
 
         if (!g) {
-            report(r, "%s: frame %zu: golden has no %s", what, i, key);
+            vg_report(r, "%s: frame %zu: golden has no %s", what, i, key);
             return;
         }
         if (!o) {
-            report(r, "%s: frame %zu: %s missing from our output", what, i,
+            vg_report(r, "%s: frame %zu: %s missing from our output", what, i,
                       key);
             return;
         }
         if (as_text ? strcmp(text_of(o), text_of(g))
                     : json_object_get_double(o) != json_object_get_double(g))
-            report(r, "%s: frame %zu: %s = %s, golden %s", what, i, key,
+            vg_report(r, "%s: frame %zu: %s = %s, golden %s", what, i, key,
                       text_of(o), text_of(g));
     }
     if (!pg || !po) {
-        report(r, "%s: pooled %s missing from %s", what, key,
+        vg_report(r, "%s: pooled %s missing from %s", what, key,
                   pg ? "our output" : "the golden");
         return;
     }
@@ -279,39 +253,39 @@ static void compare_key(Report *r, const char *what, json_object *ours,
 
         if (!g || !o || (as_text ? strcmp(text_of(o), text_of(g))
                          : json_object_get_double(o) != json_object_get_double(g)))
-            report(r, "%s: pooled %s %s = %s, golden %s", what, key,
+            vg_report(r, "%s: pooled %s %s = %s, golden %s", what, key,
                       pool_names[m], o ? text_of(o) : "(missing)",
                       g ? text_of(g) : "(missing)");
     }
 }
 
 /** Every metric of a must equal b's (threads 1 vs threads 2). */
-static void compare_all(Report *r, json_object *a, json_object *b)
+static void compare_all(VgReport *r, json_object *a, json_object *b)
 {
     size_t n = frame_count(a);
 
     if (frame_count(b) != n) {
-        report(r, "threads: %zu frames vs %zu", n, frame_count(b));
+        vg_report(r, "threads: %zu frames vs %zu", n, frame_count(b));
         return;
     }
     for (size_t i = 0; i < n; i++) {
         json_object *ma = frame_metrics(a, i), *mb = frame_metrics(b, i);
 
         if (!ma || !mb) {
-            report(r, "threads: frame %zu has no metrics", i);
+            vg_report(r, "threads: frame %zu has no metrics", i);
             return;
         }
         if (json_object_object_length(ma) != json_object_object_length(mb))
-            report(r, "threads: frame %zu: key counts differ", i);
+            vg_report(r, "threads: frame %zu: key counts differ", i);
         json_object_object_foreach(ma, key, va) {
             json_object *vb = member(mb, key);
             if (!vb || json_object_get_double(va) != json_object_get_double(vb))
-                report(r, "threads: frame %zu: %s = %s vs %s", i, key,
+                vg_report(r, "threads: frame %zu: %s = %s vs %s", i, key,
                           text_of(va), vb ? text_of(vb) : "(missing)");
         }
     }
     if (!member(a, "pooled_metrics") || !member(b, "pooled_metrics")) {
-        report(r, "threads: no pooled_metrics");
+        vg_report(r, "threads: no pooled_metrics");
         return;
     }
     json_object_object_foreach(member(a, "pooled_metrics"), key, pa) {
@@ -319,7 +293,7 @@ static void compare_all(Report *r, json_object *a, json_object *b)
         for (unsigned m = 0; m < 4; m++) {
             json_object *x = member(pa, pool_names[m]), *y = member(pb, pool_names[m]);
             if (!x || !y || json_object_get_double(x) != json_object_get_double(y))
-                report(r, "threads: pooled %s %s differs", key, pool_names[m]);
+                vg_report(r, "threads: pooled %s %s differs", key, pool_names[m]);
         }
     }
 }
@@ -329,7 +303,7 @@ START_TEST(test_pair)
     const Pair *p = &pairs[_i];
     char golden[CLI_PATH_MAX + 128];
     json_object *t2, *t1 = NULL, *t0, *g6, *ghp = NULL;
-    Report r = { .len = 0 };
+    VgReport r = { .len = 0 };
 
     run_pair(p, "2", 1, 0, tmp_path("t2.json"));
     run_pair(p, "2", 0, p->big, tmp_path("t0.json"));
@@ -349,7 +323,7 @@ START_TEST(test_pair)
     }
 
     if (frame_count(t2) != frame_count(g6))
-        report(&r, "%s: %zu frames, golden %zu", p->name, frame_count(t2),
+        vg_report(&r, "%s: %zu frames, golden %zu", p->name, frame_count(t2),
                   frame_count(g6));
     for (unsigned k = 0; k < N_KEYS; k++) {
         if (ghp)

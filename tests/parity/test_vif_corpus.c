@@ -36,7 +36,7 @@ static void compare(VgContext *ctx, const AcPair *p, unsigned n,
                     unsigned threads)
 {
     json_object *g = ac_golden_load(golden, hp);
-    AcReport rep = { .len = 0 };
+    VgReport rep = { .len = 0 };
     char key[128];
 
     for (unsigned i = 0; i < n; i++) {
@@ -46,7 +46,7 @@ static void compare(VgContext *ctx, const AcPair *p, unsigned n,
 
             snprintf(key, sizeof(key), "%s%s", vif_keys[k], suffix);
             if ((ret = vg_get_score(ctx, key, i, &v)) < 0) {
-                ac_report(&rep, "%s: frame %u: %s not computed (%d)", p->name,
+                vg_report(&rep, "%s: frame %u: %s not computed (%d)", p->name,
                           i, key, ret);
                 continue;
             }

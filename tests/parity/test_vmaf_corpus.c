@@ -24,7 +24,7 @@ static const enum VgPool pools[] = {
 };
 
 /** Compare model output `ours` (per frame and pooled) with golden key "vmaf". */
-static void check_model(AcReport *rep, VgContext *ctx, const AcPair *p,
+static void check_model(VgReport *rep, VgContext *ctx, const AcPair *p,
                         unsigned n, const char *ours, const char *golden,
                         int hp)
 {
@@ -36,7 +36,7 @@ static void check_model(AcReport *rep, VgContext *ctx, const AcPair *p,
     for (unsigned i = 0; i < n; i++) {
         int ret = vg_get_score(ctx, ours, i, &v);
         if (ret < 0) {
-            ac_report(rep, "%s: frame %u: %s not computed (%d)", what, i,
+            vg_report(rep, "%s: frame %u: %s not computed (%d)", what, i,
                       ours, ret);
             continue;
         }
@@ -45,7 +45,7 @@ static void check_model(AcReport *rep, VgContext *ctx, const AcPair *p,
     for (unsigned k = 0; k < 4; k++) {
         int ret = vg_get_pooled(ctx, ours, pools[k], &v);
         if (ret < 0) {
-            ac_report(rep, "%s: pooled %s of %s failed (%d)", what,
+            vg_report(rep, "%s: pooled %s of %s failed (%d)", what,
                       pool_names[k], ours, ret);
             continue;
         }
@@ -62,7 +62,7 @@ START_TEST(test_vmaf_pair)
     const int p1080 = !strncmp(p->name, "p1080_", 6);
     const int p2160 = !strcmp(p->name, "p2160");
     VgContext *ctx = ac_context(2);
-    AcReport rep = { .len = 0 };
+    VgReport rep = { .len = 0 };
     char golden[128];
     unsigned n;
 
