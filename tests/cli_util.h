@@ -23,6 +23,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tests/slurp.h"
+
 #define CLI_PATH_MAX 4096
 
 typedef struct CliEnv {
@@ -84,30 +86,6 @@ static int file_exists(const char *path)
 {
     struct stat st;
     return !stat(path, &st) && S_ISREG(st.st_mode);
-}
-
-/** Whole file as a NUL-terminated string (caller frees), or NULL. */
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    long n;
-
-    if (!f)
-        return NULL;
-    if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 &&
-        !fseek(f, 0, SEEK_SET) && (buf = malloc((size_t)n + 1))) {
-        if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-            free(buf);
-            buf = NULL;
-        } else {
-            buf[n] = '\0';
-            if (len)
-                *len = (size_t)n;
-        }
-    }
-    fclose(f);
-    return buf;
 }
 
 /**

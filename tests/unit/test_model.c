@@ -43,6 +43,7 @@
 #include "common/model.h"
 #include "common/pool.h"
 #include "tests/check_run.h"
+#include "tests/slurp.h"
 
 static char shared_dir[1024];
 
@@ -178,29 +179,6 @@ static const VgFeatureDesc *fake_resolve(const char *name, unsigned *out)
 }
 
 /* ---- files ------------------------------------------------------------- */
-
-static char *read_whole(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    long n;
-
-    if (!f)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 &&
-        fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n + 1))) {
-        if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-            free(buf);
-            buf = NULL;
-        } else {
-            buf[n] = '\0';
-            if (len)
-                *len = (size_t)n;
-        }
-    }
-    fclose(f);
-    return buf;
-}
 
 static void model_path(char *buf, size_t size, const char *file)
 {
@@ -933,7 +911,7 @@ START_TEST(builtin_bytes)
         snprintf(path, sizeof(path), "%s/models/%s%s.json", shared_dir,
                  strncmp(names[n], "vmaf_v1.0.16_", 13) ? "" :
                  "vmaf_v1.0.16/", names[n]);
-        file = read_whole(path, &flen);
+        file = slurp(path, &flen);
         ck_assert_msg(file != NULL, "no file %s", path);
         ck_assert_uint_eq(len, flen);
         ck_assert(!memcmp(data, file, len));
@@ -1143,7 +1121,7 @@ START_TEST(bad_input)
     expect_fail(spec, -EINVAL, "outside");
 
     /* JSON syntax */
-    text = read_whole(file, &len);
+    text = slurp(file, &len);
     ck_assert_ptr_nonnull(text);
     expect_fail_text(text, len / 2, "truncated JSON");
     expect_fail_text(text, 1, "truncated JSON");

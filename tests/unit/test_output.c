@@ -28,6 +28,7 @@
 #include "common/collector.h"
 #include "common/output.h"
 #include "tests/check_run.h"
+#include "tests/slurp.h"
 
 static char shared_dir[4096];
 
@@ -41,27 +42,6 @@ static void find_shared(void)
     else
         snprintf(shared_dir, sizeof(shared_dir), "%s/../shared",
                  top && *top ? top : "..");
-}
-
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    long n;
-
-    if (!f)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 &&
-        fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n + 1))) {
-        if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-            free(buf);
-            buf = NULL;
-        } else {
-            buf[n] = '\0';
-        }
-    }
-    fclose(f);
-    return buf;
 }
 
 /** Run the writer into a string (caller frees). */
@@ -208,8 +188,8 @@ START_TEST(test_json_golden)
 
     snprintf(path6, sizeof(path6), "%s/golden/%s.json", shared_dir, pair);
     snprintf(pathhp, sizeof(pathhp), "%s/golden/hp/%s.json", shared_dir, pair);
-    text6 = read_file(path6);
-    texthp = read_file(pathhp);
+    text6 = slurp(path6, NULL);
+    texthp = slurp(pathhp, NULL);
     ck_assert_msg(text6 && texthp, "cannot read %s or %s (VG_SHARED_DIR?)",
                   path6, pathhp);
     hp = json_tokener_parse(texthp);
