@@ -17,6 +17,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vmafgpu.h"
 
 enum AdmPattern {
     PAT_NOISE,    ///< uniform over [0, 2^bpc - 1]
@@ -68,6 +72,54 @@ static inline void adm_synth(void *buf, ptrdiff_t stride, unsigned w,
                 ((uint16_t *)((uint8_t *)buf + i * stride))[j] = (uint16_t)v;
         }
     }
+}
+
+/** A 4:2:0 host picture: adm_synth() luma, mid-grey chroma. */
+typedef struct SynthPic {
+    VgPicture pic;
+    void *buf[3];
+} SynthPic;
+
+/**
+ * Allocate and fill p at w x h, bpc bits; each row is padded by pad bytes
+ * beyond its samples (strides need not be aligned). @return 0, or -1 when
+ * out of memory (p is then freed).
+ */
+static inline int synth_pic_make(SynthPic *p, unsigned w, unsigned h,
+                                 unsigned bpc, int pat, uint32_t seed,
+                                 ptrdiff_t pad)
+{
+    const unsigned bps = bpc > 8 ? 2 : 1;
+
+    memset(p, 0, sizeof(*p));
+    p->pic.fmt = VG_PIX_FMT_YUV420P;
+    p->pic.width = w;
+    p->pic.height = h;
+    p->pic.bitdepth = bpc;
+    for (unsigned k = 0; k < 3; k++) {
+        const unsigned pw = k ? (w + 1) / 2 : w, ph = k ? (h + 1) / 2 : h;
+        const ptrdiff_t stride = (ptrdiff_t)pw * bps + pad;
+
+        p->buf[k] = calloc(ph, (size_t)stride);
+        if (!p->buf[k]) {
+            for (unsigned i = 0; i < k; i++)
+                free(p->buf[i]);
+            return -1;
+        }
+        if (k)
+            adm_synth(p->buf[k], stride, pw, ph, bpc, PAT_FLAT, 1u << (bpc - 1));
+        else
+            adm_synth(p->buf[k], stride, pw, ph, bpc, pat, seed);
+        p->pic.data[k] = p->buf[k];
+        p->pic.stride[k] = stride;
+    }
+    return 0;
+}
+
+static inline void synth_pic_free(SynthPic *p)
+{
+    for (unsigned k = 0; k < 3; k++)
+        free(p->buf[k]);
 }
 
 #endif /* VG_TESTS_UNIT_ADM_SYNTH_H */

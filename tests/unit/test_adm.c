@@ -58,61 +58,19 @@ static VgContext *make_ctx(unsigned threads)
     return ctx;
 }
 
-/* A 4:2:0 picture: synthetic luma, mid-grey chroma, padded strides. */
-typedef struct Pic {
-    VgPicture pic;
-    uint8_t *buf[3];
-} Pic;
-
-static void pic_make(Pic *p, unsigned w, unsigned h, unsigned bpc, int pat,
-                     uint32_t seed)
-{
-    const unsigned bps = bpc > 8 ? 2 : 1;
-
-    memset(p, 0, sizeof(*p));
-    p->pic.fmt = VG_PIX_FMT_YUV420P;
-    p->pic.width = w;
-    p->pic.height = h;
-    p->pic.bitdepth = bpc;
-    for (unsigned pl = 0; pl < 3; pl++) {
-        const unsigned pw = pl ? (w + 1) / 2 : w, ph = pl ? (h + 1) / 2 : h;
-        const ptrdiff_t stride = (ptrdiff_t)(pw * bps + 40);
-        p->buf[pl] = calloc(ph, (size_t)stride);
-        ck_assert_ptr_nonnull(p->buf[pl]);
-        if (pl == 0) {
-            adm_synth(p->buf[0], stride, w, h, bpc, pat, seed);
-        } else {
-            for (unsigned i = 0; i < ph; i++)
-                for (unsigned j = 0; j < pw; j++) {
-                    if (bps == 1)
-                        p->buf[pl][i * stride + j] = 128;
-                    else
-                        ((uint16_t *)(p->buf[pl] + i * stride))[j] =
-                            (uint16_t)(1u << (bpc - 1));
-                }
-        }
-        p->pic.data[pl] = p->buf[pl];
-        p->pic.stride[pl] = stride;
-    }
-}
-
-static void pic_free(Pic *p)
-{
-    for (unsigned pl = 0; pl < 3; pl++)
-        free(p->buf[pl]);
-}
-
 /** Submit frame k of a case (seeds advance by 7919 per frame). */
 static int submit_frame(VgContext *ctx, const AdmCase *c, unsigned k)
 {
-    Pic r, d;
+    SynthPic r, d;
     int ret;
 
-    pic_make(&r, c->w, c->h, c->bpc, c->ref_pat, c->ref_seed + 7919u * k);
-    pic_make(&d, c->w, c->h, c->bpc, c->dis_pat, c->dis_seed + 7919u * k);
+    ck_assert_int_eq(synth_pic_make(&r, c->w, c->h, c->bpc,
+                                     c->ref_pat, c->ref_seed + 7919u * k, 40), 0);
+    ck_assert_int_eq(synth_pic_make(&d, c->w, c->h, c->bpc,
+                                     c->dis_pat, c->dis_seed + 7919u * k, 40), 0);
     ret = vg_submit(ctx, &r.pic, &d.pic);
-    pic_free(&r);
-    pic_free(&d);
+    synth_pic_free(&r);
+    synth_pic_free(&d);
     return ret;
 }
 

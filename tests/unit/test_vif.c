@@ -64,44 +64,6 @@ static const char *const out_names[15] = {
     "integer_vif_num_scale3", "integer_vif_den_scale3",
 };
 
-/* A 4:2:0 picture whose luma comes from adm_synth(); chroma mid-grey. */
-typedef struct Pic {
-    VgPicture pic;
-    void *buf[3];
-} Pic;
-
-static void pic_make(Pic *p, unsigned w, unsigned h, unsigned bpc, int pat,
-                     uint32_t seed)
-{
-    const unsigned bps = bpc > 8 ? 2 : 1;
-
-    memset(p, 0, sizeof(*p));
-    p->pic.fmt = VG_PIX_FMT_YUV420P;
-    p->pic.width = w;
-    p->pic.height = h;
-    p->pic.bitdepth = bpc;
-    for (unsigned k = 0; k < 3; k++) {
-        const unsigned pw = k ? (w + 1) / 2 : w, ph = k ? (h + 1) / 2 : h;
-        /* odd padding at the end of each row: strides need not be aligned */
-        const ptrdiff_t stride = (ptrdiff_t)pw * bps + 6;
-        p->buf[k] = calloc(ph, stride);
-        ck_assert_ptr_nonnull(p->buf[k]);
-        if (k)
-            adm_synth(p->buf[k], stride, pw, ph, bpc, PAT_FLAT,
-                      1u << (bpc - 1));
-        else
-            adm_synth(p->buf[k], stride, pw, ph, bpc, pat, seed);
-        p->pic.data[k] = p->buf[k];
-        p->pic.stride[k] = stride;
-    }
-}
-
-static void pic_free(Pic *p)
-{
-    for (unsigned k = 0; k < 3; k++)
-        free(p->buf[k]);
-}
-
 typedef struct VifCase {
     const char *name;
     unsigned w, h, bpc;
@@ -206,18 +168,20 @@ START_TEST(test_against_libvmaf)
     const VifCase *c = case_and_isa(_i);
     char opts[128], sfx[64];
     VgContext *ctx = make_ctx(0);
-    Pic r, d;
+    SynthPic r, d;
 
     opts_of(c, opts, sizeof(opts), sfx, sizeof(sfx));
     ck_assert_int_eq(vg_use_feature(ctx, "vif", opts), 0);
-    pic_make(&r, c->w, c->h, c->bpc, c->ref_pat, c->ref_seed);
-    pic_make(&d, c->w, c->h, c->bpc, c->dis_pat, c->dis_seed);
+    ck_assert_int_eq(synth_pic_make(&r, c->w, c->h, c->bpc,
+                                     c->ref_pat, c->ref_seed, 6), 0);
+    ck_assert_int_eq(synth_pic_make(&d, c->w, c->h, c->bpc,
+                                     c->dis_pat, c->dis_seed, 6), 0);
     ck_assert_int_eq(vg_submit(ctx, &r.pic, &d.pic), 0);
     ck_assert_int_eq(vg_flush(ctx), 0);
     check_frame(ctx, c, sfx, 0);
     vg_context_destroy(&ctx);
-    pic_free(&r);
-    pic_free(&d);
+    synth_pic_free(&r);
+    synth_pic_free(&d);
 }
 END_TEST
 
@@ -228,13 +192,15 @@ START_TEST(test_frames_threads)
     const VifCase *c = case_and_isa(_i);
     char opts[128], sfx[64];
     VgContext *ctx = make_ctx(2);
-    Pic r, d, f;
+    SynthPic r, d, f;
 
     opts_of(c, opts, sizeof(opts), sfx, sizeof(sfx));
     ck_assert_int_eq(vg_use_feature(ctx, "vif", opts), 0);
-    pic_make(&r, c->w, c->h, c->bpc, c->ref_pat, c->ref_seed);
-    pic_make(&d, c->w, c->h, c->bpc, c->dis_pat, c->dis_seed);
-    pic_make(&f, c->w, c->h, c->bpc, PAT_FLAT, 7);
+    ck_assert_int_eq(synth_pic_make(&r, c->w, c->h, c->bpc,
+                                     c->ref_pat, c->ref_seed, 6), 0);
+    ck_assert_int_eq(synth_pic_make(&d, c->w, c->h, c->bpc,
+                                     c->dis_pat, c->dis_seed, 6), 0);
+    ck_assert_int_eq(synth_pic_make(&f, c->w, c->h, c->bpc, PAT_FLAT, 7, 6), 0);
     for (unsigned i = 0; i < 5; i++) {
         const int flat = i & 1;
         ck_assert_int_eq(vg_submit(ctx, flat ? &f.pic : &r.pic,
@@ -254,9 +220,9 @@ START_TEST(test_frames_threads)
         }
     }
     vg_context_destroy(&ctx);
-    pic_free(&r);
-    pic_free(&d);
-    pic_free(&f);
+    synth_pic_free(&r);
+    synth_pic_free(&d);
+    synth_pic_free(&f);
 }
 END_TEST
 
@@ -277,11 +243,13 @@ START_TEST(test_flat)
 
     for (unsigned l = 0; l < 4; l++) {
         VgContext *ctx = make_ctx(0);
-        Pic r, d;
+        SynthPic r, d;
 
         ck_assert_int_eq(vg_use_feature(ctx, "vif", "debug=true"), 0);
-        pic_make(&r, w, h, bpc, PAT_FLAT, levels[l][0]);
-        pic_make(&d, w, h, bpc, PAT_FLAT, levels[l][1]);
+        ck_assert_int_eq(synth_pic_make(&r, w, h, bpc,
+                                         PAT_FLAT, levels[l][0], 6), 0);
+        ck_assert_int_eq(synth_pic_make(&d, w, h, bpc,
+                                         PAT_FLAT, levels[l][1], 6), 0);
         ck_assert_int_eq(vg_submit(ctx, &r.pic, &d.pic), 0);
         ck_assert_int_eq(vg_flush(ctx), 0);
         for (unsigned s = 0; s < 4; s++) {
@@ -296,8 +264,8 @@ START_TEST(test_flat)
             ck_assert(v == n);
         }
         vg_context_destroy(&ctx);
-        pic_free(&r);
-        pic_free(&d);
+        synth_pic_free(&r);
+        synth_pic_free(&d);
     }
 }
 END_TEST
@@ -318,10 +286,10 @@ START_TEST(test_identical_at_most_one)
 
     for (int pat = PAT_NOISE; pat <= PAT_CHECKER; pat++) {
         VgContext *ctx = make_ctx(0);
-        Pic r;
+        SynthPic r;
 
         ck_assert_int_eq(vg_use_feature(ctx, "vif", NULL), 0);
-        pic_make(&r, 53, 41, bpc, pat, 99);
+        ck_assert_int_eq(synth_pic_make(&r, 53, 41, bpc, pat, 99, 6), 0);
         ck_assert_int_eq(vg_submit(ctx, &r.pic, &r.pic), 0);
         ck_assert_int_eq(vg_flush(ctx), 0);
         for (unsigned s = 0; s < 4; s++) {
@@ -331,7 +299,7 @@ START_TEST(test_identical_at_most_one)
                           "%.17g", bpc, pat, s, v);
         }
         vg_context_destroy(&ctx);
-        pic_free(&r);
+        synth_pic_free(&r);
     }
 }
 END_TEST
@@ -390,12 +358,12 @@ START_TEST(test_min_size)
         const unsigned w = sizes[i][0], h = sizes[i][1];
         const int ok = w >= 16 && h >= 16;
         VgContext *ctx = make_ctx(0);
-        Pic r, d;
+        SynthPic r, d;
         int ret;
 
         ck_assert_int_eq(vg_use_feature(ctx, "vif", NULL), 0);
-        pic_make(&r, w, h, 10, PAT_NOISE, 1);
-        pic_make(&d, w, h, 10, PAT_NOISE, 2);
+        ck_assert_int_eq(synth_pic_make(&r, w, h, 10, PAT_NOISE, 1, 6), 0);
+        ck_assert_int_eq(synth_pic_make(&d, w, h, 10, PAT_NOISE, 2, 6), 0);
         last_error[0] = 0;
         ret = vg_submit(ctx, &r.pic, &d.pic);
         if (ok) {
@@ -409,8 +377,8 @@ START_TEST(test_min_size)
                           strstr(last_error, "16x16"), "%s", last_error);
         }
         vg_context_destroy(&ctx);
-        pic_free(&r);
-        pic_free(&d);
+        synth_pic_free(&r);
+        synth_pic_free(&d);
     }
 }
 END_TEST
