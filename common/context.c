@@ -451,16 +451,8 @@ static int start(VgContext *ctx, const VgPicture *pic)
     for (unsigned i = 0; i < ctx->n_feats; i++) {
         const VgFeatureDesc *d = ctx->feats[i].desc;
         VgFeatureCtx *fc = &ctx->post[i];
-        fc->desc = d;
-        fc->opts = ctx->feats[i].opts;
-        fc->width = p->width;
-        fc->height = p->height;
-        fc->bpc = p->bpc;
-        fc->layout = p->layout;
-        fc->n_subsample = ctx->cfg.n_subsample;
-        fc->log = &ctx->log;
-        fc->keys = ctx->feats[i].keys;
-        fc->collector = ctx->collector;
+
+        vg_feature_ctx_fill(fc, p, &ctx->feats[i]);
         if (d->post && !(fc->priv = calloc(1, d->post_priv_size ?
                                               d->post_priv_size : 1)))
             return -ENOMEM;
