@@ -402,14 +402,10 @@ static int copy_reference(AVFilterContext *ctx, const AVFrame *src, AVFrame **ds
     out = av_frame_alloc();
     if (!out)
         return AVERROR(ENOMEM);
+    /* only the planes matter: the copy is read for scoring, then freed */
     ret = av_hwframe_get_buffer(s->ref_frames_ref, out, 0);
     if (ret < 0)
         goto fail;
-    ret = av_frame_copy_props(out, src);
-    if (ret < 0)
-        goto fail;
-    out->width  = src->width;
-    out->height = src->height;
 
     ret = order_streams(ctx, s->ref_written, s->ref_hwctx, s->hwctx);
     if (ret < 0)
