@@ -8,6 +8,13 @@
 
 #include "common/backend.h"
 
+const VgBackendOps *const vg_backends[] = {
+#define VG_BACKEND(name) &vg_backend_##name,
+    VG_BACKEND_LIST
+#undef VG_BACKEND
+    NULL,
+};
+
 void vg_feature_ctx_fill(VgFeatureCtx *fc, const VgEngineParams *p,
                          const VgFeatureInst *inst)
 {
@@ -26,7 +33,7 @@ void vg_feature_ctx_fill(VgFeatureCtx *fc, const VgEngineParams *p,
 int vg_feature_ctx_open_cpu(VgFeatureCtx *fc, const VgEngineParams *p,
                             const VgFeatureInst *inst)
 {
-    const VgFeatureImpl *impl = inst->desc->cpu;
+    const VgFeatureImpl *impl = vg_feature_cpu(inst->desc);
     int ret;
 
     vg_feature_ctx_fill(fc, p, inst);
@@ -47,8 +54,10 @@ int vg_feature_ctx_open_cpu(VgFeatureCtx *fc, const VgEngineParams *p,
 
 void vg_feature_ctx_close_cpu(VgFeatureCtx *fc)
 {
-    if (fc->priv && fc->desc->cpu->close)
-        fc->desc->cpu->close(fc);
+    const VgFeatureImpl *impl = vg_feature_cpu(fc->desc);
+
+    if (fc->priv && impl->close)
+        impl->close(fc);
     free(fc->priv);
     fc->priv = NULL;
 }

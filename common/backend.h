@@ -6,8 +6,10 @@
 /**
  * @file
  * Backend engines. The context owns features, collector and models; an
- * engine turns submitted pictures into emitted feature values. The CPU
- * engine lives in cpu/engine.c, the CUDA engine in gpu/engine.c.
+ * engine turns submitted pictures into emitted feature values. Each
+ * backend provides one VgBackendOps (cpu/engine.c, gpu/engine.c); the
+ * build lists the backends it has in preference order (VG_BACKEND_LIST in
+ * config.h, from configure), and the context tries them in that order.
  */
 
 #ifndef VG_COMMON_BACKEND_H
@@ -16,6 +18,7 @@
 #include <pthread.h>
 #include <stddef.h>
 
+#include "config.h"
 #include "vmafgpu.h"
 #include "common/collector.h"
 #include "common/feature.h"
@@ -82,6 +85,8 @@ void vg_threads_stop(VgThreads *t, pthread_mutex_t *lock, pthread_cond_t *wake,
 
 typedef struct VgBackendOps {
     const char *name;
+    enum VgBackend kind;        ///< what VgConfig.backend names it by
+    unsigned memories;          ///< 1 << VgMemory for each memory it reads
     /** @return 0 if this backend can run here (no logging at ERROR). */
     int (*usable)(const VgConfig *cfg, VgLog *log);
     int (*open)(void **engine, const VgEngineParams *p);
@@ -95,9 +100,11 @@ typedef struct VgBackendOps {
     void (*close)(void **engine);
 } VgBackendOps;
 
-extern const VgBackendOps vg_backend_cpu;
-#if HAVE_CUDA
-extern const VgBackendOps vg_backend_cuda;
-#endif
+#define VG_BACKEND(name) extern const VgBackendOps vg_backend_##name;
+VG_BACKEND_LIST
+#undef VG_BACKEND
+
+/** The backends of this build, in preference order, NULL-terminated. */
+extern const VgBackendOps *const vg_backends[];
 
 #endif /* VG_COMMON_BACKEND_H */

@@ -32,6 +32,25 @@ const char *vg_version(void)
            VG_STR(VG_VERSION_MICRO);
 }
 
+/* user-facing names of the public enums */
+static const char *kind_name(enum VgBackend b)
+{
+    return b == VG_BACKEND_CPU ? "CPU" : b == VG_BACKEND_CUDA ? "CUDA" : "auto";
+}
+
+static const char *memory_name(enum VgMemory m)
+{
+    return m == VG_MEMORY_HOST ? "host" : "CUDA";
+}
+
+static const VgBackendOps *find_backend(enum VgBackend kind)
+{
+    for (unsigned i = 0; vg_backends[i]; i++)
+        if (vg_backends[i]->kind == kind)
+            return vg_backends[i];
+    return NULL;
+}
+
 static double vg_now_s(void)
 {
     struct timespec ts;
@@ -62,26 +81,28 @@ int vg_context_create(VgContext **pctx, const VgConfig *cfg)
         ret = -EINVAL;
         goto fail;
     }
-    if (cfg->n_threads > 256) {
-        vg_log(&ctx->log, VG_LOG_ERROR, "%u threads requested; at most 256",
-               cfg->n_threads);
+    if (cfg->n_threads > VG_MAX_THREADS) {
+        vg_log(&ctx->log, VG_LOG_ERROR, "%u threads requested; at most %d",
+               cfg->n_threads, VG_MAX_THREADS);
         ret = -EINVAL;
         goto fail;
     }
-    if (cfg->backend == VG_BACKEND_CUDA) {
-#if HAVE_CUDA
-        if ((ret = vg_backend_cuda.usable(&ctx->cfg, &ctx->log)) < 0) {
-            vg_log(&ctx->log, VG_LOG_ERROR, "backend=cuda: no usable CUDA "
-                   "device (see the messages above)");
+    if (cfg->backend != VG_BACKEND_AUTO) {
+        const VgBackendOps *ops = find_backend(cfg->backend);
+        if (!ops) {
+            vg_log(&ctx->log, VG_LOG_ERROR, "backend %s: this build of "
+                   "libvmafgpu has no %s backend", kind_name(cfg->backend),
+                   kind_name(cfg->backend));
             ret = -ENODEV;
             goto fail;
         }
-#else
-        vg_log(&ctx->log, VG_LOG_ERROR, "backend=cuda: this build of "
-               "libvmafgpu has no CUDA backend");
-        ret = -ENODEV;
-        goto fail;
-#endif
+        if ((ret = ops->usable(&ctx->cfg, &ctx->log)) < 0) {
+            vg_log(&ctx->log, VG_LOG_ERROR, "backend=%s: no usable %s device "
+                   "(see the messages above)", ops->name,
+                   kind_name(ops->kind));
+            ret = -ENODEV;
+            goto fail;
+        }
     }
     if ((ret = vg_collector_create(&ctx->collector)) < 0)
         goto fail;
@@ -372,44 +393,63 @@ static int same_geometry(VgContext *ctx, const VgPicture *a, const char *an,
         vg_log(&ctx->log, VG_LOG_ERROR, "%s picture is %ux%u %s %u-bit in %s "
                "memory but %s picture is %ux%u %s %u-bit in %s memory", an,
                a->width, a->height, fmt_name(a->fmt), a->bitdepth,
-               a->memory == VG_MEMORY_CUDA ? "CUDA" : "host", bn, b->width,
+               memory_name(a->memory), bn, b->width,
                b->height, fmt_name(b->fmt), b->bitdepth,
-               b->memory == VG_MEMORY_CUDA ? "CUDA" : "host");
+               memory_name(b->memory));
         return -EINVAL;
     }
     return 0;
 }
 
+static int reads(const VgBackendOps *ops, enum VgMemory memory)
+{
+    return !!(ops->memories & (1u << memory));
+}
+
+/*
+ * backend=cpu/cuda: that backend. backend=auto: the first backend of the
+ * build's preference list that reads the pictures' memory and is usable
+ * here; when none is usable, the first that reads that memory, so that
+ * its open() says why it cannot run.
+ */
 static int choose_backend(VgContext *ctx, enum VgMemory memory)
 {
     enum VgBackend b = ctx->cfg.backend;
+    const VgBackendOps *ops = NULL;
 
-    if (b == VG_BACKEND_CPU) {
-        ctx->ops = &vg_backend_cpu;
-    } else {
-#if HAVE_CUDA
-        int usable = vg_backend_cuda.usable(&ctx->cfg, &ctx->log) >= 0;
-        if (b == VG_BACKEND_CUDA && !usable) {
-            vg_log(&ctx->log, VG_LOG_ERROR, "backend=cuda: no usable CUDA device");
+    if (b != VG_BACKEND_AUTO) {
+        ops = find_backend(b);
+        if (ops->usable(&ctx->cfg, &ctx->log) < 0) {
+            vg_log(&ctx->log, VG_LOG_ERROR, "backend=%s: no usable %s device",
+                   ops->name, kind_name(ops->kind));
             return -ENODEV;
         }
-        if (usable || memory == VG_MEMORY_CUDA)
-            ctx->ops = &vg_backend_cuda;
-        else
-            ctx->ops = &vg_backend_cpu;
-#else
-        ctx->ops = &vg_backend_cpu;
-#endif
-        if (b == VG_BACKEND_AUTO)
-            vg_log(&ctx->log, VG_LOG_INFO, "backend=auto: using the %s backend",
-                   ctx->ops->name);
+    } else {
+        for (unsigned i = 0; vg_backends[i]; i++) {
+            if (!reads(vg_backends[i], memory))
+                continue;
+            if (vg_backends[i]->usable(&ctx->cfg, &ctx->log) >= 0) {
+                ops = vg_backends[i];
+                break;
+            }
+            if (!ops)
+                ops = vg_backends[i];
+        }
+        if (!ops) {
+            vg_log(&ctx->log, VG_LOG_ERROR, "pictures are in %s memory, which "
+                   "no backend of this build can read", memory_name(memory));
+            return -ENOTSUP;
+        }
+        vg_log(&ctx->log, VG_LOG_INFO, "backend=auto: using the %s backend",
+               ops->name);
     }
-    if (memory == VG_MEMORY_CUDA && ctx->ops == &vg_backend_cpu) {
-        vg_log(&ctx->log, VG_LOG_ERROR, "pictures are in CUDA memory, which the "
-               "CPU backend cannot read%s", HAVE_CUDA ?
-               "" : " (this build has no CUDA backend)");
+    if (!reads(ops, memory)) {
+        vg_log(&ctx->log, VG_LOG_ERROR, "pictures are in %s memory, which the "
+               "%s backend cannot read", memory_name(memory),
+               kind_name(ops->kind));
         return -ENOTSUP;
     }
+    ctx->ops = ops;
     return 0;
 }
 
@@ -766,15 +806,11 @@ int vg_write_log(VgContext *ctx, const char *path, enum VgLogFormat fmt,
     return ret;
 }
 
-int vg_backend_is_cuda(const VgContext *ctx)
+enum VgBackend vg_backend_used(const VgContext *ctx)
 {
-#if HAVE_CUDA
-    if (ctx && ctx->ops)
-        return ctx->ops == &vg_backend_cuda;
-    return ctx && ctx->cfg.backend == VG_BACKEND_CUDA;
-#else
-    return 0;
-#endif
+    if (!ctx)
+        return VG_BACKEND_AUTO;
+    return ctx->ops ? ctx->ops->kind : ctx->cfg.backend;
 }
 
 unsigned vg_model_count(const VgContext *ctx)

@@ -9,20 +9,25 @@
 #include "common/collector.h"
 #include "common/feature.h"
 
-extern const VgFeatureDesc vg_feature_adm;
-extern const VgFeatureDesc vg_feature_psnr;
-extern const VgFeatureDesc vg_feature_motion;
-extern const VgFeatureDesc vg_feature_vif;
-
 /* Lookup order matters for output names provided by several features
  * (libvmaf's feature_extractor_list): the first one wins. */
 const VgFeatureDesc *const vg_features[] = {
-    &vg_feature_adm,
-    &vg_feature_psnr,
-    &vg_feature_motion,
-    &vg_feature_vif,
+#define VG_FEATURE(name, gpu) &vg_feature_##name,
+#include "common/features/list.h"
+#undef VG_FEATURE
     NULL,
 };
+
+static const VgFeatureImpl *const cpu_impls[VG_NB_FEATURES] = {
+#define VG_FEATURE(name, gpu) [VG_FEATURE_ID_##name] = &vg_cpu_##name,
+#include "common/features/list.h"
+#undef VG_FEATURE
+};
+
+const VgFeatureImpl *vg_feature_cpu(const VgFeatureDesc *desc)
+{
+    return desc->id < VG_NB_FEATURES ? cpu_impls[desc->id] : NULL;
+}
 
 const VgFeatureDesc *vg_feature_find(const char *name)
 {

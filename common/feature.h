@@ -5,9 +5,11 @@
 
 /**
  * @file
- * Feature descriptors: each feature is declared once (name, options,
- * outputs, flags) and implemented per backend (cpu/<feat>.c,
- * gpu/<feat>.c), in the spirit of libvmaf's VmafFeatureExtractor.
+ * Feature descriptors: each feature is declared once, in its home
+ * common/features/<feat>.{c,h} (name, options, outputs, flags, the
+ * backend-independent finish), listed once in common/features/list.h, and
+ * implemented per backend (cpu/<feat>.c, gpu/<feat>.{c,cu}). Every
+ * backend's implementation table is typed from the prototypes below.
  */
 
 #ifndef VG_COMMON_FEATURE_H
@@ -25,7 +27,10 @@ enum VgOptType {
     VG_OPT_DOUBLE,
 };
 
-/** One option of a feature; values live in the feature's options struct. */
+/**
+ * One option of a feature; values live in the feature's options struct.
+ * Tables are written with designated initialisers, one field per name.
+ */
 typedef struct VgFeatureOption {
     const char *name;     ///< option name as users type it (libvmaf's)
     const char *alias;    ///< short name used in output keys (libvmaf's), or NULL
@@ -64,22 +69,37 @@ typedef struct VgFrame {
     const VgImage *prev_prev_ref; ///< reference n-2 (PREV_REF only), NULL at n < 2
 } VgFrame;
 
+/*
+ * The prototypes every backend's implementation table is typed from: a
+ * callback of the wrong shape fails to compile (-Werror=incompatible-
+ * pointer-types).
+ */
+/** Initialise one state (fc->priv is zeroed). @return 0 or negative errno. */
+typedef int VgFeatureInitFn(VgFeatureCtx *fc);
+/** Release what init allocated; runs after a failed init too. */
+typedef void VgFeatureCloseFn(VgFeatureCtx *fc);
+/** End of stream, after every frame's work. @return 0 or negative errno. */
+typedef int VgFeatureFlushFn(VgFeatureCtx *fc);
+/** Compute and emit one frame's outputs. @return 0 or negative errno. */
+typedef int VgFeatureExtractFn(VgFeatureCtx *fc, const VgFrame *frame);
+
 /**
- * One backend's implementation of a feature.
+ * The reference (CPU) implementation of a feature, cpu/<feat>.c.
  * init/close run once per worker state; extract may run for different
  * frames concurrently on different states (never on the same state);
  * flush runs once, on the caller, after all extract calls.
  */
 typedef struct VgFeatureImpl {
     size_t priv_size;
-    int (*init)(VgFeatureCtx *fc);
-    int (*extract)(VgFeatureCtx *fc, const VgFrame *frame);
-    int (*flush)(VgFeatureCtx *fc);
-    void (*close)(VgFeatureCtx *fc);
+    VgFeatureInitFn *init;
+    VgFeatureExtractFn *extract;
+    VgFeatureFlushFn *flush;
+    VgFeatureCloseFn *close;
 } VgFeatureImpl;
 
 /** A feature, declared once for all backends. */
 typedef struct VgFeatureDesc {
+    unsigned id;                      ///< VG_FEATURE_ID_<name> (common/features/list.h)
     const char *name;                 ///< extractor name (libvmaf's): "vif", "adm", "motion", "psnr"
     const VgFeatureOption *options;   ///< terminated by { NULL }
     size_t opts_size;                 ///< size of the options struct
@@ -93,8 +113,6 @@ typedef struct VgFeatureDesc {
     unsigned flags;
     /** Smallest luma width/height accepted (0 = 1). */
     unsigned min_width, min_height;
-    const VgFeatureImpl *cpu;
-    const void *cuda;                 ///< opaque to common/: gpu/ defines its type
     /**
      * Backend-independent post-processing of emitted values, run by the
      * context on the calling thread (e.g. motion2/motion3 from the SAD):
@@ -120,7 +138,7 @@ struct VgFeatureCtx {
     /** Collector keys of desc->outputs (index-aligned); -1 if not written. */
     int *keys;
     struct VgCollector *collector;
-    void *backend;            ///< backend handle (gpu/: the CUDA engine)
+    void *backend;            ///< backend handle (gpu/: the device services)
 };
 
 /**
@@ -141,8 +159,29 @@ const VgFeatureDesc *vg_feature_find(const char *name);
 const VgFeatureDesc *vg_feature_find_by_output(const char *output_name,
                                                unsigned *out_index);
 
-/** NULL-terminated table of every feature (common/feature.c). */
+/** Feature ids, in the order of common/features/list.h. */
+enum VgFeatureId {
+#define VG_FEATURE(name, gpu) VG_FEATURE_ID_##name,
+#include "common/features/list.h"
+#undef VG_FEATURE
+    VG_NB_FEATURES
+};
+
+/** Every feature's descriptor, vg_feature_<name> in its home. */
+#define VG_FEATURE(name, gpu) extern const VgFeatureDesc vg_feature_##name;
+#include "common/features/list.h"
+#undef VG_FEATURE
+
+/** Every feature's reference implementation, vg_cpu_<name> in cpu/<name>.c. */
+#define VG_FEATURE(name, gpu) extern const VgFeatureImpl vg_cpu_##name;
+#include "common/features/list.h"
+#undef VG_FEATURE
+
+/** NULL-terminated table of every feature, in list order (common/feature.c). */
 extern const VgFeatureDesc *const vg_features[];
+
+/** The reference implementation of a feature. */
+const VgFeatureImpl *vg_feature_cpu(const VgFeatureDesc *desc);
 
 #define VG_OPT_OFFSET(type, field) offsetof(type, field)
 

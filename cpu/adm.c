@@ -28,352 +28,44 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/adm_tables.h"
-#include "common/feature.h"
-#include "common/log.h"
-#include "cpu/adm.h"
+#include "common/cpu.h"
+#include "common/features/adm.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846264338327
 #endif
 
 /*
- * The hot loops also get an AVX2 clone, picked at load time (GCC
- * target_clones, x86-64 only). It changes only how the integer work is
- * vectorised: no FMA is enabled (and -ffp-contract=off), the float steps
- * are the same IEEE operations, so both clones give identical results.
- * They also ask for -O3: autoconf's default CFLAGS (-g -O2) come after
- * AM_CFLAGS on the command line, and GCC's -O2 cost model vectorises none
- * of these loops (1080p: about 1.7x slower).
+ * The per-frame passes are inlined into two entry points, the C build and
+ * an AVX2 build of the same code, picked at init from the one CPU-flags
+ * mask (common/cpu.h; x86-64 GCC or clang). Only how the integer work is
+ * vectorised changes: no FMA is enabled (and -ffp-contract=off), the
+ * float steps are the same IEEE operations, so both give identical
+ * results. Both ask GCC for -O3: autoconf's default CFLAGS (-g -O2) come
+ * after AM_CFLAGS on the command line, and GCC's -O2 cost model
+ * vectorises none of these loops (1080p: about 1.7x slower).
  */
-#ifndef ADM_CLONES
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
-    defined(__has_attribute)
-#if __has_attribute(target_clones)
-#define ADM_CLONES __attribute__((target_clones("avx2", "default"), optimize("O3")))
+#if defined(__x86_64__) && defined(__GNUC__)
+#define ADM_HAVE_AVX2 1
+#else
+#define ADM_HAVE_AVX2 0
 #endif
+#if defined(__GNUC__) && !defined(__clang__)
+#define ADM_O3 __attribute__((optimize("O3")))
+#else
+#define ADM_O3
 #endif
-#endif
-#ifndef ADM_CLONES
-#define ADM_CLONES
-#endif
-
-/* ------------------------------------------------------------------------
- * Shared tables and factors (common/adm_tables.h)
- * ---------------------------------------------------------------------- */
-
-static int32_t div_lookup[65537];
-static float cos1_sq;
-static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
-
-static void build_tables(void)
-{
-    /* integer_adm.h div_lookup_generator(): 2^30 / i, truncated */
-    for (int i = 1; i <= 32768; i++) {
-        int32_t recip = (int32_t)(1073741824 / i);
-        div_lookup[32768 + i] = recip;
-        div_lookup[32768 - i] = -recip;
-    }
-    /* integer_adm.c adm_decouple(): cos(1 deg)^2 in double, stored float */
-    cos1_sq = (float)(cos(1.0 * M_PI / 180.0) * cos(1.0 * M_PI / 180.0));
-}
-
-const int32_t *vg_adm_div_lookup(void)
-{
-    pthread_once(&tables_once, build_tables);
-    return div_lookup;
-}
-
-float vg_adm_cos1_sq(void)
-{
-    pthread_once(&tables_once, build_tables);
-    return cos1_sq;
-}
-
-/*
- * Conversions of out-of-range doubles to uint16_t/uint32_t are undefined in
- * C; x86-64 GCC emits cvttsd2si (32-bit, resp. 64-bit) and keeps the low
- * bits, which yields 0 for NaN and values beyond the register range. That is
- * what libvmaf's i_rfactor conversions compile to (adm_csf, i4_adm_csf).
- */
-static uint16_t cvt_u16(double x)
-{
-    if (!(x > -2147483649.0 && x < 2147483648.0))
-        return 0;
-    return (uint16_t)(uint32_t)(int32_t)x;
-}
-
-static uint32_t cvt_u32(double x)
-{
-    if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0))
-        return 0;
-    return (uint32_t)(uint64_t)(int64_t)x;
-}
-
-/* Watson 1997 model, luma (integer_adm.h dwt_7_9_YCbCr_threshold[0],
- * dwt_7_9_basis_function_amplitudes), stored as float like libvmaf. */
-static const float watson_a = 0.495f, watson_k = 0.466f, watson_f0 = 0.401f;
-static const float watson_g[4] = { 1.501f, 1.0f, 0.534f, 1.0f };
-static const float watson_amp[4][4] = {
-    { 0.62171f,  0.67234f, 0.72709f, 0.67234f },
-    { 0.34537f,  0.41317f, 0.49428f, 0.41317f },
-    { 0.18004f,  0.22727f, 0.28688f, 0.22727f },
-    { 0.091401f, 0.11792f, 0.15214f, 0.11792f },
-};
-
-/* integer_adm.c dwt_quant_step(): mixed float/double exactly as there */
-static float watson_q(int lambda, int theta, double nvd, int rdh)
-{
-    float r = nvd * rdh * M_PI / 180.0;
-    float t = log10(pow(2.0, lambda + 1) * watson_f0 * watson_g[theta] / r);
-    float q = 2.0 * watson_a * pow(10.0, watson_k * t * t) /
-              watson_amp[lambda][theta];
-    return q;
-}
-
-/* barten_csf_tools.h tables */
-static const float barten_anchor[6] = { 0.002f, 0.02f, 0.2f, 2.0f, 20.0f, 150.0f };
-static const float barten_par[6][5] = {
-    { 0.0160737f, 0.991265f, 3.74038f, 0.50722f,  4.46044f },
-    { 0.383873f,  0.800889f, 3.54104f, 0.682505f, 4.94958f },
-    { 0.929301f,  0.476505f, 4.37453f, 0.750315f, 5.28678f },
-    { 1.29776f,   0.405782f, 4.40602f, 0.935314f, 5.61425f },
-    { 1.49222f,   0.334278f, 3.79542f, 1.07327f,  6.4635f },
-    { 1.46213f,   0.394533f, 2.7755f,  1.16577f,  7.45665f },
-};
-static const float barten_sa[4] = { 30.162f, 4.0627f, 1.6596f, 0.2712f };
-static const float barten_mtf_a[4] = { 0.424838596301290f, 0.572435103936480f,
-                                       0.000167576239164937f, 0.00255872352306433f };
-static const float barten_mtf_b[4] = { 0.028f, 0.37f, 37.0f, 360.0f };
-
-static float lin_interp(float lp, float lv, float rp, float rv, float sp)
-{
-    return lv + ((rv - lv) / (rp - lp)) * (sp - lp);
-}
-
-/* barten_csf_tools.h barten_rod_cone_sens() */
-static float barten_sens(float lum)
-{
-    return barten_sa[0] * pow(pow(barten_sa[1] / lum, barten_sa[2]) + 1,
-                              -barten_sa[3]);
-}
-
-/* barten_csf_tools.h barten_mtf() */
-static float barten_mtf(float sf)
-{
-    float mtf = 0.0f;
-    for (int i = 0; i < 4; i++)
-        mtf = mtf + barten_mtf_a[i] * exp(-barten_mtf_b[i] * sf);
-    return mtf;
-}
-
-/* barten_csf_tools.h barten_csf(), luminance DEFAULT_ADM_CSF_LUM = 100 */
-static float barten_csf(int lambda, double nvd, int rdh, double scale)
-{
-    const double lum_level = 100.0;
-    float r = nvd * rdh * M_PI / 180.0;
-    float sf = r / pow(2, lambda + 1);
-    double lum = lum_level > barten_anchor[5] ? barten_anchor[5] :
-                 lum_level < barten_anchor[0] ? barten_anchor[0] : lum_level;
-    int li = 0, ri = 0;
-    for (int i = 0; i < 5; i++) {
-        if (lum >= barten_anchor[i] && lum <= barten_anchor[i + 1]) {
-            li = i;
-            ri = i + 1;
-            break;
-        }
-    }
-    float lp = log10(barten_anchor[li]);
-    float rp = log10(barten_anchor[ri]);
-    float sp = log10(lum);
-    float p0 = lin_interp(lp, barten_par[li][1], rp, barten_par[ri][1], sp);
-    float p1 = lin_interp(lp, barten_par[li][2], rp, barten_par[ri][2], sp);
-    float p2 = lin_interp(lp, barten_par[li][3], rp, barten_par[ri][3], sp);
-    float p3 = lin_interp(lp, barten_par[li][4], rp, barten_par[ri][4], sp);
-    float a = 1.0f + pow(p0 * sf, p1);
-    float b = 1.0f / pow(1 - exp(-pow(sf / 7, 2)), p2);
-    float csf = p3 / pow(a * b, 0.5);
-    return csf * barten_mtf(sf) * barten_sens(lum_level) * scale;
-}
-
-/* barten_csf_tools.h BLENDED_CSF_* tables: [resolution/distance][theta][scale] */
-static const float blend_tab[2][8][2][4] = {
-    { /* barten_watson_blend_csf */
-        { { 0.01183f, 0.025026f, 0.04295f, 0.058621f },
-          { 0.004302f, 0.011778f, 0.023918f, 0.035901f } },   /* 1080 3H */
-        { { 0.004212f, 0.014809f, 0.029642f, 0.047464f },
-          { 0.000984f, 0.005852f, 0.0146f, 0.027574f } },     /* 1080 5H */
-        { { 0.00226f, 0.01183f, 0.025026f, 0.04295f },
-          { 0.000479f, 0.004302f, 0.011778f, 0.023918f } },   /* 2160 3H */
-        { { 0.000092f, 0.004212f, 0.014809f, 0.029642f },
-          { 0.000050f, 0.000984f, 0.005852f, 0.0146f } },     /* 2160 5H */
-        { { 0.018715f, 0.035637f, 0.052798f, 0.061509f },
-          { 0.007999f, 0.018396f, 0.031851f, 0.037718f } },   /* 720 3H */
-        { { 0.010144f, 0.022561f, 0.040309f, 0.05672f },
-          { 0.003463f, 0.010282f, 0.021839f, 0.034641f } },   /* 720 5H */
-        { { 0.027961f, 0.045875f, 0.060275f, 0.056234f },
-          { 0.013572f, 0.026277f, 0.036959f, 0.034511f } },   /* 480 3H */
-        { { 0.016781f, 0.032822f, 0.05032f, 0.061594f },
-          { 0.00691f, 0.016545f, 0.029917f, 0.037777f } },    /* 480 5H */
-    },
-    { /* barten_watson_blend_csf_mae */
-        { { 0.011249f, 0.022606f, 0.035930f, 0.045673f },
-          { 0.004097f, 0.010921f, 0.021430f, 0.031313f } },
-        { { 0.004052f, 0.013939f, 0.026298f, 0.038833f },
-          { 0.000927f, 0.005544f, 0.013415f, 0.024515f } },
-        { { 0.002166f, 0.011249f, 0.022606f, 0.035930f },
-          { 0.000447f, 0.004097f, 0.010921f, 0.021430f } },
-        { { 0.000077f, 0.004052f, 0.013939f, 0.026298f },
-          { 0.000045f, 0.000927f, 0.005544f, 0.013415f } },
-        { { 0.017329f, 0.030870f, 0.042134f, 0.047410f },
-          { 0.007509f, 0.016707f, 0.028072f, 0.032722f } },
-        { { 0.009689f, 0.020577f, 0.034162f, 0.044523f },
-          { 0.003302f, 0.009579f, 0.019661f, 0.030318f } },
-        { { 0.024969f, 0.037825f, 0.046676f, 0.043974f },
-          { 0.012511f, 0.023424f, 0.032139f, 0.030166f } },
-        { { 0.015665f, 0.028766f, 0.040612f, 0.047483f },
-          { 0.006514f, 0.015107f, 0.026476f, 0.032776f } },
-    },
-};
-
-/* barten_watson_blend_csf(_mae)(): which table, or -1 */
-static int blend_index(double nvd, int rdh)
-{
-    if (rdh == 1080 && nvd == 3.0) return 0;
-    if (rdh == 1080 && nvd == 5.0) return 1;
-    if (rdh == 2160 && nvd == 1.5) return 0;
-    if (rdh == 2160 && nvd == 3.0) return 2;
-    if (rdh == 2160 && nvd == 5.0) return 3;
-    if (rdh == 720 && nvd == 3.0) return 4;
-    if (rdh == 720 && nvd == 5.0) return 5;
-    if (rdh == 480 && nvd == 3.0) return 6;
-    if (rdh == 480 && nvd == 5.0) return 7;
-    return -1;
-}
-
-int vg_adm_factors(const VgAdmOpts *o, VgAdmFactors *f, VgLog *log)
-{
-    const double nvd = o->norm_view_dist;
-    const int rdh = o->ref_display_height;
-    int bi = -1;
-
-    memset(f, 0, sizeof(*f));
-    if (o->csf_mode == VG_ADM_CSF_BLEND || o->csf_mode == VG_ADM_CSF_BLEND_MAE) {
-        bi = blend_index(nvd, rdh);
-        if (bi < 0) {
-            vg_log(log, VG_LOG_ERROR, "adm: adm_csf_mode=%d has no CSF table "
-                   "for adm_norm_view_dist=%g adm_ref_display_height=%d "
-                   "(tables exist for 480/720/1080/2160 at 3H and 5H, and "
-                   "2160 at 1.5H)", o->csf_mode, nvd, rdh);
-            return -EINVAL;
-        }
-    }
-
-    for (int s = 0; s < VG_ADM_NB_SCALES; s++) {
-        float f1, f2;
-        switch (o->csf_mode) {
-        case VG_ADM_CSF_BARTEN:
-            f1 = barten_csf(s, nvd, rdh, o->csf_scale);
-            f2 = barten_csf(s, nvd, rdh, o->csf_diag_scale);
-            break;
-        case VG_ADM_CSF_BLEND:
-        case VG_ADM_CSF_BLEND_MAE:
-            f1 = blend_tab[o->csf_mode - VG_ADM_CSF_BLEND][bi][0][s];
-            f2 = blend_tab[o->csf_mode - VG_ADM_CSF_BLEND][bi][1][s];
-            break;
-        default:
-            f1 = 1.0f / watson_q(s, 1, nvd, rdh);
-            f2 = 1.0f / watson_q(s, 2, nvd, rdh);
-            break;
-        }
-        f->f[s][0] = f1;
-        f->f[s][1] = f2;
-        if (s == 0) {
-            /* adm_csf()/adm_cm(): the default viewing condition uses
-             * hard-coded weights, otherwise truncated Q21/Q23 products */
-            if (fabs(nvd * rdh - 3.0 * 1080) < 1.0e-8 &&
-                o->csf_mode == VG_ADM_CSF_WATSON) {
-                f->s0[0] = 36453;
-                f->s0[1] = 36453;
-                f->s0[2] = 49417;
-            } else {
-                f->s0[0] = cvt_u16(f1 * pow(2, 21));
-                f->s0[1] = cvt_u16(f1 * pow(2, 21));
-                f->s0[2] = cvt_u16(f2 * pow(2, 23));
-            }
-        } else {
-            /* i4_adm_csf()/i4_adm_cm(): Q32 */
-            f->s123[s][0] = cvt_u32(f1 * pow(2, 32));
-            f->s123[s][1] = cvt_u32(f1 * pow(2, 32));
-            f->s123[s][2] = cvt_u32(f2 * pow(2, 32));
-        }
-    }
-    return 0;
-}
-
-static void region_cm(int w, int h, VgAdmRegion *r)
-{
-    /* adm_cm, adm_csf_den_scale: (int)(w * ADM_BORDER_FACTOR - 0.5) */
-    r->left = w * 0.1 - 0.5;
-    r->top = h * 0.1 - 0.5;
-    r->right = w - r->left;
-    r->bottom = h - r->top;
-}
-
-static void region_dec(int w, int h, VgAdmRegion *r)
-{
-    /* adm_decouple, adm_csf: one more tap each side, then clamped */
-    int left = w * 0.1 - 0.5 - 1;
-    int top = h * 0.1 - 0.5 - 1;
-    int right = w - left + 2;
-    int bottom = h - top + 2;
-    r->left = left < 0 ? 0 : left;
-    r->top = top < 0 ? 0 : top;
-    r->right = right > w ? w : right;
-    r->bottom = bottom > h ? h : bottom;
-}
-
-void vg_adm_scales(unsigned width, unsigned height,
-                   VgAdmScale sc[VG_ADM_NB_SCALES])
-{
-    int w = width, h = height;
-    for (int s = 0; s < VG_ADM_NB_SCALES; s++) {
-        VgAdmScale *c = &sc[s];
-        c->in_w = w;
-        c->in_h = h;
-        c->w = (w + 1) / 2;
-        c->h = (h + 1) / 2;
-        region_cm(c->w, c->h, &c->cm);
-        region_dec(c->w, c->h, &c->dec);
-        const int rw = c->cm.right - c->cm.left;
-        const int rh = c->cm.bottom - c->cm.top;
-        if (s == 0) {
-            c->cm_cub_shift[0] = (uint32_t)ceil(log2(c->w) - 4);
-            c->cm_cub_shift[1] = c->cm_cub_shift[0];
-            c->cm_cub_shift[2] = (uint32_t)ceil(log2(c->w) - 3);
-            int32_t sa = (int32_t)ceil(log2(rh * rw) - 20);
-            c->den_cub_shift = sa > 0 ? sa : 0;
-            c->den_row_shift = 0;
-        } else {
-            c->cm_cub_shift[0] = (uint32_t)ceil(log2(c->w));
-            c->cm_cub_shift[1] = c->cm_cub_shift[0];
-            c->cm_cub_shift[2] = c->cm_cub_shift[0];
-            c->den_cub_shift = (uint32_t)ceil(log2(rw));
-            c->den_row_shift = (uint32_t)ceil(log2(rh));
-        }
-        c->cm_row_shift = (uint32_t)ceil(log2(c->h));
-        w = c->w;
-        h = c->h;
-    }
-}
-
-/* ------------------------------------------------------------------------
- * Per-instance state
- * ---------------------------------------------------------------------- */
+#define ADM_HOT __attribute__((always_inline))
 
 enum { BA = 0, BH = 1, BV = 2, BD = 3 };
 
-typedef struct AdmPriv {
+typedef struct AdmPriv AdmPriv;
+typedef void AdmFrameFn(AdmPriv *p, const VgAdmOpts *o, unsigned bpc,
+                        const VgImage *ref, const VgImage *dis, float *num_s,
+                        float *den_s, float *aim_s);
+
+struct AdmPriv {
+    AdmFrameFn *frame;       ///< adm_frame_c or adm_frame_avx2
     VgAdmScale sc[VG_ADM_NB_SCALES];
     VgAdmFactors fac;
     const int32_t *div;
@@ -392,7 +84,12 @@ typedef struct AdmPriv {
     void *tmp;
     int32_t *cs, *thr;
     void *mem;
-} AdmPriv;
+};
+
+static AdmFrameFn adm_frame_c;
+#if ADM_HAVE_AVX2
+static AdmFrameFn adm_frame_avx2;
+#endif
 
 /* dwt2_src_indices_filt(): top/left reflect (-1 -> 1), bottom/right
  * reflect with edge repeat (n -> n - 1). Requires n >= 5. */
@@ -462,8 +159,8 @@ void dwt_s0_vert(const void *src, ptrdiff_t stride, int bytes,
 }
 
 /* adm_dwt2_8/16, horizontal pass: R_16 of the four taps, int32 -> int16 */
-ADM_CLONES
-static void dwt_s0_horz(const int16_t *restrict lo, const int16_t *restrict hi,
+ADM_HOT
+static inline void dwt_s0_horz(const int16_t *restrict lo, const int16_t *restrict hi,
                         const int *ix, int bw, int16_t *restrict a,
                         int16_t *restrict v, int16_t *restrict h,
                         int16_t *restrict d)
@@ -505,14 +202,14 @@ void dwt_s0(AdmPriv *p, const VgImage *img, int bytes, int16_t *const band[4])
     }
 }
 
-ADM_CLONES
-static void dwt_s0_8(AdmPriv *p, const VgImage *img, int16_t *const band[4])
+ADM_HOT
+static inline void dwt_s0_8(AdmPriv *p, const VgImage *img, int16_t *const band[4])
 {
     dwt_s0(p, img, 1, band);
 }
 
-ADM_CLONES
-static void dwt_s0_16(AdmPriv *p, const VgImage *img, int16_t *const band[4])
+ADM_HOT
+static inline void dwt_s0_16(AdmPriv *p, const VgImage *img, int16_t *const band[4])
 {
     dwt_s0(p, img, 2, band);
 }
@@ -584,14 +281,14 @@ void dwt_s123_tmpl(AdmPriv *p, int s, const void *src, int src16,
     }
 }
 
-ADM_CLONES
-static void dwt_s1(AdmPriv *p, const int16_t *src, int32_t *const band[4])
+ADM_HOT
+static inline void dwt_s1(AdmPriv *p, const int16_t *src, int32_t *const band[4])
 {
     dwt_s123_tmpl(p, 1, src, 1, p->bs0, band);
 }
 
-ADM_CLONES
-static void dwt_s23(AdmPriv *p, int s, const int32_t *src,
+ADM_HOT
+static inline void dwt_s23(AdmPriv *p, int s, const int32_t *src,
                     int32_t *const band[4])
 {
     dwt_s123_tmpl(p, s, src, 0, p->bs1, band);
@@ -636,8 +333,8 @@ static inline int16_t dec_s0_one(const int32_t *div, int flag, double egl,
     return rst;
 }
 
-ADM_CLONES
-static void decouple_s0(AdmPriv *p, double egl)
+ADM_HOT
+static inline void decouple_s0(AdmPriv *p, double egl)
 {
     const VgAdmRegion *rg = &p->sc[0].dec;
     const int32_t *div = p->div;
@@ -693,8 +390,8 @@ static inline int32_t dec_s123_one(const int32_t *div, int flag, double egl,
     return rst;
 }
 
-ADM_CLONES
-static void decouple_s123(AdmPriv *p, int s, double egl)
+ADM_HOT
+static inline void decouple_s123(AdmPriv *p, int s, double egl)
 {
     const VgAdmRegion *rg = &p->sc[s].dec;
     const int32_t *div = p->div;
@@ -730,8 +427,8 @@ static void decouple_s123(AdmPriv *p, int s, double egl)
  * (65535, 17) for d; f = wrap16(R_12(4369 * |v|)). Writes v to `val` and f
  * to `flt` over the decouple region.
  */
-ADM_CLONES
-static void csf_s0(AdmPriv *p, int16_t *const src[4], int16_t *const val[4],
+ADM_HOT
+static inline void csf_s0(AdmPriv *p, int16_t *const src[4], int16_t *const val[4],
                    int16_t *const flt[4])
 {
     static const int32_t add[3] = { 16384, 16384, 65535 };
@@ -760,8 +457,8 @@ static void csf_s0(AdmPriv *p, int16_t *const src[4], int16_t *const val[4],
  * f = int32((143165577 * |v| - 2^31) >> 32): libvmaf's rounding term
  * (1u << 31) is stored in an int32 and becomes -2^31, so f(0) = -1.
  */
-ADM_CLONES
-static void csf_s123(AdmPriv *p, int s, int32_t *const src[4],
+ADM_HOT
+static inline void csf_s123(AdmPriv *p, int s, int32_t *const src[4],
                      int32_t *const val[4], int32_t *const flt[4])
 {
     const VgAdmRegion *rg = &p->sc[s].dec;
@@ -783,70 +480,6 @@ static void csf_s123(AdmPriv *p, int s, int32_t *const src[4],
 }
 
 /* ------------------------------------------------------------------------
- * Per-scale finals from the integer totals (shared with gpu/adm.c)
- * ---------------------------------------------------------------------- */
-
-float vg_adm_den_score(const VgAdmScale *sc, const VgAdmFactors *fac, int s,
-                       const uint64_t total[3], double nw)
-{
-    /* adm_csf_den_s123: K = 32, 27, 23 for scales 1, 2, 3 */
-    static const uint32_t kf[4] = { 0, 32, 27, 23 };
-    const VgAdmRegion *rg = &sc->cm;
-    const float rf[3] = { fac->f[s][0], fac->f[s][0], fac->f[s][1] };
-    const float nwt = powf((rg->bottom - rg->top) * (rg->right - rg->left) * nw,
-                           1.0f / 3.0f);
-    float sum = 0.0f;
-    for (int b = 0; b < 3; b++) {
-        double csf;
-        if (s == 0) {
-            /* adm_csf_den_scale: total / 2^(18 - sigma) * f^3 */
-            csf = (double)(total[b] / pow(2, 18 - (int32_t)sc->den_cub_shift)) *
-                  pow(rf[b], 3);
-        } else {
-            /* uint32 arithmetic like libvmaf: wraps (-> pow = inf) if
-             * negative */
-            const double scale = pow(2, (uint32_t)(kf[s] - sc->den_row_shift -
-                                                   sc->den_cub_shift));
-            csf = (double)(total[b] / scale) * pow(rf[b], 3);
-        }
-        const float v = powf(csf, 1.0f / 3.0f) + nwt;
-        sum = b == 0 ? v : sum + v;
-    }
-    return sum;
-}
-
-float vg_adm_cm_score(const VgAdmScale *sc, int s, const int64_t total[3],
-                      double nw)
-{
-    const VgAdmRegion *rg = &sc->cm;
-    const uint32_t rho = sc->cm_row_shift;
-    const float nwt = powf((rg->bottom - rg->top) * (rg->right - rg->left) * nw,
-                           1.0f / 3.0f);
-    float sum = 0.0f;
-    if (s == 0) {
-        /* adm_cm: int64 -> double, / 2^(52 - c - rho) (57 for d), -> float */
-        static const uint32_t kexp[3] = { 52, 52, 57 };
-        for (int b = 0; b < 3; b++) {
-            const uint32_t e = kexp[b] - sc->cm_cub_shift[b] - rho;
-            const float f = (float)(total[b] / pow(2, e));
-            const float v = powf(f, 1.0f / 3.0f) + nwt;
-            sum = b == 0 ? v : sum + v;
-        }
-    } else {
-        /* i4_adm_cm: final_shift is a float; int64 -> float, float
-         * division; E = 45, 39, 36 for scales 1, 2, 3 */
-        static const uint32_t kexp[4] = { 0, 45, 39, 36 };
-        const float fs = pow(2, (uint32_t)(kexp[s] - sc->cm_cub_shift[0] - rho));
-        for (int b = 0; b < 3; b++) {
-            const float f = total[b] / fs;
-            const float v = powf(f, 1.0f / 3.0f) + nwt;
-            sum = b == 0 ? v : sum + v;
-        }
-    }
-    return sum;
-}
-
-/* ------------------------------------------------------------------------
  * Denominator
  * ---------------------------------------------------------------------- */
 
@@ -854,8 +487,8 @@ float vg_adm_cm_score(const VgAdmScale *sc, int s, const int64_t total[3],
  * adm_csf_den_scale: sum |b|^3 (uint64) per row, rows rounded by
  * sigma = max(0, ceil(log2(area) - 20)); csf = total / 2^(18 - sigma) * f^3.
  */
-ADM_CLONES
-static float den_s0(AdmPriv *p, double nw)
+ADM_HOT
+static inline float den_s0(AdmPriv *p, double nw)
 {
     const VgAdmScale *sc = &p->sc[0];
     const VgAdmRegion *rg = &sc->cm;
@@ -884,8 +517,8 @@ static float den_s0(AdmPriv *p, double nw)
  * rounded by rho = ceil(log2(region height));
  * csf = total / 2^(K - rho - c) * f^3, K = 32, 27, 23.
  */
-ADM_CLONES
-static float den_s123(AdmPriv *p, int s, double nw)
+ADM_HOT
+static inline float den_s123(AdmPriv *p, int s, double nw)
 {
     static const uint32_t esq[4] = { 0, 31, 30, 31 };
     const VgAdmScale *sc = &p->sc[s];
@@ -961,8 +594,8 @@ COLSUMS(colsums_s123, int32_t)
  * row is summed in int64 and added as R_rho(rowsum) (the libvmaf edge
  * special cases reduce to this since top, left >= 0 and right = w - left) */
 
-ADM_CLONES
-static float cm_s0(AdmPriv *p, int16_t *const x[4], int16_t *const cval[4],
+ADM_HOT
+static inline float cm_s0(AdmPriv *p, int16_t *const x[4], int16_t *const cval[4],
                    int16_t *const flt[4], double nw)
 {
     const VgAdmScale *sc = &p->sc[0];
@@ -1019,8 +652,8 @@ static float cm_s0(AdmPriv *p, int16_t *const x[4], int16_t *const cval[4],
     return vg_adm_cm_score(sc, 0, total, nw);
 }
 
-ADM_CLONES
-static float cm_s123(AdmPriv *p, int s, int32_t *const x[4],
+ADM_HOT
+static inline float cm_s123(AdmPriv *p, int s, int32_t *const x[4],
                      int32_t *const cval[4], int32_t *const flt[4], double nw)
 {
     const VgAdmScale *sc = &p->sc[s];
@@ -1075,13 +708,6 @@ static float cm_s123(AdmPriv *p, int s, int32_t *const x[4],
  * Feature glue
  * ---------------------------------------------------------------------- */
 
-enum {
-    OUT_ADM2 = 0, OUT_AIM, OUT_ADM3,
-    OUT_SCALE0, OUT_SCALE1, OUT_SCALE2, OUT_SCALE3,
-    OUT_ADM, OUT_NUM, OUT_DEN,
-    OUT_NUM_SCALE0, OUT_DEN_SCALE0,
-};
-
 static void adm_close(VgFeatureCtx *fc)
 {
     AdmPriv *p = fc->priv;
@@ -1108,6 +734,11 @@ static int adm_init(VgFeatureCtx *fc)
                VG_ADM_MIN_SIZE);
         return -EINVAL;
     }
+    p->frame = adm_frame_c;
+#if ADM_HAVE_AVX2
+    if (vg_cpu_flags() & VG_CPU_FLAG_AVX2)
+        p->frame = adm_frame_avx2;
+#endif
     if (fc->bpc < 8 || fc->bpc > 16) {
         vg_log(fc->log, VG_LOG_ERROR, "adm: unsupported bit depth %u", fc->bpc);
         return -EINVAL;
@@ -1178,87 +809,16 @@ static int adm_init(VgFeatureCtx *fc)
     return 0;
 }
 
-int vg_adm_finish(VgFeatureCtx *fc, unsigned index,
-                  const float num_s[VG_ADM_NB_SCALES],
-                  const float den_s[VG_ADM_NB_SCALES],
-                  const float aim_s[VG_ADM_NB_SCALES])
+/* One frame's scales: the per-scale float values for vg_adm_finish(). */
+ADM_HOT
+static inline void adm_frame(AdmPriv *p, const VgAdmOpts *o, unsigned bpc,
+                             const VgImage *ref, const VgImage *dis,
+                             float num_s[VG_ADM_NB_SCALES],
+                             float den_s[VG_ADM_NB_SCALES],
+                             float aim_s[VG_ADM_NB_SCALES])
 {
-    const VgAdmOpts *o = fc->opts;
-    double num = 0.0, den = 0.0, aim_num = 0.0;
-
-    /* integer_compute_adm(): double sums of the float scale values, scale 0
-     * first (a skipped AIM adds nothing: its terms are 0) */
-    for (int s = 0; s < VG_ADM_NB_SCALES; s++) {
-        num += num_s[s];
-        den += den_s[s];
-        aim_num += aim_s[s];
-    }
-    /* integer_compute_adm(): limits, ratios */
-    const double limit = 1e-10 * (double)(fc->width * fc->height) /
-                         (1920.0 * 1080.0);
-    num = num < limit ? 0 : num;
-    den = den < limit ? 0 : den;
-    double adm2, aim;
-    if (den == 0.0) {
-        /* libvmaf writes 1.0 and leaves the AIM score uninitialised;
-         * we define it as 0 (no additive impairment) */
-        adm2 = 1.0f;
-        aim = 0.0;
-    } else {
-        aim = aim_num / den;
-        adm2 = num / den;
-    }
-    const double dlmw = o->dlm_weight;
-    const double adm3_raw = adm2 * dlmw + (1 - aim) * (1 - dlmw);
-    /* MAX() macro of integer_adm.c: a NaN first operand yields min_val */
-    const double adm3 = adm3_raw > o->min_val ? adm3_raw : o->min_val;
-
-    int ret = 0;
-#define EMIT(out, val) do {                                                          int e_ = vg_feature_emit(fc, (out), index, (val));                    if (e_ < 0 && !ret)                                                              ret = e_;                                                            } while (0)
-    EMIT(OUT_ADM2, adm2);
-    EMIT(OUT_AIM, aim);
-    EMIT(OUT_ADM3, adm3);
-    for (int s = 0; s < VG_ADM_NB_SCALES; s++)
-        EMIT(OUT_SCALE0 + s, (double)num_s[s] / (double)den_s[s]);
-    if (o->debug) {
-        EMIT(OUT_ADM, adm2);
-        EMIT(OUT_NUM, num);
-        EMIT(OUT_DEN, den);
-        for (int s = 0; s < VG_ADM_NB_SCALES; s++) {
-            EMIT(OUT_NUM_SCALE0 + 2 * s, num_s[s]);
-            EMIT(OUT_DEN_SCALE0 + 2 * s, den_s[s]);
-        }
-    }
-#undef EMIT
-    return ret;
-}
-
-static int adm_extract(VgFeatureCtx *fc, const VgFrame *frame)
-{
-    AdmPriv *p = fc->priv;
-    const VgAdmOpts *o = fc->opts;
-    const VgImage *ref = frame->ref, *dis = frame->dis;
-    float num_s[VG_ADM_NB_SCALES], den_s[VG_ADM_NB_SCALES];
-    float aim_s[VG_ADM_NB_SCALES] = { 0.0f, 0.0f, 0.0f, 0.0f };
-
-    /* integer_adm.c extract(): the 16-bit pipeline cannot handle an
-     * angular frequency below 1080p at 3H */
-    if (o->norm_view_dist * o->ref_display_height < 3.0 * 1080) {
-        vg_log(fc->log, VG_LOG_ERROR, "adm: adm_norm_view_dist * "
-               "adm_ref_display_height = %g is below 3240 (1080 lines at "
-               "3H), which integer ADM cannot handle",
-               o->norm_view_dist * o->ref_display_height);
-        return -EINVAL;
-    }
-    if (ref->w[0] != fc->width || ref->h[0] != fc->height ||
-        dis->w[0] != fc->width || dis->h[0] != fc->height ||
-        ref->bpc != fc->bpc || dis->bpc != fc->bpc) {
-        vg_log(fc->log, VG_LOG_ERROR, "adm: picture geometry changed");
-        return -EINVAL;
-    }
-
     /* ---- scale 0, int16 ---- */
-    if (fc->bpc == 8) {
+    if (bpc == 8) {
         dwt_s0_8(p, ref, p->ref16);
         dwt_s0_8(p, dis, p->dis16);
     } else {
@@ -1302,80 +862,57 @@ static int adm_extract(VgFeatureCtx *fc, const VgFrame *frame)
         }
     }
 
+}
+
+ADM_O3
+static void adm_frame_c(AdmPriv *p, const VgAdmOpts *o, unsigned bpc,
+                        const VgImage *ref, const VgImage *dis, float *num_s,
+                        float *den_s, float *aim_s)
+{
+    adm_frame(p, o, bpc, ref, dis, num_s, den_s, aim_s);
+}
+
+#if ADM_HAVE_AVX2
+__attribute__((target("avx2"))) ADM_O3
+static void adm_frame_avx2(AdmPriv *p, const VgAdmOpts *o, unsigned bpc,
+                           const VgImage *ref, const VgImage *dis,
+                           float *num_s, float *den_s, float *aim_s)
+{
+    adm_frame(p, o, bpc, ref, dis, num_s, den_s, aim_s);
+}
+#endif
+
+static int adm_extract(VgFeatureCtx *fc, const VgFrame *frame)
+{
+    AdmPriv *p = fc->priv;
+    const VgAdmOpts *o = fc->opts;
+    const VgImage *ref = frame->ref, *dis = frame->dis;
+    float num_s[VG_ADM_NB_SCALES], den_s[VG_ADM_NB_SCALES];
+    float aim_s[VG_ADM_NB_SCALES] = { 0.0f, 0.0f, 0.0f, 0.0f };
+
+    /* integer_adm.c extract(): the 16-bit pipeline cannot handle an
+     * angular frequency below 1080p at 3H */
+    if (o->norm_view_dist * o->ref_display_height < 3.0 * 1080) {
+        vg_log(fc->log, VG_LOG_ERROR, "adm: adm_norm_view_dist * "
+               "adm_ref_display_height = %g is below 3240 (1080 lines at "
+               "3H), which integer ADM cannot handle",
+               o->norm_view_dist * o->ref_display_height);
+        return -EINVAL;
+    }
+    if (ref->w[0] != fc->width || ref->h[0] != fc->height ||
+        dis->w[0] != fc->width || dis->h[0] != fc->height ||
+        ref->bpc != fc->bpc || dis->bpc != fc->bpc) {
+        vg_log(fc->log, VG_LOG_ERROR, "adm: picture geometry changed");
+        return -EINVAL;
+    }
+
+    p->frame(p, o, fc->bpc, ref, dis, num_s, den_s, aim_s);
     return vg_adm_finish(fc, frame->index, num_s, den_s, aim_s);
 }
 
-#define OFF(f) VG_OPT_OFFSET(VgAdmOpts, f)
-static const VgFeatureOption adm_options[] = {
-    { "debug", NULL, VG_OPT_BOOL, OFF(debug), 0, 0, 1, 0,
-      "debug mode: enable additional output" },
-    { "adm_csf_scale", "scf", VG_OPT_DOUBLE, OFF(csf_scale), 1.0, 0.0, 50.0, 1,
-      "scale coefficient for the horizontal & vertical direction terms of CSF" },
-    { "adm_csf_diag_scale", "scfd", VG_OPT_DOUBLE, OFF(csf_diag_scale), 1.0, 0.0, 50.0, 1,
-      "scale coefficient for the diagonal direction term of CSF" },
-    { "adm_dlm_weight", "dlmw", VG_OPT_DOUBLE, OFF(dlm_weight), 0.5, 0.0, 1.0, 1,
-      "linear weighting between DLM and AIM; 1 corresponds to DLM-only" },
-    { "adm_enhn_gain_limit", "egl", VG_OPT_DOUBLE, OFF(enhn_gain_limit), 100.0, 1.0, 100.0, 1,
-      "enhancement gain imposed on adm, must be >= 1.0, where 1.0 means the gain is completely disabled" },
-    { "adm_norm_view_dist", "nvd", VG_OPT_DOUBLE, OFF(norm_view_dist), 3.0, 0.75, 24.0, 1,
-      "normalized viewing distance = viewing distance / ref display's physical height" },
-    { "adm_ref_display_height", "rdh", VG_OPT_INT, OFF(ref_display_height), 1080, 1, 4320, 1,
-      "reference display height in pixels" },
-    { "adm_csf_mode", "csf", VG_OPT_INT, OFF(csf_mode), 0, 0, 3, 1,
-      "contrast sensitivity function: 0 Watson, 1 Barten, 2 Barten/Watson blend, 3 blend (MAE fit)" },
-    { "adm_noise_weight", "nw", VG_OPT_DOUBLE, OFF(noise_weight), 0.03125, 0.0, 1500.0, 1,
-      "noise weight" },
-    { "adm_skip_aim", NULL, VG_OPT_BOOL, OFF(skip_aim), 0, 0, 1, 0,
-      "skip the calculation of AIM" },
-    { "adm_skip_scale0", "ssz", VG_OPT_BOOL, OFF(skip_scale0), 0, 0, 1, 1,
-      "skip the calculation of scale 0" },
-    { "adm_min_val", "min", VG_OPT_DOUBLE, OFF(min_val), 0.0, 0.0, 1.0, 1,
-      "minimum value allowed; lower values will be clipped to this value" },
-    { NULL },
-};
-#undef OFF
-
-/* integer_adm.c provided_features, in that order (OUT_* indices) */
-static const VgFeatureOutput adm_outputs[] = {
-    { "VMAF_integer_feature_adm2_score", "integer_adm2", 0 },
-    { "VMAF_integer_feature_aim_score", "integer_aim", 0 },
-    { "VMAF_integer_feature_adm3_score", "integer_adm3", 0 },
-    { "integer_adm_scale0", NULL, 0 },
-    { "integer_adm_scale1", NULL, 0 },
-    { "integer_adm_scale2", NULL, 0 },
-    { "integer_adm_scale3", NULL, 0 },
-    { "integer_adm", NULL, 1 },
-    { "integer_adm_num", NULL, 1 },
-    { "integer_adm_den", NULL, 1 },
-    { "integer_adm_num_scale0", NULL, 1 },
-    { "integer_adm_den_scale0", NULL, 1 },
-    { "integer_adm_num_scale1", NULL, 1 },
-    { "integer_adm_den_scale1", NULL, 1 },
-    { "integer_adm_num_scale2", NULL, 1 },
-    { "integer_adm_den_scale2", NULL, 1 },
-    { "integer_adm_num_scale3", NULL, 1 },
-    { "integer_adm_den_scale3", NULL, 1 },
-    { NULL },
-};
-
-static const VgFeatureImpl adm_cpu = {
+const VgFeatureImpl vg_cpu_adm = {
     .priv_size = sizeof(AdmPriv),
     .init = adm_init,
     .extract = adm_extract,
     .close = adm_close,
-};
-
-/** Integer ADM (libvmaf "adm"). */
-const VgFeatureDesc vg_feature_adm = {
-    .name = "adm",
-    .options = adm_options,
-    .opts_size = sizeof(VgAdmOpts),
-    .outputs = adm_outputs,
-    .flags = 0,
-    .min_width = VG_ADM_MIN_SIZE,
-    .min_height = VG_ADM_MIN_SIZE,
-    .cpu = &adm_cpu,
-#if HAVE_CUDA
-    .cuda = &vg_adm_cuda,
-#endif
 };

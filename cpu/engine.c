@@ -5,11 +5,12 @@
 
 /**
  * @file
- * CPU engine: frames run in parallel on a pool of workers, each with its
- * own feature states; every feature's value depends only on its frame (and
- * the previous references), so results do not depend on the thread count.
- * Pictures are copied into internal planar images, reference-counted so
- * that frame n can lend its reference to frames n + 1 and n + 2.
+ * CPU engine: frames run in parallel on the host job pool
+ * (common/hostpool.c), each worker with its own feature states; every
+ * feature's value depends only on its frame (and the previous references),
+ * so results do not depend on the thread count. Pictures are copied into
+ * internal planar images, reference-counted so that frame n can lend its
+ * reference to frames n + 1 and n + 2.
  */
 
 #include <errno.h>
@@ -18,6 +19,7 @@
 #include <string.h>
 
 #include "common/backend.h"
+#include "common/hostpool.h"
 #include "common/picture.h"
 
 typedef struct Pic {
@@ -26,32 +28,14 @@ typedef struct Pic {
     struct Pic *next_free;
 } Pic;
 
-typedef struct Job {
-    unsigned index;
-    Pic *ref, *dis, *prev, *prev2;
-} Job;
-
-typedef struct CpuEngine CpuEngine;
-
-typedef struct Worker {
-    CpuEngine *e;
-    VgFeatureCtx *fc;   ///< one per feature
-} Worker;
-
-struct CpuEngine {
+typedef struct CpuEngine {
     VgEngineParams p;
-    int threaded;
-    unsigned n_workers;
-    Worker *workers;
-    VgThreads threads;
+    VgHostPool *pool;
     const VgFeatureInst **insts; ///< &p.feats[i], for the workers' states
     int need_prev;
 
     pthread_mutex_t lock;
-    pthread_cond_t job_cond, done_cond;
-    Job *queue;
-    unsigned q_head, q_count, q_cap;
-    int quit;
+    pthread_cond_t done_cond;
 
     Pic *free_pics;
     Pic *prev, *prev2;
@@ -60,7 +44,7 @@ struct CpuEngine {
     unsigned done_cap;
     unsigned n_ready, n_submitted;
     int error;
-};
+} CpuEngine;
 
 static Pic *pic_get(CpuEngine *e)
 {
@@ -94,77 +78,21 @@ static void pic_unref_locked(CpuEngine *e, Pic *pic)
     }
 }
 
-static int run_job(CpuEngine *e, Worker *w, const Job *job)
+/* the pool's job-done callback: opaque[] holds the job's pictures */
+static void job_done(void *owner, const VgHostJob *job, int ret)
 {
-    const unsigned sub = e->p.cfg->n_subsample > 1 ? e->p.cfg->n_subsample : 1;
+    CpuEngine *e = owner;
 
-    for (unsigned f = 0; f < e->p.n_feats; f++) {
-        VgFeatureCtx *fc = &w->fc[f];
-        const VgFeatureDesc *d = fc->desc;
-        VgFrame frame = {
-            .index = job->index,
-            .ref = &job->ref->img,
-            .dis = &job->dis->img,
-        };
-        int ret;
-
-        if (!(d->flags & VG_FEATURE_EVERY_FRAME) && job->index % sub)
-            continue;
-        if (d->flags & VG_FEATURE_PREV_REF) {
-            frame.prev_ref = job->prev ? &job->prev->img : NULL;
-            frame.prev_prev_ref = job->prev2 ? &job->prev2->img : NULL;
-        }
-        if ((ret = d->cpu->extract(fc, &frame)) < 0) {
-            vg_log(e->p.log, VG_LOG_ERROR, "feature '%s' failed on frame %u "
-                   "(%d)", d->name, job->index, ret);
-            return ret;
-        }
-    }
-    return 0;
-}
-
-static void job_done(CpuEngine *e, const Job *job, int ret)
-{
     pthread_mutex_lock(&e->lock);
     if (ret < 0 && !e->error)
         e->error = ret;
-    e->done[job->index] = 1;
+    e->done[job->frame.index] = 1;
     while (e->n_ready < e->n_submitted && e->done[e->n_ready])
         e->n_ready++;
-    pic_unref_locked(e, job->ref);
-    pic_unref_locked(e, job->dis);
-    pic_unref_locked(e, job->prev);
-    pic_unref_locked(e, job->prev2);
+    for (int i = 0; i < 4; i++)
+        pic_unref_locked(e, job->opaque[i]);
     pthread_cond_broadcast(&e->done_cond);
     pthread_mutex_unlock(&e->lock);
-}
-
-static void *worker_main(void *arg)
-{
-    Worker *w = arg;
-    CpuEngine *e = w->e;
-
-    for (;;) {
-        Job job;
-        int ret;
-
-        pthread_mutex_lock(&e->lock);
-        while (!e->q_count && !e->quit)
-            pthread_cond_wait(&e->job_cond, &e->lock);
-        if (!e->q_count) {
-            pthread_mutex_unlock(&e->lock);
-            break;
-        }
-        job = e->queue[e->q_head];
-        e->q_head = (e->q_head + 1) % e->q_cap;
-        e->q_count--;
-        pthread_cond_broadcast(&e->done_cond);
-        pthread_mutex_unlock(&e->lock);
-
-        ret = e->error ? 0 : run_job(e, w, &job);
-        job_done(e, &job, ret);
-    }
-    return NULL;
 }
 
 static void cpu_close(void **engine)
@@ -173,10 +101,7 @@ static void cpu_close(void **engine)
 
     if (!e)
         return;
-    vg_threads_stop(&e->threads, &e->lock, &e->job_cond, &e->quit);
-    for (unsigned i = 0; e->workers && i < e->n_workers; i++)
-        vg_feature_ctxs_close_cpu(&e->workers[i].fc, e->p.n_feats);
-    free(e->workers);
+    vg_host_pool_close(&e->pool);
     free(e->insts);
     pthread_mutex_lock(&e->lock);
     pic_unref_locked(e, e->prev);
@@ -188,9 +113,7 @@ static void cpu_close(void **engine)
         vg_image_free(&p->img);
         free(p);
     }
-    free(e->queue);
     free(e->done);
-    pthread_cond_destroy(&e->job_cond);
     pthread_cond_destroy(&e->done_cond);
     pthread_mutex_destroy(&e->lock);
     free(e);
@@ -211,35 +134,22 @@ static int cpu_open(void **engine, const VgEngineParams *p)
         return -ENOMEM;
     e->p = *p;
     pthread_mutex_init(&e->lock, NULL);
-    pthread_cond_init(&e->job_cond, NULL);
     pthread_cond_init(&e->done_cond, NULL);
-    e->threaded = p->cfg->n_threads > 0;
-    e->n_workers = e->threaded ? p->cfg->n_threads : 1;
     for (unsigned f = 0; f < p->n_feats; f++)
         if (p->feats[f].desc->flags & VG_FEATURE_PREV_REF)
             e->need_prev = 1;
-    e->workers = calloc(e->n_workers, sizeof(*e->workers));
-    e->q_cap = 2 * e->n_workers;
-    e->queue = calloc(e->q_cap, sizeof(*e->queue));
     e->insts = calloc(p->n_feats ? p->n_feats : 1, sizeof(*e->insts));
-    if (!e->workers || !e->queue || !e->insts) {
+    if (!e->insts) {
         ret = -ENOMEM;
         goto fail;
     }
     for (unsigned f = 0; f < p->n_feats; f++)
         e->insts[f] = &p->feats[f];
-    for (unsigned i = 0; i < e->n_workers; i++) {
-        e->workers[i].e = e;
-        if ((ret = vg_feature_ctxs_open_cpu(&e->workers[i].fc, p, e->insts,
-                                            p->n_feats)) < 0)
-            goto fail;
-    }
-    if (e->threaded &&
-        (ret = vg_threads_start(&e->threads, e->n_workers, worker_main,
-                                e->workers, sizeof(*e->workers), p->log)) < 0)
+    if ((ret = vg_host_pool_open(&e->pool, p, e->insts, p->n_feats,
+                                 p->cfg->n_threads, job_done, e)) < 0)
         goto fail;
     vg_log(p->log, VG_LOG_DEBUG, "cpu engine: %u worker(s), %u feature(s)",
-           e->threaded ? e->n_workers : 0, p->n_feats);
+           p->cfg->n_threads, p->n_feats);
     *engine = e;
     return 0;
 fail:
@@ -268,24 +178,25 @@ static int cpu_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
                       unsigned index)
 {
     CpuEngine *e = engine;
-    Job job = { .index = index };
+    Pic *pr = NULL, *pd = NULL, *prev = NULL, *prev2 = NULL;
+    VgHostJob job;
     int ret;
 
     if (e->error)
         return e->error;
     if (ref->memory != VG_MEMORY_HOST || dis->memory != VG_MEMORY_HOST) {
-        vg_log(e->p.log, VG_LOG_ERROR, "the CPU backend reads host pictures "
-               "only; CUDA device pictures need the CUDA backend");
+        vg_log(e->p.log, VG_LOG_ERROR, "the cpu backend reads host pictures "
+               "only");
         return -ENOTSUP;
     }
-    job.ref = pic_get(e);
-    job.dis = pic_get(e);
-    if (!job.ref || !job.dis) {
+    pr = pic_get(e);
+    pd = pic_get(e);
+    if (!pr || !pd) {
         ret = -ENOMEM;
         goto fail;
     }
-    vg_picture_to_image(&job.ref->img, ref);
-    vg_picture_to_image(&job.dis->img, dis);
+    vg_picture_to_image(&pr->img, ref);
+    vg_picture_to_image(&pd->img, dis);
 
     pthread_mutex_lock(&e->lock);
     if ((ret = grow_done(e, index)) < 0) {
@@ -293,36 +204,37 @@ static int cpu_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
         goto fail;
     }
     if (e->need_prev) {
-        job.prev = e->prev;
-        job.prev2 = e->prev2;
-        if (job.prev)
-            job.prev->refs++;
-        if (job.prev2)
-            job.prev2->refs++;
+        prev = e->prev;
+        prev2 = e->prev2;
+        if (prev)
+            prev->refs++;
+        if (prev2)
+            prev2->refs++;
         pic_unref_locked(e, e->prev2);
         e->prev2 = e->prev;
-        e->prev = job.ref;
-        job.ref->refs++;
+        e->prev = pr;
+        pr->refs++;
     }
     e->n_submitted = index + 1;
-    if (e->threaded) {
-        while (e->q_count == e->q_cap)
-            pthread_cond_wait(&e->done_cond, &e->lock);
-        e->queue[(e->q_head + e->q_count) % e->q_cap] = job;
-        e->q_count++;
-        pthread_cond_signal(&e->job_cond);
-        pthread_mutex_unlock(&e->lock);
-        return 0;
-    }
     pthread_mutex_unlock(&e->lock);
-    ret = run_job(e, &e->workers[0], &job);
-    job_done(e, &job, ret);
-    return ret;
+
+    job = (VgHostJob) {
+        .frame = {
+            .index = index,
+            .ref = &pr->img,
+            .dis = &pd->img,
+            .prev_ref = prev ? &prev->img : NULL,
+            .prev_prev_ref = prev2 ? &prev2->img : NULL,
+        },
+        .opaque = { pr, pd, prev, prev2 },
+    };
+    /* the job owns the pictures from here on: job_done() releases them */
+    return vg_host_pool_push(e->pool, &job);
 
 fail:
     pthread_mutex_lock(&e->lock);
-    pic_unref_locked(e, job.ref);
-    pic_unref_locked(e, job.dis);
+    pic_unref_locked(e, pr);
+    pic_unref_locked(e, pd);
     pthread_mutex_unlock(&e->lock);
     return ret;
 }
@@ -350,16 +262,13 @@ static int cpu_flush(void *engine)
     pthread_mutex_unlock(&e->lock);
     if (ret < 0)
         return ret;
-    for (unsigned f = 0; f < e->p.n_feats; f++) {
-        VgFeatureCtx *fc = &e->workers[0].fc[f];
-        if (fc->desc->cpu->flush && (ret = fc->desc->cpu->flush(fc)) < 0)
-            return ret;
-    }
-    return 0;
+    return vg_host_pool_flush(e->pool);
 }
 
 const VgBackendOps vg_backend_cpu = {
     .name = "cpu",
+    .kind = VG_BACKEND_CPU,
+    .memories = 1u << VG_MEMORY_HOST,
     .usable = cpu_usable,
     .open = cpu_open,
     .submit = cpu_submit,

@@ -34,13 +34,11 @@
  */
 
 #include <errno.h>
-#include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/feature.h"
-#include "cpu/vif.h"
+#include "common/cpu.h"
+#include "common/features/vif.h"
 
 /* An AVX2 build of the same C, chosen at init (x86-64, GCC or clang). */
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -59,36 +57,8 @@
 #define VIF_O3
 #endif
 
-/* integer_vif.h vif_filter1d_table, vif_filter1d_width */
-const uint16_t vg_vif_taps[4][17] = {
-    { 489, 935, 1640, 2640, 3896, 5274, 6547, 7455, 7784, 7455, 6547, 5274,
-      3896, 2640, 1640, 935, 489 },
-    { 1244, 3663, 7925, 12590, 14692, 12590, 7925, 3663, 1244 },
-    { 3571, 16004, 26386, 16004, 3571 },
-    { 10904, 43728, 10904 },
-};
-const unsigned vg_vif_taps_len[4] = { 17, 9, 5, 3 };
-
 /* Largest filter half-width (scale 0): margin of the row buffers. */
 #define PAD 8
-/* Smallest picture side with exact mirrors at every scale (see @file). */
-#define VIF_MIN_SIZE 16
-
-static uint16_t log2_table[65537];
-static pthread_once_t log2_once = PTHREAD_ONCE_INIT;
-
-/* integer_vif.c log_generate(): glibc log2f, then round() in double. */
-static void log2_build(void)
-{
-    for (unsigned i = 32767; i < 65536; i++)
-        log2_table[i] = (uint16_t)round(log2f((float)i) * 2048);
-}
-
-const uint16_t *vg_vif_log2_table(void)
-{
-    pthread_once(&log2_once, log2_build);
-    return log2_table;
-}
 
 typedef struct VifCpu VifCpu;
 typedef void (*VifFrameFn)(VifCpu *s, const VgImage *ref, const VgImage *dis,
@@ -640,16 +610,16 @@ static int vif_init(VgFeatureCtx *fc)
     size_t size = 0, off = 0;
     uint8_t *p;
 
-    if (w < VIF_MIN_SIZE || h < VIF_MIN_SIZE) {
+    if (w < VG_VIF_MIN_SIZE || h < VG_VIF_MIN_SIZE) {
         vg_log(fc->log, VG_LOG_ERROR, "vif: %ux%u is below the minimum "
-               "%ux%u", w, h, VIF_MIN_SIZE, VIF_MIN_SIZE);
+               "%ux%u", w, h, VG_VIF_MIN_SIZE, VG_VIF_MIN_SIZE);
         return -EINVAL;
     }
     s->log2 = vg_vif_log2_table();
     s->frame = vif_frame_c;
 #if VIF_HAVE_AVX2
-    /* VG_CPU_NO_AVX2 (any value) keeps the baseline build: tests run both. */
-    if (__builtin_cpu_supports("avx2") && !getenv("VG_CPU_NO_AVX2"))
+    /* the one CPU-flags mask (common/cpu.h): tests run both */
+    if (vg_cpu_flags() & VG_CPU_FLAG_AVX2)
         s->frame = vif_frame_avx2;
 #endif
     for (unsigned sc = 0; sc < 4; sc++) {
@@ -714,106 +684,10 @@ static int vif_extract(VgFeatureCtx *fc, const VgFrame *frame)
     return vg_vif_emit(fc, frame->index, acc);
 }
 
-/* vif_statistic_8/16 final lines: double, stored as float. */
-static void scale_result(const VgVifAccum *a, float *num, float *den)
-{
-    *num = a->num_log / 2048.0 +
-           (a->den_non_log - (a->num_non_log / 16384.0) / 65025.0);
-    *den = a->den_log / 2048.0 + a->den_non_log;
-}
-
-int vg_vif_emit(VgFeatureCtx *fc, unsigned index, const VgVifAccum acc[4])
-{
-    const VgVifOptions *o = fc->opts;
-    const unsigned first = o->vif_skip_scale0;
-    float num[4] = { 0 }, den[4] = { 0 };
-    double sum_num = 0.0, sum_den = 0.0;
-    int ret;
-
-    for (unsigned sc = first; sc < 4; sc++)
-        scale_result(&acc[sc], &num[sc], &den[sc]);
-
-    /* write_scores(): score = num / den in float; skipped scale 0 is 0. */
-    for (unsigned sc = 0; sc < 4; sc++) {
-        float v = sc < first ? 0.0f : num[sc] / den[sc];
-        if ((ret = vg_feature_emit(fc, VG_VIF_OUT_SCALE0 + sc, index, v)) < 0)
-            return ret;
-    }
-    if (!o->debug)
-        return 0;
-
-    /* Sums in double, scale order; 1.0 when the denominator is 0. */
-    for (unsigned sc = first; sc < 4; sc++) {
-        sum_num += (double)num[sc];
-        sum_den += (double)den[sc];
-    }
-    if ((ret = vg_feature_emit(fc, VG_VIF_OUT_VIF, index, sum_den == 0.0 ?
-                               1.0 : sum_num / sum_den)) < 0 ||
-        (ret = vg_feature_emit(fc, VG_VIF_OUT_NUM, index, sum_num)) < 0 ||
-        (ret = vg_feature_emit(fc, VG_VIF_OUT_DEN, index, sum_den)) < 0)
-        return ret;
-    for (unsigned sc = 0; sc < 4; sc++) {
-        /* skipped scale 0: num 0, den -1 */
-        double n = sc < first ? 0.0 : num[sc];
-        double d = sc < first ? -1.0 : den[sc];
-        if ((ret = vg_feature_emit(fc, VG_VIF_OUT_NUM_SCALE0 + 2 * sc,
-                                   index, n)) < 0 ||
-            (ret = vg_feature_emit(fc, VG_VIF_OUT_NUM_SCALE0 + 2 * sc + 1,
-                                   index, d)) < 0)
-            return ret;
-    }
-    return 0;
-}
-
-static const VgFeatureOption vif_options[] = {
-    { "debug", NULL, VG_OPT_BOOL, VG_OPT_OFFSET(VgVifOptions, debug),
-      0, 0, 1, 0, "debug mode: enable additional output" },
-    { "vif_enhn_gain_limit", "egl", VG_OPT_DOUBLE,
-      VG_OPT_OFFSET(VgVifOptions, vif_enhn_gain_limit), 100.0, 1.0, 100.0, 1,
-      "enhancement gain imposed on vif, must be >= 1.0, where 1.0 means "
-      "the gain is completely disabled" },
-    { "vif_skip_scale0", "ssclz", VG_OPT_BOOL,
-      VG_OPT_OFFSET(VgVifOptions, vif_skip_scale0), 0, 0, 1, 1,
-      "when set, skip scale 0 calculations" },
-    { NULL }
-};
-
-static const VgFeatureOutput vif_outputs[] = {
-    { "VMAF_integer_feature_vif_scale0_score", "integer_vif_scale0", 0 },
-    { "VMAF_integer_feature_vif_scale1_score", "integer_vif_scale1", 0 },
-    { "VMAF_integer_feature_vif_scale2_score", "integer_vif_scale2", 0 },
-    { "VMAF_integer_feature_vif_scale3_score", "integer_vif_scale3", 0 },
-    { "integer_vif", NULL, 1 },
-    { "integer_vif_num", NULL, 1 },
-    { "integer_vif_den", NULL, 1 },
-    { "integer_vif_num_scale0", NULL, 1 },
-    { "integer_vif_den_scale0", NULL, 1 },
-    { "integer_vif_num_scale1", NULL, 1 },
-    { "integer_vif_den_scale1", NULL, 1 },
-    { "integer_vif_num_scale2", NULL, 1 },
-    { "integer_vif_den_scale2", NULL, 1 },
-    { "integer_vif_num_scale3", NULL, 1 },
-    { "integer_vif_den_scale3", NULL, 1 },
-    { NULL }
-};
-
-static const VgFeatureImpl vif_cpu = {
+const VgFeatureImpl vg_cpu_vif = {
     .priv_size = sizeof(VifCpu),
     .init = vif_init,
     .extract = vif_extract,
     .close = vif_close,
 };
 
-const VgFeatureDesc vg_feature_vif = {
-    .name = "vif",
-    .options = vif_options,
-    .opts_size = sizeof(VgVifOptions),
-    .outputs = vif_outputs,
-    /* 16x16: exact mirrors at scale 3 (see @file); smaller is refused. */
-    .min_width = VIF_MIN_SIZE,
-    .min_height = VIF_MIN_SIZE,
-    .cpu = &vif_cpu,
-#if HAVE_CUDA
-    .cuda = &vg_vif_cuda,
-#endif
-};

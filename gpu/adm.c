@@ -8,7 +8,7 @@
  * Integer ADM on CUDA: the integer pipeline (DWT, decouple, CSF, contrast
  * masking and denominator with libvmaf's per-row rounding) runs on the
  * device (gpu/adm.cu) and returns 36 int64 totals per frame; the float and
- * double steps are the CPU path's own functions (cpu/adm.h), so both
+ * double steps are the feature's home's (common/features/adm.c), so both
  * backends print the same bits.
  */
 
@@ -16,9 +16,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "cpu/adm.h"
+#include "common/features/adm.h"
 #include "gpu/adm_layout.h"
-#include "gpu/engine.h"
+#include "gpu/feature.h"
 
 typedef struct AdmCuda {
     VgAdmScale sc[VG_ADM_NB_SCALES];
@@ -34,7 +34,7 @@ typedef struct AdmCuda {
 static void adm_cuda_close(VgFeatureCtx *fc)
 {
     AdmCuda *s = fc->priv;
-    const VgCuda *cu = vg_cuda_engine_api(fc->backend);
+    const VgCuda *cu = vg_cuda_fc_device(fc)->cu;
 
     if (s->mem)
         VG_CU(cu, fc->log, cuMemFree, s->mem);
@@ -47,9 +47,9 @@ static int adm_cuda_init(VgFeatureCtx *fc)
 {
     AdmCuda *s = fc->priv;
     const VgAdmOpts *o = fc->opts;
-    VgCudaEngine *e = fc->backend;
-    const VgCuda *cu = vg_cuda_engine_api(e);
-    CUstream st = vg_cuda_engine_stream(e);
+    VgCudaDevice *e = fc->backend;
+    const VgCuda *cu = e->cu;
+    CUstream st = e->stream;
     CUdevice dev;
     int n_sm = 0, ret;
 
@@ -68,12 +68,12 @@ static int adm_cuda_init(VgFeatureCtx *fc)
         return ret;
     vg_adm_scales(fc->width, fc->height, s->sc);
 
-    if ((ret = vg_cuda_engine_function(e, fc->bpc == 8 ? "vg_adm_dwt_s0_8" :
+    if ((ret = vg_cuda_device_function(e, fc->bpc == 8 ? "vg_adm_dwt_s0_8" :
                                        "vg_adm_dwt_s0_16", &s->f_dwt0)) < 0 ||
-        (ret = vg_cuda_engine_function(e, "vg_adm_dwt_s1", &s->f_dwt1)) < 0 ||
-        (ret = vg_cuda_engine_function(e, "vg_adm_dwt_s23", &s->f_dwt23)) < 0 ||
-        (ret = vg_cuda_engine_function(e, "vg_adm_decouple", &s->f_dec)) < 0 ||
-        (ret = vg_cuda_engine_function(e, "vg_adm_cm", &s->f_cm)) < 0)
+        (ret = vg_cuda_device_function(e, "vg_adm_dwt_s1", &s->f_dwt1)) < 0 ||
+        (ret = vg_cuda_device_function(e, "vg_adm_dwt_s23", &s->f_dwt23)) < 0 ||
+        (ret = vg_cuda_device_function(e, "vg_adm_decouple", &s->f_dec)) < 0 ||
+        (ret = vg_cuda_device_function(e, "vg_adm_cm", &s->f_cm)) < 0)
         return ret;
 
     /* ADR-1226: the CM grid follows the SM count (rows are taken
@@ -108,7 +108,7 @@ static int adm_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
 {
     AdmCuda *s = fc->priv;
     const VgAdmOpts *o = fc->opts;
-    VgCudaEngine *e = fc->backend;
+    VgCudaDevice *e = fc->backend;
     VgAdmLaunch l = { .par = (uint64_t)s->dpar, .res = (uint64_t)f->res };
     int ret;
 
@@ -131,15 +131,15 @@ static int adm_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
     for (int k = 0; k < VG_ADM_NB_SCALES; k++) {
         VgAdmDwtParams *d = &s->dwt[k];
         CUfunction fn = k == 0 ? s->f_dwt0 : k == 1 ? s->f_dwt1 : s->f_dwt23;
-        if ((ret = vg_cuda_engine_launch(e, fn, (d->w + VG_ADM_BX - 1) / VG_ADM_BX,
+        if ((ret = vg_cuda_device_launch(e, fn, (d->w + VG_ADM_BX - 1) / VG_ADM_BX,
                                          (d->h + VG_ADM_BY - 1) / VG_ADM_BY, 2,
                                          VG_ADM_BX, VG_ADM_BY, d)) < 0)
             return ret;
     }
-    if ((ret = vg_cuda_engine_launch(e, s->f_dec, (unsigned)s->par.n_tiles, 1, 1,
+    if ((ret = vg_cuda_device_launch(e, s->f_dec, (unsigned)s->par.n_tiles, 1, 1,
                                      VG_ADM_BX, VG_ADM_BY, &l)) < 0)
         return ret;
-    return vg_cuda_engine_launch(e, s->f_cm, s->cm_grid, 1, 1,
+    return vg_cuda_device_launch(e, s->f_cm, s->cm_grid, 1, 1,
                                  VG_ADM_CM_THREADS, 1, &l);
 }
 
@@ -170,7 +170,7 @@ static int adm_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)
     return vg_adm_finish(fc, f->index, num_s, den_s, aim_s);
 }
 
-const VgCudaFeatureImpl vg_adm_cuda = {
+const VgCudaFeatureImpl vg_cuda_adm = {
     .priv_size = sizeof(AdmCuda),
     .res_size = sizeof(VgAdmResults),
     .init = adm_cuda_init,

@@ -17,8 +17,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "common/adm_tables.h"
-#include "gpu/adm_params.h"
+#include "common/features/adm.h"
+#include "common/features/adm_params.h"
 
 static inline size_t vg_adm_align_up(size_t v, size_t a)
 {

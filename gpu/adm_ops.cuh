@@ -21,7 +21,7 @@
 
 #include <stdint.h>
 
-#include "gpu/adm_params.h"
+#include "common/features/adm_params.h"
 
 #define VG_ADM_HD __host__ __device__ __forceinline__
 

@@ -11,8 +11,9 @@
  * its pinned host copy and a completion event. Nothing in the frame path
  * waits for the device except to reuse a slot (the event of the frame
  * that last used it). Features without a CUDA implementation run their
- * CPU implementation on host worker threads, on a pinned host copy of the
- * frame's internal images.
+ * reference implementation on the host job pool (common/hostpool.c), on a
+ * pinned host copy of the frame's internal images. The device itself
+ * (context, stream, kernels, launches) is gpu/device.c's.
  */
 
 #include <errno.h>
@@ -22,12 +23,10 @@
 #include <string.h>
 
 #include "common/backend.h"
-#include "gpu/cuda.h"
-#include "gpu/engine.h"
+#include "common/hostpool.h"
+#include "gpu/device.h"
+#include "gpu/feature.h"
 #include "gpu/picture.h"
-
-/** The library's kernels (gpu/kernels.cu), embedded at build time. */
-extern const unsigned char vg_cuda_fatbin[];
 
 /** Frames in flight; >= 3 so that frames n - 1 and n - 2 stay resident. */
 #define VG_CUDA_SLOTS 4
@@ -49,21 +48,11 @@ typedef struct Slot {
     CUevent done_ev, in_ev, out_ev;
 } Slot;
 
-typedef struct Worker {
-    VgCudaEngine *e;
-    VgFeatureCtx *fc;           ///< one per host feature
-} Worker;
-
-struct VgCudaEngine {
+typedef struct VgCudaEngine {
     VgEngineParams p;
     VgLog *log;
-    const VgCuda *cu;
-    CUcontext ctx;
-    CUdevice dev;
-    int own_ctx;
-    CUstream stream;
-    int own_stream;
-    CUmodule module;
+    VgCudaDevice dev;
+    const VgCuda *cu;           ///< dev.cu
     VgCudaConverter conv;
 
     VgImage geom;               ///< internal image geometry
@@ -72,71 +61,46 @@ struct VgCudaEngine {
 
     unsigned n_gpu;
     VgFeatureCtx *gfc;
+    const VgCudaFeatureImpl **gimpl;
     size_t *res_off;
     size_t res_bytes;
 
     unsigned n_cpu;
     const VgFeatureInst **cpu_inst;
-    unsigned n_workers;
-    Worker *workers;
-    VgThreads threads;
+    VgHostPool *pool;
 
     Slot slot[VG_CUDA_SLOTS];
     unsigned n_submitted, n_collected;
 
     pthread_mutex_t lock;
-    pthread_cond_t job_cond, done_cond;
-    unsigned jobs[VG_CUDA_SLOTS];
-    unsigned cpu_taken, cpu_pushed;
+    pthread_cond_t done_cond;
     unsigned n_ready;
-    int quit;
     int error;
-};
+} VgCudaEngine;
 
 #define CU(fn, ...) VG_CU(e->cu, e->log, fn, __VA_ARGS__)
 
-const VgCuda *vg_cuda_engine_api(const VgCudaEngine *e)
-{
-    return e->cu;
-}
+static const VgCudaFeatureImpl *const cuda_impls[VG_NB_FEATURES] = {
+#define VG_GPU_IMPL_0(name) NULL
+#define VG_GPU_IMPL_1(name) &vg_cuda_##name
+#define VG_FEATURE(name, gpu) [VG_FEATURE_ID_##name] = VG_GPU_IMPL_##gpu(name),
+#include "common/features/list.h"
+#undef VG_FEATURE
+};
 
-CUstream vg_cuda_engine_stream(const VgCudaEngine *e)
+const VgCudaFeatureImpl *vg_cuda_feature(const VgFeatureDesc *desc)
 {
-    return e->stream;
-}
-
-VgLog *vg_cuda_engine_log(const VgCudaEngine *e)
-{
-    return e->log;
-}
-
-int vg_cuda_engine_function(VgCudaEngine *e, const char *name, CUfunction *fn)
-{
-    return CU(cuModuleGetFunction, fn, e->module, name);
-}
-
-int vg_cuda_engine_launch(VgCudaEngine *e, CUfunction fn, unsigned gx,
-                          unsigned gy, unsigned gz, unsigned bx, unsigned by,
-                          void *params)
-{
-    void *args[] = { params };
-
-    if (!gx || !gy || !gz)
-        return 0;
-    return CU(cuLaunchKernel, fn, gx, gy, gz, bx, by, 1, 0, e->stream, args,
-              NULL);
+    return desc->id < VG_NB_FEATURES ? cuda_impls[desc->id] : NULL;
 }
 
 static int push_ctx(VgCudaEngine *e)
 {
-    return CU(cuCtxPushCurrent, e->ctx);
+    return vg_cuda_device_push(&e->dev);
 }
 
 static void pop_ctx(VgCudaEngine *e)
 {
-    CUcontext dummy;
-
-    CU(cuCtxPopCurrent, &dummy);
+    vg_cuda_device_pop(&e->dev);
 }
 
 static int runs_on(const VgEngineParams *p, const VgFeatureDesc *d,
@@ -157,7 +121,7 @@ static void image_at(const VgCudaEngine *e, VgImage *img, uintptr_t base)
     }
 }
 
-/* ---- host workers for features without a CUDA implementation ---------- */
+/* ---- host features ------------------------------------------------------ */
 
 /* call with e->lock held */
 static void advance_ready_locked(VgCudaEngine *e)
@@ -171,60 +135,18 @@ static void advance_ready_locked(VgCudaEngine *e)
     pthread_cond_broadcast(&e->done_cond);
 }
 
-static int run_cpu_features(VgCudaEngine *e, Worker *w, const Slot *s)
+/* the host pool's job-done callback: opaque[0] is the slot */
+static void host_job_done(void *owner, const VgHostJob *job, int ret)
 {
-    for (unsigned f = 0; f < e->n_cpu; f++) {
-        VgFeatureCtx *fc = &w->fc[f];
-        const VgFrame frame = {
-            .index = s->index,
-            .ref = &s->host[0],
-            .dis = &s->host[1],
-        };
-        int ret;
+    VgCudaEngine *e = owner;
+    Slot *s = job->opaque[0];
 
-        if (!runs_on(&e->p, fc->desc, s->index))
-            continue;
-        if ((ret = fc->desc->cpu->extract(fc, &frame)) < 0) {
-            vg_log(e->log, VG_LOG_ERROR, "feature '%s' failed on frame %u "
-                   "(%d)", fc->desc->name, s->index, ret);
-            return ret;
-        }
-    }
-    return 0;
-}
-
-static void *worker_main(void *arg)
-{
-    Worker *w = arg;
-    VgCudaEngine *e = w->e;
-
-    for (;;) {
-        Slot *s;
-        int ret;
-
-        pthread_mutex_lock(&e->lock);
-        while (e->cpu_taken == e->cpu_pushed && !e->quit)
-            pthread_cond_wait(&e->job_cond, &e->lock);
-        if (e->cpu_taken == e->cpu_pushed) {
-            pthread_mutex_unlock(&e->lock);
-            break;
-        }
-        s = &e->slot[e->jobs[e->cpu_taken % VG_CUDA_SLOTS] % VG_CUDA_SLOTS];
-        e->cpu_taken++;
-        ret = e->error;
-        pthread_mutex_unlock(&e->lock);
-
-        if (!ret)
-            ret = run_cpu_features(e, w, s);
-
-        pthread_mutex_lock(&e->lock);
-        if (ret < 0 && !e->error)
-            e->error = ret;
-        s->done = 1;
-        advance_ready_locked(e);
-        pthread_mutex_unlock(&e->lock);
-    }
-    return NULL;
+    pthread_mutex_lock(&e->lock);
+    if (ret < 0 && !e->error)
+        e->error = ret;
+    s->done = 1;
+    advance_ready_locked(e);
+    pthread_mutex_unlock(&e->lock);
 }
 
 /* ---- collection ---------------------------------------------------------- */
@@ -248,13 +170,14 @@ static int collect(VgCudaEngine *e, int wait, unsigned wait_upto)
             if (res == CUDA_ERROR_NOT_READY)
                 break;
         }
-        if ((ret = vg_cuda_error(e->cu, e->log, res, "cuEventSynchronize",
+        if ((ret = vg_cuda_error(e->cu, e->log, res, wait && s->index <= wait_upto ?
+                                 "cuEventSynchronize" : "cuEventQuery",
                                  __FILE__, __LINE__)) < 0)
             return ret;
 
         for (unsigned f = 0; f < e->n_gpu; f++) {
             VgFeatureCtx *fc = &e->gfc[f];
-            const VgCudaFeatureImpl *impl = fc->desc->cuda;
+            const VgCudaFeatureImpl *impl = e->gimpl[f];
             const VgCudaFrame frame = {
                 .index = s->index,
                 .ref = &s->ref,
@@ -274,15 +197,19 @@ static int collect(VgCudaEngine *e, int wait, unsigned wait_upto)
 
         pthread_mutex_lock(&e->lock);
         e->n_collected++;
-        if (s->need_cpu) {
-            e->jobs[e->cpu_pushed % VG_CUDA_SLOTS] = s->index;
-            e->cpu_pushed++;
-            pthread_cond_signal(&e->job_cond);
-        } else {
+        if (!s->need_cpu)
             s->done = 1;
-        }
         advance_ready_locked(e);
         pthread_mutex_unlock(&e->lock);
+        if (s->need_cpu) {
+            const VgHostJob job = {
+                .frame = { .index = s->index, .ref = &s->host[0],
+                           .dis = &s->host[1] },
+                .opaque = { s },
+            };
+            if ((ret = vg_host_pool_push(e->pool, &job)) < 0)
+                return ret;
+        }
     }
     return 0;
 }
@@ -303,31 +230,6 @@ static int wait_done(VgCudaEngine *e, unsigned index)
 }
 
 /* ---- backend ops --------------------------------------------------------- */
-
-static int cuda_usable(const VgConfig *cfg, VgLog *log)
-{
-    /* the reason matters to a caller that asked for CUDA; for
-     * backend=auto it only explains the fallback to the CPU */
-    const enum VgLogLevel level = cfg->backend == VG_BACKEND_CUDA ?
-                                  VG_LOG_WARNING : VG_LOG_INFO;
-    const VgCuda *cu;
-    int n = 0, ret;
-
-    if ((ret = vg_cuda_load(&cu, log, level)) < 0)
-        return ret;
-    if (!cfg->cuda_context) {
-        if (cu->f->cuDeviceGetCount(&n) != CUDA_SUCCESS || n <= 0) {
-            vg_log(log, level, "CUDA driver loaded but no CUDA device found");
-            ret = -ENODEV;
-        } else if (cfg->cuda_device < 0 || cfg->cuda_device >= n) {
-            vg_log(log, level, "CUDA device %d requested, %d present",
-                   cfg->cuda_device, n);
-            ret = -ENODEV;
-        }
-    }
-    vg_cuda_unload(&cu);
-    return ret;
-}
 
 static void free_slot(VgCudaEngine *e, Slot *s)
 {
@@ -396,38 +298,28 @@ static void cuda_close(void **engine)
 
     if (!e)
         return;
-    /* host workers first: they finish their queued frames, which read
+    /* host features first: they finish their queued frames, which read
      * host memory only */
-    vg_threads_stop(&e->threads, &e->lock, &e->job_cond, &e->quit);
-    for (unsigned i = 0; e->workers && i < e->n_workers; i++)
-        vg_feature_ctxs_close_cpu(&e->workers[i].fc, e->n_cpu);
-    if (e->cu && e->ctx && push_ctx(e) >= 0) {
+    vg_host_pool_close(&e->pool);
+    if (e->cu && e->dev.ctx && push_ctx(e) >= 0) {
         /* the engine's own work only, never a device-wide sync */
-        if (e->stream)
-            CU(cuStreamSynchronize, e->stream);
+        if (e->dev.stream)
+            CU(cuStreamSynchronize, e->dev.stream);
         for (unsigned f = 0; e->gfc && f < e->n_gpu; f++) {
             VgFeatureCtx *fc = &e->gfc[f];
-            const VgCudaFeatureImpl *impl = fc->desc->cuda;
-            if (fc->priv && impl->close)
-                impl->close(fc);
+            if (fc->priv && e->gimpl[f]->close)
+                e->gimpl[f]->close(fc);
             free(fc->priv);
         }
         for (int i = 0; i < VG_CUDA_SLOTS; i++)
             free_slot(e, &e->slot[i]);
-        if (e->module)
-            CU(cuModuleUnload, e->module);
-        if (e->own_stream && e->stream)
-            CU(cuStreamDestroy, e->stream);
         pop_ctx(e);
     }
-    if (e->own_ctx)
-        CU(cuDevicePrimaryCtxRelease, e->dev);
-    free(e->workers);
+    vg_cuda_device_close(&e->dev);
     free(e->gfc);
+    free(e->gimpl);
     free(e->res_off);
     free(e->cpu_inst);
-    vg_cuda_unload(&e->cu);
-    pthread_cond_destroy(&e->job_cond);
     pthread_cond_destroy(&e->done_cond);
     pthread_mutex_destroy(&e->lock);
     free(e);
@@ -442,8 +334,9 @@ static int open_features(VgCudaEngine *e)
 
     e->gfc = calloc(p->n_feats ? p->n_feats : 1, sizeof(*e->gfc));
     e->res_off = calloc(p->n_feats ? p->n_feats : 1, sizeof(*e->res_off));
+    e->gimpl = calloc(p->n_feats ? p->n_feats : 1, sizeof(*e->gimpl));
     e->cpu_inst = calloc(p->n_feats ? p->n_feats : 1, sizeof(*e->cpu_inst));
-    if (!e->gfc || !e->res_off || !e->cpu_inst)
+    if (!e->gfc || !e->gimpl || !e->res_off || !e->cpu_inst)
         return -ENOMEM;
     if (p->n_feats > 64) {
         vg_log(e->log, VG_LOG_ERROR, "cuda engine: too many features");
@@ -452,7 +345,7 @@ static int open_features(VgCudaEngine *e)
     e->res_bytes = 0;
     for (unsigned f = 0; f < p->n_feats; f++) {
         const VgFeatureInst *inst = &p->feats[f];
-        const VgCudaFeatureImpl *impl = inst->desc->cuda;
+        const VgCudaFeatureImpl *impl = vg_cuda_feature(inst->desc);
 
         if (!impl) {
             if (inst->desc->flags & VG_FEATURE_PREV_REF) {
@@ -471,7 +364,8 @@ static int open_features(VgCudaEngine *e)
         }
         VgFeatureCtx *fc = &e->gfc[e->n_gpu];
         vg_feature_ctx_fill(fc, &e->p, inst);
-        fc->backend = e;
+        fc->backend = &e->dev;
+        e->gimpl[e->n_gpu] = impl;
         fc->priv = calloc(1, impl->priv_size ? impl->priv_size : 1);
         if (!fc->priv)
             return -ENOMEM;
@@ -496,47 +390,22 @@ static int open_features(VgCudaEngine *e)
 static int cuda_open(void **engine, const VgEngineParams *p)
 {
     VgCudaEngine *e = calloc(1, sizeof(*e));
-    char name[128] = "";
-    int major = 0, minor = 0, pushed = 0, ret;
+    int pushed = 0, ret;
 
     if (!e)
         return -ENOMEM;
     e->p = *p;
     e->log = p->log;
     pthread_mutex_init(&e->lock, NULL);
-    pthread_cond_init(&e->job_cond, NULL);
     pthread_cond_init(&e->done_cond, NULL);
 
-    if ((ret = vg_cuda_load(&e->cu, e->log, VG_LOG_ERROR)) < 0)
+    if ((ret = vg_cuda_device_open(&e->dev, p->cfg, e->log)) < 0)
         goto fail;
-    if (p->cfg->cuda_context) {
-        e->ctx = p->cfg->cuda_context;
-        if ((ret = push_ctx(e)) < 0)
-            goto fail;
-        pushed = 1;
-        if ((ret = CU(cuCtxGetDevice, &e->dev)) < 0)
-            goto fail;
-    } else {
-        if ((ret = CU(cuDeviceGet, &e->dev, p->cfg->cuda_device)) < 0 ||
-            (ret = CU(cuDevicePrimaryCtxRetain, &e->ctx, e->dev)) < 0)
-            goto fail;
-        e->own_ctx = 1;
-        if ((ret = push_ctx(e)) < 0)
-            goto fail;
-        pushed = 1;
-    }
-    CU(cuDeviceGetName, name, sizeof(name) - 1, e->dev);
-    CU(cuDeviceComputeCapability, &major, &minor, e->dev);
-
-    if (p->cfg->cuda_stream) {
-        e->stream = p->cfg->cuda_stream;
-    } else {
-        if ((ret = CU(cuStreamCreate, &e->stream, CU_STREAM_NON_BLOCKING)) < 0)
-            goto fail;
-        e->own_stream = 1;
-    }
-    if ((ret = CU(cuModuleLoadData, &e->module, vg_cuda_fatbin)) < 0 ||
-        (ret = vg_cuda_converter_init(&e->conv, e)) < 0)
+    e->cu = e->dev.cu;
+    if ((ret = push_ctx(e)) < 0)
+        goto fail;
+    pushed = 1;
+    if ((ret = vg_cuda_converter_init(&e->conv, &e->dev)) < 0)
         goto fail;
 
     e->img_bytes = vg_image_geometry(&e->geom, p->layout, p->bpc, p->width,
@@ -548,27 +417,16 @@ static int cuda_open(void **engine, const VgEngineParams *p)
         if ((ret = alloc_slot(e, &e->slot[i])) < 0)
             goto fail;
 
-    if (e->n_cpu) {
-        e->n_workers = p->cfg->n_threads ? p->cfg->n_threads : 1;
-        if (!(e->workers = calloc(e->n_workers, sizeof(*e->workers)))) {
-            ret = -ENOMEM;
-            goto fail;
-        }
-        for (unsigned i = 0; i < e->n_workers; i++) {
-            e->workers[i].e = e;
-            if ((ret = vg_feature_ctxs_open_cpu(&e->workers[i].fc, &e->p,
-                                                e->cpu_inst, e->n_cpu)) < 0)
-                goto fail;
-        }
-        if ((ret = vg_threads_start(&e->threads, e->n_workers, worker_main,
-                                    e->workers, sizeof(*e->workers),
-                                    e->log)) < 0)
-            goto fail;
-    }
+    /* host features: n_threads workers, or the calling thread with 0, as
+     * on the CPU backend */
+    if (e->n_cpu &&
+        (ret = vg_host_pool_open(&e->pool, &e->p, e->cpu_inst, e->n_cpu,
+                                 p->cfg->n_threads, host_job_done, e)) < 0)
+        goto fail;
     vg_log(e->log, VG_LOG_INFO, "cuda engine: %s (sm_%d%d), %s context, %u "
-           "feature(s) on the GPU, %u on %u host thread(s)", name, major,
-           minor, e->own_ctx ? "own" : "caller's", e->n_gpu, e->n_cpu,
-           e->n_workers);
+           "feature(s) on the GPU, %u on %u host thread(s)", e->dev.name,
+           e->dev.major, e->dev.minor, e->dev.own_ctx ? "own" : "caller's",
+           e->n_gpu, e->n_cpu, e->pool ? vg_host_pool_threads(e->pool) : 0);
     pop_ctx(e);
     *engine = e;
     return 0;
@@ -586,11 +444,11 @@ static int order_after(VgCudaEngine *e, CUevent ev, const VgPicture *pic)
     int ret;
 
     if (pic->memory != VG_MEMORY_CUDA || !pic->cuda_stream ||
-        pic->cuda_stream == e->stream)
+        pic->cuda_stream == e->dev.stream)
         return 0;
     if ((ret = CU(cuEventRecord, ev, pic->cuda_stream)) < 0)
         return ret;
-    return CU(cuStreamWaitEvent, e->stream, ev, 0);
+    return CU(cuStreamWaitEvent, e->dev.stream, ev, 0);
 }
 
 /* make a picture's stream wait until the engine has read the picture */
@@ -599,9 +457,9 @@ static int order_before(VgCudaEngine *e, CUevent ev, const VgPicture *pic)
     int ret;
 
     if (pic->memory != VG_MEMORY_CUDA || !pic->cuda_stream ||
-        pic->cuda_stream == e->stream)
+        pic->cuda_stream == e->dev.stream)
         return 0;
-    if ((ret = CU(cuEventRecord, ev, e->stream)) < 0)
+    if ((ret = CU(cuEventRecord, ev, e->dev.stream)) < 0)
         return ret;
     return CU(cuStreamWaitEvent, pic->cuda_stream, ev, 0);
 }
@@ -612,14 +470,14 @@ static int load_picture(VgCudaEngine *e, Slot *s, int i, const VgPicture *pic)
     int ret;
 
     if (pic->memory == VG_MEMORY_CUDA)
-        return vg_cuda_picture_convert(e, &e->conv, dst, pic);
+        return vg_cuda_picture_convert(&e->dev, &e->conv, dst, pic);
     /* staging allocated on first use: device-picture streams need none */
     if (!s->stage_buf[i] &&
         ((ret = VG_CUX(e->cu, e->log, cuMemHostAlloc, &s->stage_buf[i],
                        e->raw_bytes, 0)) < 0 ||
          (ret = CU(cuMemAlloc, &s->raw_buf[i], e->raw_bytes)) < 0))
         return ret;
-    return vg_cuda_picture_upload(e, &e->conv, dst, s->stage_buf[i],
+    return vg_cuda_picture_upload(&e->dev, &e->conv, dst, s->stage_buf[i],
                                   s->raw_buf[i], pic);
 }
 
@@ -658,12 +516,12 @@ static int cuda_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
         (ret = load_picture(e, s, 1, dis)) < 0 ||
         (ret = order_before(e, s->out_ev, ref)) < 0 ||
         (ret = order_before(e, s->out_ev, dis)) < 0 ||
-        (ret = CU(cuMemsetD8Async, s->res, 0, e->res_bytes, e->stream)) < 0)
+        (ret = CU(cuMemsetD8Async, s->res, 0, e->res_bytes, e->dev.stream)) < 0)
         goto fail;
 
     for (unsigned f = 0; f < e->n_gpu; f++) {
         VgFeatureCtx *fc = &e->gfc[f];
-        const VgCudaFeatureImpl *impl = fc->desc->cuda;
+        const VgCudaFeatureImpl *impl = e->gimpl[f];
         const Slot *s1 = &e->slot[(index + VG_CUDA_SLOTS - 1) % VG_CUDA_SLOTS];
         const Slot *s2 = &e->slot[(index + VG_CUDA_SLOTS - 2) % VG_CUDA_SLOTS];
         const VgCudaFrame frame = {
@@ -690,11 +548,11 @@ static int cuda_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
         if ((ret = pinned_image(e, &s->host[i], &s->host_buf[i])) < 0 ||
             (ret = CU(cuMemcpyDtoHAsync, s->host_buf[i],
                       i ? s->dis_buf : s->ref_buf, e->img_bytes,
-                      e->stream)) < 0)
+                      e->dev.stream)) < 0)
             goto fail;
     if ((ret = CU(cuMemcpyDtoHAsync, s->host_res, s->res, e->res_bytes,
-                  e->stream)) < 0 ||
-        (ret = CU(cuEventRecord, s->done_ev, e->stream)) < 0)
+                  e->dev.stream)) < 0 ||
+        (ret = CU(cuEventRecord, s->done_ev, e->dev.stream)) < 0)
         goto fail;
     e->n_submitted++;
     ret = collect(e, 0, 0);
@@ -739,16 +597,10 @@ static int cuda_flush(void *engine)
         goto end;
     for (unsigned f = 0; f < e->n_gpu; f++) {
         VgFeatureCtx *fc = &e->gfc[f];
-        const VgCudaFeatureImpl *impl = fc->desc->cuda;
-        if (impl->flush && (ret = impl->flush(fc)) < 0)
+        if (e->gimpl[f]->flush && (ret = e->gimpl[f]->flush(fc)) < 0)
             goto end;
     }
-    for (unsigned f = 0; e->workers && f < e->n_cpu; f++) {
-        VgFeatureCtx *fc = &e->workers[0].fc[f];
-        if (fc->desc->cpu->flush && (ret = fc->desc->cpu->flush(fc)) < 0)
-            goto end;
-    }
-    ret = 0;
+    ret = e->pool ? vg_host_pool_flush(e->pool) : 0;
 end:
     if (ret < 0 && !e->error)
         e->error = ret;
@@ -758,7 +610,9 @@ end:
 
 const VgBackendOps vg_backend_cuda = {
     .name = "cuda",
-    .usable = cuda_usable,
+    .kind = VG_BACKEND_CUDA,
+    .memories = 1u << VG_MEMORY_HOST | 1u << VG_MEMORY_CUDA,
+    .usable = vg_cuda_device_usable,
     .open = cuda_open,
     .submit = cuda_submit,
     .frames_ready = cuda_frames_ready,

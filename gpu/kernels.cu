@@ -5,12 +5,10 @@
 
 /*
  * The one translation unit built into the library's fatbin
- * (gpu/Makefile.inc): every kernel file of gpu/, so that one
- * cuModuleLoadData() per engine loads them all.
+ * (gpu/Makefile.inc): the picture conversion and every feature's kernels
+ * (gpu/kernels_list.cuh, generated from common/features/list.h), so that
+ * one cuModuleLoadData() per device loads them all.
  */
 
 #include "gpu/picture.cu"
-#include "gpu/adm.cu"
-#include "gpu/motion.cu"
-#include "gpu/psnr.cu"
-#include "gpu/vif.cu"
+#include "gpu/kernels_list.cuh"

@@ -25,7 +25,7 @@
  * side refuses wider frames.
  */
 
-#include "gpu/motion_params.h"
+#include "common/features/motion_params.h"
 #include "gpu/reduce.cuh"
 
 #define MW (VG_MOTION_TILE_W + 4)
@@ -45,8 +45,7 @@ __device__ __forceinline__ int vg_motion_mirror(int i, int n)
 template <typename T>
 __device__ __forceinline__ void vg_motion_sad(const VgMotionParams &p)
 {
-    /* integer_motion.h filter[] */
-    const int g0 = 3571, g1 = 16004, g2 = 26386;
+    const int g0 = VG_MOTION_TAP0, g1 = VG_MOTION_TAP1, g2 = VG_MOTION_TAP2;
     __shared__ int32_t diff[MH][MW];
     __shared__ int32_t ycol[VG_MOTION_TILE_H][MW];
     const int w = p.w, h = p.h;

@@ -10,19 +10,19 @@
 #include "gpu/picture.h"
 #include "gpu/picture_params.h"
 
-int vg_cuda_converter_init(VgCudaConverter *c, VgCudaEngine *e)
+int vg_cuda_converter_init(VgCudaConverter *c, VgCudaDevice *e)
 {
     int ret;
 
-    if ((ret = vg_cuda_engine_function(e, "vg_convert_8", &c->conv8)) < 0)
+    if ((ret = vg_cuda_device_function(e, "vg_convert_8", &c->conv8)) < 0)
         return ret;
-    return vg_cuda_engine_function(e, "vg_convert_16", &c->conv16);
+    return vg_cuda_device_function(e, "vg_convert_16", &c->conv16);
 }
 
-static int copy_plane(VgCudaEngine *e, const VgImage *dst, unsigned p,
+static int copy_plane(VgCudaDevice *e, const VgImage *dst, unsigned p,
                       const void *src, ptrdiff_t src_pitch)
 {
-    const VgCuda *cu = vg_cuda_engine_api(e);
+    const VgCuda *cu = e->cu;
     CUDA_MEMCPY2D cp = {
         .srcMemoryType = CU_MEMORYTYPE_DEVICE,
         .srcDevice = (CUdeviceptr)(uintptr_t)src,
@@ -36,12 +36,12 @@ static int copy_plane(VgCudaEngine *e, const VgImage *dst, unsigned p,
 
     if (!cp.WidthInBytes || !cp.Height)
         return 0;
-    return vg_cuda_error(cu, vg_cuda_engine_log(e), cu->f->cuMemcpy2DAsync(&cp,
-                         vg_cuda_engine_stream(e)), "cuMemcpy2DAsync",
+    return vg_cuda_error(cu, e->log, cu->f->cuMemcpy2DAsync(&cp,
+                         e->stream), "cuMemcpy2DAsync",
                          __FILE__, __LINE__);
 }
 
-static int convert_plane(VgCudaEngine *e, CUfunction fn, const VgImage *dst,
+static int convert_plane(VgCudaDevice *e, CUfunction fn, const VgImage *dst,
                          unsigned p, const void *src, ptrdiff_t src_pitch,
                          unsigned step, unsigned shift)
 {
@@ -56,13 +56,13 @@ static int convert_plane(VgCudaEngine *e, CUfunction fn, const VgImage *dst,
         .shift = shift,
     };
 
-    return vg_cuda_engine_launch(e, fn,
+    return vg_cuda_device_launch(e, fn,
                                  (par.w + VG_CONV_BLOCK_X - 1) / VG_CONV_BLOCK_X,
                                  (par.h + VG_CONV_BLOCK_Y - 1) / VG_CONV_BLOCK_Y,
                                  1, VG_CONV_BLOCK_X, VG_CONV_BLOCK_Y, &par);
 }
 
-int vg_cuda_picture_convert(VgCudaEngine *e, const VgCudaConverter *c,
+int vg_cuda_picture_convert(VgCudaDevice *e, const VgCudaConverter *c,
                             VgImage *dst, const VgPicture *pic)
 {
     const uint8_t *uv = pic->data[1];
@@ -138,11 +138,11 @@ size_t vg_cuda_picture_raw_size(const VgImage *geom, enum VgPixFmt fmt)
     return total;
 }
 
-int vg_cuda_picture_upload(VgCudaEngine *e, const VgCudaConverter *c,
+int vg_cuda_picture_upload(VgCudaDevice *e, const VgCudaConverter *c,
                            VgImage *dst, uint8_t *stage, CUdeviceptr raw,
                            const VgPicture *pic)
 {
-    const VgCuda *cu = vg_cuda_engine_api(e);
+    const VgCuda *cu = e->cu;
     VgPicture dp = *pic;
     size_t off = 0;
     int ret;
@@ -161,9 +161,9 @@ int vg_cuda_picture_upload(VgCudaEngine *e, const VgCudaConverter *c,
         dp.stride[p] = (ptrdiff_t)pitch;
         off += pitch * (rows ? rows : 1);
     }
-    if ((ret = vg_cuda_error(cu, vg_cuda_engine_log(e),
+    if ((ret = vg_cuda_error(cu, e->log,
                              cu->f->cuMemcpyHtoDAsync(raw, stage, off,
-                                                      vg_cuda_engine_stream(e)),
+                                                      e->stream),
                              "cuMemcpyHtoDAsync", __FILE__, __LINE__)) < 0)
         return ret;
     return vg_cuda_picture_convert(e, c, dst, &dp);

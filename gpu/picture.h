@@ -15,23 +15,23 @@
 
 #include "vmafgpu.h"
 #include "common/image.h"
-#include "gpu/engine.h"
+#include "gpu/device.h"
 
-/** Conversion kernels of one engine. */
+/** Conversion kernels on one device. */
 typedef struct VgCudaConverter {
     CUfunction conv8, conv16;
 } VgCudaConverter;
 
 /** Look up the conversion kernels. @return 0 or negative errno. */
-int vg_cuda_converter_init(VgCudaConverter *c, VgCudaEngine *e);
+int vg_cuda_converter_init(VgCudaConverter *c, VgCudaDevice *e);
 
 /**
  * Queue the conversion of a VG_MEMORY_CUDA picture into the device image
- * dst (geometry from vg_image_geometry()) on the engine stream: planar
+ * dst (geometry from vg_image_geometry()) on the device stream: planar
  * planes are 2-D device copies, NV12 chroma is de-interleaved, P010/P016
  * samples are shifted down to LSB alignment (16 - bitdepth).
  */
-int vg_cuda_picture_convert(VgCudaEngine *e, const VgCudaConverter *c,
+int vg_cuda_picture_convert(VgCudaDevice *e, const VgCudaConverter *c,
                             VgImage *dst, const VgPicture *pic);
 
 /**
@@ -45,10 +45,10 @@ size_t vg_cuda_picture_raw_size(const VgImage *geom, enum VgPixFmt fmt);
  * they are (no conversion on the host) into `stage` (pinned, raw_size
  * bytes), sent with one asynchronous copy to `raw` on the device, then
  * converted there into dst like a device picture. The caller must not
- * touch `stage` or `raw` again until the engine stream has passed this
+ * touch `stage` or `raw` again until the device stream has passed this
  * work.
  */
-int vg_cuda_picture_upload(VgCudaEngine *e, const VgCudaConverter *c,
+int vg_cuda_picture_upload(VgCudaDevice *e, const VgCudaConverter *c,
                            VgImage *dst, uint8_t *stage, CUdeviceptr raw,
                            const VgPicture *pic);
 

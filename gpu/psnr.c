@@ -6,16 +6,16 @@
 /**
  * @file
  * Integer PSNR on CUDA: per-plane SSE on the device (gpu/psnr.cu), one
- * launch for all planes; the dB values come from the CPU path's finish
- * (cpu/psnr.h vg_psnr_from_sse()), so both backends print the same bits.
+ * launch for all planes; the dB values come from the feature's home's
+ * finish (common/features/psnr.c), so both backends print the same bits.
  */
 
 #include <errno.h>
 #include <stdint.h>
 
-#include "cpu/psnr.h"
-#include "gpu/engine.h"
-#include "gpu/psnr_params.h"
+#include "common/features/psnr.h"
+#include "common/features/psnr_params.h"
+#include "gpu/feature.h"
 
 typedef struct PsnrCuda {
     VgPsnrParams par;
@@ -35,7 +35,7 @@ static int psnr_cuda_init(VgFeatureCtx *fc)
                "to 66050, not %u", fc->width);
         return -ENOTSUP;
     }
-    return vg_cuda_engine_function(fc->backend, fc->bpc == 8 ?
+    return vg_cuda_device_function(vg_cuda_fc_device(fc), fc->bpc == 8 ?
                                    "vg_psnr_sse_8" : "vg_psnr_sse_16", &s->fn);
 }
 
@@ -56,33 +56,18 @@ static int psnr_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
         if ((p.h[pl] + VG_PSNR_BLOCK_Y - 1) / VG_PSNR_BLOCK_Y > gy)
             gy = (p.h[pl] + VG_PSNR_BLOCK_Y - 1) / VG_PSNR_BLOCK_Y;
     }
-    return vg_cuda_engine_launch(fc->backend, s->fn, gx, gy, s->par.n_planes,
+    return vg_cuda_device_launch(vg_cuda_fc_device(fc), s->fn, gx, gy, s->par.n_planes,
                                  VG_PSNR_BLOCK_X, VG_PSNR_BLOCK_Y, &p);
 }
 
 static int psnr_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)
 {
-    const VgPsnrOptions *o = fc->opts;
     const PsnrCuda *s = fc->priv;
-    const uint64_t *sse = f->host_res;
-    int ret;
 
-    for (unsigned pl = 0; pl < s->par.n_planes; pl++) {
-        double mse;
-        const double db = vg_psnr_from_sse(&s->par, fc->bpc, pl, sse[pl],
-                                           f->ref->w[pl], f->ref->h[pl], &mse);
-
-        if ((ret = vg_feature_emit(fc, VG_PSNR_OUT_Y + pl, f->index, db)) < 0)
-            return ret;
-        if (o->enable_mse &&
-            (ret = vg_feature_emit(fc, VG_PSNR_OUT_MSE_Y + pl, f->index,
-                                   mse)) < 0)
-            return ret;
-    }
-    return 0;
+    return vg_psnr_emit(fc, &s->par, f->index, f->ref, f->host_res);
 }
 
-const VgCudaFeatureImpl vg_psnr_cuda = {
+const VgCudaFeatureImpl vg_cuda_psnr = {
     .priv_size = sizeof(PsnrCuda),
     .res_size = 3 * sizeof(uint64_t),
     .init = psnr_cuda_init,

@@ -21,7 +21,7 @@
  * (gpu/reduce.cuh).
  */
 
-#include "gpu/psnr_params.h"
+#include "common/features/psnr_params.h"
 #include "gpu/reduce.cuh"
 
 template <typename T>

@@ -8,8 +8,8 @@
  * Integer VIF on CUDA: per frame, one launch per scale (gpu/vif.cu) sums
  * the four int64 accumulators of the scale on the device and writes the
  * next scale's pictures; the float/double finish and the emission are the
- * CPU path's (cpu/vif.h vg_vif_emit()), on the host, so both backends
- * print the same bits. The log2 table is the one cpu/vif.c builds with
+ * feature's home's (common/features/vif.c vg_vif_emit()), on the host, so
+ * both backends print the same bits. The log2 table is the one the home builds with
  * the host's libm (integer_vif.c log_generate() uses glibc log2f),
  * uploaded once.
  */
@@ -18,9 +18,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "cpu/vif.h"
-#include "gpu/engine.h"
-#include "gpu/vif_params.h"
+#include "common/features/vif.h"
+#include "gpu/feature.h"
 
 #define LOG2_BYTES (65537 * sizeof(uint16_t))
 
@@ -36,7 +35,7 @@ typedef struct VifCuda {
 static void vif_cuda_close(VgFeatureCtx *fc)
 {
     VifCuda *s = fc->priv;
-    const VgCuda *cu = vg_cuda_engine_api(fc->backend);
+    const VgCuda *cu = vg_cuda_fc_device(fc)->cu;
 
     if (s->mem)
         VG_CU(cu, fc->log, cuMemFree, s->mem);
@@ -52,18 +51,19 @@ static int vif_cuda_init(VgFeatureCtx *fc)
         { "vg_vif_s0_16", "vg_vif_s1", "vg_vif_s2", "vg_vif_s3" },
     };
     VifCuda *s = fc->priv;
-    const VgCuda *cu = vg_cuda_engine_api(fc->backend);
+    const VgCuda *cu = vg_cuda_fc_device(fc)->cu;
     size_t size = 0, off = 0;
     int ret;
 
     /* the descriptor's minimum (exact mirrors at every scale, cpu/vif.c) */
-    if (fc->width < 16 || fc->height < 16) {
+    if (fc->width < VG_VIF_MIN_SIZE || fc->height < VG_VIF_MIN_SIZE) {
         vg_log(fc->log, VG_LOG_ERROR, "vif: %ux%u is below the minimum "
-               "16x16", fc->width, fc->height);
+               "%ux%u", fc->width, fc->height, VG_VIF_MIN_SIZE,
+               VG_VIF_MIN_SIZE);
         return -EINVAL;
     }
     for (unsigned sc = 0; sc < 4; sc++) {
-        if ((ret = vg_cuda_engine_function(fc->backend,
+        if ((ret = vg_cuda_device_function(vg_cuda_fc_device(fc),
                                            names[fc->bpc > 8][sc],
                                            &s->fn[sc])) < 0)
             return ret;
@@ -87,7 +87,7 @@ static int vif_cuda_init(VgFeatureCtx *fc)
      * static, so the copy may complete after this returns */
     if ((ret = VG_CU(cu, fc->log, cuMemcpyHtoDAsync, s->log2,
                      vg_vif_log2_table(), LOG2_BYTES,
-                     vg_cuda_engine_stream(fc->backend))) < 0)
+                     vg_cuda_fc_device(fc)->stream)) < 0)
         goto fail;
     return 0;
 fail:
@@ -132,7 +132,7 @@ static int vif_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
             p.dh = s->h[sc + 1];
         }
         vg_vif_grid(&p, &gx, &gy, &gz);
-        if ((ret = vg_cuda_engine_launch(fc->backend, s->fn[sc], gx, gy, gz,
+        if ((ret = vg_cuda_device_launch(vg_cuda_fc_device(fc), s->fn[sc], gx, gy, gz,
                                          VG_VIF_BX, VG_VIF_BY, &p)) < 0)
             return ret;
     }
@@ -153,7 +153,7 @@ static int vif_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)
     return vg_vif_emit(fc, f->index, acc);
 }
 
-const VgCudaFeatureImpl vg_vif_cuda = {
+const VgCudaFeatureImpl vg_cuda_vif = {
     .priv_size = sizeof(VifCuda),
     .res_size = 16 * sizeof(int64_t),
     .init = vif_cuda_init,

@@ -18,7 +18,7 @@
  * gives libvmaf's totals).
  */
 
-#include "gpu/vif_params.h"
+#include "common/features/vif_params.h"
 #include "gpu/vif_block.h"
 
 /* add each thread's four sums to acc[0..3], one atomic per sum and block */

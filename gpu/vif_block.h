@@ -41,7 +41,7 @@
 
 #include <stdint.h>
 
-#include "gpu/vif_params.h"
+#include "common/features/vif_params.h"
 
 #ifdef __CUDACC__
 #define VG_VIF_FN static __device__ __forceinline__
@@ -67,14 +67,8 @@
 #define VG_VIF_DDIV(a, b) ((a) / (b))
 #endif
 
-/* integer_vif.h vif_filter1d_table (Q16), widths 17, 9, 5, 3 */
-VG_VIF_TABLE uint16_t vg_vif_ktaps[4][17] = {
-    { 489, 935, 1640, 2640, 3896, 5274, 6547, 7455, 7784, 7455, 6547, 5274,
-      3896, 2640, 1640, 935, 489 },
-    { 1244, 3663, 7925, 12590, 14692, 12590, 7925, 3663, 1244 },
-    { 3571, 16004, 26386, 16004, 3571 },
-    { 10904, 43728, 10904 },
-};
+/* the feature's taps (common/features/vif_params.h) in constant memory */
+VG_VIF_TABLE uint16_t vg_vif_ktaps[4][17] = VG_VIF_TAPS_INIT;
 
 #if VG_VIF_DW != VG_VIF_BX || VG_VIF_DH != VG_VIF_BY || VG_VIF_TW != VG_VIF_BX || \
     VG_VIF_TH % VG_VIF_BY

@@ -52,6 +52,9 @@ typedef void (*VgLogCallback)(void *opaque, enum VgLogLevel level,
                               const char *msg);
 
 /** Which backend computes the features. */
+/** Largest VgConfig.n_threads. */
+#define VG_MAX_THREADS 256
+
 enum VgBackend {
     VG_BACKEND_AUTO = 0, ///< CUDA if pictures are on the device or a GPU is usable, else CPU
     VG_BACKEND_CPU  = 1,
@@ -95,7 +98,7 @@ typedef struct VgPicture {
 /** Context configuration. Zero-initialise, then set what you need. */
 typedef struct VgConfig {
     enum VgBackend backend;
-    unsigned n_threads;     ///< CPU worker threads; 0 = work on the calling thread
+    unsigned n_threads;     ///< host worker threads (CPU backend; CUDA backend: features without a CUDA implementation), at most VG_MAX_THREADS; 0 = on the calling thread
     unsigned n_subsample;   ///< compute non-temporal features on every n-th frame (0, 1 = all)
     enum VgLogLevel log_level;
     VgLogCallback log_cb;   ///< NULL: log to stderr
@@ -208,10 +211,20 @@ int vg_write_log(VgContext *ctx, const char *path, enum VgLogFormat fmt,
                  enum VgPrecision precision);
 
 /**
- * @return 1 if work runs on the CUDA backend, 0 on the CPU (valid after the
+ * @return the backend work runs on (valid after the first vg_submit()),
+ *         or the one asked for before that (VG_BACKEND_AUTO until then
+ *         with backend=auto).
+ */
+enum VgBackend vg_backend_used(const VgContext *ctx);
+
+/**
+ * @return 1 if work runs on the CUDA backend, 0 otherwise (valid after the
  *         first vg_submit(), or after creation for a fixed backend).
  */
-int vg_backend_is_cuda(const VgContext *ctx);
+static inline int vg_backend_is_cuda(const VgContext *ctx)
+{
+    return vg_backend_used(ctx) == VG_BACKEND_CUDA;
+}
 
 /** Model and model-output names, for callers that print summaries. */
 unsigned vg_model_count(const VgContext *ctx);

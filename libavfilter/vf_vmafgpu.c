@@ -131,7 +131,7 @@ static const AVOption vmafgpu_options[] = {
         { "min",           "minimum",         0, AV_OPT_TYPE_CONST, { .i64 = VG_POOL_MIN },           0, 0, FLAGS, .unit = "pool" },
         { "max",           "maximum",         0, AV_OPT_TYPE_CONST, { .i64 = VG_POOL_MAX },           0, 0, FLAGS, .unit = "pool" },
     { "n_threads", "Set the number of CPU worker threads (0: compute on the filter thread)",
-        OFFSET(n_threads), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 1024, FLAGS },
+        OFFSET(n_threads), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, VG_MAX_THREADS, FLAGS },
     { "n_subsample", "Compute non-temporal features on every n-th frame only",
         OFFSET(n_subsample), AV_OPT_TYPE_INT, { .i64 = 1 }, 1, INT_MAX, FLAGS },
     { "backend", "Set the compute backend",

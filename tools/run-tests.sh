@@ -83,6 +83,10 @@ if [ $st -ne 0 ] && [ $failed -eq 0 ]; then
     failed=$((failed + 1))
 fi
 
+step "feature source lists are up to date"
+"$top/tools/gen-features.sh" --check
+count gen-features $?
+
 if [ -x "$top/tools/gen-patches.sh" ]; then
     step "patch series is up to date"
     "$top/tools/gen-patches.sh" --check

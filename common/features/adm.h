@@ -11,12 +11,13 @@
  * the libvmaf function it comes from.
  */
 
-#ifndef VG_COMMON_ADM_TABLES_H
-#define VG_COMMON_ADM_TABLES_H
+#ifndef VG_FEATURES_ADM_H
+#define VG_FEATURES_ADM_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "common/feature.h"
 #include "common/log.h"
 
 /** Number of DWT scales (integer_adm.c integer_compute_adm). */
@@ -122,4 +123,32 @@ const int32_t *vg_adm_div_lookup(void);
 /** cos(1 degree)^2 as libvmaf stores it (float; adm_decouple). */
 float vg_adm_cos1_sq(void);
 
-#endif /* VG_COMMON_ADM_TABLES_H */
+/** Output indices, in integer_adm.c provided_features order. */
+enum {
+    VG_ADM_OUT_ADM2 = 0, VG_ADM_OUT_AIM, VG_ADM_OUT_ADM3,
+    VG_ADM_OUT_SCALE0, VG_ADM_OUT_SCALE1, VG_ADM_OUT_SCALE2, VG_ADM_OUT_SCALE3,
+    VG_ADM_OUT_ADM, VG_ADM_OUT_NUM, VG_ADM_OUT_DEN,
+    VG_ADM_OUT_NUM_SCALE0, VG_ADM_OUT_DEN_SCALE0,
+};
+
+/**
+ * Float final of the denominator of scale s from its three per-band
+ * integer totals (adm_csf_den_scale, adm_csf_den_s123).
+ */
+float vg_adm_den_score(const VgAdmScale *sc, const VgAdmFactors *fac, int s,
+                       const uint64_t total[3], double nw);
+
+/** Float final of a contrast-masking sum of scale s (adm_cm, i4_adm_cm). */
+float vg_adm_cm_score(const VgAdmScale *sc, int s, const int64_t total[3],
+                      double nw);
+
+/**
+ * The frame's finish from the per-scale float values (integer_compute_adm):
+ * emits adm2, aim, adm3, the scale scores and, with debug, the rest.
+ */
+int vg_adm_finish(VgFeatureCtx *fc, unsigned index,
+                  const float num_s[VG_ADM_NB_SCALES],
+                  const float den_s[VG_ADM_NB_SCALES],
+                  const float aim_s[VG_ADM_NB_SCALES]);
+
+#endif /* VG_FEATURES_ADM_H */

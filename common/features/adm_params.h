@@ -12,8 +12,8 @@
  * per-element code of the kernels on the host).
  */
 
-#ifndef VG_GPU_ADM_PARAMS_H
-#define VG_GPU_ADM_PARAMS_H
+#ifndef VG_FEATURES_ADM_PARAMS_H
+#define VG_FEATURES_ADM_PARAMS_H
 
 #include <stdint.h>
 
@@ -88,4 +88,4 @@ typedef struct VgAdmLaunch {
     uint64_t res;   ///< VgAdmResults * (device, zeroed by the engine)
 } VgAdmLaunch;
 
-#endif /* VG_GPU_ADM_PARAMS_H */
+#endif /* VG_FEATURES_ADM_PARAMS_H */

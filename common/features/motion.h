@@ -6,18 +6,20 @@
 /**
  * @file
  * Integer motion (libvmaf v3.2.0 src/feature/integer_motion.c): options,
- * outputs and the score finish shared by the CPU and CUDA paths. The
- * backends compute the SAD of the filtered reference difference; the
- * motion2/motion3 post-processing is backend-independent (cpu/motion.c).
+ * outputs and the score finish shared by the backends. A backend computes
+ * the SAD of the filtered reference difference (cpu/motion.c,
+ * gpu/motion.cu) and hands it to vg_motion_emit_sad(); motion2 and motion3
+ * are the backend-independent post-processing in common/features/motion.c.
  */
 
-#ifndef VG_CPU_MOTION_H
-#define VG_CPU_MOTION_H
+#ifndef VG_FEATURES_MOTION_H
+#define VG_FEATURES_MOTION_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "config.h"
+#include "common/feature.h"
+#include "common/features/motion_params.h"
 
 enum {
     VG_MOTION_OUT_SAD,
@@ -37,34 +39,34 @@ typedef struct VgMotionOptions {
     bool debug;
 } VgMotionOptions;
 
-/** Filter taps, integer_motion.h (sum 65536). */
-extern const int32_t vg_motion_taps[5];
-
-/**
- * The per-frame score from the SAD, as integer_motion.c extract():
- * min(SAD / 256 / (w * h) * fps_weight, max_val), left to right in double.
- */
-static inline double vg_motion_score(const VgMotionOptions *o, uint64_t sad,
-                                     unsigned w, unsigned h)
-{
-    double s = (double)sad / 256. / (double)(w * h) * o->motion_fps_weight;
-    return s < o->motion_max_val ? s : o->motion_max_val;
-}
-
 /** First frame index with a motion score (2 with the five-frame window). */
 static inline unsigned vg_motion_min_idx(const VgMotionOptions *o)
 {
     return o->motion_five_frame_window ? 2 : 1;
 }
 
-struct VgFeatureCtx;
+/** 1 when frame `index` has a SAD (else it scores 0: motion_force_zero,
+ *  frames before min_idx), as integer_motion.c extract(). */
+static inline int vg_motion_has_sad(const VgMotionOptions *o, unsigned index)
+{
+    return !o->motion_force_zero && index >= vg_motion_min_idx(o);
+}
 
-/** Emit the per-frame SAD score (and integer_motion with debug). */
-int vg_motion_emit_sad_score(struct VgFeatureCtx *fc, unsigned index,
-                             double score);
+/**
+ * The reference picture that frame `index` is compared with: *prev is set
+ * to prev_ref (or prev_prev_ref with the five-frame window), or to NULL
+ * when the frame has no SAD (vg_motion_has_sad()). @return 0, or -EINVAL (logged) when that picture is missing.
+ */
+int vg_motion_prev(const VgFeatureCtx *fc, unsigned index,
+                   const VgImage *prev_ref, const VgImage *prev_prev_ref,
+                   const VgImage **prev);
 
-#if HAVE_CUDA
-extern const struct VgCudaFeatureImpl vg_motion_cuda;
-#endif
+/**
+ * Emit frame `index`'s SAD score (and integer_motion with debug) from the
+ * SAD: min(SAD / 256 / (w * h) * fps_weight, max_val), left to right in
+ * double as integer_motion.c extract(); `have_sad` 0 scores 0.
+ */
+int vg_motion_emit_sad(VgFeatureCtx *fc, unsigned index, int have_sad,
+                       uint64_t sad);
 
-#endif /* VG_CPU_MOTION_H */
+#endif /* VG_FEATURES_MOTION_H */

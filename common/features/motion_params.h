@@ -5,14 +5,20 @@
 
 /**
  * @file
- * Parameters and launch geometry of the motion SAD kernel
- * (gpu/motion.cu), shared with the host side in gpu/motion.c.
+ * Integer motion's taps, and the parameters and launch geometry of its
+ * SAD kernel (gpu/motion.cu), shared by cpu/motion.c, gpu/motion.c and
+ * gpu/motion.cu.
  */
 
-#ifndef VG_GPU_MOTION_PARAMS_H
-#define VG_GPU_MOTION_PARAMS_H
+#ifndef VG_FEATURES_MOTION_PARAMS_H
+#define VG_FEATURES_MOTION_PARAMS_H
 
 #include <stdint.h>
+
+/** 5-tap filter, integer_motion.h (Q16, sum 65536): g0 g1 g2 g1 g0. */
+#define VG_MOTION_TAP0 3571
+#define VG_MOTION_TAP1 16004
+#define VG_MOTION_TAP2 26386
 
 #define VG_MOTION_BLOCK_X 32   ///< threads per block along x = output tile width
 #define VG_MOTION_BLOCK_Y 8    ///< threads per block along y
@@ -29,4 +35,4 @@ typedef struct VgMotionParams {
     uint32_t bpc;        ///< bits per sample, 8..16
 } VgMotionParams;
 
-#endif /* VG_GPU_MOTION_PARAMS_H */
+#endif /* VG_FEATURES_MOTION_PARAMS_H */

@@ -5,17 +5,18 @@
 
 /**
  * @file
- * Integer PSNR: options and the per-plane finish shared by the CPU and
- * CUDA implementations (the backends differ only in how they sum SSE).
+ * Integer PSNR (libvmaf v3.2.0 src/feature/integer_psnr.c): options,
+ * outputs and the per-plane finish shared by the backends, which differ
+ * only in how they sum the SSE (cpu/psnr.c, gpu/psnr.cu).
  */
 
-#ifndef VG_CPU_PSNR_H
-#define VG_CPU_PSNR_H
+#ifndef VG_FEATURES_PSNR_H
+#define VG_FEATURES_PSNR_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "config.h"
+#include "common/feature.h"
 #include "common/image.h"
 
 enum {
@@ -44,8 +45,11 @@ void vg_psnr_setup(VgPsnrParams *p, const VgPsnrOptions *o, unsigned bpc,
 double vg_psnr_from_sse(const VgPsnrParams *p, unsigned bpc, unsigned plane,
                         uint64_t sse, unsigned w, unsigned h, double *mse);
 
-#if HAVE_CUDA
-extern const struct VgCudaFeatureImpl vg_psnr_cuda;
-#endif
+/**
+ * Emit frame `index`'s outputs from the SSE of each of p->n_planes planes
+ * of the reference image `ref` (its plane sizes are the MSE's divisors).
+ */
+int vg_psnr_emit(VgFeatureCtx *fc, const VgPsnrParams *p, unsigned index,
+                 const VgImage *ref, const uint64_t sse[3]);
 
-#endif /* VG_CPU_PSNR_H */
+#endif /* VG_FEATURES_PSNR_H */

@@ -6,11 +6,11 @@
 /**
  * @file
  * Parameters and launch geometry of the PSNR SSE kernel (gpu/psnr.cu),
- * shared with the host side in gpu/psnr.c.
+ * shared by gpu/psnr.c and gpu/psnr.cu.
  */
 
-#ifndef VG_GPU_PSNR_PARAMS_H
-#define VG_GPU_PSNR_PARAMS_H
+#ifndef VG_FEATURES_PSNR_PARAMS_H
+#define VG_FEATURES_PSNR_PARAMS_H
 
 #include <stdint.h>
 
@@ -26,4 +26,4 @@ typedef struct VgPsnrKernelParams {
     uint64_t sse;            ///< device uint64[3]: per-plane SSE (zeroed by the host)
 } VgPsnrKernelParams;
 
-#endif /* VG_GPU_PSNR_PARAMS_H */
+#endif /* VG_FEATURES_PSNR_PARAMS_H */

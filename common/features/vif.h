@@ -7,19 +7,19 @@
  * @file
  * Integer VIF (libvmaf v3.2.0 src/feature/integer_vif.c, integer_vif.h):
  * options, outputs, filter taps, the log2 table and the per-scale finish,
- * shared by the CPU and CUDA paths. The backends produce, per scale, the
+ * shared by the backends (cpu/vif.c, gpu/vif.c). The backends produce, per scale, the
  * four int64 accumulators of VgVifAccum; everything after that (float
  * num/den, score division, emission) is vg_vif_emit() on the host.
  */
 
-#ifndef VG_CPU_VIF_H
-#define VG_CPU_VIF_H
+#ifndef VG_FEATURES_VIF_H
+#define VG_FEATURES_VIF_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "config.h"
 #include "common/feature.h"
+#include "common/features/vif_params.h"
 
 /** Output indices, in libvmaf's provided_features order. */
 enum {
@@ -41,6 +41,9 @@ typedef struct VgVifOptions {
 
 /** Filter taps per scale, Q16 (integer_vif.h vif_filter1d_table). */
 extern const uint16_t vg_vif_taps[4][17];
+
+/** Smallest picture side with exact mirrors at every scale (cpu/vif.c). */
+#define VG_VIF_MIN_SIZE 16
 /** Taps per scale: 17, 9, 5, 3 (integer_vif.h vif_filter1d_width). */
 extern const unsigned vg_vif_taps_len[4];
 
@@ -80,9 +83,4 @@ typedef struct VgVifAccum {
  */
 int vg_vif_emit(VgFeatureCtx *fc, unsigned index, const VgVifAccum acc[4]);
 
-#if HAVE_CUDA
-/** CUDA implementation (gpu/vif.c). */
-extern const struct VgCudaFeatureImpl vg_vif_cuda;
-#endif
-
-#endif /* VG_CPU_VIF_H */
+#endif /* VG_FEATURES_VIF_H */

@@ -5,9 +5,9 @@
 
 /**
  * @file
- * Parameters and launch geometry of the integer VIF kernels
- * (gpu/vif.cu, block code in gpu/vif_block.h), shared with the host side
- * in gpu/vif.c.
+ * Integer VIF's filter taps (for every backend), and the parameters and
+ * launch geometry of its kernels (gpu/vif.cu, block code in
+ * gpu/vif_block.h), shared with the host side in gpu/vif.c.
  *
  * One launch per scale s: blocks with blockIdx.z == 0 compute the
  * statistic of scale s (VG_VIF_TW x VG_VIF_TH outputs per block), blocks
@@ -15,10 +15,21 @@
  * outputs per block). Both read only the picture of scale s.
  */
 
-#ifndef VG_GPU_VIF_PARAMS_H
-#define VG_GPU_VIF_PARAMS_H
+#ifndef VG_FEATURES_VIF_PARAMS_H
+#define VG_FEATURES_VIF_PARAMS_H
 
 #include <stdint.h>
+
+/** integer_vif.h vif_filter1d_table (Q16), widths 17, 9, 5, 3. */
+#define VG_VIF_TAPS_INIT {                                                  \
+    { 489, 935, 1640, 2640, 3896, 5274, 6547, 7455, 7784, 7455, 6547, 5274, \
+      3896, 2640, 1640, 935, 489 },                                         \
+    { 1244, 3663, 7925, 12590, 14692, 12590, 7925, 3663, 1244 },            \
+    { 3571, 16004, 26386, 16004, 3571 },                                    \
+    { 10904, 43728, 10904 },                                                \
+}
+/** integer_vif.h vif_filter1d_width. */
+#define VG_VIF_TAPS_LEN_INIT { 17, 9, 5, 3 }
 
 #define VG_VIF_BX 32        ///< threads per block along x
 #define VG_VIF_BY 8         ///< threads per block along y
@@ -70,4 +81,4 @@ static inline void vg_vif_grid(const VgVifParams *p, unsigned *gx,
     *gy = y;
 }
 
-#endif /* VG_GPU_VIF_PARAMS_H */
+#endif /* VG_FEATURES_VIF_PARAMS_H */

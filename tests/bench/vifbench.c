@@ -20,10 +20,10 @@
 #include <string.h>
 
 #include "vmafgpu.h"
-#include "cpu/vif.h"
+#include "common/features/vif.h"
 #include "gpu/cuda.h"
 #include "tests/bench/bench_util.h"
-#include "gpu/vif_params.h"
+#include "common/features/vif_params.h"
 
 static const VgCuda *cu;
 

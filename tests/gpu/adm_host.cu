@@ -27,8 +27,7 @@
 
 extern "C" {
 #include "vmafgpu.h"
-#include "common/adm_tables.h"
-#include "cpu/adm.h"
+#include "common/features/adm.h"
 }
 #include "gpu/adm_layout.h"
 #include "gpu/adm_ops.cuh"

@@ -31,9 +31,9 @@
 
 #include "common/collector.h"
 #include "common/feature.h"
-#include "cpu/vif.h"
+#include "common/features/vif.h"
 #include "gpu/vif_block.h"
-#include "gpu/vif_params.h"
+#include "common/features/vif_params.h"
 #include "tests/unit/adm_synth.h"
 #include "tests/check_run.h"
 
@@ -226,7 +226,7 @@ static void run_case(const Case *c, uint32_t seed)
                          0);
     fc.desc = d;
     fc.opts = &o;
-    fc.priv = calloc(1, d->cpu->priv_size);
+    fc.priv = calloc(1, vg_feature_cpu(d)->priv_size);
     ck_assert_ptr_nonnull(fc.priv);
     fc.width = c->w;
     fc.height = c->h;
@@ -236,8 +236,8 @@ static void run_case(const Case *c, uint32_t seed)
     fc.collector = col;
 
     /* frame 0: the CPU implementation; frame 1: the replayed kernels */
-    ck_assert_int_eq(d->cpu->init(&fc), 0);
-    ck_assert_int_eq(d->cpu->extract(&fc, &frame), 0);
+    ck_assert_int_eq(vg_feature_cpu(d)->init(&fc), 0);
+    ck_assert_int_eq(vg_feature_cpu(d)->extract(&fc, &frame), 0);
     replay_frame(&ref, &dis, &o, acc);
     ck_assert_int_eq(vg_vif_emit(&fc, 1, acc), 0);
     for (unsigned k = 0; k < 15; k++) {
@@ -247,7 +247,7 @@ static void run_case(const Case *c, uint32_t seed)
         ck_assert_msg(!memcmp(&a, &b, sizeof(a)), "%s: %s: CPU %.17g, "
                       "kernel code %.17g", what, d->outputs[k].name, a, b);
     }
-    d->cpu->close(&fc);
+    vg_feature_cpu(d)->close(&fc);
     free(fc.priv);
     vg_collector_destroy(&col);
     free(rb);

@@ -30,7 +30,7 @@
 #include <string.h>
 
 #include "vmafgpu.h"
-#include "cpu/vif.h"
+#include "common/features/vif.h"
 #include "tests/unit/adm_synth.h"
 #include "tests/check_run.h"
 

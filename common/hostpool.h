@@ -1,0 +1,66 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * The host job pool: runs the reference implementations (cpu/<feat>.c) of
+ * a set of features on frames, for every engine that has features on the
+ * host (the CPU engine: all of them; the CUDA engine: those without a CUDA
+ * implementation). Each worker owns one state per feature, so frames run
+ * in parallel and every value depends only on its frame; results do not
+ * depend on the thread count.
+ *
+ * With n_threads 0 there are no threads: vg_host_pool_push() runs the job
+ * on the calling thread before it returns.
+ */
+
+#ifndef VG_COMMON_HOSTPOOL_H
+#define VG_COMMON_HOSTPOOL_H
+
+#include "common/backend.h"
+
+/** One frame's work: the frame and what the owner needs to release it. */
+typedef struct VgHostJob {
+    VgFrame frame;
+    void *opaque[4];
+} VgHostJob;
+
+/**
+ * Called once per job on the thread that ran it, after every feature ran
+ * (or failed: ret < 0, logged already; jobs after a failure are not run
+ * and report the first error).
+ */
+typedef void VgHostJobDoneFn(void *owner, const VgHostJob *job, int ret);
+
+typedef struct VgHostPool VgHostPool;
+
+/**
+ * Open a pool running the n features insts[] (states opened with
+ * vg_feature_ctxs_open_cpu()) on n_threads worker threads (0: the caller).
+ * @return 0 or negative errno (logged); *pool is NULL on failure.
+ */
+int vg_host_pool_open(VgHostPool **pool, const VgEngineParams *p,
+                      const VgFeatureInst *const *insts, unsigned n,
+                      unsigned n_threads, VgHostJobDoneFn *done, void *owner);
+
+/**
+ * Queue a job; blocks while 2 * n_threads jobs are queued. Without
+ * threads, runs it and returns its result. @return 0 or negative errno.
+ */
+int vg_host_pool_push(VgHostPool *pool, const VgHostJob *job);
+
+/** Wait until every queued job has run. @return the first error or 0. */
+int vg_host_pool_wait(VgHostPool *pool);
+
+/** Run each feature's flush (after vg_host_pool_wait()). */
+int vg_host_pool_flush(VgHostPool *pool);
+
+/** Threads in the pool (0: jobs run on the caller). */
+unsigned vg_host_pool_threads(const VgHostPool *pool);
+
+/** Finish the queued jobs, stop the threads, close the states. */
+void vg_host_pool_close(VgHostPool **pool);
+
+#endif /* VG_COMMON_HOSTPOOL_H */

@@ -1,0 +1,66 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * The CUDA implementation of a feature (gpu/<feat>.c), typed from the
+ * prototypes of common/feature.h plus the two calls of the asynchronous
+ * frame path, and the table of every implementation, one entry per line of
+ * common/features/list.h with gpu = 1 (gpu/engine.c).
+ *
+ * A feature's CUDA implementation sees fc->backend as the VgCudaDevice
+ * (gpu/device.h); every callback runs on the thread that called into the
+ * library, with the device's context current.
+ */
+
+#ifndef VG_GPU_FEATURE_H
+#define VG_GPU_FEATURE_H
+
+#include <stddef.h>
+
+#include "common/feature.h"
+#include "common/image.h"
+#include "gpu/device.h"
+
+/** One frame as a CUDA feature sees it. */
+typedef struct VgCudaFrame {
+    unsigned index;
+    const VgImage *ref, *dis;       ///< device images (internal layout)
+    const VgImage *prev_ref;        ///< reference n-1 (device), NULL at n = 0
+    const VgImage *prev_prev_ref;   ///< reference n-2 (device), NULL at n < 2
+    CUdeviceptr res;                ///< device result area (res_size bytes, zeroed)
+    const void *host_res;           ///< its host copy; valid in collect() only
+} VgCudaFrame;
+
+/** Queue the frame's kernels on the device stream (no host sync). */
+typedef int VgCudaSubmitFn(VgFeatureCtx *fc, const VgCudaFrame *f);
+/** The frame's work is complete: read f->host_res, emit values. */
+typedef int VgCudaCollectFn(VgFeatureCtx *fc, const VgCudaFrame *f);
+
+typedef struct VgCudaFeatureImpl {
+    size_t priv_size;
+    size_t res_size;    ///< bytes of per-frame device results
+    VgFeatureInitFn *init;
+    VgCudaSubmitFn *submit;
+    VgCudaCollectFn *collect;
+    VgFeatureFlushFn *flush;    ///< optional
+    VgFeatureCloseFn *close;    ///< optional
+} VgCudaFeatureImpl;
+
+#define VG_GPU_IMPL_DECL_0(name)
+#define VG_GPU_IMPL_DECL_1(name) extern const VgCudaFeatureImpl vg_cuda_##name;
+#define VG_FEATURE(name, gpu) VG_GPU_IMPL_DECL_##gpu(name)
+#include "common/features/list.h"
+#undef VG_FEATURE
+
+/** @return the CUDA implementation of a feature, or NULL (host only). */
+const VgCudaFeatureImpl *vg_cuda_feature(const VgFeatureDesc *desc);
+
+static inline VgCudaDevice *vg_cuda_fc_device(const VgFeatureCtx *fc)
+{
+    return (VgCudaDevice *)fc->backend;
+}
+
+#endif /* VG_GPU_FEATURE_H */
