@@ -20,6 +20,7 @@
  */
 #define CA_TESTS(F) \
     F(motion)       \
+    F(psnr)         \
     /* end of the table */
 
 #define CA_DECLARE(feat) void checkasm_check_##feat(void);
