@@ -21,6 +21,7 @@
 #define CA_TESTS(F) \
     F(motion)       \
     F(psnr)         \
+    F(vif)          \
     /* end of the table */
 
 #define CA_DECLARE(feat) void checkasm_check_##feat(void);
