@@ -19,6 +19,7 @@
  * checkasm_check_FEAT() in tests/checkasm/FEAT.c.
  */
 #define CA_TESTS(F) \
+    F(adm)          \
     F(motion)       \
     F(psnr)         \
     F(vif)          \
