@@ -49,34 +49,73 @@ extern const unsigned char vg_cuda_fatbin[];
 
 typedef CUresult CUDAAPI ElapsedFn(float *ms, CUevent a, CUevent b);
 
+/* not in nv-codec-headers' table: taken from the driver the library
+ * loaded (libcuda.so.1 or VG_CUDA_DRIVER), so both use the same one */
 static ElapsedFn *elapsed_fn;
 
 int bench_cuda_open(BenchCuda *b)
 {
-    void *lib = dlopen("libcuda.so.1", RTLD_NOW);
     const VgCuda *cu;
 
     memset(b, 0, sizeof(*b));
-    if (!lib || !(elapsed_fn = (ElapsedFn *)dlsym(lib, "cuEventElapsedTime")) ||
-        vg_cuda_load(&b->cu, NULL, VG_LOG_WARNING) < 0)
+    if (vg_cuda_load(&b->cu, NULL, VG_LOG_WARNING) < 0)
         return -1;
     cu = b->cu;
-    if (VG_CU(cu, NULL, cuDeviceGet, &b->dev, 0) < 0 ||
-        VG_CU(cu, NULL, cuDevicePrimaryCtxRetain, &b->ctx, b->dev) < 0 ||
-        VG_CU(cu, NULL, cuCtxPushCurrent, b->ctx) < 0 ||
-        VG_CU(cu, NULL, cuModuleLoadData, &b->mod, vg_cuda_fatbin) < 0 ||
+    if (!(elapsed_fn = (ElapsedFn *)dlsym(cu->f->lib, "cuEventElapsedTime")) ||
+        VG_CU(cu, NULL, cuDeviceGet, &b->dev, 0) < 0 ||
+        VG_CU(cu, NULL, cuDevicePrimaryCtxRetain, &b->ctx, b->dev) < 0)
+        goto fail;
+    b->retained = 1;
+    if (VG_CU(cu, NULL, cuCtxPushCurrent, b->ctx) < 0)
+        goto fail;
+    b->pushed = 1;
+    if (VG_CU(cu, NULL, cuModuleLoadData, &b->mod, vg_cuda_fatbin) < 0 ||
         VG_CU(cu, NULL, cuStreamCreate, &b->st, CU_STREAM_NON_BLOCKING) < 0 ||
         VG_CU(cu, NULL, cuEventCreate, &b->e0, CU_EVENT_DEFAULT) < 0 ||
-        VG_CU(cu, NULL, cuEventCreate, &b->e1, CU_EVENT_DEFAULT) < 0)
-        return -1;
-    cu->f->cuDeviceGetName(b->name, sizeof(b->name) - 1, b->dev);
+        VG_CU(cu, NULL, cuEventCreate, &b->e1, CU_EVENT_DEFAULT) < 0 ||
+        VG_CU(cu, NULL, cuDeviceGetName, b->name, sizeof(b->name) - 1,
+              b->dev) < 0)
+        goto fail;
     return 0;
+fail:
+    bench_cuda_close(b);
+    return -1;
+}
+
+int bench_cuda_close(BenchCuda *b)
+{
+    const VgCuda *cu = b->cu;
+    int ret = 0;
+
+    if (!cu)
+        return 0;
+    if (b->st && VG_CU(cu, NULL, cuStreamSynchronize, b->st) < 0)
+        ret = -1;
+    if (b->e1 && VG_CU(cu, NULL, cuEventDestroy, b->e1) < 0)
+        ret = -1;
+    if (b->e0 && VG_CU(cu, NULL, cuEventDestroy, b->e0) < 0)
+        ret = -1;
+    if (b->st && VG_CU(cu, NULL, cuStreamDestroy, b->st) < 0)
+        ret = -1;
+    if (b->mod && VG_CU(cu, NULL, cuModuleUnload, b->mod) < 0)
+        ret = -1;
+    if (b->pushed) {
+        CUcontext popped;
+        if (VG_CU(cu, NULL, cuCtxPopCurrent, &popped) < 0)
+            ret = -1;
+    }
+    if (b->retained && VG_CU(cu, NULL, cuDevicePrimaryCtxRelease, b->dev) < 0)
+        ret = -1;
+    vg_cuda_unload(&b->cu);
+    memset(b, 0, sizeof(*b));
+    return ret;
 }
 
 int bench_cuda_elapsed(const BenchCuda *b, float *ms)
 {
     if (VG_CU(b->cu, NULL, cuEventSynchronize, b->e1) < 0 ||
-        elapsed_fn(ms, b->e0, b->e1) != CUDA_SUCCESS)
+        vg_cuda_error(b->cu, NULL, elapsed_fn(ms, b->e0, b->e1),
+                      "cuEventElapsedTime", __FILE__, __LINE__) < 0)
         return -1;
     return 0;
 }

@@ -32,10 +32,22 @@ typedef struct BenchCuda {
     CUstream st;        ///< non-blocking
     CUevent e0, e1;     ///< timing events
     char name[128];     ///< device name
+    int retained;       ///< the primary context is retained
+    int pushed;         ///< and pushed on this thread
 } BenchCuda;
 
-/** @return 0, or -1 when there is no usable CUDA GPU. */
+/**
+ * Load the driver and set up *b on device 0.
+ * @return 0, or -1 when there is no usable CUDA GPU (nothing is left held).
+ */
 int bench_cuda_open(BenchCuda *b);
+
+/**
+ * Release everything bench_cuda_open() set up, in reverse order, after
+ * waiting for the stream; every driver call is checked.
+ * @return 0, or -1 if a call failed (logged).
+ */
+int bench_cuda_close(BenchCuda *b);
 
 /** Milliseconds between e0 and e1 on the GPU, after waiting for e1. */
 int bench_cuda_elapsed(const BenchCuda *b, float *ms);

@@ -16,13 +16,15 @@
 #
 #   sh tests/gpu/run-device.sh run
 #       on the GPU machine, from the repository root, with .devcarry-cuda/
-#       carried along: the loader test, the parity program with a GPU
-#       required (what `make check-gpu` runs), compute-sanitizer memcheck
-#       on it, racecheck and synccheck on samples of its cases, the CLI with
-#       --backend cuda on the raw corpus pairs against the goldens (every
-#       per-frame and pooled value of psnr, motion, vif, adm, vmaf), and
-#       the benchmark. Logs go to $OUT when set. Exit status 0 when every
-#       step passed.
+#       carried along: the loader test, the parity programs with a GPU
+#       required (what `make check-gpu` runs: checkgpu, and checkasm, each
+#       feature alone), compute-sanitizer memcheck on both (checkasm with
+#       --quick), racecheck and synccheck on samples of checkgpu's cases,
+#       the CLI with --backend cuda on the raw corpus pairs against the
+#       goldens (every per-frame and pooled value of psnr, motion, vif,
+#       adm, vmaf), and the benchmarks (checkasm --bench among them). Logs
+#       go to $OUT when set; CHECKGPU_SEED and CHECKASM_SEED repeat a run.
+#       Exit status 0 when every step passed.
 set -u
 CARRY=.devcarry-cuda
 
@@ -38,15 +40,15 @@ prepare() {
         [ -x "$src/configure" ] || (cd "$src" && autoreconf -fi)
         "$src/configure" --disable-shared --enable-cuda
     fi
-    make -j2 tools/vmafgpu tests/gpu/checkgpu tests/unit/test_cuda_loader \
-        tests/bench/cudabench tests/bench/vifbench tests/bench/admbench \
-        tests/bench/vmafbench
+    make -j2 tools/vmafgpu tests/gpu/checkgpu tests/checkasm/checkasm \
+        tests/unit/test_cuda_loader tests/bench/cudabench tests/bench/vifbench \
+        tests/bench/admbench tests/bench/vmafbench
     rm -rf "${root:?}/$CARRY"
     mkdir -p "$root/$CARRY/bin" "$root/$CARRY/lib" "$root/$CARRY/corpus" \
         "$root/$CARRY/golden/hp"
-    for p in tools/vmafgpu tests/gpu/checkgpu tests/unit/test_cuda_loader \
-             tests/bench/cudabench tests/bench/vifbench tests/bench/admbench \
-             tests/bench/vmafbench; do
+    for p in tools/vmafgpu tests/gpu/checkgpu tests/checkasm/checkasm \
+             tests/unit/test_cuda_loader tests/bench/cudabench \
+             tests/bench/vifbench tests/bench/admbench tests/bench/vmafbench; do
         cp "$p" "$root/$CARRY/bin/"
     done
     # shared libraries other than glibc's (json-c, subunit)
@@ -139,6 +141,9 @@ run() {
     step loader "$bin/test_cuda_loader"
     step checkgpu env VG_REQUIRE_GPU=1 "$bin/checkgpu" ${CHECKGPU_SEED:+--seed=$CHECKGPU_SEED}
     grep "^checkgpu:" "$out/checkgpu.log" | tee -a "$summary"
+    step checkasm env VG_REQUIRE_GPU=1 "$bin/checkasm" ${CHECKASM_SEED:+--seed=$CHECKASM_SEED}
+    # the seed, the per-feature and total lines, the first failing cases
+    grep "^checkasm: [^ ]" "$out/checkasm.log" | tee -a "$summary"
     if command -v compute-sanitizer > /dev/null; then
         # memcheck on every case; racecheck and synccheck (slower) on
         # every RACECHECK_SAMPLE-th / SYNCCHECK_SAMPLE-th small case; each
@@ -149,6 +154,11 @@ run() {
             --error-exitcode 1 env VG_REQUIRE_GPU=1 "$bin/checkgpu" \
             ${MEMCHECK_ARGS:-}
         grep -E "ERROR SUMMARY|^checkgpu: [0-9]" "$out/memcheck.log" | tail -2 | tee -a "$summary"
+        step checkasm-memcheck timeout "${CHECKASM_SANITIZER_TIMEOUT:-300}" \
+            compute-sanitizer --tool memcheck --leak-check full --error-exitcode 1 \
+            env VG_REQUIRE_GPU=1 "$bin/checkasm" --quick \
+            ${CHECKASM_SEED:+--seed=$CHECKASM_SEED}
+        grep -E "ERROR SUMMARY|^checkasm: [0-9]" "$out/checkasm-memcheck.log" | tail -2 | tee -a "$summary"
         step racecheck timeout "$st" compute-sanitizer --tool racecheck --racecheck-report all \
             --error-exitcode 1 env VG_REQUIRE_GPU=1 "$bin/checkgpu" --quick \
             --sample=${RACECHECK_SAMPLE:-40}
@@ -188,6 +198,8 @@ run() {
     step vmafbench "$bin/vmafbench" "$c/r640x360_yuv444p_ref.yuv" \
         "$c/r640x360_yuv444p_dist.yuv" ${VMAFBENCH_FRAMES:-600}
     grep "^vmafbench" "$out/vmafbench.log" | tee -a "$summary"
+    step checkasm-bench env VG_REQUIRE_GPU=1 "$bin/checkasm" --bench
+    grep "^checkasm: bench" "$out/checkasm-bench.log" | tee -a "$summary"
     note "run-device: $fails step(s) failed"
     [ $fails = 0 ]
 }

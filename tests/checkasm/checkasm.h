@@ -1,0 +1,62 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * What a feature test of checkasm (tests/checkasm/<feat>.c) describes and
+ * calls. See checkasm.c for the runner and how to add a feature.
+ */
+
+#ifndef VG_TESTS_CHECKASM_CHECKASM_H
+#define VG_TESTS_CHECKASM_CHECKASM_H
+
+#include "tests/checkasm/pic.h"
+
+/**
+ * The feature tests, one line each: F(FEAT) names the test FEAT, run by
+ * checkasm_check_FEAT() in tests/checkasm/FEAT.c.
+ */
+#define CA_TESTS(F) \
+    F(adm)          \
+    F(motion)       \
+    F(psnr)         \
+    F(vif)          \
+    /* end of the table */
+
+#define CA_DECLARE(feat) void checkasm_check_##feat(void);
+CA_TESTS(CA_DECLARE)
+#undef CA_DECLARE
+
+/** A picture size. */
+typedef struct CaSize {
+    unsigned w, h;
+} CaSize;
+
+/** One feature as checkasm runs it. */
+typedef struct CaFeature {
+    const char *name;        ///< extractor name, as vg_use_feature() takes it
+    unsigned min_w, min_h;   ///< smallest size the feature accepts
+    /** frames per case: enough for every temporal output (big sizes: 3 at most) */
+    unsigned frames;
+    /**
+     * option strings for vg_use_feature(), NULL-terminated; opts[0] is the
+     * defaults ("") and is what --bench times
+     */
+    const char *const *opts;
+    /** the feature's own edge sizes (its minimum first), {0, 0}-terminated */
+    const CaSize *sizes;
+} CaFeature;
+
+/**
+ * Run the case matrix of feature f (bit depths x layouts x sizes x
+ * patterns x pitches x memory x option sets) on the CPU backend and on
+ * the CUDA backend (or, with --cpu-only, on the CPU with and without
+ * threads), comparing every output of every frame bit for bit; with
+ * --bench, time f alone on the GPU instead. Failures are counted and
+ * printed by the runner.
+ */
+void ca_check_feature(const CaFeature *f);
+
+#endif /* VG_TESTS_CHECKASM_CHECKASM_H */
