@@ -57,6 +57,11 @@
 #define VIF_O3
 #endif
 
+/* The feature's taps (common/features/vif_params.h), visible to this file
+ * so that the unrolled filter loops fold them in. */
+static const uint16_t vif_taps[4][17] = VG_VIF_TAPS_INIT;
+static const unsigned vif_taps_len[4] = VG_VIF_TAPS_LEN_INIT;
+
 /* Largest filter half-width (scale 0): margin of the row buffers. */
 #define PAD 8
 
@@ -414,7 +419,7 @@ VIF_INLINE void vif_scale(VifCpu *s, unsigned scale, const void *ref,
                           ptrdiff_t dis_stride, unsigned bps, unsigned bpc,
                           double egl, VgVifAccum *acc)
 {
-    const unsigned fw = vg_vif_taps_len[scale], half = fw / 2;
+    const unsigned fw = vif_taps_len[scale], half = fw / 2;
     const unsigned w = s->w[scale], h = s->h[scale];
     const unsigned sh_mu = scale ? 16 : bpc;
     const unsigned sh_sq = scale ? 16 : 2 * (bpc - 8);
@@ -432,11 +437,11 @@ VIF_INLINE void vif_scale(VifCpu *s, unsigned scale, const void *ref,
             ra[k] = (const uint8_t *)ref + r * ref_stride;
             rb[k] = (const uint8_t *)dis + r * dis_stride;
         }
-#define VERT8(j0, n) vert_stat_u8(17, vg_vif_taps[0], m[0], m[1], hi[0],      \
+#define VERT8(j0, n) vert_stat_u8(17, vif_taps[0], m[0], m[1], hi[0],      \
                                   lo[0], hi[1], lo[1], hi[2], lo[2],          \
                                   (const uint8_t *const *)ra,                 \
                                   (const uint8_t *const *)rb, j0, n)
-#define VERT(sc, j0, n) vert_stat_u16(vg_vif_taps_len[sc], vg_vif_taps[sc],   \
+#define VERT(sc, j0, n) vert_stat_u16(vif_taps_len[sc], vif_taps[sc],   \
                                       m[0], m[1], hi[0], lo[0], hi[1], lo[1], \
                                       hi[2], lo[2],                           \
                                       (const uint16_t *const *)ra,            \
@@ -467,7 +472,7 @@ VIF_INLINE void vif_scale(VifCpu *s, unsigned scale, const void *ref,
         pad_row(m[0], w, half);
         pad_row(m[1], w, half);
 #define HORIZ(sc, oa, ob, a, b)                                               \
-        horiz_pair(vg_vif_taps_len[sc], vg_vif_taps[sc], oa, ob, (a) - half,  \
+        horiz_pair(vif_taps_len[sc], vif_taps[sc], oa, ob, (a) - half,  \
                    (b) - half, ceil_block(w))
         for (unsigned p = 0; p < 4; p++) {
             uint16_t *a = p ? hi[p - 1] : m[0], *b = p ? lo[p - 1] : m[1];
@@ -496,7 +501,7 @@ VIF_INLINE void vif_downsample(VifCpu *s, unsigned scale,
                                const void *dis, ptrdiff_t dis_stride,
                                unsigned bps, unsigned bpc)
 {
-    const unsigned fw = vg_vif_taps_len[scale + 1], half = fw / 2;
+    const unsigned fw = vif_taps_len[scale + 1], half = fw / 2;
     const unsigned w = s->w[scale], h = s->h[scale];
     const unsigned w2 = s->w[scale + 1], h2 = s->h[scale + 1];
     const size_t stride2 = s->stride[scale + 1];
@@ -515,10 +520,10 @@ VIF_INLINE void vif_downsample(VifCpu *s, unsigned scale,
             ra[k] = (const uint8_t *)ref + r * ref_stride;
             rb[k] = (const uint8_t *)dis + r * dis_stride;
         }
-#define VMU8(j0, n) vert_mu_u8(9, vg_vif_taps[1], m[0], m[1],                  \
+#define VMU8(j0, n) vert_mu_u8(9, vif_taps[1], m[0], m[1],                  \
                                (const uint8_t *const *)ra,                    \
                                (const uint8_t *const *)rb, j0, n, sh)
-#define VMU(sc, j0, n) vert_mu_u16(vg_vif_taps_len[sc], vg_vif_taps[sc], m[0], \
+#define VMU(sc, j0, n) vert_mu_u16(vif_taps_len[sc], vif_taps[sc], m[0], \
                                    m[1], (const uint16_t *const *)ra,          \
                                    (const uint16_t *const *)rb, j0, n, sh)
         if (bps == 1) {
@@ -543,11 +548,11 @@ VIF_INLINE void vif_downsample(VifCpu *s, unsigned scale,
             pad_row(m[p], w, half);
             split_even_odd(s->even, s->odd, m[p] - half, n + half);
             if (scale == 0)
-                horiz_decimate(9, vg_vif_taps[1], d, s->even, s->odd, n);
+                horiz_decimate(9, vif_taps[1], d, s->even, s->odd, n);
             else if (scale == 1)
-                horiz_decimate(5, vg_vif_taps[2], d, s->even, s->odd, n);
+                horiz_decimate(5, vif_taps[2], d, s->even, s->odd, n);
             else
-                horiz_decimate(3, vg_vif_taps[3], d, s->even, s->odd, n);
+                horiz_decimate(3, vif_taps[3], d, s->even, s->odd, n);
         }
     }
 }
