@@ -14,7 +14,8 @@
  *  3. vg_submit() a (reference, distorted) pair per frame, in order.
  *     vg_frames_ready() says how many leading frames are fully scored.
  *  4. vg_flush(); then read per-frame scores (vg_get_score()), pooled
- *     scores (vg_get_pooled()) and write logs (vg_write_log()).
+ *     scores (vg_get_pooled()), write logs (vg_write_log()) and charts
+ *     (vg_write_plot()).
  *  5. vg_context_destroy().
  *
  * Every function that can fail returns 0 or a negative errno value
@@ -209,6 +210,36 @@ int vg_get_pooled(VgContext *ctx, const char *name, enum VgPool pool,
  */
 int vg_write_log(VgContext *ctx, const char *path, enum VgLogFormat fmt,
                  enum VgPrecision precision);
+
+/** Settings of vg_write_plot(). Zero-initialise, then set what you need. */
+typedef struct VgPlotConfig {
+    const char *metrics;     ///< ','-separated metric names; NULL or "": every model's score
+    unsigned worst;          ///< label the N lowest frames of each curve with their numbers (0: none)
+    double fps;              ///< frame rate of the video, for a time axis; 0: frame numbers only
+    const char *title;       ///< chart title; NULL: the metrics' names
+    const char *label;       ///< legend name of the context's scores; NULL: "vmafgpu"
+    const char *const *logs; ///< vmafgpu or libvmaf logs (JSON or XML) drawn as well
+    unsigned n_logs;
+} VgPlotConfig;
+
+/**
+ * Write an SVG chart of per-frame scores: one curve per run and metric,
+ * x in frames (and seconds when cfg->fps is set), one panel per scale
+ * (VMAF, dB, 0..1 indices, ...), the pooled mean, harmonic mean and
+ * minimum marked and written in the legend, the worst frames labelled.
+ * The runs are the context's own scores, when it has frames (then after
+ * vg_flush()), followed by those of cfg->logs. ctx may be NULL to draw
+ * logs only (messages then go to stderr). path "-" writes to stdout.
+ * Without cfg->metrics, each run draws the model scores it has (of a
+ * log: its metrics named vmaf*, bootstrap members and their _bagging,
+ * _stddev, _ci_p95_lo/_hi left out). The chart is drawn in memory first:
+ * bad input leaves an existing file at path untouched.
+ * @return 0, -EINVAL (nothing to draw, a named metric that a run lacks, a
+ *         malformed log or one without frames, scores not flushed, worst
+ *         above 100), a negative errno from opening a log or the output
+ *         (-ENOENT, -EACCES, ...), -EIO (write error).
+ */
+int vg_write_plot(VgContext *ctx, const char *path, const VgPlotConfig *cfg);
 
 /**
  * @return the backend work runs on (valid after the first vg_submit()),

@@ -80,6 +80,7 @@ typedef struct VMAFGPUContext {
     char *feature_cfg;
     char *log_path;
     int log_fmt;
+    char *plot_path;
     int pool;
     int n_threads;
     int n_subsample;
@@ -93,6 +94,7 @@ typedef struct VMAFGPUContext {
     unsigned frame_cnt;         ///< pairs submitted
     int flushed;                ///< 0: not yet, 1: vg_flush() done, <0: its error
     int is_cuda;                ///< inputs are AV_PIX_FMT_CUDA frames
+    double frame_rate;          ///< of the distorted input, 0 if unknown (plot's time axis)
     VgPicture pic_ref;          ///< per-stream constant fields of the pictures
     VgPicture pic_dis;
 #if CONFIG_CUDA
@@ -124,6 +126,8 @@ static const AVOption vmafgpu_options[] = {
         { "json", "JSON",       0, AV_OPT_TYPE_CONST, { .i64 = VG_LOG_FMT_JSON }, 0, 0, FLAGS, .unit = "log_fmt" },
         { "csv",  "CSV",        0, AV_OPT_TYPE_CONST, { .i64 = VG_LOG_FMT_CSV },  0, 0, FLAGS, .unit = "log_fmt" },
         { "sub",  "subtitles",  0, AV_OPT_TYPE_CONST, { .i64 = VG_LOG_FMT_SUB },  0, 0, FLAGS, .unit = "log_fmt" },
+    { "plot_path", "Set the file path of an SVG chart of the per-frame model scores",
+        OFFSET(plot_path), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "pool", "Set the pooling method of the summary score",
         OFFSET(pool), AV_OPT_TYPE_INT, { .i64 = VG_POOL_MEAN }, VG_POOL_MEAN, VG_POOL_MAX, FLAGS, .unit = "pool" },
         { "mean",          "arithmetic mean", 0, AV_OPT_TYPE_CONST, { .i64 = VG_POOL_MEAN },          0, 0, FLAGS, .unit = "pool" },
@@ -760,6 +764,8 @@ static int config_output(AVFilterLink *outlink)
     outlink->time_base           = mainlink->time_base;
     outlink->sample_aspect_ratio = mainlink->sample_aspect_ratio;
     ol->frame_rate               = il->frame_rate;
+    s->frame_rate = il->frame_rate.num > 0 && il->frame_rate.den > 0 ?
+                    av_q2d(il->frame_rate) : 0;
     return ff_framesync_configure(&s->fs);
 }
 
@@ -1005,6 +1011,18 @@ static av_cold void uninit(AVFilterContext *ctx)
             if (ret < 0)
                 av_log(ctx, AV_LOG_ERROR, "Could not write the log to %s: %s\n",
                        s->log_path, av_err2str(ret));
+        }
+        if (s->plot_path) {
+            VgPlotConfig plot = {
+                .worst = 3,
+                .fps   = s->frame_rate,
+                .label = "distorted (main)",
+            };
+
+            ret = vg_write_plot(s->vg, s->plot_path, &plot);
+            if (ret < 0)
+                av_log(ctx, AV_LOG_ERROR, "Could not write the plot to %s: %s\n",
+                       s->plot_path, av_err2str(ret));
         }
     }
     if (cuda_push(ctx) >= 0) {

@@ -87,6 +87,12 @@ step "feature source lists are up to date"
 "$top/tools/gen-features.sh" --check
 count gen-features $?
 
+if [ -x "$top/tests/plot/render.sh" ]; then
+    step "charts in a browser (headless Chromium)"
+    VMAFGPU="$build/lib/tools/vmafgpu" "$top/tests/plot/render.sh" "$build/plot"
+    count plot-render $?
+fi
+
 if [ -x "$top/tools/gen-patches.sh" ]; then
     step "patch series is up to date"
     "$top/tools/gen-patches.sh" --check

@@ -16,12 +16,15 @@
  *    chroma planes (FFmpeg's rawvideo layout), so frames stay in sync;
  *  - reference and distorted of different lengths: the frames both have
  *    are scored and a warning names the shorter file;
- *  - bit depths 8..16 (not only 8/10/12/16), --backend and --precision.
+ *  - bit depths 8..16 (not only 8/10/12/16), --backend and --precision;
+ *  - --plot writes an SVG chart of the per-frame scores, and the
+ *    subcommand `vmafgpu plot LOG...` draws one from logs (vg_write_plot()).
  */
 
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +51,9 @@ typedef struct Settings {
     unsigned n_models;
     const char *feature[MAX_ITEMS];
     unsigned n_features;
+    const char *plot_path;     ///< --plot
+    VgPlotConfig plot;         ///< --metrics, --worst, --fps
+    int have_plot_opts;
 } Settings;
 
 enum {
@@ -65,8 +71,16 @@ enum {
     ARG_GPUMASK,
     ARG_BACKEND,
     ARG_PRECISION,
+    ARG_PLOT,
+    ARG_METRICS,
+    ARG_WORST,
+    ARG_FPS,
+    ARG_TITLE,
     ARG_HELP,
 };
+
+/** --worst when not given. */
+#define DEFAULT_WORST 3
 
 static const char short_opts[] = "r:d:w:h:p:b:m:o:nqv";
 
@@ -93,6 +107,10 @@ static const struct option long_opts[] = {
     { "gpumask",         required_argument, NULL, ARG_GPUMASK },
     { "backend",         required_argument, NULL, ARG_BACKEND },
     { "precision",       required_argument, NULL, ARG_PRECISION },
+    { "plot",            required_argument, NULL, ARG_PLOT },
+    { "metrics",         required_argument, NULL, ARG_METRICS },
+    { "worst",           required_argument, NULL, ARG_WORST },
+    { "fps",             required_argument, NULL, ARG_FPS },
     { "no_prediction",   no_argument,       NULL, 'n' },
     { "quiet",           no_argument,       NULL, 'q' },
     { "version",         no_argument,       NULL, 'v' },
@@ -104,7 +122,8 @@ static void usage(FILE *f, const char *app)
 {
     const char *const *models = vg_builtin_models();
 
-    fprintf(f, "Usage: %s -r REF -d DIS [options]\n\n", app);
+    fprintf(f, "Usage: %s -r REF -d DIS [options]\n"
+            "       %s plot LOG... -o FILE.svg [plot options]\n\n", app, app);
     fprintf(f,
 "Computes VMAF and its features (libvmaf v3.2.0 compatible) on the CPU or a\n"
 "CUDA GPU.\n\n"
@@ -142,15 +161,43 @@ static void usage(FILE *f, const char *app)
 " --quiet/-q                no progress; with -o, no score lines either\n"
 " --version/-v              print the version and exit\n"
 " --help                    this text\n\n"
+"Plot:\n"
+" --plot FILE.svg           also draw the per-frame scores as an SVG chart\n"
+" --metrics M1,M2,...       metrics to draw (default: every model's score)\n"
+" --worst N                 label the N worst frames of each curve (default 3)\n"
+" --fps RATE                frame rate for a time axis (N or N/D; default:\n"
+"                           the y4m header's, else none)\n"
+"'%s plot --help' describes the plot subcommand.\n\n"
 "The pooled (mean) score of each model is printed to stdout as\n"
 "\"<version or path>: <score>\" (bootstrap models add ci.p95 and stddev);\n"
-"messages go to stderr. Exit status 0 on success, 1 on any error.\n");
+"messages go to stderr. Exit status 0 on success, 1 on any error.\n", app);
     if (models && models[0]) {
         fprintf(f, "\nBuilt-in models:");
         for (unsigned i = 0; models[i]; i++)
             fprintf(f, " %s", models[i]);
         fprintf(f, "\n");
     }
+}
+
+static void plot_usage(FILE *f, const char *app)
+{
+    fprintf(f, "Usage: %s plot LOG... -o FILE.svg [options]\n\n", app);
+    fprintf(f,
+"Draws the per-frame scores of vmafgpu or libvmaf logs (--json or --xml;\n"
+"'-' = stdin) as an SVG chart: one curve per log and metric, one panel per\n"
+"scale, the pooled mean, harmonic mean and minimum marked and in the legend,\n"
+"the worst frames labelled with their numbers.\n\n"
+" --output/-o FILE.svg       the chart ('-' = stdout); required\n"
+" --metrics M1,M2,...        metrics to draw (default: every model's score,\n"
+"                            i.e. the log's metrics named vmaf*)\n"
+" --worst N                  label the N worst frames of each curve\n"
+"                            (0..100, default 3)\n"
+" --fps RATE                 frame rate (N or N/D, e.g. 30000/1001) for a\n"
+"                            time axis; logs do not record it (their \"fps\"\n"
+"                            is the scoring speed)\n"
+" --title TEXT               chart title (default: the metrics' names)\n"
+" --help                     this text\n\n"
+"Exit status 0 on success, 1 on any error.\n");
 }
 
 static int bad_arg(const char *app, const char *opt, const char *arg,
@@ -174,6 +221,30 @@ static int parse_unsigned(const char *s, unsigned *v)
     if (errno || *end || x > UINT_MAX)
         return -EINVAL;
     *v = (unsigned)x;
+    return 0;
+}
+
+/** A frame rate: a positive number, or N/D (30000/1001). */
+static int parse_fps(const char *s, double *fps)
+{
+    char *end;
+    double num, den = 1;
+
+    errno = 0;
+    num = strtod(s, &end);
+    if (end == s || errno)
+        return -EINVAL;
+    if (*end == '/') {
+        const char *d = end + 1;
+
+        den = strtod(d, &end);
+        if (end == d || errno)
+            return -EINVAL;
+    }
+    if (*end || !(num > 0) || !(den > 0) || !isfinite(num / den) ||
+        !(num / den > 0))
+        return -EINVAL;
+    *fps = num / den;
     return 0;
 }
 
@@ -203,6 +274,7 @@ static int parse_args(int argc, char **argv, Settings *s)
 
     memset(s, 0, sizeof(*s));
     s->log_fmt = VG_LOG_FMT_XML;
+    s->plot.worst = DEFAULT_WORST;
     opterr = 0;
 
     while ((o = getopt_long(argc, argv, short_opts, long_opts, NULL)) >= 0) {
@@ -275,6 +347,21 @@ static int parse_args(int argc, char **argv, Settings *s)
             else
                 return bad_arg(app, opt_name(o), optarg, "default or max");
             break;
+        case ARG_PLOT: s->plot_path = optarg; break;
+        case ARG_METRICS:
+            s->plot.metrics = optarg;
+            s->have_plot_opts = 1;
+            break;
+        case ARG_WORST:
+            uv = &s->plot.worst;
+            s->have_plot_opts = 1;
+            break;
+        case ARG_FPS:
+            if (parse_fps(optarg, &s->plot.fps) < 0)
+                return bad_arg(app, opt_name(o), optarg,
+                               "a frame rate (N or N/D, above 0)");
+            s->have_plot_opts = 1;
+            break;
         case 'n': s->no_prediction = 1; break;
         case 'q': s->quiet = 1; break;
         case 'v':
@@ -321,6 +408,15 @@ static int parse_args(int argc, char **argv, Settings *s)
                 "be 8..16\n", s->bitdepth);
         return -EINVAL;
     }
+    if (s->have_plot_opts && !s->plot_path) {
+        fprintf(stderr, "vmafgpu: --metrics, --worst and --fps set up the "
+                "chart of --plot FILE.svg, which is missing\n");
+        return -EINVAL;
+    }
+    if (s->plot.worst > 100) {
+        fprintf(stderr, "vmafgpu: --worst %u: at most 100\n", s->plot.worst);
+        return -EINVAL;
+    }
     if (!s->n_models && !s->no_prediction)
         s->model[s->n_models++] = "version=vmaf_v0.6.1";
     if (!s->n_models && !s->n_features) {
@@ -338,6 +434,86 @@ static void log_cb(void *opaque, enum VgLogLevel level, const char *msg)
     fprintf(stderr, "vmafgpu: %s%s\n",
             level >= VG_LOG_ERROR && level <= VG_LOG_DEBUG ? prefix[level] : "",
             msg);
+}
+
+static const char *base_name(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    return b && b[1] ? b + 1 : path;
+}
+
+/** `vmafgpu plot LOG... -o FILE.svg`: argv[0] is "plot". */
+static int plot_main(const char *app, int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "output",  required_argument, NULL, 'o' },
+        { "metrics", required_argument, NULL, ARG_METRICS },
+        { "worst",   required_argument, NULL, ARG_WORST },
+        { "fps",     required_argument, NULL, ARG_FPS },
+        { "title",   required_argument, NULL, ARG_TITLE },
+        { "help",    no_argument,       NULL, ARG_HELP },
+        { NULL,      0,                 NULL, 0 },
+    };
+    VgPlotConfig pc = { .worst = DEFAULT_WORST };
+    VgConfig cfg = { 0 };
+    VgContext *ctx = NULL;
+    const char *out = NULL;
+    int o, ret;
+
+    opterr = 0;
+    while ((o = getopt_long(argc, argv, "o:", opts, NULL)) >= 0) {
+        switch (o) {
+        case 'o': out = optarg; break;
+        case ARG_METRICS: pc.metrics = optarg; break;
+        case ARG_TITLE: pc.title = optarg; break;
+        case ARG_WORST:
+            if (parse_unsigned(optarg, &pc.worst) < 0 || pc.worst > 100)
+                return bad_arg(app, "--worst", optarg, "0..100");
+            break;
+        case ARG_FPS:
+            if (parse_fps(optarg, &pc.fps) < 0)
+                return bad_arg(app, "--fps", optarg,
+                               "a frame rate (N or N/D, above 0)");
+            break;
+        case ARG_HELP:
+            plot_usage(stdout, app);
+            return 1;
+        default:
+            if (optopt == 'o' || optopt >= 256)
+                fprintf(stderr, "vmafgpu plot: option %s needs an argument\n",
+                        argv[optind - 1]);
+            else
+                fprintf(stderr, "vmafgpu plot: unknown option %s\n",
+                        argv[optind - 1]);
+            fprintf(stderr, "Try '%s plot --help'.\n", app);
+            return -EINVAL;
+        }
+    }
+    if (optind >= argc) {
+        fprintf(stderr, "vmafgpu plot: no log given\nTry '%s plot --help'.\n",
+                app);
+        return -EINVAL;
+    }
+    if (!out) {
+        fprintf(stderr, "vmafgpu plot: -o/--output FILE.svg is required\n"
+                "Try '%s plot --help'.\n", app);
+        return -EINVAL;
+    }
+    pc.logs = (const char *const *)(argv + optind);
+    pc.n_logs = (unsigned)(argc - optind);
+
+    /* a context without frames: the plot's messages take our format */
+    cfg.backend = VG_BACKEND_CPU;
+    cfg.log_level = VG_LOG_WARNING;
+    cfg.log_cb = log_cb;
+    if ((ret = vg_context_create(&ctx, &cfg)) < 0) {
+        fprintf(stderr, "vmafgpu: cannot create a context (%s)\n",
+                strerror(-ret));
+        return ret;
+    }
+    ret = vg_write_plot(ctx, out, &pc);
+    vg_context_destroy(&ctx);
+    return ret;
 }
 
 static int open_input(YuvInput **in, const Settings *s, const char *path)
@@ -539,6 +715,20 @@ static int run(const Settings *s)
                 strerror(-ret));
         goto fail;
     }
+    if (s->plot_path) {
+        const YuvInputInfo *di = yuv_input_info(dis), *ri = yuv_input_info(ref);
+        const YuvInputInfo *rate = di->fps_num ? di : ri;
+        VgPlotConfig pc = s->plot;
+
+        if (!pc.fps && rate->fps_num)
+            pc.fps = (double)rate->fps_num / rate->fps_den;
+        pc.label = strcmp(s->path_dis, "-") ? base_name(s->path_dis) : "stdin";
+        if ((ret = vg_write_plot(ctx, s->plot_path, &pc)) < 0) {
+            fprintf(stderr, "vmafgpu: cannot write the plot %s\n",
+                    s->plot_path);
+            goto fail;
+        }
+    }
     ret = 0;
 
 fail:
@@ -551,7 +741,13 @@ fail:
 int main(int argc, char **argv)
 {
     Settings s;
-    int ret = parse_args(argc, argv, &s);
+    int ret;
+
+    if (argc > 1 && !strcmp(argv[1], "plot")) {
+        ret = plot_main(argv[0], argc - 1, argv + 1);
+        return ret < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+    }
+    ret = parse_args(argc, argv, &s);
 
     if (ret)
         return ret > 0 ? EXIT_SUCCESS : EXIT_FAILURE;

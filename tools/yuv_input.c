@@ -213,6 +213,23 @@ static int parse_dim(const char *s, unsigned *v)
     return 0;
 }
 
+/** A YUV4MPEG2 F tag "num:den"; leaves 0/0 unless both are positive. */
+static void parse_rate(const char *s, unsigned *num, unsigned *den)
+{
+    char buf[32];
+    const char *colon = strchr(s, ':');
+    unsigned n, d;
+
+    if (!colon || (size_t)(colon - s) >= sizeof(buf))
+        return;
+    memcpy(buf, s, (size_t)(colon - s));
+    buf[colon - s] = '\0';
+    if (parse_dim(buf, &n) < 0 || parse_dim(colon + 1, &d) < 0 || !n || !d)
+        return;
+    *num = n;
+    *den = d;
+}
+
 /** Map a YUV4MPEG2 C tag to our layout. */
 static int parse_chroma(YuvInput *in, const char *c)
 {
@@ -299,8 +316,14 @@ int yuv_input_open_y4m(YuvInput **pin, const char *path)
                 ret = 0;
             }
             break;
+        case 'F':
+            /* the frame rate only labels the plot's time axis: a malformed
+             * one is ignored, as before it was read */
+            parse_rate(tok + 1, &in->info.fps_num, &in->info.fps_den);
+            ret = 0;
+            break;
         default:
-            ret = 0; /* F, A, X: irrelevant to scoring */
+            ret = 0; /* A, X: irrelevant to scoring */
             break;
         }
         if (ret < 0) {

@@ -12,6 +12,7 @@
 #  - the distorted frames pass through unchanged;
 #  - n_threads > 0 gives the same values;
 #  - gray frames (the luma planes of a 4:2:0 pair) give the luma metrics;
+#  - plot_path writes a valid SVG chart with the golden's worst frames;
 #  - error cases exit non-zero with a message naming the cause.
 # Prints one line per test and a final line "N passed, N failed"; exits
 # non-zero if any test failed.
@@ -182,6 +183,37 @@ if ff $graw -i "$w/gray_dist.yuv" $graw -i "$w/gray_ref.yuv" \
     pass "gray $p: luma metrics equal the golden"
 else
     fail "gray $p: luma metrics differ" "$w/gray.out" "$w/gray.cmp"
+fi
+
+# plot_path: a valid SVG 1.1 chart (xmllint, with the DTD from the XML
+# catalog) with one VMAF curve, a time axis from the input's frame rate
+# and the golden's three lowest frames labelled
+p=r640x360_444p8
+inputs $p && golden_of $p
+worst=$(awk '/"frameNum"/ { f = $2 + 0 } /"vmaf": [-0-9]/ { print $2 + 0, f }' "$gold" |
+        sort -g | head -n 3 | awk '{ printf "#%s ", $2 }')
+got=
+# shellcheck disable=SC2086
+if ff $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=$(vmafgpu_opts "$w/plot.json" max plot_path=$w/plot.svg)" \
+        -f null - > "$w/plot.out" 2>&1 &&
+   xmllint --noout --valid --nonet "$w/plot.svg" > "$w/plot.xmllint" 2>&1 &&
+   grep -q '<title>distorted (main): vmaf, 10 frames</title>' "$w/plot.svg" &&
+   grep -q '>0.1 s</text>' "$w/plot.svg"; then
+    got=$(sed -n 's/.*class="worst"[^>]*>\(#[0-9]*\)<.*/\1/p' "$w/plot.svg" | sort | tr '\n' ' ')
+fi
+if [ -n "$got" ] && [ "$got" = "$(echo "$worst" | tr ' ' '\n' | sed '/^$/d' | sort | tr '\n' ' ')" ]; then
+    pass "plot $p: valid SVG 1.1, one vmaf curve, time axis, worst frames $got"
+else
+    fail "plot $p: chart missing, invalid or wrong (worst frames '$got', want '$worst')" \
+        "$w/plot.out" "$w/plot.xmllint"
+fi
+# shellcheck disable=SC2086
+ff $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=plot_path=/nonexistent-dir/x.svg" \
+    -f null - > "$w/plot-err.out" 2>&1
+if grep -q "Could not write the plot to /nonexistent-dir/x.svg" "$w/plot-err.out"; then
+    pass "plot unwritable: $(grep -m 1 'Could not write the plot' "$w/plot-err.out" | sed 's/^\[[^]]*\] //')"
+else
+    fail "plot unwritable: no message" "$w/plot-err.out"
 fi
 
 # ---- models: the -neg model, two models in one instance, pool=max ----------
