@@ -41,11 +41,11 @@ int vg_cuda_device_push(VgCudaDevice *d)
     return VG_DCU(d, cuCtxPushCurrent, d->ctx);
 }
 
-void vg_cuda_device_pop(VgCudaDevice *d)
+int vg_cuda_device_pop(VgCudaDevice *d)
 {
     CUcontext dummy;
 
-    VG_DCU(d, cuCtxPopCurrent, &dummy);
+    return VG_DCU(d, cuCtxPopCurrent, &dummy);
 }
 
 void vg_cuda_device_close(VgCudaDevice *d)
@@ -57,7 +57,7 @@ void vg_cuda_device_close(VgCudaDevice *d)
             VG_DCU(d, cuModuleUnload, d->module);
         if (d->own_stream && d->stream)
             VG_DCU(d, cuStreamDestroy, d->stream);
-        vg_cuda_device_pop(d);
+        vg_cuda_device_pop(d); /* logged; nothing else to undo */
     }
     d->module = NULL;
     d->stream = NULL;
@@ -104,7 +104,9 @@ int vg_cuda_device_open(VgCudaDevice *d, const VgConfig *cfg, VgLog *log)
     }
     if ((ret = VG_DCU(d, cuModuleLoadData, &d->module, vg_cuda_fatbin)) < 0)
         goto fail;
-    vg_cuda_device_pop(d);
+    pushed = 0;
+    if ((ret = vg_cuda_device_pop(d)) < 0)
+        goto fail;
     return 0;
 fail:
     if (pushed)
