@@ -92,8 +92,11 @@ int vg_cuda_device_open(VgCudaDevice *d, const VgConfig *cfg, VgLog *log)
             goto fail;
         pushed = 1;
     }
-    VG_DCU(d, cuDeviceGetName, d->name, sizeof(d->name) - 1, d->dev);
-    VG_DCU(d, cuDeviceComputeCapability, &d->major, &d->minor, d->dev);
+    if ((ret = VG_DCU(d, cuDeviceGetName, d->name, sizeof(d->name) - 1,
+                      d->dev)) < 0 ||
+        (ret = VG_DCU(d, cuDeviceComputeCapability, &d->major, &d->minor,
+                      d->dev)) < 0)
+        goto fail;
     if (cfg->cuda_stream) {
         d->stream = cfg->cuda_stream;
     } else {
