@@ -18,12 +18,19 @@ int vg_cuda_device_usable(const VgConfig *cfg, VgLog *log)
     const enum VgLogLevel level = cfg->backend == VG_BACKEND_CUDA ?
                                   VG_LOG_WARNING : VG_LOG_INFO;
     const VgCuda *cu;
+    const char *err = NULL;
+    CUresult res;
     int n = 0, ret;
 
     if ((ret = vg_cuda_load(&cu, log, level)) < 0)
         return ret;
     if (!cfg->cuda_context) {
-        if (cu->f->cuDeviceGetCount(&n) != CUDA_SUCCESS || n <= 0) {
+        if ((res = cu->f->cuDeviceGetCount(&n)) != CUDA_SUCCESS) {
+            cu->f->cuGetErrorName(res, &err);
+            vg_log(log, level, "CUDA driver loaded but cuDeviceGetCount "
+                   "failed: %s (%d)", err ? err : "unknown error", (int)res);
+            ret = -ENODEV;
+        } else if (n <= 0) {
             vg_log(log, level, "CUDA driver loaded but no CUDA device found");
             ret = -ENODEV;
         } else if (cfg->cuda_device < 0 || cfg->cuda_device >= n) {
