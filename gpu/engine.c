@@ -309,13 +309,15 @@ static void cuda_close(void **engine)
             VgFeatureCtx *fc = &e->gfc[f];
             if (fc->priv && e->gimpl[f]->close)
                 e->gimpl[f]->close(fc);
-            free(fc->priv);
         }
         for (int i = 0; i < VG_CUDA_SLOTS; i++)
             free_slot(e, &e->slot[i]);
         pop_ctx(e); /* logged; nothing else to undo */
     }
     vg_cuda_device_close(&e->dev);
+    /* host state, also when the context could not be made current */
+    for (unsigned f = 0; e->gfc && f < e->n_gpu; f++)
+        free(e->gfc[f].priv);
     free(e->gfc);
     free(e->gimpl);
     free(e->res_off);
