@@ -18,12 +18,19 @@ int vg_cuda_device_usable(const VgConfig *cfg, VgLog *log)
     const enum VgLogLevel level = cfg->backend == VG_BACKEND_CUDA ?
                                   VG_LOG_WARNING : VG_LOG_INFO;
     const VgCuda *cu;
+    const char *err = NULL;
+    CUresult res;
     int n = 0, ret;
 
     if ((ret = vg_cuda_load(&cu, log, level)) < 0)
         return ret;
     if (!cfg->cuda_context) {
-        if (cu->f->cuDeviceGetCount(&n) != CUDA_SUCCESS || n <= 0) {
+        if ((res = cu->f->cuDeviceGetCount(&n)) != CUDA_SUCCESS) {
+            cu->f->cuGetErrorName(res, &err);
+            vg_log(log, level, "CUDA driver loaded but cuDeviceGetCount "
+                   "failed: %s (%d)", err ? err : "unknown error", (int)res);
+            ret = -ENODEV;
+        } else if (n <= 0) {
             vg_log(log, level, "CUDA driver loaded but no CUDA device found");
             ret = -ENODEV;
         } else if (cfg->cuda_device < 0 || cfg->cuda_device >= n) {
@@ -41,11 +48,11 @@ int vg_cuda_device_push(VgCudaDevice *d)
     return VG_DCU(d, cuCtxPushCurrent, d->ctx);
 }
 
-void vg_cuda_device_pop(VgCudaDevice *d)
+int vg_cuda_device_pop(VgCudaDevice *d)
 {
     CUcontext dummy;
 
-    VG_DCU(d, cuCtxPopCurrent, &dummy);
+    return VG_DCU(d, cuCtxPopCurrent, &dummy);
 }
 
 void vg_cuda_device_close(VgCudaDevice *d)
@@ -57,7 +64,7 @@ void vg_cuda_device_close(VgCudaDevice *d)
             VG_DCU(d, cuModuleUnload, d->module);
         if (d->own_stream && d->stream)
             VG_DCU(d, cuStreamDestroy, d->stream);
-        vg_cuda_device_pop(d);
+        vg_cuda_device_pop(d); /* logged; nothing else to undo */
     }
     d->module = NULL;
     d->stream = NULL;
@@ -92,8 +99,11 @@ int vg_cuda_device_open(VgCudaDevice *d, const VgConfig *cfg, VgLog *log)
             goto fail;
         pushed = 1;
     }
-    VG_DCU(d, cuDeviceGetName, d->name, sizeof(d->name) - 1, d->dev);
-    VG_DCU(d, cuDeviceComputeCapability, &d->major, &d->minor, d->dev);
+    if ((ret = VG_DCU(d, cuDeviceGetName, d->name, sizeof(d->name) - 1,
+                      d->dev)) < 0 ||
+        (ret = VG_DCU(d, cuDeviceComputeCapability, &d->major, &d->minor,
+                      d->dev)) < 0)
+        goto fail;
     if (cfg->cuda_stream) {
         d->stream = cfg->cuda_stream;
     } else {
@@ -104,7 +114,9 @@ int vg_cuda_device_open(VgCudaDevice *d, const VgConfig *cfg, VgLog *log)
     }
     if ((ret = VG_DCU(d, cuModuleLoadData, &d->module, vg_cuda_fatbin)) < 0)
         goto fail;
-    vg_cuda_device_pop(d);
+    pushed = 0;
+    if ((ret = vg_cuda_device_pop(d)) < 0)
+        goto fail;
     return 0;
 fail:
     if (pushed)

@@ -57,8 +57,12 @@ void vg_cuda_device_close(VgCudaDevice *d);
 
 /** Make the device's context current on this thread. */
 int vg_cuda_device_push(VgCudaDevice *d);
-/** Undo vg_cuda_device_push(). */
-void vg_cuda_device_pop(VgCudaDevice *d);
+/**
+ * Undo vg_cuda_device_push(). @return 0 or negative errno (logged); on
+ * failure the context may still be current on this thread, so the call
+ * that pushed it must fail too.
+ */
+int vg_cuda_device_pop(VgCudaDevice *d);
 
 /** Look up a kernel of the library's module. @return 0 or negative errno. */
 int vg_cuda_device_function(VgCudaDevice *d, const char *name,

@@ -98,9 +98,9 @@ static int push_ctx(VgCudaEngine *e)
     return vg_cuda_device_push(&e->dev);
 }
 
-static void pop_ctx(VgCudaEngine *e)
+static int pop_ctx(VgCudaEngine *e)
 {
-    vg_cuda_device_pop(&e->dev);
+    return vg_cuda_device_pop(&e->dev);
 }
 
 static int runs_on(const VgEngineParams *p, const VgFeatureDesc *d,
@@ -309,13 +309,15 @@ static void cuda_close(void **engine)
             VgFeatureCtx *fc = &e->gfc[f];
             if (fc->priv && e->gimpl[f]->close)
                 e->gimpl[f]->close(fc);
-            free(fc->priv);
         }
         for (int i = 0; i < VG_CUDA_SLOTS; i++)
             free_slot(e, &e->slot[i]);
-        pop_ctx(e);
+        pop_ctx(e); /* logged; nothing else to undo */
     }
     vg_cuda_device_close(&e->dev);
+    /* host state, also when the context could not be made current */
+    for (unsigned f = 0; e->gfc && f < e->n_gpu; f++)
+        free(e->gfc[f].priv);
     free(e->gfc);
     free(e->gimpl);
     free(e->res_off);
@@ -427,7 +429,9 @@ static int cuda_open(void **engine, const VgEngineParams *p)
            "feature(s) on the GPU, %u on %u host thread(s)", e->dev.name,
            e->dev.major, e->dev.minor, e->dev.own_ctx ? "own" : "caller's",
            e->n_gpu, e->n_cpu, e->pool ? vg_host_pool_threads(e->pool) : 0);
-    pop_ctx(e);
+    pushed = 0;
+    if ((ret = pop_ctx(e)) < 0)
+        goto fail;
     *engine = e;
     return 0;
 fail:
@@ -486,7 +490,7 @@ static int cuda_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
 {
     VgCudaEngine *e = engine;
     Slot *s = &e->slot[index % VG_CUDA_SLOTS];
-    int ret;
+    int ret, pret;
 
     if (e->error)
         return e->error;
@@ -557,12 +561,13 @@ static int cuda_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
     e->n_submitted++;
     ret = collect(e, 0, 0);
 fail:
+    if ((pret = pop_ctx(e)) < 0 && ret >= 0)
+        ret = pret;
     if (ret < 0 && !e->error) {
         pthread_mutex_lock(&e->lock);
         e->error = ret;
         pthread_mutex_unlock(&e->lock);
     }
-    pop_ctx(e);
     return ret;
 }
 
@@ -570,11 +575,12 @@ static unsigned cuda_frames_ready(void *engine)
 {
     VgCudaEngine *e = engine;
     unsigned n;
-    int ret = 0;
+    int ret = 0, pret;
 
     if (!e->error && (ret = push_ctx(e)) >= 0) {
         ret = collect(e, 0, 0);
-        pop_ctx(e);
+        if ((pret = pop_ctx(e)) < 0 && ret >= 0)
+            ret = pret;
     }
     pthread_mutex_lock(&e->lock);
     if (ret < 0 && !e->error)
@@ -587,7 +593,7 @@ static unsigned cuda_frames_ready(void *engine)
 static int cuda_flush(void *engine)
 {
     VgCudaEngine *e = engine;
-    int ret;
+    int ret, pret;
 
     if (e->error)
         return e->error;
@@ -602,9 +608,10 @@ static int cuda_flush(void *engine)
     }
     ret = e->pool ? vg_host_pool_flush(e->pool) : 0;
 end:
+    if ((pret = pop_ctx(e)) < 0 && ret >= 0)
+        ret = pret;
     if (ret < 0 && !e->error)
         e->error = ret;
-    pop_ctx(e);
     return ret;
 }
 

@@ -22,11 +22,28 @@
 #       --quick), racecheck and synccheck on samples of checkgpu's cases,
 #       the CLI with --backend cuda on the raw corpus pairs against the
 #       goldens (every per-frame and pooled value of psnr, motion, vif,
-#       adm, vmaf), and the benchmarks (checkasm --bench among them). Logs
-#       go to $OUT when set; CHECKGPU_SEED and CHECKASM_SEED repeat a run.
-#       Exit status 0 when every step passed.
+#       adm, vmaf), the driver-fault sweep on the real driver
+#       (tests/gpu/test_fault --real, every FAULT_SAMPLE-th call, default
+#       8), eight contexts in eight threads (tests/gpu/threads8), and the
+#       benchmarks (checkasm --bench among them). Logs go to $OUT when
+#       set; CHECKGPU_SEED and CHECKASM_SEED repeat a run. Exit status 0
+#       when every step passed.
+#
+#   tests/gpu/run-device.sh prepare-soak [BUILD_DIR]
+#       on the build machine: the same build, installed into
+#       BUILD_DIR/prefix, and the patched static ffmpeg built against it
+#       (tools/build-ffmpeg.sh, into BUILD_DIR/ffmpeg); fills the carry
+#       folder .devcarry-soak/ with ffmpeg and the p1080_crf32 pair.
+#
+#   sh tests/gpu/run-device.sh soak | soak-memcheck
+#       on the GPU machine, with .devcarry-soak/ carried along:
+#       tests/fate/soak.sh (SOAK_SECONDS, default 600, of replayed NVDEC
+#       frames through three filter instances, device memory and RSS
+#       sampled into $OUT/soak.csv), or its memcheck variant (a short clip
+#       under compute-sanitizer). Exit status 0 on PASS.
 set -u
 CARRY=.devcarry-cuda
+SOAK_CARRY=.devcarry-soak
 
 prepare() {
     src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -42,13 +59,15 @@ prepare() {
     fi
     make -j2 tools/vmafgpu tests/gpu/checkgpu tests/checkasm/checkasm \
         tests/unit/test_cuda_loader tests/bench/cudabench tests/bench/vifbench \
-        tests/bench/admbench tests/bench/vmafbench
+        tests/bench/admbench tests/bench/vmafbench tests/gpu/test_fault \
+        tests/gpu/libcudafault.so tests/gpu/threads8
     rm -rf "${root:?}/$CARRY"
     mkdir -p "$root/$CARRY/bin" "$root/$CARRY/lib" "$root/$CARRY/corpus" \
         "$root/$CARRY/golden/hp"
     for p in tools/vmafgpu tests/gpu/checkgpu tests/checkasm/checkasm \
              tests/unit/test_cuda_loader tests/bench/cudabench \
-             tests/bench/vifbench tests/bench/admbench tests/bench/vmafbench; do
+             tests/bench/vifbench tests/bench/admbench tests/bench/vmafbench \
+             tests/gpu/test_fault tests/gpu/libcudafault.so tests/gpu/threads8; do
         cp "$p" "$root/$CARRY/bin/"
     done
     # shared libraries other than glibc's (json-c, subunit)
@@ -200,12 +219,73 @@ run() {
     grep "^vmafbench" "$out/vmafbench.log" | tee -a "$summary"
     step checkasm-bench env VG_REQUIRE_GPU=1 "$bin/checkasm" --bench
     grep "^checkasm: bench" "$out/checkasm-bench.log" | tee -a "$summary"
+    # every FAULT_SAMPLE-th driver call of a scoring run fails, on the real
+    # driver; then eight contexts at once in eight threads
+    step fault "$bin/test_fault" --real --shim="$PWD/$bin/libcudafault.so" \
+        --sample="${FAULT_SAMPLE:-8}"
+    grep -E "^test_fault: real: [0-9]|^FAIL" "$out/fault.log" | head -n 20 | tee -a "$summary"
+    step threads8 env VG_REQUIRE_GPU=1 "$bin/threads8"
+    grep -E "^threads8: (PASS|FAIL)" "$out/threads8.log" | tee -a "$summary"
     note "run-device: $fails step(s) failed"
     [ $fails = 0 ]
 }
 
+prepare_soak() {
+    src=$(cd "$(dirname "$0")/../.." && pwd)
+    build=${1:-$src/../build-cuda-device}
+    shared=${VG_SHARED_DIR:-$src/../shared}
+    root=${VG_CARRY_ROOT:-$src}
+    set -e
+    mkdir -p "$build"
+    cd "$build"
+    if [ ! -f Makefile ]; then
+        [ -x "$src/configure" ] || (cd "$src" && autoreconf -fi)
+        "$src/configure" --disable-shared --enable-cuda
+    fi
+    make -j2
+    make install prefix="$build/prefix" > /dev/null
+    VMAFGPU_PREFIX="$build/prefix" JOBS=2 "$src/tools/build-ffmpeg.sh" "$build/ffmpeg"
+    rm -rf "${root:?}/$SOAK_CARRY"
+    mkdir -p "$root/$SOAK_CARRY/lib" "$root/$SOAK_CARRY/corpus"
+    cp "$build/ffmpeg/ffmpeg" "$root/$SOAK_CARRY/"
+    # shared libraries other than glibc's
+    ldd "$root/$SOAK_CARRY/ffmpeg" | awk '/=> \// { print $3 }' | while read -r lib; do
+        case $(basename "$lib") in
+        libc.so*|libm.so*|libpthread.so*|libdl.so*|librt.so*|ld-linux*) ;;
+        *) cp -L "$lib" "$root/$SOAK_CARRY/lib/" ;;
+        esac
+    done
+    cp "$shared/corpus/p1080_dist_crf32.mp4" "$shared/corpus/p1080_ref.mp4" \
+        "$root/$SOAK_CARRY/corpus/"
+    gzip -f "$root/$SOAK_CARRY/ffmpeg"
+    excl=$(cd "$root" && git rev-parse --git-path info/exclude)
+    grep -qx "/$SOAK_CARRY/" "$root/$excl" 2>/dev/null || echo "/$SOAK_CARRY/" >> "$root/$excl"
+    du -sh "$root/$SOAK_CARRY"
+    echo "now: run tool, command 'sh tests/gpu/run-device.sh soak' (or soak-memcheck), carry ['$SOAK_CARRY']"
+}
+
+soak() { # soak | memcheck
+    out=${OUT:-/tmp/run-device-out}
+    mkdir -p "$out"
+    if [ -f "$SOAK_CARRY/ffmpeg.gz" ]; then
+        gunzip -f "$SOAK_CARRY/ffmpeg.gz"
+    fi
+    chmod +x "$SOAK_CARRY/ffmpeg"
+    export LD_LIBRARY_PATH="$PWD/$SOAK_CARRY/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    echo "device: $(nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader 2>&1 | head -1)" |
+        tee -a "$out/summary.txt"
+    SOAK_CSV=$out/soak.csv VG_REQUIRE_GPU=1 VG_CORPUS_DIR=$PWD/$SOAK_CARRY/corpus \
+        sh tests/fate/soak.sh "$1" "$PWD/$SOAK_CARRY/ffmpeg" > "$out/soak-$1.log" 2>&1
+    rc=$?
+    grep -E "^(soak|memcheck): " "$out/soak-$1.log" | tee -a "$out/summary.txt"
+    return $rc
+}
+
 case ${1:-} in
 prepare) shift; prepare "$@" ;;
+prepare-soak) shift; prepare_soak "$@" ;;
 run) run ;;
-*) echo "usage: $0 prepare [BUILD_DIR] | run" >&2; exit 2 ;;
+soak) soak soak ;;
+soak-memcheck) soak memcheck ;;
+*) echo "usage: $0 prepare [BUILD_DIR] | run | prepare-soak [BUILD_DIR] | soak | soak-memcheck" >&2; exit 2 ;;
 esac
