@@ -38,6 +38,18 @@ static const char *kind_name(enum VgBackend b)
     return b == VG_BACKEND_CPU ? "CPU" : b == VG_BACKEND_CUDA ? "CUDA" : "auto";
 }
 
+/* the value of the backend option as users type it ("cpu") */
+static const char *kind_option(enum VgBackend b, char buf[8])
+{
+    const char *n = kind_name(b);
+    unsigned i = 0;
+
+    for (; n[i] && i < 7; i++)
+        buf[i] = (char)(n[i] >= 'A' && n[i] <= 'Z' ? n[i] - 'A' + 'a' : n[i]);
+    buf[i] = 0;
+    return buf;
+}
+
 static const char *memory_name(enum VgMemory m)
 {
     return m == VG_MEMORY_HOST ? "host" : "CUDA";
@@ -89,10 +101,11 @@ int vg_context_create(VgContext **pctx, const VgConfig *cfg)
     }
     if (cfg->backend != VG_BACKEND_AUTO) {
         const VgBackendOps *ops = find_backend(cfg->backend);
+        char typed[8];
         if (!ops) {
-            vg_log(&ctx->log, VG_LOG_ERROR, "backend %s: this build of "
-                   "libvmafgpu has no %s backend", kind_name(cfg->backend),
-                   kind_name(cfg->backend));
+            vg_log(&ctx->log, VG_LOG_ERROR, "backend=%s: this build of "
+                   "libvmafgpu has no %s backend",
+                   kind_option(cfg->backend, typed), kind_name(cfg->backend));
             ret = -ENODEV;
             goto fail;
         }
