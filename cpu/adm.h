@@ -1,0 +1,68 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * Integer ADM on the CPU: the state shared by cpu/adm.c (set-up, frame
+ * loop) and the per-scale passes of cpu/adm_tmpl.c, compiled once per band
+ * type: cpu/adm_s0.c (int16 bands, scale 0) and cpu/adm_s123.c (int32
+ * bands, scales 1..3).
+ */
+
+#ifndef VG_CPU_ADM_H
+#define VG_CPU_ADM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/features/adm.h"
+
+enum { BA = 0, BH = 1, BV = 2, BD = 3 };
+
+/** The bands of one band type; elements of that type, `stride` apart. */
+typedef struct AdmBands {
+    void *ref[4], *dis[4];  ///< DWT output; at scales 1..3 [BA] is lo_ref/lo_dis
+    void *r[4], *a[4];      ///< decoupled: restored, additive (BH..BD)
+    void *ca[4], *cf[4];    ///< CSF values and |.|/30 (BH..BD)
+    ptrdiff_t stride;       ///< row stride in elements
+} AdmBands;
+
+typedef struct AdmPriv AdmPriv;
+
+/**
+ * One scale (cpu/adm_tmpl.c): DWT of both pictures (scale 0: of `ref` and
+ * `dis`; after: of the previous scale's low-pass bands), then the float
+ * values of vg_adm_finish(); *aim is left alone when AIM is skipped.
+ */
+typedef void AdmScaleFn(AdmPriv *p, int s, const VgAdmOpts *o,
+                        const VgImage *ref, const VgImage *dis, float *num,
+                        float *den, float *aim);
+
+struct AdmPriv {
+    AdmScaleFn *scale_s0;    ///< scale 0, C or AVX2 build
+    AdmScaleFn *scale_s123;  ///< scales 1..3, C or AVX2 build
+    VgAdmScale sc[VG_ADM_NB_SCALES];
+    VgAdmFactors fac;
+    const int32_t *div;
+    float cos1;
+    /* dwt2_src_indices_filt(): 4 source indices per output row/column */
+    int *iy[VG_ADM_NB_SCALES], *ix[VG_ADM_NB_SCALES];
+    AdmBands b16;            ///< scale 0, int16
+    AdmBands b32;            ///< scales 1..3, int32
+    void *lo_ref[2], *lo_dis[2]; ///< int32 low-pass bands of scales 1..3, ping-pong
+    /* row scratch */
+    void *tmp;
+    int32_t *cs, *thr;
+    void *mem;
+};
+
+/**
+ * The C build of one band type's scale pass, or its AVX2 build when
+ * `flags` (vg_cpu_flags()) has VG_CPU_FLAG_AVX2.
+ */
+AdmScaleFn *vg_adm_scale_fn_s0(unsigned flags);
+AdmScaleFn *vg_adm_scale_fn_s123(unsigned flags);
+
+#endif /* VG_CPU_ADM_H */

@@ -1,0 +1,484 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * The per-frame passes of integer VIF (cpu/vif.c), written once for both
+ * sample types and compiled once per BITDEPTH:
+ *  - 8 (cpu/vif_8.c): uint8 samples, scale 0 of 8-bit pictures (libvmaf
+ *    v3.2.0 integer_vif.c vif_statistic_8, subsample_rd_8);
+ *  - 16 (cpu/vif_16.c): uint16 samples, scale 0 of 9..16-bit pictures and
+ *    scales 1..3 of every depth (vif_statistic_16, subsample_rd_16).
+ * Only the sample type, the width of a sample's square and the scale-0
+ * shifts depend on BITDEPTH. Each instance provides a C and an AVX2 build
+ * of its two entry points (vg_vif_dsp_init_8bpc/16bpc()).
+ *
+ * The kernels are written per filter length (scale constant at every call,
+ * so `fw` and the taps are folded in) with the tap loop fully unrolled, so
+ * that GCC vectorises the column loop and keeps the sums in registers.
+ * Every product is 16 x 16 bits: squares (up to 65535^2) are split into
+ * high and low 16-bit halves, whose filtered sums each stay below
+ * 65536 * 65535 < 2^32 because the taps sum to 65536; the halves are
+ * recombined exactly after the pass.
+ */
+
+#include <string.h>
+
+#include "common/cpu.h"
+#include "cpu/vif.h"
+
+#if BITDEPTH == 8
+typedef uint8_t pixel;
+/* a sample's square: 8-bit squares fit 16 bits (vif_statistic_8), so the
+ * high halves below are 0 */
+typedef uint16_t sqr;
+#define bitfn(x) x##_8bpc
+#elif BITDEPTH == 16
+typedef uint16_t pixel;
+typedef uint32_t sqr;
+#define bitfn(x) x##_16bpc
+#else
+#error "cpu/vif_tmpl.c: BITDEPTH must be 8 or 16"
+#endif
+
+/* An AVX2 build of the same C (x86-64, GCC or clang). */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define VIF_HAVE_AVX2 1
+#else
+#define VIF_HAVE_AVX2 0
+#endif
+
+/* The per-frame passes ask GCC for -O3: autoconf's default CFLAGS (-g -O2)
+ * come after AM_CFLAGS' -O3 on the compile line, and GCC's -O2 cost model
+ * leaves most of these loops scalar (1080p: 3.2 against 5.0 frames per CPU
+ * second, 11.1 with AVX2). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define VIF_O3 __attribute__((optimize("O3")))
+#else
+#define VIF_O3
+#endif
+
+#define VIF_INLINE static inline __attribute__((always_inline))
+
+/* The feature's taps (common/features/vif_params.h), visible to this file
+ * so that the unrolled filter loops fold them in. */
+static const uint16_t taps[4][17] = VG_VIF_TAPS_INIT;
+static const unsigned taps_len[4] = VG_VIF_TAPS_LEN_INIT;
+
+static inline int mirror(int i, int n)
+{
+    if (i < 0)
+        return -i;
+    if (i >= n)
+        return 2 * (n - 1) - i;
+    return i;
+}
+
+/* ---- vertical passes ---------------------------------------------------- */
+
+/*
+ * The statistic's vertical pass (vif_statistic_8/16) over columns
+ * [j0, j0 + n): mu = (m + rnd_mu) >> sh_mu; each filtered square
+ * q = hi * 2^16 + lo becomes (q + rnd_sq) >> sh_sq, computed as
+ * (hi << (16 - sh_sq)) + ((lo + rnd_sq) >> sh_sq) (sh_sq <= 16, exact).
+ * For 8-bit samples hi is 0 and sh_sq is 0 (vif_statistic_8 keeps the
+ * squares unshifted; their sums fit uint32, <= 65536 * 255^2).
+ */
+VIF_INLINE void vert_stat(const unsigned fw, const uint16_t *t,
+                          uint16_t *restrict mu1, uint16_t *restrict mu2,
+                          uint16_t *restrict xh, uint16_t *restrict xl,
+                          uint16_t *restrict yh, uint16_t *restrict yl,
+                          uint16_t *restrict zh, uint16_t *restrict zl,
+                          const pixel *const *ra, const pixel *const *rb,
+                          size_t j0, size_t n, unsigned sh_mu, unsigned sh_sq)
+{
+    const uint32_t rnd_mu = 1u << (sh_mu - 1);
+    const uint32_t rnd_sq = sh_sq ? 1u << (sh_sq - 1) : 0;
+    const pixel *a[17], *b[17];
+
+    for (unsigned k = 0; k < fw; k++) {
+        a[k] = ra[k];
+        b[k] = rb[k];
+    }
+    for (size_t q = 0; q < n; q++) {
+        const size_t j = j0 + q;
+        uint32_t s1 = 0, s2 = 0, xxh = 0, xxl = 0, yyh = 0, yyl = 0;
+        uint32_t xyh = 0, xyl = 0, txx, tyy, txy;
+#pragma GCC unroll 17
+        for (unsigned k = 0; k < fw; k++) {
+            const uint32_t c = t[k];
+            const sqr x = a[k][j], y = b[k][j];
+            const sqr xx = x * x, yy = y * y, xy = x * y;
+            s1 += c * x;
+            s2 += c * y;
+            xxh += c * (xx >> 16);
+            xxl += c * (xx & 0xffff);
+            yyh += c * (yy >> 16);
+            yyl += c * (yy & 0xffff);
+            xyh += c * (xy >> 16);
+            xyl += c * (xy & 0xffff);
+        }
+        txx = (xxh << (16 - sh_sq)) + ((xxl + rnd_sq) >> sh_sq);
+        tyy = (yyh << (16 - sh_sq)) + ((yyl + rnd_sq) >> sh_sq);
+        txy = (xyh << (16 - sh_sq)) + ((xyl + rnd_sq) >> sh_sq);
+        mu1[j] = (s1 + rnd_mu) >> sh_mu;
+        mu2[j] = (s2 + rnd_mu) >> sh_mu;
+        xh[j] = txx >> 16;
+        xl[j] = txx;
+        yh[j] = tyy >> 16;
+        yl[j] = tyy;
+        zh[j] = txy >> 16;
+        zl[j] = txy;
+    }
+}
+
+/* Vertical pass of the down-sampling (subsample_rd_8/16): mu only. */
+VIF_INLINE void vert_mu(const unsigned fw, const uint16_t *t,
+                        uint16_t *restrict mu1, uint16_t *restrict mu2,
+                        const pixel *const *ra, const pixel *const *rb,
+                        size_t j0, size_t n, unsigned sh)
+{
+    const uint32_t rnd = 1u << (sh - 1);
+    const pixel *a[17], *b[17];
+
+    for (unsigned k = 0; k < fw; k++) {
+        a[k] = ra[k];
+        b[k] = rb[k];
+    }
+    for (size_t q = 0; q < n; q++) {
+        const size_t j = j0 + q;
+        uint32_t s1 = 0, s2 = 0;
+#pragma GCC unroll 17
+        for (unsigned k = 0; k < fw; k++) {
+            s1 += (uint32_t)t[k] * a[k][j];
+            s2 += (uint32_t)t[k] * b[k][j];
+        }
+        mu1[j] = (s1 + rnd) >> sh;
+        mu2[j] = (s2 + rnd) >> sh;
+    }
+}
+
+/* integer_vif.h PADDING_SQ_DATA / PADDING_SQ_DATA_2: reflect-101. */
+static void pad_row(uint16_t *r, unsigned w, unsigned half)
+{
+    for (unsigned f = 1; f <= half; f++) {
+        r[-(int)f] = r[f];
+        r[w - 1 + f] = r[w - 1 - f];
+    }
+}
+
+/* ---- horizontal passes --------------------------------------------------- */
+
+/*
+ * Horizontal pass of the statistic over two rows (inputs point `half`
+ * samples before column 0): oa = sum_k c_k a[j + k], ob likewise, uint32.
+ * Used for (mu1, mu2) -> (M1, M2) and for the high and low halves of each
+ * filtered square (vif_statistic_*: XX, YY, XY).
+ */
+VIF_INLINE void horiz_pair(const unsigned fw, const uint16_t *t,
+                           uint32_t *restrict oa, uint32_t *restrict ob,
+                           const uint16_t *restrict a,
+                           const uint16_t *restrict b, size_t n)
+{
+    for (size_t j = 0; j < n; j++) {
+        uint32_t sa = 0, sb = 0;
+#pragma GCC unroll 17
+        for (unsigned k = 0; k < fw; k++) {
+            sa += (uint32_t)t[k] * a[j + k];
+            sb += (uint32_t)t[k] * b[j + k];
+        }
+        oa[j] = sa;
+        ob[j] = sb;
+    }
+}
+
+/* Even and odd samples of a padded row (from index -half), so that the
+ * decimating filter below reads contiguous memory. */
+static void split_even_odd(uint16_t *restrict ev, uint16_t *restrict od,
+                           const uint16_t *restrict r, unsigned n)
+{
+    for (size_t j = 0; j < n; j++) {
+        ev[j] = r[2 * j];
+        od[j] = r[2 * j + 1];
+    }
+}
+
+/* Horizontal pass of the down-sampling at even columns only:
+ * sum_k c_k r[2j + k], rounded (v + 2^15) >> 16 (subsample_rd_8/16), then
+ * decimate_and_pad; r[2j + k] is ev[j + k/2] or od[j + k/2]. */
+VIF_INLINE void horiz_decimate(const unsigned fw, const uint16_t *t,
+                               uint16_t *restrict d,
+                               const uint16_t *restrict ev,
+                               const uint16_t *restrict od, size_t n)
+{
+    for (size_t j = 0; j < n; j++) {
+        uint32_t s = 0;
+#pragma GCC unroll 9
+        for (unsigned k = 0; k < fw; k += 2)
+            s += (uint32_t)t[k] * ev[j + k / 2];
+#pragma GCC unroll 8
+        for (unsigned k = 1; k < fw; k += 2)
+            s += (uint32_t)t[k] * od[j + k / 2];
+        d[j] = (s + 32768) >> 16;
+    }
+}
+
+/* ---- one scale ----------------------------------------------------------- */
+
+/*
+ * Per pixel of one row (vif_statistic_8/16), from the horizontal sums M1,
+ * M2 and the high/low halves of XX, YY, XY: each filtered square is
+ * (hi * 2^16 + lo + 2^15) >> 16 = hi + ((lo + 2^15) >> 16) (uint32); mu
+ * products in uint64 rounded >> 32 to uint32; differences in uint32
+ * reinterpreted as int32; sigma2^2 clamped at 0.
+ */
+VIF_INLINE void row_sigmas(int32_t *restrict s1o, int32_t *restrict s2o,
+                           int32_t *restrict s12o, uint32_t *const *hs,
+                           size_t n)
+{
+    const uint32_t *restrict m1 = hs[0], *restrict m2 = hs[1];
+    const uint32_t *restrict xh = hs[2], *restrict xl = hs[3];
+    const uint32_t *restrict yh = hs[4], *restrict yl = hs[5];
+    const uint32_t *restrict zh = hs[6], *restrict zl = hs[7];
+
+    for (size_t j = 0; j < n; j++) {
+        uint32_t mu1_sq = (uint32_t)(((uint64_t)m1[j] * m1[j] + 2147483648u) >> 32);
+        uint32_t mu2_sq = (uint32_t)(((uint64_t)m2[j] * m2[j] + 2147483648u) >> 32);
+        uint32_t mu12 = (uint32_t)(((uint64_t)m1[j] * m2[j] + 2147483648u) >> 32);
+        uint32_t fxx = xh[j] + ((xl[j] + 32768) >> 16);
+        uint32_t fyy = yh[j] + ((yl[j] + 32768) >> 16);
+        uint32_t fxy = zh[j] + ((zl[j] + 32768) >> 16);
+        int32_t v2 = (int32_t)(fyy - mu2_sq);
+
+        s1o[j] = (int32_t)(fxx - mu1_sq);
+        s2o[j] = v2 < 0 ? 0 : v2;
+        s12o[j] = (int32_t)(fxy - mu12);
+    }
+}
+
+/* The log-domain terms of vif_statistic_8/16, in its order of operations:
+ * g in double, sv^2 truncated to int32, (g*g)*sigma1^2 truncated to int64. */
+static void row_accumulate(VgVifAccum *acc, const int32_t *s1v,
+                           const int32_t *s2v, const int32_t *s12v,
+                           unsigned w, const uint16_t *tab, double egl)
+{
+    const int32_t nsq = VG_VIF_SIGMA_NSQ;
+    const double eps = 65536 * 1.0e-10;
+    int64_t num_log = 0, den_log = 0, num_non_log = 0, den_non_log = 0;
+
+    for (unsigned j = 0; j < w; j++) {
+        const int32_t s1 = s1v[j], s2 = s2v[j], s12 = s12v[j];
+
+        if (s1 >= nsq) {
+            den_log += vg_vif_log2_32(tab, nsq + s1) - 2048 * 17;
+            if (s12 > 0 && s2 > 0) {
+                double g = s12 / (s1 + eps);
+                int32_t sv_sq = s2 - g * s12;
+                uint32_t n1;
+                int64_t n2;
+
+                sv_sq = sv_sq < 0 ? 0 : sv_sq;
+                g = g < egl ? g : egl;
+                n1 = sv_sq + nsq;
+                n2 = (int64_t)(g * g * s1) + n1;
+                num_log += vg_vif_log2_64(tab, n2) - vg_vif_log2_64(tab, n1);
+            }
+        } else {
+            num_non_log += s2;
+            den_non_log++;
+        }
+    }
+    acc->num_log += num_log;
+    acc->den_log += den_log;
+    acc->num_non_log += num_non_log;
+    acc->den_non_log += den_non_log;
+}
+
+/* Bits of the samples that reach scale 0 of this instance. */
+static inline unsigned sample_bits(unsigned bpc)
+{
+    return BITDEPTH == 8 ? 8 : bpc;
+}
+
+/*
+ * Statistic of one scale over samples `ref`/`dis` (row strides in bytes).
+ * Rounding of the vertical pass (vif_statistic_16): scale 0 mu
+ * (m + 2^(b-1)) >> b, squares (q + 2^(2(b-8)-1)) >> 2(b-8); for b = 8
+ * (vif_statistic_8) mu (m + 128) >> 8 and squares unshifted; scales 1..3
+ * both (v + 2^15) >> 16.
+ */
+VIF_INLINE void vif_scale(VifCpu *s, const unsigned scale, const void *ref,
+                          ptrdiff_t ref_stride, const void *dis,
+                          ptrdiff_t dis_stride, unsigned bpc, double egl,
+                          VgVifAccum *acc)
+{
+    const unsigned fw = taps_len[scale], half = fw / 2;
+    const uint16_t *const t = taps[scale];
+    const unsigned w = s->w[scale], h = s->h[scale];
+    const unsigned sh_mu = scale ? 16 : sample_bits(bpc);
+    const unsigned sh_sq = scale ? 16 : 2 * (sample_bits(bpc) - 8);
+    uint16_t *const *m = s->mu, *const *hi = s->sq_hi, *const *lo = s->sq_lo;
+    uint32_t *const *g = s->hsum;
+    /* column ranges of the vertical pass: [0, n0) and [n0, n0 + n1) */
+    const size_t n0 = scale ? vif_ceil_block(w) : w & ~(size_t)(VIF_BLOCK - 1);
+    const size_t n1 = scale ? 0 : w - n0;
+    const pixel *ra[17], *rb[17];
+
+    memset(acc, 0, sizeof(*acc));
+    for (unsigned i = 0; i < h; i++) {
+        for (unsigned k = 0; k < fw; k++) {
+            ptrdiff_t r = mirror((int)(i + k) - (int)half, h);
+            ra[k] = (const pixel *)((const uint8_t *)ref + r * ref_stride);
+            rb[k] = (const pixel *)((const uint8_t *)dis + r * dis_stride);
+        }
+        vert_stat(fw, t, m[0], m[1], hi[0], lo[0], hi[1], lo[1], hi[2], lo[2],
+                  ra, rb, 0, n0, sh_mu, sh_sq);
+        if (n1)
+            vert_stat(fw, t, m[0], m[1], hi[0], lo[0], hi[1], lo[1], hi[2],
+                      lo[2], ra, rb, n0, n1, sh_mu, sh_sq);
+        for (unsigned p = 0; p < 3; p++) {
+            pad_row(hi[p], w, half);
+            pad_row(lo[p], w, half);
+        }
+        pad_row(m[0], w, half);
+        pad_row(m[1], w, half);
+        for (unsigned p = 0; p < 4; p++) {
+            const uint16_t *a = p ? hi[p - 1] : m[0], *b = p ? lo[p - 1] : m[1];
+            horiz_pair(fw, t, g[2 * p], g[2 * p + 1], a - half, b - half,
+                       vif_ceil_block(w));
+        }
+        row_sigmas(s->sig[0], s->sig[1], s->sig[2], g, vif_ceil_block(w));
+        row_accumulate(acc, s->sig[0], s->sig[1], s->sig[2], w, s->log2, egl);
+    }
+}
+
+/*
+ * Picture of scale `scale + 1` from scale `scale` (subsample_rd_8,
+ * subsample_rd_16, decimate_and_pad): filter with the next scale's taps,
+ * vertical rounding (v + 2^(b-1)) >> b from scale 0, (v + 2^15) >> 16
+ * after; horizontal (v + 2^15) >> 16; keep even rows and columns. Only the
+ * kept rows and columns are computed.
+ */
+VIF_INLINE void vif_downsample(VifCpu *s, const unsigned scale,
+                               const void *ref, ptrdiff_t ref_stride,
+                               const void *dis, ptrdiff_t dis_stride,
+                               unsigned bpc)
+{
+    const unsigned fw = taps_len[scale + 1], half = fw / 2;
+    const uint16_t *const t = taps[scale + 1];
+    const unsigned w = s->w[scale], h = s->h[scale];
+    const unsigned w2 = s->w[scale + 1], h2 = s->h[scale + 1];
+    const size_t stride2 = s->stride[scale + 1];
+    const unsigned sh = scale ? 16 : sample_bits(bpc);
+    const size_t n0 = scale ? vif_ceil_block(w) : w & ~(size_t)(VIF_BLOCK - 1);
+    const size_t n1 = scale ? 0 : w - n0;
+    uint16_t *const *m = s->mu;
+    const pixel *ra[17], *rb[17];
+
+    for (unsigned i2 = 0; i2 < h2; i2++) {
+        uint16_t *d1 = s->img[scale + 1][0] + i2 * stride2;
+        uint16_t *d2 = s->img[scale + 1][1] + i2 * stride2;
+
+        for (unsigned k = 0; k < fw; k++) {
+            ptrdiff_t r = mirror((int)(2 * i2 + k) - (int)half, h);
+            ra[k] = (const pixel *)((const uint8_t *)ref + r * ref_stride);
+            rb[k] = (const pixel *)((const uint8_t *)dis + r * dis_stride);
+        }
+        vert_mu(fw, t, m[0], m[1], ra, rb, 0, n0, sh);
+        if (n1)
+            vert_mu(fw, t, m[0], m[1], ra, rb, n0, n1, sh);
+        for (unsigned p = 0; p < 2; p++) {
+            uint16_t *d = p ? d2 : d1;
+            const size_t n = vif_ceil_block(w2);
+            /* taps over [-half, 2 * (n - 1) + half]: n + half even/odd pairs */
+            pad_row(m[p], w, half);
+            split_even_odd(s->even, s->odd, m[p] - half, n + half);
+            horiz_decimate(fw, t, d, s->even, s->odd, n);
+        }
+    }
+}
+
+/* ---- entry points -------------------------------------------------------- */
+
+/* One inlined copy of the passes per scale, each with its constant filter;
+ * 8-bit samples only ever come at scale 0. */
+VIF_INLINE void scale_any(VifCpu *s, unsigned scale, const void *ref,
+                          ptrdiff_t ref_stride, const void *dis,
+                          ptrdiff_t dis_stride, unsigned bpc, double egl,
+                          VgVifAccum *acc)
+{
+    if (BITDEPTH == 8 || scale == 0)
+        vif_scale(s, 0, ref, ref_stride, dis, dis_stride, bpc, egl, acc);
+    else if (scale == 1)
+        vif_scale(s, 1, ref, ref_stride, dis, dis_stride, bpc, egl, acc);
+    else if (scale == 2)
+        vif_scale(s, 2, ref, ref_stride, dis, dis_stride, bpc, egl, acc);
+    else
+        vif_scale(s, 3, ref, ref_stride, dis, dis_stride, bpc, egl, acc);
+}
+
+VIF_INLINE void downsample_any(VifCpu *s, unsigned scale, const void *ref,
+                               ptrdiff_t ref_stride, const void *dis,
+                               ptrdiff_t dis_stride, unsigned bpc)
+{
+    if (BITDEPTH == 8 || scale == 0)
+        vif_downsample(s, 0, ref, ref_stride, dis, dis_stride, bpc);
+    else if (scale == 1)
+        vif_downsample(s, 1, ref, ref_stride, dis, dis_stride, bpc);
+    else
+        vif_downsample(s, 2, ref, ref_stride, dis, dis_stride, bpc);
+}
+
+VIF_O3
+static void scale_c(VifCpu *s, unsigned scale, const void *ref,
+                    ptrdiff_t ref_stride, const void *dis,
+                    ptrdiff_t dis_stride, unsigned bpc, double egl,
+                    VgVifAccum *acc)
+{
+    scale_any(s, scale, ref, ref_stride, dis, dis_stride, bpc, egl, acc);
+}
+
+VIF_O3
+static void downsample_c(VifCpu *s, unsigned scale, const void *ref,
+                         ptrdiff_t ref_stride, const void *dis,
+                         ptrdiff_t dis_stride, unsigned bpc)
+{
+    downsample_any(s, scale, ref, ref_stride, dis, dis_stride, bpc);
+}
+
+#if VIF_HAVE_AVX2
+/* The same C compiled for AVX2: vectors twice as wide, same results (the
+ * kernels are integer arithmetic; the few double operations are IEEE
+ * operations either way, never contracted: -ffp-contract=off, and this
+ * target has no FMA). */
+__attribute__((target("avx2"))) VIF_O3
+static void scale_avx2(VifCpu *s, unsigned scale, const void *ref,
+                       ptrdiff_t ref_stride, const void *dis,
+                       ptrdiff_t dis_stride, unsigned bpc, double egl,
+                       VgVifAccum *acc)
+{
+    scale_any(s, scale, ref, ref_stride, dis, dis_stride, bpc, egl, acc);
+}
+
+__attribute__((target("avx2"))) VIF_O3
+static void downsample_avx2(VifCpu *s, unsigned scale, const void *ref,
+                            ptrdiff_t ref_stride, const void *dis,
+                            ptrdiff_t dis_stride, unsigned bpc)
+{
+    downsample_any(s, scale, ref, ref_stride, dis, dis_stride, bpc);
+}
+#endif
+
+void bitfn(vg_vif_dsp_init)(VifDsp *d, unsigned flags)
+{
+    d->scale = scale_c;
+    d->downsample = downsample_c;
+#if VIF_HAVE_AVX2
+    if (flags & VG_CPU_FLAG_AVX2) {
+        d->scale = scale_avx2;
+        d->downsample = downsample_avx2;
+    }
+#endif
+}
