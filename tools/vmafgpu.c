@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "vmafgpu.h"
@@ -129,7 +130,8 @@ static void usage(FILE *f, const char *app)
 "CUDA GPU.\n\n"
 "Input:\n"
 " --reference/-r PATH       reference, raw planar .yuv or .y4m ('-' = stdin)\n"
-" --distorted/-d PATH       distorted, raw planar .yuv or .y4m\n"
+" --distorted/-d PATH       distorted, raw planar .yuv or .y4m (not the\n"
+"                           reference's stream: '-' for both is refused)\n"
 " --width/-w N              width  } raw .yuv input needs all four; without\n"
 " --height/-h N             height } them both files are read as .y4m\n"
 " --pixel_format/-p FMT     420, 422, 444 (or 400)\n"
@@ -516,6 +518,32 @@ static int plot_main(const char *app, int argc, char **argv)
     return ret;
 }
 
+/**
+ * Both inputs read from one stream (stdin twice, or the same pipe, FIFO or
+ * device under two names) would take frames from it in turn: reference
+ * frame 0, distorted frame 0, reference frame 1... and score those. A
+ * regular file named twice is opened twice, each with its own position,
+ * and scores against itself.
+ */
+static int check_distinct_inputs(const Settings *s)
+{
+    struct stat a, b;
+
+    if (!strcmp(s->path_ref, "-") && !strcmp(s->path_dis, "-"))
+        goto same;
+    if ((!strcmp(s->path_ref, "-") ? fstat(STDIN_FILENO, &a) : stat(s->path_ref, &a)) ||
+        (!strcmp(s->path_dis, "-") ? fstat(STDIN_FILENO, &b) : stat(s->path_dis, &b)))
+        return 0; /* opening the input reports why */
+    if (a.st_dev == b.st_dev && a.st_ino == b.st_ino && !S_ISREG(a.st_mode))
+        goto same;
+    return 0;
+same:
+    fprintf(stderr, "vmafgpu: the reference (%s) and the distorted (%s) input "
+            "are one stream; each input needs its own file or pipe\n",
+            s->path_ref, s->path_dis);
+    return -EINVAL;
+}
+
 static int open_input(YuvInput **in, const Settings *s, const char *path)
 {
     if (s->use_raw)
@@ -599,7 +627,8 @@ static int run(const Settings *s)
     clock_t t0;
     int ret, r1, r2;
 
-    if ((ret = open_input(&ref, s, s->path_ref)) < 0 ||
+    if ((ret = check_distinct_inputs(s)) < 0 ||
+        (ret = open_input(&ref, s, s->path_ref)) < 0 ||
         (ret = open_input(&dis, s, s->path_dis)) < 0 ||
         (ret = check_inputs(s, ref, dis)) < 0)
         goto fail;

@@ -30,7 +30,7 @@
 static const char *const tmp_files[] = {
     "short.yuv", "small.yuv", "small_dis.yuv", "bad_model.json",
     "cambi_model.json", "ref577.y4m", "dis577.y4m", "dis5.yuv", "noheader.y4m",
-    "interlaced.y4m", "paldv.y4m", "badframe.y4m",
+    "interlaced.y4m", "paldv.y4m", "badframe.y4m", "both.yuv", "both.y4m",
     "o1.json", "o2.json", "o3.json", "o4.json", "err.txt", "out.txt", NULL
 };
 
@@ -114,6 +114,19 @@ static void make_fixtures(void)
         n += 16 * 16 * 3 / 2;
         memcpy(y4m + n, "FRAMX\n", 6);
         write_file("badframe.y4m", y4m, (size_t)n + 6 + 16 * 16 * 3 / 2);
+        /* two whole y4m files back to back, as `cat ref.y4m dis.y4m` */
+        memcpy(y4m + n, y4m, (size_t)n);
+        write_file("both.y4m", y4m, 2 * (size_t)n);
+    }
+    /* `cat ref.yuv dis.yuv`: reference then distorted, 3 frames each */
+    {
+        static uint8_t both[2 * sizeof(small)];
+
+        for (size_t i = 0; i < sizeof(small); i++) {
+            both[sizeof(small) + i] = small[i];
+            both[i] = (uint8_t)(small[i] ^ 1);
+        }
+        write_file("both.yuv", both, sizeof(both));
     }
 }
 
@@ -176,6 +189,7 @@ typedef struct BadCase {
     const char *args[24];
     const char *expect;   ///< substring of the message
     int valgrind;         ///< also run under valgrind
+    const char *in;       ///< stdin ("@name" = temporary file), NULL: /dev/null
 } BadCase;
 
 #define SMALL "-w", "64", "-h", "48", "-p", "420", "-b", "8"
@@ -237,6 +251,12 @@ static const BadCase bad_cases[] = {
     { "log into a missing directory",
       { R_SMALL, SMALL, "-n", "--feature", "psnr", "-o", "/nonexistent/dir/log.xml" },
       "log.xml", 0 },
+    { "stdin for both inputs (raw)", { "-r", "-", "-d", "-", SMALL },
+      "are one stream", 0, "@both.yuv" },
+    { "stdin for both inputs (y4m)", { "-r", "-", "-d", "-", "-n", "--feature", "psnr" },
+      "are one stream", 0, "@both.y4m" },
+    { "one device under two names", { "-r", "/dev/stdin", "-d", "-", SMALL },
+      "are one stream", 0 },
 };
 #define N_BAD (sizeof(bad_cases) / sizeof(bad_cases[0]))
 
@@ -262,7 +282,8 @@ START_TEST(test_bad_input)
     args[n] = NULL;
 
     for (int vg = 0; vg <= (c->valgrind && have_valgrind); vg++) {
-        int rc = run_tool(vg, NULL, args);
+        int rc = run_tool(vg, c->in && *c->in == '@' ? tmp_path(c->in + 1) :
+                          c->in, args);
         char *err = err_text();
 
         ck_assert_msg(rc == 1, "%s%s: exit status %d, want 1; stderr: %s",
