@@ -611,6 +611,10 @@ int vg_submit(VgContext *ctx, const VgPicture *ref, const VgPicture *dis)
         (ret = check_picture(ctx, dis, "distorted")) < 0 ||
         (ret = same_geometry(ctx, ref, "reference", dis, "distorted")) < 0)
         return ret;
+    if (ref->memory == VG_MEMORY_HOST &&
+        ((ret = vg_picture_check_range(ref, "reference", ctx->n_frames, &ctx->log)) < 0 ||
+         (ret = vg_picture_check_range(dis, "distorted", ctx->n_frames, &ctx->log)) < 0))
+        return ret;
     if (ctx->started) {
         VgPicture first = {
             .fmt = ctx->params.fmt, .width = ctx->params.width,

@@ -3,6 +3,8 @@
  * SPDX-License-Identifier: BSD-2-Clause
  */
 
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "common/picture.h"
@@ -83,4 +85,61 @@ void vg_picture_to_image(VgImage *dst, const VgPicture *src)
             v[j] = s[2 * j + 1] >> shift;
         }
     }
+}
+
+int vg_picture_can_overflow(enum VgPixFmt fmt, unsigned bitdepth)
+{
+    return !vg_pix_fmt_is_semiplanar(fmt) && bitdepth > 8 && bitdepth < 16;
+}
+
+int vg_picture_range_error(VgLog *log, const char *which, unsigned index,
+                           unsigned plane, unsigned value, unsigned bitdepth,
+                           int x, int y)
+{
+    static const char *const names[] = { "Y", "Cb", "Cr" };
+    char at[48] = "";
+
+    if (x >= 0)
+        snprintf(at, sizeof(at), " at (%d, %d)", x, y);
+    vg_log(log, VG_LOG_ERROR, "%s picture, frame %u, plane %u (%s): sample %u%s "
+           "exceeds the %u-bit maximum %u", which, index, plane,
+           plane < 3 ? names[plane] : "?", value, at, bitdepth,
+           (1u << bitdepth) - 1);
+    return -EINVAL;
+}
+
+int vg_picture_check_range(const VgPicture *pic, const char *which,
+                           unsigned index, VgLog *log)
+{
+    const enum VgImageLayout layout = vg_pix_fmt_layout(pic->fmt);
+    const unsigned planes = layout == VG_LAYOUT_400 ? 1 : 3;
+    const uint16_t over = (uint16_t)(0xffffu << pic->bitdepth);
+    unsigned ssx, ssy;
+
+    if (!vg_picture_can_overflow(pic->fmt, pic->bitdepth))
+        return 0;
+    vg_layout_shifts(layout, &ssx, &ssy);
+    for (unsigned p = 0; p < planes; p++) {
+        /* the floor-sized planes of vg_image_geometry() */
+        const unsigned w = p ? pic->width >> ssx : pic->width;
+        const unsigned h = p ? pic->height >> ssy : pic->height;
+        const uint8_t *base = pic->data[p];
+        uint16_t acc = 0;
+
+        for (unsigned i = 0; i < h; i++) {
+            const uint16_t *row = (const uint16_t *)(base + (ptrdiff_t)i * pic->stride[p]);
+            for (unsigned j = 0; j < w; j++)
+                acc |= row[j];
+        }
+        if (!(acc & over))
+            continue;
+        for (unsigned i = 0; i < h; i++) {
+            const uint16_t *row = (const uint16_t *)(base + (ptrdiff_t)i * pic->stride[p]);
+            for (unsigned j = 0; j < w; j++)
+                if (row[j] & over)
+                    return vg_picture_range_error(log, which, index, p, row[j],
+                                                  pic->bitdepth, (int)j, (int)i);
+        }
+    }
+    return 0;
 }

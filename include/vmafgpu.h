@@ -165,6 +165,13 @@ int vg_use_feature(VgContext *ctx, const char *name, const char *opts);
  * Submit the next frame pair (indices 0, 1, 2 ... in call order).
  * Both pictures must have the same format, size and bit depth as every
  * earlier pair.
+ *
+ * Samples must not exceed (1 << bitdepth) - 1. Planar 9..15-bit pictures
+ * in host memory are checked (one pass over the samples the library
+ * reads): a larger sample refuses the pair with -EINVAL and an error
+ * naming the picture, frame, plane, value and position; the pair is not
+ * counted and the context stays usable. (8- and 16-bit samples and the
+ * high-bit-aligned semi-planar words cannot exceed their depth.)
  * @return 0, or a negative errno; -ENOTSUP for memory/layouts the chosen
  *         backend cannot read.
  */

@@ -183,6 +183,60 @@ START_TEST(test_bad_pictures)
 }
 END_TEST
 
+static void set_sample(Frame *f, unsigned plane, unsigned x, unsigned y,
+                       uint16_t v)
+{
+    uint8_t *row = (uint8_t *)f->buf[plane] + y * f->pic.stride[plane];
+
+    ((uint16_t *)row)[x] = v;
+}
+
+/* A sample above the bit depth is refused on submit with its frame, plane,
+ * value and position; only the samples the library reads are checked, and
+ * a refused pair leaves the context usable. */
+START_TEST(test_out_of_range_samples)
+{
+    for (unsigned bpc = 9; bpc <= 16; bpc++) {
+        VgContext *ctx = make_ctx(0, VG_BACKEND_CPU);
+        const uint16_t max = (uint16_t)((1u << bpc) - 1);
+        char want[160];
+        Frame a, b;
+
+        ck_assert_int_eq(vg_use_feature(ctx, "psnr", NULL), 0);
+        ck_assert_int_eq(vg_use_feature(ctx, "vif", NULL), 0);
+        /* odd width: chroma column 16 is stored but not read */
+        frame_make(&a, VG_PIX_FMT_YUV420P, 33, 24, bpc, 1, 0);
+        frame_make(&b, VG_PIX_FMT_YUV420P, 33, 24, bpc, 2, 0);
+        set_sample(&a, 0, 5, 7, max);
+        set_sample(&b, 1, 16, 3, 0xffff);
+        set_sample(&b, 2, 17, 0, 0xffff); /* stride padding */
+        ck_assert_int_eq(vg_submit(ctx, &a.pic, &b.pic), 0);
+        if (bpc < 16) {
+            set_sample(&b, 2, 3, 11, (uint16_t)(max + 1));
+            last_error[0] = 0;
+            ck_assert_int_eq(vg_submit(ctx, &a.pic, &b.pic), -EINVAL);
+            snprintf(want, sizeof(want), "distorted picture, frame 1, plane 2 "
+                     "(Cr): sample %u at (3, 11) exceeds the %u-bit maximum %u",
+                     max + 1u, bpc, (unsigned)max);
+            ck_assert_msg(!strcmp(last_error, want), "got '%s', want '%s'",
+                          last_error, want);
+            set_sample(&b, 2, 3, 11, 0);
+            set_sample(&a, 0, 32, 23, 0xffff);
+            ck_assert_int_eq(vg_submit(ctx, &a.pic, &b.pic), -EINVAL);
+            ck_assert_ptr_nonnull(strstr(last_error, "reference picture, frame 1, "
+                                         "plane 0 (Y): sample 65535 at (32, 23)"));
+            set_sample(&a, 0, 32, 23, 0);
+        }
+        ck_assert_int_eq(vg_submit(ctx, &a.pic, &b.pic), 0);
+        ck_assert_int_eq(vg_flush(ctx), 0);
+        ck_assert_uint_eq(vg_frame_count(ctx), 2);
+        frame_free(&a);
+        frame_free(&b);
+        vg_context_destroy(&ctx);
+    }
+}
+END_TEST
+
 START_TEST(test_minimum_size)
 {
     VgContext *ctx = make_ctx(0, VG_BACKEND_CPU);
@@ -520,6 +574,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_bad_config);
     tcase_add_test(tc, test_unknown_feature_and_option);
     tcase_add_test(tc, test_bad_pictures);
+    tcase_add_test(tc, test_out_of_range_samples);
     tcase_add_test(tc, test_minimum_size);
     tcase_add_test(tc, test_threads_identical);
     tcase_add_test(tc, test_motion_post);
