@@ -694,7 +694,7 @@ static int run(const Settings *s)
         if (s->frame_cnt && n >= s->frame_cnt)
             break;
         r1 = yuv_input_read(ref, &pref);
-        r2 = yuv_input_read(dis, &pdis);
+        r2 = r1 < 0 ? 0 : yuv_input_read(dis, &pdis);
         if (r1 < 0 || r2 < 0) {
             ret = r1 < 0 ? r1 : r2;
             goto fail;

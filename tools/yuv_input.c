@@ -373,6 +373,43 @@ static int read_frame_header(YuvInput *in)
     return 1;
 }
 
+/**
+ * 9..15-bit samples are 16-bit words, which can hold larger values: refuse
+ * a frame with one (every stored sample, alpha aside), naming where it is.
+ */
+static int check_samples(const YuvInput *in)
+{
+    static const char *const names[] = { "Y", "Cb", "Cr" };
+    const unsigned bd = in->info.bitdepth;
+    const uint16_t over = (uint16_t)(0xffffu << bd);
+    const uint8_t *p = in->buf;
+
+    if (bd <= 8 || bd >= 16)
+        return 0;
+    for (unsigned k = 0; k < in->n_planes; k++) {
+        const size_t n = (size_t)in->plane_w[k] * in->plane_h[k];
+        uint16_t acc = 0, v;
+
+        for (size_t j = 0; j < n; j++) {
+            memcpy(&v, p + 2 * j, 2);
+            acc |= v;
+        }
+        for (size_t j = 0; (acc & over) && j < n; j++) {
+            memcpy(&v, p + 2 * j, 2);
+            if (v & over) {
+                fprintf(stderr, "vmafgpu: %s: frame %u, plane %u (%s): sample "
+                        "%u at (%zu, %zu) exceeds the %u-bit maximum %u\n",
+                        in->path, in->frames_read, k, names[k], v,
+                        j % in->plane_w[k], j / in->plane_w[k], bd,
+                        (1u << bd) - 1);
+                return -EINVAL;
+            }
+        }
+        p += 2 * n;
+    }
+    return 0;
+}
+
 int yuv_input_read(YuvInput *in, VgPicture *pic)
 {
     const YuvInputInfo *i = &in->info;
@@ -396,6 +433,9 @@ int yuv_input_read(YuvInput *in, VgPicture *pic)
                     in->frames_read, got, want);
         return 0;
     }
+
+    if ((ret = check_samples(in)) < 0)
+        return ret;
 
     memset(pic, 0, sizeof(*pic));
     pic->fmt = i->fmt;

@@ -55,8 +55,9 @@ const YuvInputInfo *yuv_input_info(const YuvInput *in);
 /**
  * Read the next frame into pic (valid until the next call or close).
  * @return 1 frame read, 0 end of file (a truncated last frame is ignored
- *         with a warning), negative errno on a read error or a malformed
- *         y4m frame header (logged).
+ *         with a warning), negative errno on a read error, a malformed
+ *         y4m frame header or a sample above the bit depth (9..15 bits:
+ *         -EINVAL, with the frame, plane, position and value) (logged).
  */
 int yuv_input_read(YuvInput *in, VgPicture *pic);
 

@@ -31,6 +31,7 @@ static const char *const tmp_files[] = {
     "short.yuv", "small.yuv", "small_dis.yuv", "bad_model.json",
     "cambi_model.json", "ref577.y4m", "dis577.y4m", "dis5.yuv", "noheader.y4m",
     "interlaced.y4m", "paldv.y4m", "badframe.y4m", "both.yuv", "both.y4m",
+    "over10.yuv", "over12.yuv", "over10.y4m", "max16.yuv",
     "o1.json", "o2.json", "o3.json", "o4.json", "err.txt", "out.txt", NULL
 };
 
@@ -117,6 +118,32 @@ static void make_fixtures(void)
         /* two whole y4m files back to back, as `cat ref.y4m dis.y4m` */
         memcpy(y4m + n, y4m, (size_t)n);
         write_file("both.y4m", y4m, 2 * (size_t)n);
+    }
+    /* 10-bit 64x48 4:2:0, 2 frames; frame 1 has 1024 at (5, 3) of Cb */
+    {
+        static uint16_t w10[2 * 64 * 48 * 3 / 2];
+        const size_t frame = 64 * 48 * 3 / 2;
+        static char y4m[64 + 2 * (6 + sizeof(w10) / 2)];
+        int n = snprintf(y4m, sizeof(y4m), "YUV4MPEG2 W64 H48 C420p10\n");
+
+        for (size_t i = 0; i < 2 * frame; i++)
+            w10[i] = (uint16_t)((i * 13) & 1023);
+        w10[frame + 64 * 48 + 3 * 32 + 5] = 1024;
+        write_file("over10.yuv", w10, sizeof(w10));
+        for (unsigned f = 0; f < 2; f++) {
+            n += snprintf(y4m + n, sizeof(y4m) - n, "FRAME\n");
+            memcpy(y4m + n, w10 + f * frame, 2 * frame);
+            n += (int)(2 * frame);
+        }
+        write_file("over10.y4m", y4m, (size_t)n);
+        /* 12 bit, 0xffff in frame 0's luma at (63, 47) */
+        w10[frame + 64 * 48 + 3 * 32 + 5] = 0;
+        w10[64 * 48 - 1] = 0xffff;
+        write_file("over12.yuv", w10, sizeof(w10));
+        /* 16 bit: every word is in range */
+        for (size_t i = 0; i < 2 * frame; i++)
+            w10[i] = (uint16_t)(0xffff - (i & 255));
+        write_file("max16.yuv", w10, sizeof(w10));
     }
     /* `cat ref.yuv dis.yuv`: reference then distorted, 3 frames each */
     {
@@ -255,6 +282,20 @@ static const BadCase bad_cases[] = {
       "are one stream", 0, "@both.yuv" },
     { "stdin for both inputs (y4m)", { "-r", "-", "-d", "-", "-n", "--feature", "psnr" },
       "are one stream", 0, "@both.y4m" },
+    { "10-bit sample above 1023 (raw)",
+      { "-r", "@over10.yuv", "-d", "@over10.yuv", "-w", "64", "-h", "48", "-p", "420",
+        "-b", "10", "-n", "--feature", "psnr", "--feature", "vif" },
+      "over10.yuv: frame 1, plane 1 (Cb): sample 1024 at (5, 3) exceeds the "
+      "10-bit maximum 1023", 1 },
+    { "12-bit sample 0xffff (raw)",
+      { "-r", "@over10.yuv", "-d", "@over12.yuv", "-w", "64", "-h", "48", "-p", "420",
+        "-b", "12", "--frame_cnt", "1" },
+      "over12.yuv: frame 0, plane 0 (Y): sample 65535 at (63, 47) exceeds the "
+      "12-bit maximum 4095", 1 },
+    { "10-bit sample above 1023 (y4m)",
+      { "-r", "@over10.y4m", "-d", "@over10.y4m", "-n", "--feature", "vif" },
+      "frame 1, plane 1 (Cb): sample 1024 at (5, 3) exceeds the 10-bit maximum",
+      0 },
     { "one device under two names", { "-r", "/dev/stdin", "-d", "-", SMALL },
       "are one stream", 0 },
 };
@@ -425,6 +466,21 @@ START_TEST(test_y4m_and_stdin_odd_size)
 }
 END_TEST
 
+/* 16-bit words are all in range, 0xffff included */
+START_TEST(test_16bit_full_words)
+{
+    const char *args[] = {
+        "-r", tmp_path("max16.yuv"), "-d", tmp_path("over12.yuv"), "-w", "64",
+        "-h", "48", "-p", "420", "-b", "16", NULL
+    };
+    int rc = run_tool(0, NULL, args);
+    char *e = err_text();
+
+    ck_assert_msg(rc == 0, "exit status %d: %s", rc, e);
+    free(e);
+}
+END_TEST
+
 START_TEST(test_valgrind_clean_run)
 {
     const char *args[] = {
@@ -461,6 +517,7 @@ int main(void)
     tcase_add_loop_test(tc, test_bad_input, 0, N_BAD);
     tcase_add_test(tc, test_different_lengths);
     tcase_add_test(tc, test_y4m_and_stdin_odd_size);
+    tcase_add_test(tc, test_16bit_full_words);
     tcase_add_test(tc, test_valgrind_clean_run);
     suite_add_tcase(s, tc);
     ret = vg_check_run(s);
