@@ -161,8 +161,9 @@ static int token_is(const char *tok, size_t len, const char *word)
 }
 
 /**
- * Parse a whole token as a double. libvmaf reads these with C++ streams,
- * which convert with strtod(); so do we.
+ * Parse a whole token as a finite double. libvmaf reads these with C++
+ * streams, which convert with strtod(); so do we. strtod() also reads
+ * "nan" and "inf", which no model can use: refused.
  */
 static int token_double(const char *tok, size_t len, double *v)
 {
@@ -173,7 +174,7 @@ static int token_double(const char *tok, size_t len, double *v)
     memcpy(buf, tok, len);
     buf[len] = '\0';
     *v = strtod(buf, &end);
-    return *end ? -EINVAL : 0;
+    return *end || !isfinite(*v) ? -EINVAL : 0;
 }
 
 static int token_long(const char *tok, size_t len, long *v)
@@ -237,8 +238,9 @@ static int svm_parse_sv(Svm *s, unsigned i, const char *line, size_t len,
         if (token_long(tok, colon - tok, &idx) < 0 || idx <= last ||
             idx > 1 << 20 ||
             token_double(colon + 1, tok + tlen - colon - 1, &val) < 0) {
-            PERR(pc, "support vector %u: bad node '%.*s' (indices must "
-                 "ascend from 1)", i + 1, (int)(tlen < 40 ? tlen : 40), tok);
+            PERR(pc, "support vector %u: bad node '%.*s' (index:value with "
+                 "indices ascending from 1 and finite values)", i + 1,
+                 (int)(tlen < 40 ? tlen : 40), tok);
             return -EINVAL;
         }
         last = (int)idx;
@@ -338,8 +340,8 @@ static int svm_parse(Svm *s, const char *text, size_t text_len,
             return -EINVAL;
         }
         if (bad) {
-            PERR(pc, "libsvm model: bad value for '%.*s'",
-                 (int)(len < 40 ? len : 40), tok);
+            PERR(pc, "libsvm model: bad value for '%.*s' (not a finite "
+                 "number)", (int)(len < 40 ? len : 40), tok);
             return -EINVAL;
         }
     }
@@ -387,8 +389,9 @@ static int svm_parse(Svm *s, const char *text, size_t text_len,
         q = p;
         tlen = next_token(&q, p + line_len, &tok);
         if (token_double(tok, tlen, &s->coef[i]) < 0) {
-            PERR(pc, "libsvm model: support vector %u has no coefficient",
-                 i + 1);
+            PERR(pc, "libsvm model: support vector %u has no coefficient "
+                 "(a finite number): '%.*s'", i + 1,
+                 (int)(tlen < 40 ? tlen : 40), tok);
             ret = -EINVAL;
             goto fail;
         }
@@ -399,6 +402,24 @@ static int svm_parse(Svm *s, const char *text, size_t text_len,
         p = nl ? nl + 1 : end;
     }
     s->start[s->n_sv] = (unsigned)n_nodes;
+
+    /* libsvm reads total_sv lines and ignores the rest: refuse a model
+     * whose count and lines disagree */
+    for (unsigned extra = 0;; ) {
+        const char *tok, *nl, *q = p;
+
+        if (p >= end) {
+            if (!extra)
+                break;
+            PERR(pc, "libsvm model: total_sv says %u support vectors, the "
+                 "model has %u", s->n_sv, s->n_sv + extra);
+            ret = -EINVAL;
+            goto fail;
+        }
+        nl = memchr(p, '\n', end - p);
+        extra += next_token(&q, nl ? nl : end, &tok) > 0;
+        p = nl ? nl + 1 : end;
+    }
     return 0;
 
 fail:
@@ -461,6 +482,12 @@ static int json_is_number(json_object *o)
            json_object_is_type(o, json_type_int);
 }
 
+/** A JSON number that is finite (json-c also reads NaN and Infinity). */
+static int json_is_finite(json_object *o)
+{
+    return json_is_number(o) && isfinite(json_object_get_double(o));
+}
+
 static json_object *get_key(json_object *obj, const char *key)
 {
     json_object *v = NULL;
@@ -495,6 +522,11 @@ static int parse_linear(const ParseCtx *pc, json_object *md, const char *key,
         json_object *v = json_object_array_get_idx(a, i);
         if (!json_is_number(v)) {
             PERR(pc, "'%s'[%zu] is not a number", key, i);
+            return -EINVAL;
+        }
+        if (!json_is_finite(v)) {
+            PERR(pc, "'%s'[%zu] is %s, not a finite number", key, i,
+                 json_object_get_string(v));
             return -EINVAL;
         }
         if (i == 0)
@@ -555,7 +587,11 @@ static int parse_opts_dicts(const ParseCtx *pc, json_object *md, SvmModel *m)
             json_object *v = json_object_iter_peek_value(&it);
             int ret;
 
-            if (json_is_number(v)) {
+            if (json_is_number(v) && !json_is_finite(v)) {
+                PERR(pc, "'feature_opts_dicts'[%zu].%s is %s, not a finite "
+                     "number", i, key, json_object_get_string(v));
+                return -EINVAL;
+            } else if (json_is_number(v)) {
                 /* the number's text as written in the file */
                 ret = dict_set_normalized(&m->opts[i], key,
                                           json_object_get_string(v));
@@ -594,6 +630,11 @@ static int parse_poly(const ParseCtx *pc, json_object *st, const char *key,
     }
     if (!json_is_number(v)) {
         PERR(pc, "score_transform.%s must be a number or null", key);
+        return -EINVAL;
+    }
+    if (!json_is_finite(v)) {
+        PERR(pc, "score_transform.%s must be a finite number, not %s", key,
+             json_object_get_string(v));
         return -EINVAL;
     }
     *on = 1;
@@ -677,6 +718,12 @@ static int parse_transform(const ParseCtx *pc, json_object *md, SvmModel *m,
                 PERR(pc, "score_transform.knots[%zu] is not [x, y]", i);
                 return -EINVAL;
             }
+            if (!json_is_finite(kx) || !json_is_finite(ky)) {
+                PERR(pc, "score_transform.knots[%zu] is [%s, %s], not finite "
+                     "numbers", i, json_object_get_string(kx),
+                     json_object_get_string(ky));
+                return -EINVAL;
+            }
             m->transform.knots[i].x = json_object_get_double(kx);
             m->transform.knots[i].y = json_object_get_double(ky);
             /* predict.c piecewise_linear_mapping() refuses other knots */
@@ -705,6 +752,13 @@ static int parse_clip(const ParseCtx *pc, json_object *md, SvmModel *m,
         !json_is_number(lo = json_object_array_get_idx(a, 0)) ||
         !json_is_number(hi = json_object_array_get_idx(a, 1))) {
         PERR(pc, "'score_clip' must be [min, max]");
+        return -EINVAL;
+    }
+    /* NaN bounds would disable the clipping silently */
+    if (!json_is_finite(lo) || !json_is_finite(hi) ||
+        !(json_object_get_double(lo) <= json_object_get_double(hi))) {
+        PERR(pc, "'score_clip' [%s, %s] must be finite numbers with min <= max",
+             json_object_get_string(lo), json_object_get_string(hi));
         return -EINVAL;
     }
     if (disable_clip)
@@ -848,6 +902,11 @@ static int parse_model_dict(const ParseCtx *pc, json_object *top, SvmModel *m,
             (ret = parse_linear(pc, md, "intercepts", m->n_features,
                                 &m->intercept, m->f_intercept)) < 0)
             return ret;
+        /* predict.c divides the SVM output by it */
+        if (m->slope == 0.0) {
+            PERR(pc, "'slopes'[0] is 0: every score would be infinite");
+            return -EINVAL;
+        }
     }
 
     if ((ret = parse_clip(pc, md, m, disable_clip)) < 0 ||
@@ -855,8 +914,8 @@ static int parse_model_dict(const ParseCtx *pc, json_object *top, SvmModel *m,
         return ret;
 
     if ((v = get_key(md, "chroma_correction_parameter"))) {
-        if (!json_is_number(v)) {
-            PERR(pc, "'chroma_correction_parameter' must be a number");
+        if (!json_is_finite(v)) {
+            PERR(pc, "'chroma_correction_parameter' must be a finite number");
             return -EINVAL;
         }
         m->chroma_param = json_object_get_double(v);
@@ -868,6 +927,13 @@ static int parse_model_dict(const ParseCtx *pc, json_object *top, SvmModel *m,
         m->chroma = 1;
         if ((ret = find_chroma_features(pc, m)) < 0)
             return ret;
+        /* predict.c de-normalises both features: divides by their slopes */
+        if (m->norm == NORM_LINEAR_RESCALE &&
+            (m->f_slope[m->guiding_idx] == 0.0 || m->f_slope[m->guided_idx] == 0.0)) {
+            PERR(pc, "chroma_correction_parameter: the slopes of the adm3 and "
+                 "speed_chroma features must not be 0");
+            return -EINVAL;
+        }
     }
 
     if (!(v = get_key(md, "model")) ||

@@ -1077,6 +1077,84 @@ static void edit_opt_value(json_object *md)
     json_object_object_add(md, "feature_opts_dicts", a);
 }
 
+/* Numbers that parse but no model can use: NaN and Infinity (json-c
+ * reads both), which would make every score nan or disable clipping. */
+static void put_number(json_object *md, const char *key, size_t i, double v)
+{
+    json_object *a;
+
+    ck_assert(json_object_object_get_ex(md, key, &a));
+    json_object_array_put_idx(a, i, json_object_new_double(v));
+}
+
+static void edit_intercept_nan(json_object *md)
+{
+    put_number(md, "intercepts", 0, NAN);
+}
+
+static void edit_slope_inf(json_object *md)
+{
+    put_number(md, "slopes", 3, INFINITY);
+}
+
+static void edit_slope_zero(json_object *md)
+{
+    put_number(md, "slopes", 0, 0.0);
+}
+
+static void edit_clip_nan(json_object *md)
+{
+    put_number(md, "score_clip", 0, NAN);
+    put_number(md, "score_clip", 1, NAN);
+}
+
+static void edit_clip_reversed(json_object *md)
+{
+    put_number(md, "score_clip", 0, 100.0);
+    put_number(md, "score_clip", 1, 0.0);
+}
+
+static void edit_transform_nan(json_object *md)
+{
+    json_object *st;
+    json_object_object_get_ex(md, "score_transform", &st);
+    json_object_object_add(st, "p1", json_object_new_double(NAN));
+}
+
+static void edit_knots_inf(json_object *md)
+{
+    json_object *st, *k = json_object_new_array();
+    json_object *k0 = json_object_new_array(), *k1 = json_object_new_array();
+
+    json_object_object_get_ex(md, "score_transform", &st);
+    json_object_array_add(k0, json_object_new_double(0.0));
+    json_object_array_add(k0, json_object_new_double(0.0));
+    json_object_array_add(k1, json_object_new_double(100.0));
+    json_object_array_add(k1, json_object_new_double(-INFINITY));
+    json_object_array_add(k, k0);
+    json_object_array_add(k, k1);
+    json_object_object_add(st, "knots", k);
+}
+
+static void edit_chroma_nan(json_object *md)
+{
+    json_object_object_add(md, "chroma_correction_parameter",
+                           json_object_new_double(NAN));
+}
+
+static void edit_opt_nan(json_object *md)
+{
+    json_object *a = json_object_new_array();
+    for (unsigned i = 0; i < 3; i++) {
+        json_object *o = json_object_new_object();
+        if (i == 2)
+            json_object_object_add(o, "vif_enhn_gain_limit",
+                                   json_object_new_double(NAN));
+        json_object_array_add(a, o);
+    }
+    json_object_object_add(md, "feature_opts_dicts", a);
+}
+
 /** Replace text in the libsvm model string. */
 static const char *svm_from, *svm_to;
 static void edit_svm(json_object *md)
@@ -1186,6 +1264,26 @@ START_TEST(bad_input)
     expect_fail_svm(" 2:0.34681232 ", " 2:abc ", "bad node '2:abc'");
     expect_fail_svm(" 2:0.34681232 ", " 1:0.5 ", "bad node '1:0.5'");
     expect_fail_svm(" 2:0.34681232 ", " 2=0.5 ", "not index:value");
+
+    /* numbers that parse but are not finite, and counts that disagree */
+    expect_fail_edit(edit_intercept_nan, "'intercepts'[0] is NaN, not a finite number");
+    expect_fail_edit(edit_slope_inf, "'slopes'[3] is Infinity, not a finite number");
+    expect_fail_edit(edit_slope_zero, "'slopes'[0] is 0");
+    expect_fail_edit(edit_clip_nan, "'score_clip' [NaN, NaN] must be finite numbers");
+    expect_fail_edit(edit_clip_reversed, "with min <= max");
+    expect_fail_edit(edit_transform_nan, "score_transform.p1 must be a finite number");
+    expect_fail_edit(edit_knots_inf, "score_transform.knots[1] is [100");
+    expect_fail_edit(edit_chroma_nan, "'chroma_correction_parameter' must be a finite");
+    expect_fail_edit(edit_opt_nan, "'feature_opts_dicts'[2].vif_enhn_gain_limit is NaN");
+    expect_fail_svm("gamma 0.04", "gamma nan", "bad value for 'gamma'");
+    expect_fail_svm("gamma 0.04", "gamma -inf", "bad value for 'gamma'");
+    expect_fail_svm("rho -1.33133", "rho inf", "bad value for 'rho'");
+    expect_fail_svm("\nSV\n-4 ", "\nSV\nnan ", "support vector 1 has no coefficient");
+    expect_fail_svm(" 2:0.34681232 ", " 2:NaN ", "bad node '2:NaN'");
+    expect_fail_svm("total_sv 211", "total_sv 210",
+                    "total_sv says 210 support vectors, the model has 211");
+    expect_fail_svm("total_sv 211", "total_sv 1",
+                    "total_sv says 1 support vectors, the model has 211");
 }
 END_TEST
 
