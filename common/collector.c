@@ -29,6 +29,7 @@ struct VgCollector {
     unsigned n_metrics, cap_metrics;
     Aggregate *aggregate;
     unsigned n_aggregates;
+    int rewrite;            ///< vg_collector_set() may replace values
 };
 
 int vg_collector_create(VgCollector **c)
@@ -150,7 +151,7 @@ int vg_collector_set(VgCollector *c, int key, unsigned index, double value)
     m = c->metric[key];
     if (index >= m->capacity && (ret = grow(m, index)) < 0)
         goto end;
-    if (m->written[index]) {
+    if (m->written[index] && !c->rewrite) {
         ret = -EEXIST;
         goto end;
     }
@@ -159,6 +160,13 @@ int vg_collector_set(VgCollector *c, int key, unsigned index, double value)
 end:
     pthread_mutex_unlock(&c->lock);
     return ret;
+}
+
+void vg_collector_set_rewrite(VgCollector *c, int on)
+{
+    pthread_mutex_lock(&c->lock);
+    c->rewrite = on;
+    pthread_mutex_unlock(&c->lock);
 }
 
 int vg_collector_get(VgCollector *c, int key, unsigned index, double *value)

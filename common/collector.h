@@ -25,8 +25,14 @@ int vg_collector_key(VgCollector *c, const char *name);
 /** @return the id of a metric, or -EINVAL if unknown. */
 int vg_collector_find(const VgCollector *c, const char *name);
 
-/** @return -EEXIST if (key, index) was already written. */
+/** @return -EEXIST if (key, index) was already written (unless rewriting). */
 int vg_collector_set(VgCollector *c, int key, unsigned index, double value);
+
+/**
+ * on = 1: vg_collector_set() replaces values already written, for the
+ * context to finish a stream again at an earlier end; on = 0: the default.
+ */
+void vg_collector_set_rewrite(VgCollector *c, int on);
 
 /** @return 0, -EINVAL bad key, -EAGAIN not written. */
 int vg_collector_get(VgCollector *c, int key, unsigned index, double *value);

@@ -698,6 +698,44 @@ int vg_flush(VgContext *ctx)
     return 0;
 }
 
+int vg_flush_frames(VgContext *ctx, unsigned n)
+{
+    int ret;
+
+    if (!ctx) {
+        vg_log(NULL, VG_LOG_ERROR, "vg_flush_frames: NULL context");
+        return -EINVAL;
+    }
+    if (n > ctx->n_frames) {
+        vg_log(&ctx->log, VG_LOG_ERROR, "vg_flush_frames: %u frames asked for, "
+               "%u submitted", n, ctx->n_frames);
+        return -EINVAL;
+    }
+    if ((ret = vg_flush(ctx)) < 0 || n == ctx->n_frames)
+        return ret;
+
+    /* Finish the stream again, as if frame n - 1 were the last one: the
+     * post-processing (motion2/motion3 of frame n - 1 looked at frame n)
+     * and the models run anew from frame 0 on fresh states, replacing the
+     * values they wrote. Frames n and later are out of the logs, pooling
+     * and vg_get_score(). */
+    ctx->n_frames = n;
+    ctx->n_scored = 0;
+    if (ctx->n_complete > n)
+        ctx->n_complete = n;
+    for (unsigned i = 0; i < ctx->n_feats; i++) {
+        const VgFeatureDesc *d = ctx->feats[i].desc;
+        if (d->post && ctx->post[i].priv)
+            memset(ctx->post[i].priv, 0, d->post_priv_size ? d->post_priv_size : 1);
+    }
+    vg_collector_set_rewrite(ctx->collector, 1);
+    ret = progress(ctx, 1);
+    vg_collector_set_rewrite(ctx->collector, 0);
+    if (ret < 0)
+        ctx->error = ret;
+    return ret;
+}
+
 void vg_context_destroy(VgContext **pctx)
 {
     VgContext *ctx = pctx ? *pctx : NULL;
@@ -754,6 +792,8 @@ int vg_get_score(VgContext *ctx, const char *name, unsigned index,
         return -EINVAL;
     if ((key = find_metric(ctx, name)) < 0)
         return key;
+    if (index >= ctx->n_frames)
+        return -EAGAIN;
     return vg_collector_get(ctx->collector, key, index, score);
 }
 

@@ -190,7 +190,20 @@ unsigned vg_frames_ready(VgContext *ctx);
  */
 int vg_flush(VgContext *ctx);
 
-/** @return number of frames submitted so far. */
+/**
+ * Like vg_flush(), but end the stream after its first n frames
+ * (n <= vg_frame_count()); may also follow vg_flush(). Later frames are
+ * waited for and dropped from the logs, pooling and vg_get_score(), and
+ * frame n - 1 is finished as the last frame: its temporal outputs
+ * (motion2/3) and model scores are computed again without the frames
+ * after it, replacing what was readable before. The result equals that of
+ * a context given only the first n frames. For callers that submit ahead
+ * of what their consumer takes (a filter whose output stops early).
+ * Afterwards vg_frame_count() is n.
+ */
+int vg_flush_frames(VgContext *ctx, unsigned n);
+
+/** @return number of frames submitted so far (after vg_flush_frames(): n). */
 unsigned vg_frame_count(const VgContext *ctx);
 
 /** @return number of output metrics (features and model outputs) known now. */

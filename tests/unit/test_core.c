@@ -237,6 +237,83 @@ START_TEST(test_out_of_range_samples)
 }
 END_TEST
 
+/* Every metric of frames 0..n-1 and every pooled mean, of two contexts. */
+static void assert_same_scores(VgContext *a, VgContext *b, unsigned n)
+{
+    ck_assert_uint_eq(vg_frame_count(a), n);
+    ck_assert_uint_eq(vg_frame_count(b), n);
+    ck_assert_uint_eq(vg_metric_count(a), vg_metric_count(b));
+    for (unsigned k = 0; k < vg_metric_count(a); k++) {
+        const char *name = vg_metric_name(a, k);
+        double va, vb;
+        int ra, rb;
+
+        for (unsigned i = 0; i < n; i++) {
+            ra = vg_get_score(a, name, i, &va);
+            rb = vg_get_score(b, name, i, &vb);
+            ck_assert_int_eq(ra, rb);
+            ck_assert_msg(ra < 0 || va == vb, "%s frame %u: %.17g, want %.17g",
+                          name, i, va, vb);
+        }
+        ck_assert_int_eq(vg_get_score(a, name, n, &va), -EAGAIN);
+        ra = vg_get_pooled(a, name, VG_POOL_MEAN, &va);
+        rb = vg_get_pooled(b, name, VG_POOL_MEAN, &vb);
+        ck_assert_int_eq(ra, rb);
+        ck_assert_msg(ra < 0 || va == vb, "%s pooled: %.17g, want %.17g",
+                      name, va, vb);
+    }
+}
+
+static VgContext *clip_ctx(unsigned threads, unsigned n, int flush, int model)
+{
+    VgContext *ctx = make_ctx(threads, VG_BACKEND_CPU);
+
+    ck_assert_int_eq(vg_use_feature(ctx, "motion", NULL), 0);
+    ck_assert_int_eq(vg_use_feature(ctx, "motion", "motion_five_frame_window=true"), 0);
+    ck_assert_int_eq(vg_use_feature(ctx, "psnr", NULL), 0);
+    if (model)
+        ck_assert_int_eq(vg_use_model(ctx, "version=vmaf_v0.6.1"), 0);
+    for (unsigned i = 0; i < n; i++) {
+        Frame r, d;
+        frame_make(&r, VG_PIX_FMT_YUV420P, 64, 48, 10, 300 + i * 11, 0);
+        frame_make(&d, VG_PIX_FMT_YUV420P, 64, 48, 10, 400 + i * 5, 0);
+        ck_assert_int_eq(vg_submit(ctx, &r.pic, &d.pic), 0);
+        frame_free(&r);
+        frame_free(&d);
+    }
+    if (flush)
+        ck_assert_int_eq(vg_flush(ctx), 0);
+    return ctx;
+}
+
+/* vg_flush_frames(n) after n + k submitted frames (before or after
+ * vg_flush()) gives what a context given only n frames gives. */
+START_TEST(test_flush_frames)
+{
+    const char *const *models = vg_builtin_models();
+    const int model = models && models[0];
+
+    for (unsigned threads = 0; threads <= 2; threads += 2) {
+        for (unsigned n = 1; n <= 6; n += 5) {
+            VgContext *want = clip_ctx(threads, n, 1, model);
+            VgContext *a = clip_ctx(threads, 9, 0, model);
+            VgContext *b = clip_ctx(threads, n + 1, 1, model);
+
+            ck_assert_int_eq(vg_flush_frames(a, 10), -EINVAL);
+            ck_assert_int_eq(vg_flush_frames(a, n), 0);
+            ck_assert_int_eq(vg_flush_frames(b, n), 0);
+            assert_same_scores(a, want, n);
+            assert_same_scores(b, want, n);
+            ck_assert_int_eq(vg_flush_frames(a, n), 0); /* again: no change */
+            assert_same_scores(a, want, n);
+            vg_context_destroy(&want);
+            vg_context_destroy(&a);
+            vg_context_destroy(&b);
+        }
+    }
+}
+END_TEST
+
 START_TEST(test_minimum_size)
 {
     VgContext *ctx = make_ctx(0, VG_BACKEND_CPU);
@@ -575,6 +652,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_unknown_feature_and_option);
     tcase_add_test(tc, test_bad_pictures);
     tcase_add_test(tc, test_out_of_range_samples);
+    tcase_add_test(tc, test_flush_frames);
     tcase_add_test(tc, test_minimum_size);
     tcase_add_test(tc, test_threads_identical);
     tcase_add_test(tc, test_motion_post);
