@@ -28,6 +28,13 @@
  * lavfi.vmafgpu.<metric> metadata. Scores are computed asynchronously (worker
  * threads, CUDA streams), so passed-through frames wait in a small queue
  * until the library reports them scored (vg_frames_ready()).
+ *
+ * Frames are scored as they arrive, ahead of the output. A frame leaves the
+ * queue only when the consumer asks for one, and the log and the summary
+ * cover exactly the frames the consumer took from the output: when the
+ * graph is torn down before the end of the inputs (ffmpeg -frames:v N),
+ * the stream is ended there (vg_flush_frames()), so the result does not
+ * depend on how far scoring had run ahead.
  */
 
 #include "config.h"
@@ -91,6 +98,10 @@ typedef struct VMAFGPUContext {
     /* state */
     VgContext *vg;
     AVFifo *queue;              ///< QueuedFrame, oldest first
+    AVFifo *sent;               ///< int64_t library index (-1: not scored) of
+                                ///< each frame sent on, not yet seen taken
+    int64_t n_taken;            ///< frames sent on and taken by the consumer
+    unsigned n_passed;          ///< library frames 0 .. n_passed-1 were taken
     unsigned frame_cnt;         ///< pairs submitted
     int flushed;                ///< 0: not yet, 1: vg_flush() done, <0: its error
     int is_cuda;                ///< inputs are AV_PIX_FMT_CUDA frames
@@ -794,8 +805,63 @@ static int attach_scores(AVFilterContext *ctx, AVFrame *frame, unsigned index)
 }
 
 /**
- * Send the queued frames whose scores are ready; also the oldest ones
- * beyond queue_size, with what is ready of them; all when flushing.
+ * @return how many of the frames sent on the consumer has taken: the next
+ *         filter, or past filters that have passed on one frame for each
+ *         one they took (format and scale filters that ffmpeg inserts
+ *         before an encoder, null, metadata...), the filter at the end of
+ *         that chain. ffmpeg asks once more for a frame after its output
+ *         has stopped; the frame this fetches into such a chain never
+ *         reaches the consumer and is no part of the result.
+ */
+static int64_t frames_taken(AVFilterLink *link)
+{
+    int64_t taken = ff_filter_link(link)->frame_count_out;
+
+    for (int depth = 0; depth < 64; depth++) {
+        AVFilterContext *next = link->dst;
+        AVFilterLink *out;
+
+        if (!next || next->nb_inputs != 1 || next->nb_outputs != 1 ||
+            !(out = next->outputs[0]) ||
+            ff_filter_link(out)->frame_count_in != taken)
+            break;
+        link  = out;
+        taken = ff_filter_link(link)->frame_count_out;
+    }
+    return taken;
+}
+
+/**
+ * Account for the frames the consumer has taken since the last call: the
+ * library frames they carry are the ones passed on. Called on every
+ * activation (ffmpeg asks for one more frame after its output has stopped,
+ * so the last frame it took is seen here) and in uninit while the output
+ * link still exists.
+ */
+static void count_taken(AVFilterContext *ctx)
+{
+    VMAFGPUContext *s = ctx->priv;
+    AVFilterLink *outlink = ctx->nb_outputs ? ctx->outputs[0] : NULL;
+    int64_t taken, index;
+
+    /* the link is gone when the consumer was freed first: keep the count
+     * of the last activation */
+    if (!outlink || !outlink->dst || !s->sent)
+        return;
+    taken = frames_taken(outlink);
+    while (s->n_taken < taken && av_fifo_read(s->sent, &index, 1) >= 0) {
+        s->n_taken++;
+        if (index >= 0)
+            s->n_passed = index + 1;
+    }
+}
+
+/**
+ * Send on the oldest queued frame when the consumer asks for one and its
+ * scores are ready, or when more than queue_size frames wait (with what is
+ * ready of its scores); send all when flushing. Sending only on request
+ * keeps at most one frame on the output link that the consumer has not
+ * taken, whatever the timing of the inputs.
  */
 static int send_ready(AVFilterContext *ctx, int all)
 {
@@ -804,9 +870,11 @@ static int send_ready(AVFilterContext *ctx, int all)
     QueuedFrame q;
     int ret;
 
+    count_taken(ctx);
     while (av_fifo_peek(s->queue, &q, 1, 0) >= 0) {
-        if (!all && q.index >= ready &&
-            av_fifo_can_read(s->queue) <= s->queue_size)
+        if (!all && (!ff_outlink_frame_wanted(ctx->outputs[0]) ||
+                     (q.index >= ready &&
+                      av_fifo_can_read(s->queue) <= s->queue_size)))
             break;
         av_fifo_drain2(s->queue, 1);
         if (q.index >= 0) {
@@ -822,6 +890,10 @@ static int send_ready(AVFilterContext *ctx, int all)
         ret = ff_filter_frame(ctx->outputs[0], q.frame);
         if (ret < 0)
             return ret;
+        ret = av_fifo_write(s->sent, &q.index, 1);
+        if (ret < 0)
+            return ret;
+        count_taken(ctx);
     }
     return 0;
 }
@@ -900,18 +972,23 @@ fail:
     return ret;
 }
 
-static int flush_library(AVFilterContext *ctx)
+/**
+ * Finish scoring: all submitted frames at the end of the inputs, or the
+ * first n_frames when the output stopped earlier (uninit without EOF).
+ */
+static int flush_library(AVFilterContext *ctx, unsigned n_frames)
 {
     VMAFGPUContext *s = ctx->priv;
     int ret, err;
 
-    if (s->flushed)
-        return FFMIN(s->flushed, 0);
-    if (!s->vg || !s->frame_cnt)
+    if (s->flushed < 0)
+        return s->flushed;
+    if (!s->vg || !s->frame_cnt ||
+        (s->flushed && n_frames == vg_frame_count(s->vg)))
         return 0;
     ret = cuda_push(ctx);
     if (ret >= 0) {
-        ret = vg_flush(s->vg);
+        ret = vg_flush_frames(s->vg, n_frames);
         err = cuda_pop(ctx);
         if (ret < 0)
             av_log(ctx, AV_LOG_ERROR, "Could not finish scoring: %s\n",
@@ -938,12 +1015,19 @@ static int activate(AVFilterContext *ctx)
      * same activation, with their end-of-stream scores (temporal features,
      * models). */
     if (s->fs.eof && av_fifo_can_read(s->queue)) {
-        ret = flush_library(ctx);
+        ret = flush_library(ctx, s->frame_cnt);
         if (ret < 0)
             return ret;
-        return send_ready(ctx, 1);
+        ret = send_ready(ctx, 1);
+        /* sent with the end of the stream: every frame is passed on (the
+         * consumer may take the last ones after this filter's last
+         * activation, even after this filter is freed) */
+        if (ret >= 0)
+            s->n_passed = s->frame_cnt;
+        return ret;
     }
-    return 0;
+    /* a request of the consumer may find a frame that is ready already */
+    return send_ready(ctx, 0);
 }
 
 static av_cold int init(AVFilterContext *ctx)
@@ -952,7 +1036,8 @@ static av_cold int init(AVFilterContext *ctx)
 
     s->queue = av_fifo_alloc2(s->queue_size + 1, sizeof(QueuedFrame),
                               AV_FIFO_FLAG_AUTO_GROW);
-    if (!s->queue)
+    s->sent  = av_fifo_alloc2(4, sizeof(int64_t), AV_FIFO_FLAG_AUTO_GROW);
+    if (!s->queue || !s->sent)
         return AVERROR(ENOMEM);
     s->fs.on_event = do_vmafgpu;
     return 0;
@@ -1001,10 +1086,21 @@ static av_cold void uninit(AVFilterContext *ctx)
     while (s->queue && av_fifo_read(s->queue, &q, 1) >= 0)
         av_frame_free(&q.frame);
     av_fifo_freep2(&s->queue);
+    count_taken(ctx);
+    av_fifo_freep2(&s->sent);
 
     if (!s->vg)
         goto end;
-    if (s->frame_cnt && flush_library(ctx) >= 0) {
+    /* Frames scored ahead but never taken by the consumer are no part of
+     * the result. */
+    if (s->frame_cnt && s->n_passed < s->frame_cnt)
+        av_log(ctx, AV_LOG_VERBOSE, "The output took %u of the %u frames "
+               "scored; the summary and the log cover those %u\n",
+               s->n_passed, s->frame_cnt, s->n_passed);
+    if (s->frame_cnt && !s->n_passed)
+        av_log(ctx, AV_LOG_WARNING, "No scored frame was taken from the "
+               "output: no summary, log or plot\n");
+    else if (s->frame_cnt && flush_library(ctx, s->n_passed) >= 0) {
         print_summary(ctx);
         if (s->log_path) {
             ret = vg_write_log(s->vg, s->log_path, s->log_fmt, s->precision);

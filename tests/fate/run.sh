@@ -13,6 +13,8 @@
 #  - n_threads > 0 gives the same values;
 #  - gray frames (the luma planes of a 4:2:0 pair) give the luma metrics;
 #  - plot_path writes a valid SVG chart with the golden's worst frames;
+#  - with -frames:v 10 the log and the summary equal those of the inputs
+#    cut to 10 frames, on every run;
 #  - error cases exit non-zero with a message naming the cause.
 # Prints one line per test and a final line "N passed, N failed"; exits
 # non-zero if any test failed.
@@ -243,6 +245,52 @@ if [ -n "$model_opt" ]; then
         pass "models $p: two models by name, pool=max summary VMAF score: $want"
     else
         fail "models $p: two-model run (expected VMAF score: $want (vmaf) and a neg line)" "$w/two.out" "$w/two.cmp"
+    fi
+fi
+
+# ---- the output stops first (-frames:v): the log and the summary cover
+# exactly the frames passed on, on every run, whatever the timing ----------
+if [ -n "$model_opt" ]; then
+    p=p1080_crf32
+    inputs $p
+    # reference: the inputs cut to 10 frames before the filter, which then
+    # scores to the end of its inputs
+    # shellcheck disable=SC2086
+    ff $dis_in $ref_in -lavfi "[0:v]trim=end_frame=10[d];[1:v]trim=end_frame=10[r];[d][r]vmafgpu=$(vmafgpu_opts "$w/cut10.json" max)" \
+        -f null - > "$w/cut10.out" 2>&1
+    want=$(grep -o 'VMAF score: [0-9.]*' "$w/cut10.out")
+    if [ "$(grep -c '"frameNum"' "$w/cut10.json" 2>/dev/null)" != 10 ] || [ -z "$want" ]; then
+        fail "frames:v 10 $p: the run on inputs cut to 10 frames failed" "$w/cut10.out"
+    else
+        bad=0
+        runs=0
+        # default queue, no queue, worker threads; then -pix_fmt, which
+        # inserts a format filter before the encoder, and null filters
+        # around the filter, which then is freed after the consumer
+        for k in 1 2 3 4 5 1 2 3 4 5; do
+            pre= post= out="-f null -" opts=
+            case $k in
+            2) opts=queue_size=0 ;;
+            3) opts=n_threads=2 ;;
+            4) opts=queue_size=0 out="-pix_fmt yuv420p -f rawvideo /dev/null" ;;
+            5) pre="[0:v]null[d0];[d0]" post=",null" ;;
+            esac
+            [ -n "$pre" ] || pre="[0:v]"
+            runs=$((runs + 1))
+            # shellcheck disable=SC2086
+            ff $dis_in $ref_in -lavfi "$pre[1:v]vmafgpu=$(vmafgpu_opts "$w/early.json" max "$opts")$post" \
+                -frames:v 10 $out > "$w/early.out" 2>&1 &&
+                "$cmp" "$w/cut10.json" "$w/early.json" $required > "$w/early.cmp" 2>&1 &&
+                grep -q "$want\$" "$w/early.out" && continue
+            bad=1
+            break
+        done
+        if [ $bad = 0 ]; then
+            pass "frames:v 10 $p: $runs runs, each log holds the 10 frames of the cut inputs, $want"
+        else
+            fail "frames:v 10 $p: run $runs (case $k) differs from the inputs cut to 10 frames ($want)" \
+                "$w/early.out" "$w/early.cmp"
+        fi
     fi
 fi
 
