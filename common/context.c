@@ -852,14 +852,14 @@ int vg_write_log(VgContext *ctx, const char *path, enum VgLogFormat fmt,
             ctx->n_frames / (ctx->t_end - ctx->t_start) : -1.0;
     p.version = vg_version();
     ret = vg_output_write(f, ctx->collector, &p);
-    if (f != stdout) {
-        if (fclose(f) && ret >= 0)
-            ret = -EIO;
-    } else {
-        fflush(f);
-    }
     if (ret < 0)
-        vg_log(&ctx->log, VG_LOG_ERROR, "writing the log '%s' failed", path);
+        vg_log(&ctx->log, VG_LOG_ERROR, "writing the log '%s' failed: %s",
+               path, strerror(-ret));
+    if (f != stdout && fclose(f) && ret >= 0) {
+        ret = errno ? -errno : -EIO;
+        vg_log(&ctx->log, VG_LOG_ERROR, "closing the log '%s' failed: %s",
+               path, strerror(-ret));
+    }
     return ret;
 }
 

@@ -307,7 +307,8 @@ static int select_keys(Writer *w)
 
 /**
  * Write the log of collector c in format p->fmt to f.
- * @return 0, -EINVAL on bad arguments, -EIO if the stream reports an error.
+ * @return 0, -EINVAL on bad arguments, or the stream's write error (-ENOSPC,
+ *         -EPIPE, ...; -EIO when its cause is unknown).
  */
 int vg_output_write(FILE *f, VgCollector *c, const VgOutputParams *p)
 {
@@ -325,6 +326,7 @@ int vg_output_write(FILE *f, VgCollector *c, const VgOutputParams *p)
     w.subsample = p->subsample ? p->subsample : 1;
     if ((ret = select_keys(&w)) < 0)
         return ret;
+    errno = 0;
 
     switch (p->fmt) {
     case VG_LOG_FMT_XML:
@@ -344,8 +346,10 @@ int vg_output_write(FILE *f, VgCollector *c, const VgOutputParams *p)
         goto fail;
     }
 
+    /* the writers' fprintf() calls fail on a full disk or a closed pipe:
+     * the stream keeps the error and errno its cause */
     if (fflush(f) || ferror(f))
-        ret = -EIO;
+        ret = errno ? -errno : -EIO;
 fail:
     free(w.keys);
     return ret;

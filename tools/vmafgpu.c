@@ -616,6 +616,22 @@ static int print_pooled(VgContext *ctx, const Settings *s, unsigned i)
     return 0;
 }
 
+/**
+ * Push out what was printed to stdout; a full disk or a closed pipe makes
+ * the scores lost, which is an error (a message and exit status 1).
+ */
+static int flush_stdout(void)
+{
+    int ret;
+
+    errno = 0;
+    if (!fflush(stdout) && !ferror(stdout))
+        return 0;
+    ret = errno ? -errno : -EIO;
+    fprintf(stderr, "vmafgpu: cannot write to stdout: %s\n", strerror(-ret));
+    return ret;
+}
+
 static int run(const Settings *s)
 {
     YuvInput *ref = NULL, *dis = NULL;
@@ -735,7 +751,8 @@ static int run(const Settings *s)
         for (unsigned i = 0; i < vg_model_count(ctx); i++)
             if ((ret = print_pooled(ctx, s, i)) < 0)
                 goto fail;
-        fflush(stdout);
+        if ((ret = flush_stdout()) < 0)
+            goto fail;
     }
 
     if (s->output_path &&
@@ -778,7 +795,10 @@ int main(int argc, char **argv)
     }
     ret = parse_args(argc, argv, &s);
 
-    if (ret)
-        return ret > 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-    return run(&s) < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+    if (!ret)
+        ret = run(&s);
+    /* --help, --version, the scores and a log on stdout: all must arrive */
+    if (ret >= 0 && flush_stdout() < 0)
+        ret = -EIO;
+    return ret < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }

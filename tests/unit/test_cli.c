@@ -182,6 +182,8 @@ static void make_y4m(const char *raw, const char *name, unsigned w, unsigned h)
  * Run the tool with args (NULL-terminated), optionally under valgrind;
  * stdin from `in`. @return its exit status; stderr is in err.txt.
  */
+static const char *stdout_path; ///< NULL: out.txt
+
 static int run_tool(int valgrind, const char *in, const char *const *args)
 {
     char *argv[96];
@@ -198,7 +200,8 @@ static int run_tool(int valgrind, const char *in, const char *const *args)
     for (; *args && n < 95; args++)
         argv[n++] = (char *)*args;
     argv[n] = NULL;
-    return run_cmd(argv, in, tmp_path("out.txt"), tmp_path("err.txt"));
+    return run_cmd(argv, in, stdout_path ? stdout_path : tmp_path("out.txt"),
+                   tmp_path("err.txt"));
 }
 
 static char *err_text(void)
@@ -217,6 +220,7 @@ typedef struct BadCase {
     const char *expect;   ///< substring of the message
     int valgrind;         ///< also run under valgrind
     const char *in;       ///< stdin ("@name" = temporary file), NULL: /dev/null
+    const char *out;      ///< stdout, NULL: a temporary file
 } BadCase;
 
 #define SMALL "-w", "64", "-h", "48", "-p", "420", "-b", "8"
@@ -296,6 +300,14 @@ static const BadCase bad_cases[] = {
       { "-r", "@over10.y4m", "-d", "@over10.y4m", "-n", "--feature", "vif" },
       "frame 1, plane 1 (Cb): sample 1024 at (5, 3) exceeds the 10-bit maximum",
       0 },
+    { "scores to a full stdout", { R_SMALL, SMALL },
+      "cannot write to stdout: No space left on device", 0, NULL, "/dev/full" },
+    { "log to a full stdout", { R_SMALL, SMALL, "-q", "-n", "--feature", "psnr", "-o", "-" },
+      "No space left on device", 0, NULL, "/dev/full" },
+    { "log to a full disk", { R_SMALL, SMALL, "-n", "--feature", "psnr", "-o", "/dev/full" },
+      "writing the log '/dev/full' failed: No space left on device", 0 },
+    { "version to a full stdout", { "--version" },
+      "cannot write to stdout: No space left on device", 0, NULL, "/dev/full" },
     { "one device under two names", { "-r", "/dev/stdin", "-d", "-", SMALL },
       "are one stream", 0 },
 };
@@ -322,6 +334,7 @@ START_TEST(test_bad_input)
     }
     args[n] = NULL;
 
+    stdout_path = c->out;
     for (int vg = 0; vg <= (c->valgrind && have_valgrind); vg++) {
         int rc = run_tool(vg, c->in && *c->in == '@' ? tmp_path(c->in + 1) :
                           c->in, args);

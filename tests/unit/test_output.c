@@ -428,6 +428,24 @@ START_TEST(test_subsample_empty)
 }
 END_TEST
 
+/* Every format on a full device: the write error and its cause. */
+START_TEST(test_write_error)
+{
+    VgCollector *c = small_collector();
+    VgOutputParams p = small_params;
+    FILE *f;
+
+    for (int fmt = VG_LOG_FMT_XML; fmt <= VG_LOG_FMT_SUB; fmt++) {
+        f = fopen("/dev/full", "w");
+        ck_assert_ptr_nonnull(f);
+        p.fmt = (enum VgLogFormat)fmt;
+        ck_assert_int_eq(vg_output_write(f, c, &p), -ENOSPC);
+        fclose(f);
+    }
+    vg_collector_destroy(&c);
+}
+END_TEST
+
 static Suite *output_suite(void)
 {
     Suite *s = suite_create("output");
@@ -441,6 +459,7 @@ static Suite *output_suite(void)
     tcase_add_test(tc, test_json_small);
     tcase_add_test(tc, test_csv_sub);
     tcase_add_test(tc, test_subsample_empty);
+    tcase_add_test(tc, test_write_error);
     suite_add_tcase(s, tc);
     return s;
 }
