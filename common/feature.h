@@ -123,6 +123,13 @@ typedef struct VgFeatureDesc {
      */
     int (*post)(VgFeatureCtx *fc, unsigned n_done, int final);
     size_t post_priv_size;
+    /**
+     * Optional: refuse a combination of option values that each lie in
+     * their range but that the feature cannot compute (logged, negative
+     * errno). vg_opt_apply() runs it, so a bad combination fails when the
+     * options are set, not at the first frame.
+     */
+    int (*check_opts)(const void *opts, VgLog *log);
 } VgFeatureDesc;
 
 /** Per-instance state handed to implementations. */

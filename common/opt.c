@@ -217,7 +217,7 @@ int vg_opt_apply(const VgFeatureDesc *desc, const VgOptDict *d, void *opts,
         if ((ret = set_value(desc, o, opts, d->val[i], log)) < 0)
             return ret;
     }
-    return 0;
+    return desc->check_opts ? desc->check_opts(opts, log) : 0;
 }
 
 static int is_default(const VgFeatureOption *o, const void *opts)

@@ -528,6 +528,36 @@ static const VgFeatureOutput adm_outputs[] = {
 };
 
 
+/*
+ * Known from the options alone, so refused when they are set: integer_adm.c
+ * extract() refuses an angular frequency below 1080 lines at 3H (its 16-bit
+ * scale-0 pipeline), and the blended CSFs have tables for a few viewing
+ * conditions only (vg_adm_factors()). Each option's own range allows both.
+ */
+static int adm_check_opts(const void *opts, VgLog *log)
+{
+    const VgAdmOpts *o = opts;
+    const double nvd = o->norm_view_dist;
+    const int rdh = o->ref_display_height;
+
+    if (nvd * rdh < 3.0 * 1080) {
+        vg_log(log, VG_LOG_ERROR, "adm: adm_norm_view_dist * "
+               "adm_ref_display_height = %g * %d = %g is below 3240 (1080 "
+               "lines at 3H), which integer ADM cannot handle", nvd, rdh,
+               nvd * rdh);
+        return -EINVAL;
+    }
+    if ((o->csf_mode == VG_ADM_CSF_BLEND || o->csf_mode == VG_ADM_CSF_BLEND_MAE) &&
+        blend_index(nvd, rdh) < 0) {
+        vg_log(log, VG_LOG_ERROR, "adm: adm_csf_mode=%d has no CSF table for "
+               "adm_norm_view_dist=%g adm_ref_display_height=%d (tables exist "
+               "for 480/720/1080/2160 at 3H and 5H, and 2160 at 1.5H)",
+               o->csf_mode, nvd, rdh);
+        return -EINVAL;
+    }
+    return 0;
+}
+
 /** Integer ADM (libvmaf "adm"). */
 const VgFeatureDesc vg_feature_adm = {
     .id = VG_FEATURE_ID_adm,
@@ -538,4 +568,5 @@ const VgFeatureDesc vg_feature_adm = {
     .flags = 0,
     .min_width = VG_ADM_MIN_SIZE,
     .min_height = VG_ADM_MIN_SIZE,
+    .check_opts = adm_check_opts,
 };

@@ -189,6 +189,42 @@ START_TEST(test_refusals)
 }
 END_TEST
 
+/* Combinations of in-range options that ADM cannot compute are refused
+ * when the options are set, with the cause, not at the first frame. */
+START_TEST(test_refusals_when_set)
+{
+    static const struct {
+        const char *opts, *why;
+    } bad[] = {
+        { "adm_norm_view_dist=0.75", "0.75 * 1080 = 810 is below 3240" },
+        { "adm_ref_display_height=1", "3 * 1 = 3 is below 3240" },
+        { "adm_norm_view_dist=1.5:adm_ref_display_height=2159", "below 3240" },
+        { "adm_csf_mode=2:adm_norm_view_dist=4", "no CSF table" },
+        { "adm_csf_mode=3:adm_ref_display_height=1440", "no CSF table" },
+    };
+    const char *const *models = vg_builtin_models();
+    VgContext *ctx = make_ctx(0);
+
+    for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        last_error[0] = 0;
+        ck_assert_int_eq(vg_use_feature(ctx, "adm", bad[i].opts), -EINVAL);
+        ck_assert_msg(strstr(last_error, bad[i].why), "%s: '%s' lacks '%s'",
+                      bad[i].opts, last_error, bad[i].why);
+    }
+    /* the same through a model's feature overload */
+    if (models && models[0]) {
+        last_error[0] = 0;
+        ck_assert_int_eq(vg_use_model(ctx, "version=vmaf_v0.6.1:"
+                                      "adm.adm_norm_view_dist=0.75"), -EINVAL);
+        ck_assert_ptr_nonnull(strstr(last_error, "below 3240"));
+    }
+    ck_assert_uint_eq(vg_model_count(ctx), 0);
+    vg_context_destroy(&ctx);
+    /* the smallest distance with the tallest display is 1080 lines at 3H */
+    ck_assert_int_eq(run_opts("adm_norm_view_dist=0.75:adm_ref_display_height=4320", 0), 0);
+}
+END_TEST
+
 START_TEST(test_zero_denominator)
 {
     /* flat pictures and no noise weight: den = 0. libvmaf then writes
@@ -298,6 +334,7 @@ int main(void)
     tcase_add_test(tc, test_identical_and_flat);
     tcase_add_test(tc, test_too_small);
     tcase_add_test(tc, test_refusals);
+    tcase_add_test(tc, test_refusals_when_set);
     tcase_add_test(tc, test_zero_denominator);
     tcase_add_test(tc, test_debug_outputs);
     tcase_add_test(tc, test_threads_deterministic);
