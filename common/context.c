@@ -244,12 +244,21 @@ end:
     return ret;
 }
 
+/* Model names have no length limit: a key cut short would collide with
+ * another output of the model (_ci_p95_lo and _ci_p95_hi) or miss its
+ * name. */
 static int model_key(VgContext *ctx, const char *name, const char *suffix)
 {
-    char buf[256];
+    size_t len = strlen(name) + strlen(suffix) + 1;
+    char *buf = malloc(len);
+    int ret;
 
-    snprintf(buf, sizeof(buf), "%s%s", name, suffix);
-    return vg_collector_key(ctx->collector, buf);
+    if (!buf)
+        return -ENOMEM;
+    snprintf(buf, len, "%s%s", name, suffix);
+    ret = vg_collector_key(ctx->collector, buf);
+    free(buf);
+    return ret;
 }
 
 int vg_use_model(VgContext *ctx, const char *spec)
@@ -517,6 +526,32 @@ static int start(VgContext *ctx, const VgPicture *pic)
     return 0;
 }
 
+/* One model's scores of frame i from its inputs x. */
+static int predict_frame(VgContext *ctx, VgModelSlot *slot, unsigned i,
+                         const double *x)
+{
+    const VgModelInfo *info = vg_model_info(slot->model);
+    VgBootstrapScores bs;
+    double score;
+    int ret;
+
+    if ((ret = vg_model_predict(slot->model, x, &score)) < 0 ||
+        (ret = vg_collector_set(ctx->collector, slot->key, i, score)) < 0 ||
+        !info->is_collection)
+        return ret;
+    if ((ret = vg_model_predict_bootstrap(slot->model, x, &bs)) < 0)
+        return ret;
+    for (unsigned k = 0; k < bs.n_members && k < 32; k++)
+        if ((ret = vg_collector_set(ctx->collector, slot->member_keys[k], i,
+                                    bs.member[k])) < 0)
+            return ret;
+    if ((ret = vg_collector_set(ctx->collector, slot->bagging_key, i, bs.bagging)) < 0 ||
+        (ret = vg_collector_set(ctx->collector, slot->stddev_key, i, bs.stddev)) < 0 ||
+        (ret = vg_collector_set(ctx->collector, slot->lo_key, i, bs.ci_lo)) < 0)
+        return ret;
+    return vg_collector_set(ctx->collector, slot->hi_key, i, bs.ci_hi);
+}
+
 /* Predict the models for frames whose inputs are all there, in order. */
 static int score_models(VgContext *ctx, int final)
 {
@@ -549,27 +584,14 @@ static int score_models(VgContext *ctx, int final)
             }
         }
         for (unsigned m = 0; m < ctx->n_models; m++) {
-            VgModelSlot *slot = &ctx->models[m];
-            const VgModelInfo *info = vg_model_info(slot->model);
-            double score;
-            int ret;
+            int ret = predict_frame(ctx, &ctx->models[m], i, x[m]);
 
-            if ((ret = vg_model_predict(slot->model, x[m], &score)) < 0 ||
-                (ret = vg_collector_set(ctx->collector, slot->key, i, score)) < 0)
+            if (ret < 0) {
+                vg_log(&ctx->log, VG_LOG_ERROR, "model '%s': frame %u: %s",
+                       vg_model_info(ctx->models[m].model)->name, i,
+                       ret == -EEXIST ? "a score is written twice" :
+                       strerror(-ret));
                 return ret;
-            if (info->is_collection) {
-                VgBootstrapScores bs;
-                if ((ret = vg_model_predict_bootstrap(slot->model, x[m], &bs)) < 0)
-                    return ret;
-                for (unsigned k = 0; k < bs.n_members && k < 32; k++)
-                    if ((ret = vg_collector_set(ctx->collector, slot->member_keys[k],
-                                                i, bs.member[k])) < 0)
-                        return ret;
-                if ((ret = vg_collector_set(ctx->collector, slot->bagging_key, i, bs.bagging)) < 0 ||
-                    (ret = vg_collector_set(ctx->collector, slot->stddev_key, i, bs.stddev)) < 0 ||
-                    (ret = vg_collector_set(ctx->collector, slot->lo_key, i, bs.ci_lo)) < 0 ||
-                    (ret = vg_collector_set(ctx->collector, slot->hi_key, i, bs.ci_hi)) < 0)
-                    return ret;
             }
         }
         ctx->n_scored++;

@@ -785,7 +785,7 @@ static int attach_scores(AVFilterContext *ctx, AVFrame *frame, unsigned index)
 {
     VMAFGPUContext *s = ctx->priv;
     unsigned n = vg_metric_count(s->vg);
-    char key[128], val[64];
+    char *key, val[64];
     int ret;
 
     for (unsigned i = 0; i < n; i++) {
@@ -794,10 +794,13 @@ static int attach_scores(AVFilterContext *ctx, AVFrame *frame, unsigned index)
 
         if (!name || vg_get_score(s->vg, name, index, &score) < 0)
             continue;
-        snprintf(key, sizeof(key), "lavfi.vmafgpu.%s", name);
+        /* model names have no length limit */
+        key = av_asprintf("lavfi.vmafgpu.%s", name);
+        if (!key)
+            return AVERROR(ENOMEM);
         snprintf(val, sizeof(val),
                  s->precision == VG_PRECISION_MAX ? "%.17g" : "%.6f", score);
-        ret = av_dict_set(&frame->metadata, key, val, 0);
+        ret = av_dict_set(&frame->metadata, key, val, AV_DICT_DONT_STRDUP_KEY);
         if (ret < 0)
             return ret;
     }

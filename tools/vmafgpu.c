@@ -597,20 +597,28 @@ static int print_pooled(VgContext *ctx, const Settings *s, unsigned i)
         static const char *const sfx[] = { "bagging", "ci_p95_lo",
                                            "ci_p95_hi", "stddev" };
         static const char *const txt[] = { "", ", ci.p95: [", ", ", "], stddev: " };
-        char key[256];
+        /* model names have no length limit */
+        size_t len = strlen(name) + sizeof("_ci_p95_lo");
+        char *key = malloc(len);
 
+        if (!key) {
+            fprintf(stderr, "vmafgpu: out of memory\n");
+            return -ENOMEM;
+        }
         /* libvmaf tools/vmaf.c: "%s: %f, ci.p95: [%f, %f], stddev: %f". */
         printf("\n%s: ", label);
         for (unsigned k = 0; k < 4; k++) {
-            snprintf(key, sizeof(key), "%s_%s", name, sfx[k]);
+            snprintf(key, len, "%s_%s", name, sfx[k]);
             if ((ret = vg_get_pooled(ctx, key, VG_POOL_MEAN, &v)) < 0) {
                 printf("\n");
                 fprintf(stderr, "vmafgpu: no pooled %s\n", key);
+                free(key);
                 return ret;
             }
             printf("%s", txt[k]);
             printf(num, v);
         }
+        free(key);
     }
     printf("\n");
     return 0;

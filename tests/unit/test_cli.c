@@ -479,6 +479,30 @@ START_TEST(test_y4m_and_stdin_odd_size)
 }
 END_TEST
 
+/* A bootstrap model with a name longer than 255 bytes: both score lines. */
+START_TEST(test_long_model_name)
+{
+    static char spec[400] = "version=vmaf_b_v0.6.3:name=";
+    const char *args[] = {
+        "-r", tmp_path("small.yuv"), "-d", tmp_path("small_dis.yuv"), SMALL,
+        "-m", spec, NULL
+    };
+    char *out, *e;
+    int rc;
+
+    memset(spec + strlen(spec), 'n', 300);
+    rc = run_tool(0, NULL, args);
+    e = err_text();
+    ck_assert_msg(rc == 0, "exit status %d: %s", rc, e);
+    out = slurp(tmp_path("out.txt"), NULL);
+    ck_assert_ptr_nonnull(out);
+    ck_assert_msg(strstr(out, "vmaf_b_v0.6.3: ") && strstr(out, ", ci.p95: ["),
+                  "stdout: %s", out);
+    free(out);
+    free(e);
+}
+END_TEST
+
 /* 16-bit words are all in range, 0xffff included */
 START_TEST(test_16bit_full_words)
 {
@@ -531,6 +555,7 @@ int main(void)
     tcase_add_test(tc, test_different_lengths);
     tcase_add_test(tc, test_y4m_and_stdin_odd_size);
     tcase_add_test(tc, test_16bit_full_words);
+    tcase_add_test(tc, test_long_model_name);
     tcase_add_test(tc, test_valgrind_clean_run);
     suite_add_tcase(s, tc);
     ret = vg_check_run(s);

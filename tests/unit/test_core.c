@@ -314,6 +314,65 @@ START_TEST(test_flush_frames)
 }
 END_TEST
 
+/* Model names of any length: every output of a bootstrap model keeps its
+ * own key (a name cut at 255 bytes made _ci_p95_lo and _ci_p95_hi one). */
+START_TEST(test_long_model_names)
+{
+    static const unsigned lens[] = { 246, 247, 250, 256, 300, 4000 };
+    const char *const *models = vg_builtin_models();
+
+    if (!models || !models[0])
+        return; /* a build without embedded models */
+    for (unsigned l = 0; l < sizeof(lens) / sizeof(lens[0]); l++) {
+        static const char *const sfx[] = {
+            "", "_bagging", "_stddev", "_ci_p95_lo", "_ci_p95_hi", "_0001", "_0020",
+        };
+        VgContext *ctx = make_ctx(0, VG_BACKEND_CPU);
+        char *name = malloc(lens[l] + 1), *spec, *key;
+        double lo, hi, v;
+
+        ck_assert_ptr_nonnull(name);
+        memset(name, 'a' + l, lens[l]);
+        name[lens[l]] = '\0';
+        spec = malloc(lens[l] + 64);
+        key = malloc(lens[l] + 64);
+        ck_assert_ptr_nonnull(spec);
+        ck_assert_ptr_nonnull(key);
+        snprintf(spec, lens[l] + 64, "version=vmaf_b_v0.6.3:name=%s", name);
+        ck_assert_int_eq(vg_use_model(ctx, spec), 0);
+        snprintf(spec, lens[l] + 64, "version=vmaf_v0.6.1:name=%s_plain", name);
+        ck_assert_int_eq(vg_use_model(ctx, spec), 0);
+        for (unsigned i = 0; i < 3; i++) {
+            Frame r, d;
+            frame_make(&r, VG_PIX_FMT_YUV420P, 64, 48, 8, 10 + i, 0);
+            frame_make(&d, VG_PIX_FMT_YUV420P, 64, 48, 8, 20 + i, 0);
+            ck_assert_msg(vg_submit(ctx, &r.pic, &d.pic) == 0, "%u: %s",
+                          lens[l], last_error);
+            frame_free(&r);
+            frame_free(&d);
+        }
+        ck_assert_int_eq(vg_flush(ctx), 0);
+        ck_assert_str_eq(vg_model_name(ctx, 0), name);
+        for (unsigned k = 0; k < sizeof(sfx) / sizeof(sfx[0]); k++) {
+            snprintf(key, lens[l] + 64, "%s%s", name, sfx[k]);
+            ck_assert_msg(vg_get_pooled(ctx, key, VG_POOL_MEAN, &v) == 0,
+                          "%u: no pooled %s", lens[l], sfx[k]);
+        }
+        snprintf(key, lens[l] + 64, "%s_plain", name);
+        ck_assert_int_eq(vg_get_pooled(ctx, key, VG_POOL_MEAN, &v), 0);
+        snprintf(key, lens[l] + 64, "%s_ci_p95_lo", name);
+        ck_assert_int_eq(vg_get_score(ctx, key, 0, &lo), 0);
+        snprintf(key, lens[l] + 64, "%s_ci_p95_hi", name);
+        ck_assert_int_eq(vg_get_score(ctx, key, 0, &hi), 0);
+        ck_assert(lo < hi);
+        free(name);
+        free(spec);
+        free(key);
+        vg_context_destroy(&ctx);
+    }
+}
+END_TEST
+
 START_TEST(test_minimum_size)
 {
     VgContext *ctx = make_ctx(0, VG_BACKEND_CPU);
@@ -653,6 +712,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_bad_pictures);
     tcase_add_test(tc, test_out_of_range_samples);
     tcase_add_test(tc, test_flush_frames);
+    tcase_add_test(tc, test_long_model_names);
     tcase_add_test(tc, test_minimum_size);
     tcase_add_test(tc, test_threads_identical);
     tcase_add_test(tc, test_motion_post);
