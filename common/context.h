@@ -12,8 +12,6 @@
 #include "common/log.h"
 #include "common/model.h"
 
-#define VG_MAX_FEATURES 64
-#define VG_MAX_MODELS 16
 
 typedef struct VgModelSlot {
     VgModel *model;

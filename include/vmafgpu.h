@@ -52,10 +52,17 @@ enum VgLogLevel {
 typedef void (*VgLogCallback)(void *opaque, enum VgLogLevel level,
                               const char *msg);
 
-/** Which backend computes the features. */
 /** Largest VgConfig.n_threads. */
 #define VG_MAX_THREADS 256
+/** Most models one context takes (vg_use_model()). */
+#define VG_MAX_MODELS 16
+/**
+ * Most feature instances one context computes: those of vg_use_feature()
+ * and the models' inputs, an instance with the same options counted once.
+ */
+#define VG_MAX_FEATURES 64
 
+/** Which backend computes the features. */
 enum VgBackend {
     VG_BACKEND_AUTO = 0, ///< CUDA if pictures are on the device or a GPU is usable, else CPU
     VG_BACKEND_CPU  = 1,

@@ -36,8 +36,6 @@
 #include "vmafgpu.h"
 #include "tools/yuv_input.h"
 
-#define MAX_ITEMS 32
-
 typedef struct Settings {
     const char *path_ref, *path_dis, *output_path;
     unsigned width, height, bitdepth;
@@ -48,9 +46,9 @@ typedef struct Settings {
     enum VgBackend backend;
     unsigned threads, subsample, frame_cnt, skip_ref, skip_dis;
     int no_prediction, quiet;
-    const char *model[MAX_ITEMS];
+    const char *model[VG_MAX_MODELS];
     unsigned n_models;
-    const char *feature[MAX_ITEMS];
+    const char *feature[VG_MAX_FEATURES];
     unsigned n_features;
     const char *plot_path;     ///< --plot
     VgPlotConfig plot;         ///< --metrics, --worst, --fps
@@ -319,9 +317,11 @@ static int parse_args(int argc, char **argv, Settings *s)
                 return bad_arg(app, opt_name(o), optarg,
                                o == 'm' ? "version=NAME or path=FILE ..."
                                         : "NAME[=OPT=VAL:...]");
-            if (*n == MAX_ITEMS) {
+            /* the library's limits */
+            if (*n == (o == 'm' ? VG_MAX_MODELS : VG_MAX_FEATURES)) {
                 fprintf(stderr, "vmafgpu: at most %d %s are supported\n",
-                        MAX_ITEMS, o == 'm' ? "models" : "features");
+                        o == 'm' ? VG_MAX_MODELS : VG_MAX_FEATURES,
+                        o == 'm' ? "models" : "features");
                 return -E2BIG;
             }
             list[(*n)++] = optarg;

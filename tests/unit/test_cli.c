@@ -24,6 +24,7 @@
 
 #include <json-c/json.h>
 
+#include "vmafgpu.h"
 #include "tests/cli_util.h"
 #include "tests/check_run.h"
 
@@ -503,6 +504,32 @@ START_TEST(test_long_model_name)
 }
 END_TEST
 
+/* One model more than the library takes: refused when parsing the
+ * options, with the library's limit. */
+START_TEST(test_too_many_models)
+{
+    static char names[VG_MAX_MODELS + 1][64];
+    const char *args[12 + 2 * (VG_MAX_MODELS + 1) + 1] = {
+        "-r", tmp_path("small.yuv"), "-d", tmp_path("small_dis.yuv"), SMALL,
+    };
+    unsigned n = 12;
+    char *e, want[64];
+    int rc;
+
+    for (unsigned i = 0; i <= VG_MAX_MODELS; i++) {
+        snprintf(names[i], sizeof(names[i]), "version=vmaf_v0.6.1:name=m%u", i);
+        args[n++] = "-m";
+        args[n++] = names[i];
+    }
+    args[n] = NULL;
+    rc = run_tool(0, NULL, args);
+    e = err_text();
+    snprintf(want, sizeof(want), "at most %d models are supported", VG_MAX_MODELS);
+    ck_assert_msg(rc == 1 && strstr(e, want), "exit status %d: %s", rc, e);
+    free(e);
+}
+END_TEST
+
 /* 16-bit words are all in range, 0xffff included */
 START_TEST(test_16bit_full_words)
 {
@@ -556,6 +583,7 @@ int main(void)
     tcase_add_test(tc, test_y4m_and_stdin_odd_size);
     tcase_add_test(tc, test_16bit_full_words);
     tcase_add_test(tc, test_long_model_name);
+    tcase_add_test(tc, test_too_many_models);
     tcase_add_test(tc, test_valgrind_clean_run);
     suite_add_tcase(s, tc);
     ret = vg_check_run(s);
