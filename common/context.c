@@ -63,6 +63,14 @@ static const VgBackendOps *find_backend(enum VgBackend kind)
     return NULL;
 }
 
+/* The header promises one logged line for every refusal, a NULL argument
+ * included: through the context's callback, or on stderr without one. */
+static int null_argument(VgContext *ctx, const char *func)
+{
+    vg_log(ctx ? &ctx->log : NULL, VG_LOG_ERROR, "%s(): NULL argument", func);
+    return -EINVAL;
+}
+
 static double vg_now_s(void)
 {
     struct timespec ts;
@@ -76,14 +84,14 @@ int vg_context_create(VgContext **pctx, const VgConfig *cfg)
     VgContext *ctx;
     int ret;
 
-    if (!pctx || !cfg) {
-        vg_log(NULL, VG_LOG_ERROR, "vg_context_create: NULL argument");
-        return -EINVAL;
-    }
+    if (!pctx || !cfg)
+        return null_argument(NULL, "vg_context_create");
     *pctx = NULL;
     ctx = calloc(1, sizeof(*ctx));
-    if (!ctx)
+    if (!ctx) {
+        vg_log(NULL, VG_LOG_ERROR, "vg_context_create(): out of memory");
         return -ENOMEM;
+    }
     ctx->cfg = *cfg;
     vg_log_init(&ctx->log, cfg->log_cb, cfg->log_opaque, cfg->log_level);
     if (!ctx->cfg.n_subsample)
@@ -219,7 +227,7 @@ int vg_use_feature(VgContext *ctx, const char *name, const char *opts)
     int ret;
 
     if (!ctx || !name)
-        return -EINVAL;
+        return null_argument(ctx, "vg_use_feature");
     if ((ret = check_not_started(ctx, "vg_use_feature()")) < 0)
         return ret;
     desc = vg_feature_find(name);
@@ -268,7 +276,7 @@ int vg_use_model(VgContext *ctx, const char *spec)
     int ret;
 
     if (!ctx || !spec)
-        return -EINVAL;
+        return null_argument(ctx, "vg_use_model");
     if ((ret = check_not_started(ctx, "vg_use_model()")) < 0)
         return ret;
     if (ctx->n_models == VG_MAX_MODELS) {
@@ -619,10 +627,8 @@ int vg_submit(VgContext *ctx, const VgPicture *ref, const VgPicture *dis)
 {
     int ret;
 
-    if (!ctx || !ref || !dis) {
-        vg_log(ctx ? &ctx->log : NULL, VG_LOG_ERROR, "vg_submit: NULL picture");
-        return -EINVAL;
-    }
+    if (!ctx || !ref || !dis)
+        return null_argument(ctx, "vg_submit");
     if (ctx->error)
         return ctx->error;
     if (ctx->flushed) {
@@ -703,7 +709,7 @@ int vg_flush(VgContext *ctx)
     int ret;
 
     if (!ctx)
-        return -EINVAL;
+        return null_argument(ctx, "vg_flush");
     if (ctx->flushed)
         return ctx->error;
     ctx->flushed = 1;
@@ -724,10 +730,8 @@ int vg_flush_frames(VgContext *ctx, unsigned n)
 {
     int ret;
 
-    if (!ctx) {
-        vg_log(NULL, VG_LOG_ERROR, "vg_flush_frames: NULL context");
-        return -EINVAL;
-    }
+    if (!ctx)
+        return null_argument(ctx, "vg_flush_frames");
     if (n > ctx->n_frames) {
         vg_log(&ctx->log, VG_LOG_ERROR, "vg_flush_frames: %u frames asked for, "
                "%u submitted", n, ctx->n_frames);
@@ -811,7 +815,7 @@ int vg_get_score(VgContext *ctx, const char *name, unsigned index,
     int key;
 
     if (!ctx || !name || !score)
-        return -EINVAL;
+        return null_argument(ctx, "vg_get_score");
     if ((key = find_metric(ctx, name)) < 0)
         return key;
     if (index >= ctx->n_frames)
@@ -825,7 +829,7 @@ int vg_get_pooled(VgContext *ctx, const char *name, enum VgPool pool,
     int key, ret;
 
     if (!ctx || !name || !score)
-        return -EINVAL;
+        return null_argument(ctx, "vg_get_pooled");
     if ((unsigned)pool > VG_POOL_MAX) {
         vg_log(&ctx->log, VG_LOG_ERROR, "unknown pooling method %d", (int)pool);
         return -EINVAL;
@@ -852,7 +856,7 @@ int vg_write_log(VgContext *ctx, const char *path, enum VgLogFormat fmt,
     int ret;
 
     if (!ctx || !path)
-        return -EINVAL;
+        return null_argument(ctx, "vg_write_log");
     if ((unsigned)fmt > VG_LOG_FMT_SUB || (unsigned)precision > VG_PRECISION_MAX) {
         vg_log(&ctx->log, VG_LOG_ERROR, "unknown log format or precision");
         return -EINVAL;

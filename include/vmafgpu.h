@@ -19,7 +19,9 @@
  *  5. vg_context_destroy().
  *
  * Every function that can fail returns 0 or a negative errno value
- * (AVERROR-compatible) and logs one line naming the cause.
+ * (AVERROR-compatible) and logs one line naming the cause, a NULL argument
+ * included: through the context's log callback, or on stderr where there
+ * is no context (vg_context_create(), a NULL context).
  */
 
 #ifndef VMAFGPU_H

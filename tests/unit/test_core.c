@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "vmafgpu.h"
@@ -109,6 +110,86 @@ START_TEST(test_bad_config)
     ck_assert_int_eq(vg_context_create(&ctx, &cfg), -ENODEV);
     ck_assert_ptr_nonnull(strstr(last_error, "no CUDA backend"));
 #endif
+}
+END_TEST
+
+/* Run f with stderr in a file; @return what it wrote there. */
+static char *stderr_of(void (*f)(void))
+{
+    static char buf[4096];
+    FILE *tmp = tmpfile();
+    int saved = dup(2);
+    size_t n;
+
+    ck_assert_ptr_nonnull(tmp);
+    ck_assert_int_ge(saved, 0);
+    fflush(stderr);
+    dup2(fileno(tmp), 2);
+    f();
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    rewind(tmp);
+    n = fread(buf, 1, sizeof(buf) - 1, tmp);
+    buf[n] = '\0';
+    fclose(tmp);
+    return buf;
+}
+
+static void null_context_calls(void)
+{
+    VgPicture pic = { 0 };
+    double v;
+
+    ck_assert_int_eq(vg_use_model(NULL, "version=vmaf_v0.6.1"), -EINVAL);
+    ck_assert_int_eq(vg_use_feature(NULL, "psnr", NULL), -EINVAL);
+    ck_assert_int_eq(vg_submit(NULL, &pic, &pic), -EINVAL);
+    ck_assert_int_eq(vg_flush(NULL), -EINVAL);
+    ck_assert_int_eq(vg_flush_frames(NULL, 0), -EINVAL);
+    ck_assert_int_eq(vg_get_score(NULL, "psnr_y", 0, &v), -EINVAL);
+    ck_assert_int_eq(vg_get_pooled(NULL, "psnr_y", VG_POOL_MEAN, &v), -EINVAL);
+    ck_assert_int_eq(vg_write_log(NULL, "-", VG_LOG_FMT_XML, VG_PRECISION_DEFAULT), -EINVAL);
+    ck_assert_int_eq(vg_context_create(NULL, NULL), -EINVAL);
+}
+
+/* Every refusal of a NULL argument is logged: through the callback with a
+ * context, on stderr without one. */
+START_TEST(test_null_arguments)
+{
+    static const char *const funcs[] = {
+        "vg_use_model", "vg_use_feature", "vg_submit", "vg_flush",
+        "vg_flush_frames", "vg_get_score", "vg_get_pooled", "vg_write_log",
+        "vg_context_create",
+    };
+    VgContext *ctx = make_ctx(0, VG_BACKEND_CPU);
+    VgPicture pic = { 0 };
+    const char *err;
+    double v;
+
+#define EXPECT_LOGGED(call, func) do {                                     \
+        last_error[0] = 0;                                                  \
+        ck_assert_int_eq(call, -EINVAL);                                    \
+        ck_assert_str_eq(last_error, func "(): NULL argument");             \
+    } while (0)
+    EXPECT_LOGGED(vg_use_model(ctx, NULL), "vg_use_model");
+    EXPECT_LOGGED(vg_use_feature(ctx, NULL, "x=1"), "vg_use_feature");
+    EXPECT_LOGGED(vg_submit(ctx, NULL, &pic), "vg_submit");
+    EXPECT_LOGGED(vg_submit(ctx, &pic, NULL), "vg_submit");
+    EXPECT_LOGGED(vg_get_score(ctx, NULL, 0, &v), "vg_get_score");
+    EXPECT_LOGGED(vg_get_score(ctx, "psnr_y", 0, NULL), "vg_get_score");
+    EXPECT_LOGGED(vg_get_pooled(ctx, NULL, VG_POOL_MEAN, &v), "vg_get_pooled");
+    EXPECT_LOGGED(vg_get_pooled(ctx, "psnr_y", VG_POOL_MEAN, NULL), "vg_get_pooled");
+    EXPECT_LOGGED(vg_write_log(ctx, NULL, VG_LOG_FMT_XML, VG_PRECISION_DEFAULT),
+                  "vg_write_log");
+#undef EXPECT_LOGGED
+    vg_context_destroy(&ctx);
+
+    err = stderr_of(null_context_calls);
+    for (unsigned i = 0; i < sizeof(funcs) / sizeof(funcs[0]); i++) {
+        char want[64];
+        snprintf(want, sizeof(want), "%s(): NULL argument", funcs[i]);
+        ck_assert_msg(strstr(err, want), "stderr lacks '%s': %s", want, err);
+    }
 }
 END_TEST
 
@@ -708,6 +789,7 @@ static Suite *core_suite(void)
 
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_bad_config);
+    tcase_add_test(tc, test_null_arguments);
     tcase_add_test(tc, test_unknown_feature_and_option);
     tcase_add_test(tc, test_bad_pictures);
     tcase_add_test(tc, test_out_of_range_samples);
