@@ -81,7 +81,8 @@ enum {
 /** --worst when not given. */
 #define DEFAULT_WORST 3
 
-static const char short_opts[] = "r:d:w:h:p:b:m:o:nqv";
+/* the leading ':' makes getopt return ':' for a missing argument */
+static const char short_opts[] = ":r:d:w:h:p:b:m:o:nqv";
 
 static const struct option long_opts[] = {
     { "reference",       required_argument, NULL, 'r' },
@@ -125,7 +126,8 @@ static void usage(FILE *f, const char *app)
             "       %s plot LOG... -o FILE.svg [plot options]\n\n", app, app);
     fprintf(f,
 "Computes VMAF and its features (libvmaf v3.2.0 compatible) on the CPU or a\n"
-"CUDA GPU.\n\n"
+"CUDA GPU. Long options take their value as --opt VALUE or --opt=VALUE;\n"
+"flags (--json, -n, -q...) take none.\n\n"
 "Input:\n"
 " --reference/-r PATH       reference, raw planar .yuv or .y4m ('-' = stdin)\n"
 " --distorted/-d PATH       distorted, raw planar .yuv or .y4m (not the\n"
@@ -264,6 +266,15 @@ static const char *opt_name(int o)
     return "?";
 }
 
+/** @return 1 if o is an option of opts without an argument (a flag). */
+static int is_flag(const struct option *opts, int o)
+{
+    for (unsigned i = 0; opts[i].name; i++)
+        if (opts[i].val == o)
+            return opts[i].has_arg == no_argument;
+    return 0;
+}
+
 /** @return 0 parsed, 1 done (help/version printed), negative on error. */
 static int parse_args(int argc, char **argv, Settings *s)
 {
@@ -373,11 +384,15 @@ static int parse_args(int argc, char **argv, Settings *s)
             usage(stdout, app);
             return 1;
         case ':':
+            fprintf(stderr, "vmafgpu: option %s needs an argument\n",
+                    opt_name(optopt));
+            fprintf(stderr, "Try '%s --help'.\n", app);
+            return -EINVAL;
         case '?':
         default:
-            if (optopt >= 256 || (optopt && strchr(short_opts, optopt)))
-                fprintf(stderr, "vmafgpu: option %s needs an argument\n",
-                        opt_name(optopt));
+            if (optopt && is_flag(long_opts, optopt))   /* --json=1 */
+                fprintf(stderr, "vmafgpu: option %s takes no argument (%s)\n",
+                        opt_name(optopt), argv[optind - 1]);
             else if (optopt)
                 fprintf(stderr, "vmafgpu: unknown option -%c\n", optopt);
             else
@@ -463,7 +478,7 @@ static int plot_main(const char *app, int argc, char **argv)
     int o, ret;
 
     opterr = 0;
-    while ((o = getopt_long(argc, argv, "o:", opts, NULL)) >= 0) {
+    while ((o = getopt_long(argc, argv, ":o:", opts, NULL)) >= 0) {
         switch (o) {
         case 'o': out = optarg; break;
         case ARG_METRICS: pc.metrics = optarg; break;
@@ -480,9 +495,14 @@ static int plot_main(const char *app, int argc, char **argv)
         case ARG_HELP:
             plot_usage(stdout, app);
             return 1;
+        case ':':
+            fprintf(stderr, "vmafgpu plot: option %s needs an argument\n",
+                    argv[optind - 1]);
+            fprintf(stderr, "Try '%s plot --help'.\n", app);
+            return -EINVAL;
         default:
-            if (optopt == 'o' || optopt >= 256)
-                fprintf(stderr, "vmafgpu plot: option %s needs an argument\n",
+            if (optopt && is_flag(opts, optopt))   /* --help=1 */
+                fprintf(stderr, "vmafgpu plot: option %s takes no argument\n",
                         argv[optind - 1]);
             else
                 fprintf(stderr, "vmafgpu plot: unknown option %s\n",

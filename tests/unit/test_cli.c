@@ -263,6 +263,16 @@ static const BadCase bad_cases[] = {
       "unknown option --no_such_option", 0 },
     { "option without its argument", { R_SMALL, SMALL, "--threads" },
       "--threads needs an argument", 0 },
+    { "a flag given a value", { R_SMALL, SMALL, "--json=1" },
+      "option --json takes no argument (--json=1)", 0 },
+    { "a short flag's long name given a value", { R_SMALL, SMALL, "--quiet=yes" },
+      "option -q/--quiet takes no argument", 0 },
+    { "plot: a flag given a value", { "plot", "--help=1" },
+      "vmafgpu plot: option --help=1 takes no argument", 0 },
+    { "plot: an option without its argument", { "plot", "@o1.json", "--worst" },
+      "vmafgpu plot: option --worst needs an argument", 0 },
+    { "--opt= without its value", { R_SMALL, SMALL, "--threads=" },
+      "invalid argument \"\" for --threads", 0 },
     { "bad thread count", { R_SMALL, SMALL, "--threads", "two" },
       "--threads", 0 },
     { "missing distorted", { "-r", "@small.yuv", SMALL }, "--distorted", 0 },
@@ -480,6 +490,52 @@ START_TEST(test_y4m_and_stdin_odd_size)
 }
 END_TEST
 
+/* Every option with an argument also as --opt=value: the same log. */
+START_TEST(test_long_options_with_equals)
+{
+    char a[8][CLI_PATH_MAX + 64];
+    const char *split[] = {
+        "--reference", tmp_path("small.yuv"), "--distorted", tmp_path("small_dis.yuv"),
+        "--width", "64", "--height", "48", "--pixel_format", "420", "--bitdepth", "8",
+        "--model", "version=vmaf_v0.6.1", "--feature", "psnr=enable_mse=true",
+        "--threads", "2", "--subsample", "1", "--frame_cnt", "2",
+        "--frame_skip_ref", "1", "--frame_skip_dist", "1", "--backend", "cpu",
+        "--precision", "max", "--cpumask", "0", "--gpumask", "0", "--json",
+        "--output", tmp_path("o1.json"), NULL
+    };
+    const char *joined[] = {
+        a[0], a[1], "--width=64", "--height=48", "--pixel_format=420",
+        "--bitdepth=8", "--model=version=vmaf_v0.6.1",
+        "--feature=psnr=enable_mse=true", "--threads=2", "--subsample=1",
+        "--frame_cnt=2", "--frame_skip_ref=1", "--frame_skip_dist=1",
+        "--backend=cpu", "--precision=max", "--cpumask=0", "--gpumask=0",
+        "--json", a[2], NULL
+    };
+    char *e, *x, *y;
+    int rc;
+
+    snprintf(a[0], sizeof(a[0]), "--reference=%s", tmp_path("small.yuv"));
+    snprintf(a[1], sizeof(a[1]), "--distorted=%s", tmp_path("small_dis.yuv"));
+    snprintf(a[2], sizeof(a[2]), "--output=%s", tmp_path("o2.json"));
+    rc = run_tool(0, NULL, split);
+    e = err_text();
+    ck_assert_msg(rc == 0, "split: exit status %d: %s", rc, e);
+    free(e);
+    rc = run_tool(0, NULL, joined);
+    e = err_text();
+    ck_assert_msg(rc == 0, "--opt=value: exit status %d: %s", rc, e);
+    free(e);
+    assert_same_frames("o1.json", "o2.json");
+    x = slurp(tmp_path("o1.json"), NULL);
+    y = slurp(tmp_path("o2.json"), NULL);
+    ck_assert_ptr_nonnull(x);
+    ck_assert_ptr_nonnull(y);
+    ck_assert(strstr(x, "\"psnr_y\"") && strstr(x, "\"vmaf\"") && strstr(x, "\"mse_y\""));
+    free(x);
+    free(y);
+}
+END_TEST
+
 /* A bootstrap model with a name longer than 255 bytes: both score lines. */
 START_TEST(test_long_model_name)
 {
@@ -583,6 +639,7 @@ int main(void)
     tcase_add_test(tc, test_y4m_and_stdin_odd_size);
     tcase_add_test(tc, test_16bit_full_words);
     tcase_add_test(tc, test_long_model_name);
+    tcase_add_test(tc, test_long_options_with_equals);
     tcase_add_test(tc, test_too_many_models);
     tcase_add_test(tc, test_valgrind_clean_run);
     suite_add_tcase(s, tc);
