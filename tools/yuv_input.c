@@ -18,8 +18,11 @@
 
 #include "tools/yuv_input.h"
 
-/** Largest width or height accepted (keeps every size computation in range). */
+/** Largest width or height accepted (the library's, and keeps every size
+ *  computation in range). */
 #define MAX_DIM 32768
+/** Largest frame read (16K 4:4:4 16-bit takes 0.8 GB). */
+#define MAX_FRAME_BYTES ((uint64_t)2 << 30)
 /** Longest YUV4MPEG2 stream or frame header line accepted. */
 #define MAX_HEADER 1024
 
@@ -89,8 +92,25 @@ static int setup_geometry(YuvInput *in)
     bps = i->bitdepth > 8 ? 2 : 1;
     size = ((uint64_t)i->width * i->height + 2 * (uint64_t)cw * ch) * bps;
     i->frame_size = (size_t)size;
+    return 0;
+}
 
-    in->buf = malloc(i->frame_size + in->extra);
+/**
+ * The frame buffer, once the geometry is known to fit the file: a frame
+ * of a huge size given by mistake is refused before memory is taken.
+ */
+static int alloc_frame(YuvInput *in)
+{
+    const uint64_t size = (uint64_t)in->info.frame_size + in->extra;
+
+    if (size > MAX_FRAME_BYTES) {
+        fprintf(stderr, "vmafgpu: %s: a %ux%u frame of %u-bit samples takes "
+                "%llu bytes, more than the %llu this tool reads\n", in->path,
+                in->info.width, in->info.height, in->info.bitdepth,
+                (unsigned long long)size, (unsigned long long)MAX_FRAME_BYTES);
+        return -E2BIG;
+    }
+    in->buf = malloc((size_t)size);
     if (!in->buf) {
         say(in, "out of memory", NULL);
         return -ENOMEM;
@@ -101,6 +121,7 @@ static int setup_geometry(YuvInput *in)
 static int open_file(YuvInput **pin, const char *path)
 {
     YuvInput *in = calloc(1, sizeof(*in));
+    struct stat st;
 
     *pin = NULL;
     if (!in)
@@ -120,6 +141,13 @@ static int open_file(YuvInput **pin, const char *path)
             yuv_input_close(&in);
             return -err;
         }
+    }
+    /* fopen() opens a directory, and then reading fails */
+    if (!fstat(fileno(in->f), &st) && S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "vmafgpu: %s: cannot read: %s\n", path,
+                strerror(EISDIR));
+        yuv_input_close(&in);
+        return -EISDIR;
     }
     *pin = in;
     return 0;
@@ -149,6 +177,13 @@ static int check_file_size(YuvInput *in, long long header)
                 in->path, data, in->info.width, in->info.height, frame);
         return -EINVAL;
     }
+    /* y4m: "FRAME\n" and the samples */
+    if (in->info.is_y4m && data < frame + 6) {
+        fprintf(stderr, "vmafgpu: %s: file is shorter than one frame "
+                "(%lld bytes after the header, a %ux%u frame needs %lld)\n",
+                in->path, data, in->info.width, in->info.height, frame + 6);
+        return -EINVAL;
+    }
     if (!in->info.is_y4m && data % frame) {
         in->tail_reported = 1;
         fprintf(stderr, "vmafgpu: %s: warning: size %lld is not a multiple of "
@@ -170,7 +205,8 @@ int yuv_input_open_raw(YuvInput **pin, const char *path, unsigned width,
     in->info.height = height;
     in->info.bitdepth = bitdepth;
     in->info.fmt = fmt;
-    if ((ret = setup_geometry(in)) < 0 || (ret = check_file_size(in, 0)) < 0)
+    if ((ret = setup_geometry(in)) < 0 || (ret = check_file_size(in, 0)) < 0 ||
+        (ret = alloc_frame(in)) < 0)
         goto fail;
     *pin = in;
     return 0;
@@ -341,7 +377,8 @@ int yuv_input_open_y4m(YuvInput **pin, const char *path)
         in->extra = (size_t)in->info.width * in->info.height;
 
     if ((ret = setup_geometry(in)) < 0 ||
-        (ret = check_file_size(in, in->is_stdin ? 0 : ftell(in->f))) < 0)
+        (ret = check_file_size(in, in->is_stdin ? 0 : ftell(in->f))) < 0 ||
+        (ret = alloc_frame(in)) < 0)
         goto fail;
     *pin = in;
     return 0;
@@ -421,11 +458,14 @@ int yuv_input_read(YuvInput *in, VgPicture *pic)
     if (i->is_y4m && (ret = read_frame_header(in)) <= 0)
         return ret;
 
+    errno = 0;
     got = fread(in->buf, 1, want, in->f);
     if (got != want) {
         if (ferror(in->f)) {
-            fprintf(stderr, "vmafgpu: %s: read error\n", in->path);
-            return -EIO;
+            int err = errno ? errno : EIO;
+            fprintf(stderr, "vmafgpu: %s: read error: %s\n", in->path,
+                    strerror(err));
+            return -err;
         }
         if ((got || i->is_y4m) && !in->tail_reported)
             fprintf(stderr, "vmafgpu: %s: warning: frame %u is truncated "

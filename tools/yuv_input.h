@@ -35,8 +35,9 @@ typedef struct YuvInputInfo {
 /**
  * Open a raw planar file ("-" = stdin).
  * Logs the reason to stderr and returns a negative errno on failure:
- * unreadable file, bad size, bit depth outside 8..16, empty file or a
- * regular file shorter than one frame.
+ * unreadable file or a directory, bad size, bit depth outside 8..16,
+ * empty file, a regular file shorter than one frame (checked before the
+ * frame buffer is allocated) or a frame larger than 2 GiB.
  */
 int yuv_input_open_raw(YuvInput **in, const char *path, unsigned width,
                        unsigned height, enum VgPixFmt fmt, unsigned bitdepth);

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include <json-c/json.h>
 
@@ -32,7 +33,7 @@ static const char *const tmp_files[] = {
     "short.yuv", "small.yuv", "small_dis.yuv", "bad_model.json",
     "cambi_model.json", "ref577.y4m", "dis577.y4m", "dis5.yuv", "noheader.y4m",
     "interlaced.y4m", "paldv.y4m", "badframe.y4m", "both.yuv", "both.y4m",
-    "over10.yuv", "over12.yuv", "over10.y4m", "max16.yuv",
+    "over10.yuv", "over12.yuv", "over10.y4m", "max16.yuv", "huge.y4m",
     "o1.json", "o2.json", "o3.json", "o4.json", "err.txt", "out.txt", NULL
 };
 
@@ -105,6 +106,8 @@ static void make_fixtures(void)
 
     write_file("noheader.y4m", "YUV4MPEG2 W0 H16 C420jpeg\n",
                strlen("YUV4MPEG2 W0 H16 C420jpeg\n"));
+    write_file("huge.y4m", "YUV4MPEG2 W32768 H32768 C444p16\nFRAME\n",
+               strlen("YUV4MPEG2 W32768 H32768 C444p16\nFRAME\n"));
     write_file("interlaced.y4m", "YUV4MPEG2 W16 H16 Ib C420jpeg\n",
                strlen("YUV4MPEG2 W16 H16 Ib C420jpeg\n"));
     write_file("paldv.y4m", "YUV4MPEG2 W16 H16 C420paldv\n",
@@ -319,6 +322,17 @@ static const BadCase bad_cases[] = {
       "writing the log '/dev/full' failed: No space left on device", 0 },
     { "version to a full stdout", { "--version" },
       "cannot write to stdout: No space left on device", 0, NULL, "/dev/full" },
+    { "a directory as input", { "-r", "@.", "-d", "@small_dis.yuv", SMALL },
+      "cannot read: Is a directory", 0 },
+    { "a directory as stdin", { "-r", "-", "-d", "@small_dis.yuv", SMALL },
+      "-: cannot read: Is a directory", 0, "@." },
+    { "a huge frame from a pipe",
+      { "-r", "-", "-d", "@small.yuv", "-w", "32768", "-h", "32768", "-p", "444",
+        "-b", "16" },
+      "-: a 32768x32768 frame of 16-bit samples takes 6442450944 bytes, more "
+      "than the 2147483648 this tool reads", 0 },
+    { "a y4m header with a frame larger than the file",
+      { "-r", "@huge.y4m", "-d", "@huge.y4m" }, "file is shorter than one frame", 0 },
     { "one device under two names", { "-r", "/dev/stdin", "-d", "-", SMALL },
       "are one stream", 0 },
 };
@@ -490,6 +504,46 @@ START_TEST(test_y4m_and_stdin_odd_size)
 }
 END_TEST
 
+/* A size far too large for a short regular file is refused from the
+ * file's size, before the frame buffer is allocated: with 1 GiB of
+ * address space, a 6 GiB frame. */
+START_TEST(test_size_checked_before_allocation)
+{
+    const char *args[] = {
+        "-r", tmp_path("small.yuv"), "-d", tmp_path("small_dis.yuv"),
+        "-w", "32768", "-h", "32768", "-p", "444", "-b", "16", NULL
+    };
+    struct rlimit old, lim;
+    char *e;
+    int rc;
+
+    ck_assert_int_eq(getrlimit(RLIMIT_AS, &old), 0);
+    lim = old;
+    lim.rlim_cur = (rlim_t)1 << 30;
+    if (old.rlim_max != RLIM_INFINITY && old.rlim_max < lim.rlim_cur)
+        lim.rlim_cur = old.rlim_max;
+    ck_assert_int_eq(setrlimit(RLIMIT_AS, &lim), 0);
+    {
+        /* a sanitizer build cannot start in 1 GiB: nothing to check */
+        const char *version[] = { "--version", NULL };
+        if (run_tool(0, NULL, version)) {
+            ck_assert_int_eq(setrlimit(RLIMIT_AS, &old), 0);
+            fprintf(stderr, "test_cli: the tool does not run with 1 GiB of "
+                    "address space; allocation check skipped\n");
+            return;
+        }
+    }
+    rc = run_tool(0, NULL, args);
+    ck_assert_int_eq(setrlimit(RLIMIT_AS, &old), 0);
+    e = err_text();
+    ck_assert_msg(rc == 1 && strstr(e, "small.yuv: file is shorter than one "
+                                    "frame (13824 bytes, a 32768x32768 frame "
+                                    "needs 6442450944)"),
+                  "exit status %d: %s", rc, e);
+    free(e);
+}
+END_TEST
+
 /* Every option with an argument also as --opt=value: the same log. */
 START_TEST(test_long_options_with_equals)
 {
@@ -640,6 +694,7 @@ int main(void)
     tcase_add_test(tc, test_16bit_full_words);
     tcase_add_test(tc, test_long_model_name);
     tcase_add_test(tc, test_long_options_with_equals);
+    tcase_add_test(tc, test_size_checked_before_allocation);
     tcase_add_test(tc, test_too_many_models);
     tcase_add_test(tc, test_valgrind_clean_run);
     suite_add_tcase(s, tc);
