@@ -335,6 +335,9 @@ expect_error "feature without name" "Feature 'eps=1' has no name=" \
 expect_error "bad option" "Error applying option 'no_such_option' to filter 'vmafgpu'" \
     $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=no_such_option=1"
 # shellcheck disable=SC2086
+expect_error "n_threads above the library's maximum" "Value 257.* for parameter 'n_threads' out of range \[0 - 256\]" \
+    $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=model=:feature=name=psnr:n_threads=257"
+# shellcheck disable=SC2086
 expect_error "bad log_fmt" "Unable to parse .*log_fmt.*|Error setting option log_fmt" \
     $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=log_fmt=yaml"
 
