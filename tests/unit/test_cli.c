@@ -682,9 +682,13 @@ int main(void)
 
     cli_env_init();
     snprintf(raw_dir, sizeof(raw_dir), "%s/corpus/raw", cli_env.shared);
-    have_valgrind = file_exists("/usr/bin/valgrind");
+    /* VG_TEST_NO_VALGRIND=1: for a sanitizer build of the tool */
+    have_valgrind = file_exists("/usr/bin/valgrind") &&
+                    !(getenv("VG_TEST_NO_VALGRIND") &&
+                      !strcmp(getenv("VG_TEST_NO_VALGRIND"), "1"));
     if (!have_valgrind)
-        fprintf(stderr, "test_cli: valgrind not installed, memory checks skipped\n");
+        fprintf(stderr, "test_cli: no valgrind (or VG_TEST_NO_VALGRIND=1), memory "
+                "checks skipped\n");
     make_fixtures();
 
     tcase_set_timeout(tc, 300);
