@@ -36,6 +36,7 @@ typedef struct Slot {
     unsigned index;
     int done;                   ///< every output of the frame is emitted
     int need_cpu;               ///< host features run on this frame
+    int range_checked;          ///< device pictures checked against their depth
     uint64_t gpu_ran;           ///< CUDA features queued for this frame
     VgImage ref, dis;           ///< device images
     CUdeviceptr ref_buf, dis_buf;
@@ -175,6 +176,16 @@ static int collect(VgCudaEngine *e, int wait, unsigned wait_upto)
                                  __FILE__, __LINE__)) < 0)
             return ret;
 
+        if (s->range_checked) {
+            const uint64_t *rw = s->host_res;
+            if ((ret = vg_cuda_picture_range_result(e->log, &s->ref,
+                                                    "reference", s->index,
+                                                    rw)) < 0 ||
+                (ret = vg_cuda_picture_range_result(e->log, &s->dis,
+                                                    "distorted", s->index,
+                                                    rw + 3)) < 0)
+                return ret;
+        }
         for (unsigned f = 0; f < e->n_gpu; f++) {
             VgFeatureCtx *fc = &e->gfc[f];
             const VgCudaFeatureImpl *impl = e->gimpl[f];
@@ -344,7 +355,10 @@ static int open_features(VgCudaEngine *e)
         vg_log(e->log, VG_LOG_ERROR, "cuda engine: too many features");
         return -EINVAL;
     }
-    e->res_bytes = 0;
+    /* the result area starts with the sample-range words of both
+     * pictures (gpu/picture.h), then each CUDA feature's results */
+    e->res_bytes = (2 * VG_CUDA_RANGE_BYTES + VG_CUDA_RES_ALIGN - 1) &
+                   ~(size_t)(VG_CUDA_RES_ALIGN - 1);
     for (unsigned f = 0; f < p->n_feats; f++) {
         const VgFeatureInst *inst = &p->feats[f];
         const VgCudaFeatureImpl *impl = vg_cuda_feature(inst->desc);
@@ -381,8 +395,6 @@ static int open_features(VgCudaEngine *e)
             return ret;
         }
     }
-    if (!e->res_bytes)
-        e->res_bytes = VG_CUDA_RES_ALIGN;
     if (e->n_cpu)
         vg_log(e->log, VG_LOG_INFO, "cuda engine: no CUDA implementation "
                "of %s; running on the CPU", names);
@@ -521,6 +533,16 @@ static int cuda_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
         (ret = order_before(e, s->out_ev, ref)) < 0 ||
         (ret = order_before(e, s->out_ev, dis)) < 0 ||
         (ret = CU(cuMemsetD8Async, s->res, 0, e->res_bytes, e->dev.stream)) < 0)
+        goto fail;
+    /* device pictures were not seen on the host: their samples are checked
+     * against the bit depth here, and reported when the frame completes */
+    s->range_checked = ref->memory == VG_MEMORY_CUDA;
+    if (s->range_checked &&
+        ((ret = vg_cuda_picture_check_range(&e->dev, &e->conv, &s->ref,
+                                            e->p.fmt, s->res)) < 0 ||
+         (ret = vg_cuda_picture_check_range(&e->dev, &e->conv, &s->dis,
+                                            e->p.fmt,
+                                            s->res + VG_CUDA_RANGE_BYTES)) < 0))
         goto fail;
 
     for (unsigned f = 0; f < e->n_gpu; f++) {

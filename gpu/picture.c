@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "common/picture.h"
 #include "gpu/picture.h"
 #include "gpu/picture_params.h"
 
@@ -14,9 +15,10 @@ int vg_cuda_converter_init(VgCudaConverter *c, VgCudaDevice *e)
 {
     int ret;
 
-    if ((ret = vg_cuda_device_function(e, "vg_convert_8", &c->conv8)) < 0)
+    if ((ret = vg_cuda_device_function(e, "vg_convert_8", &c->conv8)) < 0 ||
+        (ret = vg_cuda_device_function(e, "vg_convert_16", &c->conv16)) < 0)
         return ret;
-    return vg_cuda_device_function(e, "vg_convert_16", &c->conv16);
+    return vg_cuda_device_function(e, "vg_check_range_16", &c->range16);
 }
 
 static int copy_plane(VgCudaDevice *e, const VgImage *dst, unsigned p,
@@ -167,4 +169,47 @@ int vg_cuda_picture_upload(VgCudaDevice *e, const VgCudaConverter *c,
                              "cuMemcpyHtoDAsync", __FILE__, __LINE__)) < 0)
         return ret;
     return vg_cuda_picture_convert(e, c, dst, &dp);
+}
+
+int vg_cuda_picture_check_range(VgCudaDevice *e, const VgCudaConverter *c,
+                                const VgImage *img, enum VgPixFmt fmt,
+                                CUdeviceptr out)
+{
+    int ret;
+
+    if (!vg_picture_can_overflow(fmt, img->bpc))
+        return 0;
+    for (unsigned p = 0; p < img->nb_planes; p++) {
+        VgRangeParams par = {
+            .src = (uint64_t)(uintptr_t)img->data[p],
+            .pitch = img->stride[p],
+            .w = img->w[p],
+            .h = img->h[p],
+            .maxval = (1u << img->bpc) - 1,
+            .out = (uint64_t)out + p * sizeof(uint64_t),
+        };
+        if ((ret = vg_cuda_device_launch(e, c->range16,
+                                         (par.w + VG_CONV_BLOCK_X - 1) / VG_CONV_BLOCK_X,
+                                         (par.h + VG_CONV_BLOCK_Y - 1) / VG_CONV_BLOCK_Y,
+                                         1, VG_CONV_BLOCK_X, VG_CONV_BLOCK_Y,
+                                         &par)) < 0)
+            return ret;
+    }
+    return 0;
+}
+
+int vg_cuda_picture_range_result(VgLog *log, const VgImage *img,
+                                 const char *which, unsigned index,
+                                 const uint64_t res[3])
+{
+    for (unsigned p = 0; p < img->nb_planes && p < 3; p++) {
+        if (!res[p])
+            continue;
+        const uint32_t pos = 0xffffffffu - (uint32_t)res[p];
+        return vg_picture_range_error(log, which, index, p,
+                                      (unsigned)(res[p] >> 32), img->bpc,
+                                      (int)(pos % img->w[p]),
+                                      (int)(pos / img->w[p]));
+    }
+    return 0;
 }

@@ -36,3 +36,20 @@ extern "C" __global__ void vg_convert_16(const VgConvParams p)
 {
     vg_convert<uint16_t>(p);
 }
+
+/* Samples above the bit depth: no cost but one compare in range; an
+ * atomic only for a bad sample (see VgRangeParams). */
+extern "C" __global__ void vg_check_range_16(const VgRangeParams p)
+{
+    const unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned y = blockIdx.y * blockDim.y + threadIdx.y;
+
+    if (x >= p.w || y >= p.h)
+        return;
+    const uint16_t v = ((const uint16_t *)((const char *)p.src +
+                                           (int64_t)y * p.pitch))[x];
+    if (v > p.maxval)
+        atomicMax((unsigned long long *)p.out,
+                  (unsigned long long)v << 32 |
+                  (0xffffffffu - (y * p.w + x)));
+}

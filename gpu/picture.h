@@ -19,7 +19,7 @@
 
 /** Conversion kernels on one device. */
 typedef struct VgCudaConverter {
-    CUfunction conv8, conv16;
+    CUfunction conv8, conv16, range16;
 } VgCudaConverter;
 
 /** Look up the conversion kernels. @return 0 or negative errno. */
@@ -51,5 +51,27 @@ size_t vg_cuda_picture_raw_size(const VgImage *geom, enum VgPixFmt fmt);
 int vg_cuda_picture_upload(VgCudaDevice *e, const VgCudaConverter *c,
                            VgImage *dst, uint8_t *stage, CUdeviceptr raw,
                            const VgPicture *pic);
+
+/** Bytes of device results vg_cuda_picture_check_range() writes. */
+#define VG_CUDA_RANGE_BYTES (3 * sizeof(uint64_t))
+
+/**
+ * Queue the check of the converted image img against its bit depth (planar
+ * 9..15-bit pictures only; others cannot exceed it): out (VG_CUDA_RANGE_BYTES,
+ * zeroed on the stream before) gets one word per plane, read back with the
+ * frame's results and decoded by vg_cuda_picture_range_result().
+ */
+int vg_cuda_picture_check_range(VgCudaDevice *e, const VgCudaConverter *c,
+                                const VgImage *img, enum VgPixFmt fmt,
+                                CUdeviceptr out);
+
+/**
+ * Decode the words of vg_cuda_picture_check_range() read back into `res`:
+ * 0, or the refusal (logged) naming the picture `which`, the frame, plane,
+ * value and position.
+ */
+int vg_cuda_picture_range_result(VgLog *log, const VgImage *img,
+                                 const char *which, unsigned index,
+                                 const uint64_t res[3]);
 
 #endif /* VG_GPU_PICTURE_H */

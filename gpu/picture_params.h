@@ -29,4 +29,18 @@ typedef struct VgConvParams {
     uint32_t shift;      ///< right shift of 16-bit source words (MSB-aligned formats)
 } VgConvParams;
 
+/**
+ * One plane of a converted 16-bit image checked against its bit depth:
+ * every sample above maxval raises *out to max(*out, value << 32 |
+ * (0xffffffff - (y * w + x))), so the host reads the largest bad value and
+ * the first position it has; 0 when the plane is in range.
+ */
+typedef struct VgRangeParams {
+    uint64_t src;        ///< device plane (uint16 samples)
+    int64_t pitch;       ///< bytes
+    uint32_t w, h;       ///< plane size in samples
+    uint32_t maxval;     ///< (1 << bitdepth) - 1
+    uint64_t out;        ///< device uint64, zeroed by the host
+} VgRangeParams;
+
 #endif /* VG_GPU_PICTURE_PARAMS_H */

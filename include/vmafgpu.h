@@ -179,8 +179,12 @@ int vg_use_feature(VgContext *ctx, const char *name, const char *opts);
  * in host memory are checked (one pass over the samples the library
  * reads): a larger sample refuses the pair with -EINVAL and an error
  * naming the picture, frame, plane, value and position; the pair is not
- * counted and the context stays usable. (8- and 16-bit samples and the
- * high-bit-aligned semi-planar words cannot exceed their depth.)
+ * counted and the context stays usable. Planar 9..15-bit pictures in
+ * CUDA memory are checked on the device as they are read: a larger sample
+ * fails that frame when it completes, with the same message, returned by
+ * the vg_submit(), vg_frames_ready() or vg_flush() that finds it; no value
+ * of that frame is written and the stream stops. (8- and 16-bit samples
+ * and the high-bit-aligned semi-planar words cannot exceed their depth.)
  * @return 0, or a negative errno; -ENOTSUP for memory/layouts the chosen
  *         backend cannot read.
  */

@@ -457,6 +457,80 @@ static const struct { unsigned w, h; } small_sizes[] = {
     { 17, 9 }, { 31, 33 }, { 67, 35 }, { 257, 131 }, { 640, 360 },
 };
 
+/* ---- samples above the bit depth in device pictures --------------------- */
+
+static char range_msg[512];
+
+static void range_log(void *opaque, enum VgLogLevel level, const char *msg)
+{
+    if (level == VG_LOG_ERROR && !range_msg[0])
+        snprintf(range_msg, sizeof(range_msg), "%s", msg);
+}
+
+/*
+ * A 10-bit planar device picture with one word above 1023 in frame 1's
+ * distorted Cb plane: the pair is refused when the frame completes, with
+ * the picture, frame, plane, value and position named, and no score of
+ * that frame is written.
+ */
+static void range_case(void)
+{
+    const Case c = { .fmt = VG_PIX_FMT_YUV420P, .bpc = 10, .w = 64, .h = 48,
+                     .frames = 3, .pat = PAT_NOISE, .motion = 1, .seed = 7 };
+    VgConfig cfg = { .backend = VG_BACKEND_CUDA, .log_cb = range_log,
+                     .cuda_context = cu_ctx, .cuda_stream = cu_stream };
+    Planes pr, pd;
+    Pic ref, dis;
+    VgContext *ctx = NULL;
+    uint64_t seed = c.seed;
+    int ret = 0, ok;
+    double v;
+
+    range_msg[0] = 0;
+    planes_geometry(&pr, &c);
+    planes_geometry(&pd, &c);
+    for (int p = 0; p < 3; p++) {
+        pr.v[p] = malloc(((size_t)pr.w[p] * pr.h[p] + 1) * 2);
+        pd.v[p] = malloc(((size_t)pd.w[p] * pd.h[p] + 1) * 2);
+        if (!pr.v[p] || !pd.v[p])
+            return;
+    }
+    fill_pair(&pr, &pd, &c, &seed, 0);
+    if (pic_alloc(&ref, &c, &pr) < 0 || pic_alloc(&dis, &c, &pd) < 0 ||
+        vg_context_create(&ctx, &cfg) < 0 ||
+        vg_use_feature(ctx, "psnr", NULL) < 0) {
+        printf("checkgpu: range: FAIL (set-up)\n");
+        n_fail++;
+        return;
+    }
+    for (unsigned f = 0; f < c.frames && ret >= 0; f++) {
+        pack(&ref, &pr, &c, &seed);
+        pack(&dis, &pd, &c, &seed);
+        if (f == 1)  /* Cb sample (5, 3) */
+            ((uint16_t *)((uint8_t *)dis.hbuf[1] + 3 * dis.host.stride[1]))[5] = 0xffff;
+        if (pic_upload(&ref) < 0 || pic_upload(&dis) < 0)
+            break;
+        ret = vg_submit(ctx, &ref.dev, &dis.dev);
+        /* the pictures are rewritten next: wait for the library's reads */
+        VG_CU(cu, NULL, cuStreamSynchronize, cu_stream);
+    }
+    if (ret >= 0)
+        ret = vg_flush(ctx);
+    ok = ret == -EINVAL &&
+         strstr(range_msg, "distorted picture, frame 1, plane 1 (Cb): sample "
+                "65535 at (5, 3) exceeds the 10-bit maximum 1023") &&
+         vg_get_score(ctx, "psnr_cb", 1, &v) < 0 &&
+         vg_get_score(ctx, "psnr_cb", 0, &v) == 0;
+    printf("checkgpu: range: %s (%d: %s)\n", ok ? "PASS" : "FAIL", ret,
+           range_msg);
+    ok ? n_pass++ : n_fail++;
+    vg_context_destroy(&ctx);
+    pic_free(&ref);
+    pic_free(&dis);
+    free(pr.v[0]); free(pr.v[1]); free(pr.v[2]);
+    free(pd.v[0]); free(pd.v[1]); free(pd.v[2]);
+}
+
 static int gpu_present(void)
 {
     VgConfig cfg = { .backend = VG_BACKEND_CUDA, .log_level = VG_LOG_QUIET };
@@ -662,6 +736,7 @@ int main(int argc, char **argv)
                n_fail);
     }
 
+    range_case();
     VG_CU(cu, NULL, cuStreamDestroy, cu_stream);
     {
         CUcontext dummy;
