@@ -29,6 +29,7 @@
 
 #include <check.h>
 #include <errno.h>
+#include <glob.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -907,10 +908,13 @@ START_TEST(builtin_bytes)
         char *file;
 
         ck_assert_ptr_nonnull(data);
-        /* libvmaf's names: the file name; v1.0.16 lives in a folder */
+        /* libvmaf's names: the file name; v1.0.16 and its high frame
+         * rate variant live in folders */
         snprintf(path, sizeof(path), "%s/models/%s%s.json", shared_dir,
-                 strncmp(names[n], "vmaf_v1.0.16_", 13) ? "" :
-                 "vmaf_v1.0.16/", names[n]);
+                 !strncmp(names[n], "vmaf_v1.0.16_hfr_", 17) ?
+                 "vmaf_v1.0.16_hfr/" :
+                 !strncmp(names[n], "vmaf_v1.0.16_", 13) ? "vmaf_v1.0.16/" :
+                 "", names[n]);
         file = slurp(path, &flen);
         ck_assert_msg(file != NULL, "no file %s", path);
         ck_assert_uint_eq(len, flen);
@@ -918,12 +922,24 @@ START_TEST(builtin_bytes)
         ck_assert_int_eq(data[len], '\0');
         free(file);
     }
-    /* a build with models embeds all of them */
+    /* a build with models embeds all of them (tools/embed-models.sh:
+     * DIR/*.json and DIR/<folder>/*.json) */
     if (n) {
+        char pattern[4096];
+        size_t files = 0;
+        glob_t g;
+
         ck_assert_ptr_nonnull(vg_builtin_model_json("vmaf_v0.6.1", NULL));
         ck_assert_ptr_nonnull(vg_builtin_model_json("vmaf_b_v0.6.3", NULL));
         ck_assert_ptr_nonnull(vg_builtin_model_json("vmaf_v1.0.16_3d0h", NULL));
-        ck_assert_uint_eq(n, 10);
+        for (int depth = 0; depth < 2; depth++) {
+            snprintf(pattern, sizeof(pattern), "%s/models/%s*.json",
+                     shared_dir, depth ? "*/" : "");
+            if (!glob(pattern, 0, NULL, &g))
+                files += g.gl_pathc;
+            globfree(&g);
+        }
+        ck_assert_uint_eq(n, files);
     }
 }
 END_TEST
