@@ -27,7 +27,7 @@ log() {
 
 packages="build-essential autoconf automake libtool pkg-config check
 libsubunit-dev libjson-c-dev nasm valgrind xz-utils git ca-certificates
-dpkg-dev curl"
+dpkg-dev curl clang libclang-rt-dev"
 
 if [ "${VG_SKIP_APT:-0}" != 1 ] && command -v apt-get >/dev/null 2>&1 &&
    [ "$(id -u)" = 0 ]; then
