@@ -373,6 +373,13 @@ static int svm_parse(Svm *s, const char *text, size_t text_len,
         ret = -ENOMEM;
         goto fail;
     }
+    /* svm_predict() offsets into nodes even when no support vector has a
+     * node (all-zero vectors, which the text format allows) */
+    cap = 1024;
+    if (!(s->nodes = malloc(cap * sizeof(*s->nodes)))) {
+        ret = -ENOMEM;
+        goto fail;
+    }
 
     for (unsigned i = 0; i < s->n_sv; i++) {
         const char *nl, *tok, *q;

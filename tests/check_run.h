@@ -7,6 +7,7 @@
 #define VG_TESTS_CHECK_RUN_H
 
 #include <stdlib.h>
+#include <string.h>
 
 #include <check.h>
 
@@ -21,5 +22,35 @@ static inline int vg_check_run(Suite *s)
     srunner_free(sr);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
+
+/**
+ * Whether the corpus pair `name` runs: VG_CORPUS_PAIRS lists the pairs to
+ * run (names separated by commas or spaces); unset or empty, every pair
+ * runs. tests/sanitize.sh uses it to keep to the small pairs.
+ */
+static inline int vg_corpus_pair_selected(const char *name)
+{
+    const char *list = getenv("VG_CORPUS_PAIRS"), *p;
+    size_t n = strlen(name);
+
+    if (!list || !*list)
+        return 1;
+    for (p = list; (p = strstr(p, name)); p += n)
+        if ((p == list || p[-1] == ',' || p[-1] == ' ') &&
+            (!p[n] || p[n] == ',' || p[n] == ' '))
+            return 1;
+    return 0;
+}
+
+/**
+ * tcase_add_loop_test() of fn for each index i in [0, n) whose pair
+ * table[i].name vg_corpus_pair_selected() selects.
+ */
+#define VG_ADD_PAIR_TESTS(tc, fn, n, table)                                 \
+    do {                                                                    \
+        for (int i_ = 0; i_ < (int)(n); i_++)                               \
+            if (vg_corpus_pair_selected((table)[i_].name))                  \
+                tcase_add_loop_test(tc, fn, i_, i_ + 1);                    \
+    } while (0)
 
 #endif /* VG_TESTS_CHECK_RUN_H */

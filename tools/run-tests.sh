@@ -3,8 +3,10 @@
 # SPDX-License-Identifier: BSD-2-Clause
 #
 # The test command: sets everything up (tools/setup.sh), decodes the corpus,
-# runs the Check suites (`make check`), the patch-series check and the
-# end-to-end tests of the patched ffmpeg, then prints one summary line.
+# runs the Check suites (`make check`), the patch-series check, the
+# end-to-end tests of the patched ffmpeg, the Check suites again on a build
+# with the sanitizers (tests/sanitize.sh) and the fuzz harnesses
+# (tests/fuzz/run.sh, FUZZ_SECONDS each), then prints one summary line.
 # Exit status is non-zero if anything failed.
 
 set -u
@@ -103,6 +105,20 @@ if [ -x "$top/tests/fate/run.sh" ]; then
     step "ffmpeg -lavfi vmafgpu end to end"
     FFMPEG="$ffmpeg" "$top/tests/fate/run.sh"
     count fate $?
+fi
+
+if [ -x "$top/tests/sanitize.sh" ]; then
+    step "make check with AddressSanitizer and UndefinedBehaviorSanitizer"
+    "$top/tests/sanitize.sh"
+    count sanitize $?
+fi
+
+if [ -x "$top/tests/fuzz/run.sh" ]; then
+    for h in $("$top/tests/fuzz/run.sh" --list); do
+        step "fuzz harness $h (${FUZZ_SECONDS:-60} s)"
+        "$top/tests/fuzz/run.sh" "$h"
+        count "fuzz-$h" $?
+    done
 fi
 
 echo

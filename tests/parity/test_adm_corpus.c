@@ -81,9 +81,9 @@ int main(void)
 
     ac_env_init();
     tcase_set_timeout(tc, 600);
-    tcase_add_loop_test(tc, test_adm_pair, 0, AC_N_PAIRS);
+    VG_ADD_PAIR_TESTS(tc, test_adm_pair, AC_N_PAIRS, ac_pairs);
     /* ac_pairs[0], [1]: p1080_crf32, p1080_scaled */
-    tcase_add_loop_test(tc, test_adm_neg, 0, 2);
+    VG_ADD_PAIR_TESTS(tc, test_adm_neg, 2, ac_pairs);
     suite_add_tcase(s, tc);
     return vg_check_run(s);
 }

@@ -386,8 +386,8 @@ int main(void)
 
     cli_env_init();
     tcase_set_timeout(tc, 900);
-    tcase_add_loop_test(tc, test_pair, 0, N_PAIRS);
-    tcase_add_loop_test(tc, test_default_score_line, 0, N_PAIRS);
+    VG_ADD_PAIR_TESTS(tc, test_pair, N_PAIRS, pairs);
+    VG_ADD_PAIR_TESTS(tc, test_default_score_line, N_PAIRS, pairs);
     suite_add_tcase(s, tc);
     ret = vg_check_run(s);
     cli_env_cleanup(tmp_files);

@@ -114,10 +114,10 @@ int main(void)
 
     ac_env_init();
     tcase_set_timeout(tc, 600);
-    tcase_add_loop_test(tc, test_vif_pair_2threads, 0, AC_N_PAIRS);
-    tcase_add_loop_test(tc, test_vif_pair_1thread, 0, AC_N_PAIRS);
+    VG_ADD_PAIR_TESTS(tc, test_vif_pair_2threads, AC_N_PAIRS, ac_pairs);
+    VG_ADD_PAIR_TESTS(tc, test_vif_pair_1thread, AC_N_PAIRS, ac_pairs);
     /* ac_pairs[0], [1]: p1080_crf32, p1080_scaled */
-    tcase_add_loop_test(tc, test_vif_neg, 0, 2);
+    VG_ADD_PAIR_TESTS(tc, test_vif_neg, 2, ac_pairs);
     suite_add_tcase(s, tc);
     return vg_check_run(s);
 }

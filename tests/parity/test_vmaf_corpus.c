@@ -92,7 +92,7 @@ int main(void)
 
     ac_env_init();
     tcase_set_timeout(tc, 900);
-    tcase_add_loop_test(tc, test_vmaf_pair, 0, AC_N_PAIRS);
+    VG_ADD_PAIR_TESTS(tc, test_vmaf_pair, AC_N_PAIRS, ac_pairs);
     suite_add_tcase(s, tc);
     return vg_check_run(s);
 }

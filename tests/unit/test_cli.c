@@ -40,6 +40,16 @@ static const char *const tmp_files[] = {
 static char raw_dir[CLI_PATH_MAX + 64];
 static int have_valgrind;
 
+/* In a build with AddressSanitizer (tests/sanitize.sh) the sanitizers check
+ * the tool's memory, and valgrind cannot run a sanitized program. */
+#if defined(__SANITIZE_ADDRESS__)
+#define VG_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define VG_TEST_ASAN 1
+#endif
+#endif
+
 /* Fixture set-up runs outside the Check tests: fail the whole program. */
 #define MUST(c) do {                                                        \
         if (!(c)) {                                                         \
@@ -682,6 +692,9 @@ int main(void)
 
     cli_env_init();
     snprintf(raw_dir, sizeof(raw_dir), "%s/corpus/raw", cli_env.shared);
+#ifdef VG_TEST_ASAN
+    fprintf(stderr, "test_cli: AddressSanitizer build: valgrind runs left out\n");
+#else
     /* VG_TEST_NO_VALGRIND=1: for a sanitizer build of the tool */
     have_valgrind = file_exists("/usr/bin/valgrind") &&
                     !(getenv("VG_TEST_NO_VALGRIND") &&
@@ -689,6 +702,7 @@ int main(void)
     if (!have_valgrind)
         fprintf(stderr, "test_cli: no valgrind (or VG_TEST_NO_VALGRIND=1), memory "
                 "checks skipped\n");
+#endif
     make_fixtures();
 
     tcase_set_timeout(tc, 300);

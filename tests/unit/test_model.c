@@ -733,6 +733,38 @@ START_TEST(sparse_svm_and_chroma)
 }
 END_TEST
 
+/* Support vectors without nodes (all-zero vectors, which libsvm's text
+ * format allows), in a model that has no node at all. */
+START_TEST(svm_without_nodes)
+{
+    static const char json[] =
+        "{\"model_dict\": {\"model_type\": \"LIBSVMNUSVR\", "
+        "\"norm_type\": \"none\", "
+        "\"feature_names\": [\"VMAF_integer_feature_adm3_score\", "
+        "\"Speed_chroma_feature_speed_chroma_uv_score\"], "
+        "\"model\": \"svm_type nu_svr\\nkernel_type rbf\\ngamma 0.5\\n"
+        "nr_class 2\\ntotal_sv 2\\nrho 0.25\\nSV\\n1.5 \\n-0.75\"}}";
+    static const double x[2] = { 0.5, -0.25 };
+    char tmp[4096], spec[4200];
+    double d = 0, sum = 0, s;
+    VgModel *m;
+
+    write_temp(tmp, sizeof(tmp), json, strlen(json));
+    snprintf(spec, sizeof(spec), "path=%s", tmp);
+    m = load_ok(spec);
+    unlink(tmp);
+    d += x[0] * x[0];
+    d += x[1] * x[1];
+    sum += 1.5 * exp(-0.5 * d);
+    sum += -0.75 * exp(-0.5 * d);
+    sum -= 0.25;
+    ck_assert_int_eq(vg_model_predict(m, x, &s), 0);
+    ck_assert_msg(s == sum, "%.17g, want %.17g", s, sum);
+    vg_model_free(&m);
+    ck_assert_int_eq(cap.n_error, 0);
+}
+END_TEST
+
 /* ---- bootstrap --------------------------------------------------------- */
 
 static void sort_doubles(double *v, unsigned n)
@@ -940,7 +972,8 @@ START_TEST(builtin_bytes)
         ck_assert_int_eq(data[len], '\0');
         free(file);
     }
-    /* a build with models embeds all of them */
+    /* a build with models embeds all of them (tools/embed-models.sh:
+     * DIR/*.json and DIR/<folder>/*.json) */
     if (n) {
         ck_assert_ptr_nonnull(vg_builtin_model_json("vmaf_v0.6.1", NULL));
         ck_assert_ptr_nonnull(vg_builtin_model_json("vmaf_b_v0.6.3", NULL));
@@ -1403,6 +1436,7 @@ static Suite *model_suite(void)
     tcase_add_test(tc, clip_and_transform);
     tcase_add_test(tc, knots_transform);
     tcase_add_test(tc, sparse_svm_and_chroma);
+    tcase_add_test(tc, svm_without_nodes);
     tcase_add_test(tc, bootstrap);
     tcase_add_test(tc, builtin_bytes);
     tcase_add_test(tc, bad_input);
