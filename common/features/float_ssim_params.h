@@ -1,0 +1,66 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * The SSIM window and constants shared by float_ssim and float_ms_ssim on
+ * every backend (cpu/float_ssim.c, gpu/float_ssim.cu), and the kernels'
+ * parameter structs of gpu/float_ssim.{c,cu}.
+ */
+
+#ifndef VG_FEATURES_FLOAT_SSIM_PARAMS_H
+#define VG_FEATURES_FLOAT_SSIM_PARAMS_H
+
+#include <stdint.h>
+
+/** Taps of the Gaussian window (libvmaf v3.2.0 iqa/ssim_tools.h). */
+#define VG_SSIM_WIN 11
+/** Half the window: output (x, y) of a valid convolution is centred on (x + 5, y + 5). */
+#define VG_SSIM_WIN_HALF 5
+
+/*
+ * g_gaussian_window_h (= _v) of iqa/ssim_tools.h, as float literals: the
+ * 11x11 window applied as two 1-D passes (IQA_CONVOLVE_1D, iqa_options.h).
+ */
+#define VG_SSIM_GAUSS_TAPS { \
+    0.001028f, 0.007599f, 0.036001f, 0.109361f, 0.213006f, 0.266012f, \
+    0.213006f, 0.109361f, 0.036001f, 0.007599f, 0.001028f }
+
+/*
+ * Stabilising constants of iqa/ssim_tools.c _iqa_ssim(): L = 255 (for
+ * every bit depth, the samples being scaled to about 0..255), K1 = 0.01f,
+ * K2 = 0.03f; C1 = (K1 * L)^2 and C2 = (K2 * L)^2 in float, C3 = C2 / 2.
+ */
+#define VG_SSIM_K1 0.01f
+#define VG_SSIM_K2 0.03f
+#define VG_SSIM_L 255
+
+/** Number of per-image sums of the SSIM map (iqa/ssim_tools.c _iqa_ssim()). */
+enum { VG_SSIM_SUM_SSIM, VG_SSIM_SUM_L, VG_SSIM_SUM_C, VG_SSIM_SUM_S, VG_SSIM_NB_SUMS };
+
+/** Scales of MS-SSIM (iqa/ssim_tools.h SCALES). */
+#define VG_MS_SSIM_SCALES 5
+/** Taps of MS-SSIM's 2-D pyramid low-pass (ms_ssim.c LPF_LEN). */
+#define VG_MS_SSIM_LPF 9
+
+/*
+ * ms_ssim.c g_lpf: the 9x9 table (not the outer product of g_lpf_h/_v,
+ * which only approximates it) that _iqa_filter_pixel() applies.
+ */
+#define VG_MS_SSIM_LPF_TAPS { \
+    {  0.000714f, -0.000450f, -0.002090f,  0.007132f,  0.016114f,  0.007132f, -0.002090f, -0.000450f,  0.000714f }, \
+    { -0.000450f,  0.000283f,  0.001316f, -0.004490f, -0.010146f, -0.004490f,  0.001316f,  0.000283f, -0.000450f }, \
+    { -0.002090f,  0.001316f,  0.006115f, -0.020867f, -0.047149f, -0.020867f,  0.006115f,  0.001316f, -0.002090f }, \
+    {  0.007132f, -0.004490f, -0.020867f,  0.071207f,  0.160885f,  0.071207f, -0.020867f, -0.004490f,  0.007132f }, \
+    {  0.016114f, -0.010146f, -0.047149f,  0.160885f,  0.363505f,  0.160885f, -0.047149f, -0.010146f,  0.016114f }, \
+    {  0.007132f, -0.004490f, -0.020867f,  0.071207f,  0.160885f,  0.071207f, -0.020867f, -0.004490f,  0.007132f }, \
+    { -0.002090f,  0.001316f,  0.006115f, -0.020867f, -0.047149f, -0.020867f,  0.006115f,  0.001316f, -0.002090f }, \
+    { -0.000450f,  0.000283f,  0.001316f, -0.004490f, -0.010146f, -0.004490f,  0.001316f,  0.000283f, -0.000450f }, \
+    {  0.000714f, -0.000450f, -0.002090f,  0.007132f,  0.016114f,  0.007132f, -0.002090f, -0.000450f,  0.000714f } }
+
+/** Mirror a coordinate into 0..n-1 once (iqa/convolve.c KBND_SYMMETRIC). */
+#define VG_SSIM_MIRROR(x, n) ((x) < 0 ? -1 - (x) : (x) >= (n) ? 2 * (n) - (x) - 1 : (x))
+
+#endif /* VG_FEATURES_FLOAT_SSIM_PARAMS_H */

@@ -1,0 +1,47 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * The SSIM map on the CPU, shared by float_ssim (cpu/float_ssim.c) and
+ * float_ms_ssim (cpu/float_ms_ssim.c): the valid Gaussian convolution,
+ * the per-pixel SSIM with the four sums of its map, and the decimation
+ * of libvmaf v3.2.0 iqa/ (ssim_tools.c, convolve.c, decimate.c).
+ */
+
+#ifndef VG_CPU_FLOAT_SSIM_H
+#define VG_CPU_FLOAT_SSIM_H
+
+#include "common/features/float_ssim_params.h"
+
+/** Scratch of vg_ssim_sums() for pictures up to w x h. */
+typedef struct VgSsimWork {
+    float *mu_r, *mu_c;     ///< the means
+    float *rr, *cc, *rc;    ///< products, then their local (co)variances
+    float *cache;           ///< horizontal pass
+    double *acc;            ///< one row of accumulators
+} VgSsimWork;
+
+/** @return 0 or -ENOMEM (wk is freed by vg_ssim_work_free() either way). */
+int vg_ssim_work_alloc(VgSsimWork *wk, int w, int h);
+void vg_ssim_work_free(VgSsimWork *wk);
+
+/**
+ * The sums of the SSIM map of two packed w x h float images (w, h >= 11),
+ * VG_SSIM_SUM_*: iqa/ssim_tools.c _iqa_ssim() with the default arguments.
+ */
+void vg_ssim_sums(const float *ref, const float *cmp, int w, int h,
+                  VgSsimWork *wk, double sums[VG_SSIM_NB_SUMS]);
+
+/**
+ * iqa/decimate.c _iqa_decimate() of a packed w x h image by `factor`
+ * with the klen x klen 2-D kernel k, mirrored at the borders
+ * (KBND_SYMMETRIC), into dst (w / factor + (w & 1) wide); dst may be img
+ * (in place, in libvmaf's write order).
+ */
+void vg_ssim_decimate(float *img, int w, int h, int factor, const float *k,
+                      int klen, float *dst);
+
+#endif /* VG_CPU_FLOAT_SSIM_H */
