@@ -1,0 +1,79 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * float_ms_ssim on the CPU, bit-exact with libvmaf v3.2.0
+ * src/feature/float_ms_ssim.c and ms_ssim.c: a 5-scale pyramid (the 9x9
+ * low-pass g_lpf, factor 2, iqa/decimate.c) and the SSIM map of
+ * cpu/float_ssim.c at each scale; the finish is the home's
+ * (common/features/float_ms_ssim.c).
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include "common/features/float_ms_ssim.h"
+#include "common/fplane.h"
+#include "cpu/float_ssim.h"
+
+static const float lpf[VG_MS_SSIM_LPF][VG_MS_SSIM_LPF] = VG_MS_SSIM_LPF_TAPS;
+
+typedef struct FloatMsSsimState {
+    VgFloatMsSsimParams p;
+    float *ref[VG_MS_SSIM_SCALES], *dis[VG_MS_SSIM_SCALES]; ///< the pyramids, packed
+    VgSsimWork wk;
+} FloatMsSsimState;
+
+static int float_ms_ssim_init(VgFeatureCtx *fc)
+{
+    FloatMsSsimState *s = fc->priv;
+
+    vg_float_ms_ssim_setup(&s->p, fc->opts, fc->bpc, fc->width, fc->height);
+    for (unsigned i = 0; i < VG_MS_SSIM_SCALES; i++) {
+        const size_t n = (size_t)s->p.w[i] * s->p.h[i];
+        if (!(s->ref[i] = malloc(n * sizeof(float))) ||
+            !(s->dis[i] = malloc(n * sizeof(float))))
+            return -ENOMEM;
+    }
+    return vg_ssim_work_alloc(&s->wk, s->p.w[0], s->p.h[0]);
+}
+
+static int float_ms_ssim_extract(VgFeatureCtx *fc, const VgFrame *f)
+{
+    FloatMsSsimState *s = fc->priv;
+    double sums[VG_MS_SSIM_SCALES][VG_SSIM_NB_SUMS];
+
+    vg_plane_to_float(s->ref[0], s->p.w[0], f->ref, 0, 0.0f);
+    vg_plane_to_float(s->dis[0], s->p.w[0], f->dis, 0, 0.0f);
+    for (unsigned i = 1; i < VG_MS_SSIM_SCALES; i++) {
+        vg_ssim_decimate(s->ref[i - 1], s->p.w[i - 1], s->p.h[i - 1], 2,
+                         &lpf[0][0], VG_MS_SSIM_LPF, s->ref[i]);
+        vg_ssim_decimate(s->dis[i - 1], s->p.w[i - 1], s->p.h[i - 1], 2,
+                         &lpf[0][0], VG_MS_SSIM_LPF, s->dis[i]);
+    }
+    for (unsigned i = 0; i < VG_MS_SSIM_SCALES; i++)
+        vg_ssim_sums(s->ref[i], s->dis[i], s->p.w[i], s->p.h[i], &s->wk,
+                     sums[i]);
+    return vg_float_ms_ssim_emit(fc, &s->p, f->index, sums);
+}
+
+static void float_ms_ssim_close(VgFeatureCtx *fc)
+{
+    FloatMsSsimState *s = fc->priv;
+
+    for (unsigned i = 0; i < VG_MS_SSIM_SCALES; i++) {
+        free(s->ref[i]);
+        free(s->dis[i]);
+    }
+    vg_ssim_work_free(&s->wk);
+}
+
+const VgFeatureImpl vg_cpu_float_ms_ssim = {
+    .priv_size = sizeof(FloatMsSsimState),
+    .init = float_ms_ssim_init,
+    .extract = float_ms_ssim_extract,
+    .close = float_ms_ssim_close,
+};
