@@ -61,6 +61,8 @@ static const struct KeyRow {
     { "integer_adm_scale1", "adm" },
     { "integer_adm_scale2", "adm" },
     { "integer_adm_scale3", "adm" },
+    { "float_ssim",         "float_ssim" },
+    { "float_ms_ssim",      "float_ms_ssim" },
     { "vmaf",               NULL  },
 };
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))

@@ -345,6 +345,19 @@ static const BadCase bad_cases[] = {
       { "-r", "@huge.y4m", "-d", "@huge.y4m" }, "file is shorter than one frame", 0 },
     { "one device under two names", { "-r", "/dev/stdin", "-d", "-", SMALL },
       "are one stream", 0 },
+    { "float_ms_ssim below its 5-scale minimum",
+      { R_SMALL, SMALL, "-n", "--feature", "float_ms_ssim" },
+      "feature 'float_ms_ssim' needs pictures of at least 176x176, got 64x48", 1 },
+    { "float_ssim below the window",
+      { R_SMALL, "-w", "8", "-h", "8", "-p", "420", "-b", "8", "-n", "--feature",
+        "float_ssim" },
+      "feature 'float_ssim' needs pictures of at least 11x11, got 8x8", 0 },
+    { "float_ssim decimated below the window",
+      { R_SMALL, SMALL, "-n", "--feature", "float_ssim=scale=5" },
+      "float_ssim: 64x48 decimated by 5 is 12x9, smaller than the 11x11 window", 1 },
+    { "float_ssim scale out of range",
+      { R_SMALL, SMALL, "-n", "--feature", "float_ssim=scale=11" },
+      "feature 'float_ssim': option 'scale' needs an integer in [0, 10], not '11'", 0 },
 };
 #define N_BAD (sizeof(bad_cases) / sizeof(bad_cases[0]))
 
