@@ -63,4 +63,34 @@ enum { VG_SSIM_SUM_SSIM, VG_SSIM_SUM_L, VG_SSIM_SUM_C, VG_SSIM_SUM_S, VG_SSIM_NB
 /** Mirror a coordinate into 0..n-1 once (iqa/convolve.c KBND_SYMMETRIC). */
 #define VG_SSIM_MIRROR(x, n) ((x) < 0 ? -1 - (x) : (x) >= (n) ? 2 * (n) - (x) - 1 : (x))
 
+/* ---- CUDA kernels (gpu/float_ssim.cu, gpu/float_ms_ssim.cu) ---------- */
+
+#define VG_SSIM_BX 32   ///< block width of the map kernels
+#define VG_SSIM_BY 8    ///< block height of the map kernels
+
+/**
+ * One SSIM map: the horizontal pass of the five convolutions
+ * (vg_ssim_hconv), the vertical pass with the per-pixel terms
+ * (vg_ssim_vmap) and the sums in libvmaf's order (vg_ssim_sum).
+ */
+typedef struct VgSsimMapParams {
+    uint64_t ref, cmp;      ///< device float images, w x h
+    int64_t pitch;          ///< their row pitch, bytes
+    int32_t w, h;           ///< image size (>= 11)
+    uint64_t hbuf;          ///< device float[5][h][w - 10]: horizontal pass
+    uint64_t map;           ///< device double[4][h - 10][w - 10]: l, c, s, l c s
+    int32_t with_lcs;       ///< also write the l c s map (float_ssim's sum)
+    uint64_t sums;          ///< device double[VG_SSIM_NB_SUMS]: the sums
+} VgSsimMapParams;
+
+/** Decimation of one image (iqa/decimate.c, mirrored borders). */
+typedef struct VgSsimDecimateParams {
+    uint64_t src[2], dst[2];    ///< ref and dis: device float images
+    int64_t src_pitch;          ///< bytes
+    int32_t w, h;               ///< source size
+    int32_t sw, sh;             ///< destination size (packed rows of sw)
+    int32_t factor;             ///< float_ssim's box: its size and step
+    float tap;                  ///< float_ssim's box: every tap, 1.0f / factor^2
+} VgSsimDecimateParams;
+
 #endif /* VG_FEATURES_FLOAT_SSIM_PARAMS_H */

@@ -1,0 +1,179 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * float_ssim on CUDA: the box decimation when the scale is above 1 and
+ * the SSIM map with its four sums on the device (gpu/float_ssim.cu), from
+ * the engine's float copy of the luma; the means and the dB value are the
+ * feature's home's (common/features/float_ssim.c), on the host, so both
+ * backends print the same bits. Also the SSIM map's launch, shared with
+ * gpu/float_ms_ssim.c (gpu/float_ssim.h).
+ */
+
+#include <errno.h>
+#include <stdint.h>
+
+#include "common/features/float_ssim.h"
+#include "gpu/float_ssim.h"
+
+static unsigned blocks(int n, int b)
+{
+    return (unsigned)((n + b - 1) / b);
+}
+
+int vg_cuda_ssim_map_init(VgFeatureCtx *fc, VgCudaSsimMap *m, int w, int h)
+{
+    VgCudaDevice *d = vg_cuda_fc_device(fc);
+    const size_t dw = (size_t)(w - (VG_SSIM_WIN - 1));
+    const size_t dh = (size_t)(h - (VG_SSIM_WIN - 1));
+    int ret;
+
+    if ((ret = vg_cuda_device_function(d, "vg_ssim_hconv", &m->hconv)) < 0 ||
+        (ret = vg_cuda_device_function(d, "vg_ssim_vmap", &m->vmap)) < 0 ||
+        (ret = vg_cuda_device_function(d, "vg_ssim_sum", &m->sum)) < 0)
+        return ret;
+    if ((ret = VG_DCU(d, cuMemAlloc, &m->hbuf, 5 * dw * h * sizeof(float))) < 0 ||
+        (ret = VG_DCU(d, cuMemAlloc, &m->map,
+                      VG_SSIM_NB_SUMS * dw * dh * sizeof(double))) < 0)
+        return ret;
+    return 0;
+}
+
+void vg_cuda_ssim_map_close(VgFeatureCtx *fc, VgCudaSsimMap *m)
+{
+    VgCudaDevice *d = vg_cuda_fc_device(fc);
+
+    if (m->hbuf)
+        VG_DCU(d, cuMemFree, m->hbuf);
+    if (m->map)
+        VG_DCU(d, cuMemFree, m->map);
+    m->hbuf = m->map = 0;
+}
+
+int vg_cuda_ssim_map_submit(VgFeatureCtx *fc, const VgCudaSsimMap *m,
+                            CUdeviceptr ref, CUdeviceptr cmp, size_t pitch,
+                            int w, int h, int with_lcs, CUdeviceptr sums)
+{
+    VgCudaDevice *d = vg_cuda_fc_device(fc);
+    VgSsimMapParams p = {
+        .ref = (uint64_t)ref,
+        .cmp = (uint64_t)cmp,
+        .pitch = (int64_t)pitch,
+        .w = w,
+        .h = h,
+        .hbuf = (uint64_t)m->hbuf,
+        .map = (uint64_t)m->map,
+        .with_lcs = with_lcs,
+        .sums = (uint64_t)sums,
+    };
+    const int dw = w - (VG_SSIM_WIN - 1), dh = h - (VG_SSIM_WIN - 1);
+    int ret;
+
+    if ((ret = vg_cuda_device_launch(d, m->hconv, blocks(dw, VG_SSIM_BX),
+                                     blocks(h, VG_SSIM_BY), 1, VG_SSIM_BX,
+                                     VG_SSIM_BY, &p)) < 0 ||
+        (ret = vg_cuda_device_launch(d, m->vmap, blocks(dw, VG_SSIM_BX),
+                                     blocks(dh, VG_SSIM_BY), 1, VG_SSIM_BX,
+                                     VG_SSIM_BY, &p)) < 0)
+        return ret;
+    return vg_cuda_device_launch(d, m->sum, 1, 1, 1, 32, 1, &p);
+}
+
+typedef struct FloatSsimCuda {
+    VgFloatSsimParams p;
+    CUfunction decimate;
+    CUdeviceptr img[2];     ///< decimated ref and dis (scale > 1), packed
+    VgCudaSsimMap map;
+} FloatSsimCuda;
+
+static void float_ssim_cuda_close(VgFeatureCtx *fc)
+{
+    FloatSsimCuda *s = fc->priv;
+    VgCudaDevice *d = vg_cuda_fc_device(fc);
+
+    for (unsigned i = 0; i < 2; i++) {
+        if (s->img[i])
+            VG_DCU(d, cuMemFree, s->img[i]);
+        s->img[i] = 0;
+    }
+    vg_cuda_ssim_map_close(fc, &s->map);
+}
+
+static int float_ssim_cuda_init(VgFeatureCtx *fc)
+{
+    FloatSsimCuda *s = fc->priv;
+    VgCudaDevice *d = vg_cuda_fc_device(fc);
+    int ret;
+
+    if ((ret = vg_float_ssim_setup(&s->p, fc->opts, fc->bpc, fc->width,
+                                   fc->height, fc->log)) < 0)
+        return ret;
+    if (s->p.scale > 1) {
+        const size_t bytes = (size_t)s->p.dw * s->p.dh * sizeof(float);
+        if ((ret = vg_cuda_device_function(d, "vg_ssim_decimate_box",
+                                           &s->decimate)) < 0 ||
+            (ret = VG_DCU(d, cuMemAlloc, &s->img[0], bytes)) < 0 ||
+            (ret = VG_DCU(d, cuMemAlloc, &s->img[1], bytes)) < 0)
+            goto fail;
+    }
+    if ((ret = vg_cuda_ssim_map_init(fc, &s->map, s->p.dw, s->p.dh)) < 0)
+        goto fail;
+    return 0;
+fail:
+    float_ssim_cuda_close(fc);
+    return ret;
+}
+
+static int float_ssim_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
+{
+    FloatSsimCuda *s = fc->priv;
+    CUdeviceptr ref = f->ref_f, dis = f->dis_f;
+    size_t pitch = f->f_pitch;
+    int ret;
+
+    if (s->p.scale > 1) {
+        const int f_ = s->p.scale;
+        VgSsimDecimateParams p = {
+            .src = { (uint64_t)f->ref_f, (uint64_t)f->dis_f },
+            .dst = { (uint64_t)s->img[0], (uint64_t)s->img[1] },
+            .src_pitch = (int64_t)f->f_pitch,
+            .w = (int32_t)fc->width,
+            .h = (int32_t)fc->height,
+            .sw = s->p.dw,
+            .sh = s->p.dh,
+            .factor = f_,
+            /* ssim.c: 1.0f / (scale * scale), in float */
+            .tap = 1.0f / (f_ * f_),
+        };
+        if ((ret = vg_cuda_device_launch(vg_cuda_fc_device(fc), s->decimate,
+                                         blocks(s->p.dw, VG_SSIM_BX),
+                                         blocks(s->p.dh, VG_SSIM_BY), 2,
+                                         VG_SSIM_BX, VG_SSIM_BY, &p)) < 0)
+            return ret;
+        ref = s->img[0];
+        dis = s->img[1];
+        pitch = (size_t)s->p.dw * sizeof(float);
+    }
+    return vg_cuda_ssim_map_submit(fc, &s->map, ref, dis, pitch, s->p.dw,
+                                   s->p.dh, 1, f->res);
+}
+
+static int float_ssim_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)
+{
+    const FloatSsimCuda *s = fc->priv;
+
+    return vg_float_ssim_emit(fc, &s->p, f->index, f->host_res);
+}
+
+const VgCudaFeatureImpl vg_cuda_float_ssim = {
+    .priv_size = sizeof(FloatSsimCuda),
+    .needs = VG_CUDA_NEED_FLOAT_LUMA,
+    .res_size = VG_SSIM_NB_SUMS * sizeof(double),
+    .init = float_ssim_cuda_init,
+    .submit = float_ssim_cuda_submit,
+    .collect = float_ssim_cuda_collect,
+    .close = float_ssim_cuda_close,
+};
