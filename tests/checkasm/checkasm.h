@@ -23,6 +23,8 @@
     F(motion)       \
     F(psnr)         \
     F(vif)          \
+    F(float_ssim)   \
+    F(float_ms_ssim) \
     /* end of the table */
 
 #define CA_DECLARE(feat) void checkasm_check_##feat(void);
