@@ -62,6 +62,10 @@ static const struct KeyRow {
     { "integer_adm_scale2", "adm" },
     { "integer_adm_scale3", "adm" },
     { "vmaf",               NULL  },
+    { "vif_scale0",         "float_vif" },
+    { "vif_scale1",         "float_vif" },
+    { "vif_scale2",         "float_vif" },
+    { "vif_scale3",         "float_vif" },
 };
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
 
