@@ -22,8 +22,8 @@
  *    ascending, float accumulators from 0;
  *  - vg_fvif_statistic() per sample, whose num and den are added left to
  *    right into the row's two float sums.
- * The row sums go to the home's finish (vg_float_vif_emit()), which adds
- * them top to bottom as vif_statistic_s does. Loops run over columns
+ * The row sums go to the home (vg_float_vif_sum_rows(), top to bottom as
+ * vif_statistic_s does, then vg_float_vif_emit()). Loops run over columns
  * inside the tap loop (and vectorise); every sample's chain of operations
  * and its order are libvmaf's, so the result is.
  */
@@ -202,6 +202,7 @@ static int fvif_extract(VgFeatureCtx *fc, const VgFrame *fr)
     FvifCpu *c = fc->priv;
     const VgFvifSetup *s = &c->s;
     const float *cur[2];
+    float num[4], den[4];
     ptrdiff_t stride;
 
     vg_plane_to_float(c->in[0], fc->width, fr->ref, 0, -128.0f);
@@ -227,7 +228,8 @@ static int fvif_extract(VgFeatureCtx *fc, const VgFrame *fr)
         if (sc >= s->first)
             statistic(c, sc, cur[0], cur[1], stride);
     }
-    return vg_float_vif_emit(fc, s, fr->index, c->row_num, c->row_den);
+    vg_float_vif_sum_rows(s, c->row_num, c->row_den, num, den);
+    return vg_float_vif_emit(fc, s, fr->index, num, den);
 }
 
 const VgFeatureImpl vg_cpu_float_vif = {

@@ -240,8 +240,24 @@ int vg_float_vif_setup(VgFvifSetup *s, const VgFloatVifOptions *o,
     return 0;
 }
 
+void vg_float_vif_sum_rows(const VgFvifSetup *s, const float *num_rows,
+                           const float *den_rows, float num[4], float den[4])
+{
+    /* vif_statistic_s(): the rows' float sums added top to bottom into a
+     * float (accum_num, accum_den) */
+    for (unsigned sc = 0; sc < 4; sc++) {
+        float an = 0.0f, ad = 0.0f;
+        for (unsigned i = 0; sc >= s->first && i < s->sc_h[sc]; i++) {
+            an += num_rows[s->row_off[sc] + i];
+            ad += den_rows[s->row_off[sc] + i];
+        }
+        num[sc] = an;
+        den[sc] = ad;
+    }
+}
+
 int vg_float_vif_emit(VgFeatureCtx *fc, const VgFvifSetup *s, unsigned index,
-                      const float *num, const float *den)
+                      const float num[4], const float den[4])
 {
     const VgFloatVifOptions *o = fc->opts;
     const double min_val[4] = { 0, o->vif_scale1_min_val,
@@ -249,16 +265,10 @@ int vg_float_vif_emit(VgFeatureCtx *fc, const VgFvifSetup *s, unsigned index,
     double scores[8] = { 0 }, score_num = 0.0, score_den = 0.0, score;
     int ret;
 
-    /* vif_statistic_s(): the rows' float sums added top to bottom into a
-     * float; compute_vif() keeps them as doubles */
+    /* compute_vif(): scores[2 s], scores[2 s + 1] = the float sums */
     for (unsigned sc = s->first; sc < 4; sc++) {
-        float an = 0.0f, ad = 0.0f;
-        for (unsigned i = 0; i < s->sc_h[sc]; i++) {
-            an += num[s->row_off[sc] + i];
-            ad += den[s->row_off[sc] + i];
-        }
-        scores[2 * sc] = an;
-        scores[2 * sc + 1] = ad;
+        scores[2 * sc] = num[sc];
+        scores[2 * sc + 1] = den[sc];
     }
     /* compute_vif(): totals in double, scale order; 1 for a zero den */
     for (unsigned sc = s->first; sc < 4; sc++) {

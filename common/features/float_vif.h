@@ -13,8 +13,9 @@
  *
  * What a backend computes, per scale s in first..3, is one float per row
  * and per quantity: the row's sum, in ascending column order starting from
- * 0.0f, of the per-pixel num and den of vif_statistic_s(). Everything after
- * (the rows summed top to bottom into a float, the scores) is
+ * 0.0f, of the per-pixel num and den of vif_statistic_s(); then the rows
+ * added top to bottom into a float (vg_float_vif_sum_rows(), or the same
+ * additions on the device). The scores from those eight floats are
  * vg_float_vif_emit() on the host, the same code for both backends.
  */
 
@@ -104,12 +105,19 @@ int vg_float_vif_setup(VgFvifSetup *s, const VgFloatVifOptions *o,
 void vg_float_vif_free(VgFvifSetup *s);
 
 /**
- * Emit frame `index` from the row sums: num[s->row_off[sc] + i] (and
- * den) is row i of scale sc. Rows are added top to bottom into a float
- * (vif_statistic_s's accum_num), then compute_vif() and float_vif.c
- * extract() give the outputs.
+ * The per-scale sums from the row sums: num_rows[s->row_off[sc] + i] (and
+ * den_rows) is row i of scale sc, added top to bottom into a float as
+ * vif_statistic_s() does; scales below s->first are 0. The CUDA
+ * backend's last kernel performs the same additions in the same order.
+ */
+void vg_float_vif_sum_rows(const VgFvifSetup *s, const float *num_rows,
+                           const float *den_rows, float num[4], float den[4]);
+
+/**
+ * Emit frame `index` from the per-scale float sums (compute_vif()'s
+ * scores, then float_vif.c extract()).
  */
 int vg_float_vif_emit(VgFeatureCtx *fc, const VgFvifSetup *s, unsigned index,
-                      const float *num, const float *den);
+                      const float num[4], const float den[4]);
 
 #endif /* VG_FEATURES_FLOAT_VIF_H */

@@ -162,4 +162,35 @@ VG_FVIF_FN float vg_fvif_prescale_px(int method, const float *src,
     }
 }
 
+/* ---- CUDA kernels (gpu/float_vif.cu) ------------------------------------ */
+
+#define VG_FVIF_BX 32       ///< threads per block along x (2-D kernels)
+#define VG_FVIF_BY 8        ///< threads per block along y
+#define VG_FVIF_ROWS_BX 128 ///< threads per block of the row-sum kernel
+
+/**
+ * One launch's parameters (every kernel takes the same struct; planes are
+ * packed float arrays, `w` floats per row, unless a pitch is given).
+ */
+typedef struct VgFvifKernelParams {
+    uint64_t src[2];        ///< ref, dis input planes
+    uint64_t dst[2];        ///< ref, dis output planes
+    uint64_t tmp;           ///< 5 planes of sw * sh floats
+    uint64_t num, den;      ///< per-sample num and den, w * h
+    uint64_t rows_num, rows_den; ///< row sums (VgFvifSetup.rows each)
+    uint64_t xi, xw, yi, yw;     ///< prescale axis tables
+    uint64_t res;           ///< 8 floats: num, den of scales 0..3
+    int64_t src_pitch;      ///< bytes per row of src (load only)
+    int32_t src_w, src_h;   ///< source size
+    int32_t w, h;           ///< output size
+    int32_t taps;           ///< filter length (odd)
+    int32_t method;         ///< prescale method
+    int32_t row_off;        ///< first row-sum index of this scale
+    int32_t first;          ///< first computed scale
+    int32_t sc_h[4], sc_off[4]; ///< rows and row-sum offsets per scale
+    float egl, sigma_max_inv;
+    double sigma_nsq;
+    float filter[VG_FVIF_MAX_TAPS];
+} VgFvifKernelParams;
+
 #endif /* VG_FEATURES_FLOAT_VIF_PARAMS_H */

@@ -345,6 +345,21 @@ static const BadCase bad_cases[] = {
       { "-r", "@huge.y4m", "-d", "@huge.y4m" }, "file is shorter than one frame", 0 },
     { "one device under two names", { "-r", "/dev/stdin", "-d", "-", SMALL },
       "are one stream", 0 },
+    { "float_vif: a kernel scale libvmaf does not list",
+      { R_SMALL, SMALL, "-n", "--feature", "float_vif=vif_kernelscale=0.3" },
+      "feature 'float_vif': vif_kernelscale=0.3 is not one of 1, 1/2,", 0 },
+    { "float_vif: a kernel scale out of range",
+      { R_SMALL, SMALL, "-n", "--feature", "float_vif=vif_kernelscale=5" },
+      "option 'vif_kernelscale' = 5 is outside [0.1, 4]", 0 },
+    { "float_vif: a prescale method libvmaf does not have",
+      { R_SMALL, SMALL, "-n", "--feature", "float_vif=vif_prescale_method=area" },
+      "option 'vif_prescale_method' takes one of nearest, bilinear, bicubic, "
+      "lanczos4, not 'area'", 0 },
+    { "float_vif: a picture too small for the filters",
+      { R_SMALL, SMALL, "-n", "--feature",
+        "float_vif=vif_prescale=0.5:vif_kernelscale=3" },
+      "float_vif: a 64x48 picture (prescaled) is too small: scale 3 is 4x3, "
+      "its 9-tap filter needs at least 5x5", 1 },
 };
 #define N_BAD (sizeof(bad_cases) / sizeof(bad_cases[0]))
 
