@@ -348,8 +348,8 @@ static const BadCase bad_cases[] = {
     { "float_vif: a picture too small for the filters",
       { R_SMALL, SMALL, "-n", "--feature",
         "float_vif=vif_prescale=0.5:vif_kernelscale=3" },
-      "float_vif: a 64x48 picture (prescaled) is too small: scale 3 is 4x3, "
-      "its 9-tap filter needs at least 5x5", 1 },
+      "float_vif: a 64x48 picture (prescaled) is too small: scale 0 is "
+      "32x24, its 51-tap filter needs at least 26x26", 1 },
 };
 #define N_BAD (sizeof(bad_cases) / sizeof(bad_cases[0]))
 
