@@ -25,6 +25,9 @@ enum VgOptType {
     VG_OPT_BOOL,
     VG_OPT_INT,
     VG_OPT_DOUBLE,
+    /** One of the names in `values`, stored as its index (an int);
+     *  libvmaf's string options that take a fixed set of words. */
+    VG_OPT_ENUM,
 };
 
 /**
@@ -39,6 +42,7 @@ typedef struct VgFeatureOption {
     double def, min, max;
     int feature_param;    ///< non-default values rename the outputs (libvmaf VMAF_OPT_FLAG_FEATURE_PARAM)
     const char *help;
+    const char *const *values; ///< VG_OPT_ENUM: the accepted names, NULL-terminated; def is an index
 } VgFeatureOption;
 
 /** Feature flags. */

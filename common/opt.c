@@ -116,7 +116,8 @@ double vg_opt_value(const VgFeatureOption *o, const void *opts)
 
     switch (o->type) {
     case VG_OPT_BOOL:   return *(const bool *)p;
-    case VG_OPT_INT:    return *(const int *)p;
+    case VG_OPT_INT:
+    case VG_OPT_ENUM:   return *(const int *)p;
     default:            return *(const double *)p;
     }
 }
@@ -127,7 +128,8 @@ static void set_default(const VgFeatureOption *o, void *opts)
 
     switch (o->type) {
     case VG_OPT_BOOL:   *(bool *)p = o->def != 0.0;  break;
-    case VG_OPT_INT:    *(int *)p = (int)o->def;     break;
+    case VG_OPT_INT:
+    case VG_OPT_ENUM:   *(int *)p = (int)o->def;     break;
     case VG_OPT_DOUBLE: *(double *)p = o->def;       break;
     }
 }
@@ -189,6 +191,23 @@ static int set_value(const VgFeatureDesc *desc, const VgFeatureOption *o,
         *(double *)p = d;
         return 0;
     }
+    case VG_OPT_ENUM: {
+        char known[256] = "";
+        size_t len = 0;
+        for (int i = 0; o->values[i]; i++) {
+            if (!strcmp(val, o->values[i])) {
+                *(int *)p = i;
+                return 0;
+            }
+            len += snprintf(known + len, len < sizeof(known) ?
+                            sizeof(known) - len : 0, "%s%s", i ? ", " : "",
+                            o->values[i]);
+        }
+        vg_log(log, VG_LOG_ERROR,
+               "feature '%s': option '%s' takes one of %s, not '%s'",
+               desc->name, o->name, known, val);
+        return -EINVAL;
+    }
     }
     return -EINVAL;
 }
@@ -224,7 +243,8 @@ static int is_default(const VgFeatureOption *o, const void *opts)
 {
     switch (o->type) {
     case VG_OPT_BOOL: return (vg_opt_value(o, opts) != 0.0) == (o->def != 0.0);
-    case VG_OPT_INT:  return (int)vg_opt_value(o, opts) == (int)o->def;
+    case VG_OPT_INT:
+    case VG_OPT_ENUM: return (int)vg_opt_value(o, opts) == (int)o->def;
     default:          return vg_opt_value(o, opts) == o->def;
     }
 }
@@ -263,6 +283,9 @@ static size_t append_param(char *buf, size_t size, size_t len,
     case VG_OPT_INT:
         return len + snprintf(buf + len, room, "_%s_%d", key,
                               (int)vg_opt_value(o, opts));
+    case VG_OPT_ENUM: /* libvmaf's string options: the word itself */
+        return len + snprintf(buf + len, room, "_%s_%s", key,
+                              o->values[(int)vg_opt_value(o, opts)]);
     default:
         return len + snprintf(buf + len, room, "_%s_%g", key,
                               vg_opt_value(o, opts));

@@ -25,6 +25,7 @@
     F(vif)          \
     F(float_ssim)   \
     F(float_ms_ssim) \
+    F(float_vif)    \
     /* end of the table */
 
 #define CA_DECLARE(feat) void checkasm_check_##feat(void);

@@ -64,6 +64,10 @@ static const struct KeyRow {
     { "float_ssim",         "float_ssim" },
     { "float_ms_ssim",      "float_ms_ssim" },
     { "vmaf",               NULL  },
+    { "vif_scale0",         "float_vif" },
+    { "vif_scale1",         "float_vif" },
+    { "vif_scale2",         "float_vif" },
+    { "vif_scale3",         "float_vif" },
 };
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
 

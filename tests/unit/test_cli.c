@@ -348,6 +348,21 @@ static const BadCase bad_cases[] = {
     { "float_ssim scale out of range",
       { R_SMALL, SMALL, "-n", "--feature", "float_ssim=scale=11" },
       "feature 'float_ssim': option 'scale' needs an integer in [0, 10], not '11'", 0 },
+    { "float_vif: a kernel scale libvmaf does not list",
+      { R_SMALL, SMALL, "-n", "--feature", "float_vif=vif_kernelscale=0.3" },
+      "feature 'float_vif': vif_kernelscale=0.3 is not one of 1, 1/2,", 0 },
+    { "float_vif: a kernel scale out of range",
+      { R_SMALL, SMALL, "-n", "--feature", "float_vif=vif_kernelscale=5" },
+      "option 'vif_kernelscale' = 5 is outside [0.1, 4]", 0 },
+    { "float_vif: a prescale method libvmaf does not have",
+      { R_SMALL, SMALL, "-n", "--feature", "float_vif=vif_prescale_method=area" },
+      "option 'vif_prescale_method' takes one of nearest, bilinear, bicubic, "
+      "lanczos4, not 'area'", 0 },
+    { "float_vif: a picture too small for the filters",
+      { R_SMALL, SMALL, "-n", "--feature",
+        "float_vif=vif_prescale=0.5:vif_kernelscale=3" },
+      "float_vif: a 64x48 picture (prescaled) is too small: scale 0 is "
+      "32x24, its 51-tap filter needs at least 26x26", 1 },
 };
 #define N_BAD (sizeof(bad_cases) / sizeof(bad_cases[0]))
 

@@ -473,6 +473,24 @@ START_TEST(test_minimum_size)
     ck_assert_int_eq(vg_flush(ctx), 0);
     frame_free(&a);
     vg_context_destroy(&ctx);
+
+    /* float_vif: 16x16 with the default filters (scale 3 is then 2x2) */
+    ctx = make_ctx(0, VG_BACKEND_CPU);
+    ck_assert_int_eq(vg_use_feature(ctx, "float_vif", NULL), 0);
+    frame_make(&a, VG_PIX_FMT_YUV444P, 16, 15, 8, 1, 0);
+    ck_assert_int_eq(vg_submit(ctx, &a.pic, &a.pic), -EINVAL);
+    ck_assert_ptr_nonnull(strstr(last_error, "feature 'float_vif' needs "
+                                 "pictures of at least 16x16, got 16x15"));
+    frame_free(&a);
+    vg_context_destroy(&ctx);
+
+    ctx = make_ctx(0, VG_BACKEND_CPU);
+    ck_assert_int_eq(vg_use_feature(ctx, "float_vif", NULL), 0);
+    frame_make(&a, VG_PIX_FMT_YUV444P, 16, 16, 8, 1, 0);
+    ck_assert_int_eq(vg_submit(ctx, &a.pic, &a.pic), 0);
+    ck_assert_int_eq(vg_flush(ctx), 0);
+    frame_free(&a);
+    vg_context_destroy(&ctx);
 }
 END_TEST
 

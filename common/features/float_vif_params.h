@@ -1,0 +1,196 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * Float VIF's per-sample arithmetic, written once for the CPU code
+ * (cpu/float_vif.c) and the kernels (gpu/float_vif.cu), and the kernels'
+ * parameter struct. C and CUDA evaluate these expressions with the same
+ * IEEE operations (no contraction: -ffp-contract=off, -fmad=false; IEEE
+ * float division, no flush to zero), so a sample's value is the same bits
+ * on both.
+ */
+
+#ifndef VG_FEATURES_FLOAT_VIF_PARAMS_H
+#define VG_FEATURES_FLOAT_VIF_PARAMS_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#ifdef __CUDACC__
+#define VG_FVIF_FN static __host__ __device__ __forceinline__
+#else
+#define VG_FVIF_FN static inline
+#endif
+
+/** Largest filter: vif_kernelscale 4 at scale 0 gives 69 taps. */
+#define VG_FVIF_MAX_TAPS 72
+/** Taps per output sample and axis of a prescale method (lanczos4: 9). */
+#define VG_FVIF_PRESCALE_TAPS 9
+
+/**
+ * vif_tools.c mirror of the filters: -i below 0, 2n - i - 2 from n on
+ * (the edge sample is not repeated). Callers keep |i - [0, n)| < n.
+ */
+VG_FVIF_FN int vg_fvif_mirror(int i, int n)
+{
+    return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i);
+}
+
+/**
+ * vif_tools.c log2f_approx() (VIF_OPT_FAST_LOG2 is defined in
+ * vif_options.h): -inf at 0, NaN below; else the unbiased exponent plus
+ * log2_poly_s (double literals rounded to float) at mantissa - 1, Horner
+ * in float from the highest degree.
+ */
+VG_FVIF_FN float vg_fvif_log2f(float x)
+{
+    const float poly[9] = { -0.012671635276421, 0.064841182402670,
+                            -0.157048836463065, 0.257167726303123,
+                            -0.353800560300520, 0.480131410397451,
+                            -0.721314327952201, 1.442694803896991, 0 };
+    uint32_t u, r;
+    float rem, var = 0;
+
+    if (x == 0)
+        return -INFINITY;
+    if (x < 0)
+        return NAN;
+    memcpy(&u, &x, sizeof(u));
+    r = (u & 0x007FFFFFu) | 0x3F800000u;
+    memcpy(&rem, &r, sizeof(rem));
+    for (int i = 0; i < 9; i++)
+        var = var * (rem - 1.0f) + poly[i];
+    return (float)((int32_t)((u & 0x7F800000u) >> 23) - 127) + var;
+}
+
+/**
+ * vif_tools.c vif_statistic_s() for one sample (the 'matching_matlab'
+ * arrangement): float except where sigma_nsq (a double) enters, which
+ * makes the two quotients and their 1 + q double before log2 takes
+ * them as floats, and the comparison sigma1^2 < sigma_nsq double.
+ */
+VG_FVIF_FN void vg_fvif_statistic(float mu1, float mu2, float xx, float yy,
+                                  float xy, float egl, double sigma_nsq,
+                                  float sigma_max_inv, float *num, float *den)
+{
+    const float eps = 1.0e-10f;
+    float sigma1_sq = xx - mu1 * mu1;
+    float sigma2_sq = yy - mu2 * mu2;
+    const float sigma12 = xy - mu1 * mu2;
+    float g, sv_sq, n, d;
+
+    sigma1_sq = sigma1_sq > 0.0f ? sigma1_sq : 0.0f;
+    sigma2_sq = sigma2_sq > 0.0f ? sigma2_sq : 0.0f;
+    g = sigma12 / (sigma1_sq + eps);
+    sv_sq = sigma2_sq - g * sigma12;
+    if (sigma1_sq < eps) {
+        g = 0.0f;
+        sv_sq = sigma2_sq;
+        sigma1_sq = 0.0f;
+    }
+    if (sigma2_sq < eps) {
+        g = 0.0f;
+        sv_sq = 0.0f;
+    }
+    if (g < 0.0f) {
+        sv_sq = sigma2_sq;
+        g = 0.0f;
+    }
+    sv_sq = sv_sq > eps ? sv_sq : eps;
+    g = g < egl ? g : egl;
+    n = vg_fvif_log2f((float)(1.0f + (g * g * sigma1_sq) / (sv_sq + sigma_nsq)));
+    d = vg_fvif_log2f((float)(1.0f + sigma1_sq / sigma_nsq));
+    if (sigma12 < 0.0f)
+        n = 0.0f;
+    if (sigma1_sq < sigma_nsq) {
+        n = 1.0f - sigma2_sq * sigma_max_inv;
+        d = 1.0f;
+    }
+    *num = n;
+    *den = d;
+}
+
+/**
+ * One sample of the prescaled picture (vif_tools.c
+ * bilinear_interpolation(), bicubic_interpolation(),
+ * lanczos4_interpolation(), vif_scale_frame_nearest_s()), from the taps
+ * of its column (xi, xw) and row (yi, yw) of the axis tables built by
+ * vg_float_vif_setup(); `stride` in floats. Float throughout, in
+ * libvmaf's order: bilinear's four products left to right, the others
+ * rows outer, columns inner.
+ */
+VG_FVIF_FN float vg_fvif_prescale_px(int method, const float *src,
+                                     ptrdiff_t stride, const int32_t *xi,
+                                     const float *xw, const int32_t *yi,
+                                     const float *yw)
+{
+    switch (method) {
+    case 1: { /* bilinear: xw[0], yw[0] are the fractions */
+        const float dx = xw[0], dy = yw[0];
+        const float *r1 = src + yi[0] * stride, *r2 = src + yi[1] * stride;
+        return (1 - dy) * (1 - dx) * r1[xi[0]] +
+               (1 - dy) * dx * r1[xi[1]] +
+               dy * (1 - dx) * r2[xi[0]] +
+               dy * dx * r2[xi[1]];
+    }
+    case 2: { /* bicubic */
+        float v = 0.0f;
+        for (int j = 0; j < 4; j++)
+            for (int i = 0; i < 4; i++) {
+                const float wt = xw[i] * yw[j];
+                v += src[yi[j] * stride + xi[i]] * wt;
+            }
+        return v;
+    }
+    case 3: { /* lanczos4: normalised by the sum of the weights */
+        float v = 0.0f, sum = 0.0f;
+        for (int j = 0; j < 9; j++)
+            for (int i = 0; i < 9; i++) {
+                const float wt = xw[i] * yw[j];
+                sum += wt;
+                v += src[yi[j] * stride + xi[i]] * wt;
+            }
+        return v / sum;
+    }
+    default: /* nearest */
+        return src[yi[0] * stride + xi[0]];
+    }
+}
+
+/* ---- CUDA kernels (gpu/float_vif.cu) ------------------------------------ */
+
+#define VG_FVIF_BX 32       ///< threads per block along x (2-D kernels)
+#define VG_FVIF_BY 8        ///< threads per block along y
+#define VG_FVIF_ROWS_BX 128 ///< threads per block of the row-sum kernel
+
+/**
+ * One launch's parameters (every kernel takes the same struct; planes are
+ * packed float arrays, `w` floats per row, unless a pitch is given).
+ */
+typedef struct VgFvifKernelParams {
+    uint64_t src[2];        ///< ref, dis input planes
+    uint64_t dst[2];        ///< ref, dis output planes
+    uint64_t tmp;           ///< 5 planes of sw * sh floats
+    uint64_t num, den;      ///< per-sample num and den, w * h
+    uint64_t rows_num, rows_den; ///< row sums (VgFvifSetup.rows each)
+    uint64_t xi, xw, yi, yw;     ///< prescale axis tables
+    uint64_t res;           ///< 8 floats: num, den of scales 0..3
+    int64_t src_pitch;      ///< bytes per row of src (load only)
+    int32_t src_w, src_h;   ///< source size
+    int32_t w, h;           ///< output size
+    int32_t taps;           ///< filter length (odd)
+    int32_t method;         ///< prescale method
+    int32_t row_off;        ///< first row-sum index of this scale
+    int32_t first;          ///< first computed scale
+    int32_t sc_h[4], sc_off[4]; ///< rows and row-sum offsets per scale
+    float egl, sigma_max_inv;
+    double sigma_nsq;
+    float filter[VG_FVIF_MAX_TAPS];
+} VgFvifKernelParams;
+
+#endif /* VG_FEATURES_FLOAT_VIF_PARAMS_H */
