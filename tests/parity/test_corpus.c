@@ -62,6 +62,13 @@ static const struct KeyRow {
     { "integer_adm_scale2", "adm" },
     { "integer_adm_scale3", "adm" },
     { "vmaf",               NULL  },
+    { "adm2",               "float_adm" },
+    { "aim",                "float_adm" },
+    { "adm3",               "float_adm" },
+    { "adm_scale0",         "float_adm" },
+    { "adm_scale1",         "float_adm" },
+    { "adm_scale2",         "float_adm" },
+    { "adm_scale3",         "float_adm" },
 };
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
 
