@@ -14,10 +14,12 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "common/features/float_adm.h"
+#include "common/features/float_adm_params.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846264338327
@@ -82,12 +84,11 @@ void vg_float_adm_setup(VgFloatAdmParams *p, const VgFloatAdmOpts *o,
     p->first_scale = o->skip_scale0 ? 1 : 0;
 }
 
-float vg_float_adm_scale_value(const VgFloatAdmParams *p,
-                               const VgFloatAdmOpts *o, int s, int kind,
-                               const float *const rows[3])
+float vg_float_adm_scale_value_tot(const VgFloatAdmParams *p,
+                                   const VgFloatAdmOpts *o, int s, int kind,
+                                   const float tot[3])
 {
     const VgAdmRegion *rg = &p->sc[s].cm;
-    const int n = rg->bottom - rg->top;
     /* get_noise_constant(right - left, bottom - top, weight, p): the AIM
      * numerator is adm_cm_s() called with noise weight 0.0 */
     const double nw = kind == VG_FADM_AIM ? 0.0 : o->noise_weight;
@@ -95,14 +96,70 @@ float vg_float_adm_scale_value(const VgFloatAdmParams *p,
                              1.0f / o->p_norm);
     float v[3];
 
+    for (int b = 0; b < 3; b++)
+        v[b] = powf(tot[b], 1.0f / o->p_norm) + noise;
+    return v[0] + v[1] + v[2];
+}
+
+float vg_float_adm_scale_value(const VgFloatAdmParams *p,
+                               const VgFloatAdmOpts *o, int s, int kind,
+                               const float *const rows[3])
+{
+    const int n = vg_float_adm_rows(p, s);
+    float tot[3];
+
     for (int b = 0; b < 3; b++) {
         float accum = 0;
         for (int i = 0; i < n; i++)
             accum += rows[b][i];
-        v[b] = powf(accum, 1.0f / o->p_norm) + noise;
+        tot[b] = accum;
     }
-    return v[0] + v[1] + v[2];
+    return vg_float_adm_scale_value_tot(p, o, s, kind, tot);
 }
+
+#if VG_FADM_HAVE_RCP
+static float rcp_tab[VG_FADM_RCP_SIZE];
+static int rcp_ok;
+static pthread_once_t rcp_once = PTHREAD_ONCE_INIT;
+
+static int rcp_matches(float x)
+{
+    const float hw = vg_float_adm_rcp_hw(x), m = vg_fadm_rcp_model(x, rcp_tab);
+    return vg_fadm_f2u(hw) == vg_fadm_f2u(m);
+}
+
+/* The table from this CPU's RCPSS, then the model checked against it: on
+ * every float of [1, 2), on every exponent with a spread of mantissas of
+ * both signs, and at zero, subnormals and infinities. */
+static void build_rcp(void)
+{
+    for (uint32_t k = 0; k < VG_FADM_RCP_SIZE; k++)
+        rcp_tab[k] = vg_float_adm_rcp_hw(
+            vg_fadm_u2f(0x3f800000u | (k << (23 - VG_FADM_RCP_BITS))));
+    for (uint32_t m = 0; m < (1u << 23); m++)
+        if (!rcp_matches(vg_fadm_u2f(0x3f800000u | m)))
+            return;
+    for (uint32_t e = 0; e < 256; e++) {
+        for (uint32_t m = 0; m < (1u << 23); m += 4093) {
+            const uint32_t u = (e << 23) | m;
+            if (e == 255 && m)
+                continue;
+            if (!rcp_matches(vg_fadm_u2f(u)) ||
+                !rcp_matches(vg_fadm_u2f(u | 0x80000000u)))
+                return;
+        }
+        if (e < 255 && !rcp_matches(vg_fadm_u2f((e << 23) | 0x7fffffu)))
+            return;
+    }
+    rcp_ok = 1;
+}
+
+const float *vg_float_adm_rcp_table(void)
+{
+    pthread_once(&rcp_once, build_rcp);
+    return rcp_ok ? rcp_tab : NULL;
+}
+#endif
 
 int vg_float_adm_finish(VgFeatureCtx *fc, unsigned index,
                         const float val[VG_FADM_NB_SCALES][3])

@@ -50,6 +50,13 @@ static inline float vg_float_adm_rcp_hw(float x)
 {
     return _mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(x)));
 }
+
+/**
+ * This CPU's RCPSS as the table of vg_fadm_rcp_model()
+ * (common/features/float_adm_params.h), built and checked once; NULL if
+ * its RCPSS does not follow the model (then only the CPU reproduces it).
+ */
+const float *vg_float_adm_rcp_table(void);
 #else
 #define VG_FADM_HAVE_RCP 0
 #endif
@@ -121,6 +128,15 @@ static inline int vg_float_adm_rows(const VgFloatAdmParams *p, int s)
 float vg_float_adm_scale_value(const VgFloatAdmParams *p,
                                const VgFloatAdmOpts *o, int s, int kind,
                                const float *const rows[3]);
+
+/**
+ * The same from the band totals, the row sums already added top to bottom
+ * into one float per band, starting at 0 (the CUDA backend adds them on the
+ * device in that order).
+ */
+float vg_float_adm_scale_value_tot(const VgFloatAdmParams *p,
+                                   const VgFloatAdmOpts *o, int s, int kind,
+                                   const float tot[3]);
 
 /**
  * The frame's finish (compute_adm() after the scale loop and

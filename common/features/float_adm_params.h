@@ -16,6 +16,8 @@
 #ifndef VG_FEATURES_FLOAT_ADM_PARAMS_H
 #define VG_FEATURES_FLOAT_ADM_PARAMS_H
 
+#include <stdint.h>
+
 #ifdef __CUDACC__
 #define VG_FADM_HD static __host__ __device__ __forceinline__
 #else
@@ -162,5 +164,101 @@ VG_FADM_HD float vg_fadm_cube(float x)
 {
     return x * x * x;
 }
+
+/* ------------------------------------------------------------------------
+ * The hardware reciprocal as a table (the CUDA side of DIVS())
+ * ---------------------------------------------------------------------- */
+
+/** Entries of the reciprocal table: the 12 leading mantissa bits. */
+#define VG_FADM_RCP_BITS 12
+#define VG_FADM_RCP_SIZE (1 << VG_FADM_RCP_BITS)
+
+#ifdef __CUDACC__
+#define VG_FADM_F2U(x) __float_as_uint(x)
+#define VG_FADM_U2F(x) __uint_as_float(x)
+#else
+#include <string.h>
+static inline uint32_t vg_fadm_f2u(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, 4);
+    return u;
+}
+static inline float vg_fadm_u2f(uint32_t u)
+{
+    float x;
+    memcpy(&x, &u, 4);
+    return x;
+}
+#define VG_FADM_F2U(x) vg_fadm_f2u(x)
+#define VG_FADM_U2F(x) vg_fadm_u2f(x)
+#endif
+
+/**
+ * RCPSS as a table model: `tab[k]` is the host's RCPSS of the float in
+ * [1, 2) whose mantissa starts with the 12 bits k (then zeros). For a
+ * normal x the result has the table entry's mantissa, its exponent moved
+ * by x's and the sign of x; a result below the normal range is +-0;
+ * a zero or subnormal x gives +-inf, an infinite x +-0 and a NaN stays NaN.
+ * The host checks at start-up that its RCPSS follows this model
+ * (vg_float_adm_rcp_table()).
+ */
+VG_FADM_HD float vg_fadm_rcp_model(float x, const float *tab)
+{
+    const uint32_t u = VG_FADM_F2U(x);
+    const uint32_t sign = u & 0x80000000u;
+    const int e = (int)((u >> 23) & 0xff);
+
+    if (e == 0)
+        return VG_FADM_U2F(sign | 0x7f800000u);
+    if (e == 255)
+        return (u & 0x7fffffu) ? x : VG_FADM_U2F(sign);
+    const uint32_t r = VG_FADM_F2U(tab[(u >> (23 - VG_FADM_RCP_BITS)) &
+                                       (VG_FADM_RCP_SIZE - 1)]);
+    const int re = (int)((r >> 23) & 0xff) + 127 - e;
+    if (re <= 0)
+        return VG_FADM_U2F(sign);
+    if (re >= 255)
+        return VG_FADM_U2F(sign | 0x7f800000u);
+    return VG_FADM_U2F(sign | ((uint32_t)re << 23) | (r & 0x7fffffu));
+}
+
+/* ------------------------------------------------------------------------
+ * Kernel parameters (gpu/float_adm.c, gpu/float_adm.cu)
+ * ---------------------------------------------------------------------- */
+
+#define VG_FADM_BX 32   ///< 2-D kernels: block 32 x 8
+#define VG_FADM_BY 8
+#define VG_FADM_ROW_THREADS 64  ///< row-sum kernel: rows per block
+
+/** One scale's launch parameters; pointers as uint64_t, pitches in bytes. */
+typedef struct VgFadmKernelParams {
+    uint64_t src[2];        ///< DWT input: ref, dis
+    int64_t src_pitch;
+    uint64_t lo[2];         ///< DWT output band a: ref, dis
+    uint64_t ref[3], dis[3];///< DWT detail bands h, v, d
+    uint64_t r[3], a[3];    ///< decoupled
+    uint64_t cva[3], cfa[3];///< CSF of a: value, |value| / 30
+    uint64_t cvr[3], cfr[3];///< CSF of r
+    int64_t pitch;          ///< of every band
+    uint64_t rcp;           ///< VG_FADM_RCP_SIZE floats, or 0: divide
+    uint64_t rows;          ///< row sums [kind][band][n_rows]
+    uint64_t tot;           ///< totals [kind][band] of this scale
+    double egl;             ///< adm_enhn_gain_limit
+    float rf[3];            ///< CSF weights h, v, d
+    float cos1_sq;
+    float src_offset;       ///< added on load at scale 0 (-128)
+    float p_f;              ///< (float)adm_p_norm when not 3
+    int32_t add_offset;     ///< 1 at scale 0
+    int32_t lo_only;        ///< adm_skip_scale0 at scale 0: band a only
+    int32_t bypass;         ///< adm_bypass_cm
+    int32_t p_is_3;
+    int32_t in_w, in_h;     ///< DWT input size
+    int32_t w, h;           ///< band size
+    int32_t dl, dt, dr, db; ///< decouple / CSF region
+    int32_t cl, ct, cr, cb; ///< CM / denominator region
+    int32_t n_rows;         ///< cb - ct
+    int32_t pad;
+} VgFadmKernelParams;
 
 #endif /* VG_FEATURES_FLOAT_ADM_PARAMS_H */
