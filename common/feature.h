@@ -59,8 +59,14 @@ enum {
 typedef struct VgFeatureOutput {
     const char *name;   ///< libvmaf's provided name (VMAF_integer_feature_vif_scale0_score)
     const char *alias;  ///< printed name (integer_vif_scale0), or NULL to print `name`
-    int debug_only;     ///< only written with debug=true
+    /** VG_OUTPUT_DEBUG: only written with debug=true; VG_OUTPUT_NO_PARAMS
+     *  (or'ed in): printed without the feature-param suffixes, for a name
+     *  libvmaf emits but does not list in its provided_features */
+    int debug_only;
 } VgFeatureOutput;
+
+#define VG_OUTPUT_DEBUG 1
+#define VG_OUTPUT_NO_PARAMS 2
 
 typedef struct VgFeatureCtx VgFeatureCtx;
 

@@ -301,7 +301,7 @@ int vg_opt_key_name(const VgFeatureDesc *desc, unsigned out,
     size_t len;
 
     len = snprintf(buf, size, "%s", o->alias ? o->alias : o->name);
-    for (unsigned i = 0; i < n; i++)
+    for (unsigned i = 0; i < n && !(o->debug_only & VG_OUTPUT_NO_PARAMS); i++)
         len = append_param(buf, size, len, param[i], opts);
     return len < size ? 0 : -ENAMETOOLONG;
 }

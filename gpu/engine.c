@@ -376,6 +376,8 @@ static int open_features(VgCudaEngine *e)
         const VgFeatureInst *inst = &p->feats[f];
         const VgCudaFeatureImpl *impl = vg_cuda_feature(inst->desc);
 
+        if (impl && impl->usable && !impl->usable(inst->opts))
+            impl = NULL;
         if (!impl) {
             if (inst->desc->flags & VG_FEATURE_PREV_REF) {
                 vg_log(e->log, VG_LOG_ERROR, "feature '%s' has no CUDA "

@@ -62,6 +62,12 @@ typedef struct VgCudaFeatureImpl {
     VgCudaCollectFn *collect;
     VgFeatureFlushFn *flush;    ///< optional
     VgFeatureCloseFn *close;    ///< optional
+    /**
+     * Optional: 0 when these options (or this host) are outside what the
+     * kernels reproduce exactly; the engine then runs the reference
+     * implementation on the host instead.
+     */
+    int (*usable)(const void *opts);
 } VgCudaFeatureImpl;
 
 #define VG_GPU_IMPL_DECL_0(name)

@@ -88,8 +88,9 @@ static const float watson_amp[4][4] = {
     { 0.091401f, 0.11792f, 0.15214f, 0.11792f },
 };
 
-/* integer_adm.c dwt_quant_step(): mixed float/double exactly as there */
-static float watson_q(int lambda, int theta, double nvd, int rdh)
+/* integer_adm.c dwt_quant_step() (adm_tools.h dwt_quant_step() is the
+ * same): mixed float/double exactly as there */
+float vg_adm_watson_q(int lambda, int theta, double nvd, int rdh)
 {
     float r = nvd * rdh * M_PI / 180.0;
     float t = log10(pow(2.0, lambda + 1) * watson_f0 * watson_g[theta] / r);
@@ -135,7 +136,7 @@ static float barten_mtf(float sf)
 }
 
 /* barten_csf_tools.h barten_csf(), luminance DEFAULT_ADM_CSF_LUM = 100 */
-static float barten_csf(int lambda, double nvd, int rdh, double scale)
+float vg_adm_barten_csf(int lambda, double nvd, int rdh, double scale)
 {
     const double lum_level = 100.0;
     float r = nvd * rdh * M_PI / 180.0;
@@ -240,8 +241,8 @@ int vg_adm_factors(const VgAdmOpts *o, VgAdmFactors *f, VgLog *log)
         float f1, f2;
         switch (o->csf_mode) {
         case VG_ADM_CSF_BARTEN:
-            f1 = barten_csf(s, nvd, rdh, o->csf_scale);
-            f2 = barten_csf(s, nvd, rdh, o->csf_diag_scale);
+            f1 = vg_adm_barten_csf(s, nvd, rdh, o->csf_scale);
+            f2 = vg_adm_barten_csf(s, nvd, rdh, o->csf_diag_scale);
             break;
         case VG_ADM_CSF_BLEND:
         case VG_ADM_CSF_BLEND_MAE:
@@ -249,8 +250,8 @@ int vg_adm_factors(const VgAdmOpts *o, VgAdmFactors *f, VgLog *log)
             f2 = blend_tab[o->csf_mode - VG_ADM_CSF_BLEND][bi][1][s];
             break;
         default:
-            f1 = 1.0f / watson_q(s, 1, nvd, rdh);
-            f2 = 1.0f / watson_q(s, 2, nvd, rdh);
+            f1 = 1.0f / vg_adm_watson_q(s, 1, nvd, rdh);
+            f2 = 1.0f / vg_adm_watson_q(s, 2, nvd, rdh);
             break;
         }
         f->f[s][0] = f1;

@@ -109,6 +109,18 @@ typedef struct VgAdmFactors {
  */
 int vg_adm_factors(const VgAdmOpts *o, VgAdmFactors *f, VgLog *log);
 
+/**
+ * Watson's quantisation step Q(lambda, theta) of the luma DWT for a
+ * viewing condition (integer_adm.c and adm_tools.h dwt_quant_step()).
+ */
+float vg_adm_watson_q(int lambda, int theta, double nvd, int rdh);
+
+/**
+ * Barten's CSF of DWT level lambda at 100 cd/m2 times `scale`
+ * (barten_csf_tools.h barten_csf(), DEFAULT_ADM_CSF_LUMINANCE_LEVEL).
+ */
+float vg_adm_barten_csf(int lambda, double nvd, int rdh, double scale);
+
 /** Fill the geometry of the four scales for a luma size (>= VG_ADM_MIN_SIZE). */
 void vg_adm_scales(unsigned width, unsigned height,
                    VgAdmScale sc[VG_ADM_NB_SCALES]);

@@ -26,6 +26,7 @@
     F(float_ssim)   \
     F(float_ms_ssim) \
     F(float_vif)    \
+    F(float_adm)    \
     /* end of the table */
 
 #define CA_DECLARE(feat) void checkasm_check_##feat(void);

@@ -68,6 +68,13 @@ static const struct KeyRow {
     { "vif_scale1",         "float_vif" },
     { "vif_scale2",         "float_vif" },
     { "vif_scale3",         "float_vif" },
+    { "adm2",               "float_adm" },
+    { "aim",                "float_adm" },
+    { "adm3",               "float_adm" },
+    { "adm_scale0",         "float_adm" },
+    { "adm_scale1",         "float_adm" },
+    { "adm_scale2",         "float_adm" },
+    { "adm_scale3",         "float_adm" },
 };
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
 

@@ -86,6 +86,8 @@ static void make_fixtures(void)
     for (size_t i = 0; i < sizeof(small); i++)
         small[i] = (uint8_t)(small[i] ^ 1);
     write_file("small_dis.yuv", small, sizeof(small));
+    /* one 16x16 4:2:0 8-bit frame: below float_adm's minimum size */
+    write_file("tiny16.yuv", small, 16 * 16 * 3 / 2);
 
     write_file("bad_model.json", "{ \"model_dict\": { not json",
                strlen("{ \"model_dict\": { not json"));
@@ -363,6 +365,26 @@ static const BadCase bad_cases[] = {
         "float_vif=vif_prescale=0.5:vif_kernelscale=3" },
       "float_vif: a 64x48 picture (prescaled) is too small: scale 0 is "
       "32x24, its 51-tap filter needs at least 26x26", 1 },
+    { "float_adm below its minimum size",
+      { "-r", "@tiny16.yuv", "-d", "@tiny16.yuv", "-w", "16", "-h", "16", "-p",
+        "420", "-b", "8", "-n", "--feature", "float_adm" },
+      "feature 'float_adm' needs pictures of at least 17x17, got 16x16", 1 },
+    { "float_adm: adm_skip_aim_scale set to its default -1",
+      { R_SMALL, SMALL, "-n", "--feature", "float_adm=adm_skip_aim_scale=-1" },
+      "feature 'float_adm': option 'adm_skip_aim_scale' needs an integer in "
+      "[0, 3], not '-1'", 0 },
+    { "float_adm: adm_csf_mode above 9",
+      { R_SMALL, SMALL, "-n", "--feature", "float_adm=adm_csf_mode=10" },
+      "option 'adm_csf_mode' needs an integer in [0, 9], not '10'", 0 },
+    { "float_adm: adm_p_norm below 1",
+      { R_SMALL, SMALL, "-n", "--feature", "float_adm=adm_p_norm=0.5" },
+      "option 'adm_p_norm' = 0.5 is outside [1, 20]", 0 },
+    { "float_adm: adm_f1s2 below -1",
+      { R_SMALL, SMALL, "-n", "--feature", "float_adm=adm_f1s2=-1.5" },
+      "option 'adm_f1s2' = -1.5 is outside [-1, 10]", 0 },
+    { "float_adm: adm_bypass_cm 2",
+      { R_SMALL, SMALL, "-n", "--feature", "float_adm=adm_bypass_cm=2" },
+      "option 'adm_bypass_cm' needs an integer in [0, 1], not '2'", 0 },
 };
 #define N_BAD (sizeof(bad_cases) / sizeof(bad_cases[0]))
 
@@ -618,6 +640,42 @@ START_TEST(test_long_options_with_equals)
 }
 END_TEST
 
+/*
+ * float_adm's keys with a feature param: libvmaf (feature_name.c) suffixes
+ * the names it lists in provided_features, and not the debug value "adm",
+ * which float_adm.c emits without listing it.
+ */
+START_TEST(test_float_adm_key_names)
+{
+    const char *args[] = {
+        "-r", tmp_path("small.yuv"), "-d", tmp_path("small_dis.yuv"), SMALL,
+        "-n", "--feature", "float_adm=debug=true:adm_p_norm=2:adm_skip_scale0=true",
+        "--json", "-o", tmp_path("fadm.json"), NULL
+    };
+    static const char *const want[] = {
+        "adm", "adm2_apn_2_ssz", "aim_apn_2_ssz", "adm3_apn_2_ssz",
+        "adm_scale0_apn_2_ssz", "adm_scale3_apn_2_ssz", "adm_num_apn_2_ssz",
+        "adm_den_apn_2_ssz", "adm_num_scale0_apn_2_ssz",
+        "adm_den_scale3_apn_2_ssz",
+    };
+    size_t n;
+    json_object *fr, *m = NULL;
+    int rc = run_tool(0, NULL, args);
+    char *e = err_text();
+
+    ck_assert_msg(rc == 0, "exit status %d: %s", rc, e);
+    free(e);
+    fr = frames_of("fadm.json", &n);
+    ck_assert_uint_eq(n, 3);
+    for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+        metric(fr, 0, want[i]);
+    ck_assert(json_object_object_get_ex(json_object_array_get_idx(fr, 0),
+                                        "metrics", &m));
+    ck_assert_int_eq(json_object_object_length(m), 18);
+    json_object_put(fr);
+}
+END_TEST
+
 /* A bootstrap model with a name longer than 255 bytes: both score lines. */
 START_TEST(test_long_model_name)
 {
@@ -729,6 +787,7 @@ int main(void)
     tcase_add_test(tc, test_y4m_and_stdin_odd_size);
     tcase_add_test(tc, test_16bit_full_words);
     tcase_add_test(tc, test_long_model_name);
+    tcase_add_test(tc, test_float_adm_key_names);
     tcase_add_test(tc, test_long_options_with_equals);
     tcase_add_test(tc, test_size_checked_before_allocation);
     tcase_add_test(tc, test_too_many_models);

@@ -1,0 +1,329 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * Float ADM on the CPU, bit-exact with libvmaf v3.2.0's float_adm (adm.c
+ * compute_adm(), adm_tools.c; ADM_OPT_AVOID_ATAN and
+ * ADM_OPT_RECIP_DIVISION as adm_options.h defines them). Per scale: the
+ * db2 DWT of both pictures, the decoupling of the distorted detail bands
+ * into restored (r) and additive (a) parts, the reference energy
+ * (denominator), the CSF of a and the masking of r by it (DLM numerator),
+ * the CSF of r and the masking of a by it (AIM numerator).
+ *
+ * Each of the three region sums is produced as libvmaf adds it: one float
+ * per row, its columns left to right, and the rows then added top to
+ * bottom by the home's vg_float_adm_scale_value(), which the CUDA backend
+ * calls with its own row sums. The per-sample arithmetic is
+ * common/features/float_adm_params.h, shared with the kernels.
+ *
+ * On x86 the decoupling divides as libvmaf's SSE2 builds do: times the
+ * hardware's approximate reciprocal refined by one Newton step
+ * (vg_float_adm_rcp_hw()); elsewhere it divides.
+ */
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "common/fplane.h"
+#include "common/features/float_adm.h"
+#include "common/features/float_adm_params.h"
+
+typedef struct Bands {
+    float *a, *h, *v, *d;
+} Bands;
+
+typedef struct FloatAdmPriv {
+    VgFloatAdmParams p;
+    ptrdiff_t in_stride;        ///< floats per row of the input planes
+    ptrdiff_t stride;           ///< floats per row of every band
+    float *in_ref, *in_dis;     ///< the pictures as float, offset -128
+    float *lo_ref[2], *lo_dis[2]; ///< band a of each scale, ping-pong
+    float *ref[3], *dis[3];     ///< DWT detail bands h, v, d
+    float *r[3], *a[3];         ///< decoupled
+    float *cv[3], *cf[3];       ///< CSF of the masker: value, |value| / 30
+    float *tmplo, *tmphi;       ///< the DWT's vertical pass
+    float *rows[3][3];          ///< row sums [kind][band]
+    void *mem;
+} FloatAdmPriv;
+
+/* adm_dwt2_s / adm_dwt2_lo_s: per output row, the vertical pass over every
+ * column, then the horizontal pass; v = hi(lo rows), h = lo(hi rows) */
+static void dwt(FloatAdmPriv *s, const float *src, ptrdiff_t sst, int w,
+                int h, float *oa, float *oh, float *ov, float *od)
+{
+    const ptrdiff_t dst = s->stride;
+    float *tl = s->tmplo, *th = s->tmphi;
+
+    for (int i = 0; i < (h + 1) / 2; i++) {
+        const float *r0 = src + vg_fadm_src_index(i, 0, h) * sst;
+        const float *r1 = src + vg_fadm_src_index(i, 1, h) * sst;
+        const float *r2 = src + vg_fadm_src_index(i, 2, h) * sst;
+        const float *r3 = src + vg_fadm_src_index(i, 3, h) * sst;
+
+        for (int j = 0; j < w; j++) {
+            tl[j] = vg_fadm_lo(r0[j], r1[j], r2[j], r3[j]);
+            if (oh)
+                th[j] = vg_fadm_hi(r0[j], r1[j], r2[j], r3[j]);
+        }
+        for (int j = 0; j < (w + 1) / 2; j++) {
+            const int j0 = vg_fadm_src_index(j, 0, w);
+            const int j1 = vg_fadm_src_index(j, 1, w);
+            const int j2 = vg_fadm_src_index(j, 2, w);
+            const int j3 = vg_fadm_src_index(j, 3, w);
+
+            oa[i * dst + j] = vg_fadm_lo(tl[j0], tl[j1], tl[j2], tl[j3]);
+            if (!oh)
+                continue;
+            ov[i * dst + j] = vg_fadm_hi(tl[j0], tl[j1], tl[j2], tl[j3]);
+            oh[i * dst + j] = vg_fadm_lo(th[j0], th[j1], th[j2], th[j3]);
+            od[i * dst + j] = vg_fadm_hi(th[j0], th[j1], th[j2], th[j3]);
+        }
+    }
+}
+
+static inline float quotient(float n, float d)
+{
+#if VG_FADM_HAVE_RCP
+    return vg_fadm_div_rcp(n, d, vg_float_adm_rcp_hw(d));
+#else
+    return n / d;
+#endif
+}
+
+/* adm_decouple_s over the CSF region of scale sc */
+static void decouple(FloatAdmPriv *s, const VgAdmScale *sc, double egl)
+{
+    const VgAdmRegion *rg = &sc->dec;
+    const float cos1 = s->p.cos1_sq;
+
+    for (int i = rg->top; i < rg->bottom; i++) {
+        for (int j = rg->left; j < rg->right; j++) {
+            const ptrdiff_t k = i * s->stride + j;
+            float o[3], t[3], rst[3];
+
+            for (int b = 0; b < 3; b++) {
+                o[b] = s->ref[b][k];
+                t[b] = s->dis[b][k];
+            }
+            for (int b = 0; b < 3; b++) {
+                const float kb = vg_fadm_clamp01(quotient(t[b], o[b] + VG_FADM_EPS));
+                rst[b] = kb * o[b];
+            }
+            const int flag = vg_fadm_angle_flag(o[0], o[1], t[0], t[1], cos1);
+            for (int b = 0; b < 3; b++) {
+                rst[b] = vg_fadm_restore(rst[b], t[b], flag, egl);
+                s->r[b][k] = rst[b];
+                s->a[b][k] = t[b] - rst[b];
+            }
+        }
+    }
+}
+
+/* adm_csf_s over the CSF region: the masker's CSF value and |value| / 30 */
+static void csf(FloatAdmPriv *s, const VgAdmScale *sc, const float *rf,
+                float *const src[3])
+{
+    const VgAdmRegion *rg = &sc->dec;
+
+    for (int b = 0; b < 3; b++) {
+        for (int i = rg->top; i < rg->bottom; i++) {
+            for (int j = rg->left; j < rg->right; j++) {
+                const ptrdiff_t k = i * s->stride + j;
+                const float v = rf[b] * src[b][k];
+                s->cv[b][k] = v;
+                s->cf[b][k] = vg_fadm_flt(v);
+            }
+        }
+    }
+}
+
+static inline float energy(const VgFloatAdmParams *p, float x)
+{
+    return p->p_is_3 ? vg_fadm_cube(x) : powf(x, p->p_f);
+}
+
+/* adm_csf_den_scale_s: per-row sums of |rf * ref|^p over the CM region */
+static void den_rows(FloatAdmPriv *s, const VgAdmScale *sc, const float *rf)
+{
+    const VgAdmRegion *rg = &sc->cm;
+
+    for (int i = rg->top; i < rg->bottom; i++) {
+        for (int b = 0; b < 3; b++) {
+            const float *row = s->ref[b] + i * s->stride;
+            float inner = 0;
+            for (int j = rg->left; j < rg->right; j++)
+                inner += energy(&s->p, fabsf(rf[b] * row[j]));
+            s->rows[VG_FADM_DEN][b][i - rg->top] = inner;
+        }
+    }
+}
+
+/* adm_cm_s: per-row sums of max(|rf * src| - thr, 0)^p over the CM
+ * region; thr from the masker's bands (s->cv, s->cf), neighbours mirrored
+ * as the ADM_CM_THRESH_S_* macros: -1 -> 1 and n -> n - 1 */
+static void cm_rows(FloatAdmPriv *s, const VgAdmScale *sc, const float *rf,
+                    float *const src[3], int bypass, float *const out[3])
+{
+    const VgAdmRegion *rg = &sc->cm;
+    const int w = sc->w, h = sc->h;
+    const ptrdiff_t st = s->stride;
+
+    for (int i = rg->top; i < rg->bottom; i++) {
+        const int im1 = i == 0 ? 1 : i - 1;
+        const int ip1 = i == h - 1 ? h - 1 : i + 1;
+        float inner[3] = { 0, 0, 0 };
+
+        for (int j = rg->left; j < rg->right; j++) {
+            const int jm1 = j == 0 ? 1 : j - 1;
+            const int jp1 = j == w - 1 ? w - 1 : j + 1;
+            float thr = 0;
+
+            if (!bypass) {
+                for (int b = 0; b < 3; b++) {
+                    const float *f0 = s->cf[b] + im1 * st;
+                    const float *f1 = s->cf[b] + i * st;
+                    const float *f2 = s->cf[b] + ip1 * st;
+                    thr += vg_fadm_thr_band(f0[jm1], f0[j], f0[jp1],
+                                            f1[jm1], s->cv[b][i * st + j], f1[jp1],
+                                            f2[jm1], f2[j], f2[jp1]);
+                }
+            }
+            for (int b = 0; b < 3; b++) {
+                const float x = src[b][i * st + j] * rf[b];
+                inner[b] += energy(&s->p, vg_fadm_masked(x, thr));
+            }
+        }
+        for (int b = 0; b < 3; b++)
+            out[b][i - rg->top] = inner[b];
+    }
+}
+
+static void float_adm_close(VgFeatureCtx *fc)
+{
+    FloatAdmPriv *s = fc->priv;
+    free(s->mem);
+    s->mem = NULL;
+}
+
+static float *carve(char **top, size_t floats)
+{
+    float *r = (float *)*top;
+    *top += (floats * sizeof(float) + 63) & ~(size_t)63;
+    return r;
+}
+
+static int float_adm_init(VgFeatureCtx *fc)
+{
+    FloatAdmPriv *s = fc->priv;
+    const VgFloatAdmOpts *o = fc->opts;
+
+    if (fc->width < VG_FADM_MIN_SIZE || fc->height < VG_FADM_MIN_SIZE) {
+        vg_log(fc->log, VG_LOG_ERROR, "float_adm: %ux%u is below the minimum "
+               "frame size %dx%d", fc->width, fc->height, VG_FADM_MIN_SIZE,
+               VG_FADM_MIN_SIZE);
+        return -EINVAL;
+    }
+    if (fc->bpc < 8 || fc->bpc > 16) {
+        vg_log(fc->log, VG_LOG_ERROR, "float_adm: unsupported bit depth %u",
+               fc->bpc);
+        return -EINVAL;
+    }
+    vg_float_adm_setup(&s->p, o, fc->width, fc->height);
+    s->in_stride = ((ptrdiff_t)fc->width + 15) & ~(ptrdiff_t)15;
+    s->stride = ((ptrdiff_t)s->p.sc[0].w + 15) & ~(ptrdiff_t)15;
+
+    const size_t plane = (size_t)s->in_stride * fc->height;
+    const size_t band = (size_t)s->stride * s->p.sc[0].h;
+    const size_t rows = (size_t)s->p.sc[0].h;
+    const size_t total = 2 * ((plane * 4 + 63) & ~(size_t)63) +
+                         22 * ((band * 4 + 63) & ~(size_t)63) +
+                         2 * ((fc->width * 4 + 63) & ~(size_t)63) +
+                         9 * ((rows * 4 + 63) & ~(size_t)63) + 64;
+    s->mem = calloc(1, total);
+    if (!s->mem) {
+        vg_log(fc->log, VG_LOG_ERROR, "float_adm: out of memory (%zu bytes)",
+               total);
+        return -ENOMEM;
+    }
+    char *top = (char *)(((uintptr_t)s->mem + 63) & ~(uintptr_t)63);
+    s->in_ref = carve(&top, plane);
+    s->in_dis = carve(&top, plane);
+    for (int k = 0; k < 2; k++) {
+        s->lo_ref[k] = carve(&top, band);
+        s->lo_dis[k] = carve(&top, band);
+    }
+    for (int b = 0; b < 3; b++) {
+        s->ref[b] = carve(&top, band);
+        s->dis[b] = carve(&top, band);
+        s->r[b] = carve(&top, band);
+        s->a[b] = carve(&top, band);
+        s->cv[b] = carve(&top, band);
+        s->cf[b] = carve(&top, band);
+    }
+    s->tmplo = carve(&top, fc->width);
+    s->tmphi = carve(&top, fc->width);
+    for (int k = 0; k < 3; k++)
+        for (int b = 0; b < 3; b++)
+            s->rows[k][b] = carve(&top, rows);
+    return 0;
+}
+
+static int float_adm_extract(VgFeatureCtx *fc, const VgFrame *f)
+{
+    FloatAdmPriv *s = fc->priv;
+    const VgFloatAdmOpts *o = fc->opts;
+    const VgFloatAdmParams *p = &s->p;
+    float val[VG_FADM_NB_SCALES][3] = { { 0 } };
+
+    if (f->ref->w[0] != fc->width || f->ref->h[0] != fc->height ||
+        f->dis->w[0] != fc->width || f->dis->h[0] != fc->height) {
+        vg_log(fc->log, VG_LOG_ERROR, "float_adm: picture geometry changed");
+        return -EINVAL;
+    }
+    /* float_adm.c extract(): picture_copy() with offset -128 */
+    vg_plane_to_float(s->in_ref, s->in_stride, f->ref, 0, -128.0f);
+    vg_plane_to_float(s->in_dis, s->in_stride, f->dis, 0, -128.0f);
+
+    const float *src_ref = s->in_ref, *src_dis = s->in_dis;
+    ptrdiff_t sst = s->in_stride;
+    for (int sc = 0; sc < VG_FADM_NB_SCALES; sc++) {
+        const VgAdmScale *g = &p->sc[sc];
+        float *lr = s->lo_ref[sc & 1], *ld = s->lo_dis[sc & 1];
+
+        if (sc < p->first_scale) {
+            /* adm_skip_scale0: the low-pass bands only */
+            dwt(s, src_ref, sst, g->in_w, g->in_h, lr, NULL, NULL, NULL);
+            dwt(s, src_dis, sst, g->in_w, g->in_h, ld, NULL, NULL, NULL);
+        } else {
+            dwt(s, src_ref, sst, g->in_w, g->in_h, lr, s->ref[0], s->ref[1],
+                s->ref[2]);
+            dwt(s, src_dis, sst, g->in_w, g->in_h, ld, s->dis[0], s->dis[1],
+                s->dis[2]);
+            decouple(s, g, o->enhn_gain_limit);
+            den_rows(s, g, p->rf[sc]);
+            csf(s, g, p->rf[sc], s->a);
+            cm_rows(s, g, p->rf[sc], s->r, o->bypass_cm, s->rows[VG_FADM_NUM]);
+            csf(s, g, p->rf[sc], s->r);
+            cm_rows(s, g, p->rf[sc], s->a, o->bypass_cm, s->rows[VG_FADM_AIM]);
+            for (int k = 0; k < 3; k++)
+                val[sc][k] = vg_float_adm_scale_value(p, o, sc, k,
+                                                      (const float *const *)s->rows[k]);
+        }
+        src_ref = lr;
+        src_dis = ld;
+        sst = s->stride;
+    }
+    return vg_float_adm_finish(fc, f->index, val);
+}
+
+const VgFeatureImpl vg_cpu_float_adm = {
+    .priv_size = sizeof(FloatAdmPriv),
+    .init = float_adm_init,
+    .extract = float_adm_extract,
+    .close = float_adm_close,
+};

@@ -1,0 +1,218 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/*
+ * Float ADM (libvmaf v3.2.0 adm.c compute_adm(), adm_tools.c), one scale
+ * per call of each kernel, all on the engine stream in this order: DWT,
+ * decouple, CSF, row sums, totals. The per-sample arithmetic is
+ * common/features/float_adm_params.h, the same functions cpu/float_adm.c
+ * calls, built with -fmad=false: every value is the CPU's bit for bit.
+ *
+ * Exactness of the sums: libvmaf adds each row of a region into a float,
+ * columns left to right, then the rows top to bottom into a float per
+ * band. vg_fadm_rows gives each (row, band, kind) to one thread, which
+ * walks the row in that order; vg_fadm_total gives each (band, kind) to
+ * one thread, which adds the rows in order. Neither has any parallel or
+ * atomic reduction, so the totals are the CPU's floats; the powf of the
+ * totals and what follows run on the host (common/features/float_adm.c).
+ * The p-norm's per-sample powf (adm_p_norm != 3) is not reproduced here:
+ * the host implementation runs then (gpu/float_adm.c float_adm_usable()).
+ *
+ * The decoupling's division is libvmaf's SSE2 one: the host's RCPSS,
+ * as a table checked against it (vg_fadm_rcp_model()), refined by one
+ * Newton step; or an IEEE division where the host has no RCPSS.
+ */
+
+#include "common/features/float_adm_params.h"
+
+#define FADM_AT(base, pitch, i, j) \
+    (((const float *)((const char *)(base) + (int64_t)(i) * (pitch)))[j])
+#define FADM_PTR(base, pitch, i, j) \
+    (&((float *)((char *)(base) + (int64_t)(i) * (pitch)))[j])
+
+/*
+ * adm_dwt2_s / adm_dwt2_lo_s. Thread mapping: one output sample (i, j) of
+ * the band per thread, 32 x 8 blocks, blockIdx.z = 0 reference, 1
+ * distorted. The vertical pass of the four source columns is recomputed
+ * by each thread: the same four-tap sums as the CPU's tmplo/tmphi.
+ * No shared memory.
+ */
+extern "C" __global__ void __launch_bounds__(VG_FADM_BX * VG_FADM_BY)
+vg_fadm_dwt(const VgFadmKernelParams p)
+{
+    const int j = blockIdx.x * VG_FADM_BX + threadIdx.x;
+    const int i = blockIdx.y * VG_FADM_BY + threadIdx.y;
+    const int z = blockIdx.z;
+
+    if (i >= p.h || j >= p.w)
+        return;
+    const uint64_t src = z ? p.src[1] : p.src[0];
+    int rr[4], cc[4];
+    for (int k = 0; k < 4; k++) {
+        rr[k] = vg_fadm_src_index(i, k, p.in_h);
+        cc[k] = vg_fadm_src_index(j, k, p.in_w);
+    }
+    float tl[4], th[4];
+    for (int k = 0; k < 4; k++) {
+        float s[4];
+        for (int q = 0; q < 4; q++) {
+            s[q] = FADM_AT(src, p.src_pitch, rr[q], cc[k]);
+            if (p.add_offset)
+                s[q] = s[q] + p.src_offset;
+        }
+        tl[k] = vg_fadm_lo(s[0], s[1], s[2], s[3]);
+        th[k] = vg_fadm_hi(s[0], s[1], s[2], s[3]);
+    }
+    *FADM_PTR(z ? p.lo[1] : p.lo[0], p.pitch, i, j) =
+        vg_fadm_lo(tl[0], tl[1], tl[2], tl[3]);
+    if (p.lo_only)
+        return;
+    const uint64_t *d = z ? p.dis : p.ref;
+    *FADM_PTR(d[1], p.pitch, i, j) = vg_fadm_hi(tl[0], tl[1], tl[2], tl[3]);
+    *FADM_PTR(d[0], p.pitch, i, j) = vg_fadm_lo(th[0], th[1], th[2], th[3]);
+    *FADM_PTR(d[2], p.pitch, i, j) = vg_fadm_hi(th[0], th[1], th[2], th[3]);
+}
+
+__device__ __forceinline__ float fadm_quotient(const VgFadmKernelParams &p,
+                                               float n, float d)
+{
+    if (p.rcp)
+        return vg_fadm_div_rcp(n, d, vg_fadm_rcp_model(d, (const float *)p.rcp));
+    return __fdiv_rn(n, d);
+}
+
+/*
+ * adm_decouple_s over the CSF region [dl, dr) x [dt, db). Thread mapping:
+ * one band sample per thread, 32 x 8 blocks over the region. No shared
+ * memory; the reciprocal table is read through the global cache.
+ */
+extern "C" __global__ void __launch_bounds__(VG_FADM_BX * VG_FADM_BY)
+vg_fadm_decouple(const VgFadmKernelParams p)
+{
+    const int j = p.dl + blockIdx.x * VG_FADM_BX + threadIdx.x;
+    const int i = p.dt + blockIdx.y * VG_FADM_BY + threadIdx.y;
+
+    if (i >= p.db || j >= p.dr)
+        return;
+    float o[3], t[3], rst[3];
+    for (int b = 0; b < 3; b++) {
+        o[b] = FADM_AT(p.ref[b], p.pitch, i, j);
+        t[b] = FADM_AT(p.dis[b], p.pitch, i, j);
+    }
+    for (int b = 0; b < 3; b++) {
+        const float kb = vg_fadm_clamp01(fadm_quotient(p, t[b], o[b] + VG_FADM_EPS));
+        rst[b] = kb * o[b];
+    }
+    const int flag = vg_fadm_angle_flag(o[0], o[1], t[0], t[1], p.cos1_sq);
+    for (int b = 0; b < 3; b++) {
+        rst[b] = vg_fadm_restore(rst[b], t[b], flag, p.egl);
+        *FADM_PTR(p.r[b], p.pitch, i, j) = rst[b];
+        *FADM_PTR(p.a[b], p.pitch, i, j) = t[b] - rst[b];
+    }
+}
+
+/*
+ * adm_csf_s over the CSF region, both maskers at once: blockIdx.z = 0 the
+ * CSF of a (masks the DLM numerator), 1 the CSF of r (masks the AIM
+ * numerator). One band sample per thread, all three bands.
+ */
+extern "C" __global__ void __launch_bounds__(VG_FADM_BX * VG_FADM_BY)
+vg_fadm_csf(const VgFadmKernelParams p)
+{
+    const int j = p.dl + blockIdx.x * VG_FADM_BX + threadIdx.x;
+    const int i = p.dt + blockIdx.y * VG_FADM_BY + threadIdx.y;
+    const int z = blockIdx.z;
+
+    if (i >= p.db || j >= p.dr)
+        return;
+    for (int b = 0; b < 3; b++) {
+        const float v = p.rf[b] * FADM_AT(z ? p.r[b] : p.a[b], p.pitch, i, j);
+        *FADM_PTR(z ? p.cvr[b] : p.cva[b], p.pitch, i, j) = v;
+        *FADM_PTR(z ? p.cfr[b] : p.cfa[b], p.pitch, i, j) = vg_fadm_flt(v);
+    }
+}
+
+__device__ __forceinline__ float fadm_energy(const VgFadmKernelParams &p,
+                                             float x)
+{
+    /* only p = 3 reaches the kernels (see the file comment) */
+    return vg_fadm_cube(x);
+}
+
+/*
+ * Row sums. Thread mapping: x = row of the CM region (64 per block),
+ * blockIdx.y = band h, v, d, blockIdx.z = kind: 0 the reference energy
+ * (adm_csf_den_scale_s), 1 r masked by the CSF of a (adm_cm_s, DLM), 2 a
+ * masked by the CSF of r (AIM). Each thread walks its row left to right
+ * into one float, as the CPU; the masking threshold uses the three bands
+ * of the masker in the CPU's order, neighbours mirrored -1 -> 1 and
+ * n -> n - 1. No shared memory, no reduction.
+ */
+extern "C" __global__ void __launch_bounds__(VG_FADM_ROW_THREADS)
+vg_fadm_rows(const VgFadmKernelParams p)
+{
+    const int r = blockIdx.x * VG_FADM_ROW_THREADS + threadIdx.x;
+    const int b = blockIdx.y;
+    const int kind = blockIdx.z;
+
+    if (r >= p.n_rows)
+        return;
+    const int i = p.ct + r;
+    const float rf = b == 0 ? p.rf[0] : b == 1 ? p.rf[1] : p.rf[2];
+    float inner = 0;
+
+    if (kind == 0) {
+        const uint64_t ref = b == 0 ? p.ref[0] : b == 1 ? p.ref[1] : p.ref[2];
+        for (int j = p.cl; j < p.cr; j++)
+            inner += fadm_energy(p, fabsf(rf * FADM_AT(ref, p.pitch, i, j)));
+    } else {
+        const uint64_t *cv = kind == 1 ? p.cva : p.cvr;
+        const uint64_t *cf = kind == 1 ? p.cfa : p.cfr;
+        const uint64_t *src = kind == 1 ? p.r : p.a;
+        const uint64_t sb = b == 0 ? src[0] : b == 1 ? src[1] : src[2];
+        const int im1 = i == 0 ? 1 : i - 1;
+        const int ip1 = i == p.h - 1 ? p.h - 1 : i + 1;
+
+        for (int j = p.cl; j < p.cr; j++) {
+            const int jm1 = j == 0 ? 1 : j - 1;
+            const int jp1 = j == p.w - 1 ? p.w - 1 : j + 1;
+            float thr = 0;
+
+            if (!p.bypass) {
+                for (int m = 0; m < 3; m++) {
+                    const uint64_t f = cf[m];
+                    thr += vg_fadm_thr_band(
+                        FADM_AT(f, p.pitch, im1, jm1), FADM_AT(f, p.pitch, im1, j),
+                        FADM_AT(f, p.pitch, im1, jp1), FADM_AT(f, p.pitch, i, jm1),
+                        FADM_AT(cv[m], p.pitch, i, j), FADM_AT(f, p.pitch, i, jp1),
+                        FADM_AT(f, p.pitch, ip1, jm1), FADM_AT(f, p.pitch, ip1, j),
+                        FADM_AT(f, p.pitch, ip1, jp1));
+                }
+            }
+            const float x = FADM_AT(sb, p.pitch, i, j) * rf;
+            inner += fadm_energy(p, vg_fadm_masked(x, thr));
+        }
+    }
+    ((float *)p.rows)[(kind * 3 + b) * p.n_rows + r] = inner;
+}
+
+/*
+ * Totals: thread t < 9 = kind * 3 + band adds its n_rows row sums top to
+ * bottom into one float starting at 0, the CPU's order, and stores it in
+ * the frame's result area. One block of 32 threads.
+ */
+extern "C" __global__ void __launch_bounds__(32)
+vg_fadm_total(const VgFadmKernelParams p)
+{
+    const int t = threadIdx.x;
+
+    if (t >= 9)
+        return;
+    const float *rows = (const float *)p.rows + t * p.n_rows;
+    float accum = 0;
+    for (int r = 0; r < p.n_rows; r++)
+        accum += rows[r];
+    ((float *)p.tot)[t] = accum;
+}
