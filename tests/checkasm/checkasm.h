@@ -23,6 +23,9 @@
     F(motion)       \
     F(psnr)         \
     F(vif)          \
+    F(float_moment) \
+    F(float_psnr)   \
+    F(float_ansnr)  \
     /* end of the table */
 
 #define CA_DECLARE(feat) void checkasm_check_##feat(void);
