@@ -30,6 +30,7 @@ typedef struct VgFeatureInst {
     const VgFeatureDesc *desc;
     void *opts;      ///< desc->opts_size bytes
     int *keys;       ///< collector key per output (-1 = not written)
+    struct VgFrameStore *store; ///< desc->frame_record_size records, or NULL
 } VgFeatureInst;
 
 /** What an engine is opened with. Stays valid while the engine lives. */

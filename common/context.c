@@ -18,6 +18,7 @@
 
 #include "config.h"
 #include "common/context.h"
+#include "common/framestore.h"
 #include "common/opt.h"
 #include "common/output.h"
 #include "common/picture.h"
@@ -202,6 +203,12 @@ static int add_instance(VgContext *ctx, const VgFeatureDesc *desc,
             goto fail;
         }
         inst->keys[o] = ret;
+    }
+    if (desc->frame_record_size &&
+        (ret = vg_framestore_create(&inst->store, desc->frame_record_size)) < 0) {
+        free(inst->keys);
+        inst->keys = NULL;
+        goto fail;
     }
     inst->desc = desc;
     inst->opts = opts;
@@ -498,6 +505,17 @@ static int start(VgContext *ctx, const VgPicture *pic)
                    pic->height);
             return -EINVAL;
         }
+        if (d->bit_depths && !(d->bit_depths >> pic->bitdepth & 1)) {
+            char list[64] = "";
+            size_t len = 0;
+            for (unsigned b = 1; b < 32; b++)
+                if (d->bit_depths >> b & 1)
+                    len += snprintf(list + len, sizeof(list) - len, "%s%u",
+                                    len ? ", " : "", b);
+            vg_log(&ctx->log, VG_LOG_ERROR, "feature '%s' does not take %u-bit "
+                   "pictures (bit depths: %s)", d->name, pic->bitdepth, list);
+            return -EINVAL;
+        }
     }
     if (!ctx->n_feats) {
         vg_log(&ctx->log, VG_LOG_ERROR, "no model and no feature to compute");
@@ -773,6 +791,7 @@ void vg_context_destroy(VgContext **pctx)
     for (unsigned i = 0; i < ctx->n_feats; i++) {
         free(ctx->feats[i].opts);
         free(ctx->feats[i].keys);
+        vg_framestore_destroy(&ctx->feats[i].store);
         free(ctx->post[i].priv);
     }
     for (unsigned m = 0; m < ctx->n_models; m++) {

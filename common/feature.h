@@ -123,6 +123,8 @@ typedef struct VgFeatureDesc {
     unsigned flags;
     /** Smallest luma width/height accepted (0 = 1). */
     unsigned min_width, min_height;
+    /** Bit depths accepted, as a mask of 1 << bpc (0 = every one). */
+    uint32_t bit_depths;
     /**
      * Backend-independent post-processing of emitted values, run by the
      * context on the calling thread (e.g. motion2/motion3 from the SAD):
@@ -140,6 +142,11 @@ typedef struct VgFeatureDesc {
      * options are set, not at the first frame.
      */
     int (*check_opts)(const void *opts, VgLog *log);
+    /**
+     * Optional: bytes of a per-frame record (common/framestore.h) that the
+     * extract of every backend writes and post reads; 0 = none.
+     */
+    size_t frame_record_size;
 } VgFeatureDesc;
 
 /** Per-instance state handed to implementations. */
@@ -155,6 +162,8 @@ struct VgFeatureCtx {
     /** Collector keys of desc->outputs (index-aligned); -1 if not written. */
     int *keys;
     struct VgCollector *collector;
+    /** Per-frame records of this instance (desc->frame_record_size), or NULL. */
+    struct VgFrameStore *store;
     void *backend;            ///< backend handle (gpu/: the device services)
 };
 

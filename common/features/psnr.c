@@ -15,7 +15,9 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "common/collector.h"
 #include "common/features/psnr.h"
+#include "common/framestore.h"
 
 #define OPT(field) .offset = VG_OPT_OFFSET(VgPsnrOptions, field)
 
@@ -24,6 +26,9 @@ static const VgFeatureOption psnr_options[] = {
       .def = 1, .min = 0, .max = 1, .help = "compute psnr_cb and psnr_cr too" },
     { .name = "enable_mse", .type = VG_OPT_BOOL, OPT(enable_mse),
       .def = 0, .min = 0, .max = 1, .help = "also output mse_y, mse_cb, mse_cr" },
+    { .name = "enable_apsnr", .type = VG_OPT_BOOL, OPT(enable_apsnr),
+      .def = 0, .min = 0, .max = 1,
+      .help = "also output apsnr_y, apsnr_cb, apsnr_cr over the whole stream" },
     { .name = "reduced_hbd_peak", .type = VG_OPT_BOOL, OPT(reduced_hbd_peak),
       .def = 0, .min = 0, .max = 1,
       .help = "peak 255 << (bitdepth - 8) instead of 2^bitdepth - 1 (not for 8-bit)" },
@@ -81,9 +86,12 @@ int vg_psnr_emit(VgFeatureCtx *fc, const VgPsnrParams *p, unsigned index,
                  const VgImage *ref, const uint64_t sse[3])
 {
     const VgPsnrOptions *o = fc->opts;
+    VgPsnrRecord rec = { { 0 }, { 0 } };
     int ret;
 
     for (unsigned pl = 0; pl < p->n_planes; pl++) {
+        rec.sse[pl] = sse[pl];
+        rec.n_pixels[pl] = (uint64_t)ref->w[pl] * ref->h[pl];
         double mse;
         const double db = vg_psnr_from_sse(p, fc->bpc, pl, sse[pl],
                                            ref->w[pl], ref->h[pl], &mse);
@@ -92,6 +100,48 @@ int vg_psnr_emit(VgFeatureCtx *fc, const VgPsnrParams *p, unsigned index,
             return ret;
         if (o->enable_mse &&
             (ret = vg_feature_emit(fc, VG_PSNR_OUT_MSE_Y + pl, index, mse)) < 0)
+            return ret;
+    }
+    return o->enable_apsnr ? vg_framestore_put(fc->store, index, &rec) : 0;
+}
+
+/*
+ * integer_psnr.c flush(): per plane, 10 (log10(peak^2) + log10(pixels) -
+ * log10(SSE)) over the frames of the stream, capped at
+ * ceil(10 log10(peak^2 pixels 2)); the cap's product is libvmaf's, in
+ * uint32 then uint64. All three planes, also the ones not computed (no
+ * pixels: -inf, as libvmaf). Written once the stream has ended, as an
+ * aggregate (libvmaf's aggregate_metrics).
+ */
+static int psnr_post(VgFeatureCtx *fc, unsigned n_done, int final)
+{
+    static const char *const names[3] = { "apsnr_y", "apsnr_cb", "apsnr_cr" };
+    const VgPsnrOptions *o = fc->opts;
+    uint64_t sse[3] = { 0 }, n_pixels[3] = { 0 };
+    VgPsnrParams p;
+    uint32_t peak2;
+    int ret;
+
+    if (!o->enable_apsnr || !final)
+        return 0;
+    for (unsigned i = 0; i < n_done; i++) {
+        VgPsnrRecord rec;
+        if ((ret = vg_framestore_get(fc->store, i, &rec)) < 0)
+            return ret;
+        for (unsigned pl = 0; pl < 3; pl++) {
+            sse[pl] += rec.sse[pl];
+            n_pixels[pl] += rec.n_pixels[pl];
+        }
+    }
+    vg_psnr_setup(&p, o, fc->bpc, fc->layout, fc->width, fc->height);
+    peak2 = p.peak * p.peak;
+    for (unsigned pl = 0; pl < 3; pl++) {
+        const double apsnr = 10 * (log10(peak2) + log10((double)n_pixels[pl]) -
+                                   log10((double)sse[pl]));
+        const double cap = ceil(10 * log10((double)(peak2 * n_pixels[pl] * 2)));
+
+        if ((ret = vg_collector_set_aggregate(fc->collector, names[pl],
+                                              apsnr < cap ? apsnr : cap)) < 0)
             return ret;
     }
     return 0;
@@ -118,4 +168,6 @@ const VgFeatureDesc vg_feature_psnr = {
     .outputs = psnr_outputs,
     .outputs_used = psnr_outputs_used,
     .flags = VG_FEATURE_EVERY_FRAME | VG_FEATURE_CHROMA,
+    .post = psnr_post,
+    .frame_record_size = sizeof(VgPsnrRecord),
 };

@@ -27,6 +27,7 @@ enum {
 typedef struct VgPsnrOptions {
     bool enable_chroma;
     bool enable_mse;
+    bool enable_apsnr;
     bool reduced_hbd_peak;
     double min_sse;
 } VgPsnrOptions;
@@ -46,8 +47,19 @@ double vg_psnr_from_sse(const VgPsnrParams *p, unsigned bpc, unsigned plane,
                         uint64_t sse, unsigned w, unsigned h, double *mse);
 
 /**
+ * A frame's part of the APSNR (enable_apsnr), the frame record of the
+ * feature (common/framestore.h): integer_psnr.c adds these up over the
+ * stream and writes apsnr_y, apsnr_cb, apsnr_cr at flush.
+ */
+typedef struct VgPsnrRecord {
+    uint64_t sse[3];
+    uint64_t n_pixels[3];
+} VgPsnrRecord;
+
+/**
  * Emit frame `index`'s outputs from the SSE of each of p->n_planes planes
- * of the reference image `ref` (its plane sizes are the MSE's divisors).
+ * of the reference image `ref` (its plane sizes are the MSE's divisors),
+ * and with enable_apsnr store the frame's VgPsnrRecord.
  */
 int vg_psnr_emit(VgFeatureCtx *fc, const VgPsnrParams *p, unsigned index,
                  const VgImage *ref, const uint64_t sse[3]);

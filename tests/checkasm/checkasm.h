@@ -27,6 +27,9 @@
     F(float_ms_ssim) \
     F(float_vif)    \
     F(float_adm)    \
+    F(float_moment) \
+    F(float_psnr)   \
+    F(float_ansnr)  \
     /* end of the table */
 
 #define CA_DECLARE(feat) void checkasm_check_##feat(void);

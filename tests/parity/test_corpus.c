@@ -75,6 +75,13 @@ static const struct KeyRow {
     { "adm_scale1",         "float_adm" },
     { "adm_scale2",         "float_adm" },
     { "adm_scale3",         "float_adm" },
+    { "float_moment_ref1st", "float_moment" },
+    { "float_moment_dis1st", "float_moment" },
+    { "float_moment_ref2nd", "float_moment" },
+    { "float_moment_dis2nd", "float_moment" },
+    { "float_psnr",          "float_psnr"   },
+    { "float_ansnr",         "float_ansnr"  },
+    { "float_anpsnr",        "float_ansnr"  },
 };
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
 

@@ -161,6 +161,12 @@ static void make_fixtures(void)
         }
         write_file("both.yuv", both, sizeof(both));
     }
+    /* two frames of 64x48 4:2:0 16-bit words, all 0: in range at any depth */
+    {
+        static uint8_t zero[2 * 2 * (64 * 48 * 3 / 2)];
+
+        write_file("zero16.yuv", zero, sizeof(zero));
+    }
 }
 
 /** y4m copy of a raw 4:2:0 8-bit file. */
@@ -335,6 +341,21 @@ static const BadCase bad_cases[] = {
       "than the 2147483648 this tool reads", 0 },
     { "a y4m header with a frame larger than the file",
       { "-r", "@huge.y4m", "-d", "@huge.y4m" }, "file is shorter than one frame", 0 },
+    { "float_psnr at a bit depth libvmaf refuses",
+      { "-r", "@zero16.yuv", "-d", "@zero16.yuv", "-w", "64", "-h", "48", "-p", "420",
+        "-b", "9", "-n", "--feature", "float_psnr" },
+      "feature 'float_psnr' does not take 9-bit pictures (bit depths: 8, 10, 12, 16)", 1 },
+    { "float_ansnr at a bit depth libvmaf refuses",
+      { "-r", "@zero16.yuv", "-d", "@zero16.yuv", "-w", "64", "-h", "48", "-p", "420",
+        "-b", "14", "-n", "--feature", "float_ansnr" },
+      "feature 'float_ansnr' does not take 14-bit pictures", 0 },
+    { "float_ansnr below its 3x3 minimum",
+      { "-r", "@short.yuv", "-d", "@short.yuv", "-w", "2", "-h", "8", "-p", "420",
+        "-b", "8", "-n", "--feature", "float_ansnr" },
+      "feature 'float_ansnr' needs pictures of at least 3x3, got 2x8", 0 },
+    { "an option of a feature that has none",
+      { R_SMALL, SMALL, "-n", "--feature", "float_moment=enable_chroma=true" },
+      "feature 'float_moment' has no option 'enable_chroma' (options: none)", 0 },
     { "one device under two names", { "-r", "/dev/stdin", "-d", "-", SMALL },
       "are one stream", 0 },
     { "float_ms_ssim below its 5-scale minimum",

@@ -1,0 +1,108 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/*
+ * float_ansnr (libvmaf v3.2.0 src/feature/ansnr_tools.c) on the float
+ * luma of the frame, offset -128 added on load as picture_copy() adds it
+ * after the division.
+ *
+ * vg_float_ansnr_filter: one thread per sample (32 x 8 blocks), both
+ * filtered planes: per filter row a float sum of float products, left to
+ * right, the rows added top to bottom into a float, as ansnr_filter2d_s()
+ * (-fmad=false keeps products and sums separate). Reads through the
+ * mirrored border of common/features/float_ansnr_params.h; no shared
+ * memory.
+ *
+ * vg_float_ansnr_rows: one thread per row, the signal and noise sums of
+ * ansnr_mse_s() in float, left to right (the CPU's order; each thread's
+ * loads are strided across the warp, served by L1/L2).
+ *
+ * vg_float_ansnr_total: one thread adds the row sums top to bottom into
+ * two floats, as ansnr_mse_s() and vg_float_ansnr_add_rows(). No atomics,
+ * no tree reduction: every float operation is the CPU's, in its order.
+ */
+
+#include "common/features/float_ansnr_params.h"
+
+__constant__ float vg_ansnr_ref_taps[9] = VG_ANSNR_REF_TAPS;
+__constant__ float vg_ansnr_dis_taps[25] = VG_ANSNR_DIS_TAPS;
+
+template <int FW>
+__device__ __forceinline__ float vg_ansnr_filter_at(const float *taps,
+                                                    const char *src,
+                                                    int64_t pitch, int i,
+                                                    int j, int w, int h)
+{
+    float acc = 0;
+
+#pragma unroll
+    for (int fi = 0; fi < FW; fi++) {
+        const int ii = vg_ansnr_mirror(i - FW / 2 + fi, h);
+        const float *row = (const float *)(src + (int64_t)ii * pitch);
+        float inner = 0;
+#pragma unroll
+        for (int fj = 0; fj < FW; fj++) {
+            const int jj = vg_ansnr_mirror(j - FW / 2 + fj, w);
+            const float v = row[jj] + VG_ANSNR_OFFSET;
+            inner += taps[fi * FW + fj] * v;
+        }
+        acc += inner;
+    }
+    return acc;
+}
+
+extern "C" __global__ void __launch_bounds__(VG_ANSNR_BLOCK_X * VG_ANSNR_BLOCK_Y)
+vg_float_ansnr_filter(const VgAnsnrKernelParams p)
+{
+    const int j = blockIdx.x * VG_ANSNR_BLOCK_X + threadIdx.x;
+    const int i = blockIdx.y * VG_ANSNR_BLOCK_Y + threadIdx.y;
+
+    if (i >= p.h || j >= p.w)
+        return;
+    ((float *)p.ref_filt)[(int64_t)i * p.w + j] =
+        vg_ansnr_filter_at<VG_ANSNR_REF_WIDTH>(vg_ansnr_ref_taps,
+                                               (const char *)p.ref, p.pitch,
+                                               i, j, p.w, p.h);
+    ((float *)p.dis_filt)[(int64_t)i * p.w + j] =
+        vg_ansnr_filter_at<VG_ANSNR_DIS_WIDTH>(vg_ansnr_dis_taps,
+                                               (const char *)p.dis, p.pitch,
+                                               i, j, p.w, p.h);
+}
+
+extern "C" __global__ void __launch_bounds__(VG_ANSNR_ROW_BLOCK)
+vg_float_ansnr_rows(const VgAnsnrKernelParams p)
+{
+    const int i = blockIdx.x * VG_ANSNR_ROW_BLOCK + threadIdx.x;
+    float sig = 0, noise = 0;
+
+    if (i >= p.h)
+        return;
+    const float *r = (const float *)p.ref_filt + (int64_t)i * p.w;
+    const float *d = (const float *)p.dis_filt + (int64_t)i * p.w;
+    for (int j = 0; j < p.w; j++) {
+        const float a = r[j], b = d[j];
+        const float e = a - b;
+        sig += a * a;
+        noise += e * e;
+    }
+    ((float *)p.rows)[2 * i] = sig;
+    ((float *)p.rows)[2 * i + 1] = noise;
+}
+
+extern "C" __global__ void __launch_bounds__(1)
+vg_float_ansnr_total(const VgAnsnrKernelParams p)
+{
+    const float *rows = (const float *)p.rows;
+    float sig = 0, noise = 0;
+
+    if (threadIdx.x)
+        return;
+    for (int i = 0; i < p.h; i++) {
+        sig += rows[2 * i];
+        noise += rows[2 * i + 1];
+    }
+    ((float *)p.out)[0] = sig;
+    ((float *)p.out)[1] = noise;
+}
