@@ -28,6 +28,7 @@ void vg_feature_ctx_fill(VgFeatureCtx *fc, const VgEngineParams *p,
     fc->log = p->log;
     fc->keys = inst->keys;
     fc->collector = p->collector;
+    fc->scratch = p->scratch;
 }
 
 int vg_feature_ctx_open_cpu(VgFeatureCtx *fc, const VgEngineParams *p,

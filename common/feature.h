@@ -55,8 +55,19 @@ enum {
 typedef struct VgFeatureOutput {
     const char *name;   ///< libvmaf's provided name (VMAF_integer_feature_vif_scale0_score)
     const char *alias;  ///< printed name (integer_vif_scale0), or NULL to print `name`
-    int debug_only;     ///< only written with debug=true
+    /**
+     * 1: only written with debug=true; VG_OUTPUT_INTERNAL: a per-frame
+     * value kept for the feature's post() only (the context's scratch
+     * collector), never printed, pooled or resolved by a model.
+     */
+    int debug_only;
 } VgFeatureOutput;
+
+/** VgFeatureOutput.debug_only of an internal output. */
+#define VG_OUTPUT_INTERNAL 2
+
+/** 1 if output `out` of `d` is internal. */
+#define VG_OUTPUT_IS_INTERNAL(d, out) ((d)->outputs[out].debug_only == VG_OUTPUT_INTERNAL)
 
 typedef struct VgFeatureCtx VgFeatureCtx;
 
@@ -145,6 +156,7 @@ struct VgFeatureCtx {
     /** Collector keys of desc->outputs (index-aligned); -1 if not written. */
     int *keys;
     struct VgCollector *collector;
+    struct VgCollector *scratch; ///< where internal outputs are kept
     void *backend;            ///< backend handle (gpu/: the device services)
 };
 
