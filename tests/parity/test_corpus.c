@@ -62,6 +62,9 @@ static const struct KeyRow {
     { "integer_adm_scale2", "adm" },
     { "integer_adm_scale3", "adm" },
     { "vmaf",               NULL  },
+    { "motion",             "float_motion" },
+    { "motion2",            "float_motion" },
+    { "motion3",            "float_motion" },
 };
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
 

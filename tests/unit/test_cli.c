@@ -345,6 +345,26 @@ static const BadCase bad_cases[] = {
       { "-r", "@huge.y4m", "-d", "@huge.y4m" }, "file is shorter than one frame", 0 },
     { "one device under two names", { "-r", "/dev/stdin", "-d", "-", SMALL },
       "are one stream", 0 },
+    { "float_motion: motion_add_uv on 4:0:0",
+      { R_SMALL, "-w", "64", "-h", "48", "-p", "400", "-b", "8", "-n",
+        "--feature", "float_motion=motion_add_uv=true" },
+      "float_motion: motion_add_uv needs chroma planes, and 4:0:0 pictures "
+      "have none", 0 },
+    { "float_motion: motion_add_uv on 2x2 chroma",
+      { R_SMALL, "-w", "4", "-h", "4", "-p", "420", "-b", "8", "-n",
+        "--feature", "float_motion=motion_add_uv=true" },
+      "float_motion: motion_add_uv needs chroma planes of at least 3x3, these "
+      "are 2x2", 0 },
+    { "float_motion: a picture under 3x3",
+      { R_SMALL, "-w", "2", "-h", "8", "-p", "444", "-b", "8", "-n",
+        "--feature", "float_motion" },
+      "feature 'float_motion' needs pictures of at least 3x3, got 2x8", 0 },
+    { "float_motion: motion_filter_size out of range",
+      { R_SMALL, SMALL, "-n", "--feature", "float_motion=motion_filter_size=10" },
+      "option 'motion_filter_size' needs an integer in [0, 9], not '10'", 0 },
+    { "float_motion: motion_fps_weight out of range",
+      { R_SMALL, SMALL, "-n", "--feature", "float_motion=motion_fps_weight=5.5" },
+      "option 'motion_fps_weight' = 5.5 is outside [0, 5]", 0 },
 };
 #define N_BAD (sizeof(bad_cases) / sizeof(bad_cases[0]))
 
