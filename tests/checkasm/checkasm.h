@@ -23,6 +23,7 @@
     F(motion)       \
     F(psnr)         \
     F(vif)          \
+    F(float_motion) \
     /* end of the table */
 
 #define CA_DECLARE(feat) void checkasm_check_##feat(void);
