@@ -30,7 +30,7 @@
 #include "tests/check_run.h"
 
 static const char *const tmp_files[] = {
-    "short.yuv", "small.yuv", "small_dis.yuv", "bad_model.json",
+    "fm.log", "short.yuv", "small.yuv", "small_dis.yuv", "bad_model.json",
     "cambi_model.json", "ref577.y4m", "dis577.y4m", "dis5.yuv", "noheader.y4m",
     "interlaced.y4m", "paldv.y4m", "badframe.y4m", "both.yuv", "both.y4m",
     "over10.yuv", "over12.yuv", "over10.y4m", "max16.yuv", "huge.y4m",
@@ -610,6 +610,34 @@ START_TEST(test_long_options_with_equals)
 }
 END_TEST
 
+/* float_motion's internal per-frame score stays out of every log format. */
+START_TEST(test_internal_output_not_printed)
+{
+    static const char *const fmt[] = { "--json", "--xml", "--csv", "--sub" };
+    char out[CLI_PATH_MAX + 16];
+
+    snprintf(out, sizeof(out), "%s", tmp_path("fm.log"));
+    for (unsigned k = 0; k < sizeof(fmt) / sizeof(fmt[0]); k++) {
+        const char *args[] = {
+            "-r", tmp_path("small.yuv"), "-d", tmp_path("small_dis.yuv"), SMALL,
+            "-n", "--feature", "float_motion", fmt[k], "-q", "-o", out, NULL
+        };
+        int rc = run_tool(0, NULL, args);
+        char *e = err_text(), *x;
+
+        ck_assert_msg(rc == 0, "%s: exit status %d: %s", fmt[k], rc, e);
+        free(e);
+        x = slurp(out, NULL);
+        ck_assert_ptr_nonnull(x);
+        ck_assert_msg(strstr(x, "motion2") && strstr(x, "motion3") &&
+                      !strstr(x, "float_motion_score"),
+                      "%s: motion2/motion3 missing or the internal score "
+                      "printed:\n%s", fmt[k], x);
+        free(x);
+    }
+}
+END_TEST
+
 /* A bootstrap model with a name longer than 255 bytes: both score lines. */
 START_TEST(test_long_model_name)
 {
@@ -721,6 +749,7 @@ int main(void)
     tcase_add_test(tc, test_y4m_and_stdin_odd_size);
     tcase_add_test(tc, test_16bit_full_words);
     tcase_add_test(tc, test_long_model_name);
+    tcase_add_test(tc, test_internal_output_not_printed);
     tcase_add_test(tc, test_long_options_with_equals);
     tcase_add_test(tc, test_size_checked_before_allocation);
     tcase_add_test(tc, test_too_many_models);
