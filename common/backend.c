@@ -29,6 +29,7 @@ void vg_feature_ctx_fill(VgFeatureCtx *fc, const VgEngineParams *p,
     fc->keys = inst->keys;
     fc->collector = p->collector;
     fc->store = inst->store;
+    fc->scratch = p->scratch;
 }
 
 int vg_feature_ctx_open_cpu(VgFeatureCtx *fc, const VgEngineParams *p,

@@ -38,6 +38,7 @@ typedef struct VgEngineParams {
     const VgConfig *cfg;
     VgLog *log;
     VgCollector *collector;
+    VgCollector *scratch;      ///< internal outputs (VgFeatureOutput.internal)
     VgFeatureInst *feats;
     unsigned n_feats;
     unsigned width, height, bpc;

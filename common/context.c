@@ -126,8 +126,11 @@ int vg_context_create(VgContext **pctx, const VgConfig *cfg)
             goto fail;
         }
     }
-    if ((ret = vg_collector_create(&ctx->collector)) < 0)
+    if ((ret = vg_collector_create(&ctx->collector)) < 0 ||
+        (ret = vg_collector_create(&ctx->scratch)) < 0) {
+        vg_collector_destroy(&ctx->collector);
         goto fail;
+    }
     *pctx = ctx;
     return 0;
 fail:
@@ -141,6 +144,9 @@ static int output_used(const VgFeatureDesc *d, const void *opts, unsigned out)
     if (d->outputs_used)
         return d->outputs_used(opts, out);
     if (d->outputs[out].debug_only & VG_OUTPUT_DEBUG) {
+    if (d->outputs[out].debug_only == VG_OUTPUT_INTERNAL)
+        return 1;
+    if (d->outputs[out].debug_only) {
         for (const VgFeatureOption *o = d->options; o && o->name; o++)
             if (!strcmp(o->name, "debug"))
                 return vg_opt_value(o, opts) != 0.0;
@@ -197,7 +203,8 @@ static int add_instance(VgContext *ctx, const VgFeatureDesc *desc,
         if (!output_used(desc, opts, o))
             continue;
         if ((ret = vg_opt_key_name(desc, o, opts, name, sizeof(name))) < 0 ||
-            (ret = vg_collector_key(ctx->collector, name)) < 0) {
+            (ret = vg_collector_key(VG_OUTPUT_IS_INTERNAL(desc, o) ? ctx->scratch :
+                                    ctx->collector, name)) < 0) {
             free(inst->keys);
             inst->keys = NULL;
             goto fail;
@@ -527,6 +534,7 @@ static int start(VgContext *ctx, const VgPicture *pic)
     p->cfg = &ctx->cfg;
     p->log = &ctx->log;
     p->collector = ctx->collector;
+    p->scratch = ctx->scratch;
     p->feats = ctx->feats;
     p->n_feats = ctx->n_feats;
     p->width = pic->width;
@@ -697,7 +705,7 @@ static int frame_complete(VgContext *ctx, unsigned i)
         if (!(inst->desc->flags & VG_FEATURE_EVERY_FRAME) && i % sub)
             continue;
         for (unsigned o = 0; inst->desc->outputs[o].name; o++)
-            if (inst->keys[o] >= 0 &&
+            if (inst->keys[o] >= 0 && !VG_OUTPUT_IS_INTERNAL(inst->desc, o) &&
                 vg_collector_get(ctx->collector, inst->keys[o], i, &v) < 0)
                 return 0;
     }
@@ -799,6 +807,7 @@ void vg_context_destroy(VgContext **pctx)
         vg_model_free(&ctx->models[m].model);
     }
     vg_collector_destroy(&ctx->collector);
+    vg_collector_destroy(&ctx->scratch);
     vg_log_uninit(&ctx->log);
     free(ctx);
     *pctx = NULL;

@@ -25,6 +25,7 @@ struct VgContext {
     VgConfig cfg;
     VgLog log;
     VgCollector *collector;
+    VgCollector *scratch;    ///< features' internal outputs, never printed
 
     VgFeatureInst feats[VG_MAX_FEATURES];
     unsigned n_feats;

@@ -67,6 +67,19 @@ typedef struct VgFeatureOutput {
 
 #define VG_OUTPUT_DEBUG 1
 #define VG_OUTPUT_NO_PARAMS 2
+    /**
+     * 1: only written with debug=true; VG_OUTPUT_INTERNAL: a per-frame
+     * value kept for the feature's post() only (the context's scratch
+     * collector), never printed, pooled or resolved by a model.
+     */
+    int debug_only;
+} VgFeatureOutput;
+
+/** VgFeatureOutput.debug_only of an internal output. */
+#define VG_OUTPUT_INTERNAL 2
+
+/** 1 if output `out` of `d` is internal. */
+#define VG_OUTPUT_IS_INTERNAL(d, out) ((d)->outputs[out].debug_only == VG_OUTPUT_INTERNAL)
 
 typedef struct VgFeatureCtx VgFeatureCtx;
 
@@ -164,6 +177,7 @@ struct VgFeatureCtx {
     struct VgCollector *collector;
     /** Per-frame records of this instance (desc->frame_record_size), or NULL. */
     struct VgFrameStore *store;
+    struct VgCollector *scratch; ///< where internal outputs are kept
     void *backend;            ///< backend handle (gpu/: the device services)
 };
 

@@ -91,12 +91,6 @@ int vg_motion_emit_sad(VgFeatureCtx *fc, unsigned index, int have_sad,
     return ret;
 }
 
-/* motion_blend_tools.h motion_blend() */
-static inline double blend(double s, double f, double off)
-{
-    return s * f + (1 - f) * (off < s ? off : s);
-}
-
 static inline double clip_max(double v, double max)
 {
     return v < max ? v : max;
@@ -127,8 +121,8 @@ static int motion_post(VgFeatureCtx *fc, unsigned n_done, int final)
             double s;
             if ((ret = vg_feature_read(fc, VG_MOTION_OUT_SAD, min_idx, &s)) < 0)
                 return ret;
-            st->stamp = clip_max(blend(s, o->motion_blend_factor,
-                                       o->motion_blend_offset),
+            st->stamp = clip_max(vg_motion_blend(s, o->motion_blend_factor,
+                                                 o->motion_blend_offset),
                                  o->motion_max_val);
             st->have_stamp = 1;
         } else if (final) {
@@ -169,8 +163,9 @@ static int motion_post(VgFeatureCtx *fc, unsigned n_done, int final)
             m3 = st->stamp;
             st->prev_processed = st->stamp;
         } else {
-            const double p = clip_max(blend(m2, o->motion_blend_factor,
-                                            o->motion_blend_offset),
+            const double p = clip_max(vg_motion_blend(m2,
+                                                      o->motion_blend_factor,
+                                                      o->motion_blend_offset),
                                       o->motion_max_val);
             m3 = o->motion_moving_average ? (p + st->prev_processed) / 2.0 : p;
             st->prev_processed = p;

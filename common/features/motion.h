@@ -39,6 +39,15 @@ typedef struct VgMotionOptions {
     bool debug;
 } VgMotionOptions;
 
+/**
+ * libvmaf v3.2.0 src/feature/motion_blend_tools.h motion_blend(), shared
+ * by integer and float motion: s * f + (1 - f) * min(offset, s), in double.
+ */
+static inline double vg_motion_blend(double s, double f, double off)
+{
+    return s * f + (1 - f) * (off < s ? off : s);
+}
+
 /** First frame index with a motion score (2 with the five-frame window). */
 static inline unsigned vg_motion_min_idx(const VgMotionOptions *o)
 {

@@ -30,6 +30,7 @@
     F(float_moment) \
     F(float_psnr)   \
     F(float_ansnr)  \
+    F(float_motion) \
     /* end of the table */
 
 #define CA_DECLARE(feat) void checkasm_check_##feat(void);

@@ -82,6 +82,9 @@ static const struct KeyRow {
     { "float_psnr",          "float_psnr"   },
     { "float_ansnr",         "float_ansnr"  },
     { "float_anpsnr",        "float_ansnr"  },
+    { "motion",             "float_motion" },
+    { "motion2",            "float_motion" },
+    { "motion3",            "float_motion" },
 };
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
 

@@ -30,7 +30,7 @@
 #include "tests/check_run.h"
 
 static const char *const tmp_files[] = {
-    "short.yuv", "small.yuv", "small_dis.yuv", "bad_model.json",
+    "fm.log", "short.yuv", "small.yuv", "small_dis.yuv", "bad_model.json",
     "cambi_model.json", "ref577.y4m", "dis577.y4m", "dis5.yuv", "noheader.y4m",
     "interlaced.y4m", "paldv.y4m", "badframe.y4m", "both.yuv", "both.y4m",
     "over10.yuv", "over12.yuv", "over10.y4m", "max16.yuv", "huge.y4m",
@@ -406,6 +406,26 @@ static const BadCase bad_cases[] = {
     { "float_adm: adm_bypass_cm 2",
       { R_SMALL, SMALL, "-n", "--feature", "float_adm=adm_bypass_cm=2" },
       "option 'adm_bypass_cm' needs an integer in [0, 1], not '2'", 0 },
+    { "float_motion: motion_add_uv on 4:0:0",
+      { R_SMALL, "-w", "64", "-h", "48", "-p", "400", "-b", "8", "-n",
+        "--feature", "float_motion=motion_add_uv=true" },
+      "float_motion: motion_add_uv needs chroma planes, and 4:0:0 pictures "
+      "have none", 0 },
+    { "float_motion: motion_add_uv on 2x2 chroma",
+      { R_SMALL, "-w", "4", "-h", "4", "-p", "420", "-b", "8", "-n",
+        "--feature", "float_motion=motion_add_uv=true" },
+      "float_motion: motion_add_uv needs chroma planes of at least 3x3, these "
+      "are 2x2", 0 },
+    { "float_motion: a picture under 3x3",
+      { R_SMALL, "-w", "2", "-h", "8", "-p", "444", "-b", "8", "-n",
+        "--feature", "float_motion" },
+      "feature 'float_motion' needs pictures of at least 3x3, got 2x8", 0 },
+    { "float_motion: motion_filter_size out of range",
+      { R_SMALL, SMALL, "-n", "--feature", "float_motion=motion_filter_size=10" },
+      "option 'motion_filter_size' needs an integer in [0, 9], not '10'", 0 },
+    { "float_motion: motion_fps_weight out of range",
+      { R_SMALL, SMALL, "-n", "--feature", "float_motion=motion_fps_weight=5.5" },
+      "option 'motion_fps_weight' = 5.5 is outside [0, 5]", 0 },
 };
 #define N_BAD (sizeof(bad_cases) / sizeof(bad_cases[0]))
 
@@ -694,6 +714,31 @@ START_TEST(test_float_adm_key_names)
                                         "metrics", &m));
     ck_assert_int_eq(json_object_object_length(m), 18);
     json_object_put(fr);
+/* float_motion's internal per-frame score stays out of every log format. */
+START_TEST(test_internal_output_not_printed)
+{
+    static const char *const fmt[] = { "--json", "--xml", "--csv", "--sub" };
+    char out[CLI_PATH_MAX + 16];
+
+    snprintf(out, sizeof(out), "%s", tmp_path("fm.log"));
+    for (unsigned k = 0; k < sizeof(fmt) / sizeof(fmt[0]); k++) {
+        const char *args[] = {
+            "-r", tmp_path("small.yuv"), "-d", tmp_path("small_dis.yuv"), SMALL,
+            "-n", "--feature", "float_motion", fmt[k], "-q", "-o", out, NULL
+        };
+        int rc = run_tool(0, NULL, args);
+        char *e = err_text(), *x;
+
+        ck_assert_msg(rc == 0, "%s: exit status %d: %s", fmt[k], rc, e);
+        free(e);
+        x = slurp(out, NULL);
+        ck_assert_ptr_nonnull(x);
+        ck_assert_msg(strstr(x, "motion2") && strstr(x, "motion3") &&
+                      !strstr(x, "float_motion_score"),
+                      "%s: motion2/motion3 missing or the internal score "
+                      "printed:\n%s", fmt[k], x);
+        free(x);
+    }
 }
 END_TEST
 
@@ -809,6 +854,7 @@ int main(void)
     tcase_add_test(tc, test_16bit_full_words);
     tcase_add_test(tc, test_long_model_name);
     tcase_add_test(tc, test_float_adm_key_names);
+    tcase_add_test(tc, test_internal_output_not_printed);
     tcase_add_test(tc, test_long_options_with_equals);
     tcase_add_test(tc, test_size_checked_before_allocation);
     tcase_add_test(tc, test_too_many_models);

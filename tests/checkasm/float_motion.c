@@ -1,0 +1,45 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * checkasm: float motion (cpu/float_motion.c, gpu/float_motion.c). Five
+ * frames per case: motion3 of frame 0 comes from frame 1, motion2 and
+ * motion3 of frames 1..3 from two scores, the last frame's from the end
+ * of the stream. motion_add_uv and motion_add_scale1 are CPU-only.
+ */
+
+#include "tests/checkasm/checkasm.h"
+
+static const char *const float_motion_opts[] = {
+    "",
+    "debug=false",
+    "motion_filter_size=3",
+    "motion_filter_size=1",
+    "motion_fps_weight=2.5:motion_max_val=4:motion_blend_factor=0.5:"
+        "motion_blend_offset=3",
+    "motion_force_zero=true",
+    NULL,
+};
+
+/* the blur's mirrors at 3 samples, one more, one line more; one block of
+ * the blur kernels (128 columns) and one column past it */
+static const CaSize float_motion_sizes[] = {
+    { 3, 3 }, { 4, 3 }, { 3, 5 }, { 5, 4 }, { 17, 9 }, { 129, 7 }, { 0, 0 },
+};
+
+void checkasm_check_float_motion(void)
+{
+    static const CaFeature f = {
+        .name = "float_motion",
+        .min_w = 3,
+        .min_h = 3,
+        .frames = 5,
+        .opts = float_motion_opts,
+        .sizes = float_motion_sizes,
+    };
+
+    ca_check_feature(&f);
+}
