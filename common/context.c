@@ -143,10 +143,9 @@ static int output_used(const VgFeatureDesc *d, const void *opts, unsigned out)
 {
     if (d->outputs_used)
         return d->outputs_used(opts, out);
-    if (d->outputs[out].debug_only & VG_OUTPUT_DEBUG) {
-    if (d->outputs[out].debug_only == VG_OUTPUT_INTERNAL)
+    if (VG_OUTPUT_IS_INTERNAL(d, out))
         return 1;
-    if (d->outputs[out].debug_only) {
+    if (d->outputs[out].debug_only & VG_OUTPUT_DEBUG) {
         for (const VgFeatureOption *o = d->options; o && o->name; o++)
             if (!strcmp(o->name, "debug"))
                 return vg_opt_value(o, opts) != 0.0;

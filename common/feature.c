@@ -43,7 +43,7 @@ const VgFeatureDesc *vg_feature_find_by_output(const char *output_name,
     for (unsigned i = 0; vg_features[i]; i++) {
         const VgFeatureOutput *o = vg_features[i]->outputs;
         for (unsigned j = 0; o && o[j].name; j++) {
-            if (o[j].debug_only != VG_OUTPUT_INTERNAL && !strcmp(o[j].name, output_name)) {
+            if (!(o[j].debug_only & VG_OUTPUT_INTERNAL) && !strcmp(o[j].name, output_name)) {
                 if (out_index)
                     *out_index = j;
                 return vg_features[i];

@@ -59,27 +59,27 @@ enum {
 typedef struct VgFeatureOutput {
     const char *name;   ///< libvmaf's provided name (VMAF_integer_feature_vif_scale0_score)
     const char *alias;  ///< printed name (integer_vif_scale0), or NULL to print `name`
-    /** VG_OUTPUT_DEBUG: only written with debug=true; VG_OUTPUT_NO_PARAMS
-     *  (or'ed in): printed without the feature-param suffixes, for a name
-     *  libvmaf emits but does not list in its provided_features */
-    int debug_only;
+    int debug_only;     ///< VG_OUTPUT_* flags (0: always written)
 } VgFeatureOutput;
 
-#define VG_OUTPUT_DEBUG 1
-#define VG_OUTPUT_NO_PARAMS 2
+/** VgFeatureOutput.debug_only flags. */
+enum {
+    /** Only written with debug=true (1 in older tables). */
+    VG_OUTPUT_DEBUG = 1 << 0,
     /**
-     * 1: only written with debug=true; VG_OUTPUT_INTERNAL: a per-frame
-     * value kept for the feature's post() only (the context's scratch
-     * collector), never printed, pooled or resolved by a model.
+     * Printed without the feature-param suffixes: a name libvmaf emits but
+     * does not list in its provided features.
      */
-    int debug_only;
-} VgFeatureOutput;
-
-/** VgFeatureOutput.debug_only of an internal output. */
-#define VG_OUTPUT_INTERNAL 2
+    VG_OUTPUT_NO_PARAMS = 1 << 1,
+    /**
+     * A per-frame value kept for the feature's post() only (the context's
+     * scratch collector), never printed, pooled or resolved by a model.
+     */
+    VG_OUTPUT_INTERNAL = 1 << 2,
+};
 
 /** 1 if output `out` of `d` is internal. */
-#define VG_OUTPUT_IS_INTERNAL(d, out) ((d)->outputs[out].debug_only == VG_OUTPUT_INTERNAL)
+#define VG_OUTPUT_IS_INTERNAL(d, out) (((d)->outputs[out].debug_only & VG_OUTPUT_INTERNAL) != 0)
 
 typedef struct VgFeatureCtx VgFeatureCtx;
 
