@@ -62,6 +62,10 @@ static const struct KeyRow {
     { "integer_adm_scale2", "adm" },
     { "integer_adm_scale3", "adm" },
     { "vmaf",               NULL  },
+    { "psnr_hvs_y",         "psnr_hvs" },
+    { "psnr_hvs_cb",        "psnr_hvs" },
+    { "psnr_hvs_cr",        "psnr_hvs" },
+    { "psnr_hvs",           "psnr_hvs" },
 };
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
 
