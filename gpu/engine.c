@@ -40,6 +40,7 @@ typedef struct Slot {
     uint64_t gpu_ran;           ///< CUDA features queued for this frame
     VgImage ref, dis;           ///< device images
     CUdeviceptr ref_buf, dis_buf;
+    CUdeviceptr ref_f, dis_f;   ///< float luma (VG_CUDA_NEED_FLOAT_LUMA), or 0
     void *stage_buf[2];         ///< pinned staging of host pictures (raw rows)
     CUdeviceptr raw_buf[2];     ///< their device copy, converted into ref/dis
     VgImage host[2];            ///< pinned host copies for host features
@@ -59,6 +60,8 @@ typedef struct VgCudaEngine {
     VgImage geom;               ///< internal image geometry
     size_t img_bytes;
     size_t raw_bytes;           ///< staging of one host picture
+
+    size_t f_pitch;             ///< float luma row pitch; 0 = none needed
 
     unsigned n_gpu;
     VgFeatureCtx *gfc;
@@ -248,6 +251,10 @@ static void free_slot(VgCudaEngine *e, Slot *s)
         CU(cuMemFree, s->ref_buf);
     if (s->dis_buf)
         CU(cuMemFree, s->dis_buf);
+    if (s->ref_f)
+        CU(cuMemFree, s->ref_f);
+    if (s->dis_f)
+        CU(cuMemFree, s->dis_f);
     if (s->res)
         CU(cuMemFree, s->res);
     if (s->host_res)
@@ -284,6 +291,12 @@ static int alloc_slot(VgCudaEngine *e, Slot *s)
         return ret;
     image_at(e, &s->ref, (uintptr_t)s->ref_buf);
     image_at(e, &s->dis, (uintptr_t)s->dis_buf);
+    if (e->f_pitch) {
+        const size_t bytes = e->f_pitch * (e->geom.h[0] ? e->geom.h[0] : 1);
+        if ((ret = CU(cuMemAlloc, &s->ref_f, bytes)) < 0 ||
+            (ret = CU(cuMemAlloc, &s->dis_f, bytes)) < 0)
+            return ret;
+    }
     return 0;
 }
 
@@ -427,6 +440,10 @@ static int cuda_open(void **engine, const VgEngineParams *p)
     if ((ret = open_features(e)) < 0)
         goto fail;
     e->raw_bytes = vg_cuda_picture_raw_size(&e->geom, p->fmt);
+    for (unsigned f = 0; f < e->n_gpu; f++)
+        if (e->gimpl[f]->needs & VG_CUDA_NEED_FLOAT_LUMA)
+            e->f_pitch = ((size_t)e->geom.w[0] * sizeof(float) + 255) &
+                         ~(size_t)255;
     for (int i = 0; i < VG_CUDA_SLOTS; i++)
         if ((ret = alloc_slot(e, &e->slot[i])) < 0)
             goto fail;
@@ -545,6 +562,14 @@ static int cuda_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
                                             s->res + VG_CUDA_RANGE_BYTES)) < 0))
         goto fail;
 
+    /* one float copy of the luma for every feature asking for it */
+    if (e->f_pitch &&
+        ((ret = vg_cuda_picture_luma_float(&e->dev, &e->conv, &s->ref,
+                                           s->ref_f, e->f_pitch)) < 0 ||
+         (ret = vg_cuda_picture_luma_float(&e->dev, &e->conv, &s->dis,
+                                           s->dis_f, e->f_pitch)) < 0))
+        goto fail;
+
     for (unsigned f = 0; f < e->n_gpu; f++) {
         VgFeatureCtx *fc = &e->gfc[f];
         const VgCudaFeatureImpl *impl = e->gimpl[f];
@@ -556,6 +581,9 @@ static int cuda_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
             .dis = &s->dis,
             .prev_ref = index >= 1 ? &s1->ref : NULL,
             .prev_prev_ref = index >= 2 ? &s2->ref : NULL,
+            .ref_f = s->ref_f,
+            .dis_f = s->dis_f,
+            .f_pitch = e->f_pitch,
             .res = s->res + e->res_off[f],
         };
 

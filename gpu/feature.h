@@ -30,6 +30,15 @@ typedef struct VgCudaFrame {
     const VgImage *ref, *dis;       ///< device images (internal layout)
     const VgImage *prev_ref;        ///< reference n-1 (device), NULL at n = 0
     const VgImage *prev_prev_ref;   ///< reference n-2 (device), NULL at n < 2
+    /**
+     * The luma of ref and dis as float (common/fplane.h, offset 0), row
+     * pitch f_pitch bytes: converted once per frame for every feature
+     * whose impl asks for it (VG_CUDA_NEED_FLOAT_LUMA), 0 otherwise.
+     * Features wanting libvmaf's offset of -128 add it on load, as
+     * picture_copy() does after the division.
+     */
+    CUdeviceptr ref_f, dis_f;
+    size_t f_pitch;
     CUdeviceptr res;                ///< device result area (res_size bytes, zeroed)
     const void *host_res;           ///< its host copy; valid in collect() only
 } VgCudaFrame;
@@ -39,8 +48,14 @@ typedef int VgCudaSubmitFn(VgFeatureCtx *fc, const VgCudaFrame *f);
 /** The frame's work is complete: read f->host_res, emit values. */
 typedef int VgCudaCollectFn(VgFeatureCtx *fc, const VgCudaFrame *f);
 
+/** What a CUDA feature needs prepared besides the frame's images. */
+enum {
+    VG_CUDA_NEED_FLOAT_LUMA = 1 << 0,   ///< VgCudaFrame.ref_f / dis_f
+};
+
 typedef struct VgCudaFeatureImpl {
     size_t priv_size;
+    unsigned needs;     ///< VG_CUDA_NEED_* flags
     size_t res_size;    ///< bytes of per-frame device results
     VgFeatureInitFn *init;
     VgCudaSubmitFn *submit;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "common/fplane.h"
 #include "common/picture.h"
 #include "gpu/picture.h"
 #include "gpu/picture_params.h"
@@ -16,7 +17,9 @@ int vg_cuda_converter_init(VgCudaConverter *c, VgCudaDevice *e)
     int ret;
 
     if ((ret = vg_cuda_device_function(e, "vg_convert_8", &c->conv8)) < 0 ||
-        (ret = vg_cuda_device_function(e, "vg_convert_16", &c->conv16)) < 0)
+        (ret = vg_cuda_device_function(e, "vg_convert_16", &c->conv16)) < 0 ||
+        (ret = vg_cuda_device_function(e, "vg_to_float_8", &c->tofloat8)) < 0 ||
+        (ret = vg_cuda_device_function(e, "vg_to_float_16", &c->tofloat16)) < 0)
         return ret;
     return vg_cuda_device_function(e, "vg_check_range_16", &c->range16);
 }
@@ -169,6 +172,26 @@ int vg_cuda_picture_upload(VgCudaDevice *e, const VgCudaConverter *c,
                              "cuMemcpyHtoDAsync", __FILE__, __LINE__)) < 0)
         return ret;
     return vg_cuda_picture_convert(e, c, dst, &dp);
+}
+
+int vg_cuda_picture_luma_float(VgCudaDevice *e, const VgCudaConverter *c,
+                               const VgImage *img, CUdeviceptr dst,
+                               size_t pitch)
+{
+    VgFloatParams par = {
+        .src = (uint64_t)(uintptr_t)img->data[0],
+        .dst = (uint64_t)dst,
+        .src_pitch = img->stride[0],
+        .dst_pitch = (int64_t)pitch,
+        .w = img->w[0],
+        .h = img->h[0],
+        .scaler = vg_fplane_scaler(img->bpc),
+    };
+
+    return vg_cuda_device_launch(e, img->bpc > 8 ? c->tofloat16 : c->tofloat8,
+                                 (par.w + VG_CONV_BLOCK_X - 1) / VG_CONV_BLOCK_X,
+                                 (par.h + VG_CONV_BLOCK_Y - 1) / VG_CONV_BLOCK_Y,
+                                 1, VG_CONV_BLOCK_X, VG_CONV_BLOCK_Y, &par);
 }
 
 int vg_cuda_picture_check_range(VgCudaDevice *e, const VgCudaConverter *c,

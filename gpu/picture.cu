@@ -53,3 +53,28 @@ extern "C" __global__ void vg_check_range_16(const VgRangeParams p)
                   (unsigned long long)v << 32 |
                   (0xffffffffu - (y * p.w + x)));
 }
+
+/* The float features' input: the division rounds once, as on the CPU
+ * (IEEE division; the scaler is a power of two, so it is exact anyway). */
+template <typename T>
+__device__ __forceinline__ void vg_to_float(const VgFloatParams &p)
+{
+    const unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned y = blockIdx.y * blockDim.y + threadIdx.y;
+
+    if (x >= p.w || y >= p.h)
+        return;
+    const T *src = (const T *)((const char *)p.src + (int64_t)y * p.src_pitch);
+    float *dst = (float *)((char *)p.dst + (int64_t)y * p.dst_pitch);
+    dst[x] = __fdiv_rn((float)src[x], p.scaler);
+}
+
+extern "C" __global__ void vg_to_float_8(const VgFloatParams p)
+{
+    vg_to_float<uint8_t>(p);
+}
+
+extern "C" __global__ void vg_to_float_16(const VgFloatParams p)
+{
+    vg_to_float<uint16_t>(p);
+}

@@ -19,7 +19,7 @@
 
 /** Conversion kernels on one device. */
 typedef struct VgCudaConverter {
-    CUfunction conv8, conv16, range16;
+    CUfunction conv8, conv16, range16, tofloat8, tofloat16;
 } VgCudaConverter;
 
 /** Look up the conversion kernels. @return 0 or negative errno. */
@@ -51,6 +51,14 @@ size_t vg_cuda_picture_raw_size(const VgImage *geom, enum VgPixFmt fmt);
 int vg_cuda_picture_upload(VgCudaDevice *e, const VgCudaConverter *c,
                            VgImage *dst, uint8_t *stage, CUdeviceptr raw,
                            const VgPicture *pic);
+
+/**
+ * Queue the conversion of img's luma into the float plane dst (pitch
+ * bytes per row, >= 4 * width): common/fplane.h's formula, offset 0.
+ */
+int vg_cuda_picture_luma_float(VgCudaDevice *e, const VgCudaConverter *c,
+                               const VgImage *img, CUdeviceptr dst,
+                               size_t pitch);
 
 /** Bytes of device results vg_cuda_picture_check_range() writes. */
 #define VG_CUDA_RANGE_BYTES (3 * sizeof(uint64_t))

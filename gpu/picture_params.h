@@ -43,4 +43,14 @@ typedef struct VgRangeParams {
     uint64_t out;        ///< device uint64, zeroed by the host
 } VgRangeParams;
 
+/** Luma as float (common/fplane.h): dst = (float)src / scaler. */
+typedef struct VgFloatParams {
+    uint64_t src;        ///< device plane (internal layout)
+    uint64_t dst;        ///< device float plane
+    int64_t src_pitch;   ///< bytes
+    int64_t dst_pitch;   ///< bytes
+    uint32_t w, h;       ///< plane size in samples
+    float scaler;        ///< 2^(bpc - 8); 1 for 8 bits
+} VgFloatParams;
+
 #endif /* VG_GPU_PICTURE_PARAMS_H */

@@ -11,6 +11,17 @@
 
 #include <check.h>
 
+/* VG_TEST_ASAN: this is a build with AddressSanitizer (tests/sanitize.sh),
+ * whose sanitizers check the tool's memory; valgrind cannot run such a
+ * program. */
+#if defined(__SANITIZE_ADDRESS__)
+#define VG_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define VG_TEST_ASAN 1
+#endif
+#endif
+
 /** Run a Check suite; EXIT_FAILURE if any test failed, else EXIT_SUCCESS. */
 static inline int vg_check_run(Suite *s)
 {

@@ -40,16 +40,6 @@ static const char *const tmp_files[] = {
 static char raw_dir[CLI_PATH_MAX + 64];
 static int have_valgrind;
 
-/* In a build with AddressSanitizer (tests/sanitize.sh) the sanitizers check
- * the tool's memory, and valgrind cannot run a sanitized program. */
-#if defined(__SANITIZE_ADDRESS__)
-#define VG_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define VG_TEST_ASAN 1
-#endif
-#endif
-
 /* Fixture set-up runs outside the Check tests: fail the whole program. */
 #define MUST(c) do {                                                        \
         if (!(c)) {                                                         \

@@ -914,16 +914,6 @@ START_TEST(test_api)
 }
 END_TEST
 
-/* In a build with AddressSanitizer (tests/sanitize.sh) the sanitizers check
- * the tool's memory, and valgrind cannot run a sanitized program. */
-#if defined(__SANITIZE_ADDRESS__)
-#define VG_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define VG_TEST_ASAN 1
-#endif
-#endif
-
 START_TEST(test_valgrind_clean)
 {
     static const char *const vg[] = {
