@@ -14,10 +14,11 @@
  *  - JSON separators (",") depend on whether something was printed before,
  *    not on the index: libvmaf prints `[,` when frame 0 has no value, and
  *    `{,` when the first pooling method fails.
- *  - JSON: a non-finite per-frame value prints `null` followed by the
- *    newline that libvmaf forgets (its next key lands on the same line).
  *  - XML: an unknown fps (< 0) prints as "nan" (libvmaf always has one).
- * Everything else, including the number format, is byte-for-byte libvmaf's.
+ * Everything else, including the number format, is byte-for-byte libvmaf's,
+ * down to a non-finite per-frame JSON value: `null` with no newline after
+ * it, so that the next key (or the closing brace) follows on the same line
+ * (vmaf_write_output_json()); the JSON stays valid.
  */
 
 #include <errno.h>
@@ -203,8 +204,8 @@ static void write_json(Writer *w)
             if (vg_collector_get(w->c, w->keys[k], i, &v))
                 continue;
             done++;
-            fprintf(f, "        \"%s\": %s%s\n", vg_collector_name(w->c, w->keys[k]),
-                    fmt_json(w, v), done < cnt ? "," : "");
+            fprintf(f, "        \"%s\": %s%s%s", vg_collector_name(w->c, w->keys[k]),
+                    fmt_json(w, v), done < cnt ? "," : "", isfinite(v) ? "\n" : "");
         }
         fprintf(f, "      }\n");
         fprintf(f, "    }");

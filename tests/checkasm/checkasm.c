@@ -79,6 +79,7 @@ static struct {
     unsigned n_cases, n_failed, n_reported;
     unsigned n_errors;      ///< failures outside the cases (bench, set-up)
     unsigned long long n_values;
+    int expect_refusal;     ///< the running case is one the feature refuses
 } state = { .case_only = -1 };
 
 /* ---- the case matrix ------------------------------------------------------ */
@@ -232,7 +233,8 @@ typedef struct Run {
 
 static void log_cb(void *opaque, enum VgLogLevel level, const char *msg)
 {
-    if (level <= VG_LOG_WARNING || state.verbose)
+    /* a refusal the case expects is not news */
+    if ((level <= VG_LOG_WARNING && !state.expect_refusal) || state.verbose)
         fprintf(stderr, "  [lib, %s] %s\n", (const char *)opaque, msg);
 }
 
@@ -354,6 +356,8 @@ static void run_case(const CaFeature *f, const CaCase *c)
     const uint64_t key = ca_seed(state.seed, c->index);
     uint64_t fnv = UINT64_C(14695981039346656037), rng;
     Run runs[3] = { { 0 } };
+    const int refused = f->refuses && f->refuses(c->fmt, c->bpc, c->w, c->h);
+    int refusal[3] = { 0 };
     unsigned n_runs;
     int reported = 0, ok = 0;
     long values = 0;
@@ -392,6 +396,31 @@ static void run_case(const CaFeature *f, const CaCase *c)
                  strerror(-ret));
             goto end;
         }
+    }
+    state.expect_refusal = refused;
+    if (refused) {
+        /* the first frame starts every run: each one must refuse it alike */
+        ca_frame_fill(&fr, c->pat, 0, &rng);
+        for (unsigned r = 0; r < n_runs; r++) {
+            Run *x = &runs[r];
+            ca_pic_pack(&x->ref, &fr, 0, &x->garbage);
+            ca_pic_pack(&x->dis, &fr, 1, &x->garbage);
+            if (x->cuda && ((ret = ca_pic_upload(&x->ref, x->cuda)) < 0 ||
+                            (ret = ca_pic_upload(&x->dis, x->cuda)) < 0)) {
+                fail(f, c, &reported, "%s: upload: %s", x->label,
+                     strerror(-ret));
+                goto end;
+            }
+            refusal[r] = vg_submit(x->ctx, &x->ref.pic, &x->dis.pic);
+            if (refusal[r] >= 0 || refusal[r] != refusal[0]) {
+                fail(f, c, &reported, "%s: vg_submit() returned %d, %s %d, "
+                     "where the feature refuses", x->label, refusal[r],
+                     runs[0].label, refusal[0]);
+                goto end;
+            }
+        }
+        ok = 1;
+        goto end;
     }
     for (unsigned i = 0; i < c->frames; i++) {
         ca_frame_fill(&fr, c->pat, i, &rng);
@@ -453,6 +482,7 @@ end:
         }
     }
     ca_frame_free(&fr);
+    state.expect_refusal = 0;
     state.n_cases++;
     if (!ok) {
         state.n_failed++;

@@ -31,6 +31,7 @@
     F(float_psnr)   \
     F(float_ansnr)  \
     F(float_motion) \
+    F(psnr_hvs)     \
     /* end of the table */
 
 #define CA_DECLARE(feat) void checkasm_check_##feat(void);
@@ -55,6 +56,12 @@ typedef struct CaFeature {
     const char *const *opts;
     /** the feature's own edge sizes (its minimum first), {0, 0}-terminated */
     const CaSize *sizes;
+    /**
+     * Optional: 1 for the cases the feature refuses (a depth, a layout, a
+     * chroma plane too small); there every backend must refuse the first
+     * frame with the same error, and nothing is compared.
+     */
+    int (*refuses)(enum VgPixFmt fmt, unsigned bpc, unsigned w, unsigned h);
 } CaFeature;
 
 /**

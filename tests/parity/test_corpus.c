@@ -85,6 +85,10 @@ static const struct KeyRow {
     { "motion",             "float_motion" },
     { "motion2",            "float_motion" },
     { "motion3",            "float_motion" },
+    { "psnr_hvs_y",         "psnr_hvs" },
+    { "psnr_hvs_cb",        "psnr_hvs" },
+    { "psnr_hvs_cr",        "psnr_hvs" },
+    { "psnr_hvs",           "psnr_hvs" },
 };
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
 

@@ -426,6 +426,26 @@ static const BadCase bad_cases[] = {
     { "float_motion: motion_fps_weight out of range",
       { R_SMALL, SMALL, "-n", "--feature", "float_motion=motion_fps_weight=5.5" },
       "option 'motion_fps_weight' = 5.5 is outside [0, 5]", 0 },
+    { "psnr_hvs on 16-bit samples",
+      { "-r", "@max16.yuv", "-d", "@max16.yuv", "-w", "64", "-h", "48", "-p", "420",
+        "-b", "16", "-n", "--feature", "psnr_hvs" },
+      "psnr_hvs: 16-bit pictures are not supported, only 8 to 12 bits", 1 },
+    { "psnr_hvs on 4:0:0",
+      { R_SMALL, "-w", "64", "-h", "48", "-p", "400", "-b", "8", "-n",
+        "--feature", "psnr_hvs" },
+      "psnr_hvs: needs chroma planes, 4:0:0 pictures have none", 0 },
+    { "psnr_hvs on chroma planes smaller than one block",
+      { R_SMALL, "-w", "15", "-h", "16", "-p", "420", "-b", "8", "-n",
+        "--feature", "psnr_hvs", "--frame_cnt", "1" },
+      "psnr_hvs: the chroma planes of a 15x16 picture are 7x8, smaller than "
+      "one 8x8 block", 0 },
+    { "psnr_hvs on a picture smaller than one block",
+      { R_SMALL, "-w", "7", "-h", "8", "-p", "444", "-b", "8", "-n",
+        "--feature", "psnr_hvs", "--frame_cnt", "1" },
+      "feature 'psnr_hvs' needs pictures of at least 8x8, got 7x8", 0 },
+    { "psnr_hvs has no options",
+      { R_SMALL, SMALL, "-n", "--feature", "psnr_hvs=enable_chroma=false" },
+      "enable_chroma", 0 },
 };
 #define N_BAD (sizeof(bad_cases) / sizeof(bad_cases[0]))
 
@@ -807,6 +827,103 @@ START_TEST(test_16bit_full_words)
 }
 END_TEST
 
+/*
+ * Identical pictures: every psnr_hvs value is +inf, which libvmaf v3.2.0
+ * src/output.c prints as "inf" in xml, csv and sub, and as null in JSON,
+ * per frame with no newline after it; pooled values are inf too (the
+ * harmonic mean's sum of 1 / (inf + 1) is 0). Only the measured fps
+ * differs from run to run.
+ */
+static void cut_fps(char *text)
+{
+    char *at = strstr(text, "fps");
+
+    ck_assert_ptr_nonnull(at);
+    at += strcspn(at, "0123456789n");
+    while (*at && *at != ',' && *at != '"')
+        memmove(at, at + 1, strlen(at));
+}
+
+START_TEST(test_identical_psnr_hvs)
+{
+    static const char *const fmts[] = { "--xml", "--json", "--csv", "--sub" };
+    static const char *const names[] = {
+        "psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs",
+    };
+    char expect[8192], *e;
+    const char *f = fmts[_i];
+
+    e = expect;
+#define OUT(...) (e += snprintf(e, sizeof(expect) - (size_t)(e - expect), __VA_ARGS__))
+    if (!strcmp(f, "--xml")) {
+        OUT("<VMAF version=\"%s\">\n", vg_version());
+        OUT("  <params qualityWidth=\"64\" qualityHeight=\"48\" />\n");
+        OUT("  <fyi fps=\"\" />\n  <frames>\n");
+        for (unsigned i = 0; i < 3; i++) {
+            OUT("    <frame frameNum=\"%u\" ", i);
+            for (unsigned k = 0; k < 4; k++)
+                OUT("%s=\"inf\" ", names[k]);
+            OUT("/>\n");
+        }
+        OUT("  </frames>\n  <pooled_metrics>\n");
+        for (unsigned k = 0; k < 4; k++)
+            OUT("    <metric name=\"%s\" min=\"inf\" max=\"inf\" mean=\"inf\" "
+                "harmonic_mean=\"inf\" />\n", names[k]);
+        OUT("  </pooled_metrics>\n  <aggregate_metrics />\n</VMAF>\n");
+    } else if (!strcmp(f, "--json")) {
+        OUT("{\n  \"version\": \"%s\",\n  \"fps\": ,\n  \"frames\": [", vg_version());
+        for (unsigned i = 0; i < 3; i++) {
+            OUT("%s    {\n      \"frameNum\": %u,\n      \"metrics\": {\n",
+                i ? ",\n" : "\n", i);
+            for (unsigned k = 0; k < 4; k++)
+                OUT("        \"%s\": null%s", names[k], k < 3 ? "," : "");
+            OUT("      }\n    }");
+        }
+        OUT("\n  ],\n  \"pooled_metrics\": {");
+        for (unsigned k = 0; k < 4; k++)
+            OUT("%s    \"%s\": {\n      \"min\": null,\n      \"max\": null,\n"
+                "      \"mean\": null,\n      \"harmonic_mean\": null\n    }",
+                k ? ",\n" : "\n", names[k]);
+        OUT("\n  },\n  \"aggregate_metrics\": {\n  }\n}\n");
+    } else if (!strcmp(f, "--csv")) {
+        OUT("Frame,");
+        for (unsigned k = 0; k < 4; k++)
+            OUT("%s,", names[k]);
+        OUT("\n");
+        for (unsigned i = 0; i < 3; i++)
+            OUT("%u,inf,inf,inf,inf,\n", i);
+    } else {
+        for (unsigned i = 0; i < 3; i++) {
+            OUT("{%u}{%u}frame: %u|", i, i + 1, i);
+            for (unsigned k = 0; k < 4; k++)
+                OUT("%s: inf|", names[k]);
+            OUT("\n");
+        }
+    }
+#undef OUT
+
+    {
+        const char *args[] = {
+            "-r", tmp_path("small.yuv"), "-d", tmp_path("small.yuv"), SMALL,
+            "-n", "--feature", "psnr_hvs", f, "-q", "-o", tmp_path("o1.json"),
+            NULL
+        };
+        int rc = run_tool(0, NULL, args);
+        char *err = err_text(), *got;
+
+        ck_assert_msg(rc == 0, "%s: exit status %d: %s", f, rc, err);
+        free(err);
+        got = slurp(tmp_path("o1.json"), NULL);
+        ck_assert_ptr_nonnull(got);
+        if (strcmp(f, "--csv") && strcmp(f, "--sub"))
+            cut_fps(got);
+        ck_assert_msg(!strcmp(got, expect), "%s: got\n%s\nlibvmaf writes\n%s",
+                      f, got, expect);
+        free(got);
+    }
+}
+END_TEST
+
 START_TEST(test_valgrind_clean_run)
 {
     const char *args[] = {
@@ -859,6 +976,7 @@ int main(void)
     tcase_add_test(tc, test_size_checked_before_allocation);
     tcase_add_test(tc, test_too_many_models);
     tcase_add_test(tc, test_valgrind_clean_run);
+    tcase_add_loop_test(tc, test_identical_psnr_hvs, 0, 4);
     suite_add_tcase(s, tc);
     ret = vg_check_run(s);
     cli_env_cleanup(tmp_files);
