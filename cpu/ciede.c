@@ -88,7 +88,8 @@ static float rotation(float cbp, float hb)
     const float d = (to_degrees(hb) - 275.0) * (1.0 / 25.0);
     const float c7 = powf(cbp, 7);
 
-    return -2.0 * sqrt(c7 / (powf(cbp, 7) + powf(25., 7))) *
+    /* powf(cbp, 7) once: the same call gives the same float */
+    return -2.0 * sqrt(c7 / (c7 + powf(25., 7))) *
            sin(to_radians(60.0 * exp(-(powf(d, 2)))));
 }
 
@@ -101,10 +102,12 @@ static float delta_e00(Lab c1, Lab c2)
     const float ch1 = sqrt(pow(c1.a, 2) + pow(c1.b, 2));
     const float ch2 = sqrt(pow(c2.a, 2) + pow(c2.b, 2));
     const float cb = (ch1 + ch2) / 2;
-    const float ap1 =
-        c1.a + (c1.a / 2) * (1 - sqrt(pow(cb, 7) / (pow(cb, 7) + pow(25, 7))));
-    const float ap2 =
-        c2.a + (c2.a / 2) * (1 - sqrt(pow(cb, 7) / (pow(cb, 7) + pow(25, 7))));
+    /* ciede.c writes this double factor out four times; pow(cb, 7) is one
+     * value, so computing it once changes no bit */
+    const double cb7 = pow(cb, 7);
+    const double g = 1 - sqrt(cb7 / (cb7 + pow(25, 7)));
+    const float ap1 = c1.a + (c1.a / 2) * g;
+    const float ap2 = c2.a + (c2.a / 2) * g;
     const float cp1 = sqrt(pow(ap1, 2) + pow(c1.b, 2));
     const float cp2 = sqrt(pow(ap2, 2) + pow(c2.b, 2));
     const float cbp = (cp1 + cp2) / 2;
@@ -172,9 +175,35 @@ typedef struct ChromaPos {
     int col;
 } ChromaPos;
 
+/* a direct-mapped cache of Lab colours by (Y, U, V): the colour is a pure
+ * function of the samples, so a hit gives the same floats */
+#define LAB_CACHE_BITS 14
+
+typedef struct LabEntry {
+    uint64_t key;       ///< y | u << 16 | v << 32 | 1 << 48; 0 = empty
+    Lab lab;
+} LabEntry;
+
 typedef struct CiedeCpu {
     ChromaPos *pos;     ///< one row's positions (w entries)
+    LabEntry *cache;    ///< 1 << LAB_CACHE_BITS entries
 } CiedeCpu;
+
+static Lab lab_cached(CiedeCpu *s, unsigned y, unsigned u, unsigned v,
+                      double scale)
+{
+    const uint64_t key = y | (uint64_t)u << 16 | (uint64_t)v << 32 |
+                         (uint64_t)1 << 48;
+    LabEntry *e = &s->cache[(key * UINT64_C(0x9e3779b97f4a7c15)) >>
+                            (64 - LAB_CACHE_BITS)];
+
+    if (e->key != key) {
+        /* ciede.c extract(): samples as float, then double */
+        e->lab = lab_of((float)y, (float)u, (float)v, scale);
+        e->key = key;
+    }
+    return e->lab;
+}
 
 static void chroma_row(const VgFeatureCtx *fc, const VgImage *img,
                        unsigned y, ChromaPos *pos)
@@ -227,7 +256,8 @@ static int ciede_init(VgFeatureCtx *fc)
     if ((ret = vg_ciede_check(fc->log, fc->layout, fc->bpc, fc->width,
                               fc->height)) < 0)
         return ret;
-    if (!(s->pos = malloc(fc->width * sizeof(*s->pos)))) {
+    if (!(s->pos = malloc(fc->width * sizeof(*s->pos))) ||
+        !(s->cache = calloc((size_t)1 << LAB_CACHE_BITS, sizeof(*s->cache)))) {
         vg_log(fc->log, VG_LOG_ERROR, "ciede: out of memory");
         return -ENOMEM;
     }
@@ -239,7 +269,9 @@ static void ciede_close(VgFeatureCtx *fc)
     CiedeCpu *s = fc->priv;
 
     free(s->pos);
+    free(s->cache);
     s->pos = NULL;
+    s->cache = NULL;
 }
 
 static int ciede_extract(VgFeatureCtx *fc, const VgFrame *f)
@@ -265,9 +297,8 @@ static int ciede_extract(VgFeatureCtx *fc, const VgFrame *f)
              * it is: skipping them is exact */
             if (ry == dy && ru == du && rv == dv)
                 continue;
-            /* ciede.c extract(): samples as float, then double */
-            sum += delta_e00(lab_of((float)ry, (float)ru, (float)rv, scale),
-                             lab_of((float)dy, (float)du, (float)dv, scale));
+            sum += delta_e00(lab_cached(s, ry, ru, rv, scale),
+                             lab_cached(s, dy, du, dv, scale));
         }
     }
     return vg_feature_emit(fc, VG_CIEDE_OUT_CIEDE2000, f->index,

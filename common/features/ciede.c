@@ -40,28 +40,32 @@
  * the plane's last row likewise. Odd-size scores are therefore defined
  * and deterministic, but they are not libvmaf's (which has none: its tool
  * crashes on such a pair, and FFmpeg's libvmaf filter reads past the
- * plane); even sizes are libvmaf's exactly. doc/features.md says the same.
+ * plane); even sizes are libvmaf's exactly. README.md (Status) says the same.
  *
  * CUDA: gpu = 0 in common/features/list.h, so the CUDA backend runs
- * cpu/ciede.c on its host job pool, on the pinned host copy of the
- * device-converted pictures (gpu/engine.c); tests/checkasm/ciede.c covers
- * that path against the CPU backend. A device version cannot be made to
- * give the same bits: every pixel's ΔE00 goes through about twenty libm
- * calls whose results are rounded into float locals (pow(x, 2.4) and
- * pow(x, 1/3) for Lab, pow(C, 7), atan2, sin, cos, exp in double and powf
- * in float for ΔE00), and the frame score is the double sum of all the
- * float ΔE00, so one ulp anywhere changes the score. glibc's double
- * functions are not correctly rounded (their own error bounds are about
- * 0.5-1 ulp), and CUDA's are documented to 1-2 ulp (pow, sin, cos, atan2:
- * 2 ulp; exp: 1 ulp; powf: 4 ulp): the two libraries are different
- * approximations and agree only most of the time. Measured on
- * p1080_crf32's first frame (tools/ciede-libm-check.c, see the commit that
- * added it): replacing glibc's results by the nearest double (long double
- * evaluation) already changes ... Equal bits would need glibc's own
- * algorithms and tables on the device. Nor does a table help: a pixel's
- * Lab depends on its (Y, U, V), 2^24 triples at 8 bits (2^30 and more
- * above), and ΔE00 on two such colours. The one exact shortcut, ΔE00 = +0
- * for equal (Y, U, V), is taken on the host (cpu/ciede.c).
+ * cpu/ciede.c on its host job pool, on the pinned host copy of the device-
+ * converted pictures (gpu/engine.c); tests/checkasm/ciede.c covers that
+ * path against the CPU backend. A device version cannot be made to give
+ * the same bits: every pixel's ΔE00 goes through about twenty libm calls
+ * whose results are rounded into float locals (pow(x, 2.4) and pow(x, 1/3)
+ * for Lab, pow(C, 7), atan2, sin, cos, exp in double and powf in float for
+ * ΔE00), and the frame score is the double sum of all the float ΔE00, so
+ * one ulp anywhere changes the score. glibc's manual ("Known Maximum
+ * Errors in Math Functions") says it does not aim for correctly rounded
+ * results; the CUDA C Programming Guide's math appendix gives 1-2 ulp
+ * maximum errors for these double functions, from tests and not
+ * guaranteed. They are different approximations and agree only most of the
+ * time. Even a nearly correctly rounded libm is not glibc: on
+ * p1080_crf32's first frame, the same code with each of those calls done
+ * in long double (x87) and rounded gives a different float ΔE00 at 2 of
+ * its 2073600 pixels, and ciede2000 43.147199276535169 instead of glibc's
+ * (and libvmaf's) 43.147199276535602. CUDA's functions, 1-2 ulp from the
+ * exact value, differ from glibc's more often than that. Equal bits would
+ * need glibc's own algorithms and tables on the device. Nor does a table
+ * help: a pixel's Lab depends on its (Y, U, V), 2^24 triples at 8 bits
+ * (2^30 and more above), and ΔE00 on two such colours. The one exact
+ * shortcut, ΔE00 = +0 for equal (Y, U, V), is taken on the host
+ * (cpu/ciede.c).
  */
 
 #include <errno.h>
