@@ -23,6 +23,7 @@
     F(motion)       \
     F(psnr)         \
     F(vif)          \
+    F(ciede)        \
     /* end of the table */
 
 #define CA_DECLARE(feat) void checkasm_check_##feat(void);
@@ -47,6 +48,8 @@ typedef struct CaFeature {
     const char *const *opts;
     /** the feature's own edge sizes (its minimum first), {0, 0}-terminated */
     const CaSize *sizes;
+    /** 1: the feature refuses 4:0:0 (it needs chroma); those cases are skipped */
+    int needs_chroma;
 } CaFeature;
 
 /**
