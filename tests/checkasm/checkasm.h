@@ -32,6 +32,7 @@
     F(float_ansnr)  \
     F(float_motion) \
     F(psnr_hvs)     \
+    F(ciede)        \
     /* end of the table */
 
 #define CA_DECLARE(feat) void checkasm_check_##feat(void);
@@ -62,6 +63,8 @@ typedef struct CaFeature {
      * frame with the same error, and nothing is compared.
      */
     int (*refuses)(enum VgPixFmt fmt, unsigned bpc, unsigned w, unsigned h);
+    /** 1: the feature refuses 4:0:0 (it needs chroma); those cases are skipped */
+    int needs_chroma;
 } CaFeature;
 
 /**

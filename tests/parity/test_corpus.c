@@ -17,6 +17,8 @@
  *    to golden/<pair>.json (r577x323_420p8: its FROM_FFMPEG golden only,
  *    libvmaf's own tool crashes on that odd size); on the three big pairs
  *    only the psnr and motion keys, to keep the run time modest.
+ *  - ciede2000 is not compared on the odd pair: libvmaf reads past its
+ *    chroma planes there (common/features/ciede.c).
  * A key of the table missing from our output fails the test.
  *
  * Inputs: encoded pairs decoded by tests/prepare-corpus.sh into
@@ -43,6 +45,9 @@
 static const struct KeyRow {
     const char *key;
     const char *feature; ///< --feature to request, NULL = default model
+    /** 1: libvmaf has no value of its own on odd sizes (it reads past its
+     *  chroma planes there), so not compared on the odd pair */
+    int even_sizes_only;
 } keys[] = {
     { "psnr_y",          "psnr"   },
     { "psnr_cb",         "psnr"   },
@@ -89,6 +94,7 @@ static const struct KeyRow {
     { "psnr_hvs_cb",        "psnr_hvs" },
     { "psnr_hvs_cr",        "psnr_hvs" },
     { "psnr_hvs",           "psnr_hvs" },
+    { "ciede2000",          "ciede", 1 },
 };
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
 
@@ -355,6 +361,8 @@ START_TEST(test_pair)
     for (unsigned k = 0; k < N_KEYS; k++) {
         if (ghp)
             compare_key(&r, "max precision vs golden/hp", t2, ghp, keys[k].key, 0);
+        if (keys[k].even_sizes_only && ((atoi(p->w) | atoi(p->h)) & 1))
+            continue;
         if (!p->big || cheap_feature(keys[k].feature))
             compare_key(&r, "default output vs golden", t0, g6, keys[k].key, 1);
     }

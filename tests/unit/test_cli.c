@@ -446,6 +446,12 @@ static const BadCase bad_cases[] = {
     { "psnr_hvs has no options",
       { R_SMALL, SMALL, "-n", "--feature", "psnr_hvs=enable_chroma=false" },
       "enable_chroma", 0 },
+    { "ciede on gray input",
+      { R_SMALL, "-w", "64", "-h", "48", "-p", "400", "-b", "8", "-n",
+        "--feature", "ciede" }, "ciede: needs chroma planes; 4:0:0 (gray) input has none", 0 },
+    { "ciede with an option (it has none)",
+      { R_SMALL, SMALL, "-n", "--feature", "ciede=enable_chroma=true" },
+      "no option 'enable_chroma'", 0 },
 };
 #define N_BAD (sizeof(bad_cases) / sizeof(bad_cases[0]))
 

@@ -1,0 +1,39 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * CIEDE2000 (libvmaf v3.2.0 src/feature/ciede.c): the output, the input
+ * checks and the per-frame score both backends use. The per-pixel colour
+ * difference is cpu/ciede.c's; common/features/ciede.c says why the CUDA
+ * backend runs it on the host.
+ */
+
+#ifndef VG_FEATURES_CIEDE_H
+#define VG_FEATURES_CIEDE_H
+
+#include "common/feature.h"
+#include "common/image.h"
+
+enum {
+    VG_CIEDE_OUT_CIEDE2000,
+};
+
+/**
+ * Refuse what libvmaf's ciede.c cannot compute (logged, -EINVAL): 4:0:0,
+ * depths other than 8, 10, 12 and 16, and a chroma plane with no sample
+ * (width 1 in 4:2:0/4:2:2, height 1 in 4:2:0).
+ */
+int vg_ciede_check(VgLog *log, enum VgImageLayout layout, unsigned bpc,
+                   unsigned w, unsigned h);
+
+/**
+ * The frame score from the double sum of the per-pixel float ΔE00:
+ * 45 - 20 log10(sum / (w * h)), as ciede.c extract() (w * h unsigned);
+ * +inf when every pixel is equal.
+ */
+double vg_ciede_score(double de00_sum, unsigned w, unsigned h);
+
+#endif /* VG_FEATURES_CIEDE_H */
