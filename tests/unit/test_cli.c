@@ -740,6 +740,9 @@ START_TEST(test_float_adm_key_names)
                                         "metrics", &m));
     ck_assert_int_eq(json_object_object_length(m), 18);
     json_object_put(fr);
+}
+END_TEST
+
 /* float_motion's internal per-frame score stays out of every log format. */
 START_TEST(test_internal_output_not_printed)
 {
