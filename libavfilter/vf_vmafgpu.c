@@ -261,6 +261,11 @@ static int map_format(enum AVPixelFormat fmt, enum VgPixFmt *vg,
     return AVERROR(ENOTSUP);
 }
 
+/* ff_make_pixel_format_list() from libavfilter 11 (FFmpeg 8.0) */
+#if LIBAVFILTER_VERSION_MAJOR < 11
+#define ff_make_pixel_format_list(fmts) ff_make_format_list((const int *)(fmts))
+#endif
+
 static int query_formats(const AVFilterContext *ctx,
                          AVFilterFormatsConfig **cfg_in,
                          AVFilterFormatsConfig **cfg_out)
