@@ -28,10 +28,9 @@
 #                   Without the tarball there, the upstream release is
 #                   downloaded and must match the same sha256.
 #   FFMPEG_VERSION  default release (9.0.2)
-#   VG_FFMPEG_MINIMAL=1  only what one scoring run of the corpus needs
-#                   (mov, h264, rawvideo, y4m; CUDA frames, no NVDEC
-#                   decoders beyond h264): a quick build for checking the
-#                   filter against another release
+#   VG_FFMPEG_MINIMAL=1  only raw video and y4m input (CUDA frames through
+#                   hwupload_cuda, no decoders but rawvideo): a quick build
+#                   for checking the filter against another release
 #   VG_FFMPEG_DAV1D auto (default: when dav1d.pc is found), yes, no
 #   JOBS            parallel make jobs (default 2)
 #   CC              C compiler (default gcc)
@@ -179,14 +178,13 @@ set -- \
     $asm
 filters=vmafgpu,hwupload,hwupload_cuda,hwdownload,loop,format,scale,null,split,metadata,crop,setpts,trim,buffer,buffersink
 if [ "${VG_FFMPEG_MINIMAL:-0}" = 1 ]; then
+    # raw and y4m input only: no decoder to build but rawvideo's
     set -- "$@" \
-        --enable-hwaccel=h264_nvdec \
-        --enable-decoder=h264,rawvideo \
-        --enable-parser=h264 \
-        --enable-demuxer=mov,rawvideo,yuv4mpegpipe \
-        --enable-muxer=null,rawvideo,yuv4mpegpipe \
+        --enable-decoder=rawvideo \
+        --enable-demuxer=rawvideo,yuv4mpegpipe \
+        --enable-muxer=null,rawvideo \
         --enable-encoder=rawvideo,wrapped_avframe \
-        --enable-filter=$filters
+        --enable-filter=vmafgpu,hwupload_cuda,hwdownload,format,scale,null,buffer,buffersink
 else
     # AV1 on the CPU: libdav1d (Debian's libdav1d-dev, a shared library
     # only: it is copied next to ffmpeg, which finds it there)

@@ -107,7 +107,7 @@ if [ -x "$top/tests/fate/run.sh" ]; then
     count fate $?
 fi
 
-# the other FFmpeg releases: a minimal build of each and one scoring run
+# the other FFmpeg releases: a minimal build of each and its scoring runs
 for rel in ${VG_OTHER_FFMPEG:-8.1.2 7.1.5}; do
     step "ffmpeg $rel: minimal build and one scoring run"
     t0=$(date +%s)
