@@ -391,6 +391,9 @@ expect_error "format mismatch" "Input formats differ: distorted \(main\) is yuv4
 expect_error "bit depth mismatch" "Input formats differ: distorted \(main\) is yuv420p10le, reference is yuv420p" \
     $dis_in $ref_in -lavfi "[0:v]format=yuv420p10le[d];[d][1:v]vmafgpu=model=:feature=name=psnr"
 # shellcheck disable=SC2086
+expect_error "bitdepth on LSB-aligned frames" "bitdepth=12 applies to p016, p216 and yuv444p16 inputs only; the inputs are yuv420p, 8-bit" \
+    $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=model=:feature=name=psnr:bitdepth=12"
+# shellcheck disable=SC2086
 expect_error "bad model" "Could not load model 'version=no_such_model'" \
     $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=model=version=no_such_model"
 # shellcheck disable=SC2086
