@@ -187,7 +187,9 @@ if [ "${VG_FFMPEG_MINIMAL:-0}" = 1 ]; then
         --enable-filter=vmafgpu,hwupload_cuda,hwdownload,format,scale,null,buffer,buffersink
 else
     # AV1 on the CPU: libdav1d (Debian's libdav1d-dev, a shared library
-    # only: it is copied next to ffmpeg, which finds it there)
+    # only: it is copied next to ffmpeg, which finds it there). The run
+    # path is evaluated once by configure and once more by make:
+    # config.mak must read \$$ORIGIN.
     dav1d=${VG_FFMPEG_DAV1D:-auto}
     if [ "$dav1d" = auto ]; then
         dav1d=no
@@ -213,7 +215,7 @@ else
         --enable-filter=$filters
     if [ "$dav1d" = yes ]; then
         set -- "$@" --enable-libdav1d --enable-decoder=libdav1d \
-            '--extra-ldflags=-Wl,-rpath,\$$ORIGIN/lib'
+            '--extra-ldflags=-Wl,-rpath,\\\$\$ORIGIN/lib'
     fi
     [ $cudallvm = no ] || set -- "$@" --enable-cuda-llvm --nvcc=clang
 fi
