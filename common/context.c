@@ -367,6 +367,7 @@ static const char *fmt_name(enum VgPixFmt fmt)
 {
     static const char *const names[] = {
         "yuv420p", "yuv422p", "yuv444p", "gray", "nv12", "p010", "p016",
+        "nv16", "p216", "yuv444p_msb",
     };
     return (unsigned)fmt < sizeof(names) / sizeof(names[0]) ? names[fmt] : "?";
 }
@@ -377,7 +378,7 @@ static int check_picture(VgContext *ctx, const VgPicture *pic,
     const unsigned bps = pic->bitdepth > 8 ? 2 : 1;
     unsigned planes;
 
-    if ((unsigned)pic->fmt > VG_PIX_FMT_P016) {
+    if ((unsigned)pic->fmt > VG_PIX_FMT_YUV444P_MSB) {
         vg_log(&ctx->log, VG_LOG_ERROR, "%s picture: unknown pixel format %d",
                which, (int)pic->fmt);
         return -EINVAL;
@@ -393,9 +394,11 @@ static int check_picture(VgContext *ctx, const VgPicture *pic,
                "range (8..16)", which, pic->bitdepth);
         return -EINVAL;
     }
-    if ((pic->fmt == VG_PIX_FMT_NV12 && pic->bitdepth != 8) ||
+    if (((pic->fmt == VG_PIX_FMT_NV12 || pic->fmt == VG_PIX_FMT_NV16) &&
+         pic->bitdepth != 8) ||
         (pic->fmt == VG_PIX_FMT_P010 && pic->bitdepth != 10) ||
-        (pic->fmt == VG_PIX_FMT_P016 && pic->bitdepth < 9)) {
+        ((pic->fmt == VG_PIX_FMT_P016 || pic->fmt == VG_PIX_FMT_P216 ||
+          pic->fmt == VG_PIX_FMT_YUV444P_MSB) && pic->bitdepth < 9)) {
         vg_log(&ctx->log, VG_LOG_ERROR, "%s picture: %s cannot hold %u-bit "
                "samples", which, fmt_name(pic->fmt), pic->bitdepth);
         return -EINVAL;

@@ -12,8 +12,11 @@
 enum VgImageLayout vg_pix_fmt_layout(enum VgPixFmt fmt)
 {
     switch (fmt) {
-    case VG_PIX_FMT_YUV422P: return VG_LAYOUT_422;
-    case VG_PIX_FMT_YUV444P: return VG_LAYOUT_444;
+    case VG_PIX_FMT_YUV422P:
+    case VG_PIX_FMT_NV16:
+    case VG_PIX_FMT_P216:    return VG_LAYOUT_422;
+    case VG_PIX_FMT_YUV444P:
+    case VG_PIX_FMT_YUV444P_MSB: return VG_LAYOUT_444;
     case VG_PIX_FMT_YUV400P: return VG_LAYOUT_400;
     default:                 return VG_LAYOUT_420;
     }
@@ -22,7 +25,14 @@ enum VgImageLayout vg_pix_fmt_layout(enum VgPixFmt fmt)
 int vg_pix_fmt_is_semiplanar(enum VgPixFmt fmt)
 {
     return fmt == VG_PIX_FMT_NV12 || fmt == VG_PIX_FMT_P010 ||
-           fmt == VG_PIX_FMT_P016;
+           fmt == VG_PIX_FMT_P016 || fmt == VG_PIX_FMT_NV16 ||
+           fmt == VG_PIX_FMT_P216;
+}
+
+int vg_pix_fmt_is_msb(enum VgPixFmt fmt)
+{
+    return fmt == VG_PIX_FMT_P010 || fmt == VG_PIX_FMT_P016 ||
+           fmt == VG_PIX_FMT_P216 || fmt == VG_PIX_FMT_YUV444P_MSB;
 }
 
 static void copy_plane(void *dst, ptrdiff_t ds, const void *src, ptrdiff_t ss,
@@ -33,7 +43,7 @@ static void copy_plane(void *dst, ptrdiff_t ds, const void *src, ptrdiff_t ss,
                row_bytes);
 }
 
-/* high-bit-aligned 16-bit words (P010/P016) down to LSB-aligned samples */
+/* high-bit-aligned 16-bit words (P010/P016/P216/YUV444P_MSB) down to LSB-aligned samples */
 static void shift_plane(uint16_t *dst, ptrdiff_t ds, const uint16_t *src,
                         ptrdiff_t ss, unsigned w, unsigned h, unsigned shift)
 {
@@ -49,6 +59,13 @@ void vg_picture_to_image(VgImage *dst, const VgPicture *src)
 {
     const unsigned bps = dst->bpc > 8 ? 2 : 1;
 
+    if (src->fmt == VG_PIX_FMT_YUV444P_MSB) {
+        for (unsigned p = 0; p < dst->nb_planes; p++)
+            shift_plane(dst->data[p], dst->stride[p], src->data[p],
+                        src->stride[p], dst->w[p], dst->h[p], 16 - dst->bpc);
+        return;
+    }
+
     if (!vg_pix_fmt_is_semiplanar(src->fmt)) {
         for (unsigned p = 0; p < dst->nb_planes; p++)
             copy_plane(dst->data[p], dst->stride[p], src->data[p],
@@ -56,7 +73,7 @@ void vg_picture_to_image(VgImage *dst, const VgPicture *src)
         return;
     }
 
-    if (src->fmt == VG_PIX_FMT_NV12) {
+    if (src->fmt == VG_PIX_FMT_NV12 || src->fmt == VG_PIX_FMT_NV16) {
         copy_plane(dst->data[0], dst->stride[0], src->data[0], src->stride[0],
                    dst->w[0], dst->h[0]);
         for (unsigned i = 0; i < dst->h[1]; i++) {
@@ -71,7 +88,7 @@ void vg_picture_to_image(VgImage *dst, const VgPicture *src)
         return;
     }
 
-    /* P010 / P016: samples in the high bits of 16-bit words */
+    /* P010 / P016 / P216: samples in the high bits of 16-bit words */
     const unsigned shift = 16 - dst->bpc;
     shift_plane(dst->data[0], dst->stride[0], src->data[0], src->stride[0],
                 dst->w[0], dst->h[0], shift);
@@ -89,7 +106,8 @@ void vg_picture_to_image(VgImage *dst, const VgPicture *src)
 
 int vg_picture_can_overflow(enum VgPixFmt fmt, unsigned bitdepth)
 {
-    return !vg_pix_fmt_is_semiplanar(fmt) && bitdepth > 8 && bitdepth < 16;
+    return !vg_pix_fmt_is_semiplanar(fmt) && !vg_pix_fmt_is_msb(fmt) &&
+           bitdepth > 8 && bitdepth < 16;
 }
 
 int vg_picture_range_error(VgLog *log, const char *which, unsigned index,

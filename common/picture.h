@@ -5,8 +5,8 @@
 
 /**
  * @file
- * Host picture conversion: a caller's VgPicture (planar, NV12, P010/P016,
- * host memory) into an internal planar LSB-aligned VgImage.
+ * Host picture conversion: a caller's VgPicture (planar, NV12/NV16,
+ * P010/P016/P216, planar MSB-aligned; host memory) into an internal planar LSB-aligned VgImage.
  */
 
 #ifndef VG_COMMON_PICTURE_H
@@ -19,8 +19,14 @@
 /** Internal layout of a picture format. */
 enum VgImageLayout vg_pix_fmt_layout(enum VgPixFmt fmt);
 
-/** @return 1 for NV12/P010/P016. */
+/** @return 1 for NV12/P010/P016/NV16/P216. */
 int vg_pix_fmt_is_semiplanar(enum VgPixFmt fmt);
+
+/**
+ * @return 1 for the formats with their samples in the high bits of 16-bit
+ *         words (P010/P016/P216/YUV444P_MSB), shifted down on conversion.
+ */
+int vg_pix_fmt_is_msb(enum VgPixFmt fmt);
 
 /** Copy/convert host picture src into dst (allocated with its geometry). */
 void vg_picture_to_image(VgImage *dst, const VgPicture *src);

@@ -83,13 +83,21 @@ int vg_cuda_picture_convert(VgCudaDevice *e, const VgCudaConverter *c,
             if ((ret = copy_plane(e, dst, p, pic->data[p], pic->stride[p])) < 0)
                 return ret;
         return 0;
+    case VG_PIX_FMT_YUV444P_MSB:
+        for (unsigned p = 0; p < dst->nb_planes; p++)
+            if ((ret = convert_plane(e, c->conv16, dst, p, pic->data[p],
+                                     pic->stride[p], 1, 16 - dst->bpc)) < 0)
+                return ret;
+        return 0;
     case VG_PIX_FMT_NV12:
+    case VG_PIX_FMT_NV16:
         if ((ret = copy_plane(e, dst, 0, pic->data[0], pic->stride[0])) < 0 ||
             (ret = convert_plane(e, c->conv8, dst, 1, uv, pic->stride[1], 2, 0)) < 0)
             return ret;
         return convert_plane(e, c->conv8, dst, 2, uv + 1, pic->stride[1], 2, 0);
     case VG_PIX_FMT_P010:
     case VG_PIX_FMT_P016:
+    case VG_PIX_FMT_P216:
         /* samples in the high bits of each word: shift down to the
          * internal LSB-aligned layout, as common/picture.c does */
         shift = 16 - dst->bpc;
@@ -104,18 +112,13 @@ int vg_cuda_picture_convert(VgCudaDevice *e, const VgCudaConverter *c,
     return -EINVAL;
 }
 
-static int is_semiplanar(enum VgPixFmt fmt)
-{
-    return fmt == VG_PIX_FMT_NV12 || fmt == VG_PIX_FMT_P010 ||
-           fmt == VG_PIX_FMT_P016;
-}
-
 /* rows and row bytes of source plane p of a host picture */
 static void raw_plane(const VgImage *geom, enum VgPixFmt fmt, unsigned p,
                       size_t *row_bytes, unsigned *rows, size_t *pitch)
 {
-    const int sp = is_semiplanar(fmt);
-    const unsigned bps = fmt == VG_PIX_FMT_NV12 ? 1 : sp ? 2 : vg_image_bps(geom);
+    const int sp = vg_pix_fmt_is_semiplanar(fmt);
+    const unsigned bps = fmt == VG_PIX_FMT_NV12 || fmt == VG_PIX_FMT_NV16 ? 1 :
+                         sp ? 2 : vg_image_bps(geom);
     const unsigned q = p ? 1 : 0;
 
     *row_bytes = (size_t)geom->w[q] * (sp && p ? 2 : 1) * bps;
@@ -127,7 +130,7 @@ static void raw_plane(const VgImage *geom, enum VgPixFmt fmt, unsigned p,
 
 static unsigned raw_planes(const VgImage *geom, enum VgPixFmt fmt)
 {
-    return is_semiplanar(fmt) ? 2 : geom->nb_planes;
+    return vg_pix_fmt_is_semiplanar(fmt) ? 2 : geom->nb_planes;
 }
 
 size_t vg_cuda_picture_raw_size(const VgImage *geom, enum VgPixFmt fmt)

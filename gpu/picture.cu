@@ -7,7 +7,7 @@
  * Picture conversion into the internal planar, LSB-aligned layout
  * (common/image.h). One thread per destination sample, 32 x 8 blocks;
  * no shared memory, no reduction. Exact: a byte copy (8-bit) or a 16-bit
- * word shifted right by `shift` (P010 / P016 keep their significant bits
+ * word shifted right by `shift` (P010 / P016 / P216 / planar MSB keep their significant bits
  * in the high bits; the low bits are dropped, as a shift to LSB alignment
  * does on the CPU).
  */

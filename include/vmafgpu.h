@@ -80,6 +80,9 @@ enum VgPixFmt {
     VG_PIX_FMT_NV12,        ///< semi-planar 4:2:0, 8-bit; data[1] holds interleaved Cb,Cr
     VG_PIX_FMT_P010,        ///< semi-planar 4:2:0, uint16 words, 10 significant bits in the high bits
     VG_PIX_FMT_P016,        ///< semi-planar 4:2:0, uint16 words, `bitdepth` significant bits in the high bits
+    VG_PIX_FMT_NV16,        ///< semi-planar 4:2:2, 8-bit; data[1] holds interleaved Cb,Cr
+    VG_PIX_FMT_P216,        ///< semi-planar 4:2:2, uint16 words, `bitdepth` significant bits in the high bits (P210, P212, P216)
+    VG_PIX_FMT_YUV444P_MSB, ///< planar 4:4:4, uint16 words, `bitdepth` significant bits in the high bits (FFmpeg's yuv444p10msb, yuv444p12msb)
 };
 
 /** Where picture memory lives. */
@@ -98,7 +101,7 @@ typedef struct VgPicture {
     enum VgPixFmt fmt;
     unsigned width;       ///< luma width in samples
     unsigned height;      ///< luma height in samples
-    unsigned bitdepth;    ///< 8..16 (NV12: 8, P010: 10, P016: 9..16)
+    unsigned bitdepth;    ///< 8..16 (NV12, NV16: 8, P010: 10, P016, P216, YUV444P_MSB: 9..16)
     enum VgMemory memory;
     const void *data[3];  ///< planes (Y, U, V) or (Y, UV) for semi-planar
     ptrdiff_t stride[3];  ///< in bytes

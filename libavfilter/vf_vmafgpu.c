@@ -53,10 +53,12 @@
 #include "libavutil/mem.h"
 #include "libavutil/opt.h"
 #include "libavutil/pixdesc.h"
+#include "libavutil/version.h"
 #include "avfilter.h"
 #include "filters.h"
 #include "formats.h"
 #include "framesync.h"
+#include "version_major.h"
 #include "video.h"
 
 #if CONFIG_CUDA
@@ -94,6 +96,7 @@ typedef struct VMAFGPUContext {
     int backend;
     int precision;
     int queue_size;
+    int bitdepth;
 
     /* state */
     VgContext *vg;
@@ -160,51 +163,71 @@ static const AVOption vmafgpu_options[] = {
         { "max",     "full double precision (%.17g)",  0, AV_OPT_TYPE_CONST, { .i64 = VG_PRECISION_MAX },     0, 0, FLAGS, .unit = "precision" },
     { "queue_size", "Set how many passed-through frames may wait for their scores",
         OFFSET(queue_size), AV_OPT_TYPE_INT, { .i64 = 16 }, 0, 1024, FLAGS },
+    { "bitdepth", "Set the significant (high) bits of the 16-bit words of p016, p216 and yuv444p16 inputs (0: all 16)",
+        OFFSET(bitdepth), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 16, FLAGS },
     { NULL }
 };
 
 FRAMESYNC_DEFINE_CLASS(vmafgpu, VMAFGPUContext, fs);
 
-/** Software pixel formats and CUDA sw_formats, and how the library reads them. */
+/* The planar formats with their samples in the high bits of 16-bit words
+ * (libavutil 60, FFmpeg 8.0; NVDEC's 10- and 12-bit 4:4:4 output there). */
+#if LIBAVUTIL_VERSION_MAJOR >= 60 && defined(AV_PIX_FMT_YUV444P10MSB)
+#define HAVE_MSB_FORMATS 1
+#else
+#define HAVE_MSB_FORMATS 0
+#endif
+
+/**
+ * Pixel formats of software frames and sw_formats of CUDA frames, and how
+ * the library reads them: the bit depth is the format's, never that of the
+ * 16-bit words holding MSB-aligned samples.
+ */
 static const struct {
     enum AVPixelFormat av;
     enum VgPixFmt vg;
     unsigned bitdepth;
-    int cuda;                   ///< 0: software only, 1: also CUDA sw_format, 2: CUDA only
 } fmt_map[] = {
-    { AV_PIX_FMT_YUV420P,   VG_PIX_FMT_YUV420P,  8, 1 },
-    { AV_PIX_FMT_YUV422P,   VG_PIX_FMT_YUV422P,  8, 1 },
-    { AV_PIX_FMT_YUV444P,   VG_PIX_FMT_YUV444P,  8, 1 },
-    { AV_PIX_FMT_YUV420P9,  VG_PIX_FMT_YUV420P,  9, 0 },
-    { AV_PIX_FMT_YUV422P9,  VG_PIX_FMT_YUV422P,  9, 0 },
-    { AV_PIX_FMT_YUV444P9,  VG_PIX_FMT_YUV444P,  9, 0 },
-    { AV_PIX_FMT_YUV420P10, VG_PIX_FMT_YUV420P, 10, 1 },
-    { AV_PIX_FMT_YUV422P10, VG_PIX_FMT_YUV422P, 10, 1 },
-    { AV_PIX_FMT_YUV444P10, VG_PIX_FMT_YUV444P, 10, 1 },
-    { AV_PIX_FMT_YUV420P12, VG_PIX_FMT_YUV420P, 12, 0 },
-    { AV_PIX_FMT_YUV422P12, VG_PIX_FMT_YUV422P, 12, 0 },
-    { AV_PIX_FMT_YUV444P12, VG_PIX_FMT_YUV444P, 12, 0 },
-    { AV_PIX_FMT_YUV420P14, VG_PIX_FMT_YUV420P, 14, 0 },
-    { AV_PIX_FMT_YUV422P14, VG_PIX_FMT_YUV422P, 14, 0 },
-    { AV_PIX_FMT_YUV444P14, VG_PIX_FMT_YUV444P, 14, 0 },
-    { AV_PIX_FMT_YUV420P16, VG_PIX_FMT_YUV420P, 16, 0 },
-    { AV_PIX_FMT_YUV422P16, VG_PIX_FMT_YUV422P, 16, 0 },
-    { AV_PIX_FMT_YUV444P16, VG_PIX_FMT_YUV444P, 16, 1 },
-    { AV_PIX_FMT_GRAY8,     VG_PIX_FMT_YUV400P,  8, 0 },
-    { AV_PIX_FMT_GRAY9,     VG_PIX_FMT_YUV400P,  9, 0 },
-    { AV_PIX_FMT_GRAY10,    VG_PIX_FMT_YUV400P, 10, 0 },
-    { AV_PIX_FMT_GRAY12,    VG_PIX_FMT_YUV400P, 12, 0 },
-    { AV_PIX_FMT_GRAY14,    VG_PIX_FMT_YUV400P, 14, 0 },
-    { AV_PIX_FMT_GRAY16,    VG_PIX_FMT_YUV400P, 16, 0 },
-    { AV_PIX_FMT_NV12,      VG_PIX_FMT_NV12,     8, 2 },
-    { AV_PIX_FMT_P010,      VG_PIX_FMT_P010,    10, 2 },
-    { AV_PIX_FMT_P012,      VG_PIX_FMT_P016,    12, 2 },
-    { AV_PIX_FMT_P016,      VG_PIX_FMT_P016,    16, 2 },
+    { AV_PIX_FMT_YUV420P,   VG_PIX_FMT_YUV420P,  8 },
+    { AV_PIX_FMT_YUV422P,   VG_PIX_FMT_YUV422P,  8 },
+    { AV_PIX_FMT_YUV444P,   VG_PIX_FMT_YUV444P,  8 },
+    { AV_PIX_FMT_YUV420P9,  VG_PIX_FMT_YUV420P,  9 },
+    { AV_PIX_FMT_YUV422P9,  VG_PIX_FMT_YUV422P,  9 },
+    { AV_PIX_FMT_YUV444P9,  VG_PIX_FMT_YUV444P,  9 },
+    { AV_PIX_FMT_YUV420P10, VG_PIX_FMT_YUV420P, 10 },
+    { AV_PIX_FMT_YUV422P10, VG_PIX_FMT_YUV422P, 10 },
+    { AV_PIX_FMT_YUV444P10, VG_PIX_FMT_YUV444P, 10 },
+    { AV_PIX_FMT_YUV420P12, VG_PIX_FMT_YUV420P, 12 },
+    { AV_PIX_FMT_YUV422P12, VG_PIX_FMT_YUV422P, 12 },
+    { AV_PIX_FMT_YUV444P12, VG_PIX_FMT_YUV444P, 12 },
+    { AV_PIX_FMT_YUV420P14, VG_PIX_FMT_YUV420P, 14 },
+    { AV_PIX_FMT_YUV422P14, VG_PIX_FMT_YUV422P, 14 },
+    { AV_PIX_FMT_YUV444P14, VG_PIX_FMT_YUV444P, 14 },
+    { AV_PIX_FMT_YUV420P16, VG_PIX_FMT_YUV420P, 16 },
+    { AV_PIX_FMT_YUV422P16, VG_PIX_FMT_YUV422P, 16 },
+    { AV_PIX_FMT_YUV444P16, VG_PIX_FMT_YUV444P, 16 },
+    { AV_PIX_FMT_GRAY8,     VG_PIX_FMT_YUV400P,  8 },
+    { AV_PIX_FMT_GRAY9,     VG_PIX_FMT_YUV400P,  9 },
+    { AV_PIX_FMT_GRAY10,    VG_PIX_FMT_YUV400P, 10 },
+    { AV_PIX_FMT_GRAY12,    VG_PIX_FMT_YUV400P, 12 },
+    { AV_PIX_FMT_GRAY14,    VG_PIX_FMT_YUV400P, 14 },
+    { AV_PIX_FMT_GRAY16,    VG_PIX_FMT_YUV400P, 16 },
+    { AV_PIX_FMT_NV12,      VG_PIX_FMT_NV12,     8 },
+    { AV_PIX_FMT_P010,      VG_PIX_FMT_P010,    10 },
+    { AV_PIX_FMT_P012,      VG_PIX_FMT_P016,    12 },
+    { AV_PIX_FMT_P016,      VG_PIX_FMT_P016,    16 },
+    { AV_PIX_FMT_NV16,      VG_PIX_FMT_NV16,     8 },
+    { AV_PIX_FMT_P210,      VG_PIX_FMT_P216,    10 },
+    { AV_PIX_FMT_P212,      VG_PIX_FMT_P216,    12 },
+    { AV_PIX_FMT_P216,      VG_PIX_FMT_P216,    16 },
+#if HAVE_MSB_FORMATS
+    { AV_PIX_FMT_YUV444P10MSB, VG_PIX_FMT_YUV444P_MSB, 10 },
+    { AV_PIX_FMT_YUV444P12MSB, VG_PIX_FMT_YUV444P_MSB, 12 },
+#endif
 };
 
-/* Software formats for negotiation: the planar entries of fmt_map
- * (cuda == 2 marks the semi-planar ones, accepted only on CUDA frames),
- * plus AV_PIX_FMT_CUDA where FFmpeg is built with CUDA. */
+/* Formats for negotiation: every entry of fmt_map, plus AV_PIX_FMT_CUDA
+ * where FFmpeg is built with CUDA. */
 static const enum AVPixelFormat pix_fmts[] = {
     AV_PIX_FMT_YUV420P,   AV_PIX_FMT_YUV422P,   AV_PIX_FMT_YUV444P,
     AV_PIX_FMT_YUV420P9,  AV_PIX_FMT_YUV422P9,  AV_PIX_FMT_YUV444P9,
@@ -214,26 +237,34 @@ static const enum AVPixelFormat pix_fmts[] = {
     AV_PIX_FMT_YUV420P16, AV_PIX_FMT_YUV422P16, AV_PIX_FMT_YUV444P16,
     AV_PIX_FMT_GRAY8,  AV_PIX_FMT_GRAY9,  AV_PIX_FMT_GRAY10,
     AV_PIX_FMT_GRAY12, AV_PIX_FMT_GRAY14, AV_PIX_FMT_GRAY16,
+    AV_PIX_FMT_NV12,   AV_PIX_FMT_P010,   AV_PIX_FMT_P012,  AV_PIX_FMT_P016,
+    AV_PIX_FMT_NV16,   AV_PIX_FMT_P210,   AV_PIX_FMT_P212,  AV_PIX_FMT_P216,
+#if HAVE_MSB_FORMATS
+    AV_PIX_FMT_YUV444P10MSB, AV_PIX_FMT_YUV444P12MSB,
+#endif
 #if CONFIG_CUDA
     AV_PIX_FMT_CUDA,
 #endif
     AV_PIX_FMT_NONE
 };
 
-static int map_format(enum AVPixelFormat fmt, int cuda, enum VgPixFmt *vg,
+static int map_format(enum AVPixelFormat fmt, enum VgPixFmt *vg,
                       unsigned *bitdepth)
 {
     for (int i = 0; i < FF_ARRAY_ELEMS(fmt_map); i++) {
         if (fmt_map[i].av != fmt)
             continue;
-        if (cuda ? !fmt_map[i].cuda : fmt_map[i].cuda == 2)
-            return AVERROR(ENOTSUP);
         *vg       = fmt_map[i].vg;
         *bitdepth = fmt_map[i].bitdepth;
         return 0;
     }
     return AVERROR(ENOTSUP);
 }
+
+/* ff_make_pixel_format_list() from libavfilter 11 (FFmpeg 8.0) */
+#if LIBAVFILTER_VERSION_MAJOR < 11
+#define ff_make_pixel_format_list(fmts) ff_make_format_list((const int *)(fmts))
+#endif
 
 static int query_formats(const AVFilterContext *ctx,
                          AVFilterFormatsConfig **cfg_in,
@@ -672,12 +703,46 @@ static int check_inputs(AVFilterContext *ctx)
                av_get_pix_fmt_name(dis_fmt), av_get_pix_fmt_name(ref_fmt));
         return AVERROR(EINVAL);
     }
-    ret = map_format(dis_fmt, s->is_cuda, &vg_fmt, &bitdepth);
+    ret = map_format(dis_fmt, &vg_fmt, &bitdepth);
     if (ret < 0) {
-        av_log(ctx, AV_LOG_ERROR, "Unsupported %sformat %s\n",
-               s->is_cuda ? "CUDA sw_" : "pixel ", av_get_pix_fmt_name(dis_fmt));
-        return ret;
+        if (s->is_cuda)
+            av_log(ctx, AV_LOG_ERROR, "Unsupported CUDA sw_format %s: convert "
+                   "both inputs on the GPU (scale_cuda=format=nv12, p010, "
+                   "yuv444p, ...) or download them (hwdownload,format=%s,"
+                   "format=yuv420p, ...)\n", av_get_pix_fmt_name(dis_fmt),
+                   av_get_pix_fmt_name(dis_fmt));
+        else
+            av_log(ctx, AV_LOG_ERROR, "Unsupported pixel format %s: convert "
+                   "both inputs to a YUV or gray format (format=yuv420p, "
+                   "yuv420p10le, ...)\n", av_get_pix_fmt_name(dis_fmt));
+        return AVERROR(EINVAL);
     }
+    if (s->bitdepth) {
+        /* 16-bit words holding fewer MSB-aligned bits: NVDEC's 12-bit
+         * 4:2:0 and 10/12-bit 4:4:4 before FFmpeg 9 */
+        if (dis_fmt == AV_PIX_FMT_YUV444P16)
+            vg_fmt = VG_PIX_FMT_YUV444P_MSB;
+        else if (dis_fmt != AV_PIX_FMT_P016 && dis_fmt != AV_PIX_FMT_P216) {
+            av_log(ctx, AV_LOG_ERROR, "bitdepth=%d applies to p016, p216 and "
+                   "yuv444p16 inputs only; the inputs are %s, %u-bit\n",
+                   s->bitdepth, av_get_pix_fmt_name(dis_fmt), bitdepth);
+            return AVERROR(EINVAL);
+        }
+        if (s->bitdepth < 9) {
+            av_log(ctx, AV_LOG_ERROR, "bitdepth=%d: 16-bit words hold 9 to "
+                   "16 significant bits\n", s->bitdepth);
+            return AVERROR(EINVAL);
+        }
+        bitdepth = s->bitdepth;
+    }
+#if LIBAVUTIL_VERSION_MAJOR < 61
+    else if (s->is_cuda && (dis_fmt == AV_PIX_FMT_P016 ||
+                            dis_fmt == AV_PIX_FMT_YUV444P16))
+        av_log(ctx, AV_LOG_INFO, "CUDA %s frames are scored as 16-bit; NVDEC "
+               "of this FFmpeg gives 12-bit 4:2:0 and 10/12-bit 4:4:4 video in "
+               "them: set bitdepth= to the source's bit depth\n",
+               av_get_pix_fmt_name(dis_fmt));
+#endif
     if (dis->color_range != ref->color_range)
         av_log(ctx, AV_LOG_WARNING, "Inputs use different color ranges: "
                "distorted (main) is %s, reference is %s\n",
@@ -1157,12 +1222,25 @@ static const AVFilterPad vmafgpu_outputs[] = {
     },
 };
 
+#define VMAFGPU_DESCRIPTION NULL_IF_CONFIG_SMALL("Calculate VMAF and its " \
+    "features between two video streams with libvmafgpu (CPU or CUDA).")
+
+/* FFFilter wraps the public AVFilter from libavfilter 11 (FFmpeg 8.0) */
+#if LIBAVFILTER_VERSION_MAJOR >= 11
 const FFFilter ff_vf_vmafgpu = {
     .p.name        = "vmafgpu",
-    .p.description = NULL_IF_CONFIG_SMALL("Calculate VMAF and its features between two video streams with libvmafgpu (CPU or CUDA)."),
+    .p.description = VMAFGPU_DESCRIPTION,
     .p.priv_class  = &vmafgpu_class,
     .p.flags       = AVFILTER_FLAG_SUPPORT_TIMELINE_INTERNAL |
                      AVFILTER_FLAG_METADATA_ONLY,
+#else
+const AVFilter ff_vf_vmafgpu = {
+    .name          = "vmafgpu",
+    .description   = VMAFGPU_DESCRIPTION,
+    .priv_class    = &vmafgpu_class,
+    .flags         = AVFILTER_FLAG_SUPPORT_TIMELINE_INTERNAL |
+                     AVFILTER_FLAG_METADATA_ONLY,
+#endif
     .preinit       = vmafgpu_framesync_preinit,
     .init          = init,
     .uninit        = uninit,

@@ -3,12 +3,18 @@
 # SPDX-License-Identifier: BSD-2-Clause
 #
 # Build a static `ffmpeg` with the vmafgpu filter: the pristine FFmpeg
-# release plus our patch series (patches/n$FFMPEG_VERSION), linked
-# statically against an installed libvmafgpu, with NVDEC/CUDA support
-# through nv-codec-headers and a reduced component list.
+# release plus our patch series (patches/n$RELEASE), linked statically
+# against an installed libvmafgpu, with NVDEC/CUDA support through
+# nv-codec-headers and the components that read what users have:
+# demuxers matroska/webm, mpegts, ivf, mov/mp4, y4m, rawvideo; decoders
+# h264, hevc, av1 (libdav1d on the CPU, NVDEC on the GPU), vp9,
+# mpeg2video, prores, rawvideo; scale_cuda where clang can build CUDA
+# kernels (--enable-cuda-llvm).
 #
-# Usage: tools/build-ffmpeg.sh [BUILD_DIR]
-#   BUILD_DIR defaults to $FFMPEG_BUILD_DIR or ./ffmpeg-n$FFMPEG_VERSION.
+# Usage: tools/build-ffmpeg.sh [RELEASE] [BUILD_DIR]
+#   RELEASE is an FFmpeg release with a series in patches/ (9.0.2, 8.1.2,
+#   7.1.5; default $FFMPEG_VERSION or 9.0.2).
+#   BUILD_DIR defaults to $FFMPEG_BUILD_DIR or ./ffmpeg-n$RELEASE.
 #   The result is BUILD_DIR/ffmpeg. Rerunning the script rebuilds
 #   incrementally; a changed patch series is reapplied in place.
 #
@@ -21,7 +27,11 @@
 #                   and libffmpeg-nvenc-dev_*.deb (default <repo>/../shared/deps).
 #                   Without the tarball there, the upstream release is
 #                   downloaded and must match the same sha256.
-#   FFMPEG_VERSION  default 9.0.2
+#   FFMPEG_VERSION  default release (9.0.2)
+#   VG_FFMPEG_MINIMAL=1  only raw video and y4m input (CUDA frames through
+#                   hwupload_cuda, no decoders but rawvideo): a quick build
+#                   for checking the filter against another release
+#   VG_FFMPEG_DAV1D auto (default: when dav1d.pc is found), yes, no
 #   JOBS            parallel make jobs (default 2)
 #   CC              C compiler (default gcc)
 
@@ -29,6 +39,9 @@ set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 ver=${FFMPEG_VERSION:-9.0.2}
+case "${1:-}" in
+[0-9]*.[0-9]*) ver=$1; shift ;;
+esac
 deps=${VG_DEPS_DIR:-$top/../shared/deps}
 jobs=${JOBS:-2}
 cc=${CC:-gcc}
@@ -150,6 +163,7 @@ if ! command -v nasm >/dev/null 2>&1; then
     asm=--disable-x86asm
 fi
 
+# The shared part; then the components of a minimal or a full build.
 set -- \
     --cc="$cc" \
     --enable-static --disable-shared \
@@ -160,15 +174,51 @@ set -- \
     --disable-everything \
     --enable-libvmafgpu \
     --enable-ffnvcodec --enable-cuda --enable-nvdec \
-    --enable-hwaccel=h264_nvdec,hevc_nvdec \
-    --enable-decoder=h264,hevc,rawvideo \
-    --enable-parser=h264,hevc \
-    --enable-demuxer=mov,rawvideo,yuv4mpegpipe \
-    --enable-muxer=null,rawvideo,yuv4mpegpipe \
-    --enable-encoder=rawvideo,wrapped_avframe \
     --enable-protocol=file,pipe \
-    --enable-filter=vmafgpu,hwupload,hwupload_cuda,hwdownload,loop,format,scale,null,split,metadata,crop,setpts,trim,buffer,buffersink \
     $asm
+filters=vmafgpu,hwupload,hwupload_cuda,hwdownload,loop,format,scale,null,split,metadata,crop,setpts,trim,buffer,buffersink
+if [ "${VG_FFMPEG_MINIMAL:-0}" = 1 ]; then
+    # raw and y4m input only: no decoder to build but rawvideo's
+    set -- "$@" \
+        --enable-decoder=rawvideo \
+        --enable-demuxer=rawvideo,yuv4mpegpipe \
+        --enable-muxer=null,rawvideo \
+        --enable-encoder=rawvideo,wrapped_avframe \
+        --enable-filter=vmafgpu,hwupload_cuda,hwdownload,format,scale,null,buffer,buffersink
+else
+    # AV1 on the CPU: libdav1d (Debian's libdav1d-dev, a shared library
+    # only: it is copied next to ffmpeg, which finds it there). The run
+    # path is evaluated once by configure and once more by make:
+    # config.mak must read \$$ORIGIN.
+    dav1d=${VG_FFMPEG_DAV1D:-auto}
+    if [ "$dav1d" = auto ]; then
+        dav1d=no
+        pkg-config --exists 'dav1d >= 1.0.0' 2>/dev/null && dav1d=yes
+    fi
+    [ "$dav1d" = yes ] || log "no libdav1d (dav1d.pc): AV1 decodes on NVDEC only"
+    # scale_cuda: its kernels are built with clang (--enable-cuda-llvm)
+    cudallvm=no
+    if command -v clang >/dev/null 2>&1; then
+        cudallvm=yes
+        filters=$filters,scale_cuda
+    else
+        log "no clang: building without scale_cuda"
+    fi
+    set -- "$@" \
+        --enable-hwaccel=h264_nvdec,hevc_nvdec,av1_nvdec,vp9_nvdec,mpeg2_nvdec \
+        --enable-decoder=h264,hevc,av1,vp9,mpeg2video,prores,rawvideo \
+        --enable-parser=h264,hevc,av1,vp9,mpegvideo \
+        --enable-bsf=h264_mp4toannexb,hevc_mp4toannexb,vp9_superframe \
+        --enable-demuxer=matroska,mpegts,ivf,mov,rawvideo,yuv4mpegpipe \
+        --enable-muxer=null,rawvideo,yuv4mpegpipe,matroska,mpegts \
+        --enable-encoder=rawvideo,wrapped_avframe \
+        --enable-filter=$filters
+    if [ "$dav1d" = yes ]; then
+        set -- "$@" --enable-libdav1d --enable-decoder=libdav1d \
+            '--extra-ldflags=-Wl,-rpath,\\\$\$ORIGIN/lib'
+    fi
+    [ $cudallvm = no ] || set -- "$@" --enable-cuda-llvm --nvcc=clang
+fi
 
 cfg="$*"
 if [ ! -f "$b/obj/ffbuild/config.mak" ] || [ "$(cat "$b/obj/.vg-configure" 2>/dev/null)" != "$cfg|$want|$prefix" ] ||
@@ -199,8 +249,17 @@ make -C "$b/obj" -j"$jobs" ffmpeg > "$b/make.log" 2>&1 || {
 cp "$b/obj/ffmpeg" "$b/ffmpeg.new"
 mv "$b/ffmpeg.new" "$b/ffmpeg"
 
+# libdav1d (shared only in Debian) travels with the binary: $b/lib, found
+# through the binary's $ORIGIN/lib run path
+rm -rf "$b/lib"
+dav=$(ldd "$b/ffmpeg" | awk '$1 ~ /^libdav1d\.so/ { print $3 }')
+if [ -n "$dav" ]; then
+    mkdir -p "$b/lib"
+    cp -L "$dav" "$b/lib/$(ldd "$b/ffmpeg" | awk '$1 ~ /^libdav1d\.so/ { print $1 }')"
+fi
+
 # ---- the binary must run on a machine without our Debian packages --------
-bad=$(ldd "$b/ffmpeg" | awk '{ print $1 }' |
+bad=$(ldd "$b/ffmpeg" | awk -v lib="$b/lib/" 'index($3, lib) != 1 { print $1 }' |
       grep -v -E '^(linux-vdso\.so|/lib64/ld-linux|ld-linux|libc\.so|libm\.so|libmvec\.so|libpthread\.so|libdl\.so|librt\.so|libgcc_s\.so)' || true)
 [ -z "$bad" ] || die "ffmpeg links libraries that are not part of glibc: $bad"
 "$b/ffmpeg" -hide_banner -h filter=vmafgpu > /dev/null ||

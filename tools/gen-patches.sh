@@ -9,31 +9,57 @@
 # (configure, libavfilter/Makefile, libavfilter/allfilters.c,
 # doc/filters.texi, Changelog), copies libavfilter/vf_vmafgpu.c from this
 # tree, commits with a fixed author and date and runs git format-patch
-# into patches/n$FFMPEG_VERSION/.
+# into patches/n$RELEASE/, for every supported release from the same
+# libavfilter/vf_vmafgpu.c (which handles the releases' differences with
+# LIBAVFILTER_VERSION_* / LIBAVUTIL_VERSION_* checks).
 #
-# Usage: tools/gen-patches.sh [--check]
+# Usage: tools/gen-patches.sh [--check] [RELEASE...]
 #   --check   regenerate into a temporary directory and fail (exit 1) if
 #             the result differs from the committed patches/ directory.
+#   RELEASE   FFmpeg releases (default: $FFMPEG_VERSION, else all of
+#             9.0.2 8.1.2 7.1.5)
 #
 # Environment:
-#   VG_DEPS_DIR     directory holding ffmpeg_$FFMPEG_VERSION.orig.tar.xz and
+#   VG_DEPS_DIR     directory holding ffmpeg_$RELEASE.orig.tar.xz and
 #                   SHA256SUMS (default: <repo>/../shared/deps)
-#   FFMPEG_VERSION  FFmpeg release (default: 9.0.2)
 
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 deps=${VG_DEPS_DIR:-$top/../shared/deps}
-ver=${FFMPEG_VERSION:-9.0.2}
-tarball=ffmpeg_$ver.orig.tar.xz
-outdir=$top/patches/n$ver
 
 check=0
-case "${1:-}" in
---check) check=1 ;;
-"") ;;
-*) echo "usage: $0 [--check]" >&2; exit 2 ;;
-esac
+if [ "${1:-}" = --check ]; then
+    check=1
+    shift
+fi
+for a in "$@"; do
+    case "$a" in
+    [0-9]*.[0-9]*) ;;
+    *) echo "usage: $0 [--check] [RELEASE...]" >&2; exit 2 ;;
+    esac
+done
+if [ $# = 0 ]; then
+    if [ -n "${FFMPEG_VERSION:-}" ]; then
+        set -- "$FFMPEG_VERSION"
+    else
+        set -- 9.0.2 8.1.2 7.1.5
+    fi
+fi
+if [ $# -gt 1 ]; then
+    st=0
+    for v in "$@"; do
+        if [ $check = 1 ]; then
+            "$0" --check "$v" || st=1
+        else
+            "$0" "$v" || st=1
+        fi
+    done
+    exit $st
+fi
+ver=$1
+tarball=ffmpeg_$ver.orig.tar.xz
+outdir=$top/patches/n$ver
 
 die() {
     echo "gen-patches: $*" >&2
@@ -112,9 +138,13 @@ chmod "$chmod_x" "$src/configure"
 insert_before "$src/libavfilter/Makefile" \
     'OBJS-$(CONFIG_VMAFMOTION_FILTER)             += vf_vmafmotion.o framesync.o' \
     'OBJS-$(CONFIG_VMAFGPU_FILTER)                += vf_vmafgpu.o framesync.o'
+# FFFilter from libavfilter 11 (FFmpeg 8.0), AVFilter before
+ftype=FFFilter
+grep -q -x -F 'extern const FFFilter ff_vf_vmafmotion;' "$src/libavfilter/allfilters.c" ||
+    ftype=AVFilter
 insert_before "$src/libavfilter/allfilters.c" \
-    'extern const FFFilter ff_vf_vmafmotion;' \
-    'extern const FFFilter ff_vf_vmafgpu;'
+    "extern const $ftype ff_vf_vmafmotion;" \
+    "extern const $ftype ff_vf_vmafgpu;"
 
 [ -f "$top/libavfilter/vf_vmafgpu.c" ] || die "libavfilter/vf_vmafgpu.c missing"
 cp "$top/libavfilter/vf_vmafgpu.c" "$src/libavfilter/vf_vmafgpu.c"
@@ -140,11 +170,8 @@ doc=$top/doc/filters-vmafgpu.texi
 [ -f "$doc" ] || die "doc/filters-vmafgpu.texi missing"
 insert_before "$src/doc/filters.texi" "@section vmafmotion" "$(cat "$doc")
 "
-first=$(sed -n 4p "$src/Changelog")
-case "$first" in
-"version "*:) ;;
-*) die "Changelog: unexpected line 4: $first" ;;
-esac
+first=$(grep -m 1 '^version .*:$' "$src/Changelog" || true)
+[ -n "$first" ] || die "Changelog: no 'version X:' line"
 insert_before "$src/Changelog" "$first" "version <next>:
 - vmafgpu filter
 "

@@ -107,6 +107,20 @@ if [ -x "$top/tests/fate/run.sh" ]; then
     count fate $?
 fi
 
+# the other FFmpeg releases: a minimal build of each and its scoring runs
+for rel in ${VG_OTHER_FFMPEG:-8.1.2 7.1.5}; do
+    step "ffmpeg $rel: minimal build and one scoring run"
+    t0=$(date +%s)
+    if VG_FFMPEG_MINIMAL=1 VMAFGPU_PREFIX="$build/prefix" JOBS="$jobs" \
+        "$top/tools/build-ffmpeg.sh" "$rel" "$build/ffmpeg-n$rel"; then
+        "$top/tests/fate/release.sh" "$build/ffmpeg-n$rel/ffmpeg"
+        count "ffmpeg-$rel" $?
+    else
+        count "ffmpeg-$rel build" 1
+    fi
+    echo "ffmpeg $rel: $(($(date +%s) - t0)) s"
+done
+
 if [ -x "$top/tests/sanitize.sh" ]; then
     step "make check with AddressSanitizer and UndefinedBehaviorSanitizer"
     "$top/tests/sanitize.sh"

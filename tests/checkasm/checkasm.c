@@ -12,9 +12,9 @@
  * CaFeature: name, smallest size, frames per case, option sets, edge
  * sizes) and hands it to ca_check_feature(), which runs the case matrix:
  * bit depths 8/10/12/16 x layouts (4:2:0/4:2:2/4:4:4/4:0:0 planar, NV12,
- * P010, P016) x sizes (the feature's edge sizes from its minimum, odd
- * sizes, one-row and one-column strips at the feature's minimum, 1080p
- * and 2160p) x patterns (tests/checkasm/pic.h) x pitches x option sets.
+ * P010, P016, NV16, P210/P212/P216, planar MSB 4:4:4) x sizes (the
+ * feature's edge sizes from its minimum, odd sizes, one-row and
+ * one-column strips at the feature's minimum, 1080p and 2160p) x patterns (tests/checkasm/pic.h) x pitches x option sets.
  * Every case scores the same frames on the CPU backend from host memory,
  * on the CUDA backend from host memory and on the CUDA backend from
  * device memory, each from its own copy of the pictures with its own
@@ -113,6 +113,9 @@ static const struct {
     { VG_PIX_FMT_YUV420P, 16 }, { VG_PIX_FMT_YUV422P, 16 },
     { VG_PIX_FMT_YUV444P, 16 }, { VG_PIX_FMT_YUV400P, 16 },
     { VG_PIX_FMT_P016, 16 },
+    { VG_PIX_FMT_NV16, 8 },     { VG_PIX_FMT_P216, 10 },
+    { VG_PIX_FMT_P216, 12 },    { VG_PIX_FMT_P216, 16 },
+    { VG_PIX_FMT_YUV444P_MSB, 10 }, { VG_PIX_FMT_YUV444P_MSB, 12 },
 };
 #define N_COMBOS (sizeof(combos) / sizeof(combos[0]))
 

@@ -53,6 +53,9 @@ const char *ca_fmt_name(enum VgPixFmt fmt)
     case VG_PIX_FMT_NV12:    return "nv12";
     case VG_PIX_FMT_P010:    return "p010";
     case VG_PIX_FMT_P016:    return "p016";
+    case VG_PIX_FMT_NV16:    return "nv16";
+    case VG_PIX_FMT_P216:    return "p216";
+    case VG_PIX_FMT_YUV444P_MSB: return "yuv444p_msb";
     }
     return "?";
 }
@@ -60,13 +63,25 @@ const char *ca_fmt_name(enum VgPixFmt fmt)
 static int semiplanar(enum VgPixFmt fmt)
 {
     return fmt == VG_PIX_FMT_NV12 || fmt == VG_PIX_FMT_P010 ||
-           fmt == VG_PIX_FMT_P016;
+           fmt == VG_PIX_FMT_P016 || fmt == VG_PIX_FMT_NV16 ||
+           fmt == VG_PIX_FMT_P216;
+}
+
+/* samples in the high bits of 16-bit words */
+static int msb(enum VgPixFmt fmt)
+{
+    return fmt == VG_PIX_FMT_P010 || fmt == VG_PIX_FMT_P016 ||
+           fmt == VG_PIX_FMT_P216 || fmt == VG_PIX_FMT_YUV444P_MSB;
 }
 
 static void shifts(enum VgPixFmt fmt, unsigned *ssx, unsigned *ssy)
 {
-    *ssx = fmt != VG_PIX_FMT_YUV444P;
-    *ssy = fmt != VG_PIX_FMT_YUV444P && fmt != VG_PIX_FMT_YUV422P;
+    const int s444 = fmt == VG_PIX_FMT_YUV444P || fmt == VG_PIX_FMT_YUV444P_MSB;
+    const int s422 = fmt == VG_PIX_FMT_YUV422P || fmt == VG_PIX_FMT_NV16 ||
+                     fmt == VG_PIX_FMT_P216;
+
+    *ssx = !s444;
+    *ssy = !s444 && !s422;
 }
 
 /* ---- frame pairs ---------------------------------------------------------- */
@@ -173,7 +188,7 @@ void ca_frame_fill(CaFrame *f, enum CaPattern pat, unsigned t, uint64_t *rng)
 /* bytes per sample word in the caller's layout */
 static unsigned caller_bps(enum VgPixFmt fmt, unsigned bpc)
 {
-    return fmt == VG_PIX_FMT_P010 || fmt == VG_PIX_FMT_P016 || bpc > 8 ? 2 : 1;
+    return msb(fmt) || bpc > 8 ? 2 : 1;
 }
 
 /* caller plane q: samples per row (ceil-sized chroma), components per
@@ -241,8 +256,9 @@ static void garbage_fill(uint8_t *b, size_t n, uint64_t *g)
 void ca_pic_pack(CaPic *p, const CaFrame *f, int dis, uint64_t *g)
 {
     const unsigned bps = caller_bps(f->fmt, f->bpc);
-    /* P010/P016: significant bits high, garbage in the bits below */
-    const unsigned shift = semiplanar(f->fmt) && bps == 2 ? 16 - f->bpc : 0;
+    /* P010/P016/P216/YUV444P_MSB: significant bits high, garbage in the
+     * bits below */
+    const unsigned shift = msb(f->fmt) ? 16 - f->bpc : 0;
     const unsigned low = (1u << shift) - 1;
     uint16_t *const *src = dis ? f->dis : f->ref;
 

@@ -15,6 +15,9 @@
 #  - plot_path writes a valid SVG chart with the golden's worst frames;
 #  - with -frames:v 10 the log and the summary equal those of the inputs
 #    cut to 10 frames, on every run;
+#  - p210, p012, p016 (bitdepth=12), nv16 and yuv444p10/12msb frames score
+#    as the planar frames they hold;
+#  - the HEVC pair remuxed into Matroska and MPEG-TS scores as the MP4;
 #  - error cases exit non-zero with a message naming the cause.
 # Prints one line per test and a final line "N passed, N failed"; exits
 # non-zero if any test failed.
@@ -99,10 +102,11 @@ vmafgpu_opts() {
 }
 
 # ---- 1. the patch series is up to date --------------------------------------
-if "$top/tools/gen-patches.sh" --check > "$w/patches.log" 2>&1; then
-    pass "patches: patches/n9.0.2 equals tools/gen-patches.sh output"
+rel=${FFMPEG_VERSION:-9.0.2}
+if "$top/tools/gen-patches.sh" --check "$rel" > "$w/patches.log" 2>&1; then
+    pass "patches: patches/n$rel equals tools/gen-patches.sh output"
 else
-    fail "patches: patches/n9.0.2 differs from tools/gen-patches.sh output" "$w/patches.log"
+    fail "patches: patches/n$rel differs from tools/gen-patches.sh output" "$w/patches.log"
 fi
 
 # ---- 2. every corpus pair against its golden --------------------------------
@@ -294,6 +298,73 @@ if [ -n "$model_opt" ]; then
     fi
 fi
 
+# ---- pixel formats: semi-planar and MSB-aligned frames score as the
+# planar LSB frames they hold (the forms of NVDEC's CUDA frames, here as
+# software frames) --------------------------------------------------------
+# fmt_case NAME PAIR CHAIN [OPTS]: both inputs through CHAIN, against the
+# golden of PAIR
+fmt_case() {
+    name=$1 p=$2 chain=$3 opts=${4:-}
+    inputs "$p" && golden_of "$p"
+    # shellcheck disable=SC2086
+    if ff $dis_in $ref_in -lavfi "[0:v]$chain[d];[1:v]$chain[r];[d][r]vmafgpu=$(vmafgpu_opts "$w/fmt.json" "$prec" "$opts")" \
+            -v verbose -f null - > "$w/fmt.out" 2>&1 &&
+       grep -q "Software frames [0-9x]* ${chain##*=}" "$w/fmt.out" &&
+       "$cmp" "$gold" "$w/fmt.json" $required > "$w/fmt.cmp" 2>&1; then
+        pass "format $name $p: $(tail -n 1 "$w/fmt.cmp")"
+    else
+        fail "format $name $p: differs from $(basename "$gold")" "$w/fmt.out" "$w/fmt.cmp"
+    fi
+}
+fmt_case p210 r640x360_422p10 format=p210
+fmt_case p012 r352x288_420p12 format=p012
+fmt_case "p016 bitdepth=12" r352x288_420p12 format=p016 bitdepth=12
+# 8-bit 4:2:2 and MSB-aligned 4:4:4 against the planar frames they come from
+# cmp_case NAME PAIR PLANAR-CHAIN FORMAT [OPTS]
+cmp_case() {
+    name=$1 p=$2 planar=$3 fmt=$4 opts=${5:-}
+    inputs "$p"
+    # shellcheck disable=SC2086
+    if ff $dis_in $ref_in -lavfi "[0:v]$planar[d];[1:v]$planar[r];[d][r]vmafgpu=$(vmafgpu_opts "$w/fmt-a.json" max)" \
+            -f null - > "$w/fmt-a.out" 2>&1 &&
+       ff $dis_in $ref_in -lavfi "[0:v]$planar,format=$fmt[d];[1:v]$planar,format=$fmt[r];[d][r]vmafgpu=$(vmafgpu_opts "$w/fmt-b.json" max "$opts")" \
+            -v verbose -f null - > "$w/fmt-b.out" 2>&1 &&
+       grep -q "Software frames [0-9x]* $fmt" "$w/fmt-b.out" &&
+       "$cmp" "$w/fmt-a.json" "$w/fmt-b.json" $required > "$w/fmt.cmp" 2>&1; then
+        pass "format $name $p: equals the planar frames, $(tail -n 1 "$w/fmt.cmp")"
+    else
+        fail "format $name $p: differs from the planar frames" "$w/fmt-b.out" "$w/fmt.cmp"
+    fi
+}
+cmp_case nv16 r640x360_422p10 format=yuv422p nv16
+cmp_case "yuv444p16 bitdepth=12" r352x288_420p12 format=yuv444p12 yuv444p16 bitdepth=12
+if ff -pix_fmts 2>/dev/null | grep -q yuv444p12msb; then
+    cmp_case yuv444p12msb r352x288_420p12 format=yuv444p12 yuv444p12msb
+    cmp_case yuv444p10msb r640x360_422p10 format=yuv444p10 yuv444p10msb
+fi
+
+# ---- containers: the corpus's HEVC pair remuxed (-c copy) into Matroska
+# and MPEG-TS scores as the MP4 does -------------------------------------
+if ff -h muxer=matroska > /dev/null 2>&1 && ff -h muxer=mpegts > /dev/null 2>&1; then
+    p=p720_10
+    inputs $p && golden_of $p
+    for ext in mkv ts; do
+        if ff -i "$corpus/$dis" -c copy "$w/dis.$ext" > "$w/remux.out" 2>&1 &&
+           ff -i "$corpus/$ref" -c copy "$w/ref.$ext" >> "$w/remux.out" 2>&1 &&
+           ff -i "$w/dis.$ext" -i "$w/ref.$ext" \
+               -lavfi "[0:v][1:v]vmafgpu=$(vmafgpu_opts "$w/remux.json" "$prec")" \
+               -f null - > "$w/remux-score.out" 2>&1 &&
+           "$cmp" "$gold" "$w/remux.json" $required > "$w/remux.cmp" 2>&1; then
+            pass "container $ext $p: the remuxed pair equals the mp4 golden, $(tail -n 1 "$w/remux.cmp")"
+        else
+            fail "container $ext $p: the remuxed pair differs or failed" "$w/remux.out" \
+                "$w/remux-score.out" "$w/remux.cmp"
+        fi
+    done
+else
+    fail "container: no matroska/mpegts muxers in $ffmpeg"
+fi
+
 # ---- 4. errors: non-zero exit and a message naming the cause -----------------
 # expect_error NAME REGEX FFMPEG-ARGS...
 expect_error() {
@@ -319,6 +390,9 @@ expect_error "format mismatch" "Input formats differ: distorted \(main\) is yuv4
 # shellcheck disable=SC2086
 expect_error "bit depth mismatch" "Input formats differ: distorted \(main\) is yuv420p10le, reference is yuv420p" \
     $dis_in $ref_in -lavfi "[0:v]format=yuv420p10le[d];[d][1:v]vmafgpu=model=:feature=name=psnr"
+# shellcheck disable=SC2086
+expect_error "bitdepth on LSB-aligned frames" "bitdepth=12 applies to p016, p216 and yuv444p16 inputs only; the inputs are yuv420p, 8-bit" \
+    $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=model=:feature=name=psnr:bitdepth=12"
 # shellcheck disable=SC2086
 expect_error "bad model" "Could not load model 'version=no_such_model'" \
     $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=model=version=no_such_model"

@@ -72,6 +72,9 @@ static const char *fmt_name(enum VgPixFmt f)
     case VG_PIX_FMT_NV12:    return "nv12";
     case VG_PIX_FMT_P010:    return "p010";
     case VG_PIX_FMT_P016:    return "p016";
+    case VG_PIX_FMT_NV16:    return "nv16";
+    case VG_PIX_FMT_P216:    return "p216";
+    case VG_PIX_FMT_YUV444P_MSB: return "444msb";
     }
     return "?";
 }
@@ -119,7 +122,15 @@ typedef struct Pic {
 
 static int semiplanar(enum VgPixFmt f)
 {
-    return f == VG_PIX_FMT_NV12 || f == VG_PIX_FMT_P010 || f == VG_PIX_FMT_P016;
+    return f == VG_PIX_FMT_NV12 || f == VG_PIX_FMT_P010 || f == VG_PIX_FMT_P016 ||
+           f == VG_PIX_FMT_NV16 || f == VG_PIX_FMT_P216;
+}
+
+/* samples in the high bits of 16-bit words */
+static int msb(enum VgPixFmt f)
+{
+    return f == VG_PIX_FMT_P010 || f == VG_PIX_FMT_P016 ||
+           f == VG_PIX_FMT_P216 || f == VG_PIX_FMT_YUV444P_MSB;
 }
 
 /* sample planes in the internal meaning (LSB-aligned values), per plane */
@@ -130,8 +141,10 @@ typedef struct Planes {
 
 static void planes_geometry(Planes *pl, const Case *c)
 {
-    const unsigned ssx = c->fmt != VG_PIX_FMT_YUV444P;
-    const unsigned ssy = c->fmt == VG_PIX_FMT_YUV420P || semiplanar(c->fmt);
+    const unsigned ssx = c->fmt != VG_PIX_FMT_YUV444P &&
+                         c->fmt != VG_PIX_FMT_YUV444P_MSB;
+    const unsigned ssy = c->fmt == VG_PIX_FMT_YUV420P || c->fmt == VG_PIX_FMT_NV12 ||
+                         c->fmt == VG_PIX_FMT_P010 || c->fmt == VG_PIX_FMT_P016;
 
     for (int p = 0; p < 3; p++) {
         /* callers' chroma planes are ceil-sized (FFmpeg's layout) */
@@ -191,9 +204,8 @@ static void fill_pair(Planes *ref, Planes *dis, const Case *c, uint64_t *seed,
 static void pack(Pic *pic, const Planes *pl, const Case *c, uint64_t *seed)
 {
     const int sp = semiplanar(c->fmt);
-    const unsigned bps = c->bpc > 8 || c->fmt == VG_PIX_FMT_P010 ||
-                         c->fmt == VG_PIX_FMT_P016 ? 2 : 1;
-    const unsigned shift = sp && bps == 2 ? 16 - c->bpc : 0;
+    const unsigned bps = c->bpc > 8 || msb(c->fmt) ? 2 : 1;
+    const unsigned shift = msb(c->fmt) ? 16 - c->bpc : 0;
     const int n_planes = sp ? 2 : c->fmt == VG_PIX_FMT_YUV400P ? 1 : 3;
 
     for (int p = 0; p < n_planes; p++) {
@@ -224,8 +236,7 @@ static void pack(Pic *pic, const Planes *pl, const Case *c, uint64_t *seed)
 static int pic_alloc(Pic *pic, const Case *c, const Planes *pl)
 {
     const int sp = semiplanar(c->fmt);
-    const unsigned bps = c->bpc > 8 || c->fmt == VG_PIX_FMT_P010 ||
-                         c->fmt == VG_PIX_FMT_P016 ? 2 : 1;
+    const unsigned bps = c->bpc > 8 || msb(c->fmt) ? 2 : 1;
     const int n_planes = sp ? 2 : c->fmt == VG_PIX_FMT_YUV400P ? 1 : 3;
 
     memset(pic, 0, sizeof(*pic));
@@ -634,6 +645,33 @@ int main(int argc, char **argv)
         }
         printf("checkgpu: %2u-bit small sizes: %u passed, %u failed\n",
                depths[d], n_pass, n_fail);
+    }
+
+    /* the 4:2:2 semi-planar and planar MSB-aligned formats of NVDEC and
+     * FFmpeg's CUDA frames (NV16, P210/P212/P216, yuv444p10msb/12msb) */
+    {
+        static const struct { enum VgPixFmt fmt; unsigned bpc; } more[] = {
+            { VG_PIX_FMT_NV16, 8 }, { VG_PIX_FMT_P216, 10 },
+            { VG_PIX_FMT_P216, 12 }, { VG_PIX_FMT_P216, 16 },
+            { VG_PIX_FMT_YUV444P_MSB, 10 }, { VG_PIX_FMT_YUV444P_MSB, 12 },
+        };
+        static const struct { unsigned w, h; } ms[] = {
+            { 1, 1 }, { 3, 5 }, { 33, 33 }, { 67, 35 }, { 99, 67 },
+        };
+        for (unsigned m = 0; m < sizeof(more) / sizeof(more[0]); m++) {
+            for (unsigned z = 0; z < sizeof(ms) / sizeof(ms[0]); z++) {
+                Case c = { .fmt = more[m].fmt, .bpc = more[m].bpc,
+                           .w = ms[z].w, .h = ms[z].h, .frames = 3 };
+                c.pat = (m + z) % PAT_NB;
+                c.motion = c.w >= 3 && c.h >= 3;
+                c.vif = c.w >= 16 && c.h >= 16 ? 1 + (m + z) % 3 : 0;
+                c.adm = c.w >= 33 && c.h >= 33 ? 1 + (m + z) % N_ADM_OPTS : 0;
+                c.seed = rnd(&s);
+                run_case(&c);
+            }
+        }
+        printf("checkgpu: nv16, p216, planar msb: %u passed, %u failed\n",
+               n_pass, n_fail);
     }
 
     /* VIF at its smallest accepted size and other odd sizes, every depth,

@@ -780,6 +780,145 @@ START_TEST(test_semiplanar_equals_planar)
 }
 END_TEST
 
+/*
+ * Rewrite planar LSB-aligned frame f into fmt: semi-planar formats
+ * interleave Cb,Cr; 16-bit MSB formats move each sample to the high bits
+ * and fill the bits below with noise, which conversion must drop.
+ */
+static void frame_to_format(Frame *f, enum VgPixFmt fmt, unsigned cw,
+                            unsigned ch)
+{
+    const unsigned w = f->pic.width, h = f->pic.height, bpc = f->pic.bitdepth;
+    const int semi = fmt != VG_PIX_FMT_YUV444P_MSB;
+    const int msb = fmt != VG_PIX_FMT_NV16;
+    const unsigned bps = bpc > 8 ? 2 : 1, shift = msb ? 16 - bpc : 0;
+    const unsigned noise = (1u << shift) - 1;
+    uint32_t seed = 77;
+    void *out[3] = { NULL, NULL, NULL };
+    ptrdiff_t ostride[3] = { 0, 0, 0 };
+
+    for (unsigned p = 0; p < (semi ? 2u : 3u); p++) {
+        const unsigned pw = p ? cw * (semi ? 2 : 1) : w, ph = p ? ch : h;
+        ostride[p] = (ptrdiff_t)pw * bps + 8;
+        out[p] = calloc(ph, (size_t)ostride[p]);
+        ck_assert_ptr_nonnull(out[p]);
+        for (unsigned i = 0; i < ph; i++)
+            for (unsigned j = 0; j < pw; j++) {
+                const unsigned q = !p ? 0 : semi ? 1 + (j & 1) : p;
+                const unsigned x = p && semi ? j >> 1 : j;
+                const uint8_t *row = (const uint8_t *)f->buf[q] + i * f->pic.stride[q];
+                unsigned v = bps == 1 ? row[x] : ((const uint16_t *)row)[x];
+                if (msb)
+                    v = v << shift | (rnd(&seed) & noise);
+                if (bps == 1)
+                    ((uint8_t *)out[p])[i * ostride[p] + j] = (uint8_t)v;
+                else
+                    ((uint16_t *)((uint8_t *)out[p] + i * ostride[p]))[j] = (uint16_t)v;
+            }
+    }
+    for (unsigned p = 0; p < 3; p++) {
+        free(f->buf[p]);
+        f->buf[p] = out[p];
+        f->pic.data[p] = out[p];
+        f->pic.stride[p] = ostride[p];
+    }
+    f->pic.fmt = fmt;
+}
+
+/* NV16 / P210 / P212 / P216 and planar MSB 4:4:4 (FFmpeg's yuv444p10msb,
+ * yuv444p12msb) score like the planar LSB-aligned picture they hold */
+START_TEST(test_more_formats_equal_planar)
+{
+    static const struct {
+        enum VgPixFmt fmt, planar;
+        unsigned bpc;
+    } cases[] = {
+        { VG_PIX_FMT_NV16,        VG_PIX_FMT_YUV422P,  8 },
+        { VG_PIX_FMT_P216,        VG_PIX_FMT_YUV422P, 10 },
+        { VG_PIX_FMT_P216,        VG_PIX_FMT_YUV422P, 12 },
+        { VG_PIX_FMT_P216,        VG_PIX_FMT_YUV422P, 16 },
+        { VG_PIX_FMT_YUV444P_MSB, VG_PIX_FMT_YUV444P, 10 },
+        { VG_PIX_FMT_YUV444P_MSB, VG_PIX_FMT_YUV444P, 12 },
+    };
+    const unsigned w = 37, h = 23;
+
+    for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        const unsigned bpc = cases[k].bpc;
+        const unsigned cw = cases[k].planar == VG_PIX_FMT_YUV444P ? w : (w + 1) / 2;
+        double res[2][2][6];
+        for (int pass = 0; pass < 2; pass++) {
+            VgContext *ctx = make_ctx(0, VG_BACKEND_CPU);
+            ck_assert_int_eq(vg_use_feature(ctx, "psnr", NULL), 0);
+            ck_assert_int_eq(vg_use_feature(ctx, "motion", NULL), 0);
+            for (unsigned n = 0; n < 2; n++) {
+                Frame r, d;
+                frame_make(&r, cases[k].planar, w, h, bpc, 3 + n, 0);
+                frame_make(&d, cases[k].planar, w, h, bpc, 9 + n, 0);
+                if (pass) {
+                    frame_to_format(&r, cases[k].fmt, cw, h);
+                    frame_to_format(&d, cases[k].fmt, cw, h);
+                }
+                ck_assert_int_eq(vg_submit(ctx, &r.pic, &d.pic), 0);
+                frame_free(&r);
+                frame_free(&d);
+            }
+            ck_assert_int_eq(vg_flush(ctx), 0);
+            for (unsigned n = 0; n < 2; n++) {
+                double *dst = res[pass][n];
+                dst[0] = get(ctx, "psnr_y", n);
+                dst[1] = get(ctx, "psnr_cb", n);
+                dst[2] = get(ctx, "psnr_cr", n);
+                dst[3] = get(ctx, "VMAF_integer_feature_motion_sad_score", n);
+                dst[4] = get(ctx, "integer_motion2", n);
+                dst[5] = get(ctx, "integer_motion3", n);
+            }
+            vg_context_destroy(&ctx);
+        }
+        ck_assert_msg(!memcmp(res[0], res[1], sizeof(res[0])),
+                      "case %u (format %d, %u bits) differs from planar", k,
+                      (int)cases[k].fmt, bpc);
+    }
+}
+END_TEST
+
+/* each format's bit depths: the others are refused with a message */
+START_TEST(test_format_bitdepths)
+{
+    static const struct {
+        enum VgPixFmt fmt;
+        unsigned bpc;
+        int ok;
+    } cases[] = {
+        { VG_PIX_FMT_NV16, 8, 1 },         { VG_PIX_FMT_NV16, 10, 0 },
+        { VG_PIX_FMT_P216, 8, 0 },         { VG_PIX_FMT_P216, 9, 1 },
+        { VG_PIX_FMT_P216, 16, 1 },        { VG_PIX_FMT_YUV444P_MSB, 8, 0 },
+        { VG_PIX_FMT_YUV444P_MSB, 10, 1 }, { VG_PIX_FMT_YUV444P_MSB, 12, 1 },
+    };
+
+    for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        const enum VgPixFmt planar = cases[k].fmt == VG_PIX_FMT_YUV444P_MSB ?
+                                     VG_PIX_FMT_YUV444P : VG_PIX_FMT_YUV422P;
+        VgContext *ctx = make_ctx(0, VG_BACKEND_CPU);
+        Frame r, d;
+
+        ck_assert_int_eq(vg_use_feature(ctx, "psnr", NULL), 0);
+        /* the buffers are made for the larger sample size */
+        frame_make(&r, planar, 16, 8, cases[k].bpc > 8 ? cases[k].bpc : 9, 1, 0);
+        frame_make(&d, planar, 16, 8, cases[k].bpc > 8 ? cases[k].bpc : 9, 2, 0);
+        frame_to_format(&r, cases[k].fmt, planar == VG_PIX_FMT_YUV444P ? 16 : 8, 8);
+        frame_to_format(&d, cases[k].fmt, planar == VG_PIX_FMT_YUV444P ? 16 : 8, 8);
+        r.pic.bitdepth = d.pic.bitdepth = cases[k].bpc;
+        last_error[0] = 0;
+        ck_assert_int_eq(vg_submit(ctx, &r.pic, &d.pic), cases[k].ok ? 0 : -EINVAL);
+        if (!cases[k].ok)
+            ck_assert_msg(strstr(last_error, "cannot hold"), "message: %s", last_error);
+        frame_free(&r);
+        frame_free(&d);
+        vg_context_destroy(&ctx);
+    }
+}
+END_TEST
+
 START_TEST(test_feature_names_and_dedupe)
 {
     VgContext *ctx = make_ctx(0, VG_BACKEND_CPU);
@@ -820,6 +959,8 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_psnr_caps);
     tcase_add_test(tc, test_psnr_values);
     tcase_add_test(tc, test_semiplanar_equals_planar);
+    tcase_add_test(tc, test_more_formats_equal_planar);
+    tcase_add_test(tc, test_format_bitdepths);
     tcase_add_test(tc, test_feature_names_and_dedupe);
     suite_add_tcase(s, tc);
     return s;
