@@ -13,6 +13,7 @@
  * 1 is the first size with two blocks, 14 has one), a one-block strip.
  */
 
+#include "common/picture.h"
 #include "tests/checkasm/checkasm.h"
 
 static const char *const psnr_hvs_opts[] = {
@@ -28,13 +29,11 @@ static const CaSize psnr_hvs_sizes[] = {
 static int psnr_hvs_refuses(enum VgPixFmt fmt, unsigned bpc, unsigned w,
                             unsigned h)
 {
-    const int ssx = fmt == VG_PIX_FMT_YUV420P || fmt == VG_PIX_FMT_YUV422P ||
-                    fmt == VG_PIX_FMT_NV12 || fmt == VG_PIX_FMT_P010 ||
-                    fmt == VG_PIX_FMT_P016;
-    const int ssy = fmt == VG_PIX_FMT_YUV420P || fmt == VG_PIX_FMT_NV12 ||
-                    fmt == VG_PIX_FMT_P010 || fmt == VG_PIX_FMT_P016;
+    const enum VgImageLayout layout = vg_pix_fmt_layout(fmt);
+    unsigned ssx, ssy;
 
-    return bpc > 12 || fmt == VG_PIX_FMT_YUV400P || (w >> ssx) < 8 ||
+    vg_layout_shifts(layout, &ssx, &ssy);
+    return bpc > 12 || layout == VG_LAYOUT_400 || (w >> ssx) < 8 ||
            (h >> ssy) < 8;
 }
 
