@@ -17,7 +17,9 @@
  * (and VIF's and ADM's data-dependent paths) is natural video.
  *
  * Usage: vmafbench REF.yuv DIS.yuv [frames [setup]] (frames per
- * measurement, default 600). setup says how the caller's CUDA state looks:
+ * measurement, default 600). With VMAFBENCH_SET=float, the rows after
+ * vmaf_v0.6.1 are vmaf_v0.6.1 + psnr + float_ssim + float_ms_ssim,
+ * vmaf_float_v0.6.1 and each float feature (and psnr_hvs) alone. setup says how the caller's CUDA state looks:
  *   caller    (default) the device's primary context; the library works on
  *             the caller's stream, where the pictures are produced
  *   ffmpeg    as in FFmpeg's CUDA device: a context of its own created with
@@ -138,9 +140,21 @@ static int run(const char *model, const char *feature, const VgPicture *ref,
 
     if (vg_context_create(&ctx, &cfg) < 0)
         return -1;
-    if ((model && vg_use_model(ctx, model) < 0) ||
-        (feature && vg_use_feature(ctx, feature, NULL) < 0))
+    if (model && vg_use_model(ctx, model) < 0)
         goto end;
+    /* feature: one name, or several separated by spaces */
+    for (const char *f = feature; f && *f;) {
+        char one[64];
+        const size_t n = strcspn(f, " ");
+
+        if (!n || n >= sizeof(one))
+            goto end;
+        memcpy(one, f, n);
+        one[n] = 0;
+        if (vg_use_feature(ctx, one, NULL) < 0)
+            goto end;
+        f += n + (f[n] == ' ');
+    }
     if (VG_CU(cu, NULL, cuEventCreate, &e0, 0) < 0 ||
         VG_CU(cu, NULL, cuEventCreate, &e1, 0) < 0)
         goto end;
@@ -184,7 +198,21 @@ static const char *gpu_ms(char buf[16], double ms)
 int main(int argc, char **argv)
 {
     static const unsigned sizes[2][2] = { { 1920, 1080 }, { 3840, 2160 } };
-    static const char *const alone[] = { "vif", "adm", "motion", "psnr" };
+    static const char *const alone_v061[] = { "vif", "adm", "motion", "psnr", NULL };
+    /* VMAFBENCH_SET=float: the float features and the sets users ask for */
+    static const char *const alone_float[] = {
+        "float_vif", "float_adm", "float_motion", "float_ssim",
+        "float_ms_ssim", "float_moment", "float_psnr", "float_ansnr",
+        "psnr_hvs", NULL
+    };
+    static const struct { const char *label, *model, *features; } sets[] = {
+        { "vmaf_v0.6.1 + psnr + float_ssim + float_ms_ssim",
+          "version=vmaf_v0.6.1", "psnr float_ssim float_ms_ssim" },
+        { "vmaf_float_v0.6.1", "version=vmaf_float_v0.6.1", NULL },
+    };
+    const char *set = getenv("VMAFBENCH_SET");
+    const int float_set = set && !strcmp(set, "float");
+    const char *const *alone = float_set ? alone_float : alone_v061;
     const unsigned frames = argc > 3 ? (unsigned)atoi(argv[3]) : 600;
     const char *setup = argc > 4 ? argv[4] : "caller";
     const int own_ctx = !strcmp(setup, "ffmpeg") || !strcmp(setup, "blocking");
@@ -247,12 +275,21 @@ int main(int argc, char **argv)
             printf("vmafbench: %ux%u %-4s vmaf_v0.6.1: %8.1f frames/s, GPU %s ms/frame "
                    "(pooled vmaf %.6f)\n", w, h, p010 ? "p010" : "nv12", r.fps,
                    gpu_ms(gms, r.gpu_ms), r.pooled);
-            for (unsigned k = 0; k < sizeof(alone) / sizeof(alone[0]); k++) {
+            for (unsigned k = 0; float_set && k < sizeof(sets) / sizeof(sets[0]); k++) {
+                if (run(sets[k].model, sets[k].features, ref, dis, frames, &r) < 0) {
+                    printf("vmafbench: %s: FAILED\n", sets[k].label);
+                    return 1;
+                }
+                printf("vmafbench: %ux%u %-4s %s: %8.1f frames/s, GPU %s ms/frame\n",
+                       w, h, p010 ? "p010" : "nv12", sets[k].label, r.fps,
+                       gpu_ms(gms, r.gpu_ms));
+            }
+            for (unsigned k = 0; alone[k]; k++) {
                 if (run(NULL, alone[k], ref, dis, frames, &r) < 0) {
                     printf("vmafbench: %s alone: FAILED\n", alone[k]);
                     return 1;
                 }
-                printf("vmafbench: %ux%u %-4s   %-6s alone: %8.1f frames/s, GPU %s "
+                printf("vmafbench: %ux%u %-4s   %-13s alone: %8.1f frames/s, GPU %s "
                        "ms/frame\n", w, h, p010 ? "p010" : "nv12", alone[k],
                        r.fps, gpu_ms(gms, r.gpu_ms));
             }
