@@ -50,7 +50,7 @@ static VgContext *make_ctx(void)
 }
 
 /* A planar API picture (ceil-sized chroma, as the API takes it), each row
- * followed by `pad` bytes of `fill`. */
+ * followed by `pad` samples of `fill` (rows stay aligned to the sample). */
 typedef struct Pic {
     VgPicture pic;
     unsigned w[3], h[3];
@@ -68,7 +68,7 @@ static void pic_alloc(Pic *p, enum VgPixFmt fmt, unsigned w, unsigned h,
     for (unsigned i = 0; i < 3; i++) {
         p->w[i] = i ? (w + ssx) >> ssx : w;
         p->h[i] = i ? (h + ssy) >> ssy : h;
-        p->pic.stride[i] = (ptrdiff_t)(p->w[i] * bps + pad);
+        p->pic.stride[i] = (ptrdiff_t)((p->w[i] + pad) * bps);
         p->buf[i] = malloc((size_t)p->pic.stride[i] * p->h[i]);
         ck_assert_ptr_nonnull(p->buf[i]);
         memset(p->buf[i], fill, (size_t)p->pic.stride[i] * p->h[i]);
