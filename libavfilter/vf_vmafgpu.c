@@ -55,6 +55,7 @@
 #include "libavutil/pixdesc.h"
 #include "libavutil/version.h"
 #include "avfilter.h"
+#include "buffersink.h"
 #include "filters.h"
 #include "formats.h"
 #include "framesync.h"
@@ -106,6 +107,7 @@ typedef struct VMAFGPUContext {
     int64_t n_taken;            ///< frames sent on and taken by the consumer
     unsigned n_passed;          ///< library frames 0 .. n_passed-1 were taken
     unsigned frame_cnt;         ///< pairs submitted
+    int eof_sent;               ///< every frame was sent on with the end of the stream
     int flushed;                ///< 0: not yet, 1: vg_flush() done, <0: its error
     int is_cuda;                ///< inputs are AV_PIX_FMT_CUDA frames
     double frame_rate;          ///< of the distorted input, 0 if unknown (plot's time axis)
@@ -880,10 +882,22 @@ static int attach_scores(AVFilterContext *ctx, AVFrame *frame, unsigned index)
  *         that chain. ffmpeg asks once more for a frame after its output
  *         has stopped; the frame this fetches into such a chain never
  *         reaches the consumer and is no part of the result.
+ *
+ *         A buffer sink at the end takes a frame from its link when the
+ *         application peeks at it, and ffmpeg's last request is such a
+ *         peek: whether it found a frame ready depends on the timing of
+ *         the scoring, so a frame the sink holds is not counted until the
+ *         application has it. While the graph runs the sink's state is
+ *         read from the link: it asks for a frame only when it holds none,
+ *         and a frame waiting on the link arrived after such a request, so
+ *         only the last frame it took is in doubt and it is counted once
+ *         the sink asks again. When the graph is torn down (final), the
+ *         sink is asked whether it holds one.
  */
-static int64_t frames_taken(AVFilterLink *link)
+static int64_t frames_taken(AVFilterLink *link, int final)
 {
     int64_t taken = ff_filter_link(link)->frame_count_out;
+    FilterLink *l;
 
     for (int depth = 0; depth < 64; depth++) {
         AVFilterContext *next = link->dst;
@@ -896,6 +910,18 @@ static int64_t frames_taken(AVFilterLink *link)
         link  = out;
         taken = ff_filter_link(link)->frame_count_out;
     }
+    if (!link->dst || strcmp(link->dst->filter->name, "buffersink") || !taken)
+        return taken;
+    l = ff_filter_link(link);
+    if (final) {
+        /* a peek that neither runs the graph nor requests a frame; a frame
+         * still waiting on the link is taken by it and not counted either */
+        if (av_buffersink_get_frame_flags(link->dst, NULL, AV_BUFFERSINK_FLAG_PEEK |
+                                          AV_BUFFERSINK_FLAG_NO_REQUEST) >= 0)
+            taken = l->frame_count_out - 1;
+    } else if (!ff_outlink_frame_wanted(link) && l->frame_count_in == taken) {
+        taken--;
+    }
     return taken;
 }
 
@@ -903,25 +929,26 @@ static int64_t frames_taken(AVFilterLink *link)
  * Account for the frames the consumer has taken since the last call: the
  * library frames they carry are the ones passed on. Called on every
  * activation (ffmpeg asks for one more frame after its output has stopped,
- * so the last frame it took is seen here) and in uninit while the output
- * link still exists.
+ * so the last frame it took is seen here) and in uninit (final).
+ *
+ * @return 0 when the output link is gone (the consumer was freed first),
+ *         and the count is that of the last activation
  */
-static void count_taken(AVFilterContext *ctx)
+static int count_taken(AVFilterContext *ctx, int final)
 {
     VMAFGPUContext *s = ctx->priv;
     AVFilterLink *outlink = ctx->nb_outputs ? ctx->outputs[0] : NULL;
     int64_t taken, index;
 
-    /* the link is gone when the consumer was freed first: keep the count
-     * of the last activation */
     if (!outlink || !outlink->dst || !s->sent)
-        return;
-    taken = frames_taken(outlink);
+        return 0;
+    taken = frames_taken(outlink, final);
     while (s->n_taken < taken && av_fifo_read(s->sent, &index, 1) >= 0) {
         s->n_taken++;
         if (index >= 0)
             s->n_passed = index + 1;
     }
+    return 1;
 }
 
 /**
@@ -938,7 +965,7 @@ static int send_ready(AVFilterContext *ctx, int all)
     QueuedFrame q;
     int ret;
 
-    count_taken(ctx);
+    count_taken(ctx, 0);
     while (av_fifo_peek(s->queue, &q, 1, 0) >= 0) {
         if (!all && (!ff_outlink_frame_wanted(ctx->outputs[0]) ||
                      (q.index >= ready &&
@@ -961,7 +988,7 @@ static int send_ready(AVFilterContext *ctx, int all)
         ret = av_fifo_write(s->sent, &q.index, 1);
         if (ret < 0)
             return ret;
-        count_taken(ctx);
+        count_taken(ctx, 0);
     }
     return 0;
 }
@@ -1087,11 +1114,10 @@ static int activate(AVFilterContext *ctx)
         if (ret < 0)
             return ret;
         ret = send_ready(ctx, 1);
-        /* sent with the end of the stream: every frame is passed on (the
-         * consumer may take the last ones after this filter's last
-         * activation, even after this filter is freed) */
-        if (ret >= 0)
-            s->n_passed = s->frame_cnt;
+        /* the consumer may take the last ones after this filter's last
+         * activation: uninit counts them, or when the consumer is freed
+         * first, takes them all as passed on */
+        s->eof_sent = ret >= 0;
         return ret;
     }
     /* a request of the consumer may find a frame that is ready already */
@@ -1154,7 +1180,8 @@ static av_cold void uninit(AVFilterContext *ctx)
     while (s->queue && av_fifo_read(s->queue, &q, 1) >= 0)
         av_frame_free(&q.frame);
     av_fifo_freep2(&s->queue);
-    count_taken(ctx);
+    if (!count_taken(ctx, 1) && s->eof_sent)
+        s->n_passed = s->frame_cnt;
     av_fifo_freep2(&s->sent);
 
     if (!s->vg)

@@ -271,11 +271,14 @@ if [ -n "$model_opt" ]; then
         # default queue, no queue, worker threads; then -pix_fmt, which
         # inserts a format filter before the encoder, and null filters
         # around the filter, which then is freed after the consumer
-        for k in 1 2 3 4 5 1 2 3 4 5; do
+        # (worker threads finish frames at varying times: the frame ffmpeg's
+        # last peek finds ready, or not, must make no difference)
+        for k in 1 2 3 4 5 6 1 2 3 4 5 6; do
             pre= post= out="-f null -" opts=
             case $k in
             2) opts=queue_size=0 ;;
             3) opts=n_threads=2 ;;
+            6) opts=n_threads=4:queue_size=2 ;;
             4) opts=queue_size=0 out="-pix_fmt yuv420p -f rawvideo /dev/null" ;;
             5) pre="[0:v]null[d0];[d0]" post=",null" ;;
             esac
