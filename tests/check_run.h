@@ -54,6 +54,20 @@ static inline int vg_corpus_pair_selected(const char *name)
 }
 
 /**
+ * Whether VG_CORPUS_FULL is set (non-empty, not "0"): the parity programs
+ * then run everything on every pair. Unset, the costliest float features
+ * (the same code at every size) run on one pair of each resolution class
+ * rather than on all three big pairs; the programs name what they leave
+ * out.
+ */
+static inline int vg_corpus_full(void)
+{
+    const char *v = getenv("VG_CORPUS_FULL");
+
+    return v && *v && strcmp(v, "0");
+}
+
+/**
  * tcase_add_loop_test() of fn for each index i in [0, n) whose pair
  * table[i].name vg_corpus_pair_selected() selects.
  */

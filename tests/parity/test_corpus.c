@@ -19,6 +19,10 @@
  *    only the psnr and motion keys, to keep the run time modest.
  *  - ciede2000 is not compared on the odd pair: libvmaf reads past its
  *    chroma planes there (common/features/ciede.c).
+ *  - p1080_scaled and p2160 leave out the costliest float features
+ *    (heavy_feature(): code that p1080_crf32 runs at the same size and
+ *    p720_10 at another) and p1080_crf32 its --threads 1
+ *    run, unless VG_CORPUS_FULL is set.
  * A key of the table missing from our output fails the test.
  *
  * Inputs: encoded pairs decoded by tests/prepare-corpus.sh into
@@ -107,8 +111,10 @@ typedef struct Pair {
     const char *w, *h, *pix_fmt, *bits;
     const char *golden;    ///< in golden/
     int has_hp;            ///< golden/hp/<name>.json exists
-    int thread_check;      ///< also run --threads 1 (skipped on the two largest, for time)
+    int thread_check;      ///< also run --threads 1 (skipped on the two largest,
+                           ///< for time; 2: only with VG_CORPUS_FULL)
     int big;               ///< default-format run with the cheap features only
+    int light;             ///< no heavy_feature() unless VG_CORPUS_FULL
 } Pair;
 
 /**
@@ -121,13 +127,31 @@ static int cheap_feature(const char *f)
     return f && (!strcmp(f, "psnr") || !strcmp(f, "motion"));
 }
 
+/**
+ * The extractors whose cost dominates the run (seconds per 1080p frame on
+ * the CPU) and whose code does not change with the picture size beyond
+ * what p1080_crf32 and p720_10 cover; float_ssim, whose scale choice does
+ * change at 2160p, is not among them.
+ */
+static int heavy_feature(const char *f)
+{
+    static const char *const heavy[] = {
+        "ciede", "float_vif", "float_ms_ssim", "float_adm", "psnr_hvs", NULL,
+    };
+
+    for (unsigned i = 0; f && heavy[i]; i++)
+        if (!strcmp(f, heavy[i]))
+            return 1;
+    return 0;
+}
+
 static const Pair pairs[] = {
     { "p1080_crf32", 0, "p1080_ref.yuv", "p1080_dist_crf32.yuv",
-      "1920", "1080", "420", "8", "p1080_crf32.json", 1, 1, 1 },
+      "1920", "1080", "420", "8", "p1080_crf32.json", 1, 2, 1, 0 },
     { "p1080_scaled", 0, "p1080_ref.yuv", "p1080_dist_scaled.yuv",
-      "1920", "1080", "420", "8", "p1080_scaled.json", 1, 0, 1 },
+      "1920", "1080", "420", "8", "p1080_scaled.json", 1, 0, 1, 1 },
     { "p2160", 0, "p2160_ref.yuv", "p2160_dist_x265crf30.yuv",
-      "3840", "2160", "420", "8", "p2160.json", 1, 0, 1 },
+      "3840", "2160", "420", "8", "p2160.json", 1, 0, 1, 1 },
     { "p720_10", 0, "p720_10_ref.yuv", "p720_10_dist_x265crf30.yuv",
       "1280", "720", "420", "10", "p720_10.json", 1, 1, 0 },
     { "r577x323_420p8", 1, "r577x323_yuv420p_ref.yuv", "r577x323_yuv420p_dist.yuv",
@@ -157,6 +181,12 @@ static void input_path(char *buf, size_t size, const Pair *p, const char *f)
         snprintf(buf, size, "%s/%s", cli_env.corpus_raw, f);
 }
 
+/** Whether key row k runs on pair p. */
+static int key_runs(const Pair *p, unsigned k)
+{
+    return !p->light || vg_corpus_full() || !heavy_feature(keys[k].feature);
+}
+
 /** Run the tool on pair p; output JSON to `out`. */
 static void run_pair(const Pair *p, const char *threads, int max_precision,
                      int cheap, const char *out)
@@ -181,7 +211,7 @@ static void run_pair(const Pair *p, const char *threads, int max_precision,
     for (unsigned k = 0; k < N_KEYS; k++) {
         int seen = 0;
 
-        if (cheap && !cheap_feature(keys[k].feature))
+        if ((cheap && !cheap_feature(keys[k].feature)) || !key_runs(p, k))
             continue;
         if (!keys[k].feature) {
             need_model = 1;
@@ -342,7 +372,7 @@ START_TEST(test_pair)
     run_pair(p, "2", 0, p->big, tmp_path("t0.json"));
     t2 = load_json(tmp_path("t2.json"));
     t0 = load_json(tmp_path("t0.json"));
-    if (p->thread_check) {
+    if (p->thread_check == 1 || (p->thread_check && vg_corpus_full())) {
         run_pair(p, "1", 1, 0, tmp_path("t1.json"));
         t1 = load_json(tmp_path("t1.json"));
     }
@@ -358,7 +388,12 @@ START_TEST(test_pair)
     if (frame_count(t2) != frame_count(g6))
         vg_report(&r, "%s: %zu frames, golden %zu", p->name, frame_count(t2),
                   frame_count(g6));
+    if (p->light && !vg_corpus_full())
+        fprintf(stderr, "%s: ciede, float_vif, float_ms_ssim, float_adm and "
+                "psnr_hvs left out (VG_CORPUS_FULL=1 runs them)\n", p->name);
     for (unsigned k = 0; k < N_KEYS; k++) {
+        if (!key_runs(p, k))
+            continue;
         if (ghp)
             compare_key(&r, "max precision vs golden/hp", t2, ghp, keys[k].key, 0);
         if (keys[k].even_sizes_only && ((atoi(p->w) | atoi(p->h)) & 1))
