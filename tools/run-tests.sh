@@ -19,9 +19,11 @@ passed=0
 failed=0
 skipped=0
 
+start=$(date +%s)
+
 step() {
     echo
-    echo "==== $*"
+    echo "==== $* (at $(($(date +%s) - start)) s)"
 }
 
 count() {   # name, status
@@ -139,5 +141,6 @@ if [ -x "$top/tests/fuzz/run.sh" ]; then
 fi
 
 echo
+echo "run time: $(($(date +%s) - start)) s"
 echo "tests: $passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]
