@@ -42,9 +42,24 @@
 #       frames through three filter instances, device memory and RSS
 #       sampled into $OUT/soak.csv), or its memcheck variant (a short clip
 #       under compute-sanitizer). Exit status 0 on PASS.
+#
+#   tests/gpu/run-device.sh prepare-nvdec [BUILD_DIR]
+#       on the build machine, with the encoders of tests/fate/nvdec-clips.sh
+#       installed: the ffmpeg of prepare-soak, tests/fate/jsoncmp and the
+#       clip pairs of every NVDEC output format (tests/fate/nvdec-clips.sh)
+#       in the carry folder .devcarry-nvdec/; checks that they decode and
+#       score in software (tests/fate/nvdec-formats.sh --cpu-only).
+#
+#   sh tests/gpu/run-device.sh nvdec
+#       on the GPU machine, with .devcarry-nvdec/ carried along:
+#       tests/fate/nvdec-formats.sh (NVDEC into CUDA frames scored by the
+#       CUDA backend equal software decoding scored on the CPU, for each
+#       format), its work files in $OUT/nvdec. Exit status 0 when every
+#       format passed.
 set -u
 CARRY=.devcarry-cuda
 SOAK_CARRY=.devcarry-soak
+NVDEC_CARRY=.devcarry-nvdec
 
 prepare() {
     src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -239,12 +254,9 @@ run() {
     [ $fails = 0 ]
 }
 
-prepare_soak() {
-    src=$(cd "$(dirname "$0")/../.." && pwd)
-    build=${1:-$src/../build-cuda-device}
-    shared=${VG_SHARED_DIR:-$src/../shared}
-    root=${VG_CARRY_ROOT:-$src}
-    set -e
+# the library (CUDA, static) installed into $build/prefix and the patched
+# static ffmpeg built against it in $build/ffmpeg
+build_ffmpeg() {
     mkdir -p "$build"
     cd "$build"
     if [ ! -f Makefile ]; then
@@ -254,16 +266,29 @@ prepare_soak() {
     make -j2
     make install prefix="$build/prefix" > /dev/null
     VMAFGPU_PREFIX="$build/prefix" JOBS=2 "$src/tools/build-ffmpeg.sh" "$build/ffmpeg"
+}
+
+# copy_libs FILE DIR: the shared libraries FILE needs, other than glibc's
+copy_libs() {
+    ldd "$1" | awk '/=> \// { print $3 }' | while read -r lib; do
+        case $(basename "$lib") in
+        libc.so*|libm.so*|libpthread.so*|libdl.so*|librt.so*|ld-linux*) ;;
+        *) cp -L "$lib" "$2/" ;;
+        esac
+    done
+}
+
+prepare_soak() {
+    src=$(cd "$(dirname "$0")/../.." && pwd)
+    build=${1:-$src/../build-cuda-device}
+    shared=${VG_SHARED_DIR:-$src/../shared}
+    root=${VG_CARRY_ROOT:-$src}
+    set -e
+    build_ffmpeg
     rm -rf "${root:?}/$SOAK_CARRY"
     mkdir -p "$root/$SOAK_CARRY/lib" "$root/$SOAK_CARRY/corpus"
     cp "$build/ffmpeg/ffmpeg" "$root/$SOAK_CARRY/"
-    # shared libraries other than glibc's
-    ldd "$root/$SOAK_CARRY/ffmpeg" | awk '/=> \// { print $3 }' | while read -r lib; do
-        case $(basename "$lib") in
-        libc.so*|libm.so*|libpthread.so*|libdl.so*|librt.so*|ld-linux*) ;;
-        *) cp -L "$lib" "$root/$SOAK_CARRY/lib/" ;;
-        esac
-    done
+    copy_libs "$root/$SOAK_CARRY/ffmpeg" "$root/$SOAK_CARRY/lib"
     cp "$shared/corpus/p1080_dist_crf32.mp4" "$shared/corpus/p1080_ref.mp4" \
         "$root/$SOAK_CARRY/corpus/"
     gzip -f "$root/$SOAK_CARRY/ffmpeg"
@@ -271,6 +296,53 @@ prepare_soak() {
     grep -qx "/$SOAK_CARRY/" "$root/$excl" 2>/dev/null || echo "/$SOAK_CARRY/" >> "$root/$excl"
     du -sh "$root/$SOAK_CARRY"
     echo "now: run tool, command 'sh tests/gpu/run-device.sh soak' (or soak-memcheck), carry ['$SOAK_CARRY']"
+}
+
+prepare_nvdec() {
+    src=$(cd "$(dirname "$0")/../.." && pwd)
+    build=${1:-$src/../build-cuda-device}
+    root=${VG_CARRY_ROOT:-$src}
+    set -e
+    build_ffmpeg
+    c=$root/$NVDEC_CARRY
+    rm -rf "${c:?}"
+    mkdir -p "$c/lib" "$c/clips"
+    cp "$build/ffmpeg/ffmpeg" "$c/"
+    # shellcheck disable=SC2046
+    ${CC:-cc} -std=c11 -O2 $(pkg-config --cflags json-c) "$src/tests/fate/jsoncmp.c" \
+        -o "$c/jsoncmp" $(pkg-config --libs json-c)
+    copy_libs "$c/ffmpeg" "$c/lib"
+    copy_libs "$c/jsoncmp" "$c/lib"
+    sh "$src/tests/fate/nvdec-clips.sh" "$c/clips" "$c/ffmpeg"
+    # what the GPU machine runs, less the GPU
+    LD_LIBRARY_PATH="$c/lib" JSONCMP="$c/jsoncmp" VG_NVDEC_CLIPS="$c/clips" \
+        sh "$src/tests/fate/nvdec-formats.sh" --cpu-only "$c/ffmpeg"
+    gzip -f "$c/ffmpeg"
+    # relative in a main checkout, absolute in a linked worktree
+    excl=$(cd "$root" && git rev-parse --git-path info/exclude)
+    case $excl in /*) ;; *) excl=$root/$excl ;; esac
+    grep -qx "/$NVDEC_CARRY/" "$excl" 2>/dev/null || echo "/$NVDEC_CARRY/" >> "$excl"
+    du -sh "$c"
+    echo "now: run tool, command 'sh tests/gpu/run-device.sh nvdec', carry ['$NVDEC_CARRY']"
+}
+
+nvdec() {
+    out=${OUT:-/tmp/run-device-out}
+    mkdir -p "$out"
+    c=$NVDEC_CARRY
+    if [ -f "$c/ffmpeg.gz" ]; then
+        gunzip -f "$c/ffmpeg.gz"
+    fi
+    chmod +x "$c/ffmpeg" "$c/jsoncmp"
+    export LD_LIBRARY_PATH="$PWD/$c/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    echo "device: $(nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader 2>&1 | head -1)" |
+        tee -a "$out/summary.txt"
+    VG_REQUIRE_GPU=1 JSONCMP=$PWD/$c/jsoncmp VG_NVDEC_CLIPS=$PWD/$c/clips \
+        VG_FATE_WORK=$out/nvdec sh tests/fate/nvdec-formats.sh "$PWD/$c/ffmpeg" \
+        > "$out/nvdec-formats.log" 2>&1
+    rc=$?
+    grep -E "^(PASS|FAIL|SKIP|    )|^nvdec-formats: " "$out/nvdec-formats.log" | tee -a "$out/summary.txt"
+    return $rc
 }
 
 soak() { # soak | memcheck
@@ -293,8 +365,10 @@ soak() { # soak | memcheck
 case ${1:-} in
 prepare) shift; prepare "$@" ;;
 prepare-soak) shift; prepare_soak "$@" ;;
+prepare-nvdec) shift; prepare_nvdec "$@" ;;
+nvdec) nvdec ;;
 run) run ;;
 soak) soak soak ;;
 soak-memcheck) soak memcheck ;;
-*) echo "usage: $0 prepare [BUILD_DIR] | run | prepare-soak [BUILD_DIR] | soak | soak-memcheck" >&2; exit 2 ;;
+*) echo "usage: $0 prepare [BUILD_DIR] | run | prepare-soak [BUILD_DIR] | soak | soak-memcheck | prepare-nvdec [BUILD_DIR] | nvdec" >&2; exit 2 ;;
 esac
