@@ -35,6 +35,12 @@
  * graph is torn down before the end of the inputs (ffmpeg -frames:v N),
  * the stream is ended there (vg_flush_frames()), so the result does not
  * depend on how far scoring had run ahead.
+ *
+ * A distorted input of another size than the reference (a lower-resolution
+ * rendition) is scored, with the scale option, on a copy scaled to the
+ * reference's size by libswscale exactly as the scale filter in front of
+ * this one scales it with flags=<algorithm>+accurate_rnd+bitexact; the
+ * frames passed through keep their size.
  */
 
 #include "config.h"
@@ -54,6 +60,8 @@
 #include "libavutil/opt.h"
 #include "libavutil/pixdesc.h"
 #include "libavutil/version.h"
+#include "libswscale/swscale.h"
+#include "libswscale/version.h"
 #include "avfilter.h"
 #include "buffersink.h"
 #include "filters.h"
@@ -98,6 +106,7 @@ typedef struct VMAFGPUContext {
     int precision;
     int queue_size;
     int bitdepth;
+    char *scale_name;
 
     /* state */
     VgContext *vg;
@@ -112,7 +121,10 @@ typedef struct VMAFGPUContext {
     int is_cuda;                ///< inputs are AV_PIX_FMT_CUDA frames
     double frame_rate;          ///< of the distorted input, 0 if unknown (plot's time axis)
     VgPicture pic_ref;          ///< per-stream constant fields of the pictures
-    VgPicture pic_dis;
+    VgPicture pic_dis;          ///< of the reference's size when scaling
+    int dis_w, dis_h;           ///< size of the distorted input's frames
+    int scale_flags;            ///< SWS_* algorithm of the scale option, 0: none
+    struct SwsContext *sws;     ///< scales the distorted frames, NULL: same size
 #if CONFIG_CUDA
     AVCUDADeviceContext *hwctx; ///< the distorted input's, where scoring runs
     AVBufferRef *device_ref;    ///< keeps hwctx alive until uninit
@@ -167,10 +179,37 @@ static const AVOption vmafgpu_options[] = {
         OFFSET(queue_size), AV_OPT_TYPE_INT, { .i64 = 16 }, 0, 1024, FLAGS },
     { "bitdepth", "Set the significant (high) bits of the 16-bit words of p016, p216 and yuv444p16 inputs (0: all 16)",
         OFFSET(bitdepth), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 16, FLAGS },
+    { "scale", "Set the libswscale algorithm that scales a distorted input of another size to the reference's (software frames): "
+               "none (refuse), fast_bilinear, bilinear, bicubic, neighbor, area, bicublin, gauss, sinc, lanczos, spline",
+        OFFSET(scale_name), AV_OPT_TYPE_STRING, { .str = "none" }, 0, 0, FLAGS },
     { NULL }
 };
 
 FRAMESYNC_DEFINE_CLASS(vmafgpu, VMAFGPUContext, fs);
+
+/* Frames scaled without an initialised context, configured from their
+ * properties, from libswscale 8.12 (FFmpeg 8.0), as the scale filter does
+ * there; before, the context is set up from the links' properties, as the
+ * scale filter does then. */
+#define HAVE_SWS_FRAME_SETUP (LIBSWSCALE_VERSION_INT >= AV_VERSION_INT(8, 12, 100))
+
+/** Values of the scale option: the names of libswscale's sws_flags. */
+static const struct {
+    const char *name;
+    int flags;
+} scale_algs[] = {
+    { "none",          0 },
+    { "fast_bilinear", SWS_FAST_BILINEAR },
+    { "bilinear",      SWS_BILINEAR },
+    { "bicubic",       SWS_BICUBIC },
+    { "neighbor",      SWS_POINT },
+    { "area",          SWS_AREA },
+    { "bicublin",      SWS_BICUBLIN },
+    { "gauss",         SWS_GAUSS },
+    { "sinc",          SWS_SINC },
+    { "lanczos",       SWS_LANCZOS },
+    { "spline",        SWS_SPLINE },
+};
 
 /* The planar formats with their samples in the high bits of 16-bit words
  * (libavutil 60, FFmpeg 8.0; NVDEC's 10- and 12-bit 4:4:4 output there). */
@@ -613,6 +652,131 @@ fail:
     return ret;
 }
 
+/** Set scale_flags from the scale option; log the valid names if unknown. */
+static int parse_scale(AVFilterContext *ctx)
+{
+    VMAFGPUContext *s = ctx->priv;
+    AVBPrint names;
+
+    for (int i = 0; i < FF_ARRAY_ELEMS(scale_algs); i++) {
+        if (!strcmp(s->scale_name, scale_algs[i].name)) {
+            s->scale_flags = scale_algs[i].flags;
+            return 0;
+        }
+    }
+    av_bprint_init(&names, 0, AV_BPRINT_SIZE_AUTOMATIC);
+    for (int i = 0; i < FF_ARRAY_ELEMS(scale_algs); i++)
+        av_bprintf(&names, "%s%s", i ? ", " : "", scale_algs[i].name);
+    av_log(ctx, AV_LOG_ERROR, "Unknown scale algorithm '%s'; valid are: %s\n",
+           s->scale_name, names.str);
+    av_bprint_finalize(&names, NULL);
+    return AVERROR(EINVAL);
+}
+
+/**
+ * Set up the scaling of the distorted frames (of fmt) to the reference's
+ * size, with the libswscale options of the scale filter given
+ * flags=<algorithm>+accurate_rnd+bitexact and no other option, so that the
+ * frames scored are those that filter would give.
+ */
+static int init_scaler(AVFilterContext *ctx, enum AVPixelFormat fmt)
+{
+    VMAFGPUContext *s = ctx->priv;
+    AVFilterLink *dis = ctx->inputs[0], *ref = ctx->inputs[1];
+    int ret;
+
+#if HAVE_SWS_FRAME_SETUP
+    if (!sws_test_format(fmt, 0) || !sws_test_format(fmt, 1)) {
+#else
+    if (!sws_isSupportedInput(fmt) || !sws_isSupportedOutput(fmt)) {
+#endif
+        av_log(ctx, AV_LOG_ERROR, "libswscale cannot scale %s frames: scale "
+               "the distorted input in front of the filter (scale=%d:%d)\n",
+               av_get_pix_fmt_name(fmt), ref->w, ref->h);
+        return AVERROR(EINVAL);
+    }
+    s->sws = sws_alloc_context();
+    if (!s->sws)
+        return AVERROR(ENOMEM);
+    if ((ret = av_opt_set_int(s->sws, "sws_flags", s->scale_flags |
+                              SWS_ACCURATE_RND | SWS_BITEXACT, 0)) < 0 ||
+        (ret = av_opt_set_int(s->sws, "threads",
+                              ff_filter_get_nb_threads(ctx), 0)) < 0)
+        return ret;
+#if !HAVE_SWS_FRAME_SETUP
+    /* the chroma siting stays libswscale's default, centred, which is the
+     * scale filter's for frames of unspecified or any chroma location */
+    if ((ret = av_opt_set_int(s->sws, "srcw", dis->w, 0)) < 0 ||
+        (ret = av_opt_set_int(s->sws, "srch", dis->h, 0)) < 0 ||
+        (ret = av_opt_set_int(s->sws, "src_format", fmt, 0)) < 0 ||
+        (ret = av_opt_set_int(s->sws, "dstw", ref->w, 0)) < 0 ||
+        (ret = av_opt_set_int(s->sws, "dsth", ref->h, 0)) < 0 ||
+        (ret = av_opt_set_int(s->sws, "dst_format", fmt, 0)) < 0)
+        return ret;
+    if (dis->color_range != AVCOL_RANGE_UNSPECIFIED &&
+        ((ret = av_opt_set_int(s->sws, "src_range",
+                               dis->color_range == AVCOL_RANGE_JPEG, 0)) < 0 ||
+         (ret = av_opt_set_int(s->sws, "dst_range",
+                               dis->color_range == AVCOL_RANGE_JPEG, 0)) < 0))
+        return ret;
+    ret = sws_init_context(s->sws, NULL, NULL);
+    if (ret < 0) {
+        av_log(ctx, AV_LOG_ERROR, "Could not set up the scaling of %s frames "
+               "from %dx%d to %dx%d: %s\n", av_get_pix_fmt_name(fmt),
+               dis->w, dis->h, ref->w, ref->h, av_err2str(ret));
+        return ret;
+    }
+#endif
+    av_log(ctx, AV_LOG_VERBOSE, "Scaling the distorted (main) frames from "
+           "%dx%d to the reference's %dx%d: libswscale %s+accurate_rnd+bitexact\n",
+           dis->w, dis->h, ref->w, ref->h, s->scale_name);
+    return 0;
+}
+
+/**
+ * Scale a distorted frame to the reference's size into a new frame, as the
+ * scale filter with its default options does it: with the frame's
+ * properties, the chroma location left to libswscale's default and the
+ * frame scaled as a whole (progressive).
+ */
+static int scale_distorted(AVFilterContext *ctx, const AVFrame *dis,
+                           AVFrame **scaled)
+{
+    VMAFGPUContext *s = ctx->priv;
+    AVFrame *src = av_frame_clone(dis), *dst = av_frame_alloc();
+    int ret;
+
+    if (!src || !dst) {
+        ret = AVERROR(ENOMEM);
+        goto fail;
+    }
+    src->chroma_location = AVCHROMA_LOC_UNSPECIFIED;
+    src->flags &= ~AV_FRAME_FLAG_INTERLACED;
+    ret = av_frame_copy_props(dst, src);
+    if (ret < 0)
+        goto fail;
+    dst->format = src->format;
+    dst->width  = s->pic_dis.width;
+    dst->height = s->pic_dis.height;
+    ret = av_frame_get_buffer(dst, 0);
+    if (ret < 0)
+        goto fail;
+    ret = sws_scale_frame(s->sws, dst, src);
+    if (ret < 0) {
+        av_log(ctx, AV_LOG_ERROR, "Could not scale distorted frame %u: %s\n",
+               s->frame_cnt, av_err2str(ret));
+        goto fail;
+    }
+    av_frame_free(&src);
+    *scaled = dst;
+    return 0;
+
+fail:
+    av_frame_free(&src);
+    av_frame_free(&dst);
+    return ret;
+}
+
 /**
  * Check that both inputs carry the same kind of pictures and fill in the
  * per-stream fields of the library pictures.
@@ -625,13 +789,8 @@ static int check_inputs(AVFilterContext *ctx)
     enum VgPixFmt vg_fmt;
     void *dis_stream = NULL, *ref_stream = NULL;
     unsigned bitdepth;
-    int ret;
+    int scaled, ret;
 
-    if (dis->w != ref->w || dis->h != ref->h) {
-        av_log(ctx, AV_LOG_ERROR, "Input sizes differ: distorted (main) is "
-               "%dx%d, reference is %dx%d\n", dis->w, dis->h, ref->w, ref->h);
-        return AVERROR(EINVAL);
-    }
     if ((dis_fmt == AV_PIX_FMT_CUDA) != (ref_fmt == AV_PIX_FMT_CUDA)) {
         av_log(ctx, AV_LOG_ERROR, "Inputs must both be CUDA frames or both "
                "software frames: distorted (main) is %s, reference is %s\n",
@@ -640,6 +799,28 @@ static int check_inputs(AVFilterContext *ctx)
     }
 
     s->is_cuda = dis_fmt == AV_PIX_FMT_CUDA;
+    scaled = dis->w != ref->w || dis->h != ref->h;
+    if (scaled && s->is_cuda) {
+        /* no CUDA scaler here: downloading the frames would hide a copy */
+        av_log(ctx, AV_LOG_ERROR, "Input sizes differ: distorted (main) is "
+               "%dx%d, reference is %dx%d; CUDA frames are not scaled by the "
+               "filter (its scale option applies to software frames): scale "
+               "them on the GPU in front of it, "
+               "[0:v]scale_cuda=%d:%d[d];[d][1:v]vmafgpu\n",
+               dis->w, dis->h, ref->w, ref->h, ref->w, ref->h);
+        return AVERROR(EINVAL);
+    }
+    if (scaled && !s->scale_flags) {
+        av_log(ctx, AV_LOG_ERROR, "Input sizes differ: distorted (main) is "
+               "%dx%d, reference is %dx%d; set the scale option "
+               "(scale=bicubic, bilinear, lanczos, ...) to score the distorted "
+               "input scaled to the reference's size\n",
+               dis->w, dis->h, ref->w, ref->h);
+        return AVERROR(EINVAL);
+    }
+    if (!scaled && s->scale_flags)
+        av_log(ctx, AV_LOG_VERBOSE, "scale=%s: the inputs have the same size, "
+               "%dx%d; nothing to scale\n", s->scale_name, dis->w, dis->h);
     if (s->is_cuda) {
 #if CONFIG_CUDA
         FilterLink *dl = ff_filter_link(dis), *rl = ff_filter_link(ref);
@@ -751,10 +932,18 @@ static int check_inputs(AVFilterContext *ctx)
                av_color_range_name(dis->color_range),
                av_color_range_name(ref->color_range));
 
+    if (scaled) {
+        ret = init_scaler(ctx, dis_fmt);
+        if (ret < 0)
+            return ret;
+    }
+
+    s->dis_w = dis->w;
+    s->dis_h = dis->h;
     s->pic_dis = (VgPicture) {
         .fmt      = vg_fmt,
-        .width    = dis->w,
-        .height   = dis->h,
+        .width    = ref->w,
+        .height   = ref->h,
         .bitdepth = bitdepth,
         .memory   = s->is_cuda ? VG_MEMORY_CUDA : VG_MEMORY_HOST,
     };
@@ -762,7 +951,7 @@ static int check_inputs(AVFilterContext *ctx)
     s->pic_dis.cuda_stream = dis_stream;
     s->pic_ref.cuda_stream = ref_stream;
     av_log(ctx, AV_LOG_VERBOSE, "%s frames %dx%d %s, %u bits\n",
-           s->is_cuda ? "CUDA" : "Software", dis->w, dis->h,
+           s->is_cuda ? "CUDA" : "Software", ref->w, ref->h,
            av_get_pix_fmt_name(dis_fmt), bitdepth);
     return 0;
 }
@@ -1005,7 +1194,7 @@ static int do_vmafgpu(FFFrameSync *fs)
 {
     AVFilterContext *ctx = fs->parent;
     VMAFGPUContext *s = ctx->priv;
-    AVFrame *dis, *ref, *ref_copy = NULL;
+    AVFrame *dis, *ref, *ref_copy = NULL, *dis_scaled = NULL;
     QueuedFrame q;
     int ret, err;
 
@@ -1016,14 +1205,20 @@ static int do_vmafgpu(FFFrameSync *fs)
     q.index = -1;
 
     if (!ctx->is_disabled && ref) {
-        if (dis->width != s->pic_dis.width || dis->height != s->pic_dis.height ||
+        if (dis->width != s->dis_w || dis->height != s->dis_h ||
             ref->width != s->pic_ref.width || ref->height != s->pic_ref.height) {
             av_log(ctx, AV_LOG_ERROR, "Frame size changed: distorted (main) "
-                   "%dx%d, reference %dx%d, configured %ux%u\n",
+                   "%dx%d, reference %dx%d; configured: distorted %dx%d, "
+                   "reference %ux%u\n",
                    dis->width, dis->height, ref->width, ref->height,
-                   s->pic_dis.width, s->pic_dis.height);
+                   s->dis_w, s->dis_h, s->pic_ref.width, s->pic_ref.height);
             ret = AVERROR(EINVAL);
             goto fail;
+        }
+        if (s->sws) {
+            ret = scale_distorted(ctx, dis, &dis_scaled);
+            if (ret < 0)
+                goto fail;
         }
 #if CONFIG_CUDA
         if (s->ref_hwctx) {
@@ -1033,7 +1228,7 @@ static int do_vmafgpu(FFFrameSync *fs)
             ref = ref_copy;
         }
 #endif
-        fill_picture(&s->pic_dis, dis);
+        fill_picture(&s->pic_dis, dis_scaled ? dis_scaled : dis);
         fill_picture(&s->pic_ref, ref);
 
         ret = cuda_push(ctx);
@@ -1042,8 +1237,10 @@ static int do_vmafgpu(FFFrameSync *fs)
         ret = vg_submit(s->vg, &s->pic_ref, &s->pic_dis);
         err = cuda_pop(ctx);
         /* the library's reads come before later work on the copy's stream,
-         * where the next copy into this pool buffer is queued */
+         * where the next copy into this pool buffer is queued; host
+         * pictures are read before vg_submit() returns */
         av_frame_free(&ref_copy);
+        av_frame_free(&dis_scaled);
         if (ret < 0) {
             av_log(ctx, AV_LOG_ERROR, "Could not score frame %u: %s\n",
                    s->frame_cnt, av_err2str(ret));
@@ -1063,6 +1260,7 @@ static int do_vmafgpu(FFFrameSync *fs)
 
 fail:
     av_frame_free(&ref_copy);
+    av_frame_free(&dis_scaled);
     av_frame_free(&dis);
     return ret;
 }
@@ -1134,7 +1332,7 @@ static av_cold int init(AVFilterContext *ctx)
     if (!s->queue || !s->sent)
         return AVERROR(ENOMEM);
     s->fs.on_event = do_vmafgpu;
-    return 0;
+    return parse_scale(ctx);
 }
 
 static void print_summary(AVFilterContext *ctx)
@@ -1223,6 +1421,8 @@ static av_cold void uninit(AVFilterContext *ctx)
         vg_context_destroy(&s->vg);
     }
 end:
+    sws_freeContext(s->sws);
+    s->sws = NULL;
 #if CONFIG_CUDA
     uninit_reference_copy(ctx);
     av_buffer_unref(&s->device_ref);

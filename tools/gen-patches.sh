@@ -129,10 +129,14 @@ insert_after "$src/configure" \
 insert_after "$src/configure" "    libvmaf" "    libvmafgpu"
 insert_after "$src/configure" \
     'libvmaf_cuda_filter_deps="libvmaf libvmaf_cuda ffnvcodec"' \
-    'vmafgpu_filter_deps="libvmafgpu"'
+    'vmafgpu_filter_deps="libvmafgpu swscale"'
 insert_after "$src/configure" \
     'enabled libvmaf           && check_pkg_config libvmaf_cuda "libvmaf >= 2.0.0" libvmaf_cuda.h vmaf_cuda_state_init' \
     'enabled libvmafgpu        && require_pkg_config libvmafgpu vmafgpu vmafgpu.h vg_context_create'
+# libavfilter links libswscale for the filters that scale
+insert_before "$src/configure" \
+    'enabled zoompan_filter      && prepend avfilter_deps "swscale"' \
+    'enabled vmafgpu_filter      && prepend avfilter_deps "swscale"'
 chmod "$chmod_x" "$src/configure"
 
 insert_before "$src/libavfilter/Makefile" \
@@ -163,6 +167,11 @@ yuv420p/422p/444p at 8 to 16 bits are accepted as well.
 The first input is the distorted video, the second the reference, as in
 the libvmaf filter, whose model and feature syntax this filter accepts.
 Per-frame scores are exported as lavfi.vmafgpu.<metric> frame metadata.
+
+With the scale option, a distorted input of a lower (or higher)
+resolution is scored scaled to the reference's size with libswscale, as
+the scale filter with flags=<algorithm>+accurate_rnd+bitexact in front
+of it scales it; hence the dependency on libswscale.
 EOF
 
 # ---- patch 2: documentation and Changelog --------------------------------

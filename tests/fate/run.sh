@@ -18,6 +18,9 @@
 #  - p210, p012, p016 (bitdepth=12), nv16 and yuv444p10/12msb frames score
 #    as the planar frames they hold;
 #  - the HEVC pair remuxed into Matroska and MPEG-TS scores as the MP4;
+#  - scale=bicubic, bilinear, lanczos score a 540p rendition (and odd and
+#    10-bit 4:2:2 sizes) as the scale filter with the same algorithm and
+#    accurate_rnd+bitexact in front does; scale with equal sizes is a no-op;
 #  - error cases exit non-zero with a message naming the cause.
 # Prints one line per test and a final line "N passed, N failed"; exits
 # non-zero if any test failed.
@@ -368,6 +371,53 @@ else
     fail "container: no matroska/mpegts muxers in $ffmpeg"
 fi
 
+# ---- scale: a distorted input of another size, scaled in the filter, gives
+# the scores of the scale filter in front (libswscale, same algorithm,
+# accurate_rnd+bitexact); the frames pass through at their own size -------
+# scale_case NAME ALG DIS-INPUT REF-INPUT DIS-CHAIN REF-CHAIN W H
+#   DIS-CHAIN, REF-CHAIN: filters applied to each input first (trim, ...)
+scale_case() {
+    name=$1 alg=$2 sdis=$3 sref=$4 dchain=$5 rchain=$6 sw=$7 sh=$8
+    # shellcheck disable=SC2086
+    if ff $sdis $sref -lavfi "[0:v]$dchain,scale=$sw:$sh:flags=$alg+accurate_rnd+bitexact[d];[1:v]${rchain}[r];[d][r]vmafgpu=$(vmafgpu_opts "$w/sc-a.json" max)" \
+            -f null - > "$w/sc-a.out" 2>&1 &&
+       ff $sdis $sref -lavfi "[0:v]${dchain}[d];[1:v]${rchain}[r];[d][r]vmafgpu=$(vmafgpu_opts "$w/sc-b.json" max scale=$alg)" \
+            -v verbose -f rawvideo "$w/sc-b.yuv" > "$w/sc-b.out" 2>&1 &&
+       grep -q "Scaling the distorted (main) frames from [0-9]*x[0-9]* to the reference's ${sw}x$sh: libswscale $alg+accurate_rnd+bitexact" "$w/sc-b.out" &&
+       "$cmp" "$w/sc-a.json" "$w/sc-b.json" $required > "$w/sc.cmp" 2>&1 &&
+       ff $sdis -vf "$dchain" -f rawvideo "$w/sc-dis.yuv" > "$w/sc-dis.out" 2>&1 &&
+       cmp -s "$w/sc-dis.yuv" "$w/sc-b.yuv"; then
+        pass "scale $name: equals scale=$sw:$sh:flags=$alg+accurate_rnd+bitexact in front, $(tail -n 1 "$w/sc.cmp"); frames passed on unscaled"
+    else
+        fail "scale $name: differs from the scale filter in front" "$w/sc-b.out" "$w/sc.cmp"
+    fi
+}
+trim3=trim=end_frame=3
+for alg in bicubic bilinear lanczos; do
+    scale_case "$alg 960x540 -> 1920x1080" $alg "-i $corpus/p1080_dist_540p_crf28.mp4" \
+        "-i $corpus/p1080_ref.mp4" $trim3 $trim3 1920 1080
+done
+inputs r577x323_420p8
+scale_case "bicubic 577x323 -> 576x322 (odd, down)" bicubic "$dis_in" "$ref_in" \
+    null crop=576:322:0:0 576 322
+inputs r640x360_422p10
+scale_case "lanczos 426x240 -> 640x360 yuv422p10" lanczos "$dis_in" "$ref_in" \
+    scale=426:240:flags=area null 640 360
+
+# scale set, inputs of one size: nothing is scaled, the golden values
+p=r577x323_420p8
+inputs $p && golden_of $p
+# shellcheck disable=SC2086
+if ff $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=$(vmafgpu_opts "$w/sc-noop.json" "$prec" scale=bicubic)" \
+        -v verbose -f null - > "$w/sc-noop.out" 2>&1 &&
+   grep -q "scale=bicubic: the inputs have the same size, 577x323; nothing to scale" "$w/sc-noop.out" &&
+   ! grep -q "Scaling the distorted" "$w/sc-noop.out" &&
+   "$cmp" "$gold" "$w/sc-noop.json" $required > "$w/sc-noop.cmp" 2>&1; then
+    pass "scale no-op $p: scale=bicubic with inputs of one size equals the golden, $(tail -n 1 "$w/sc-noop.cmp")"
+else
+    fail "scale no-op $p: logged no no-op or differs from the golden" "$w/sc-noop.out" "$w/sc-noop.cmp"
+fi
+
 # ---- 4. errors: non-zero exit and a message naming the cause -----------------
 # expect_error NAME REGEX FFMPEG-ARGS...
 expect_error() {
@@ -385,8 +435,17 @@ expect_error() {
 p=r577x323_420p8
 inputs $p
 # shellcheck disable=SC2086
-expect_error "size mismatch" "Input sizes differ: distorted \(main\) is 577x323, reference is 576x322" \
+expect_error "size mismatch" "Input sizes differ: distorted \(main\) is 577x323, reference is 576x322; set the scale option \(scale=bicubic, bilinear, lanczos, ...\)" \
     $dis_in $ref_in -lavfi "[1:v]crop=576:322:0:0[r];[0:v][r]vmafgpu=model=:feature=name=psnr"
+# shellcheck disable=SC2086
+expect_error "size mismatch, scale=none" "Input sizes differ: distorted \(main\) is 577x323, reference is 576x322; set the scale option" \
+    $dis_in $ref_in -lavfi "[1:v]crop=576:322:0:0[r];[0:v][r]vmafgpu=model=:feature=name=psnr:scale=none"
+# shellcheck disable=SC2086
+expect_error "unknown scale algorithm" "Unknown scale algorithm 'cubic'; valid are: none, fast_bilinear, bilinear, bicubic, neighbor, area, bicublin, gauss, sinc, lanczos, spline" \
+    $dis_in $ref_in -lavfi "[1:v]crop=576:322:0:0[r];[0:v][r]vmafgpu=model=:feature=name=psnr:scale=cubic"
+# shellcheck disable=SC2086
+expect_error "frame size change, scale=bicubic" "Frame size changed: distorted \(main\) 288x180, reference 577x323; configured: distorted 320x180, reference 577x323" \
+    $dis_in $ref_in -lavfi "[0:v]scale=w='if(lt(n\,3)\,320\,288)':h=180:eval=frame[d];[d][1:v]vmafgpu=model=:feature=name=psnr:scale=bicubic"
 # shellcheck disable=SC2086
 expect_error "format mismatch" "Input formats differ: distorted \(main\) is yuv420p, reference is yuv444p" \
     $dis_in $ref_in -lavfi "[1:v]format=yuv444p[r];[0:v][r]vmafgpu=model=:feature=name=psnr"
