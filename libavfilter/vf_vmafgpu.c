@@ -123,6 +123,7 @@ typedef struct VMAFGPUContext {
     VgPicture pic_ref;          ///< per-stream constant fields of the pictures
     VgPicture pic_dis;          ///< of the reference's size when scaling
     int dis_w, dis_h;           ///< size of the distorted input's frames
+    const AVPixFmtDescriptor *desc; ///< of the inputs' (sw_)format
     int scale_flags;            ///< SWS_* algorithm of the scale option, 0: none
     struct SwsContext *sws;     ///< scales the distorted frames, NULL: same size
 #if CONFIG_CUDA
@@ -940,6 +941,7 @@ static int check_inputs(AVFilterContext *ctx)
 
     s->dis_w = dis->w;
     s->dis_h = dis->h;
+    s->desc  = av_pix_fmt_desc_get(dis_fmt);
     s->pic_dis = (VgPicture) {
         .fmt      = vg_fmt,
         .width    = ref->w,
@@ -1182,11 +1184,56 @@ static int send_ready(AVFilterContext *ctx, int all)
     return 0;
 }
 
-static void fill_picture(VgPicture *pic, const AVFrame *frame)
+/**
+ * The size of frame's picture within its cropping rectangle. Hardware frames
+ * carry the rectangle in crop_* (the crop filter sets it; VP9 and AV1
+ * frames from NVDEC are padded to even sizes, and crop=W:H:0:0 in front
+ * gives the stream's size back); software frames arrive cropped.
+ * @return 0, or AVERROR(EINVAL) for a rectangle that starts off the chroma
+ *         sampling grid
+ */
+static int cropped_size(AVFilterContext *ctx, const AVFrame *frame,
+                        int *w, int *h)
 {
+    VMAFGPUContext *s = ctx->priv;
+    const int xmask = (1 << s->desc->log2_chroma_w) - 1;
+    const int ymask = (1 << s->desc->log2_chroma_h) - 1;
+
+    if ((frame->crop_left & xmask) || (frame->crop_top & ymask)) {
+        av_log(ctx, AV_LOG_ERROR, "Cropping at %zu,%zu in a %s frame starts "
+               "between two chroma samples: crop at a multiple of %d,%d\n",
+               frame->crop_left, frame->crop_top,
+               av_get_pix_fmt_name(frame->format == AV_PIX_FMT_CUDA ?
+                   ((AVHWFramesContext *)frame->hw_frames_ctx->data)->sw_format :
+                   frame->format), xmask + 1, ymask + 1);
+        return AVERROR(EINVAL);
+    }
+    *w = frame->width  - frame->crop_left - frame->crop_right;
+    *h = frame->height - frame->crop_top  - frame->crop_bottom;
+    return 0;
+}
+
+/**
+ * Point pic at the picture of frame within the cropping rectangle of
+ * `crop` (frame itself, or the frame that frame is a copy of).
+ */
+static void fill_picture(AVFilterContext *ctx, VgPicture *pic,
+                         const AVFrame *frame, const AVFrame *crop)
+{
+    VMAFGPUContext *s = ctx->priv;
+    int steps[4];
+
+    av_image_fill_max_pixsteps(steps, NULL, s->desc);
     for (int i = 0; i < 3; i++) {
+        const int sx = i ? s->desc->log2_chroma_w : 0;
+        const int sy = i ? s->desc->log2_chroma_h : 0;
+
         pic->data[i]   = frame->data[i];
         pic->stride[i] = frame->linesize[i];
+        if (frame->data[i])
+            pic->data[i] = frame->data[i] +
+                           (crop->crop_top >> sy) * frame->linesize[i] +
+                           (crop->crop_left >> sx) * steps[i];
     }
 }
 
@@ -1205,12 +1252,36 @@ static int do_vmafgpu(FFFrameSync *fs)
     q.index = -1;
 
     if (!ctx->is_disabled && ref) {
-        if (dis->width != s->dis_w || dis->height != s->dis_h ||
-            ref->width != s->pic_ref.width || ref->height != s->pic_ref.height) {
+        const AVFrame *ref_in = ref;
+        int dw, dh, rw, rh;
+
+        if ((ret = cropped_size(ctx, dis, &dw, &dh)) < 0 ||
+            (ret = cropped_size(ctx, ref, &rw, &rh)) < 0)
+            goto fail;
+        if (s->is_cuda && !s->frame_cnt &&
+            (dw != s->dis_w || dh != s->dis_h || rw != s->pic_ref.width ||
+             rh != s->pic_ref.height)) {
+            /* hardware frames keep their link's size and carry the crop
+             * filter's rectangle: the first frames' sets the size scored */
+            if (dw != rw || dh != rh) {
+                av_log(ctx, AV_LOG_ERROR, "Input sizes differ after cropping: "
+                       "distorted (main) %dx%d, reference %dx%d\n",
+                       dw, dh, rw, rh);
+                ret = AVERROR(EINVAL);
+                goto fail;
+            }
+            av_log(ctx, AV_LOG_VERBOSE, "Scoring the CUDA frames cropped to "
+                   "%dx%d\n", rw, rh);
+            s->dis_w = dw;
+            s->dis_h = dh;
+            s->pic_dis.width  = s->pic_ref.width  = rw;
+            s->pic_dis.height = s->pic_ref.height = rh;
+        }
+        if (dw != s->dis_w || dh != s->dis_h ||
+            rw != s->pic_ref.width || rh != s->pic_ref.height) {
             av_log(ctx, AV_LOG_ERROR, "Frame size changed: distorted (main) "
                    "%dx%d, reference %dx%d; configured: distorted %dx%d, "
-                   "reference %ux%u\n",
-                   dis->width, dis->height, ref->width, ref->height,
+                   "reference %ux%u\n", dw, dh, rw, rh,
                    s->dis_w, s->dis_h, s->pic_ref.width, s->pic_ref.height);
             ret = AVERROR(EINVAL);
             goto fail;
@@ -1228,8 +1299,9 @@ static int do_vmafgpu(FFFrameSync *fs)
             ref = ref_copy;
         }
 #endif
-        fill_picture(&s->pic_dis, dis_scaled ? dis_scaled : dis);
-        fill_picture(&s->pic_ref, ref);
+        fill_picture(ctx, &s->pic_dis, dis_scaled ? dis_scaled : dis,
+                     dis_scaled ? dis_scaled : dis);
+        fill_picture(ctx, &s->pic_ref, ref, ref_in);
 
         ret = cuda_push(ctx);
         if (ret < 0)
