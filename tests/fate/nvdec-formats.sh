@@ -68,6 +68,7 @@ vp9p10     vp9p10_dis.ivf     vp9p10_ref.ivf     640x360 p010le         yuv420p1
 vp9p12     vp9p12_dis.webm    vp9p12_ref.webm    352x288 p012le         yuv420p12le -
 '
 frames=10
+n_skip=0
 pairs=${VG_NVDEC_PAIRS:-$(echo "$table" | awk 'NF { print $1 }')}
 
 # ---- a usable GPU? ------------------------------------------------------------
@@ -151,14 +152,38 @@ for p in $pairs; do
         continue
     fi
 
-    # (a) NVDEC into CUDA frames, CUDA backend
+    # (a) NVDEC into CUDA frames, CUDA backend. NVDEC pads VP9 and AV1
+    # frames of odd sizes to even ones: crop=W:H:0:0 gives the stream's
+    # size back (crop fields of the CUDA frames, read in place)
     gpu=$w/$p.gpu
+    crops=''
+    ins="[0:v][1:v]"
+    case $size in
+    *[13579]x*|*[13579])
+        c="crop=${size%x*}:${size#*x}:0:0:exact=1"
+        crops="[0:v]${c}[d];[1:v]${c}[r];"
+        ins="[d][r]"
+        ;;
+    esac
     if ! ff -v verbose $hw $dec $codec -i "$dis" $dec $codec -i "$ref" \
-            -lavfi "[0:v][1:v]vmafgpu=$(opts "$gpu.json" cuda)" -f null - > "$gpu.out" 2>&1; then
+            -lavfi "$crops${ins}vmafgpu=$(opts "$gpu.json" cuda)" -f null - > "$gpu.out" 2>&1; then
+        if grep -q "doesn't support hardware accelerated" "$gpu.out"; then
+            n_skip=$((n_skip + 1))
+            echo "SKIP $p: $(grep -o -m 1 "Your platform doesn't support hardware accelerated [A-Za-z0-9]* decoding" "$gpu.out")"
+            continue
+        fi
         fail "$p: NVDEC + backend=cuda failed" "$gpu.out"
         continue
     fi
     got=$(grep -o -m 1 "[A-Za-z]* frames [0-9]*x[0-9]* [a-z0-9]*" "$gpu.out")
+    if [ -n "$crops" ]; then
+        # the link keeps the padded size; the crop rectangle sets what is scored
+        if grep -q "Scoring the CUDA frames cropped to $size" "$gpu.out"; then
+            got="CUDA frames $size ${got##* }"
+        else
+            got="$got, not cropped to $size"
+        fi
+    fi
     if [ "$got" != "CUDA frames $size $cuda_fmt" ]; then
         fail "$p: NVDEC gave '${got:-nothing}', not CUDA frames $size $cuda_fmt" \
             "$(decoder_lines "$gpu.out")"
@@ -169,10 +194,41 @@ for p in $pairs; do
         fail "$p: not every feature ran on the GPU (frames copied to the host)" "$gpu.out"
     elif "$cmp" "$cpu.json" "$gpu.json" $required $(keys_of "$cpu.json") > "$gpu.cmp" 2>&1; then
         pass "$p: NVDEC $cuda_fmt $size (cuda) = software $sw_fmt (cpu), $frames frames: $(tail -n 1 "$gpu.cmp")"
+    elif [ -n "$crops" ]; then
+        # NVDEC decodes odd-sized VP9 at the padded size, and its chroma
+        # there is not the software decoder's: the same NVDEC frames,
+        # downloaded and cropped, scored on the CPU are the reference
+        dl=$w/$p.dl
+        sc="hwdownload,format=$cuda_fmt,$c"
+        if ! ff -v verbose $hw $dec $codec -i "$dis" $dec $codec -i "$ref" \
+                -lavfi "[0:v]${sc}[d];[1:v]${sc}[r];[d][r]vmafgpu=$(opts "$dl.json" cpu)" \
+                -f null - > "$dl.out" 2>&1; then
+            fail "$p: NVDEC + hwdownload + backend=cpu failed" "$dl.out"
+        elif "$cmp" "$dl.json" "$gpu.json" $required $(keys_of "$dl.json") > "$dl.cmp" 2>&1; then
+            pass "$p: NVDEC $cuda_fmt cropped to $size (cuda) = the same frames downloaded (cpu), $frames frames: $(tail -n 1 "$dl.cmp"); software decoding differs: $(grep -c ' frame ' "$gpu.cmp") values"
+        else
+            fail "$p: NVDEC $cuda_fmt (cuda) differs from its frames downloaded (cpu)" "$dl.cmp"
+        fi
     else
         fail "$p: NVDEC $cuda_fmt (cuda) differs from software $sw_fmt (cpu)" "$gpu.cmp"
     fi
 done
 
-echo "$fate_name: $n_pass passed, $n_fail failed"
+# a cropping rectangle that starts between two chroma samples of the NVDEC
+# frames is refused, not read off the chroma grid
+if [ $cpu_only = 0 ] && [ -f "$clips/vp9p8_dis.webm" ]; then
+    p=crop-odd-offset
+    # shellcheck disable=SC2086
+    if ff -v verbose $hw $dec -i "$clips/vp9p8_dis.webm" $dec -i "$clips/vp9p8_ref.webm" \
+            -lavfi "[0:v]crop=575:321:1:1:exact=1[d];[1:v]crop=575:321:1:1:exact=1[r];[d][r]vmafgpu=backend=cuda" \
+            -f null - > "$w/$p.out" 2>&1; then
+        fail "$p: scored" "$w/$p.out"
+    elif grep -q "starts between two chroma samples" "$w/$p.out"; then
+        pass "$p: crop=575:321:1:1 on nv12 CUDA frames refused with a message"
+    else
+        fail "$p: failed without the message" "$w/$p.out"
+    fi
+fi
+
+echo "$fate_name: $n_pass passed, $n_fail failed, $n_skip skipped (not decodable by this GPU's NVDEC)"
 [ "$n_fail" = 0 ]
