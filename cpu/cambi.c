@@ -270,6 +270,22 @@ static inline int in_band(const VgCambiParams *p, unsigned v)
     return (uint16_t)(v - p->band_base) < p->band_size;
 }
 
+/* one histogram row's counts of columns [lo, hi), plus or minus one;
+ * kept out of line so that the compiler vectorises them */
+static __attribute__((noinline)) void range_inc(uint16_t *restrict h,
+                                                 unsigned lo, unsigned hi)
+{
+    for (unsigned c = lo; c < hi; c++)
+        h[c]++;
+}
+
+static __attribute__((noinline)) void range_dec(uint16_t *restrict h,
+                                                 unsigned lo, unsigned hi)
+{
+    for (unsigned c = lo; c < hi; c++)
+        h[c]--;
+}
+
 /* add (+1) or remove (-1) row r of the picture to the window histograms */
 static void hist_row(CambiCpu *s, ptrdiff_t st, unsigned w, unsigned pad,
                      unsigned r, int delta)
@@ -287,8 +303,10 @@ static void hist_row(CambiCpu *s, ptrdiff_t st, unsigned w, unsigned pad,
         h = s->hist + (size_t)(uint16_t)(img[j] - p->band_base) * w;
         lo = j > pad ? j - pad : 0;
         hi = j + pad + 1 < w ? j + pad + 1 : w;
-        for (unsigned c = lo; c < hi; c++)
-            h[c] += (uint16_t)delta;
+        if (delta > 0)
+            range_inc(h, lo, hi);
+        else
+            range_dec(h, lo, hi);
     }
 }
 
@@ -308,16 +326,12 @@ static void hist_slide(CambiCpu *s, ptrdiff_t st, unsigned w, unsigned pad,
 
         if (so && si && io[j] == ii[j])
             continue;
-        if (so) {
-            uint16_t *h = s->hist + (size_t)(uint16_t)(io[j] - p->band_base) * w;
-            for (unsigned c = lo; c < hi; c++)
-                h[c]--;
-        }
-        if (si) {
-            uint16_t *h = s->hist + (size_t)(uint16_t)(ii[j] - p->band_base) * w;
-            for (unsigned c = lo; c < hi; c++)
-                h[c]++;
-        }
+        if (so)
+            range_dec(s->hist + (size_t)(uint16_t)(io[j] - p->band_base) * w,
+                      lo, hi);
+        if (si)
+            range_inc(s->hist + (size_t)(uint16_t)(ii[j] - p->band_base) * w,
+                      lo, hi);
     }
 }
 

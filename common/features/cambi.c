@@ -322,11 +322,11 @@ int vg_cambi_setup(VgCambiParams *p, const VgCambiOptions *o, unsigned w,
                src_h, enc_w, enc_h);
         return -EINVAL;
     }
-    /* cambi.c reads the picture as one block of its rows with libvmaf's
-     * stride when a 10-bit input keeps its size, into work pictures that
-     * are wider than the input here: the rows come out sheared and partly
-     * stale */
-    if (o->full_ref && bpc == 10 && src_w > w && enc_w == w && enc_h == h) {
+    /* cambi.c copies a 10-bit input that keeps its size as one block of
+     * rows at the input's stride, into work pictures that are wider than
+     * the input here: the rows come out sheared and partly stale */
+    if (o->full_ref && bpc == 10 && src_w > w && enc_w == w &&
+        enc_h == h) {
         vg_log(log, VG_LOG_ERROR, "cambi: full_ref with src_width %u wider "
                "than the %u-wide 10-bit input is not supported", src_w, w);
         return -EINVAL;

@@ -391,8 +391,9 @@ START_TEST(test_pair)
         vg_report(&r, "%s: %zu frames, golden %zu", p->name, frame_count(t2),
                   frame_count(g6));
     if (p->light && !vg_corpus_full())
-        fprintf(stderr, "%s: ciede, float_vif, float_ms_ssim, float_adm and "
-                "psnr_hvs left out (VG_CORPUS_FULL=1 runs them)\n", p->name);
+        fprintf(stderr, "%s: ciede, float_vif, float_ms_ssim, float_adm, "
+                "psnr_hvs and cambi left out (VG_CORPUS_FULL=1 runs them)\n",
+                p->name);
     for (unsigned k = 0; k < N_KEYS; k++) {
         if (!key_runs(p, k))
             continue;
