@@ -19,7 +19,7 @@
  *    only the psnr and motion keys, to keep the run time modest.
  *  - ciede2000 is not compared on the odd pair: libvmaf reads past its
  *    chroma planes there (common/features/ciede.c).
- *  - p1080_scaled and p2160 leave out the costliest float features
+ *  - p1080_scaled and p2160 leave out the costliest features
  *    (heavy_feature(): code that p1080_crf32 runs at the same size and
  *    p720_10 at another) and p1080_crf32 its --threads 1
  *    run, unless VG_CORPUS_FULL is set.
@@ -99,6 +99,7 @@ static const struct KeyRow {
     { "psnr_hvs_cr",        "psnr_hvs" },
     { "psnr_hvs",           "psnr_hvs" },
     { "ciede2000",          "ciede", 1 },
+    { "cambi",              "cambi" },
 };
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
 
@@ -136,7 +137,8 @@ static int cheap_feature(const char *f)
 static int heavy_feature(const char *f)
 {
     static const char *const heavy[] = {
-        "ciede", "float_vif", "float_ms_ssim", "float_adm", "psnr_hvs", NULL,
+        "ciede", "float_vif", "float_ms_ssim", "float_adm", "psnr_hvs", "cambi",
+        NULL,
     };
 
     for (unsigned i = 0; f && heavy[i]; i++)
@@ -389,8 +391,9 @@ START_TEST(test_pair)
         vg_report(&r, "%s: %zu frames, golden %zu", p->name, frame_count(t2),
                   frame_count(g6));
     if (p->light && !vg_corpus_full())
-        fprintf(stderr, "%s: ciede, float_vif, float_ms_ssim, float_adm and "
-                "psnr_hvs left out (VG_CORPUS_FULL=1 runs them)\n", p->name);
+        fprintf(stderr, "%s: ciede, float_vif, float_ms_ssim, float_adm, "
+                "psnr_hvs and cambi left out (VG_CORPUS_FULL=1 runs them)\n",
+                p->name);
     for (unsigned k = 0; k < N_KEYS; k++) {
         if (!key_runs(p, k))
             continue;

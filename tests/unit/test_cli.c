@@ -31,10 +31,11 @@
 
 static const char *const tmp_files[] = {
     "fm.log", "short.yuv", "small.yuv", "small_dis.yuv", "bad_model.json",
-    "cambi_model.json", "ref577.y4m", "dis577.y4m", "dis5.yuv", "noheader.y4m",
+    "unknown_feature_model.json", "ref577.y4m", "dis577.y4m", "dis5.yuv", "noheader.y4m",
     "interlaced.y4m", "paldv.y4m", "badframe.y4m", "both.yuv", "both.y4m",
     "over10.yuv", "over12.yuv", "over10.y4m", "max16.yuv", "huge.y4m",
-    "o1.json", "o2.json", "o3.json", "o4.json", "err.txt", "out.txt", NULL
+    "o1.json", "o2.json", "o3.json", "o4.json", "err.txt", "out.txt",
+    "gray1000x16.yuv", "gray216x8.yuv", "gray216p10.yuv", NULL
 };
 
 static char raw_dir[CLI_PATH_MAX + 64];
@@ -88,20 +89,28 @@ static void make_fixtures(void)
     write_file("small_dis.yuv", small, sizeof(small));
     /* one 16x16 4:2:0 8-bit frame: below float_adm's minimum size */
     write_file("tiny16.yuv", small, 16 * 16 * 3 / 2);
+    /* 4:0:0 frames for cambi's size checks (contents do not matter) */
+    {
+        static uint8_t gray[216 * 216 * 2];
+
+        write_file("gray1000x16.yuv", gray, 1000 * 16);
+        write_file("gray216x8.yuv", gray, 216 * 8);
+        write_file("gray216p10.yuv", gray, sizeof(gray));
+    }
 
     write_file("bad_model.json", "{ \"model_dict\": { not json",
                strlen("{ \"model_dict\": { not json"));
 
-    /* vmaf_v0.6.1 with adm2 replaced by a libvmaf feature we do not compute. */
+    /* vmaf_v0.6.1 with adm2 replaced by an output no extractor provides. */
     snprintf(models, sizeof(models), "%s/models/vmaf_v0.6.1.json", cli_env.shared);
     json = slurp(models, &len);
     MUST(json);
     at = strstr(json, needle);
     MUST(at);
-    f = fopen(tmp_path("cambi_model.json"), "wb");
+    f = fopen(tmp_path("unknown_feature_model.json"), "wb");
     MUST(f);
     fwrite(json, 1, (size_t)(at - json), f);
-    fputs("Cambi_feature_cambi_score", f);
+    fputs("VMAF_feature_unknown_score", f);
     fputs(at + strlen(needle), f);
     MUST(fclose(f) == 0);
     free(json);
@@ -261,7 +270,8 @@ static const BadCase bad_cases[] = {
     { "model file missing", { R_SMALL, SMALL, "-m", "path=@no_such_model.json" },
       "no_such_model.json", 0 },
     { "model needing a feature we do not compute",
-      { R_SMALL, SMALL, "-m", "path=@cambi_model.json" }, "model", 1 },
+      { R_SMALL, SMALL, "-m", "path=@unknown_feature_model.json" },
+      "needs feature VMAF_feature_unknown_score which is not available", 1 },
     { "two models with the same name",
       { R_SMALL, SMALL, "-m", "version=vmaf_v0.6.1", "-m", "version=vmaf_v0.6.1neg" },
       "named", 0 },
@@ -446,6 +456,75 @@ static const BadCase bad_cases[] = {
     { "psnr_hvs has no options",
       { R_SMALL, SMALL, "-n", "--feature", "psnr_hvs=enable_chroma=false" },
       "enable_chroma", 0 },
+    { "cambi below 216 in both dimensions",
+      { R_SMALL, SMALL, "-n", "--feature", "cambi" },
+      "cambi: 64x48 is too small (width or height must be at least 216)", 1 },
+    { "cambi: a window past the coarsest scale",
+      { "-r", "@gray1000x16.yuv", "-d", "@gray1000x16.yuv", "-w", "1000", "-h",
+        "16", "-p", "400", "-b", "8", "-n", "--feature", "cambi" },
+      "cambi: picture 1000x16 is too small for its window of 11 at the "
+      "coarsest scale (63x1)", 0 },
+    { "cambi: a source window too large for the reciprocal table",
+      { "-r", "@gray216x8.yuv", "-d", "@gray216x8.yuv", "-w", "216", "-h", "8",
+        "-p", "400", "-b", "8", "-n", "--feature",
+        "cambi=src_width=7680:src_height=4320" },
+      "cambi: window_size 131 too large for reciprocal LUT", 0 },
+    { "cambi: source narrower but taller than the encode",
+      { "-r", "@gray1000x16.yuv", "-d", "@gray1000x16.yuv", "-w", "1000", "-h",
+        "16", "-p", "400", "-b", "8", "-n", "--feature",
+        "cambi=src_width=320:src_height=200" },
+      "cambi: source 320x200 and encode 1000x16 differ in aspect", 0 },
+    { "cambi: full_ref, 10 bits, source wider than the input",
+      { "-r", "@gray216p10.yuv", "-d", "@gray216p10.yuv", "-w", "216", "-h",
+        "216", "-p", "400", "-b", "10", "-n", "--feature",
+        "cambi=full_ref=true:src_width=320:src_height=320" },
+      "cambi: full_ref with src_width 320 wider than the 216-wide 10-bit "
+      "input is not supported", 0 },
+    { "cambi: window_size below 15",
+      { R_SMALL, SMALL, "-n", "--feature", "cambi=window_size=13" },
+      "option 'window_size' needs an integer in [15, 127], not '13'", 0 },
+    { "cambi: topk 0",
+      { R_SMALL, SMALL, "-n", "--feature", "cambi=topk=0" },
+      "option 'topk' = 0 is outside [0.0001, 1]", 0 },
+    { "cambi: cambi_topk above 1",
+      { R_SMALL, SMALL, "-n", "--feature", "cambi=cambi_topk=1.5" },
+      "option 'cambi_topk' = 1.5 is outside [0.0001, 1]", 0 },
+    { "cambi: tvi_threshold 0",
+      { R_SMALL, SMALL, "-n", "--feature", "cambi=tvi_threshold=0" },
+      "option 'tvi_threshold' = 0 is outside [0.0001, 1]", 0 },
+    { "cambi: cambi_vis_lum_threshold above 300",
+      { R_SMALL, SMALL, "-n", "--feature", "cambi=cambi_vis_lum_threshold=301" },
+      "option 'cambi_vis_lum_threshold' = 301 is outside [0, 300]", 0 },
+    { "cambi: cambi_max_val above 1000",
+      { R_SMALL, SMALL, "-n", "--feature", "cambi=cambi_max_val=1001" },
+      "option 'cambi_max_val' = 1001 is outside [0, 1000]", 0 },
+    { "cambi: max_log_contrast 6",
+      { R_SMALL, SMALL, "-n", "--feature", "cambi=max_log_contrast=6" },
+      "option 'max_log_contrast' needs an integer in [0, 5], not '6'", 0 },
+    { "cambi: enc_width below 180",
+      { R_SMALL, SMALL, "-n", "--feature", "cambi=enc_width=179" },
+      "option 'enc_width' needs an integer in [180, 7680], not '179'", 0 },
+    { "cambi: enc_height below 150",
+      { R_SMALL, SMALL, "-n", "--feature", "cambi=enc_height=149" },
+      "option 'enc_height' needs an integer in [150, 7680], not '149'", 0 },
+    { "cambi: enc_bitdepth 17",
+      { R_SMALL, SMALL, "-n", "--feature", "cambi=enc_bitdepth=17" },
+      "option 'enc_bitdepth' needs an integer in [6, 16], not '17'", 0 },
+    { "cambi: src_width above 7680",
+      { R_SMALL, SMALL, "-n", "--feature", "cambi=src_width=7681" },
+      "option 'src_width' needs an integer in [320, 7680], not '7681'", 0 },
+    { "cambi: src_height below 200",
+      { R_SMALL, SMALL, "-n", "--feature", "cambi=src_height=199" },
+      "option 'src_height' needs an integer in [200, 4320], not '199'", 0 },
+    { "cambi: cambi_high_res_speedup above 2160",
+      { R_SMALL, SMALL, "-n", "--feature", "cambi=cambi_high_res_speedup=2161" },
+      "option 'cambi_high_res_speedup' needs an integer in [0, 2160], not '2161'", 0 },
+    { "cambi: an EOTF libvmaf does not have",
+      { R_SMALL, SMALL, "-n", "--feature", "cambi=cambi_eotf=hlg" },
+      "option 'cambi_eotf' takes one of bt1886, pq, not 'hlg'", 0 },
+    { "cambi: eotf not a name",
+      { R_SMALL, SMALL, "-n", "--feature", "cambi=eotf=2" },
+      "option 'eotf' takes one of bt1886, pq, not '2'", 0 },
     { "ciede on gray input",
       { R_SMALL, "-w", "64", "-h", "48", "-p", "400", "-b", "8", "-n",
         "--feature", "ciede" }, "ciede: needs chroma planes; 4:0:0 (gray) input has none", 0 },

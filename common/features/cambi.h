@@ -1,0 +1,98 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * CAMBI, the banding detector (libvmaf v3.2.0 src/feature/cambi.c and
+ * src/feature/luminance_tools.c): options, outputs, the set-up every
+ * backend shares (sizes, window, luminance thresholds, reciprocal table,
+ * refusals) and the per-frame finish. The picture work is cpu/cambi.c's.
+ */
+
+#ifndef VG_FEATURES_CAMBI_H
+#define VG_FEATURES_CAMBI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/feature.h"
+#include "common/log.h"
+
+enum {
+    VG_CAMBI_OUT_CAMBI,
+    VG_CAMBI_OUT_SOURCE,
+    VG_CAMBI_OUT_FULL_REFERENCE,
+};
+
+/** EOTF names (VG_OPT_ENUM indices of eotf and cambi_eotf). */
+enum {
+    VG_CAMBI_EOTF_BT1886,
+    VG_CAMBI_EOTF_PQ,
+};
+
+/** Number of scales (cambi.c NUM_SCALES). */
+#define VG_CAMBI_SCALES 5
+/** Size of the reciprocal table (cambi.h CAMBI_RECIPROCAL_LUT_SIZE). */
+#define VG_CAMBI_RLUT_SIZE 4226
+/** Most contrast steps: 1 << the largest max_log_contrast (5). */
+#define VG_CAMBI_MAX_DIFFS 32
+
+typedef struct VgCambiOptions {
+    double cambi_max_val;
+    int enc_width, enc_height, enc_bitdepth;
+    int src_width, src_height;
+    int window_size;
+    double topk, cambi_topk;
+    double tvi_threshold;
+    double cambi_vis_lum_threshold;
+    int max_log_contrast;
+    bool full_ref;
+    int eotf, cambi_eotf;           ///< VG_CAMBI_EOTF_*
+    int cambi_high_res_speedup;
+} VgCambiOptions;
+
+/** One pass (the distorted picture, or the reference with full_ref). */
+typedef struct VgCambiPass {
+    unsigned width, height;   ///< working size (enc_* or src_*)
+    unsigned window;          ///< adjusted window size (odd)
+    uint16_t mask_index;      ///< spatial mask threshold (get_mask_index())
+} VgCambiPass;
+
+/** Everything cambi.c init() derives from the options and the input. */
+typedef struct VgCambiParams {
+    VgCambiPass pass[2];          ///< [0] distorted, [1] reference (full_ref)
+    unsigned alloc_w, alloc_h;    ///< work picture size (max of the passes used)
+    unsigned enc_bitdepth;        ///< anti-dithering below 10
+    int high_res;                 ///< decimate before the first scale
+    int full_ref;
+    double topk;                  ///< effective topk (topk, else cambi_topk)
+    double max_val;
+    unsigned num_diffs;           ///< 1 << max_log_contrast
+    uint16_t tvi_for_diff[VG_CAMBI_MAX_DIFFS]; ///< per diff, + num_diffs
+    int diff_weights[VG_CAMBI_MAX_DIFFS];
+    uint16_t vlt_luma;
+    uint16_t band_base, band_size; ///< histogram rows kept (uint16, as cambi.c)
+    /** 1: no pixel can have a non-zero c-value (the band is empty):
+     *  every score is 0 and the pictures need no work */
+    int all_zero;
+    float rlut[VG_CAMBI_RLUT_SIZE]; ///< cambi.h reciprocal_lut
+} VgCambiParams;
+
+/**
+ * cambi.c init() for a w x h input at bpc bits: sizes, window, thresholds,
+ * tables. Refusals are logged and return -EINVAL: what cambi.c refuses
+ * (sizes below 216 in both dimensions, src and enc sizes that disagree in
+ * shape, a window too large for the reciprocal table) and what it cannot
+ * compute without reading outside its pictures (a window larger than the
+ * coarsest scale; full_ref at 10 bits with src_width past the picture).
+ */
+int vg_cambi_setup(VgCambiParams *p, const VgCambiOptions *o, unsigned w,
+                   unsigned h, unsigned bpc, VgLog *log);
+
+/** Emit frame `index`'s outputs from the pass scores (cambi.c extract()). */
+int vg_cambi_emit(VgFeatureCtx *fc, const VgCambiParams *p, unsigned index,
+                  double dist_score, double src_score);
+
+#endif /* VG_FEATURES_CAMBI_H */
