@@ -30,7 +30,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -799,11 +798,8 @@ int vg_speed_init(VgSpeed *s, const VgSpeedParams *p, unsigned w,
     /* (int)(size * prescale + 0.5), the size a size_t */
     s->sw = (unsigned)(int)(w * p->prescale + 0.5);
     s->sh = (unsigned)(int)(h * p->prescale + 0.5);
+    /* filter_and_downscale(): ALMOST_EQUAL(prescale, 1.0) skips it */
     s->prescale = !(fabs(p->prescale - 1.0) < 1.0e-3);
-    if (!s->prescale) {
-        /* filter_and_downscale() then filters the input as it is, at the
-         * size speed_init_dimensions() computed */
-    }
     s->dw = s->sw >> NUM_SCALES;
     s->dh = s->sh >> NUM_SCALES;
     s->tw = s->dw / BLOCK * BLOCK;

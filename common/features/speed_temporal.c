@@ -19,6 +19,11 @@
  * speed_max_val is accepted and names the output, but speed.c never applies
  * it to this feature, so neither do we.
  *
+ * With speed_prescale above 1, libvmaf's two frame buffers hold h rows,
+ * fewer than the prescaled picture it writes into them (a heap overflow);
+ * ours hold max(h, prescaled h) rows, which gives the values libvmaf
+ * computes whenever that overflow does not crash it.
+ *
  * Refused: a luma plane whose prescaled size leaves no 5x5 block after
  * the decimation by 16 (80x80 at speed_prescale 1), kernel scales
  * vif_tools.h does not list (see speed_chroma).

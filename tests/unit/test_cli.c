@@ -175,9 +175,9 @@ static void make_fixtures(void)
         }
         write_file("tex256.yuv", tex, sizeof(tex));
         write_file("tex256_dis.yuv", noisy, sizeof(noisy));
-        for (size_t f = 0; f < 3; f++) {
-            memset(tex + (3 * f + 1) * plane, 128, plane);
-            memset(noisy + (3 * f + 1) * plane, 128, plane);
+        for (size_t k = 0; k < 3; k++) {
+            memset(tex + (3 * k + 1) * plane, 128, plane);
+            memset(noisy + (3 * k + 1) * plane, 128, plane);
         }
         write_file("tex256_flatu.yuv", tex, sizeof(tex));
         write_file("tex256_flatu_dis.yuv", noisy, sizeof(noisy));
