@@ -53,6 +53,8 @@ enum {
     VG_FEATURE_EVERY_FRAME = 1 << 1,
     /** Reads chroma planes. */
     VG_FEATURE_CHROMA = 1 << 2,
+    /** Needs the previous distorted picture (n-1) too: see VgFrame. */
+    VG_FEATURE_PREV_DIS = 1 << 3,
 };
 
 /** Output of a feature. */
@@ -90,6 +92,7 @@ typedef struct VgFrame {
     const VgImage *dis;
     const VgImage *prev_ref;      ///< reference n-1 (PREV_REF only), NULL at n = 0
     const VgImage *prev_prev_ref; ///< reference n-2 (PREV_REF only), NULL at n < 2
+    const VgImage *prev_dis;      ///< distorted n-1 (PREV_DIS only), NULL at n = 0
 } VgFrame;
 
 /*

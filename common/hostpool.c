@@ -48,6 +48,8 @@ static int run_job(VgHostPool *pool, Worker *w, const VgHostJob *job)
             continue;
         if (!(d->flags & VG_FEATURE_PREV_REF))
             frame.prev_ref = frame.prev_prev_ref = NULL;
+        if (!(d->flags & VG_FEATURE_PREV_DIS))
+            frame.prev_dis = NULL;
         if ((ret = vg_feature_cpu(d)->extract(fc, &frame)) < 0) {
             vg_log(pool->p.log, VG_LOG_ERROR, "feature '%s' failed on frame "
                    "%u (%d)", d->name, frame.index, ret);

@@ -24,7 +24,7 @@
 /** One frame's work: the frame and what the owner needs to release it. */
 typedef struct VgHostJob {
     VgFrame frame;
-    void *opaque[4];
+    void *opaque[5];
 } VgHostJob;
 
 /**

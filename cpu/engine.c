@@ -10,7 +10,8 @@
  * feature's value depends only on its frame (and the previous references),
  * so results do not depend on the thread count. Pictures are copied into
  * internal planar images, reference-counted so that frame n can lend its
- * reference to frames n + 1 and n + 2.
+ * reference to frames n + 1 and n + 2 (and its distorted picture to frame
+ * n + 1, for features that need it).
  */
 
 #include <errno.h>
@@ -33,12 +34,14 @@ typedef struct CpuEngine {
     VgHostPool *pool;
     const VgFeatureInst **insts; ///< &p.feats[i], for the workers' states
     int need_prev;
+    int need_prev_dis;
 
     pthread_mutex_t lock;
     pthread_cond_t done_cond;
 
     Pic *free_pics;
     Pic *prev, *prev2;
+    Pic *prev_dis;
 
     uint8_t *done;
     unsigned done_cap;
@@ -89,7 +92,7 @@ static void job_done(void *owner, const VgHostJob *job, int ret)
     e->done[job->frame.index] = 1;
     while (e->n_ready < e->n_submitted && e->done[e->n_ready])
         e->n_ready++;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         pic_unref_locked(e, job->opaque[i]);
     pthread_cond_broadcast(&e->done_cond);
     pthread_mutex_unlock(&e->lock);
@@ -106,6 +109,7 @@ static void cpu_close(void **engine)
     pthread_mutex_lock(&e->lock);
     pic_unref_locked(e, e->prev);
     pic_unref_locked(e, e->prev2);
+    pic_unref_locked(e, e->prev_dis);
     pthread_mutex_unlock(&e->lock);
     while (e->free_pics) {
         Pic *p = e->free_pics;
@@ -138,6 +142,9 @@ static int cpu_open(void **engine, const VgEngineParams *p)
     for (unsigned f = 0; f < p->n_feats; f++)
         if (p->feats[f].desc->flags & VG_FEATURE_PREV_REF)
             e->need_prev = 1;
+    for (unsigned f = 0; f < p->n_feats; f++)
+        if (p->feats[f].desc->flags & VG_FEATURE_PREV_DIS)
+            e->need_prev_dis = 1;
     e->insts = calloc(p->n_feats ? p->n_feats : 1, sizeof(*e->insts));
     if (!e->insts) {
         ret = -ENOMEM;
@@ -178,7 +185,7 @@ static int cpu_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
                       unsigned index)
 {
     CpuEngine *e = engine;
-    Pic *pr = NULL, *pd = NULL, *prev = NULL, *prev2 = NULL;
+    Pic *pr = NULL, *pd = NULL, *prev = NULL, *prev2 = NULL, *prevd = NULL;
     VgHostJob job;
     int ret;
 
@@ -215,6 +222,14 @@ static int cpu_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
         e->prev = pr;
         pr->refs++;
     }
+    if (e->need_prev_dis) {
+        prevd = e->prev_dis;
+        if (prevd)
+            prevd->refs++;
+        pic_unref_locked(e, e->prev_dis);
+        e->prev_dis = pd;
+        pd->refs++;
+    }
     e->n_submitted = index + 1;
     pthread_mutex_unlock(&e->lock);
 
@@ -225,8 +240,9 @@ static int cpu_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
             .dis = &pd->img,
             .prev_ref = prev ? &prev->img : NULL,
             .prev_prev_ref = prev2 ? &prev2->img : NULL,
+            .prev_dis = prevd ? &prevd->img : NULL,
         },
-        .opaque = { pr, pd, prev, prev2 },
+        .opaque = { pr, pd, prev, prev2, prevd },
     };
     /* the job owns the pictures from here on: job_done() releases them */
     return vg_host_pool_push(e->pool, &job);

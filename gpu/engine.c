@@ -379,7 +379,7 @@ static int open_features(VgCudaEngine *e)
         if (impl && impl->usable && !impl->usable(inst->opts))
             impl = NULL;
         if (!impl) {
-            if (inst->desc->flags & VG_FEATURE_PREV_REF) {
+            if (inst->desc->flags & (VG_FEATURE_PREV_REF | VG_FEATURE_PREV_DIS)) {
                 vg_log(e->log, VG_LOG_ERROR, "feature '%s' has no CUDA "
                        "implementation and needs previous references",
                        inst->desc->name);

@@ -33,6 +33,7 @@
     F(float_motion) \
     F(psnr_hvs)     \
     F(ciede)        \
+    F(speed_chroma) \
     /* end of the table */
 
 #define CA_DECLARE(feat) void checkasm_check_##feat(void);

@@ -25,6 +25,12 @@
  *    run, unless VG_CORPUS_FULL is set.
  * A key of the table missing from our output fails the test.
  *
+ * Feature options as the models set them (option_rows[]): on the pairs
+ * that run every feature, each row's --feature against the model golden
+ * golden/hp/<pair>__<model>.json, whose keys carry libvmaf's option
+ * suffixes; where libvmaf has no golden because it failed, our tool must
+ * refuse with the row's message.
+ *
  * Inputs: encoded pairs decoded by tests/prepare-corpus.sh into
  * VG_CORPUS_RAW, raw pairs from VG_SHARED_DIR/corpus/raw.
  */
@@ -100,6 +106,10 @@ static const struct KeyRow {
     { "psnr_hvs",           "psnr_hvs" },
     { "ciede2000",          "ciede", 1 },
     { "cambi",              "cambi" },
+    { "speed_chroma_u",     "speed_chroma" },
+    { "speed_chroma_v",     "speed_chroma" },
+    { "speed_chroma_uv",    "speed_chroma" },
+    { "speed_temporal",     "speed_temporal" },
 };
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
 
@@ -172,6 +182,35 @@ static const Pair pairs[] = {
 static const char *const tmp_files[] = {
     "t2.json", "t1.json", "t0.json", "stderr.txt", "stdout.txt", NULL
 };
+
+/**
+ * Options that libvmaf's models give a feature, and the keys they name:
+ * the vmaf_v1.0.16 models' speed_chroma (speed_max_val 45, speed_nn_floor
+ * 0.1, speed_sigma_nn 0.19, speed_weight_var_mode 5; the 2160 and 5d0h
+ * models also prescale, bilinear, by 0.5 and 0.6).
+ */
+#define SPEED_V1016 "speed_chroma=speed_kernelscale=1.0:speed_nn_floor=0.1:" \
+                    "speed_sigma_nn=0.19:speed_weight_var_mode=5:speed_max_val=45"
+#define SPEED_KEYS(sfx) { "speed_chroma_u" sfx, "speed_chroma_v" sfx, \
+                          "speed_chroma_uv" sfx, NULL }
+static const struct OptionRow {
+    const char *feature;  ///< --feature argument
+    const char *model;    ///< golden/hp/<pair>__<model>.json
+    const char *keys[4];  ///< compared keys, NULL-terminated
+    /** where the golden is missing (libvmaf failed): our message */
+    const char *refusal;
+} option_rows[] = {
+    { SPEED_V1016, "vmaf_v1.0.16_3d0h",
+      SPEED_KEYS("_mxv_45_nnf_0.1_snn_0.19_wvm_5") },
+    { SPEED_V1016 ":speed_prescale=0.6:speed_prescale_method=bilinear",
+      "vmaf_v1.0.16_5d0h",
+      SPEED_KEYS("_mxv_45_nnf_0.1_ps_0.6_psm_bilinear_snn_0.19_wvm_5") },
+    { SPEED_V1016 ":speed_prescale=0.5:speed_prescale_method=bilinear",
+      "vmaf_v1.0.16_3d0h_2160",
+      SPEED_KEYS("_mxv_45_nnf_0.1_ps_0.5_psm_bilinear_snn_0.19_wvm_5"),
+      "is too small for SpEED" },
+};
+#define N_OPTION_ROWS (sizeof(option_rows) / sizeof(option_rows[0]))
 
 /* ---- running the tool --------------------------------------------------- */
 
@@ -416,6 +455,65 @@ START_TEST(test_pair)
 }
 END_TEST
 
+/* The pairs of the option rows: those that run every feature and have
+ * golden/hp files. */
+static int option_pair(const Pair *p)
+{
+    return p->has_hp && !p->light;
+}
+
+START_TEST(test_feature_options)
+{
+    const Pair *p = &pairs[_i];
+    char ref[CLI_PATH_MAX + 64], dis[CLI_PATH_MAX + 64], golden[CLI_PATH_MAX + 128];
+    VgReport r = { .len = 0 };
+
+    input_path(ref, sizeof(ref), p, p->ref);
+    input_path(dis, sizeof(dis), p, p->dis);
+    for (unsigned k = 0; k < N_OPTION_ROWS; k++) {
+        const struct OptionRow *o = &option_rows[k];
+        char *argv[] = {
+            cli_env.cli, "-r", ref, "-d", dis, "-w", (char *)p->w, "-h",
+            (char *)p->h, "-p", (char *)p->pix_fmt, "-b", (char *)p->bits,
+            "-n", "--feature", (char *)o->feature, "--threads", "2", "--json",
+            "--precision", "max", "-q", "-o", (char *)tmp_path("t2.json"), NULL,
+        };
+        json_object *ours, *gold;
+        int rc;
+
+        snprintf(golden, sizeof(golden), "%s/golden/hp/%s__%s.json",
+                 cli_env.shared, p->name, o->model);
+        rc = run_cmd(argv, NULL, NULL, tmp_path("stderr.txt"));
+        if (!file_exists(golden)) {
+            char *err = slurp(tmp_path("stderr.txt"), NULL);
+            ck_assert_msg(o->refusal, "%s: no golden %s", p->name, golden);
+            if (!rc || !err || !strstr(err, o->refusal))
+                vg_report(&r, "%s: libvmaf fails there, we must refuse "
+                          "(\"%s\"); exit %d, stderr: %s", o->feature,
+                          o->refusal, rc, err ? err : "");
+            free(err);
+            continue;
+        }
+        if (rc) {
+            char *err = slurp(tmp_path("stderr.txt"), NULL);
+            vg_report(&r, "%s: exit %d: %s", o->feature, rc, err ? err : "");
+            free(err);
+            continue;
+        }
+        ours = load_json(tmp_path("t2.json"));
+        gold = load_json(golden);
+        if (frame_count(ours) != frame_count(gold))
+            vg_report(&r, "%s: %zu frames, golden %zu", o->feature,
+                      frame_count(ours), frame_count(gold));
+        for (unsigned i = 0; o->keys[i]; i++)
+            compare_key(&r, o->model, ours, gold, o->keys[i], 0);
+        json_object_put(ours);
+        json_object_put(gold);
+    }
+    ck_assert_msg(r.n == 0, "%s: %u mismatches:\n%s", p->name, r.n, r.text);
+}
+END_TEST
+
 /*
  * What a user compares first: the tool with default options (the built-in
  * vmaf_v0.6.1, no log) prints the pooled mean as libvmaf's golden log has it
@@ -461,6 +559,9 @@ int main(void)
     tcase_set_timeout(tc, 900);
     VG_ADD_PAIR_TESTS(tc, test_pair, N_PAIRS, pairs);
     VG_ADD_PAIR_TESTS(tc, test_default_score_line, N_PAIRS, pairs);
+    for (int i = 0; i < (int)N_PAIRS; i++)
+        if (option_pair(&pairs[i]) && vg_corpus_pair_selected(pairs[i].name))
+            tcase_add_loop_test(tc, test_feature_options, i, i + 1);
     suite_add_tcase(s, tc);
     ret = vg_check_run(s);
     cli_env_cleanup(tmp_files);

@@ -170,6 +170,34 @@ static void make_fixtures(void)
         }
         write_file("both.yuv", both, sizeof(both));
     }
+    /* 3 frames 256x256 4:4:4 8-bit, pseudo-random texture that changes;
+     * dis = ref plus noise; then both with a flat U plane */
+    {
+        static uint8_t tex[3 * 256 * 256 * 3], noisy[sizeof(tex)];
+        const size_t plane = 256 * 256;
+        uint32_t seed = 12345;
+
+        for (size_t i = 0; i < sizeof(tex); i++) {
+            seed = seed * 1103515245u + 12345u;
+            tex[i] = (uint8_t)(64 + ((seed >> 16) & 127));
+            noisy[i] = (uint8_t)(tex[i] + ((seed >> 8) & 15));
+        }
+        write_file("tex256.yuv", tex, sizeof(tex));
+        write_file("tex256_dis.yuv", noisy, sizeof(noisy));
+        for (size_t k = 0; k < 3; k++) {
+            memset(tex + (3 * k + 1) * plane, 128, plane);
+            memset(noisy + (3 * k + 1) * plane, 128, plane);
+        }
+        write_file("tex256_flatu.yuv", tex, sizeof(tex));
+        write_file("tex256_flatu_dis.yuv", noisy, sizeof(noisy));
+    }
+    /* one 640x360 4:2:0 8-bit frame, flat: read as 352x288 it has two */
+    {
+        static uint8_t gray[640 * 360 * 3 / 2];
+
+        memset(gray, 128, sizeof(gray));
+        write_file("gray640.yuv", gray, sizeof(gray));
+    }
     /* two frames of 64x48 4:2:0 16-bit words, all 0: in range at any depth */
     {
         static uint8_t zero[2 * 2 * (64 * 48 * 3 / 2)];
@@ -531,6 +559,86 @@ static const BadCase bad_cases[] = {
     { "ciede with an option (it has none)",
       { R_SMALL, SMALL, "-n", "--feature", "ciede=enable_chroma=true" },
       "no option 'enable_chroma'", 0 },
+    { "speed_chroma on gray input",
+      { R_SMALL, "-w", "64", "-h", "48", "-p", "400", "-b", "8", "-n",
+        "--feature", "speed_chroma" },
+      "speed_chroma: needs chroma planes; 4:0:0 (gray) input has none", 1 },
+    { "speed_chroma below 5x5 blocks after the decimation",
+      { R_SMALL, SMALL, "-n", "--feature", "speed_chroma" },
+      "speed_chroma: a 32x24 plane is too small for SpEED (speed_prescale=1 "
+      "makes it 32x24; it needs at least 5x5 after the decimation by 16, "
+      "i.e. 80x80)", 1 },
+    { "speed_temporal below 5x5 blocks after the decimation",
+      { R_SMALL, SMALL, "-n", "--feature", "speed_temporal" },
+      "speed_temporal: a 64x48 plane is too small for SpEED", 0 },
+    { "speed_chroma prescaled below 5x5 blocks (vmaf_v1.0.16 2160 models "
+      "on 352x288)",
+      { "-r", "@gray640.yuv", "-d", "@gray640.yuv", "-w", "352", "-h", "288",
+        "-p", "420", "-b", "8", "-n", "--feature",
+        "speed_chroma=speed_prescale=0.5:speed_prescale_method=bilinear" },
+      "speed_chroma: a 176x144 plane is too small for SpEED (speed_prescale=0.5 "
+      "makes it 88x72", 1 },
+    { "speed_temporal: a prescale near 1 that changes the size",
+      { "-r", "@gray640.yuv", "-d", "@gray640.yuv", "-w", "640", "-h", "360",
+        "-p", "420", "-b", "8", "-n", "--feature",
+        "speed_temporal=speed_prescale=1.0009" },
+      "speed_temporal: speed_prescale=1.0009 is within 1e-3 of 1, so the "
+      "640x360 plane is not resampled, yet its scaled size is 641x360", 0 },
+    { "speed_chroma: a kernel scale libvmaf does not list",
+      { R_SMALL, SMALL, "-n", "--feature", "speed_chroma=speed_kernelscale=0.3" },
+      "feature 'speed_chroma': speed_kernelscale=0.3 is not one of 1, 1/2,", 0 },
+    { "speed_temporal: a kernel scale libvmaf does not list",
+      { R_SMALL, SMALL, "-n", "--feature", "speed_temporal=speed_kernelscale=2.2" },
+      "feature 'speed_temporal': speed_kernelscale=2.2 is not one of", 0 },
+    { "speed_chroma: speed_kernelscale above 4",
+      { R_SMALL, SMALL, "-n", "--feature", "speed_chroma=speed_kernelscale=4.5" },
+      "option 'speed_kernelscale' = 4.5 is outside [0.1, 4]", 0 },
+    { "speed_chroma: speed_prescale below 0.1",
+      { R_SMALL, SMALL, "-n", "--feature", "speed_chroma=speed_prescale=0.05" },
+      "option 'speed_prescale' = 0.05 is outside [0.1, 4]", 0 },
+    { "speed_temporal: speed_prescale above 4",
+      { R_SMALL, SMALL, "-n", "--feature", "speed_temporal=speed_prescale=4.5" },
+      "option 'speed_prescale' = 4.5 is outside [0.1, 4]", 0 },
+    { "speed_chroma: a prescale method libvmaf does not have",
+      { R_SMALL, SMALL, "-n", "--feature", "speed_chroma=speed_prescale_method=area" },
+      "option 'speed_prescale_method' takes one of nearest, bilinear, bicubic, "
+      "lanczos4, not 'area'", 0 },
+    { "speed_temporal: an alias is not an option name",
+      { R_SMALL, SMALL, "-n", "--feature", "speed_temporal=psm=nearest" },
+      "feature 'speed_temporal' has no option 'psm'", 0 },
+    { "speed_chroma: speed_sigma_nn below 0.1",
+      { R_SMALL, SMALL, "-n", "--feature", "speed_chroma=speed_sigma_nn=0.05" },
+      "option 'speed_sigma_nn' = 0.05 is outside [0.1, 2]", 0 },
+    { "speed_temporal: speed_sigma_nn above 2",
+      { R_SMALL, SMALL, "-n", "--feature", "speed_temporal=speed_sigma_nn=2.5" },
+      "option 'speed_sigma_nn' = 2.5 is outside [0.1, 2]", 0 },
+    { "speed_chroma: speed_nn_floor above 1",
+      { R_SMALL, SMALL, "-n", "--feature", "speed_chroma=speed_nn_floor=1.5" },
+      "option 'speed_nn_floor' = 1.5 is outside [0, 1]", 0 },
+    { "speed_temporal: speed_nn_floor below 0",
+      { R_SMALL, SMALL, "-n", "--feature", "speed_temporal=speed_nn_floor=-0.1" },
+      "option 'speed_nn_floor' = -0.1 is outside [0, 1]", 0 },
+    { "speed_chroma: speed_max_val above 1000",
+      { R_SMALL, SMALL, "-n", "--feature", "speed_chroma=speed_max_val=1001" },
+      "option 'speed_max_val' = 1001 is outside [0, 1000]", 0 },
+    { "speed_temporal: speed_max_val below 0",
+      { R_SMALL, SMALL, "-n", "--feature", "speed_temporal=speed_max_val=-1" },
+      "option 'speed_max_val' = -1 is outside [0, 1000]", 0 },
+    { "speed_chroma: speed_weight_var_mode above 6",
+      { R_SMALL, SMALL, "-n", "--feature", "speed_chroma=speed_weight_var_mode=7" },
+      "option 'speed_weight_var_mode' needs an integer in [0, 6], not '7'", 0 },
+    { "speed_chroma: speed_weight_var_mode below 0",
+      { R_SMALL, SMALL, "-n", "--feature", "speed_chroma=speed_weight_var_mode=-1" },
+      "option 'speed_weight_var_mode' needs an integer in [0, 6], not '-1'", 0 },
+    { "speed_temporal has no speed_weight_var_mode",
+      { R_SMALL, SMALL, "-n", "--feature", "speed_temporal=speed_weight_var_mode=1" },
+      "feature 'speed_temporal' has no option 'speed_weight_var_mode'", 0 },
+    { "speed_chroma has no speed_use_ref_diff",
+      { R_SMALL, SMALL, "-n", "--feature", "speed_chroma=speed_use_ref_diff=true" },
+      "feature 'speed_chroma' has no option 'speed_use_ref_diff'", 0 },
+    { "speed_temporal: speed_use_ref_diff not a boolean",
+      { R_SMALL, SMALL, "-n", "--feature", "speed_temporal=speed_use_ref_diff=2" },
+      "speed_use_ref_diff", 0 },
 };
 #define N_BAD (sizeof(bad_cases) / sizeof(bad_cases[0]))
 
@@ -737,6 +845,85 @@ START_TEST(test_size_checked_before_allocation)
                                     "needs 6442450944)"),
                   "exit status %d: %s", rc, e);
     free(e);
+}
+END_TEST
+
+/** Run the tool on a 256x256 4:4:4 pair with two --feature arguments
+ *  into `out`; assert success. */
+static void run_tex256(const char *ref, const char *dis, const char *f1,
+                       const char *f2, const char *out)
+{
+    const char *args[] = {
+        "-r", tmp_path(ref), "-d", tmp_path(dis), "-w", "256", "-h",
+        "256", "-p", "444", "-b", "8", "-n", "--feature", f1, "--feature", f2,
+        "--json", "--precision", "max", "-q", "-o", tmp_path(out), NULL
+    };
+    int rc = run_tool(0, NULL, args);
+    char *e = err_text();
+
+    ck_assert_msg(rc == 0, "%s %s: exit status %d: %s", f1, f2, rc, e);
+    free(e);
+}
+
+/*
+ * speed_chroma and speed_temporal (libvmaf speed.c): frame 0 of
+ * speed_temporal is 0; equal pictures score 0 exactly on every output; the
+ * option suffixes name the outputs; speed_max_val clips speed_chroma and
+ * (as in libvmaf) not speed_temporal; a flat (singular) U plane scores 0
+ * and uv is then V's score.
+ */
+START_TEST(test_speed_outputs)
+{
+    static const char *const chroma[] = {
+        "speed_chroma_u", "speed_chroma_v", "speed_chroma_uv"
+    };
+    json_object *fr;
+    size_t n;
+    int above_max = 0;
+
+    run_tex256("tex256.yuv", "tex256.yuv", "speed_chroma", "speed_temporal",
+               "s1.json");
+    fr = frames_of("s1.json", &n);
+    ck_assert_uint_eq(n, 3);
+    for (size_t i = 0; i < n; i++) {
+        ck_assert(json_object_get_double(metric(fr, i, "speed_temporal")) == 0.0);
+        for (unsigned k = 0; k < 3; k++)
+            ck_assert_msg(json_object_get_double(metric(fr, i, chroma[k])) == 0.0,
+                          "ref == dis: frame %zu: %s is not 0", i, chroma[k]);
+    }
+    json_object_put(fr);
+
+    run_tex256("tex256.yuv", "tex256_dis.yuv", "speed_chroma=speed_max_val=0.5",
+               "speed_temporal=speed_max_val=0.5:speed_use_ref_diff=true",
+               "s2.json");
+    fr = frames_of("s2.json", &n);
+    ck_assert_uint_eq(n, 3);
+    ck_assert(json_object_get_double(metric(fr, 0, "speed_temporal_mxv_0.5_urd")) == 0.0);
+    for (size_t i = 0; i < n; i++) {
+        for (unsigned k = 0; k < 3; k++) {
+            char key[64];
+            snprintf(key, sizeof(key), "%s_mxv_0.5", chroma[k]);
+            ck_assert_msg(json_object_get_double(metric(fr, i, key)) == 0.5,
+                          "frame %zu: %s is not clipped to 0.5", i, key);
+        }
+        above_max |= json_object_get_double(metric(fr, i, "speed_temporal_mxv_0.5_urd")) > 0.5;
+    }
+    ck_assert_msg(above_max, "speed_temporal: no frame above speed_max_val, "
+                  "which it does not clip");
+    json_object_put(fr);
+
+    run_tex256("tex256_flatu.yuv", "tex256_flatu_dis.yuv", "speed_chroma",
+               "psnr", "s3.json");
+    fr = frames_of("s3.json", &n);
+    ck_assert_uint_eq(n, 3);
+    for (size_t i = 0; i < n; i++) {
+        const double u = json_object_get_double(metric(fr, i, "speed_chroma_u"));
+        const double v = json_object_get_double(metric(fr, i, "speed_chroma_v"));
+        const double uv = json_object_get_double(metric(fr, i, "speed_chroma_uv"));
+        ck_assert_msg(u == 0.0 && v > 0.0 && uv == v, "flat U: frame %zu: "
+                      "u %.17g v %.17g uv %.17g", i, u, v, uv);
+    }
+    json_object_put(fr);
 }
 END_TEST
 
@@ -1059,6 +1246,7 @@ int main(void)
     tcase_add_test(tc, test_16bit_full_words);
     tcase_add_test(tc, test_long_model_name);
     tcase_add_test(tc, test_float_adm_key_names);
+    tcase_add_test(tc, test_speed_outputs);
     tcase_add_test(tc, test_internal_output_not_printed);
     tcase_add_test(tc, test_long_options_with_equals);
     tcase_add_test(tc, test_size_checked_before_allocation);

@@ -1,0 +1,124 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * speed_chroma's descriptor, as libvmaf v3.2.0 src/feature/speed.c
+ * (options_chroma, provided_features_chroma, init_chroma(),
+ * extract_chroma()), and the parts speed_temporal shares.
+ *
+ * The U and V planes (as floats, sample / 2^(bpc - 8) - 128,
+ * common/fplane.h) each give a SpEED score (cpu/speed.c); uv is their
+ * mean, (u + v) / 2.0 rounded to float, or the other channel's score when
+ * exactly one channel's covariance is singular (a flat plane). Each output
+ * is MIN(score, speed_max_val), a double.
+ *
+ * Refused: 4:0:0 (init_chroma() returns -EINVAL: no chroma); a chroma
+ * plane whose prescaled size leaves no 5x5 block after the decimation by
+ * 16 (at least 80x80 at speed_prescale 1, so 160x160 luma in 4:2:0:
+ * speed.c logs "image too small" and then reads unallocated buffers);
+ * kernel scales vif_tools.h does not list (speed_init() fails, and
+ * init_chroma() goes on without buffers).
+ */
+
+#include <errno.h>
+#include <math.h>
+
+#include "common/features/speed_chroma.h"
+
+#define OPT(field) .offset = VG_OPT_OFFSET(VgSpeedChromaOptions, field)
+
+/* vif_tools.h valid_kernelscales: float expressions, rounded as there */
+static const float valid_kernelscales[] = {
+    1.0, 1.0f / 2.0f, 3.0f / 2.0f, 2.0f, 2.0f / 3.0f, 24.0f / 10.0f,
+    360.0f / 97.0f, 4.0f / 3.0f, 3.5f / 3.0f, 3.75f / 3.0f, 4.25f / 3.0f,
+    5.0f / 3.0f, 3.0f, 1.0f / 2.25f, 1.4746f, 1.54f, 1.6f, 1.06667f,
+    0.711111f, 0.740740f, 1.111111f,
+};
+#define N_KERNELSCALES (sizeof(valid_kernelscales) / sizeof(valid_kernelscales[0]))
+
+int vg_speed_check_kernelscale(const char *name, double ks, VgLog *log)
+{
+    /* vif_validate_kernelscale(): the value as a float, within 1e-3 of a
+     * listed one */
+    for (unsigned i = 0; i < N_KERNELSCALES; i++)
+        if (fabsf((float)ks - valid_kernelscales[i]) < 1e-3)
+            return 0;
+    vg_log(log, VG_LOG_ERROR, "feature '%s': speed_kernelscale=%g is not one "
+           "of 1, 1/2, 3/2, 2, 2/3, 2.4, 360/97, 4/3, 3.5/3, 3.75/3, 4.25/3, "
+           "5/3, 3, 1/2.25, 1.4746, 1.54, 1.6, 1.06667, 0.711111, 0.74074, "
+           "1.111111", name, ks);
+    return -EINVAL;
+}
+
+const char *const vg_speed_prescale_methods[] = {
+    [VG_SPEED_NEAREST] = "nearest", [VG_SPEED_BILINEAR] = "bilinear",
+    [VG_SPEED_BICUBIC] = "bicubic", [VG_SPEED_LANCZOS4] = "lanczos4", NULL
+};
+
+static const VgFeatureOption speed_chroma_options[] = {
+    { .name = "speed_kernelscale", .alias = "ks", .type = VG_OPT_DOUBLE,
+      OPT(speed_kernelscale), .def = 1.0, .min = 0.1, .max = 4.0,
+      .feature_param = 1,
+      .help = "scaling factor for the gaussian kernel (2.0 doubles its "
+              "standard deviation and its length); one of 21 values" },
+    { .name = "speed_prescale", .alias = "ps", .type = VG_OPT_DOUBLE,
+      OPT(speed_prescale), .def = 1.0, .min = 0.1, .max = 4.0,
+      .feature_param = 1,
+      .help = "scaling factor for the frame (2.0 makes it twice as large "
+              "on each side)" },
+    { .name = "speed_prescale_method", .alias = "psm", .type = VG_OPT_ENUM,
+      OPT(speed_prescale_method), .def = VG_SPEED_NEAREST, .min = 0, .max = 3,
+      .feature_param = 1, .values = vg_speed_prescale_methods,
+      .help = "scaling method for the frame: nearest, bilinear, bicubic, "
+              "lanczos4" },
+    { .name = "speed_sigma_nn", .alias = "snn", .type = VG_OPT_DOUBLE,
+      OPT(speed_sigma_nn), .def = 0.29, .min = 0.1, .max = 2.0,
+      .feature_param = 1, .help = "standard deviation of neural noise" },
+    { .name = "speed_nn_floor", .alias = "nnf", .type = VG_OPT_DOUBLE,
+      OPT(speed_nn_floor), .def = 0.0, .min = 0.0, .max = 1.0,
+      .feature_param = 1,
+      .help = "neural noise floor, expressed in percentage of sigma_nn" },
+    { .name = "speed_max_val", .alias = "mxv", .type = VG_OPT_DOUBLE,
+      OPT(speed_max_val), .def = 1000.0, .min = 0.0, .max = 1000.0,
+      .feature_param = 1,
+      .help = "maximum value allowed; larger values will be clipped to "
+              "this value" },
+    { .name = "speed_weight_var_mode", .alias = "wvm", .type = VG_OPT_INT,
+      OPT(speed_weight_var_mode), .def = 0, .min = 0, .max = 6,
+      .feature_param = 1,
+      .help = "variance weighting of the entropies: 0 each its own, 1 the "
+              "reference's, 2 the distorted's, 3 their mean, 4 the mean for "
+              "the distorted only, 5 and 6 weighted means (0.75/0.25, "
+              "0.25/0.75) for the distorted only" },
+    { NULL }
+};
+
+static const VgFeatureOutput speed_chroma_outputs[] = {
+    [VG_SPEED_CHROMA_OUT_U] =
+        { "Speed_chroma_feature_speed_chroma_u_score", "speed_chroma_u", 0 },
+    [VG_SPEED_CHROMA_OUT_V] =
+        { "Speed_chroma_feature_speed_chroma_v_score", "speed_chroma_v", 0 },
+    [VG_SPEED_CHROMA_OUT_UV] =
+        { "Speed_chroma_feature_speed_chroma_uv_score", "speed_chroma_uv", 0 },
+    { NULL }
+};
+
+static int speed_chroma_check_opts(const void *opts, VgLog *log)
+{
+    const VgSpeedChromaOptions *o = opts;
+
+    return vg_speed_check_kernelscale("speed_chroma", o->speed_kernelscale, log);
+}
+
+const VgFeatureDesc vg_feature_speed_chroma = {
+    .id = VG_FEATURE_ID_speed_chroma,
+    .name = "speed_chroma",
+    .options = speed_chroma_options,
+    .opts_size = sizeof(VgSpeedChromaOptions),
+    .outputs = speed_chroma_outputs,
+    .check_opts = speed_chroma_check_opts,
+    .flags = VG_FEATURE_CHROMA,
+};

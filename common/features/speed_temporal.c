@@ -1,0 +1,94 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * speed_temporal's descriptor, as libvmaf v3.2.0 src/feature/speed.c
+ * (options, provided_features, init(), extract(); a TEMPORAL extractor).
+ *
+ * Frame 0 scores 0.0. Frame n > 0 is SpEED (cpu/speed.c) of the luma
+ * differences, as floats (sample / 2^(bpc - 8) - 128, common/fplane.h,
+ * then subtracted in float): ref(n-1) - ref(n) against dis(n-1) - dis(n),
+ * or dis(n-1) - ref(n) with speed_use_ref_diff. speed.c keeps the two
+ * frames in a pair of buffers and overwrites the older one with the
+ * difference, so frame n sees frame n-1 as it was read: each frame's score
+ * depends on frames n-1 and n only, and is computed from them here
+ * (VgFrame.prev_ref, prev_dis). The score is the float SpEED value;
+ * speed_max_val is accepted and names the output, but speed.c never applies
+ * it to this feature, so neither do we.
+ *
+ * With speed_prescale above 1, libvmaf's two frame buffers hold h rows,
+ * fewer than the prescaled picture it writes into them (a heap overflow);
+ * ours hold max(h, prescaled h) rows, which gives the values libvmaf
+ * computes whenever that overflow does not crash it.
+ *
+ * Refused: a luma plane whose prescaled size leaves no 5x5 block after
+ * the decimation by 16 (80x80 at speed_prescale 1), kernel scales
+ * vif_tools.h does not list (see speed_chroma).
+ */
+
+#include "common/features/speed_temporal.h"
+
+#define OPT(field) .offset = VG_OPT_OFFSET(VgSpeedTemporalOptions, field)
+
+static const VgFeatureOption speed_temporal_options[] = {
+    { .name = "speed_kernelscale", .alias = "ks", .type = VG_OPT_DOUBLE,
+      OPT(speed_kernelscale), .def = 1.0, .min = 0.1, .max = 4.0,
+      .feature_param = 1,
+      .help = "scaling factor for the gaussian kernel (2.0 doubles its "
+              "standard deviation and its length); one of 21 values" },
+    { .name = "speed_prescale", .alias = "ps", .type = VG_OPT_DOUBLE,
+      OPT(speed_prescale), .def = 1.0, .min = 0.1, .max = 4.0,
+      .feature_param = 1,
+      .help = "scaling factor for the frame (2.0 makes it twice as large "
+              "on each side)" },
+    { .name = "speed_prescale_method", .alias = "psm", .type = VG_OPT_ENUM,
+      OPT(speed_prescale_method), .def = VG_SPEED_NEAREST, .min = 0, .max = 3,
+      .feature_param = 1, .values = vg_speed_prescale_methods,
+      .help = "scaling method for the frame: nearest, bilinear, bicubic, "
+              "lanczos4" },
+    { .name = "speed_sigma_nn", .alias = "snn", .type = VG_OPT_DOUBLE,
+      OPT(speed_sigma_nn), .def = 0.29, .min = 0.1, .max = 2.0,
+      .feature_param = 1, .help = "standard deviation of neural noise" },
+    { .name = "speed_nn_floor", .alias = "nnf", .type = VG_OPT_DOUBLE,
+      OPT(speed_nn_floor), .def = 0.0, .min = 0.0, .max = 1.0,
+      .feature_param = 1,
+      .help = "neural noise floor, expressed in percentage of sigma_nn" },
+    { .name = "speed_max_val", .alias = "mxv", .type = VG_OPT_DOUBLE,
+      OPT(speed_max_val), .def = 1000.0, .min = 0.0, .max = 1000.0,
+      .feature_param = 1,
+      .help = "maximum value allowed (libvmaf names the output with it but "
+              "does not clip this feature)" },
+    { .name = "speed_use_ref_diff", .alias = "urd", .type = VG_OPT_BOOL,
+      OPT(speed_use_ref_diff), .def = 0, .min = 0, .max = 1,
+      .feature_param = 1,
+      .help = "difference the distorted frame n-1 against the reference "
+              "frame n" },
+    { NULL }
+};
+
+static const VgFeatureOutput speed_temporal_outputs[] = {
+    [VG_SPEED_TEMPORAL_OUT_SCORE] =
+        { "Speed_temporal_feature_speed_temporal_score", "speed_temporal", 0 },
+    { NULL }
+};
+
+static int speed_temporal_check_opts(const void *opts, VgLog *log)
+{
+    const VgSpeedTemporalOptions *o = opts;
+
+    return vg_speed_check_kernelscale("speed_temporal", o->speed_kernelscale,
+                                      log);
+}
+
+const VgFeatureDesc vg_feature_speed_temporal = {
+    .id = VG_FEATURE_ID_speed_temporal,
+    .name = "speed_temporal",
+    .options = speed_temporal_options,
+    .opts_size = sizeof(VgSpeedTemporalOptions),
+    .outputs = speed_temporal_outputs,
+    .check_opts = speed_temporal_check_opts,
+    .flags = VG_FEATURE_PREV_REF | VG_FEATURE_PREV_DIS | VG_FEATURE_EVERY_FRAME,
+};

@@ -1,0 +1,79 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * SpEED on the CPU, the computation speed_chroma and speed_temporal share
+ * (libvmaf v3.2.0 src/feature/speed.c, with the filters, decimation and
+ * prescalers of vif_tools.c): from one pair of float pictures to the
+ * float score of speed_extract_score(). Bit-exact with libvmaf's C path.
+ */
+
+#ifndef VG_CPU_SPEED_H
+#define VG_CPU_SPEED_H
+
+#include <stddef.h>
+
+#include "common/log.h"
+#include "common/features/speed_chroma.h"
+
+/** The option values SpEED uses, as speed.c's SpeedOptions. */
+typedef struct VgSpeedParams {
+    double kernelscale;
+    double prescale;
+    int method;         ///< enum VgSpeedPrescale
+    double sigma_nn;
+    double nn_floor;
+    int weight_var_mode; ///< 0..6 (speed_temporal: 0)
+} VgSpeedParams;
+
+/** One worker's SpEED state for a w x h plane. */
+typedef struct VgSpeed {
+    VgSpeedParams p;
+    unsigned w, h;          ///< input plane
+    unsigned sw, sh;        ///< prescaled
+    int prescale;           ///< 1: resample w x h to sw x sh first
+    unsigned dw, dh;        ///< after the decimation by 16
+    unsigned tw, th;        ///< truncated to whole 5x5 blocks
+    unsigned nbh, nbv, nb;  ///< blocks across, down, in all
+    unsigned subw, subh;    ///< the 25 shifted sub-pictures
+    size_t stride;          ///< floats per row of a frame buffer (>= max(w, sw))
+    size_t rows;            ///< rows of a frame buffer (max(h, sh))
+    int taps_aa, taps4;     ///< anti-alias and scale-4 filter lengths
+    float filter_aa[128], filter4[128];
+
+    float *tmp;             ///< a frame buffer (prescale source)
+    float *col;             ///< one row of the vertical pass (sw floats)
+    float *dec;             ///< dw x dh: decimated, then local mean removed
+    float *blur;            ///< dw x dh
+    float *y;               ///< 25 x nb: the blocks' samples
+    float *x;               ///< 25 x nb: the solution
+    float *rect;            ///< 25 x nb: Q^T Y
+    float *ent[2], *var[2]; ///< nb each: ref, dis
+    float mat[6][625];      ///< covariance and the solver's matrices
+    float eig[25], work[100];
+} VgSpeed;
+
+/**
+ * Set up for a w x h plane of feature `name`; refuses (logged, -EINVAL) a
+ * plane whose prescaled size leaves no 5x5 block after the decimation by
+ * 16, and an unknown kernel scale; -ENOMEM.
+ */
+int vg_speed_init(VgSpeed *s, const VgSpeedParams *p, unsigned w,
+                  unsigned h, const char *name, VgLog *log);
+void vg_speed_free(VgSpeed *s);
+
+/** A frame buffer (s->rows x s->stride floats), or NULL; free() it. */
+float *vg_speed_alloc_frame(const VgSpeed *s);
+
+/**
+ * speed_extract_score(): both frame buffers (w x h samples, modified in
+ * place) to the score. @return 1 if ref or dis had a singular covariance
+ * (speed.c's error), else 0.
+ */
+int vg_speed_score(VgSpeed *s, float *ref, float *dis, float *score,
+                   VgLog *log);
+
+#endif /* VG_CPU_SPEED_H */
