@@ -9,6 +9,8 @@
 #    them too, and so do inputs from two CUDA contexts on one GPU (two
 #    hwupload_cuda, or two -hwaccel_device), whose reference frames the
 #    filter copies; inputs on two GPUs are refused (tested with two GPUs);
+#  - the vmaf_v1.0.16 models (VG_GPU_V1_MODELS) on NVDEC frames give
+#    libvmaf's model goldens;
 #  - two vmafgpu instances in one graph both give them;
 #  - CUDA inputs of different sizes are refused (scale_cuda in front);
 #  - throughput: NVDEC decode of the pair alone and with vmafgpu, and frames
@@ -22,6 +24,8 @@
 #   VG_CORPUS_DIR   encoded/raw corpus (default $VG_SHARED_DIR/corpus)
 #   VG_GOLDEN_DIR   golden logs (default $VG_SHARED_DIR/golden)
 #   VG_GPU_PAIRS    NVDEC pairs (default: p1080_crf32 p1080_scaled p2160 p720_10)
+#   VG_GPU_V1_MODELS v1.0.16 models run on each pair (default: vmaf_v1.0.16_3d0h
+#                   vmaf_v1.0.16_hfr_3d0h)
 #   VG_BENCH_LOOPS  extra passes of each input for the throughput runs (default 4)
 #   VG_REPLAY_LOOPS extra passes of the frames replayed from GPU memory (default 199)
 #   VG_N_THREADS    host threads for features without a CUDA kernel (default: nproc)
@@ -137,6 +141,26 @@ for p in $pairs; do
         $dec -i "$corpus/$ref" \
         -lavfi "[0:v][1:v]vmafgpu=$(opts "$w/nv_$p.json" backend=cuda)" -f null -
 done
+
+# ---- 1b. the vmaf_v1.0.16 models on NVDEC frames ---------------------------------
+# cambi, speed_chroma, adm3 with the blended CSF, motion3 (five-frame window
+# and moving average for _hfr_) and the chroma correction, every frame
+# against libvmaf's model golden
+required_v06=$required
+required="vmaf cambi_hrs_1080_cmxv_17_vlt_0.06"
+for p in $pairs; do
+    encoded "$p" || continue
+    for m in ${VG_GPU_V1_MODELS:-vmaf_v1.0.16_3d0h vmaf_v1.0.16_hfr_3d0h}; do
+        gold=$golden/hp/${p}__$m.json
+        [ -f "$gold" ] || continue
+        # shellcheck disable=SC2086
+        run_check "nvdec $p $m" "v1_${p}_$m" "CUDA frames" $hw $dec -i "$corpus/$dis" \
+            $dec -i "$corpus/$ref" \
+            -lavfi "[0:v][1:v]vmafgpu=model=version=$m:log_fmt=json:log_path=$w/v1_${p}_$m.json:precision=max:n_threads=$nthr:backend=cuda" \
+            -f null -
+    done
+done
+required=$required_v06
 
 # ---- 2. software decode + upload into the filter device ----------------------------
 for p in p720_10 p1080_crf32; do

@@ -101,7 +101,8 @@ prepare() {
             "$root/$CARRY/corpus/"
     done
     for g in r640x360_444p8 r640x360_422p10 r352x288_420p12; do
-        cp "$shared/golden/hp/$g.json" "$root/$CARRY/golden/hp/"
+        cp "$shared/golden/hp/$g.json" "$shared/golden/hp/${g}__vmaf_v1.0.16_"*.json \
+            "$root/$CARRY/golden/hp/"
     done
     cp "$shared/golden/r577x323_420p8.FROM_FFMPEG.json" "$root/$CARRY/golden/"
     # compressed: the carried tree is limited to 64 MiB; run() unpacks
@@ -112,14 +113,17 @@ prepare() {
     echo "now: run tool, command 'sh tests/gpu/run-device.sh run', carry ['$CARRY']"
 }
 
-# compare.py GOLDEN OURS EXACT: every key of ours that the golden has, every
-# frame and pooled value; EXACT=1 compares doubles, 0 the %.6f text
+# compare.py GOLDEN OURS EXACT [MUST]: every key of ours that the golden has,
+# every frame and pooled value; EXACT=1 compares doubles, 0 the %.6f text;
+# MUST (comma-separated) names keys that must be among them
 compare_py='
 import json, sys
 g = json.load(open(sys.argv[1])); o = json.load(open(sys.argv[2]))
 exact = sys.argv[3] == "1"
 # every key both have (the features asked for), and at least these
 must = ["psnr_y", "integer_motion2", "integer_vif_scale0", "integer_adm2", "vmaf"]
+if len(sys.argv) > 4:
+    must = sys.argv[4].split(",")
 keys = sorted(set(g["frames"][0]["metrics"]) & set(o["frames"][0]["metrics"]))
 for k in must:
     if k not in keys:
@@ -151,6 +155,16 @@ for k in keys:
 print("%d values of %d keys compared, %d differ" % (n, len(keys), bad))
 sys.exit(1 if bad or not n else 0)
 '
+
+# refuses PATTERN COMMAND...: COMMAND exits non-zero with PATTERN on stderr
+refuses() {
+    pat=$1; shift
+    if "$@" 2> "$out/refuses.err"; then
+        echo "exit status 0, expected a refusal"; return 1
+    fi
+    cat "$out/refuses.err"
+    grep -q "$pat" "$out/refuses.err"
+}
 
 run() {
     out=${OUT:-/tmp/run-device-out}
@@ -231,6 +245,31 @@ run() {
             $feature_args --json --precision $prec -o "$out/$1.json" -q &&
         step "golden-$1" python3 -c "$compare_py" "$golden" "$out/$1.json" "$7"
         tail -1 "$out/golden-$1.log" 2>/dev/null | sed "s/^/  $1: /" | tee -a "$summary"
+    done
+    # the vmaf_v1.0.16 models against their goldens; where libvmaf has
+    # none (it crashes), a refusal that names the feature
+    for row in "r640x360_444p8 r640x360_yuv444p 640 360 444 8" \
+               "r640x360_422p10 r640x360_yuv422p10le 640 360 422 10" \
+               "r352x288_420p12 r352x288_yuv420p12le 352 288 420 12"; do
+        set -- $row
+        for m in ${CLI_MODELS:-3d0h 5d0h 1d5h_2160 3d0h_2160 hfr_3d0h hfr_5d0h \
+                 hfr_1d5h_2160 hfr_3d0h_2160}; do
+            m=vmaf_v1.0.16_$m
+            golden=$CARRY/golden/hp/$1__$m.json
+            args="-r $c/$2_ref.yuv -d $c/$2_dist.yuv -w $3 -h $4 -p $5 -b $6
+                  --backend cuda --threads 2 -m version=$m --json
+                  --precision max -o $out/$1__$m.json -q"
+            if [ -f "$golden" ]; then
+                step "cli-$1__$m" "$bin/vmafgpu" $args &&
+                step "golden-$1__$m" python3 -c "$compare_py" "$golden" \
+                    "$out/$1__$m.json" 1 vmaf
+                tail -1 "$out/golden-$1__$m.log" 2>/dev/null |
+                    sed "s/^/  $1 $m: /" | tee -a "$summary"
+            else
+                step "refuse-$1__$m" refuses "speed_chroma: .* too small" \
+                    "$bin/vmafgpu" $args
+            fi
+        done
     done
     step bench "$bin/cudabench" 200
     grep "^cudabench" "$out/bench.log" | tee -a "$summary"
