@@ -28,7 +28,13 @@ enum VgOptType {
     /** One of the names in `values`, stored as its index (an int);
      *  libvmaf's string options that take a fixed set of words. */
     VG_OPT_ENUM,
+    /** Free text, stored in a char[VG_OPT_STRING_MAX] of the options
+     *  struct; "" (the default) means unset. */
+    VG_OPT_STRING,
 };
+
+/** Size of a VG_OPT_STRING value, its terminating NUL included. */
+#define VG_OPT_STRING_MAX 1024
 
 /**
  * One option of a feature; values live in the feature's options struct.

@@ -118,6 +118,7 @@ double vg_opt_value(const VgFeatureOption *o, const void *opts)
     case VG_OPT_BOOL:   return *(const bool *)p;
     case VG_OPT_INT:
     case VG_OPT_ENUM:   return *(const int *)p;
+    case VG_OPT_STRING: return *(const char *)p != '\0';
     default:            return *(const double *)p;
     }
 }
@@ -131,6 +132,7 @@ static void set_default(const VgFeatureOption *o, void *opts)
     case VG_OPT_INT:
     case VG_OPT_ENUM:   *(int *)p = (int)o->def;     break;
     case VG_OPT_DOUBLE: *(double *)p = o->def;       break;
+    case VG_OPT_STRING: *(char *)p = '\0';           break;
     }
 }
 
@@ -191,6 +193,15 @@ static int set_value(const VgFeatureDesc *desc, const VgFeatureOption *o,
         *(double *)p = d;
         return 0;
     }
+    case VG_OPT_STRING:
+        if (!*val || strlen(val) >= VG_OPT_STRING_MAX) {
+            vg_log(log, VG_LOG_ERROR,
+                   "feature '%s': option '%s' needs a value of 1 to %d bytes",
+                   desc->name, o->name, VG_OPT_STRING_MAX - 1);
+            return -EINVAL;
+        }
+        memcpy(p, val, strlen(val) + 1);
+        return 0;
     case VG_OPT_ENUM: {
         char known[256] = "";
         size_t len = 0;
@@ -245,6 +256,7 @@ static int is_default(const VgFeatureOption *o, const void *opts)
     case VG_OPT_BOOL: return (vg_opt_value(o, opts) != 0.0) == (o->def != 0.0);
     case VG_OPT_INT:
     case VG_OPT_ENUM: return (int)vg_opt_value(o, opts) == (int)o->def;
+    case VG_OPT_STRING: return vg_opt_value(o, opts) == 0.0;
     default:          return vg_opt_value(o, opts) == o->def;
     }
 }
@@ -286,6 +298,9 @@ static size_t append_param(char *buf, size_t size, size_t len,
     case VG_OPT_ENUM: /* libvmaf's string options: the word itself */
         return len + snprintf(buf + len, room, "_%s_%s", key,
                               o->values[(int)vg_opt_value(o, opts)]);
+    case VG_OPT_STRING:
+        return len + snprintf(buf + len, room, "_%s_%s", key,
+                              (const char *)opts + o->offset);
     default:
         return len + snprintf(buf + len, room, "_%s_%g", key,
                               vg_opt_value(o, opts));

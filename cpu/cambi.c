@@ -24,6 +24,8 @@
  * results are exact counts); the float and double steps in cambi.c's
  * order: the c-value's product and multiply, and the top-k mean, a double
  * sum in the order cambi.c's quick_select() leaves the c-values.
+ * With heatmaps_path, each scale's c-values of the distorted pass are
+ * written before the pooling reorders them.
  */
 
 #include <errno.h>
@@ -41,6 +43,8 @@ typedef struct CambiCpu {
     uint16_t *lines;    ///< mode filter: 3 rows; mask: 7 rows of sums
     uint16_t *colsum;   ///< mask: column sums over 7 rows
     uint8_t *flat;      ///< mask: one row of zero-derivative flags
+    int heatmaps;       ///< hm is open
+    VgCambiHeatmaps hm;
 } CambiCpu;
 
 static int cambi_init(VgFeatureCtx *fc)
@@ -53,6 +57,12 @@ static int cambi_init(VgFeatureCtx *fc)
     if ((ret = vg_cambi_setup(p, fc->opts, fc->width, fc->height, fc->bpc,
                               fc->log)) < 0)
         return ret;
+    if (((const VgCambiOptions *)fc->opts)->heatmaps_path[0]) {
+        s->heatmaps = 1;
+        if ((ret = vg_cambi_heatmaps_open(&s->hm, p, ((const VgCambiOptions *)
+                                          fc->opts)->heatmaps_path, fc->log)) < 0)
+            return ret;
+    }
     if (p->all_zero)
         return 0;
     n = (size_t)p->alloc_w * p->alloc_h;
@@ -81,6 +91,8 @@ static void cambi_close(VgFeatureCtx *fc)
     free(s->lines);
     free(s->colsum);
     free(s->flat);
+    if (s->heatmaps)
+        vg_cambi_heatmaps_close(&s->hm);
     memset(s, 0, sizeof(*s));
 }
 
@@ -452,15 +464,19 @@ static double pool(float *c, double topk, unsigned w, unsigned h)
     return sum / k;
 }
 
-/* preprocess_and_extract_cambi() for one pass */
-static double pass_score(CambiCpu *s, const VgCambiPass *ps, const VgImage *in)
+/* preprocess_and_extract_cambi() for one pass; the distorted pass writes
+ * the heatmaps of frame `index` when they are on */
+static int pass_score(CambiCpu *s, const VgCambiPass *ps, const VgImage *in,
+                      unsigned index, VgLog *log, double *out)
 {
     static const int scale_weights[VG_CAMBI_SCALES] = { 16, 8, 4, 2, 1 };
     const VgCambiParams *p = &s->p;
     const ptrdiff_t st = p->alloc_w;
     const unsigned pad = ps->window >> 1;
     unsigned w = ps->width, h = ps->height;
+    const int heatmaps = s->heatmaps && ps == &p->pass[0];
     double scores[VG_CAMBI_SCALES], score = 0.0;
+    int ret;
 
     to_10bit(s->img, st, in, w, h);
     if (p->enc_bitdepth < 10)
@@ -475,12 +491,34 @@ static double pass_score(CambiCpu *s, const VgCambiPass *ps, const VgImage *in)
         }
         filter_mode(s->img, st, w, h, s->lines);
         c_values(s, st, w, h, pad);
+        if (heatmaps && (ret = vg_cambi_heatmaps_write(&s->hm, sc, index,
+                                                        s->cval, w, h, log)) < 0)
+            return ret;
         scores[sc] = pool(s->cval, p->topk, w, h);
     }
     /* weight_scores_per_scale() over get_pixels_in_window() */
     for (int sc = 0; sc < VG_CAMBI_SCALES; sc++)
         score += scores[sc] * scale_weights[sc];
-    return score / (uint16_t)(ps->window * ps->window);
+    *out = score / (uint16_t)(ps->window * ps->window);
+    return 0;
+}
+
+/* Every c-value is 0 (an empty histogram band): the heatmaps are too. */
+static int zero_heatmaps(CambiCpu *s, unsigned index, VgLog *log)
+{
+    unsigned w = s->p.pass[0].width, h = s->p.pass[0].height;
+    int ret;
+
+    for (int sc = 0; sc < VG_CAMBI_SCALES; sc++) {
+        if (sc > 0 || s->p.high_res) {
+            w = (w + 1) >> 1;
+            h = (h + 1) >> 1;
+        }
+        if ((ret = vg_cambi_heatmaps_write(&s->hm, sc, index, NULL, w, h,
+                                           log)) < 0)
+            return ret;
+    }
+    return 0;
 }
 
 static int cambi_extract(VgFeatureCtx *fc, const VgFrame *f)
@@ -488,11 +526,17 @@ static int cambi_extract(VgFeatureCtx *fc, const VgFrame *f)
     CambiCpu *s = fc->priv;
     const VgCambiParams *p = &s->p;
     double dist = 0.0, src = 0.0;
+    int ret;
 
-    if (!p->all_zero) {
-        dist = pass_score(s, &p->pass[0], f->dis);
-        if (p->full_ref)
-            src = pass_score(s, &p->pass[1], f->ref);
+    if (p->all_zero) {
+        if (s->heatmaps && (ret = zero_heatmaps(s, f->index, fc->log)) < 0)
+            return ret;
+    } else {
+        if ((ret = pass_score(s, &p->pass[0], f->dis, f->index, fc->log,
+                              &dist)) < 0 ||
+            (p->full_ref && (ret = pass_score(s, &p->pass[1], f->ref,
+                                              f->index, fc->log, &src)) < 0))
+            return ret;
     }
     return vg_cambi_emit(fc, p, f->index, dist, src);
 }

@@ -12,8 +12,8 @@
  * but full_ref are feature params (they rename the outputs). eotf and
  * cambi_eotf take bt1886 or pq (libvmaf takes any string and fails init()
  * on others); cambi_eotf wins when it is not bt1886, and topk wins over
- * cambi_topk when it is not 0.6. heatmaps_path (a debugging dump of the
- * c-values to files) is not offered.
+ * cambi_topk when it is not 0.6. heatmaps_path writes the distorted
+ * picture's c-values of every scale to files (VgCambiHeatmaps).
  *
  * Outputs: cambi (Cambi_feature_cambi_score); with full_ref also
  * cambi_source and cambi_full_reference, which cambi.c writes under those
@@ -26,9 +26,13 @@
  */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/features/cambi.h"
 
@@ -94,6 +98,9 @@ static const VgFeatureOption cambi_options[] = {
       .feature_param = 1,
       .help = "halve pictures of at least this height class (1080, 1440, "
               "2160) after the spatial mask; 0 = off" },
+    { .name = "heatmaps_path", .type = VG_OPT_STRING, OPT(heatmaps_path),
+      .help = "directory the per-scale heatmaps of the c-values are "
+              "written to (created if missing)" },
     { NULL }
 };
 
@@ -439,6 +446,115 @@ int vg_cambi_emit(VgFeatureCtx *fc, const VgCambiParams *p, unsigned index,
                                   comb < p->max_val ? comb : p->max_val);
     }
     return ret;
+}
+
+/* ---- heatmaps ------------------------------------------------------------ */
+
+/* mkdir -p with mode 0770 (libvmaf's mkdirp) */
+static int make_dirs(const char *dir)
+{
+    char buf[VG_OPT_STRING_MAX];
+    struct stat st;
+    size_t n = strlen(dir);
+
+    if (n >= sizeof(buf))
+        return -ENAMETOOLONG;
+    memcpy(buf, dir, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (buf[i] != '/' && buf[i] != '\0')
+            continue;
+        buf[i] = '\0';
+        if (mkdir(buf, 0770) < 0 && errno != EEXIST)
+            return -errno;
+        buf[i] = i < n ? '/' : '\0';
+    }
+    if (stat(dir, &st) < 0)
+        return -errno;
+    return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+}
+
+int vg_cambi_heatmaps_open(VgCambiHeatmaps *hm, const VgCambiParams *p,
+                           const char *dir, VgLog *log)
+{
+    unsigned w = p->pass[0].width, h = p->pass[0].height;
+    int max_weight = p->diff_weights[0], ret;
+
+    for (int s = 0; s < VG_CAMBI_SCALES; s++)
+        hm->fd[s] = -1;
+    if ((ret = make_dirs(dir)) < 0) {
+        vg_log(log, VG_LOG_ERROR, "cambi: cannot create heatmaps_path %s: %s",
+               dir, strerror(-ret));
+        return ret;
+    }
+    /* dump_c_values(): the largest weight times the window's area over 4,
+     * in int */
+    for (unsigned d = 0; d < p->num_diffs; d++)
+        if (p->diff_weights[d] > max_weight)
+            max_weight = p->diff_weights[d];
+    hm->scaling = 65535.0 / (max_weight * (int)p->pass[0].window *
+                             (int)p->pass[0].window / 4);
+    if (!(hm->row = malloc((size_t)p->alloc_w * sizeof(*hm->row)))) {
+        vg_log(log, VG_LOG_ERROR, "cambi: out of memory");
+        return -ENOMEM;
+    }
+    for (int s = 0; s < VG_CAMBI_SCALES; s++) {
+        snprintf(hm->path[s], sizeof(hm->path[s]),
+                 "%s/cambi_heatmap_scale_%d_%ux%u_16b.gray", dir, s, w, h);
+        hm->fd[s] = open(hm->path[s], O_WRONLY | O_CREAT | O_TRUNC, 0666);
+        if (hm->fd[s] < 0) {
+            ret = -errno;
+            vg_log(log, VG_LOG_ERROR, "cambi: cannot open heatmap %s: %s",
+                   hm->path[s], strerror(errno));
+            return ret;
+        }
+        w = (w + 1) >> 1;
+        h = (h + 1) >> 1;
+    }
+    return 0;
+}
+
+int vg_cambi_heatmaps_write(VgCambiHeatmaps *hm, unsigned scale,
+                            unsigned index, const float *c, unsigned w,
+                            unsigned h, VgLog *log)
+{
+    const size_t row_bytes = (size_t)w * sizeof(*hm->row);
+
+    for (unsigned i = 0; i < h; i++) {
+        const off_t off = (off_t)(((uint64_t)index * h + i) * row_bytes);
+        size_t done = 0;
+
+        for (unsigned j = 0; j < w; j++) {
+            /* the product is at most 65535 for a c-value within its
+             * bound; clamped so that no value can wrap */
+            const double v = c ? hm->scaling * c[(size_t)i * w + j] : 0.0;
+            hm->row[j] = v >= 65535.0 ? 65535 : (uint16_t)v;
+        }
+        while (done < row_bytes) {
+            ssize_t n = pwrite(hm->fd[scale], (const char *)hm->row + done,
+                               row_bytes - done, off + (off_t)done);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0) {
+                const int err = n < 0 ? errno : ENOSPC;
+                vg_log(log, VG_LOG_ERROR, "cambi: cannot write heatmap %s: %s",
+                       hm->path[scale], strerror(err));
+                return -err;
+            }
+            done += (size_t)n;
+        }
+    }
+    return 0;
+}
+
+void vg_cambi_heatmaps_close(VgCambiHeatmaps *hm)
+{
+    for (int s = 0; s < VG_CAMBI_SCALES; s++) {
+        if (hm->fd[s] >= 0)
+            close(hm->fd[s]);
+        hm->fd[s] = -1;
+    }
+    free(hm->row);
+    hm->row = NULL;
 }
 
 const VgFeatureDesc vg_feature_cambi = {

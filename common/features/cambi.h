@@ -51,6 +51,7 @@ typedef struct VgCambiOptions {
     bool full_ref;
     int eotf, cambi_eotf;           ///< VG_CAMBI_EOTF_*
     int cambi_high_res_speedup;
+    char heatmaps_path[VG_OPT_STRING_MAX]; ///< "" = no heatmaps
 } VgCambiOptions;
 
 /** One pass (the distorted picture, or the reference with full_ref). */
@@ -94,5 +95,37 @@ int vg_cambi_setup(VgCambiParams *p, const VgCambiOptions *o, unsigned w,
 /** Emit frame `index`'s outputs from the pass scores (cambi.c extract()). */
 int vg_cambi_emit(VgFeatureCtx *fc, const VgCambiParams *p, unsigned index,
                   double dist_score, double src_score);
+
+/**
+ * The heatmaps of heatmaps_path: per scale, one file
+ * DIR/cambi_heatmap_scale_<s>_<w>x<h>_16b.gray of every frame's c-values
+ * of the distorted picture, one native-endian uint16 per pixel (the
+ * c-value times 65535 over the largest possible one, truncated), frame n
+ * at byte offset n * w * h * 2. As libvmaf's: the file names carry the
+ * encoding size halved once per scale, the contents the computed size
+ * (which cambi_high_res_speedup halves once more).
+ */
+typedef struct VgCambiHeatmaps {
+    int fd[VG_CAMBI_SCALES];   ///< -1 when closed
+    char path[VG_CAMBI_SCALES][VG_OPT_STRING_MAX + 64];
+    double scaling;            ///< 65535 / the largest c-value
+    uint16_t *row;             ///< one row of converted values
+} VgCambiHeatmaps;
+
+/**
+ * Create the directory (with its parents) and the files, truncated.
+ * Each worker state opens them: every open happens before any frame.
+ * @return 0, or negative errno with a log line naming the file.
+ */
+int vg_cambi_heatmaps_open(VgCambiHeatmaps *hm, const VgCambiParams *p,
+                           const char *dir, VgLog *log);
+
+/** Write frame `index`'s c-values of scale `scale` (w x h, packed; NULL:
+ *  all zero). Thread-safe across states (positioned writes). */
+int vg_cambi_heatmaps_write(VgCambiHeatmaps *hm, unsigned scale,
+                            unsigned index, const float *c, unsigned w,
+                            unsigned h, VgLog *log);
+
+void vg_cambi_heatmaps_close(VgCambiHeatmaps *hm);
 
 #endif /* VG_FEATURES_CAMBI_H */
