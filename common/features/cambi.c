@@ -421,6 +421,69 @@ int vg_cambi_setup(VgCambiParams *p, const VgCambiOptions *o, unsigned w,
     return 0;
 }
 
+/* ---- pooling -------------------------------------------------------------- */
+
+/*
+ * quick_select(): Hoare partitioning around a[k] until the k largest
+ * values are a[0..k-1], descending side first. The order it leaves them
+ * in is the order of the double sum below, so it is cambi.c's algorithm
+ * step for step.
+ */
+static void quick_select(float *a, int n, int k)
+{
+    int left = 0, right = n - 1;
+
+    if (n == k)
+        return;
+    while (left < right) {
+        const float pivot = a[k];
+        int i = left, j = right;
+
+        do {
+            while (a[i] > pivot)
+                i++;
+            while (a[j] < pivot)
+                j--;
+            if (i <= j) {
+                const float t = a[i];
+                a[i] = a[j];
+                a[j] = t;
+                i++;
+                j--;
+            }
+        } while (i <= j);
+        if (j < k)
+            left = i;
+        if (k < i)
+            right = j;
+    }
+}
+
+/* spatial_pooling(): the mean of the top max(1, trunc(topk * n)) c-values */
+double vg_cambi_pool(float *c, double topk, unsigned w, unsigned h)
+{
+    const int n = (int)(w * h);
+    const int t = (int)(topk * n);
+    const int k = t < 1 ? 1 : t > n ? n : t;
+    double sum = 0;
+
+    quick_select(c, n, k);
+    for (int i = 0; i < k; i++)
+        sum += c[i];
+    return sum / k;
+}
+
+double vg_cambi_score(const double scores[VG_CAMBI_SCALES], unsigned window)
+{
+    static const int scale_weights[VG_CAMBI_SCALES] = { 16, 8, 4, 2, 1 };
+    double score = 0.0;
+
+    /* weight_scores_per_scale() over get_pixels_in_window() */
+    for (int sc = 0; sc < VG_CAMBI_SCALES; sc++)
+        score += scores[sc] * scale_weights[sc];
+    return score / (uint16_t)(window * window);
+}
+
 int vg_cambi_emit(VgFeatureCtx *fc, const VgCambiParams *p, unsigned index,
                   double dist, double src)
 {
