@@ -251,7 +251,6 @@ static int submit_pass(VgFeatureCtx *fc, int k, const VgImage *in)
     if ((ret = launch(fc, s->f_to10, &kp)) < 0)
         return ret;
     kp.ix = kp.iy = 0;
-    kp.src_pitch = kp.pitch;
     if (p->enc_bitdepth < 10) {
         kp.src = s->img[0];
         kp.dst = s->img[1];

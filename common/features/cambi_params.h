@@ -5,8 +5,8 @@
 
 /**
  * @file
- * CAMBI's kernel parameters and launch geometry, shared by gpu/cambi.c and
- * gpu/cambi.cu.
+ * CAMBI's kernel parameters and launch geometry, shared by gpu/cambi.c,
+ * gpu/cambi_block.h (gpu/cambi.cu) and tests/gpu/test_cambi_block.c.
  */
 
 #ifndef VG_FEATURES_CAMBI_PARAMS_H
@@ -29,7 +29,7 @@
 
 typedef struct VgCambiKernelParams {
     uint64_t src;        ///< to_10bit: input luma; else the input work plane
-    int64_t src_pitch;   ///< to_10bit: bytes; else samples (all work planes)
+    int64_t src_pitch;   ///< to_10bit: the input's pitch in bytes
     uint64_t dst;        ///< output work plane (same pitch as src's planes)
     uint64_t msrc, mdst; ///< masks (uint8, work pitch)
     uint64_t ix, iy;     ///< to_10bit: nearest-sample tables (uint32), or 0
