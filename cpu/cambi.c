@@ -23,9 +23,9 @@
  * The integer steps are computed in whatever order is convenient (their
  * results are exact counts); the float and double steps in cambi.c's
  * order: the c-value's product and multiply, and the top-k mean, a double
- * sum in the order cambi.c's quick_select() leaves the c-values.
- * With heatmaps_path, each scale's c-values of the distorted pass are
- * written before the pooling reorders them.
+ * sum in the order cambi.c's quick_select() leaves the c-values (the
+ * home's vg_cambi_pool()). With heatmaps_path, each scale's c-values
+ * of the distorted pass are written before the pooling reorders them.
  */
 
 #include <errno.h>
@@ -414,68 +414,17 @@ static void c_values(CambiCpu *s, ptrdiff_t st, unsigned w, unsigned h,
     }
 }
 
-/*
- * quick_select(): Hoare partitioning around a[k] until the k largest
- * values are a[0..k-1], descending side first. The order it leaves them
- * in is the order of the double sum below, so it is cambi.c's algorithm
- * step for step.
- */
-static void quick_select(float *a, int n, int k)
-{
-    int left = 0, right = n - 1;
-
-    if (n == k)
-        return;
-    while (left < right) {
-        const float pivot = a[k];
-        int i = left, j = right;
-
-        do {
-            while (a[i] > pivot)
-                i++;
-            while (a[j] < pivot)
-                j--;
-            if (i <= j) {
-                const float t = a[i];
-                a[i] = a[j];
-                a[j] = t;
-                i++;
-                j--;
-            }
-        } while (i <= j);
-        if (j < k)
-            left = i;
-        if (k < i)
-            right = j;
-    }
-}
-
-/* spatial_pooling(): mean of the top max(1, trunc(topk * n)) c-values */
-static double pool(float *c, double topk, unsigned w, unsigned h)
-{
-    const int n = (int)(w * h);
-    const int t = (int)(topk * n);
-    const int k = t < 1 ? 1 : t > n ? n : t;
-    double sum = 0;
-
-    quick_select(c, n, k);
-    for (int i = 0; i < k; i++)
-        sum += c[i];
-    return sum / k;
-}
-
 /* preprocess_and_extract_cambi() for one pass; the distorted pass writes
  * the heatmaps of frame `index` when they are on */
 static int pass_score(CambiCpu *s, const VgCambiPass *ps, const VgImage *in,
                       unsigned index, VgLog *log, double *out)
 {
-    static const int scale_weights[VG_CAMBI_SCALES] = { 16, 8, 4, 2, 1 };
     const VgCambiParams *p = &s->p;
     const ptrdiff_t st = p->alloc_w;
     const unsigned pad = ps->window >> 1;
     unsigned w = ps->width, h = ps->height;
     const int heatmaps = s->heatmaps && ps == &p->pass[0];
-    double scores[VG_CAMBI_SCALES], score = 0.0;
+    double scores[VG_CAMBI_SCALES];
     int ret;
 
     to_10bit(s->img, st, in, w, h);
@@ -494,30 +443,9 @@ static int pass_score(CambiCpu *s, const VgCambiPass *ps, const VgImage *in,
         if (heatmaps && (ret = vg_cambi_heatmaps_write(&s->hm, sc, index,
                                                         s->cval, w, h, log)) < 0)
             return ret;
-        scores[sc] = pool(s->cval, p->topk, w, h);
+        scores[sc] = vg_cambi_pool(s->cval, p->topk, w, h);
     }
-    /* weight_scores_per_scale() over get_pixels_in_window() */
-    for (int sc = 0; sc < VG_CAMBI_SCALES; sc++)
-        score += scores[sc] * scale_weights[sc];
-    *out = score / (uint16_t)(ps->window * ps->window);
-    return 0;
-}
-
-/* Every c-value is 0 (an empty histogram band): the heatmaps are too. */
-static int zero_heatmaps(CambiCpu *s, unsigned index, VgLog *log)
-{
-    unsigned w = s->p.pass[0].width, h = s->p.pass[0].height;
-    int ret;
-
-    for (int sc = 0; sc < VG_CAMBI_SCALES; sc++) {
-        if (sc > 0 || s->p.high_res) {
-            w = (w + 1) >> 1;
-            h = (h + 1) >> 1;
-        }
-        if ((ret = vg_cambi_heatmaps_write(&s->hm, sc, index, NULL, w, h,
-                                           log)) < 0)
-            return ret;
-    }
+    *out = vg_cambi_score(scores, ps->window);
     return 0;
 }
 
@@ -529,7 +457,8 @@ static int cambi_extract(VgFeatureCtx *fc, const VgFrame *f)
     int ret;
 
     if (p->all_zero) {
-        if (s->heatmaps && (ret = zero_heatmaps(s, f->index, fc->log)) < 0)
+        if (s->heatmaps &&
+            (ret = vg_cambi_heatmaps_zero(&s->hm, p, f->index, fc->log)) < 0)
             return ret;
     } else {
         if ((ret = pass_score(s, &p->pass[0], f->dis, f->index, fc->log,

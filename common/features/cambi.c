@@ -428,6 +428,69 @@ int vg_cambi_setup(VgCambiParams *p, const VgCambiOptions *o, unsigned w,
     return 0;
 }
 
+/* ---- pooling -------------------------------------------------------------- */
+
+/*
+ * quick_select(): Hoare partitioning around a[k] until the k largest
+ * values are a[0..k-1], descending side first. The order it leaves them
+ * in is the order of the double sum below, so it is cambi.c's algorithm
+ * step for step.
+ */
+static void quick_select(float *a, int n, int k)
+{
+    int left = 0, right = n - 1;
+
+    if (n == k)
+        return;
+    while (left < right) {
+        const float pivot = a[k];
+        int i = left, j = right;
+
+        do {
+            while (a[i] > pivot)
+                i++;
+            while (a[j] < pivot)
+                j--;
+            if (i <= j) {
+                const float t = a[i];
+                a[i] = a[j];
+                a[j] = t;
+                i++;
+                j--;
+            }
+        } while (i <= j);
+        if (j < k)
+            left = i;
+        if (k < i)
+            right = j;
+    }
+}
+
+/* spatial_pooling(): the mean of the top max(1, trunc(topk * n)) c-values */
+double vg_cambi_pool(float *c, double topk, unsigned w, unsigned h)
+{
+    const int n = (int)(w * h);
+    const int t = (int)(topk * n);
+    const int k = t < 1 ? 1 : t > n ? n : t;
+    double sum = 0;
+
+    quick_select(c, n, k);
+    for (int i = 0; i < k; i++)
+        sum += c[i];
+    return sum / k;
+}
+
+double vg_cambi_score(const double scores[VG_CAMBI_SCALES], unsigned window)
+{
+    static const int scale_weights[VG_CAMBI_SCALES] = { 16, 8, 4, 2, 1 };
+    double score = 0.0;
+
+    /* weight_scores_per_scale() over get_pixels_in_window() */
+    for (int sc = 0; sc < VG_CAMBI_SCALES; sc++)
+        score += scores[sc] * scale_weights[sc];
+    return score / (uint16_t)(window * window);
+}
+
 int vg_cambi_emit(VgFeatureCtx *fc, const VgCambiParams *p, unsigned index,
                   double dist, double src)
 {
@@ -542,6 +605,23 @@ int vg_cambi_heatmaps_write(VgCambiHeatmaps *hm, unsigned scale,
             }
             done += (size_t)n;
         }
+    }
+    return 0;
+}
+
+int vg_cambi_heatmaps_zero(VgCambiHeatmaps *hm, const VgCambiParams *p,
+                           unsigned index, VgLog *log)
+{
+    unsigned w = p->pass[0].width, h = p->pass[0].height;
+    int ret;
+
+    for (int sc = 0; sc < VG_CAMBI_SCALES; sc++) {
+        if (sc > 0 || p->high_res) {
+            w = (w + 1) >> 1;
+            h = (h + 1) >> 1;
+        }
+        if ((ret = vg_cambi_heatmaps_write(hm, sc, index, NULL, w, h, log)) < 0)
+            return ret;
     }
     return 0;
 }

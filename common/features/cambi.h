@@ -8,7 +8,8 @@
  * CAMBI, the banding detector (libvmaf v3.2.0 src/feature/cambi.c and
  * src/feature/luminance_tools.c): options, outputs, the set-up every
  * backend shares (sizes, window, luminance thresholds, reciprocal table,
- * refusals) and the per-frame finish. The picture work is cpu/cambi.c's.
+ * refusals), the top-k pooling and the per-frame finish. The picture work
+ * is each backend's.
  */
 
 #ifndef VG_FEATURES_CAMBI_H
@@ -92,6 +93,16 @@ typedef struct VgCambiParams {
 int vg_cambi_setup(VgCambiParams *p, const VgCambiOptions *o, unsigned w,
                    unsigned h, unsigned bpc, VgLog *log);
 
+/**
+ * spatial_pooling(): the mean of the top max(1, trunc(topk * w * h)) of
+ * the w x h c-values c (row-major), summed in double in the order
+ * cambi.c's quick_select() leaves them; c is reordered.
+ */
+double vg_cambi_pool(float *c, double topk, unsigned w, unsigned h);
+
+/** A pass's score from its scale scores and its window (weights 16..1). */
+double vg_cambi_score(const double scores[VG_CAMBI_SCALES], unsigned window);
+
 /** Emit frame `index`'s outputs from the pass scores (cambi.c extract()). */
 int vg_cambi_emit(VgFeatureCtx *fc, const VgCambiParams *p, unsigned index,
                   double dist_score, double src_score);
@@ -125,6 +136,10 @@ int vg_cambi_heatmaps_open(VgCambiHeatmaps *hm, const VgCambiParams *p,
 int vg_cambi_heatmaps_write(VgCambiHeatmaps *hm, unsigned scale,
                             unsigned index, const float *c, unsigned w,
                             unsigned h, VgLog *log);
+
+/** Frame `index`'s heatmaps where every c-value is 0 (p->all_zero). */
+int vg_cambi_heatmaps_zero(VgCambiHeatmaps *hm, const VgCambiParams *p,
+                           unsigned index, VgLog *log);
 
 void vg_cambi_heatmaps_close(VgCambiHeatmaps *hm);
 

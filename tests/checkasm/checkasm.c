@@ -354,6 +354,15 @@ static long compare(const CaFeature *f, const CaCase *c, Run *a, Run *b,
     return bad || !values ? -1 : values;
 }
 
+static void fill_frame(const CaFeature *f, CaFrame *fr, enum CaPattern pat,
+                       unsigned frame, uint64_t *rng)
+{
+    if (f->fill)
+        f->fill(fr, pat, frame, rng);
+    else
+        ca_frame_fill(fr, pat, frame, rng);
+}
+
 static void run_case(const CaFeature *f, const CaCase *c)
 {
     const uint64_t key = ca_seed(state.seed, c->index);
@@ -405,7 +414,7 @@ static void run_case(const CaFeature *f, const CaCase *c)
     state.expect_refusal = refused;
     if (refused) {
         /* the first frame starts every run: each one must refuse it alike */
-        ca_frame_fill(&fr, c->pat, 0, &rng);
+        fill_frame(f, &fr, c->pat, 0, &rng);
         for (unsigned r = 0; r < n_runs; r++) {
             Run *x = &runs[r];
             ca_pic_pack(&x->ref, &fr, 0, &x->garbage);
@@ -428,7 +437,7 @@ static void run_case(const CaFeature *f, const CaCase *c)
         goto end;
     }
     for (unsigned i = 0; i < c->frames; i++) {
-        ca_frame_fill(&fr, c->pat, i, &rng);
+        fill_frame(f, &fr, c->pat, i, &rng);
         for (unsigned r = 0; r < n_runs; r++) {
             Run *x = &runs[r];
             ca_pic_pack(&x->ref, &fr, 0, &x->garbage);

@@ -34,6 +34,7 @@
     F(psnr_hvs)     \
     F(ciede)        \
     F(speed_chroma) \
+    F(cambi)        \
     /* end of the table */
 
 #define CA_DECLARE(feat) void checkasm_check_##feat(void);
@@ -66,6 +67,12 @@ typedef struct CaFeature {
     int (*refuses)(enum VgPixFmt fmt, unsigned bpc, unsigned w, unsigned h);
     /** 1: the feature refuses 4:0:0 (it needs chroma); those cases are skipped */
     int needs_chroma;
+    /**
+     * Optional: fills the frame pair instead of ca_frame_fill() (which it
+     * may call), for content the patterns do not give the feature.
+     */
+    void (*fill)(CaFrame *fr, enum CaPattern pat, unsigned frame,
+                 uint64_t *rng);
 } CaFeature;
 
 /**

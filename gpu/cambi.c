@@ -1,0 +1,414 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * CAMBI on CUDA. On the device (gpu/cambi.cu), per pass (the distorted
+ * luma, and with full_ref the reference): the conversion to 10 bits at the
+ * working size, the anti-dithering, the spatial mask, and per scale the
+ * decimation, the mode filter and the c-values, into one device area that
+ * holds every pass's and scale's c-values of the frame. That area is
+ * copied back to pinned host memory; on the host, in collect(), the home
+ * pools each scale (vg_cambi_pool(): cambi.c's quick_select() and the
+ * double sum in the order it leaves the values, which no parallel order
+ * reproduces) and weights the scales, so both backends print the same
+ * bits. The set-up, the refusals and the tables are the home's
+ * (vg_cambi_setup()); the nearest-sample tables of a resize are built here
+ * with the CPU's float steps.
+ *
+ * Frames in flight each need their c-values until collected: the pinned
+ * buffers are a pool that grows to the number of frames in flight. The
+ * heatmaps of heatmaps_path are written from them in collect(), before the
+ * pooling reorders them.
+ */
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/features/cambi.h"
+#include "common/features/cambi_params.h"
+#include "gpu/feature.h"
+
+_Static_assert(VG_CAMBI_K_MAX_DIFFS == VG_CAMBI_MAX_DIFFS,
+               "kernel and home disagree on the contrast steps");
+
+/** One frame's c-values on the host. */
+typedef struct CambiHostBuf {
+    float *c;
+    unsigned index;
+    int busy;
+} CambiHostBuf;
+
+typedef struct CambiCuda {
+    VgCambiParams p;
+    CUfunction f_to10, f_dither, f_flat, f_mask, f_dec, f_mode, f_cval;
+    CUdeviceptr mem;
+    CUdeviceptr img[2], msk[2], rlut, ix[2], iy[2], cval;
+    size_t off[2][VG_CAMBI_SCALES];  ///< c-value offsets (floats) per scale
+    unsigned sw[2][VG_CAMBI_SCALES], sh[2][VG_CAMBI_SCALES];
+    size_t n_cval;                   ///< floats of c-values per frame
+    int resize[2];                   ///< pass p changes the size
+    uint32_t *tab;                   ///< host tables (kept for the copies)
+    CambiHostBuf *bufs;
+    unsigned n_bufs;
+    int heatmaps;                    ///< hm is open
+    VgCambiHeatmaps hm;
+} CambiCuda;
+
+static void cambi_cuda_close(VgFeatureCtx *fc)
+{
+    CambiCuda *s = fc->priv;
+    const VgCuda *cu = vg_cuda_fc_device(fc)->cu;
+
+    if (s->mem)
+        VG_CU(cu, fc->log, cuMemFree, s->mem);
+    for (unsigned i = 0; i < s->n_bufs; i++)
+        if (s->bufs[i].c)
+            VG_CUX(cu, fc->log, cuMemFreeHost, s->bufs[i].c);
+    free(s->bufs);
+    free(s->tab);
+    if (s->heatmaps)
+        vg_cambi_heatmaps_close(&s->hm);
+    memset(s, 0, sizeof(*s));
+}
+
+/*
+ * cpu/cambi.c to_10bit()'s source coordinates of a resize: x steps by
+ * iw / ow in float from (iw / ow) / 2 - 0.5, rounded by truncating x + 0.5;
+ * the same for y. Clamped to the picture as there.
+ */
+static void resize_tables(uint32_t *tx, uint32_t *ty, unsigned iw,
+                          unsigned ih, unsigned ow, unsigned oh)
+{
+    const float rx = (float)iw / (float)ow, ry = (float)ih / (float)oh;
+    const float sx = rx / 2 - 0.5, sy = ry / 2 - 0.5;
+    float y = sy, x = sx;
+
+    for (unsigned i = 0; i < oh; i++) {
+        unsigned iy = (unsigned)(int)(y + 0.5);
+
+        if (iy >= ih)
+            iy = ih - 1;
+        ty[i] = iy;
+        y += ry;
+    }
+    for (unsigned j = 0; j < ow; j++) {
+        unsigned ix = (unsigned)(int)(x + 0.5);
+
+        if (ix >= iw)
+            ix = iw - 1;
+        tx[j] = ix;
+        x += rx;
+    }
+}
+
+#define ALIGN256(n) (((n) + 255) & ~(size_t)255)
+
+static int cambi_cuda_init(VgFeatureCtx *fc)
+{
+    CambiCuda *s = fc->priv;
+    VgCambiParams *p = &s->p;
+    VgCudaDevice *d = vg_cuda_fc_device(fc);
+    size_t n, off = 0, tab_n = 0, tab_off[2][2], total;
+    int ret;
+
+    if ((ret = vg_cambi_setup(p, fc->opts, fc->width, fc->height, fc->bpc,
+                              fc->log)) < 0)
+        return ret;
+    if (((const VgCambiOptions *)fc->opts)->heatmaps_path[0]) {
+        s->heatmaps = 1;
+        if ((ret = vg_cambi_heatmaps_open(&s->hm, p, ((const VgCambiOptions *)
+                                          fc->opts)->heatmaps_path, fc->log)) < 0)
+            return ret;
+    }
+    if (p->all_zero)
+        return 0;
+    for (int k = 0; k < 1 + p->full_ref; k++) {
+        const VgCambiPass *ps = &p->pass[k];
+        unsigned w = ps->width, h = ps->height;
+
+        if ((ps->window >> 1) > VG_CAMBI_PAD_MAX) {
+            vg_log(fc->log, VG_LOG_ERROR, "cambi: window %u too large for "
+                   "the CUDA path", ps->window);
+            return -ENOTSUP;
+        }
+        for (int sc = 0; sc < VG_CAMBI_SCALES; sc++) {
+            if (sc > 0 || p->high_res) {
+                w = (w + 1) >> 1;
+                h = (h + 1) >> 1;
+            }
+            s->sw[k][sc] = w;
+            s->sh[k][sc] = h;
+            s->off[k][sc] = s->n_cval;
+            s->n_cval += (size_t)w * h;
+        }
+        s->resize[k] = ps->width != fc->width || ps->height != fc->height;
+        if (s->resize[k]) {
+            tab_off[k][0] = tab_n;
+            tab_n += ps->width;
+            tab_off[k][1] = tab_n;
+            tab_n += ps->height;
+        }
+    }
+
+    if ((ret = vg_cuda_device_function(d, "vg_cambi_to10", &s->f_to10)) < 0 ||
+        (ret = vg_cuda_device_function(d, "vg_cambi_dither", &s->f_dither)) < 0 ||
+        (ret = vg_cuda_device_function(d, "vg_cambi_flat", &s->f_flat)) < 0 ||
+        (ret = vg_cuda_device_function(d, "vg_cambi_mask", &s->f_mask)) < 0 ||
+        (ret = vg_cuda_device_function(d, "vg_cambi_decimate", &s->f_dec)) < 0 ||
+        (ret = vg_cuda_device_function(d, "vg_cambi_mode", &s->f_mode)) < 0 ||
+        (ret = vg_cuda_device_function(d, "vg_cambi_cvalues", &s->f_cval)) < 0)
+        return ret;
+
+    /* two 10-bit planes and two masks of the work size, the reciprocal
+     * table, the resize tables, the c-values */
+    n = (size_t)p->alloc_w * p->alloc_h;
+    total = 2 * ALIGN256(n * sizeof(uint16_t)) + 2 * ALIGN256(n) +
+            ALIGN256(sizeof(p->rlut)) + ALIGN256(tab_n * sizeof(uint32_t)) +
+            ALIGN256(s->n_cval * sizeof(float));
+    if ((ret = VG_CU(d->cu, fc->log, cuMemAlloc, &s->mem, total)) < 0)
+        goto fail;
+#define TAKE(ptr, bytes) (ptr = s->mem + off, off += ALIGN256(bytes))
+    TAKE(s->img[0], n * sizeof(uint16_t));
+    TAKE(s->img[1], n * sizeof(uint16_t));
+    TAKE(s->msk[0], n);
+    TAKE(s->msk[1], n);
+    TAKE(s->rlut, sizeof(p->rlut));
+    {
+        CUdeviceptr tabs;
+
+        TAKE(tabs, tab_n * sizeof(uint32_t));
+        for (int k = 0; k < 2; k++) {
+            s->ix[k] = s->resize[k] ? tabs + tab_off[k][0] * sizeof(uint32_t) : 0;
+            s->iy[k] = s->resize[k] ? tabs + tab_off[k][1] * sizeof(uint32_t) : 0;
+        }
+        if (tab_n) {
+            if (!(s->tab = malloc(tab_n * sizeof(*s->tab)))) {
+                vg_log(fc->log, VG_LOG_ERROR, "cambi: out of memory");
+                ret = -ENOMEM;
+                goto fail;
+            }
+            for (int k = 0; k < 2; k++)
+                if (s->resize[k])
+                    resize_tables(s->tab + tab_off[k][0],
+                                  s->tab + tab_off[k][1], fc->width,
+                                  fc->height, p->pass[k].width,
+                                  p->pass[k].height);
+            if ((ret = VG_CU(d->cu, fc->log, cuMemcpyHtoDAsync, tabs, s->tab,
+                             tab_n * sizeof(*s->tab), d->stream)) < 0)
+                goto fail;
+        }
+    }
+    TAKE(s->cval, s->n_cval * sizeof(float));
+#undef TAKE
+    /* p (and its table) lives as long as the feature */
+    if ((ret = VG_CU(d->cu, fc->log, cuMemcpyHtoDAsync, s->rlut, p->rlut,
+                     sizeof(p->rlut), d->stream)) < 0)
+        goto fail;
+    return 0;
+fail:
+    cambi_cuda_close(fc);
+    return ret;
+}
+
+static int launch(VgFeatureCtx *fc, CUfunction fn, VgCambiKernelParams *kp)
+{
+    return vg_cuda_device_launch(vg_cuda_fc_device(fc), fn,
+                                 ((unsigned)kp->w + VG_CAMBI_BX - 1) / VG_CAMBI_BX,
+                                 ((unsigned)kp->h + VG_CAMBI_BY - 1) / VG_CAMBI_BY,
+                                 1, VG_CAMBI_BX, VG_CAMBI_BY, kp);
+}
+
+/* queue pass k on picture `in` (device luma) */
+static int submit_pass(VgFeatureCtx *fc, int k, const VgImage *in)
+{
+    CambiCuda *s = fc->priv;
+    const VgCambiParams *p = &s->p;
+    const VgCambiPass *ps = &p->pass[k];
+    const unsigned bpc = in->bpc;
+    const unsigned down = bpc > 10 ? bpc - 10 : 0;
+    VgCambiKernelParams kp;
+    int cur = 0, ret;
+
+    memset(&kp, 0, sizeof(kp));
+    kp.pitch = p->alloc_w;
+    kp.rlut = s->rlut;
+    kp.pad = (int32_t)(ps->window >> 1);
+    kp.mask_index = ps->mask_index;
+    kp.band_base = p->band_base;
+    kp.band_size = p->band_size;
+    kp.num_diffs = (int32_t)p->num_diffs;
+    kp.vlt_luma = p->vlt_luma;
+    for (unsigned d = 0; d < VG_CAMBI_MAX_DIFFS; d++) {
+        kp.tvi_for_diff[d] = p->tvi_for_diff[d];
+        kp.diff_weights[d] = p->diff_weights[d];
+    }
+
+    /* to 10 bits at the working size */
+    kp.src = (uint64_t)(uintptr_t)in->data[0];
+    kp.src_pitch = in->stride[0];
+    kp.dst = s->img[0];
+    kp.ix = s->ix[k];
+    kp.iy = s->iy[k];
+    kp.w = (int32_t)ps->width;
+    kp.h = (int32_t)ps->height;
+    kp.in_bpc = (int32_t)bpc;
+    kp.up = bpc < 10 ? 10 - (int32_t)bpc : 0;
+    kp.down = (int32_t)down;
+    kp.rnd = down ? 1 << (down - 1) : 0;
+    if ((ret = launch(fc, s->f_to10, &kp)) < 0)
+        return ret;
+    kp.ix = kp.iy = 0;
+    if (p->enc_bitdepth < 10) {
+        kp.src = s->img[0];
+        kp.dst = s->img[1];
+        if ((ret = launch(fc, s->f_dither, &kp)) < 0)
+            return ret;
+        cur = 1;
+    }
+
+    /* the spatial mask: flags into msk[1], counts into msk[0] */
+    kp.src = s->img[cur];
+    kp.mdst = s->msk[1];
+    if ((ret = launch(fc, s->f_flat, &kp)) < 0)
+        return ret;
+    kp.msrc = s->msk[1];
+    kp.mdst = s->msk[0];
+    if ((ret = launch(fc, s->f_mask, &kp)) < 0)
+        return ret;
+
+    /* the picture is in img[cur], the mask in msk[mc] */
+    for (int sc = 0, mc = 0; sc < VG_CAMBI_SCALES; sc++) {
+        kp.w = (int32_t)s->sw[k][sc];
+        kp.h = (int32_t)s->sh[k][sc];
+        if (sc > 0 || p->high_res) {
+            kp.src = s->img[cur];
+            kp.dst = s->img[!cur];
+            kp.msrc = s->msk[mc];
+            kp.mdst = s->msk[!mc];
+            if ((ret = launch(fc, s->f_dec, &kp)) < 0)
+                return ret;
+            cur = !cur;
+            mc = !mc;
+        }
+        kp.src = s->img[cur];
+        kp.dst = s->img[!cur];
+        if ((ret = launch(fc, s->f_mode, &kp)) < 0)
+            return ret;
+        cur = !cur;
+
+        kp.src = s->img[cur];
+        kp.msrc = s->msk[mc];
+        kp.cval = s->cval + s->off[k][sc] * sizeof(float);
+        if ((ret = vg_cuda_device_launch(vg_cuda_fc_device(fc), s->f_cval,
+                                         ((unsigned)kp.w + VG_CAMBI_TILE - 1) /
+                                         VG_CAMBI_TILE,
+                                         ((unsigned)kp.h + VG_CAMBI_TILE - 1) /
+                                         VG_CAMBI_TILE, 1, VG_CAMBI_TILE,
+                                         VG_CAMBI_TILE, &kp)) < 0)
+            return ret;
+    }
+    return 0;
+}
+
+/* a free pinned buffer (the pool grows with the frames in flight) */
+static CambiHostBuf *take_buf(VgFeatureCtx *fc)
+{
+    CambiCuda *s = fc->priv;
+    VgCudaDevice *d = vg_cuda_fc_device(fc);
+    CambiHostBuf *b;
+    void *c;
+
+    for (unsigned i = 0; i < s->n_bufs; i++)
+        if (!s->bufs[i].busy)
+            return &s->bufs[i];
+    if (!(b = realloc(s->bufs, (s->n_bufs + 1) * sizeof(*b)))) {
+        vg_log(fc->log, VG_LOG_ERROR, "cambi: out of memory");
+        return NULL;
+    }
+    s->bufs = b;
+    if (VG_DCUX(d, cuMemHostAlloc, &c, s->n_cval * sizeof(float),
+                VG_CU_MEMHOSTALLOC_PORTABLE) < 0)
+        return NULL;
+    b = &s->bufs[s->n_bufs++];
+    b->c = c;
+    b->busy = 0;
+    return b;
+}
+
+static int cambi_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
+{
+    CambiCuda *s = fc->priv;
+    VgCudaDevice *d = vg_cuda_fc_device(fc);
+    CambiHostBuf *b;
+    int ret;
+
+    if (s->p.all_zero)
+        return 0;
+    if ((ret = submit_pass(fc, 0, f->dis)) < 0 ||
+        (s->p.full_ref && (ret = submit_pass(fc, 1, f->ref)) < 0))
+        return ret;
+    if (!(b = take_buf(fc)))
+        return -ENOMEM;
+    if ((ret = VG_DCU(d, cuMemcpyDtoHAsync, b->c, s->cval,
+                      s->n_cval * sizeof(float), d->stream)) < 0)
+        return ret;
+    b->index = f->index;
+    b->busy = 1;
+    return 0;
+}
+
+static int cambi_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)
+{
+    CambiCuda *s = fc->priv;
+    const VgCambiParams *p = &s->p;
+    double score[2] = { 0.0, 0.0 };
+    CambiHostBuf *b = NULL;
+    int ret;
+
+    if (p->all_zero) {
+        if (s->heatmaps &&
+            (ret = vg_cambi_heatmaps_zero(&s->hm, p, f->index, fc->log)) < 0)
+            return ret;
+        return vg_cambi_emit(fc, p, f->index, 0.0, 0.0);
+    }
+    for (unsigned i = 0; i < s->n_bufs; i++)
+        if (s->bufs[i].busy && s->bufs[i].index == f->index)
+            b = &s->bufs[i];
+    if (!b) {
+        vg_log(fc->log, VG_LOG_ERROR, "cambi: no c-values for frame %u",
+               f->index);
+        return -EINVAL;
+    }
+    for (int k = 0; k < 1 + p->full_ref; k++) {
+        double scores[VG_CAMBI_SCALES];
+
+        for (int sc = 0; sc < VG_CAMBI_SCALES; sc++) {
+            if (k == 0 && s->heatmaps &&
+                (ret = vg_cambi_heatmaps_write(&s->hm, sc, f->index,
+                                               b->c + s->off[k][sc],
+                                               s->sw[k][sc], s->sh[k][sc],
+                                               fc->log)) < 0) {
+                b->busy = 0;
+                return ret;
+            }
+            scores[sc] = vg_cambi_pool(b->c + s->off[k][sc], p->topk,
+                                       s->sw[k][sc], s->sh[k][sc]);
+        }
+        score[k] = vg_cambi_score(scores, p->pass[k].window);
+    }
+    b->busy = 0;
+    return vg_cambi_emit(fc, p, f->index, score[0], score[1]);
+}
+
+const VgCudaFeatureImpl vg_cuda_cambi = {
+    .priv_size = sizeof(CambiCuda),
+    .init = cambi_cuda_init,
+    .submit = cambi_cuda_submit,
+    .collect = cambi_cuda_collect,
+    .close = cambi_cuda_close,
+};

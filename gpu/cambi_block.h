@@ -1,0 +1,244 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * What one thread of each CAMBI kernel (gpu/cambi.cu) does: plain C that
+ * nvcc compiles as device code and a host compiler as host code, so that
+ * tests/gpu/test_cambi_block.c replays the kernels thread by thread on
+ * the host against cpu/cambi.c without a GPU.
+ *
+ * Each step writes a new plane (the CPU's in-place steps only ever read
+ * samples they have not yet written, so out of place gives the same
+ * planes); work planes share one pitch in samples (p->pitch):
+ *  - to10: the luma to 10 bits, shifts as cambi_preprocessing(); a
+ *    resize takes the nearest sample from tables the host builds with the
+ *    CPU's float steps (ix, iy);
+ *  - dither: the 2x2 anti-dithering mean below 10 encoding bits;
+ *  - flat, mask: the zero-derivative flags, then their 7x7 box count
+ *    (clipped to the picture) against mask_index;
+ *  - decimate: every other sample of the picture and of the mask;
+ *  - mode: the 3x3 separable mode filter (the vertical mode of the
+ *    horizontal ones; mode3() is symmetric in its three arguments);
+ *  - cval_load, cval_pixel: the c-values. A block's threads load its
+ *    16 x 16 tile plus the half window into the shared tile as values,
+ *    with 0xffff where the pixel is masked off, outside the histogram band
+ *    or outside the picture (the CPU's histograms count none of them);
+ *    after the barrier each thread counts, in its own column of shared
+ *    counters, the pixels of its window equal to its value + k, k in
+ *    [-num_diffs, num_diffs]: the very counts the CPU's sliding histograms
+ *    hold for it (integers, so in any order), then takes the CPU's float
+ *    steps per contrast step in its order (the int product made float,
+ *    times the float reciprocal, the running maximum).
+ * Everything is integer but that last product (-fmad=false on the device
+ * keeps it a plain multiply, and nothing else could be contracted).
+ */
+
+#ifndef VG_GPU_CAMBI_BLOCK_H
+#define VG_GPU_CAMBI_BLOCK_H
+
+#include <stdint.h>
+
+#include "common/features/cambi_params.h"
+
+#ifdef __CUDACC__
+#define VG_CAMBI_FN static __device__ __forceinline__
+#else
+#define VG_CAMBI_FN static inline
+#endif
+
+#define VG_CAMBI_SENT 0xffffu
+#define VG_CAMBI_NCOUNT (2 * VG_CAMBI_K_MAX_DIFFS + 1)
+#define VG_CAMBI_NTHR (VG_CAMBI_TILE * VG_CAMBI_TILE)
+
+/** The c-value kernel's shared memory (46080 bytes). */
+typedef struct VgCambiTile {
+    uint16_t v[VG_CAMBI_TILE_SIDE * VG_CAMBI_TILE_SIDE];
+    uint16_t count[VG_CAMBI_NCOUNT * VG_CAMBI_NTHR]; ///< [k][thread]
+} VgCambiTile;
+
+#define VG_CAMBI_PTR(type, a) ((type *)(uintptr_t)(a))
+
+/* (i, j) inside p->w x p->h for every function below */
+VG_CAMBI_FN void vg_cambi_to10_px(const VgCambiKernelParams *p, int i, int j)
+{
+    const unsigned sy = p->iy ? VG_CAMBI_PTR(const uint32_t, p->iy)[i] :
+                                (unsigned)i;
+    const unsigned sx = p->ix ? VG_CAMBI_PTR(const uint32_t, p->ix)[j] :
+                                (unsigned)j;
+    const uint8_t *row = VG_CAMBI_PTR(const uint8_t, p->src) +
+                         (int64_t)sy * p->src_pitch;
+    const unsigned v = p->in_bpc > 8 ? ((const uint16_t *)row)[sx] : row[sx];
+
+    VG_CAMBI_PTR(uint16_t, p->dst)[i * p->pitch + j] =
+        (uint16_t)(((v << p->up) + (unsigned)p->rnd) >> p->down);
+}
+
+VG_CAMBI_FN void vg_cambi_dither_px(const VgCambiKernelParams *p, int i, int j)
+{
+    const uint16_t *r = VG_CAMBI_PTR(const uint16_t, p->src) + i * p->pitch;
+    unsigned v;
+
+    if (i + 1 < p->h)
+        v = j + 1 < p->w ?
+            (r[j] + r[j + 1] + r[j + p->pitch] + r[j + 1 + p->pitch]) >> 2 :
+            (r[j] + r[j + p->pitch]) >> 1;
+    else
+        v = j + 1 < p->w ? (r[j] + r[j + 1]) >> 1 : r[j];
+    VG_CAMBI_PTR(uint16_t, p->dst)[i * p->pitch + j] = (uint16_t)v;
+}
+
+/* zero derivative to the right and below (edges count as equal) */
+VG_CAMBI_FN void vg_cambi_flat_px(const VgCambiKernelParams *p, int i, int j)
+{
+    const uint16_t *r = VG_CAMBI_PTR(const uint16_t, p->src) + i * p->pitch;
+
+    VG_CAMBI_PTR(uint8_t, p->mdst)[i * p->pitch + j] =
+        (j == p->w - 1 || r[j] == r[j + 1]) &&
+        (i == p->h - 1 || r[j] == r[j + p->pitch]);
+}
+
+/* the flags (msrc) counted over the 7x7 box clipped to the picture */
+VG_CAMBI_FN void vg_cambi_mask_px(const VgCambiKernelParams *p, int i, int j)
+{
+    const uint8_t *z = VG_CAMBI_PTR(const uint8_t, p->msrc);
+    int n = 0;
+
+    for (int y = i - 3; y <= i + 3; y++) {
+        if (y < 0 || y >= p->h)
+            continue;
+        for (int x = j - 3; x <= j + 3; x++)
+            if (x >= 0 && x < p->w)
+                n += z[y * p->pitch + x];
+    }
+    VG_CAMBI_PTR(uint8_t, p->mdst)[i * p->pitch + j] = n > p->mask_index;
+}
+
+/* (w, h) is the decimated size */
+VG_CAMBI_FN void vg_cambi_decimate_px(const VgCambiKernelParams *p, int i,
+                                      int j)
+{
+    const int64_t s = 2 * i * p->pitch + 2 * j, d = i * p->pitch + j;
+
+    VG_CAMBI_PTR(uint16_t, p->dst)[d] = VG_CAMBI_PTR(const uint16_t, p->src)[s];
+    VG_CAMBI_PTR(uint8_t, p->mdst)[d] = VG_CAMBI_PTR(const uint8_t, p->msrc)[s];
+}
+
+VG_CAMBI_FN unsigned vg_cambi_mode3(unsigned a, unsigned b, unsigned c)
+{
+    if (a == b || a == c)
+        return a;
+    if (b == c)
+        return b;
+    return a < b ? (a < c ? a : c) : (b < c ? b : c);
+}
+
+/* the horizontal mode of row r at column j, edge columns kept */
+VG_CAMBI_FN unsigned vg_cambi_hmode(const uint16_t *r, int j, int w)
+{
+    if (j == 0 || j == w - 1)
+        return r[j];
+    return vg_cambi_mode3(r[j - 1], r[j], r[j + 1]);
+}
+
+VG_CAMBI_FN void vg_cambi_mode_px(const VgCambiKernelParams *p, int i, int j)
+{
+    const uint16_t *r = VG_CAMBI_PTR(const uint16_t, p->src) + i * p->pitch;
+    unsigned v;
+
+    if (i == 0 || i == p->h - 1)
+        v = r[j];
+    else
+        v = vg_cambi_mode3(vg_cambi_hmode(r - p->pitch, j, p->w),
+                           vg_cambi_hmode(r, j, p->w),
+                           vg_cambi_hmode(r + p->pitch, j, p->w));
+    VG_CAMBI_PTR(uint16_t, p->dst)[i * p->pitch + j] = (uint16_t)v;
+}
+
+/* thread tid of block (bx, by): its share of the tile (all threads, then
+ * a barrier) */
+VG_CAMBI_FN void vg_cambi_cval_load(VgCambiTile *t,
+                                    const VgCambiKernelParams *p, int tid,
+                                    int bx, int by)
+{
+    const uint16_t *img = VG_CAMBI_PTR(const uint16_t, p->src);
+    const uint8_t *msk = VG_CAMBI_PTR(const uint8_t, p->msrc);
+    const int pad = p->pad, side = VG_CAMBI_TILE + 2 * pad;
+    const int x0 = bx * VG_CAMBI_TILE - pad, y0 = by * VG_CAMBI_TILE - pad;
+
+    for (int k = tid; k < side * side; k += VG_CAMBI_NTHR) {
+        const int y = y0 + k / side, x = x0 + k % side;
+        unsigned v = VG_CAMBI_SENT;
+
+        if (y >= 0 && y < p->h && x >= 0 && x < p->w) {
+            const int64_t o = y * p->pitch + x;
+            const unsigned u = img[o];
+
+            /* in_band(): uint16 wrap as the CPU */
+            if (msk[o] && (uint16_t)(u - (unsigned)p->band_base) <
+                          (unsigned)p->band_size)
+                v = u;
+        }
+        t->v[(k / side) * VG_CAMBI_TILE_SIDE + k % side] = (uint16_t)v;
+    }
+}
+
+/* thread (tx, ty) of block (bx, by), after the barrier: its c-value, if
+ * inside the picture */
+VG_CAMBI_FN void vg_cambi_cval_pixel(VgCambiTile *t,
+                                     const VgCambiKernelParams *p, int tx,
+                                     int ty, int bx, int by)
+{
+    const float *rlut = VG_CAMBI_PTR(const float, p->rlut);
+    const int i = by * VG_CAMBI_TILE + ty, j = bx * VG_CAMBI_TILE + tx;
+    const int pad = p->pad, nd = p->num_diffs;
+    uint16_t *cnt = t->count + ty * VG_CAMBI_TILE + tx;
+    unsigned s;
+    float c = 0.0f;
+
+    if (i >= p->h || j >= p->w)
+        return;
+    s = t->v[(ty + pad) * VG_CAMBI_TILE_SIDE + tx + pad];
+    if (s != VG_CAMBI_SENT) {
+        const int value = (int)s + nd;
+        const int v = (int)s - p->band_base;
+        const unsigned lo = s - (unsigned)nd, span = 2u * (unsigned)nd;
+        unsigned p0;
+
+        for (int k = 0; k <= 2 * nd; k++)
+            cnt[k * VG_CAMBI_NTHR] = 0;
+        for (int dy = 0; dy <= 2 * pad; dy++) {
+            const uint16_t *r = t->v + (ty + dy) * VG_CAMBI_TILE_SIDE + tx;
+
+            for (int dx = 0; dx <= 2 * pad; dx++) {
+                /* u - lo wraps past span for the sentinel and for values
+                 * more than nd away on either side */
+                const unsigned k = (unsigned)r[dx] - lo;
+
+                if (k <= span)
+                    cnt[k * VG_CAMBI_NTHR]++;
+            }
+        }
+        p0 = cnt[nd * VG_CAMBI_NTHR];
+        for (int d = 0; d < nd; d++) {
+            unsigned p1, p2, pm;
+            float val;
+
+            if (value > p->tvi_for_diff[d] || value + d + 1 <= p->vlt_luma)
+                continue;
+            p1 = cnt[(nd + d + 1) * VG_CAMBI_NTHR];
+            /* below the band: no pixel of the histograms */
+            p2 = v - d - 1 >= 0 ? cnt[(nd - d - 1) * VG_CAMBI_NTHR] : 0;
+            pm = p1 > p2 ? p1 : p2;
+            val = (float)(p->diff_weights[d] * (int)p0 * (int)pm) *
+                  rlut[pm + p0];
+            if (val > c)
+                c = val;
+        }
+    }
+    VG_CAMBI_PTR(float, p->cval)[(int64_t)i * p->w + j] = c;
+}
+
+#endif /* VG_GPU_CAMBI_BLOCK_H */
