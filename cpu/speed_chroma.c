@@ -22,10 +22,9 @@ typedef struct SpeedChromaCpu {
     float *ref, *dis;
 } SpeedChromaCpu;
 
-static int speed_chroma_init(VgFeatureCtx *fc)
+int vg_speed_chroma_setup(VgFeatureCtx *fc, VgSpeed *speed, int no_frames)
 {
     const VgSpeedChromaOptions *o = fc->opts;
-    SpeedChromaCpu *s = fc->priv;
     const VgSpeedParams p = {
         .kernelscale = o->speed_kernelscale,
         .prescale = o->speed_prescale,
@@ -33,9 +32,9 @@ static int speed_chroma_init(VgFeatureCtx *fc)
         .sigma_nn = o->speed_sigma_nn,
         .nn_floor = o->speed_nn_floor,
         .weight_var_mode = o->speed_weight_var_mode,
+        .no_frames = no_frames,
     };
     unsigned ssx, ssy;
-    int ret;
 
     if (fc->layout == VG_LAYOUT_400) {
         vg_log(fc->log, VG_LOG_ERROR, "speed_chroma: needs chroma planes; "
@@ -45,8 +44,16 @@ static int speed_chroma_init(VgFeatureCtx *fc)
     /* init_chroma(): the chroma plane's size, w / 2 and h / 2 as
      * subsampled */
     vg_layout_shifts(fc->layout, &ssx, &ssy);
-    if ((ret = vg_speed_init(&s->speed, &p, fc->width >> ssx,
-                             fc->height >> ssy, "speed_chroma", fc->log)) < 0)
+    return vg_speed_init(speed, &p, fc->width >> ssx, fc->height >> ssy,
+                         "speed_chroma", fc->log);
+}
+
+static int speed_chroma_init(VgFeatureCtx *fc)
+{
+    SpeedChromaCpu *s = fc->priv;
+    int ret;
+
+    if ((ret = vg_speed_chroma_setup(fc, &s->speed, 0)) < 0)
         return ret;
     if (!(s->ref = vg_speed_alloc_frame(&s->speed)) ||
         !(s->dis = vg_speed_alloc_frame(&s->speed))) {
@@ -77,13 +84,12 @@ static int channel(VgFeatureCtx *fc, const VgFrame *f, unsigned plane,
     return vg_speed_score(&s->speed, s->ref, s->dis, score, fc->log);
 }
 
-static int speed_chroma_extract(VgFeatureCtx *fc, const VgFrame *f)
+int vg_speed_chroma_emit(VgFeatureCtx *fc, unsigned index, float u,
+                         float v, int err_u, int err_v)
 {
     const VgSpeedChromaOptions *o = fc->opts;
     const double mx = o->speed_max_val;
-    float u, v, uv;
-    const int err_u = channel(fc, f, 1, &u);
-    const int err_v = channel(fc, f, 2, &v);
+    float uv;
     int ret;
 
     /* extract_chroma(): a singular channel takes the other's score */
@@ -94,13 +100,22 @@ static int speed_chroma_extract(VgFeatureCtx *fc, const VgFrame *f)
     else
         uv = (u + v) / 2.0;
     /* MIN(x, max_val) with a double max_val */
-    if ((ret = vg_feature_emit(fc, VG_SPEED_CHROMA_OUT_U, f->index,
+    if ((ret = vg_feature_emit(fc, VG_SPEED_CHROMA_OUT_U, index,
                                u < mx ? u : mx)) < 0 ||
-        (ret = vg_feature_emit(fc, VG_SPEED_CHROMA_OUT_V, f->index,
+        (ret = vg_feature_emit(fc, VG_SPEED_CHROMA_OUT_V, index,
                                v < mx ? v : mx)) < 0)
         return ret;
-    return vg_feature_emit(fc, VG_SPEED_CHROMA_OUT_UV, f->index,
+    return vg_feature_emit(fc, VG_SPEED_CHROMA_OUT_UV, index,
                            uv < mx ? uv : mx);
+}
+
+static int speed_chroma_extract(VgFeatureCtx *fc, const VgFrame *f)
+{
+    float u, v;
+    const int err_u = channel(fc, f, 1, &u);
+    const int err_v = channel(fc, f, 2, &v);
+
+    return vg_speed_chroma_emit(fc, f->index, u, v, err_u, err_v);
 }
 
 const VgFeatureImpl vg_cpu_speed_chroma = {

@@ -22,10 +22,9 @@ typedef struct SpeedTemporalCpu {
     float *ref, *dis, *cur;
 } SpeedTemporalCpu;
 
-static int speed_temporal_init(VgFeatureCtx *fc)
+int vg_speed_temporal_setup(VgFeatureCtx *fc, VgSpeed *speed, int no_frames)
 {
     const VgSpeedTemporalOptions *o = fc->opts;
-    SpeedTemporalCpu *s = fc->priv;
     const VgSpeedParams p = {
         .kernelscale = o->speed_kernelscale,
         .prescale = o->speed_prescale,
@@ -33,11 +32,19 @@ static int speed_temporal_init(VgFeatureCtx *fc)
         .sigma_nn = o->speed_sigma_nn,
         .nn_floor = o->speed_nn_floor,
         .weight_var_mode = 0,
+        .no_frames = no_frames,
     };
+
+    return vg_speed_init(speed, &p, fc->width, fc->height, "speed_temporal",
+                         fc->log);
+}
+
+static int speed_temporal_init(VgFeatureCtx *fc)
+{
+    SpeedTemporalCpu *s = fc->priv;
     int ret;
 
-    if ((ret = vg_speed_init(&s->speed, &p, fc->width, fc->height,
-                             "speed_temporal", fc->log)) < 0)
+    if ((ret = vg_speed_temporal_setup(fc, &s->speed, 0)) < 0)
         return ret;
     if (!(s->ref = vg_speed_alloc_frame(&s->speed)) ||
         !(s->dis = vg_speed_alloc_frame(&s->speed)) ||
