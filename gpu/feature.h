@@ -57,6 +57,11 @@ typedef struct VgCudaFeatureImpl {
     size_t priv_size;
     unsigned needs;     ///< VG_CUDA_NEED_* flags
     size_t res_size;    ///< bytes of per-frame device results
+    /**
+     * Optional: the bytes of per-frame results when they depend on the
+     * geometry or the options, asked once after init; replaces res_size.
+     */
+    size_t (*res_size_of)(const VgFeatureCtx *fc);
     VgFeatureInitFn *init;
     VgCudaSubmitFn *submit;
     VgCudaCollectFn *collect;
