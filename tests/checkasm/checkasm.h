@@ -34,6 +34,7 @@
     F(psnr_hvs)     \
     F(ciede)        \
     F(speed_chroma) \
+    F(speed_temporal) \
     /* end of the table */
 
 #define CA_DECLARE(feat) void checkasm_check_##feat(void);
