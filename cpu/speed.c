@@ -695,14 +695,19 @@ static void covariance(VgSpeed *s)
 }
 
 /* est_params(): the variances and entropies of every block; 1 if the
- * covariance is singular (the solution is then 0) */
-static int est_params(VgSpeed *s, int which, float sigma_nn, VgLog *log)
+ * covariance is singular (the solution is then 0). cov: the covariance
+ * matrix as covariance() computes it, computed elsewhere, or NULL. */
+static int est_params(VgSpeed *s, int which, float sigma_nn,
+                      const float *cov, VgLog *log)
 {
     const unsigned nb = s->nb;
     float *ent = s->ent[which], *var = s->var[which];
     int singular = 0;
 
-    covariance(s);
+    if (cov)
+        memcpy(s->mat[0], cov, EB * EB * sizeof(*cov));
+    else
+        covariance(s);
     eigenvalues(s, s->mat[0], log);
     /* compute_independent_term(): row r * 5 + c holds sample (r, c) of
      * every block, blocks in raster order */
@@ -808,13 +813,14 @@ int vg_speed_score(VgSpeed *s, float *ref, float *dis, float *score,
     int err_ref, err_dis;
 
     filter_and_downscale(s, ref);
-    err_ref = est_params(s, 0, sigma_nn, log);
+    err_ref = est_params(s, 0, sigma_nn, NULL, log);
     filter_and_downscale(s, dis);
-    err_dis = est_params(s, 1, sigma_nn, log);
+    err_dis = est_params(s, 1, sigma_nn, NULL, log);
     return finish(s, err_ref, err_dis, score);
 }
 
 int vg_speed_score_decimated(VgSpeed *s, const float *ref, const float *dis,
+                             const float *cov_ref, const float *cov_dis,
                              float *score, VgLog *log)
 {
     const float sigma_nn = (float)s->p.sigma_nn;
@@ -822,9 +828,9 @@ int vg_speed_score_decimated(VgSpeed *s, const float *ref, const float *dis,
     int err_ref, err_dis;
 
     memcpy(s->dec, ref, bytes);
-    err_ref = est_params(s, 0, sigma_nn, log);
+    err_ref = est_params(s, 0, sigma_nn, cov_ref, log);
     memcpy(s->dec, dis, bytes);
-    err_dis = est_params(s, 1, sigma_nn, log);
+    err_dis = est_params(s, 1, sigma_nn, cov_dis, log);
     return finish(s, err_ref, err_dis, score);
 }
 

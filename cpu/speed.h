@@ -84,10 +84,13 @@ int vg_speed_score(VgSpeed *s, float *ref, float *dis, float *score,
 /**
  * vg_speed_score() from the pictures after the anti-alias filter, the
  * decimation by 16 and the removal of the local mean (dw x dh floats each,
- * packed), as computed elsewhere (gpu/speed.cuh): the covariance, the
- * eigenvalues, the linear system, the entropies and the score.
+ * packed), as computed elsewhere (gpu/speed.cuh): the covariance (unless
+ * cov_ref and cov_dis give it, 25 x 25 floats each, as speed.c's
+ * compute_covariance_matrix() computes it), the eigenvalues, the linear
+ * system, the entropies and the score.
  */
 int vg_speed_score_decimated(VgSpeed *s, const float *ref, const float *dis,
+                             const float *cov_ref, const float *cov_dis,
                              float *score, VgLog *log);
 
 /**

@@ -37,7 +37,8 @@ void vg_cuda_speed_close(VgFeatureCtx *fc, VgCudaSpeed *s)
 
 size_t vg_cuda_speed_res_size(const VgCudaSpeed *s)
 {
-    return (size_t)s->npics * s->speed.dw * s->speed.dh * sizeof(float);
+    return (size_t)s->npics * ((size_t)s->speed.dw * s->speed.dh +
+                               VG_SPEED_COV) * sizeof(float);
 }
 
 /* the host tables of one axis, every index checked against the plane */
@@ -97,11 +98,14 @@ int vg_cuda_speed_init(VgFeatureCtx *fc, VgCudaSpeed *s, unsigned npics,
                                        "vg_speed_aa_v_8", &s->aa_v)) < 0 ||
         (ret = vg_cuda_device_function(d, "vg_speed_aa_h", &s->aa_h)) < 0 ||
         (ret = vg_cuda_device_function(d, "vg_speed_lm_v", &s->lm_v)) < 0 ||
-        (ret = vg_cuda_device_function(d, "vg_speed_lm_h", &s->lm_h)) < 0)
+        (ret = vg_cuda_device_function(d, "vg_speed_lm_h", &s->lm_h)) < 0 ||
+        (ret = vg_cuda_device_function(d, "vg_speed_means", &s->means_fn)) < 0 ||
+        (ret = vg_cuda_device_function(d, "vg_speed_cov", &s->cov_fn)) < 0)
         return ret;
     /* every buffer holds 4-byte elements: one allocation, float offsets */
     if ((ret = VG_DCU(d, cuMemAlloc, &s->mem,
                       (n_pre + (size_t)npics * sp->dh * sp->sw + 2 * n_dec +
+                       (size_t)npics * VG_SPEED_EB +
                        2 * (n_tab_x + n_tab_y)) * sizeof(float))) < 0)
         return ret;
 #define TAKE(ptr, count) (ptr = s->mem + off * sizeof(float), off += (count))
@@ -109,6 +113,7 @@ int vg_cuda_speed_init(VgFeatureCtx *fc, VgCudaSpeed *s, unsigned npics,
     TAKE(s->col, (size_t)npics * sp->dh * sp->sw);
     TAKE(s->dec, n_dec);
     TAKE(s->tmp, n_dec);
+    TAKE(s->means, (size_t)npics * VG_SPEED_EB);
     TAKE(s->xi, n_tab_x);
     TAKE(s->yi, n_tab_y);
     TAKE(s->xw, n_tab_x);
@@ -161,6 +166,11 @@ int vg_cuda_speed_submit(VgFeatureCtx *fc, const VgCudaSpeed *s,
     p.dec = (uint64_t)s->dec;
     p.tmp = (uint64_t)s->tmp;
     p.out = (uint64_t)out;
+    p.subw = (int32_t)sp->subw;
+    p.subh = (int32_t)sp->subh;
+    p.means = (uint64_t)s->means;
+    /* the covariance matrices follow the decimated pictures */
+    p.cov = (uint64_t)(out + (size_t)n * sp->dw * sp->dh * sizeof(float));
     p.taps_aa = sp->taps_aa;
     p.taps4 = sp->taps4;
     memcpy(p.f_aa, sp->filter_aa, (size_t)sp->taps_aa * sizeof(float));
@@ -178,9 +188,15 @@ int vg_cuda_speed_submit(VgFeatureCtx *fc, const VgCudaSpeed *s,
                                      VG_SPEED_BX, VG_SPEED_BY, &p)) < 0 ||
         (ret = vg_cuda_device_launch(d, s->lm_v, blocks(sp->dw, VG_SPEED_BX),
                                      blocks(sp->dh, VG_SPEED_BY), n,
-                                     VG_SPEED_BX, VG_SPEED_BY, &p)) < 0)
+                                     VG_SPEED_BX, VG_SPEED_BY, &p)) < 0 ||
+        (ret = vg_cuda_device_launch(d, s->lm_h, blocks(sp->dw, VG_SPEED_BX),
+                                     blocks(sp->dh, VG_SPEED_BY), n,
+                                     VG_SPEED_BX, VG_SPEED_BY, &p)) < 0 ||
+        (ret = vg_cuda_device_launch(d, s->means_fn, 1, 1, n, VG_SPEED_BX, 1,
+                                     &p)) < 0)
         return ret;
-    return vg_cuda_device_launch(d, s->lm_h, blocks(sp->dw, VG_SPEED_BX),
-                                 blocks(sp->dh, VG_SPEED_BY), n, VG_SPEED_BX,
-                                 VG_SPEED_BY, &p);
+    return vg_cuda_device_launch(d, s->cov_fn,
+                                 blocks(VG_SPEED_EB * (VG_SPEED_EB + 1) / 2,
+                                        VG_SPEED_BX * VG_SPEED_BY), 1, n,
+                                 VG_SPEED_BX, VG_SPEED_BY, &p);
 }

@@ -9,10 +9,13 @@
  * the conversion to float, the prescaler, the anti-alias filter with the
  * decimation by 16 and the removal of the local mean. Everything after
  * that (the covariance, the eigenvalues, the linear system, the entropies
- * and the score) works on the decimated pictures, 1/256 of the samples,
- * and runs on the host with the CPU's code (vg_speed_score_decimated()):
- * its sums are long sequential float and double sums, and its entropies
- * and weights take libm's log2, which CUDA's log2 does not reproduce.
+ * and the score) works on the decimated pictures, 1/256 of the samples.
+ * Of it, the covariance matrix (the means of the 25 shifted sub-pictures
+ * and the 325 entries) is computed here too, each mean and each entry one
+ * thread's sequential sum in the CPU's order; the rest runs on the host
+ * with the CPU's code (vg_speed_score_decimated()): the eigenvalues and
+ * the solver are short serial chains, and the entropies and weights take
+ * libm's log2, which CUDA's log2 does not reproduce.
  *
  * Exactness. Every output sample is one thread's own computation, the
  * same float operations in the same order as the CPU's for that sample
@@ -209,6 +212,71 @@ vg_speed_lm_h(const VgSpeedKernelParams p)
     for (int k = 0; k < taps; k++)
         acc += p.f4[k] * tmp[vg_speed_mirror(j - taps / 2 + k, p.dw)];
     ((float *)p.out)[o + j] = ((const float *)p.dec)[o + j] - acc;
+}
+
+/*
+ * compute_covariance_matrix()'s means of the 25 shifted sub-pictures of
+ * picture z: thread t < 25, sub-picture (t / 5, t % 5), a sequential float
+ * sum in the CPU's row-major order, divided by the count as a float (C's
+ * float / size_t). One block of 32 threads per picture.
+ */
+extern "C" __global__ void __launch_bounds__(VG_SPEED_BX * VG_SPEED_BY)
+vg_speed_means(const VgSpeedKernelParams p)
+{
+    const int t = threadIdx.y * VG_SPEED_BX + threadIdx.x;
+    const unsigned z = blockIdx.z;
+
+    if (t >= VG_SPEED_EB)
+        return;
+    const float *data = (const float *)p.out + (size_t)z * p.dh * p.dw +
+                        (t / 5) * p.dw + t % 5;
+    const size_t n = (size_t)p.subw * p.subh;
+    float m = 0;
+
+    for (int i = 0; i < p.subh; i++)
+        for (int j = 0; j < p.subw; j++)
+            m += data[(size_t)i * p.dw + j];
+    ((float *)p.means)[z * VG_SPEED_EB + t] = m / (float)n;
+}
+
+/*
+ * compute_covariance_matrix()'s entries: thread t < 325 of picture z is
+ * the pair xi >= yi with t = xi (xi + 1) / 2 + yi, a sequential double sum
+ * of (x - mean_x)(y - mean_y) in the CPU's row-major order, divided by the
+ * count in double and stored as a float at (xi, yi) and (yi, xi). Two
+ * blocks of 256 threads per picture.
+ */
+extern "C" __global__ void __launch_bounds__(VG_SPEED_BX * VG_SPEED_BY)
+vg_speed_cov(const VgSpeedKernelParams p)
+{
+    const int t = (blockIdx.x * VG_SPEED_BY + threadIdx.y) * VG_SPEED_BX +
+                  threadIdx.x;
+    const unsigned z = blockIdx.z;
+    int xi = 0;
+
+    if (t >= VG_SPEED_EB * (VG_SPEED_EB + 1) / 2)
+        return;
+    while ((xi + 1) * (xi + 2) / 2 <= t)
+        xi++;
+    const int yi = t - xi * (xi + 1) / 2;
+    const float *data = (const float *)p.out + (size_t)z * p.dh * p.dw;
+    const float *mean = (const float *)p.means + z * VG_SPEED_EB;
+    const double mx = mean[xi], my = mean[yi];
+    const float *px = data + (xi / 5) * p.dw + xi % 5;
+    const float *py = data + (yi / 5) * p.dw + yi % 5;
+    const size_t n = (size_t)p.subw * p.subh;
+    double sum = 0;
+
+    for (int i = 0; i < p.subh; i++)
+        for (int j = 0; j < p.subw; j++) {
+            const double vx = px[(size_t)i * p.dw + j];
+            const double vy = py[(size_t)i * p.dw + j];
+            sum += (vx - mx) * (vy - my);
+        }
+    const float cov = sum / (double)n;
+    float *k = (float *)p.cov + (size_t)z * VG_SPEED_COV;
+    k[xi * VG_SPEED_EB + yi] = cov;
+    k[yi * VG_SPEED_EB + xi] = cov;
 }
 
 extern "C" __global__ void __launch_bounds__(VG_SPEED_BX * VG_SPEED_BY)

@@ -6,9 +6,10 @@
 /**
  * @file
  * speed_chroma on CUDA: the U and V planes of both pictures converted,
- * prescaled, filtered and decimated on the device in one set of launches
- * (gpu/speed.cuh); the decimated pictures come back in the frame's
- * results and are scored on the host by the CPU's code (cpu/speed.c
+ * prescaled, filtered and decimated on the device in one set of launches,
+ * with their covariance matrices (gpu/speed.cuh); the decimated pictures
+ * and the matrices come back in the frame's results and are scored on the
+ * host by the CPU's code (cpu/speed.c
  * vg_speed_score_decimated(), cpu/speed_chroma.c vg_speed_chroma_emit()),
  * so both backends print the same bits.
  */
@@ -58,12 +59,15 @@ static int speed_chroma_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)
 {
     VgCudaSpeed *s = fc->priv;
     float u, v;
+    const void *r = f->host_res;
     const int err_u = vg_speed_score_decimated(
-        &s->speed, vg_cuda_speed_result(s, f->host_res, U_REF),
-        vg_cuda_speed_result(s, f->host_res, U_DIS), &u, fc->log);
+        &s->speed, vg_cuda_speed_result(s, r, U_REF),
+        vg_cuda_speed_result(s, r, U_DIS), vg_cuda_speed_cov(s, r, U_REF),
+        vg_cuda_speed_cov(s, r, U_DIS), &u, fc->log);
     const int err_v = vg_speed_score_decimated(
-        &s->speed, vg_cuda_speed_result(s, f->host_res, V_REF),
-        vg_cuda_speed_result(s, f->host_res, V_DIS), &v, fc->log);
+        &s->speed, vg_cuda_speed_result(s, r, V_REF),
+        vg_cuda_speed_result(s, r, V_DIS), vg_cuda_speed_cov(s, r, V_REF),
+        vg_cuda_speed_cov(s, r, V_DIS), &v, fc->log);
 
     return vg_speed_chroma_emit(fc, f->index, u, v, err_u, err_v);
 }

@@ -8,9 +8,10 @@
  * speed_temporal on CUDA: the luma differences of frames n-1 and n,
  * formed on the device from the engine's resident device images of frame
  * n-1 (VgCudaFrame.prev_ref, prev_dis: no host copy of any picture), then
- * prescaled, filtered and decimated there (gpu/speed.cuh); the decimated
- * differences come back in the frame's results and are scored on the
- * host by the CPU's code (cpu/speed.c vg_speed_score_decimated()), so both
+ * prescaled, filtered and decimated there, with their covariance
+ * matrices (gpu/speed.cuh); the decimated differences and the matrices
+ * come back in the frame's results and are scored on the host by the
+ * CPU's code (cpu/speed.c vg_speed_score_decimated()), so both
  * backends print the same bits. Frame 0 scores 0 and launches nothing.
  */
 
@@ -79,7 +80,9 @@ static int speed_temporal_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)
         return vg_feature_emit(fc, VG_SPEED_TEMPORAL_OUT_SCORE, 0, 0.0);
     /* as on the CPU, the singular flag is ignored */
     vg_speed_score_decimated(&s->speed, vg_cuda_speed_result(s, f->host_res, REF),
-                             vg_cuda_speed_result(s, f->host_res, DIS), &score,
+                             vg_cuda_speed_result(s, f->host_res, DIS),
+                             vg_cuda_speed_cov(s, f->host_res, REF),
+                             vg_cuda_speed_cov(s, f->host_res, DIS), &score,
                              fc->log);
     return vg_feature_emit(fc, VG_SPEED_TEMPORAL_OUT_SCORE, f->index, score);
 }

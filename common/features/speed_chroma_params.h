@@ -21,6 +21,9 @@
 /** Entries per output sample of the prescaler's tables (cpu/speed.h
  * vg_speed_prescale_axis()). */
 #define VG_SPEED_AXIS_TAPS 9
+/** Elements of the 5x5 neighbourhood, and of its covariance matrix. */
+#define VG_SPEED_EB 25
+#define VG_SPEED_COV (VG_SPEED_EB * VG_SPEED_EB)
 /** Thread block of every SpEED kernel. */
 #define VG_SPEED_BX 32
 #define VG_SPEED_BY 8
@@ -45,6 +48,9 @@ typedef struct VgSpeedKernelParams {
     uint64_t dec;       ///< per picture dw x dh: decimated
     uint64_t tmp;       ///< per picture dw x dh: the local mean's vertical pass
     uint64_t out;       ///< per picture dw x dh: decimated less its local mean
+    int32_t subw, subh; ///< the 25 shifted sub-pictures of the covariance
+    uint64_t means;     ///< per picture 25 floats: their means
+    uint64_t cov;       ///< per picture 25 x 25 floats: the covariance matrix
     int32_t taps_aa, taps4;
     float f_aa[VG_SPEED_MAX_TAPS], f4[VG_SPEED_MAX_TAPS];
 } VgSpeedKernelParams;
