@@ -6,7 +6,7 @@
 /**
  * @file
  * speed_temporal on the CPU (libvmaf v3.2.0 src/feature/speed.c init(),
- * extract(), subtract_image()): SpEED (cpu/speed.c) of the luma
+ * extract(), subtract_image()): SpEED (common/features/speed.c) of the luma
  * differences of frames n-1 and n; 0 at frame 0.
  */
 
@@ -15,29 +15,12 @@
 
 #include "common/fplane.h"
 #include "common/features/speed_temporal.h"
-#include "cpu/speed.h"
+#include "common/features/speed.h"
 
 typedef struct SpeedTemporalCpu {
     VgSpeed speed;
     float *ref, *dis, *cur;
 } SpeedTemporalCpu;
-
-int vg_speed_temporal_setup(VgFeatureCtx *fc, VgSpeed *speed, int no_frames)
-{
-    const VgSpeedTemporalOptions *o = fc->opts;
-    const VgSpeedParams p = {
-        .kernelscale = o->speed_kernelscale,
-        .prescale = o->speed_prescale,
-        .method = o->speed_prescale_method,
-        .sigma_nn = o->speed_sigma_nn,
-        .nn_floor = o->speed_nn_floor,
-        .weight_var_mode = 0,
-        .no_frames = no_frames,
-    };
-
-    return vg_speed_init(speed, &p, fc->width, fc->height, "speed_temporal",
-                         fc->log);
-}
 
 static int speed_temporal_init(VgFeatureCtx *fc)
 {

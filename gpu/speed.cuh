@@ -5,7 +5,7 @@
 
 /*
  * SpEED's picture-sized steps on the device, shared by speed_chroma and
- * speed_temporal (gpu/speed.c): cpu/speed.c filter_and_downscale(), i.e.
+ * speed_temporal (gpu/speed.c): common/features/speed.c filter_and_downscale(), i.e.
  * the conversion to float, the prescaler, the anti-alias filter with the
  * decimation by 16 and the removal of the local mean. Everything after
  * that (the covariance, the eigenvalues, the linear system, the entropies
@@ -23,12 +23,12 @@
  *  - a source sample is (float)x + -128 (8 bits) or (float)x / scaler +
  *    -128 (common/fplane.c), and for speed_temporal frame n-1's value
  *    less frame n's, in float (cpu/speed_temporal.c difference());
- *  - the prescaler's indices and weights are the host's (cpu/speed.c
+ *  - the prescaler's indices and weights are the host's (common/features/speed.c
  *    vg_speed_prescale_axis(): libm's floor, ceil and sin there), combined
- *    per sample as cpu/speed.c bilinear_at(), bicubic_at(), lanczos4_at()
+ *    per sample as common/features/speed.c bilinear_at(), bicubic_at(), lanczos4_at()
  *    do, in their loop order;
  *  - each filter output is a float sum from 0 of f[k] * x in tap order,
- *    with cpu/speed.c's mirrored indices; the CPU computes the anti-alias
+ *    with common/features/speed.c's mirrored indices; the CPU computes the anti-alias
  *    filter's vertical pass at rows 16 i only and the horizontal pass at
  *    columns 16 j only, and so does this.
  * Thread mapping: 32 x 8 blocks over the outputs of each step,

@@ -9,7 +9,7 @@
  * the picture-sized steps on the device (gpu/speed.cuh), from the device
  * images to the decimated pictures and their covariance matrices, which
  * land in the frame's result area; the rest on the host with the CPU's
- * code (cpu/speed.h vg_speed_score_decimated()) when the frame is
+ * code (common/features/speed.h vg_speed_score_decimated()) when the frame is
  * collected.
  */
 
@@ -17,7 +17,7 @@
 #define VG_GPU_SPEED_H
 
 #include "common/features/speed_chroma_params.h"
-#include "cpu/speed.h"
+#include "common/features/speed.h"
 #include "gpu/feature.h"
 
 typedef struct VgCudaSpeed {

@@ -9,8 +9,8 @@
  * prescaled, filtered and decimated on the device in one set of launches,
  * with their covariance matrices (gpu/speed.cuh); the decimated pictures
  * and the matrices come back in the frame's results and are scored on the
- * host by the CPU's code (cpu/speed.c
- * vg_speed_score_decimated(), cpu/speed_chroma.c vg_speed_chroma_emit()),
+ * host by the CPU's code (common/features/speed.c
+ * vg_speed_score_decimated(), speed_chroma.c vg_speed_chroma_emit()),
  * so both backends print the same bits.
  */
 

@@ -11,7 +11,7 @@
  * prescaled, filtered and decimated there, with their covariance
  * matrices (gpu/speed.cuh); the decimated differences and the matrices
  * come back in the frame's results and are scored on the host by the
- * CPU's code (cpu/speed.c vg_speed_score_decimated()), so both
+ * CPU's code (common/features/speed.c vg_speed_score_decimated()), so both
  * backends print the same bits. Frame 0 scores 0 and launches nothing.
  */
 

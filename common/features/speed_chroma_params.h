@@ -18,7 +18,7 @@
 #define VG_SPEED_MAX_PICS 4
 /** Longest filter: filter_size(1, 360/97) is 35 taps. */
 #define VG_SPEED_MAX_TAPS 40
-/** Entries per output sample of the prescaler's tables (cpu/speed.h
+/** Entries per output sample of the prescaler's tables (common/features/speed.h
  * vg_speed_prescale_axis()). */
 #define VG_SPEED_AXIS_TAPS 9
 /** Elements of the 5x5 neighbourhood, and of its covariance matrix. */
@@ -41,7 +41,7 @@ typedef struct VgSpeedKernelParams {
     int32_t dw, dh;     ///< decimated by 16
     int32_t method;     ///< enum VgSpeedPrescale
     int32_t resample;   ///< 1: the prescale kernel wrote `pre`
-    /** prescaler tables (cpu/speed.h vg_speed_prescale_axis()) */
+    /** prescaler tables (common/features/speed.h vg_speed_prescale_axis()) */
     uint64_t xi, xw, yi, yw;
     uint64_t pre;       ///< per picture sw x sh floats, packed
     uint64_t col;       ///< per picture sw x dh floats: the vertical pass

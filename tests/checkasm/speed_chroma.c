@@ -8,7 +8,7 @@
  * checkasm: speed_chroma, the CUDA kernels (gpu/speed.cuh: conversion,
  * prescaler, anti-alias filter and decimation, local mean) with the host
  * scoring of the decimated pictures, against the CPU backend
- * (cpu/speed_chroma.c, cpu/speed.c). The case matrix covers every depth
+ * (cpu/speed_chroma.c, common/features/speed.c). The case matrix covers every depth
  * and layout (planar 4:2:0/4:2:2/4:4:4, NV12, P010, P016, NV16, P216, MSB
  * 4:4:4; 4:0:0 is refused), padded pitches, flat and ref == dis pictures.
  *

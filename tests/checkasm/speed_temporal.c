@@ -8,7 +8,7 @@
  * checkasm: speed_temporal, the CUDA kernels (gpu/speed.cuh) on the
  * differences of the engine's resident device lumas of frames n-1 and n,
  * with the host scoring of the decimated differences, against the CPU
- * backend (cpu/speed_temporal.c, cpu/speed.c), over several frames so
+ * backend (cpu/speed_temporal.c, common/features/speed.c), over several frames so
  * that every frame's previous pictures come from another slot. Every depth
  * and layout (4:0:0 included: the luma only), padded pitches, flat and
  * ref == dis pictures.

@@ -7,7 +7,7 @@
  * @file
  * speed_host: the CUDA SpEED kernels (gpu/speed.cuh) run on the host,
  * every thread of every block of every launch in turn with the launches
- * of gpu/speed.c, against the CPU's SpEED (cpu/speed.c vg_speed_score()),
+ * of gpu/speed.c, against the CPU's SpEED (common/features/speed.c vg_speed_score()),
  * exactly: the decimated picture, its covariance matrix (memcmp) and the
  * score with its singular flag (vg_speed_score_decimated() on the
  * kernels' results). Both the luma difference form (speed_temporal) and
@@ -35,7 +35,7 @@ static SpeedHostIdx blockIdx, threadIdx;
 #include "gpu/speed.cuh"
 
 extern "C" {
-#include "cpu/speed.h"
+#include "common/features/speed.h"
 }
 
 typedef void Kernel(const VgSpeedKernelParams);

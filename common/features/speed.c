@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu/speed.h"
+#include "common/features/speed.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
