@@ -6,7 +6,7 @@
 /**
  * @file
  * speed_chroma on the CPU (libvmaf v3.2.0 src/feature/speed.c
- * init_chroma(), extract_chroma()): SpEED (cpu/speed.c) of the U and of
+ * init_chroma(), extract_chroma()): SpEED (common/features/speed.c) of the U and of
  * the V plane.
  */
 
@@ -15,7 +15,7 @@
 
 #include "common/fplane.h"
 #include "common/features/speed_chroma.h"
-#include "cpu/speed.h"
+#include "common/features/speed.h"
 
 typedef struct SpeedChromaCpu {
     VgSpeed speed;
@@ -24,29 +24,10 @@ typedef struct SpeedChromaCpu {
 
 static int speed_chroma_init(VgFeatureCtx *fc)
 {
-    const VgSpeedChromaOptions *o = fc->opts;
     SpeedChromaCpu *s = fc->priv;
-    const VgSpeedParams p = {
-        .kernelscale = o->speed_kernelscale,
-        .prescale = o->speed_prescale,
-        .method = o->speed_prescale_method,
-        .sigma_nn = o->speed_sigma_nn,
-        .nn_floor = o->speed_nn_floor,
-        .weight_var_mode = o->speed_weight_var_mode,
-    };
-    unsigned ssx, ssy;
     int ret;
 
-    if (fc->layout == VG_LAYOUT_400) {
-        vg_log(fc->log, VG_LOG_ERROR, "speed_chroma: needs chroma planes; "
-               "4:0:0 (gray) input has none");
-        return -EINVAL;
-    }
-    /* init_chroma(): the chroma plane's size, w / 2 and h / 2 as
-     * subsampled */
-    vg_layout_shifts(fc->layout, &ssx, &ssy);
-    if ((ret = vg_speed_init(&s->speed, &p, fc->width >> ssx,
-                             fc->height >> ssy, "speed_chroma", fc->log)) < 0)
+    if ((ret = vg_speed_chroma_setup(fc, &s->speed, 0)) < 0)
         return ret;
     if (!(s->ref = vg_speed_alloc_frame(&s->speed)) ||
         !(s->dis = vg_speed_alloc_frame(&s->speed))) {
@@ -79,28 +60,11 @@ static int channel(VgFeatureCtx *fc, const VgFrame *f, unsigned plane,
 
 static int speed_chroma_extract(VgFeatureCtx *fc, const VgFrame *f)
 {
-    const VgSpeedChromaOptions *o = fc->opts;
-    const double mx = o->speed_max_val;
-    float u, v, uv;
+    float u, v;
     const int err_u = channel(fc, f, 1, &u);
     const int err_v = channel(fc, f, 2, &v);
-    int ret;
 
-    /* extract_chroma(): a singular channel takes the other's score */
-    if (err_u && !err_v)
-        uv = v;
-    else if (err_v && !err_u)
-        uv = u;
-    else
-        uv = (u + v) / 2.0;
-    /* MIN(x, max_val) with a double max_val */
-    if ((ret = vg_feature_emit(fc, VG_SPEED_CHROMA_OUT_U, f->index,
-                               u < mx ? u : mx)) < 0 ||
-        (ret = vg_feature_emit(fc, VG_SPEED_CHROMA_OUT_V, f->index,
-                               v < mx ? v : mx)) < 0)
-        return ret;
-    return vg_feature_emit(fc, VG_SPEED_CHROMA_OUT_UV, f->index,
-                           uv < mx ? uv : mx);
+    return vg_speed_chroma_emit(fc, f->index, u, v, err_u, err_v);
 }
 
 const VgFeatureImpl vg_cpu_speed_chroma = {

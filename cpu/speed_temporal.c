@@ -6,7 +6,7 @@
 /**
  * @file
  * speed_temporal on the CPU (libvmaf v3.2.0 src/feature/speed.c init(),
- * extract(), subtract_image()): SpEED (cpu/speed.c) of the luma
+ * extract(), subtract_image()): SpEED (common/features/speed.c) of the luma
  * differences of frames n-1 and n; 0 at frame 0.
  */
 
@@ -15,7 +15,7 @@
 
 #include "common/fplane.h"
 #include "common/features/speed_temporal.h"
-#include "cpu/speed.h"
+#include "common/features/speed.h"
 
 typedef struct SpeedTemporalCpu {
     VgSpeed speed;
@@ -24,20 +24,10 @@ typedef struct SpeedTemporalCpu {
 
 static int speed_temporal_init(VgFeatureCtx *fc)
 {
-    const VgSpeedTemporalOptions *o = fc->opts;
     SpeedTemporalCpu *s = fc->priv;
-    const VgSpeedParams p = {
-        .kernelscale = o->speed_kernelscale,
-        .prescale = o->speed_prescale,
-        .method = o->speed_prescale_method,
-        .sigma_nn = o->speed_sigma_nn,
-        .nn_floor = o->speed_nn_floor,
-        .weight_var_mode = 0,
-    };
     int ret;
 
-    if ((ret = vg_speed_init(&s->speed, &p, fc->width, fc->height,
-                             "speed_temporal", fc->log)) < 0)
+    if ((ret = vg_speed_temporal_setup(fc, &s->speed, 0)) < 0)
         return ret;
     if (!(s->ref = vg_speed_alloc_frame(&s->speed)) ||
         !(s->dis = vg_speed_alloc_frame(&s->speed)) ||

@@ -400,15 +400,16 @@ static int open_features(VgCudaEngine *e)
         fc->priv = calloc(1, impl->priv_size ? impl->priv_size : 1);
         if (!fc->priv)
             return -ENOMEM;
-        e->res_off[e->n_gpu] = e->res_bytes;
-        e->res_bytes += (impl->res_size + VG_CUDA_RES_ALIGN - 1) &
-                        ~(size_t)(VG_CUDA_RES_ALIGN - 1);
         e->n_gpu++;
         if (impl->init && (ret = impl->init(fc)) < 0) {
             vg_log(e->log, VG_LOG_ERROR, "feature '%s': CUDA initialisation "
                    "failed (%d)", inst->desc->name, ret);
             return ret;
         }
+        e->res_off[e->n_gpu - 1] = e->res_bytes;
+        e->res_bytes += ((impl->res_size_of ? impl->res_size_of(fc) :
+                          impl->res_size) + VG_CUDA_RES_ALIGN - 1) &
+                        ~(size_t)(VG_CUDA_RES_ALIGN - 1);
     }
     if (e->n_cpu)
         vg_log(e->log, VG_LOG_INFO, "cuda engine: no CUDA implementation "
@@ -583,6 +584,7 @@ static int cuda_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
             .dis = &s->dis,
             .prev_ref = index >= 1 ? &s1->ref : NULL,
             .prev_prev_ref = index >= 2 ? &s2->ref : NULL,
+            .prev_dis = index >= 1 ? &s1->dis : NULL,
             .ref_f = s->ref_f,
             .dis_f = s->dis_f,
             .f_pitch = e->f_pitch,

@@ -30,6 +30,7 @@ typedef struct VgCudaFrame {
     const VgImage *ref, *dis;       ///< device images (internal layout)
     const VgImage *prev_ref;        ///< reference n-1 (device), NULL at n = 0
     const VgImage *prev_prev_ref;   ///< reference n-2 (device), NULL at n < 2
+    const VgImage *prev_dis;        ///< distorted n-1 (device), NULL at n = 0
     /**
      * The luma of ref and dis as float (common/fplane.h, offset 0), row
      * pitch f_pitch bytes: converted once per frame for every feature
@@ -57,6 +58,11 @@ typedef struct VgCudaFeatureImpl {
     size_t priv_size;
     unsigned needs;     ///< VG_CUDA_NEED_* flags
     size_t res_size;    ///< bytes of per-frame device results
+    /**
+     * Optional: the bytes of per-frame results when they depend on the
+     * geometry or the options, asked once after init; replaces res_size.
+     */
+    size_t (*res_size_of)(const VgFeatureCtx *fc);
     VgFeatureInitFn *init;
     VgCudaSubmitFn *submit;
     VgCudaCollectFn *collect;

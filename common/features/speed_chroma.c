@@ -10,7 +10,7 @@
  * extract_chroma()), and the parts speed_temporal shares.
  *
  * The U and V planes (as floats, sample / 2^(bpc - 8) - 128,
- * common/fplane.h) each give a SpEED score (cpu/speed.c); uv is their
+ * common/fplane.h) each give a SpEED score (common/features/speed.c); uv is their
  * mean, (u + v) / 2.0 rounded to float, or the other channel's score when
  * exactly one channel's covariance is singular (a flat plane). Each output
  * is MIN(score, speed_max_val), a double.
@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <math.h>
 
+#include "common/features/speed.h"
 #include "common/features/speed_chroma.h"
 
 #define OPT(field) .offset = VG_OPT_OFFSET(VgSpeedChromaOptions, field)
@@ -111,6 +112,57 @@ static int speed_chroma_check_opts(const void *opts, VgLog *log)
     const VgSpeedChromaOptions *o = opts;
 
     return vg_speed_check_kernelscale("speed_chroma", o->speed_kernelscale, log);
+}
+
+int vg_speed_chroma_setup(VgFeatureCtx *fc, VgSpeed *speed, int no_frames)
+{
+    const VgSpeedChromaOptions *o = fc->opts;
+    const VgSpeedParams p = {
+        .kernelscale = o->speed_kernelscale,
+        .prescale = o->speed_prescale,
+        .method = o->speed_prescale_method,
+        .sigma_nn = o->speed_sigma_nn,
+        .nn_floor = o->speed_nn_floor,
+        .weight_var_mode = o->speed_weight_var_mode,
+        .no_frames = no_frames,
+    };
+    unsigned ssx, ssy;
+
+    if (fc->layout == VG_LAYOUT_400) {
+        vg_log(fc->log, VG_LOG_ERROR, "speed_chroma: needs chroma planes; "
+               "4:0:0 (gray) input has none");
+        return -EINVAL;
+    }
+    /* init_chroma(): the chroma plane's size, w / 2 and h / 2 as
+     * subsampled */
+    vg_layout_shifts(fc->layout, &ssx, &ssy);
+    return vg_speed_init(speed, &p, fc->width >> ssx, fc->height >> ssy,
+                         "speed_chroma", fc->log);
+}
+
+int vg_speed_chroma_emit(VgFeatureCtx *fc, unsigned index, float u,
+                         float v, int err_u, int err_v)
+{
+    const VgSpeedChromaOptions *o = fc->opts;
+    const double mx = o->speed_max_val;
+    float uv;
+    int ret;
+
+    /* extract_chroma(): a singular channel takes the other's score */
+    if (err_u && !err_v)
+        uv = v;
+    else if (err_v && !err_u)
+        uv = u;
+    else
+        uv = (u + v) / 2.0;
+    /* MIN(x, max_val) with a double max_val */
+    if ((ret = vg_feature_emit(fc, VG_SPEED_CHROMA_OUT_U, index,
+                               u < mx ? u : mx)) < 0 ||
+        (ret = vg_feature_emit(fc, VG_SPEED_CHROMA_OUT_V, index,
+                               v < mx ? v : mx)) < 0)
+        return ret;
+    return vg_feature_emit(fc, VG_SPEED_CHROMA_OUT_UV, index,
+                           uv < mx ? uv : mx);
 }
 
 const VgFeatureDesc vg_feature_speed_chroma = {

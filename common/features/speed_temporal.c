@@ -8,7 +8,7 @@
  * speed_temporal's descriptor, as libvmaf v3.2.0 src/feature/speed.c
  * (options, provided_features, init(), extract(); a TEMPORAL extractor).
  *
- * Frame 0 scores 0.0. Frame n > 0 is SpEED (cpu/speed.c) of the luma
+ * Frame 0 scores 0.0. Frame n > 0 is SpEED (common/features/speed.c) of the luma
  * differences, as floats (sample / 2^(bpc - 8) - 128, common/fplane.h,
  * then subtracted in float): ref(n-1) - ref(n) against dis(n-1) - dis(n),
  * or dis(n-1) - ref(n) with speed_use_ref_diff. speed.c keeps the two
@@ -29,6 +29,7 @@
  * vif_tools.h does not list (see speed_chroma).
  */
 
+#include "common/features/speed.h"
 #include "common/features/speed_temporal.h"
 
 #define OPT(field) .offset = VG_OPT_OFFSET(VgSpeedTemporalOptions, field)
@@ -81,6 +82,23 @@ static int speed_temporal_check_opts(const void *opts, VgLog *log)
 
     return vg_speed_check_kernelscale("speed_temporal", o->speed_kernelscale,
                                       log);
+}
+
+int vg_speed_temporal_setup(VgFeatureCtx *fc, VgSpeed *speed, int no_frames)
+{
+    const VgSpeedTemporalOptions *o = fc->opts;
+    const VgSpeedParams p = {
+        .kernelscale = o->speed_kernelscale,
+        .prescale = o->speed_prescale,
+        .method = o->speed_prescale_method,
+        .sigma_nn = o->speed_sigma_nn,
+        .nn_floor = o->speed_nn_floor,
+        .weight_var_mode = 0,
+        .no_frames = no_frames,
+    };
+
+    return vg_speed_init(speed, &p, fc->width, fc->height, "speed_temporal",
+                         fc->log);
 }
 
 const VgFeatureDesc vg_feature_speed_temporal = {

@@ -35,6 +35,7 @@
     F(ciede)        \
     F(speed_chroma) \
     F(cambi)        \
+    F(speed_temporal) \
     /* end of the table */
 
 #define CA_DECLARE(feat) void checkasm_check_##feat(void);

@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu/speed.h"
+#include "common/features/speed.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -207,6 +207,53 @@ static void prescale(const VgSpeed *s, const float *src, float *dst)
                 break;
             }
             dst[y * st + x] = v;
+        }
+    }
+}
+
+void vg_speed_prescale_axis(const VgSpeed *s, int vertical, int *idx,
+                            float *wt)
+{
+    const int n_in = (int)(vertical ? s->h : s->w);
+    const int n_out = (int)(vertical ? s->sh : s->sw);
+    /* prescale()'s rx and ry, xx and yy, and each method's per-axis part */
+    const float r = (float)n_in / n_out;
+
+    for (int x = 0; x < n_out; x++, idx += VG_SPEED_AXIS_TAPS,
+         wt += VG_SPEED_AXIS_TAPS) {
+        const float xx = (x + 0.5) * r - 0.5;
+        int x0;
+        float d;
+
+        for (int k = 0; k < VG_SPEED_AXIS_TAPS; k++) {
+            idx[k] = 0;
+            wt[k] = 0;
+        }
+        switch (s->p.method) {
+        case VG_SPEED_NEAREST:
+            idx[0] = (int)(x * r);
+            break;
+        case VG_SPEED_BILINEAR:
+            idx[0] = (int)mirror_f(floor(xx), 0, n_in - 1);
+            idx[1] = (int)mirror_f(ceil(xx), 0, n_in - 1);
+            wt[0] = xx - idx[0];
+            break;
+        case VG_SPEED_BICUBIC:
+            x0 = (int)floor(xx);
+            d = xx - x0;
+            for (int i = -1; i <= 2; i++) {
+                wt[i + 1] = bicubic_kernel(i - d);
+                idx[i + 1] = (int)mirror_f(x0 + i, 0, n_in - 1);
+            }
+            break;
+        default:
+            x0 = (int)floor(xx);
+            d = xx - x0;
+            for (int i = -4; i <= 4; i++) {
+                wt[i + 4] = lanczos4_kernel(i - d, (float)4);
+                idx[i + 4] = (int)mirror_f(x0 + i, 0, n_in - 1);
+            }
+            break;
         }
     }
 }
@@ -648,14 +695,19 @@ static void covariance(VgSpeed *s)
 }
 
 /* est_params(): the variances and entropies of every block; 1 if the
- * covariance is singular (the solution is then 0) */
-static int est_params(VgSpeed *s, int which, float sigma_nn, VgLog *log)
+ * covariance is singular (the solution is then 0). cov: the covariance
+ * matrix as covariance() computes it, computed elsewhere, or NULL. */
+static int est_params(VgSpeed *s, int which, float sigma_nn,
+                      const float *cov, VgLog *log)
 {
     const unsigned nb = s->nb;
     float *ent = s->ent[which], *var = s->var[which];
     int singular = 0;
 
-    covariance(s);
+    if (cov)
+        memcpy(s->mat[0], cov, EB * EB * sizeof(*cov));
+    else
+        covariance(s);
     eigenvalues(s, s->mat[0], log);
     /* compute_independent_term(): row r * 5 + c holds sample (r, c) of
      * every block, blocks in raster order */
@@ -743,6 +795,16 @@ static float speed_score(const VgSpeed *s, float sigma_nn, float nn_floor)
     return score / s->nb;
 }
 
+/* speed_extract_score()'s end: 0 when exactly one of them is singular */
+static int finish(const VgSpeed *s, int err_ref, int err_dis, float *score)
+{
+    if (err_ref != err_dis)
+        *score = 0.0f;
+    else
+        *score = speed_score(s, (float)s->p.sigma_nn, (float)s->p.nn_floor);
+    return err_ref || err_dis;
+}
+
 int vg_speed_score(VgSpeed *s, float *ref, float *dis, float *score,
                    VgLog *log)
 {
@@ -751,15 +813,25 @@ int vg_speed_score(VgSpeed *s, float *ref, float *dis, float *score,
     int err_ref, err_dis;
 
     filter_and_downscale(s, ref);
-    err_ref = est_params(s, 0, sigma_nn, log);
+    err_ref = est_params(s, 0, sigma_nn, NULL, log);
     filter_and_downscale(s, dis);
-    err_dis = est_params(s, 1, sigma_nn, log);
-    /* speed_extract_score(): 0 when exactly one of them is singular */
-    if (err_ref != err_dis)
-        *score = 0.0f;
-    else
-        *score = speed_score(s, sigma_nn, (float)s->p.nn_floor);
-    return err_ref || err_dis;
+    err_dis = est_params(s, 1, sigma_nn, NULL, log);
+    return finish(s, err_ref, err_dis, score);
+}
+
+int vg_speed_score_decimated(VgSpeed *s, const float *ref, const float *dis,
+                             const float *cov_ref, const float *cov_dis,
+                             float *score, VgLog *log)
+{
+    const float sigma_nn = (float)s->p.sigma_nn;
+    const size_t bytes = (size_t)s->dw * s->dh * sizeof(*s->dec);
+    int err_ref, err_dis;
+
+    memcpy(s->dec, ref, bytes);
+    err_ref = est_params(s, 0, sigma_nn, cov_ref, log);
+    memcpy(s->dec, dis, bytes);
+    err_dis = est_params(s, 1, sigma_nn, cov_dis, log);
+    return finish(s, err_ref, err_dis, score);
 }
 
 /* ---- set-up (speed.c speed_init(), speed_init_dimensions()) ------------ */
@@ -848,7 +920,8 @@ int vg_speed_init(VgSpeed *s, const VgSpeedParams *p, unsigned w,
         !(s->ent[1] = malloc(nb * sizeof(float))) ||
         !(s->var[0] = malloc(nb * sizeof(float))) ||
         !(s->var[1] = malloc(nb * sizeof(float))) ||
-        (s->prescale && !(s->tmp = vg_speed_alloc_frame(s)))) {
+        (s->prescale && !p->no_frames &&
+         !(s->tmp = vg_speed_alloc_frame(s)))) {
         vg_log(log, VG_LOG_ERROR, "%s: out of memory", name);
         vg_speed_free(s);
         return -ENOMEM;

@@ -5,19 +5,23 @@
 
 /**
  * @file
- * SpEED on the CPU, the computation speed_chroma and speed_temporal share
- * (libvmaf v3.2.0 src/feature/speed.c, with the filters, decimation and
- * prescalers of vif_tools.c): from one pair of float pictures to the
- * float score of speed_extract_score(). Bit-exact with libvmaf's C path.
+ * SpEED, the computation speed_chroma and speed_temporal share (libvmaf
+ * v3.2.0 src/feature/speed.c, with the filters, decimation and prescalers
+ * of vif_tools.c): from one pair of float pictures to the float score of
+ * speed_extract_score(), bit-exact with libvmaf's C path. The CPU backend
+ * runs all of it; a backend that filters and decimates the pictures
+ * itself calls the rest (vg_speed_score_decimated()).
  */
 
-#ifndef VG_CPU_SPEED_H
-#define VG_CPU_SPEED_H
+#ifndef VG_FEATURES_SPEED_H
+#define VG_FEATURES_SPEED_H
 
 #include <stddef.h>
 
 #include "common/log.h"
+#include "common/feature.h"
 #include "common/features/speed_chroma.h"
+#include "common/features/speed_chroma_params.h"
 
 /** The option values SpEED uses, as speed.c's SpeedOptions. */
 typedef struct VgSpeedParams {
@@ -27,6 +31,9 @@ typedef struct VgSpeedParams {
     double sigma_nn;
     double nn_floor;
     int weight_var_mode; ///< 0..6 (speed_temporal: 0)
+    /** 1: the caller prescales, filters and decimates itself: no
+     * prescale buffer, only vg_speed_score_decimated() */
+    int no_frames;
 } VgSpeedParams;
 
 /** One worker's SpEED state for a w x h plane. */
@@ -76,4 +83,44 @@ float *vg_speed_alloc_frame(const VgSpeed *s);
 int vg_speed_score(VgSpeed *s, float *ref, float *dis, float *score,
                    VgLog *log);
 
-#endif /* VG_CPU_SPEED_H */
+/**
+ * vg_speed_score() from the pictures after the anti-alias filter, the
+ * decimation by 16 and the removal of the local mean (dw x dh floats each,
+ * packed), as a backend computed them: the covariance (unless
+ * cov_ref and cov_dis give it, 25 x 25 floats each, as speed.c's
+ * compute_covariance_matrix() computes it), the eigenvalues, the linear
+ * system, the entropies and the score.
+ */
+int vg_speed_score_decimated(VgSpeed *s, const float *ref, const float *dis,
+                             const float *cov_ref, const float *cov_dis,
+                             float *score, VgLog *log);
+
+/**
+ * The prescaler's per-axis part, separable for every method: for each
+ * output column (vertical = 0; sw of them) or row (vertical = 1; sh), the
+ * VG_SPEED_AXIS_TAPS source indices (mirrored, 0 <= idx < w or h) and
+ * weights, as prescale() computes them for one sample:
+ *  nearest:  idx[0];
+ *  bilinear: idx[0], idx[1] (floor and ceil), wt[0] (the fraction);
+ *  bicubic:  idx[0..3], wt[0..3] for offsets -1..2;
+ *  lanczos4: idx[0..8], wt[0..8] for offsets -4..4.
+ * Unused entries are 0.
+ */
+void vg_speed_prescale_axis(const VgSpeed *s, int vertical, int *idx,
+                            float *wt);
+
+/**
+ * speed_chroma's set-up of s for fc's chroma planes
+ * (common/features/speed_chroma.c): refuses 4:0:0 and what
+ * vg_speed_init() refuses.
+ */
+int vg_speed_chroma_setup(VgFeatureCtx *fc, VgSpeed *s, int no_frames);
+
+/** speed_chroma's outputs of frame `index` from its channels' scores. */
+int vg_speed_chroma_emit(VgFeatureCtx *fc, unsigned index, float u,
+                         float v, int err_u, int err_v);
+
+/** speed_temporal's set-up of s for fc's luma (common/features/speed_temporal.c). */
+int vg_speed_temporal_setup(VgFeatureCtx *fc, VgSpeed *s, int no_frames);
+
+#endif /* VG_FEATURES_SPEED_H */
