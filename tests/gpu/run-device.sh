@@ -30,6 +30,13 @@
 #       set; CHECKGPU_SEED and CHECKASM_SEED repeat a run. Exit status 0
 #       when every step passed.
 #
+#   sh tests/gpu/run-device.sh features FEATURE...
+#       on the GPU machine, with .devcarry-cuda/ carried along: checkasm
+#       --test=FEATURE and its memcheck (--quick) for each, then the
+#       vmaf_v1.0.16 models through the CLI with --backend cuda against
+#       their goldens (NO_CLI=1 leaves them out; CHECKASM_ARGS, e.g.
+#       --quick, go to the first checkasm run).
+#
 #   tests/gpu/run-device.sh prepare-soak [BUILD_DIR]
 #       on the build machine: the same build, installed into
 #       BUILD_DIR/prefix, and the patched static ffmpeg built against it
@@ -166,10 +173,12 @@ refuses() {
     grep -q "$pat" "$out/refuses.err"
 }
 
-run() {
+# the carried programs unpacked, the log folder, note() and step()
+run_setup() {
     out=${OUT:-/tmp/run-device-out}
     mkdir -p "$out"
     bin=$CARRY/bin
+    c=$CARRY/corpus
     for z in "$CARRY"/bin/*.gz "$CARRY"/corpus/*.gz; do
         [ -f "$z" ] && gunzip -f "$z"
     done
@@ -178,18 +187,69 @@ run() {
     fails=0
     summary=$out/summary.txt
     : > "$summary"
-    note() { echo "$*" | tee -a "$summary"; }
-    step() { # name, command...
-        name=$1; shift
-        start=$(date +%s)
-        "$@" > "$out/$name.log" 2>&1
-        rc=$?
-        note "$name: $([ $rc = 0 ] && echo PASS || echo "FAIL (rc $rc)") ($(( $(date +%s) - start )) s)"
-        [ $rc = 0 ] || fails=$((fails + 1))
-        return $rc
-    }
-
     note "device: $(nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader 2>&1 | head -1)"
+}
+note() { echo "$*" | tee -a "$summary"; }
+step() { # name, command...
+    name=$1; shift
+    start=$(date +%s)
+    "$@" > "$out/$name.log" 2>&1
+    rc=$?
+    note "$name: $([ $rc = 0 ] && echo PASS || echo "FAIL (rc $rc)") ($(( $(date +%s) - start )) s)"
+    [ $rc = 0 ] || fails=$((fails + 1))
+    return $rc
+}
+
+# the vmaf_v1.0.16 models through the CLI with --backend cuda against their
+# goldens; where libvmaf has none (it crashes), a refusal that names the
+# feature
+cli_v1_models() {
+    for row in "r640x360_444p8 r640x360_yuv444p 640 360 444 8" \
+               "r640x360_422p10 r640x360_yuv422p10le 640 360 422 10" \
+               "r352x288_420p12 r352x288_yuv420p12le 352 288 420 12"; do
+        set -- $row
+        for m in ${CLI_MODELS:-3d0h 5d0h 1d5h_2160 3d0h_2160 hfr_3d0h hfr_5d0h \
+                 hfr_1d5h_2160 hfr_3d0h_2160}; do
+            m=vmaf_v1.0.16_$m
+            golden=$CARRY/golden/hp/$1__$m.json
+            args="-r $c/$2_ref.yuv -d $c/$2_dist.yuv -w $3 -h $4 -p $5 -b $6
+                  --backend cuda --threads 2 -m version=$m --json
+                  --precision max -o $out/$1__$m.json -q"
+            if [ -f "$golden" ]; then
+                step "cli-$1__$m" "$bin/vmafgpu" $args &&
+                step "golden-$1__$m" python3 -c "$compare_py" "$golden" \
+                    "$out/$1__$m.json" 1 vmaf
+                tail -1 "$out/golden-$1__$m.log" 2>/dev/null |
+                    sed "s/^/  $1 $m: /" | tee -a "$summary"
+            else
+                step "refuse-$1__$m" refuses "speed_chroma: .* too small" \
+                    "$bin/vmafgpu" $args
+            fi
+        done
+    done
+}
+
+# checkasm and its memcheck (--quick) for the features named, then the
+# vmaf_v1.0.16 models through the CLI
+run_features() {
+    run_setup
+    for f in "$@"; do
+        step "checkasm-$f" env VG_REQUIRE_GPU=1 "$bin/checkasm" --test="$f" \
+            ${CHECKASM_SEED:+--seed=$CHECKASM_SEED} ${CHECKASM_ARGS:-}
+        grep "^checkasm: [^ ]" "$out/checkasm-$f.log" | grep -v "^checkasm: seed\|device" |
+            tee -a "$summary"
+        step "memcheck-$f" timeout "${CHECKASM_SANITIZER_TIMEOUT:-300}" \
+            compute-sanitizer --tool memcheck --leak-check full --error-exitcode 1 \
+            env VG_REQUIRE_GPU=1 "$bin/checkasm" --test="$f" --quick
+        grep -E "ERROR SUMMARY|^checkasm: $f" "$out/memcheck-$f.log" | tail -2 | tee -a "$summary"
+    done
+    [ -n "${NO_CLI:-}" ] || cli_v1_models
+    note "run-device: $fails step(s) failed"
+    [ $fails = 0 ]
+}
+
+run() {
+    run_setup
     step loader "$bin/test_cuda_loader"
     step checkgpu env VG_REQUIRE_GPU=1 "$bin/checkgpu" ${CHECKGPU_SEED:+--seed=$CHECKGPU_SEED}
     grep "^checkgpu:" "$out/checkgpu.log" | tee -a "$summary"
@@ -229,7 +289,6 @@ run() {
     for f in ${CLI_FEATURES:-psnr}; do
         feature_args="$feature_args --feature $f"
     done
-    c=$CARRY/corpus
     for row in "r640x360_444p8 r640x360_yuv444p 640 360 444 8 1" \
                "r640x360_422p10 r640x360_yuv422p10le 640 360 422 10 1" \
                "r352x288_420p12 r352x288_yuv420p12le 352 288 420 12 1" \
@@ -246,31 +305,7 @@ run() {
         step "golden-$1" python3 -c "$compare_py" "$golden" "$out/$1.json" "$7"
         tail -1 "$out/golden-$1.log" 2>/dev/null | sed "s/^/  $1: /" | tee -a "$summary"
     done
-    # the vmaf_v1.0.16 models against their goldens; where libvmaf has
-    # none (it crashes), a refusal that names the feature
-    for row in "r640x360_444p8 r640x360_yuv444p 640 360 444 8" \
-               "r640x360_422p10 r640x360_yuv422p10le 640 360 422 10" \
-               "r352x288_420p12 r352x288_yuv420p12le 352 288 420 12"; do
-        set -- $row
-        for m in ${CLI_MODELS:-3d0h 5d0h 1d5h_2160 3d0h_2160 hfr_3d0h hfr_5d0h \
-                 hfr_1d5h_2160 hfr_3d0h_2160}; do
-            m=vmaf_v1.0.16_$m
-            golden=$CARRY/golden/hp/$1__$m.json
-            args="-r $c/$2_ref.yuv -d $c/$2_dist.yuv -w $3 -h $4 -p $5 -b $6
-                  --backend cuda --threads 2 -m version=$m --json
-                  --precision max -o $out/$1__$m.json -q"
-            if [ -f "$golden" ]; then
-                step "cli-$1__$m" "$bin/vmafgpu" $args &&
-                step "golden-$1__$m" python3 -c "$compare_py" "$golden" \
-                    "$out/$1__$m.json" 1 vmaf
-                tail -1 "$out/golden-$1__$m.log" 2>/dev/null |
-                    sed "s/^/  $1 $m: /" | tee -a "$summary"
-            else
-                step "refuse-$1__$m" refuses "speed_chroma: .* too small" \
-                    "$bin/vmafgpu" $args
-            fi
-        done
-    done
+    cli_v1_models
     step bench "$bin/cudabench" 200
     grep "^cudabench" "$out/bench.log" | tee -a "$summary"
     step vifbench "$bin/vifbench" 100
@@ -407,7 +442,8 @@ prepare-soak) shift; prepare_soak "$@" ;;
 prepare-nvdec) shift; prepare_nvdec "$@" ;;
 nvdec) nvdec ;;
 run) run ;;
+features) shift; run_features "$@" ;;
 soak) soak soak ;;
 soak-memcheck) soak memcheck ;;
-*) echo "usage: $0 prepare [BUILD_DIR] | run | prepare-soak [BUILD_DIR] | soak | soak-memcheck | prepare-nvdec [BUILD_DIR] | nvdec" >&2; exit 2 ;;
+*) echo "usage: $0 prepare [BUILD_DIR] | run | features FEATURE... | prepare-soak [BUILD_DIR] | soak | soak-memcheck | prepare-nvdec [BUILD_DIR] | nvdec" >&2; exit 2 ;;
 esac
