@@ -19,7 +19,9 @@
  * Usage: vmafbench REF.yuv DIS.yuv [frames [setup]] (frames per
  * measurement, default 600). With VMAFBENCH_SET=float, the rows after
  * vmaf_v0.6.1 are vmaf_v0.6.1 + psnr + float_ssim + float_ms_ssim,
- * vmaf_float_v0.6.1 and each float feature (and psnr_hvs) alone. setup says how the caller's CUDA state looks:
+ * vmaf_float_v0.6.1 and each float feature (and psnr_hvs) alone; with
+ * VMAFBENCH_SET=v1, vmaf_v1.0.16_3d0h, vmaf_v1.0.16_hfr_3d0h and each of
+ * their features alone, with the options the models give them. setup says how the caller's CUDA state looks:
  *   caller    (default) the device's primary context; the library works on
  *             the caller's stream, where the pictures are produced
  *   ffmpeg    as in FFmpeg's CUDA device: a context of its own created with
@@ -142,16 +144,18 @@ static int run(const char *model, const char *feature, const VgPicture *ref,
         return -1;
     if (model && vg_use_model(ctx, model) < 0)
         goto end;
-    /* feature: one name, or several separated by spaces */
+    /* feature: NAME or NAME=OPTIONS, or several separated by spaces */
     for (const char *f = feature; f && *f;) {
-        char one[64];
+        char one[256], *opts;
         const size_t n = strcspn(f, " ");
 
         if (!n || n >= sizeof(one))
             goto end;
         memcpy(one, f, n);
         one[n] = 0;
-        if (vg_use_feature(ctx, one, NULL) < 0)
+        if ((opts = strchr(one, '=')))
+            *opts++ = 0;
+        if (vg_use_feature(ctx, one, opts) < 0)
             goto end;
         f += n + (f[n] == ' ');
     }
@@ -210,9 +214,30 @@ int main(int argc, char **argv)
           "version=vmaf_v0.6.1", "psnr float_ssim float_ms_ssim" },
         { "vmaf_float_v0.6.1", "version=vmaf_float_v0.6.1", NULL },
     };
+    /* VMAFBENCH_SET=v1: the v1.0.16 models and their features, with the
+     * options vmaf_v1.0.16_3d0h gives them (_hfr_ adds the motion window) */
+    static const char *const alone_v1[] = {
+        "cambi=cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06:"
+        "cambi_max_val=17",
+        "speed_chroma=speed_kernelscale=1.0:speed_nn_floor=0.1:"
+        "speed_sigma_nn=0.19:speed_weight_var_mode=5:speed_max_val=45",
+        "adm=adm_dlm_weight=0.7:adm_enhn_gain_limit=1.0:adm_noise_weight=0.02:"
+        "adm_norm_view_dist=3.0:adm_ref_display_height=1080:adm_min_val=0.5:"
+        "adm_csf_mode=2",
+        "motion=motion_max_val=18",
+        "motion=motion_max_val=18:motion_five_frame_window=true:"
+        "motion_moving_average=true",
+        NULL
+    };
+    static const struct { const char *label, *model, *features; } sets_v1[] = {
+        { "vmaf_v1.0.16_3d0h", "version=vmaf_v1.0.16_3d0h", NULL },
+        { "vmaf_v1.0.16_hfr_3d0h", "version=vmaf_v1.0.16_hfr_3d0h", NULL },
+    };
     const char *set = getenv("VMAFBENCH_SET");
     const int float_set = set && !strcmp(set, "float");
-    const char *const *alone = float_set ? alone_float : alone_v061;
+    const int v1_set = set && !strcmp(set, "v1");
+    const char *const *alone = float_set ? alone_float : v1_set ? alone_v1 :
+                               alone_v061;
     const unsigned frames = argc > 3 ? (unsigned)atoi(argv[3]) : 600;
     const char *setup = argc > 4 ? argv[4] : "caller";
     const int own_ctx = !strcmp(setup, "ffmpeg") || !strcmp(setup, "blocking");
@@ -283,6 +308,15 @@ int main(int argc, char **argv)
                 printf("vmafbench: %ux%u %-4s %s: %8.1f frames/s, GPU %s ms/frame\n",
                        w, h, p010 ? "p010" : "nv12", sets[k].label, r.fps,
                        gpu_ms(gms, r.gpu_ms));
+            }
+            for (unsigned k = 0; v1_set && k < sizeof(sets_v1) / sizeof(sets_v1[0]); k++) {
+                if (run(sets_v1[k].model, NULL, ref, dis, frames, &r) < 0) {
+                    printf("vmafbench: %s: FAILED\n", sets_v1[k].label);
+                    return 1;
+                }
+                printf("vmafbench: %ux%u %-4s %s: %8.1f frames/s, GPU %s ms/frame "
+                       "(pooled %.6f)\n", w, h, p010 ? "p010" : "nv12",
+                       sets_v1[k].label, r.fps, gpu_ms(gms, r.gpu_ms), r.pooled);
             }
             for (unsigned k = 0; alone[k]; k++) {
                 if (run(NULL, alone[k], ref, dis, frames, &r) < 0) {
