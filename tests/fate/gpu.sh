@@ -54,17 +54,7 @@ hw="-init_hw_device cuda=gpu -filter_hw_device gpu"
 dec="-hwaccel cuda -hwaccel_device gpu -hwaccel_output_format cuda"
 
 # ---- a usable GPU? ------------------------------------------------------------
-if ! "$ffmpeg" -hide_banner -init_hw_device cuda=gpu -f rawvideo -video_size 16x16 \
-        -pix_fmt yuv420p -i /dev/zero -frames:v 1 -vf hwupload_cuda -f null - \
-        > "$w/probe.out" 2>&1; then
-    if [ "${VG_REQUIRE_GPU:-0}" = 1 ]; then
-        fail "gpu: no usable CUDA device" "$w/probe.out"
-        echo "$n_pass passed, $n_fail failed"
-        exit 1
-    fi
-    echo "SKIP gpu: no usable CUDA device"
-    exit 77
-fi
+require_gpu
 
 golden_of() {
     gold=$golden/hp/$1.json

@@ -14,6 +14,8 @@
 #   required               the metrics every log must have
 #   feature_opt, model_opt the filter's feature= and model= values
 #   ff ARGS...             ffmpeg, quiet and non-interactive
+#   require_gpu            exits 77 (or, with VG_REQUIRE_GPU=1, fails and
+#                          exits 1) unless ffmpeg can use a CUDA device
 
 if [ -n "${VG_FATE_WORK:-}" ]; then
     w=$VG_FATE_WORK
@@ -72,4 +74,19 @@ done
 
 ff() {
     "$ffmpeg" -nostdin -hide_banner -nostats -y "$@"
+}
+
+require_gpu() {
+    if "$ffmpeg" -hide_banner -init_hw_device cuda=gpu -f rawvideo \
+            -video_size 16x16 -pix_fmt yuv420p -i /dev/zero -frames:v 1 \
+            -vf hwupload_cuda -f null - > "$w/probe.out" 2>&1; then
+        return 0
+    fi
+    if [ "${VG_REQUIRE_GPU:-0}" = 1 ]; then
+        fail "$fate_name: no usable CUDA device" "$w/probe.out"
+        echo "$fate_name: $n_pass passed, $n_fail failed"
+        exit 1
+    fi
+    echo "SKIP $fate_name: no usable CUDA device"
+    exit 77
 }

@@ -72,18 +72,7 @@ n_skip=0
 pairs=${VG_NVDEC_PAIRS:-$(echo "$table" | awk 'NF { print $1 }')}
 
 # ---- a usable GPU? ------------------------------------------------------------
-if [ $cpu_only = 0 ] &&
-   ! "$ffmpeg" -hide_banner -init_hw_device cuda=gpu -f rawvideo -video_size 16x16 \
-        -pix_fmt yuv420p -i /dev/zero -frames:v 1 -vf hwupload_cuda -f null - \
-        > "$w/probe.out" 2>&1; then
-    if [ "${VG_REQUIRE_GPU:-0}" = 1 ]; then
-        fail "gpu: no usable CUDA device" "$w/probe.out"
-        echo "$fate_name: $n_pass passed, $n_fail failed"
-        exit 1
-    fi
-    echo "SKIP $fate_name: no usable CUDA device"
-    exit 77
-fi
+[ $cpu_only = 1 ] || require_gpu
 
 opts() { # LOG BACKEND
     echo "backend=$2:model=$model_opt:feature=$feature_opt:log_fmt=json:log_path=$1:precision=max:n_threads=$nthr"
