@@ -43,7 +43,6 @@ typedef struct CambiCpu {
     uint16_t *lines;    ///< mode filter: 3 rows; mask: 7 rows of sums
     uint16_t *colsum;   ///< mask: column sums over 7 rows
     uint8_t *flat;      ///< mask: one row of zero-derivative flags
-    int heatmaps;       ///< hm is open
     VgCambiHeatmaps hm;
 } CambiCpu;
 
@@ -57,12 +56,9 @@ static int cambi_init(VgFeatureCtx *fc)
     if ((ret = vg_cambi_setup(p, fc->opts, fc->width, fc->height, fc->bpc,
                               fc->log)) < 0)
         return ret;
-    if (((const VgCambiOptions *)fc->opts)->heatmaps_path[0]) {
-        s->heatmaps = 1;
-        if ((ret = vg_cambi_heatmaps_open(&s->hm, p, ((const VgCambiOptions *)
-                                          fc->opts)->heatmaps_path, fc->log)) < 0)
-            return ret;
-    }
+    if ((ret = vg_cambi_heatmaps_open(&s->hm, p, ((const VgCambiOptions *)
+                                      fc->opts)->heatmaps_path, fc->log)) < 0)
+        return ret;
     if (p->all_zero)
         return 0;
     n = (size_t)p->alloc_w * p->alloc_h;
@@ -91,8 +87,7 @@ static void cambi_close(VgFeatureCtx *fc)
     free(s->lines);
     free(s->colsum);
     free(s->flat);
-    if (s->heatmaps)
-        vg_cambi_heatmaps_close(&s->hm);
+    vg_cambi_heatmaps_close(&s->hm);
     memset(s, 0, sizeof(*s));
 }
 
@@ -423,7 +418,7 @@ static int pass_score(CambiCpu *s, const VgCambiPass *ps, const VgImage *in,
     const ptrdiff_t st = p->alloc_w;
     const unsigned pad = ps->window >> 1;
     unsigned w = ps->width, h = ps->height;
-    const int heatmaps = s->heatmaps && ps == &p->pass[0];
+    const int heatmaps = s->hm.on && ps == &p->pass[0];
     double scores[VG_CAMBI_SCALES];
     int ret;
 
@@ -457,7 +452,7 @@ static int cambi_extract(VgFeatureCtx *fc, const VgFrame *f)
     int ret;
 
     if (p->all_zero) {
-        if (s->heatmaps &&
+        if (s->hm.on &&
             (ret = vg_cambi_heatmaps_zero(&s->hm, p, f->index, fc->log)) < 0)
             return ret;
     } else {

@@ -15,8 +15,8 @@
  * double sum in the order it leaves the values, which no parallel order
  * reproduces) and weights the scales, so both backends print the same
  * bits. The set-up, the refusals and the tables are the home's
- * (vg_cambi_setup()); the nearest-sample tables of a resize are built here
- * with the CPU's float steps.
+ * (vg_cambi_setup()), and so are the nearest-sample tables of a resize
+ * (vg_cambi_resize_tables(), the CPU's float steps).
  *
  * Frames in flight each need their c-values until collected: the pinned
  * buffers are a pool that grows to the number of frames in flight. The
@@ -55,7 +55,6 @@ typedef struct CambiCuda {
     uint32_t *tab;                   ///< host tables (kept for the copies)
     CambiHostBuf *bufs;
     unsigned n_bufs;
-    int heatmaps;                    ///< hm is open
     VgCambiHeatmaps hm;
 } CambiCuda;
 
@@ -71,39 +70,8 @@ static void cambi_cuda_close(VgFeatureCtx *fc)
             VG_CUX(cu, fc->log, cuMemFreeHost, s->bufs[i].c);
     free(s->bufs);
     free(s->tab);
-    if (s->heatmaps)
-        vg_cambi_heatmaps_close(&s->hm);
+    vg_cambi_heatmaps_close(&s->hm);
     memset(s, 0, sizeof(*s));
-}
-
-/*
- * cpu/cambi.c to_10bit()'s source coordinates of a resize: x steps by
- * iw / ow in float from (iw / ow) / 2 - 0.5, rounded by truncating x + 0.5;
- * the same for y. Clamped to the picture as there.
- */
-static void resize_tables(uint32_t *tx, uint32_t *ty, unsigned iw,
-                          unsigned ih, unsigned ow, unsigned oh)
-{
-    const float rx = (float)iw / (float)ow, ry = (float)ih / (float)oh;
-    const float sx = rx / 2 - 0.5, sy = ry / 2 - 0.5;
-    float y = sy, x = sx;
-
-    for (unsigned i = 0; i < oh; i++) {
-        unsigned iy = (unsigned)(int)(y + 0.5);
-
-        if (iy >= ih)
-            iy = ih - 1;
-        ty[i] = iy;
-        y += ry;
-    }
-    for (unsigned j = 0; j < ow; j++) {
-        unsigned ix = (unsigned)(int)(x + 0.5);
-
-        if (ix >= iw)
-            ix = iw - 1;
-        tx[j] = ix;
-        x += rx;
-    }
 }
 
 #define ALIGN256(n) (((n) + 255) & ~(size_t)255)
@@ -119,12 +87,9 @@ static int cambi_cuda_init(VgFeatureCtx *fc)
     if ((ret = vg_cambi_setup(p, fc->opts, fc->width, fc->height, fc->bpc,
                               fc->log)) < 0)
         return ret;
-    if (((const VgCambiOptions *)fc->opts)->heatmaps_path[0]) {
-        s->heatmaps = 1;
-        if ((ret = vg_cambi_heatmaps_open(&s->hm, p, ((const VgCambiOptions *)
-                                          fc->opts)->heatmaps_path, fc->log)) < 0)
-            return ret;
-    }
+    if ((ret = vg_cambi_heatmaps_open(&s->hm, p, ((const VgCambiOptions *)
+                                      fc->opts)->heatmaps_path, fc->log)) < 0)
+        return ret;
     if (p->all_zero)
         return 0;
     for (int k = 0; k < 1 + p->full_ref; k++) {
@@ -194,7 +159,7 @@ static int cambi_cuda_init(VgFeatureCtx *fc)
             }
             for (int k = 0; k < 2; k++)
                 if (s->resize[k])
-                    resize_tables(s->tab + tab_off[k][0],
+                    vg_cambi_resize_tables(s->tab + tab_off[k][0],
                                   s->tab + tab_off[k][1], fc->width,
                                   fc->height, p->pass[k].width,
                                   p->pass[k].height);
@@ -371,7 +336,7 @@ static int cambi_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)
     int ret;
 
     if (p->all_zero) {
-        if (s->heatmaps &&
+        if (s->hm.on &&
             (ret = vg_cambi_heatmaps_zero(&s->hm, p, f->index, fc->log)) < 0)
             return ret;
         return vg_cambi_emit(fc, p, f->index, 0.0, 0.0);
@@ -388,7 +353,7 @@ static int cambi_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)
         double scores[VG_CAMBI_SCALES];
 
         for (int sc = 0; sc < VG_CAMBI_SCALES; sc++) {
-            if (k == 0 && s->heatmaps &&
+            if (k == 0 && s->hm.on &&
                 (ret = vg_cambi_heatmaps_write(&s->hm, sc, f->index,
                                                b->c + s->off[k][sc],
                                                s->sw[k][sc], s->sh[k][sc],

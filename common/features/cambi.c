@@ -511,6 +511,36 @@ int vg_cambi_emit(VgFeatureCtx *fc, const VgCambiParams *p, unsigned index,
     return ret;
 }
 
+/*
+ * cpu/cambi.c to_10bit()'s source coordinates of a resize: x steps by
+ * iw / ow in float from (iw / ow) / 2 - 0.5, rounded by truncating x + 0.5;
+ * the same for y. Clamped to the picture as there.
+ */
+void vg_cambi_resize_tables(uint32_t *tx, uint32_t *ty, unsigned iw,
+                            unsigned ih, unsigned ow, unsigned oh)
+{
+    const float rx = (float)iw / (float)ow, ry = (float)ih / (float)oh;
+    const float sx = rx / 2 - 0.5, sy = ry / 2 - 0.5;
+    float y = sy, x = sx;
+
+    for (unsigned i = 0; i < oh; i++) {
+        unsigned iy = (unsigned)(int)(y + 0.5);
+
+        if (iy >= ih)
+            iy = ih - 1;
+        ty[i] = iy;
+        y += ry;
+    }
+    for (unsigned j = 0; j < ow; j++) {
+        unsigned ix = (unsigned)(int)(x + 0.5);
+
+        if (ix >= iw)
+            ix = iw - 1;
+        tx[j] = ix;
+        x += rx;
+    }
+}
+
 /* ---- heatmaps ------------------------------------------------------------ */
 
 /* mkdir -p with mode 0770 (libvmaf's mkdirp) */
@@ -542,6 +572,9 @@ int vg_cambi_heatmaps_open(VgCambiHeatmaps *hm, const VgCambiParams *p,
     unsigned w = p->pass[0].width, h = p->pass[0].height;
     int max_weight = p->diff_weights[0], ret;
 
+    if (!dir[0])
+        return 0;
+    hm->on = 1;
     for (int s = 0; s < VG_CAMBI_SCALES; s++)
         hm->fd[s] = -1;
     if ((ret = make_dirs(dir)) < 0) {
@@ -628,6 +661,8 @@ int vg_cambi_heatmaps_zero(VgCambiHeatmaps *hm, const VgCambiParams *p,
 
 void vg_cambi_heatmaps_close(VgCambiHeatmaps *hm)
 {
+    if (!hm->on)
+        return;
     for (int s = 0; s < VG_CAMBI_SCALES; s++) {
         if (hm->fd[s] >= 0)
             close(hm->fd[s]);
@@ -635,6 +670,7 @@ void vg_cambi_heatmaps_close(VgCambiHeatmaps *hm)
     }
     free(hm->row);
     hm->row = NULL;
+    hm->on = 0;
 }
 
 const VgFeatureDesc vg_feature_cambi = {

@@ -108,6 +108,14 @@ int vg_cambi_emit(VgFeatureCtx *fc, const VgCambiParams *p, unsigned index,
                   double dist_score, double src_score);
 
 /**
+ * The nearest-sample source column and row of each output pixel when a
+ * pass resizes (iw x ih to ow x oh): the float steps of cpu/cambi.c's
+ * to_10bit(), for the CUDA kernels.
+ */
+void vg_cambi_resize_tables(uint32_t *tx, uint32_t *ty, unsigned iw,
+                            unsigned ih, unsigned ow, unsigned oh);
+
+/**
  * The heatmaps of heatmaps_path: per scale, one file
  * DIR/cambi_heatmap_scale_<s>_<w>x<h>_16b.gray of every frame's c-values
  * of the distorted picture, one native-endian uint16 per pixel (the
@@ -117,6 +125,7 @@ int vg_cambi_emit(VgFeatureCtx *fc, const VgCambiParams *p, unsigned index,
  * (which cambi_high_res_speedup halves once more).
  */
 typedef struct VgCambiHeatmaps {
+    int on;                    ///< heatmaps_path was given (and opened)
     int fd[VG_CAMBI_SCALES];   ///< -1 when closed
     char path[VG_CAMBI_SCALES][VG_OPT_STRING_MAX + 64];
     double scaling;            ///< 65535 / the largest c-value
@@ -124,9 +133,10 @@ typedef struct VgCambiHeatmaps {
 } VgCambiHeatmaps;
 
 /**
- * Create the directory (with its parents) and the files, truncated.
- * Each worker state opens them: every open happens before any frame.
- * @return 0, or negative errno with a log line naming the file.
+ * With a non-empty dir: create the directory (with its parents) and the
+ * files, truncated, and set hm->on; with "" leave hm off. hm starts
+ * zeroed. Each worker state opens them: every open happens before any
+ * frame. @return 0, or negative errno with a log line naming the file.
  */
 int vg_cambi_heatmaps_open(VgCambiHeatmaps *hm, const VgCambiParams *p,
                            const char *dir, VgLog *log);
@@ -141,6 +151,7 @@ int vg_cambi_heatmaps_write(VgCambiHeatmaps *hm, unsigned scale,
 int vg_cambi_heatmaps_zero(VgCambiHeatmaps *hm, const VgCambiParams *p,
                            unsigned index, VgLog *log);
 
+/** Release what open took; nothing when hm is off. */
 void vg_cambi_heatmaps_close(VgCambiHeatmaps *hm);
 
 #endif /* VG_FEATURES_CAMBI_H */

@@ -72,32 +72,6 @@ static void replay_cvalues(const VgCambiKernelParams *kp)
         }
 }
 
-/* gpu/cambi.c resize_tables(), as cpu/cambi.c to_10bit() steps */
-static void resize_tables(uint32_t *tx, uint32_t *ty, unsigned iw,
-                          unsigned ih, unsigned ow, unsigned oh)
-{
-    const float rx = (float)iw / (float)ow, ry = (float)ih / (float)oh;
-    const float sx = rx / 2 - 0.5, sy = ry / 2 - 0.5;
-    float y = sy, x = sx;
-
-    for (unsigned i = 0; i < oh; i++) {
-        unsigned iy = (unsigned)(int)(y + 0.5);
-
-        if (iy >= ih)
-            iy = ih - 1;
-        ty[i] = iy;
-        y += ry;
-    }
-    for (unsigned j = 0; j < ow; j++) {
-        unsigned ix = (unsigned)(int)(x + 0.5);
-
-        if (ix >= iw)
-            ix = iw - 1;
-        tx[j] = ix;
-        x += rx;
-    }
-}
-
 #define U64(ptr) ((uint64_t)(uintptr_t)(ptr))
 
 /* gpu/cambi.c submit_pass() and collect() for pass k on host planes */
@@ -131,7 +105,7 @@ static double replay_pass(const VgCambiParams *p, int k, const VgImage *in)
     if (w != in->w[0] || h != in->h[0]) {
         tx = alloc_dirty(w * sizeof(*tx));
         ty = alloc_dirty(h * sizeof(*ty));
-        resize_tables(tx, ty, in->w[0], in->h[0], w, h);
+        vg_cambi_resize_tables(tx, ty, in->w[0], in->h[0], w, h);
     }
     kp.src = U64(in->data[0]);
     kp.src_pitch = in->stride[0];
