@@ -5,10 +5,12 @@
 
 /*
  * The one translation unit built into the library's fatbin
- * (gpu/Makefile.inc): the picture conversion and every feature's kernels
+ * (gpu/Makefile.inc): the picture conversion, the sequential sums
+ * (gpu/seqsum.cu) and every feature's kernels
  * (gpu/kernels_list.cuh, generated from common/features/list.h), so that
  * one cuModuleLoadData() per device loads them all.
  */
 
 #include "gpu/picture.cu"
+#include "gpu/seqsum.cu"
 #include "gpu/kernels_list.cuh"
