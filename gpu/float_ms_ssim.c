@@ -7,7 +7,8 @@
  * @file
  * float_ms_ssim on CUDA: the pyramid (gpu/float_ms_ssim.cu) from the
  * engine's float copy of the luma, and at each of the 5 scales the SSIM
- * map of gpu/float_ssim.c with its l, c and s sums on the device; the
+ * map of gpu/float_ssim.c with its l, c and s sums on the device, the
+ * 15 sums in one submission (gpu/seqsum.c); the
  * means, the products of powers and the dB value are the feature's
  * home's (common/features/float_ms_ssim.c), on the host.
  */
@@ -44,6 +45,7 @@ static int float_ms_ssim_cuda_init(VgFeatureCtx *fc)
 {
     FloatMsSsimCuda *s = fc->priv;
     VgCudaDevice *d = vg_cuda_fc_device(fc);
+    size_t terms = 0;
     int ret;
 
     vg_float_ms_ssim_setup(&s->p, fc->opts, fc->bpc, fc->width, fc->height);
@@ -63,7 +65,11 @@ static int float_ms_ssim_cuda_init(VgFeatureCtx *fc)
             if ((ret = VG_DCU(d, cuMemAlloc, &s->img[i][k], bytes)) < 0)
                 goto fail;
     }
-    if ((ret = vg_cuda_ssim_map_init(fc, &s->map, s->p.w[0], s->p.h[0])) < 0)
+    for (unsigned i = 0; i < VG_MS_SSIM_SCALES; i++)
+        terms += (VG_SSIM_NB_SUMS - 1) * (size_t)(s->p.w[i] - (VG_SSIM_WIN - 1)) *
+                 (size_t)(s->p.h[i] - (VG_SSIM_WIN - 1));
+    if ((ret = vg_cuda_ssim_map_init(fc, &s->map, s->p.w[0], s->p.h[0], terms,
+                                     VG_MS_SSIM_SCALES * (VG_SSIM_NB_SUMS - 1))) < 0)
         goto fail;
     return 0;
 fail:
@@ -79,6 +85,7 @@ static int float_ms_ssim_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
     size_t pitch = f->f_pitch;
     int ret;
 
+    vg_cuda_ssim_map_begin(&s->map);
     for (unsigned i = 0; i < VG_MS_SSIM_SCALES; i++) {
         if (i) {
             VgSsimDecimateParams p = {
@@ -106,7 +113,7 @@ static int float_ms_ssim_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
                                                     sizeof(double))) < 0)
             return ret;
     }
-    return 0;
+    return vg_cuda_ssim_map_finish(fc, &s->map);
 }
 
 static int float_ms_ssim_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)

@@ -6,7 +6,8 @@
 /**
  * @file
  * float_ssim on CUDA: the box decimation when the scale is above 1 and
- * the SSIM map with its four sums on the device (gpu/float_ssim.cu), from
+ * the SSIM map with its four sums on the device (gpu/float_ssim.cu,
+ * gpu/seqsum.cu), from
  * the engine's float copy of the luma; the means and the dB value are the
  * feature's home's (common/features/float_ssim.c), on the host, so both
  * backends print the same bits. Also the SSIM map's launch, shared with
@@ -24,22 +25,21 @@ static unsigned blocks(int n, int b)
     return (unsigned)((n + b - 1) / b);
 }
 
-int vg_cuda_ssim_map_init(VgFeatureCtx *fc, VgCudaSsimMap *m, int w, int h)
+int vg_cuda_ssim_map_init(VgFeatureCtx *fc, VgCudaSsimMap *m, int w, int h,
+                          size_t terms, int max_sums)
 {
     VgCudaDevice *d = vg_cuda_fc_device(fc);
     const size_t dw = (size_t)(w - (VG_SSIM_WIN - 1));
-    const size_t dh = (size_t)(h - (VG_SSIM_WIN - 1));
     int ret;
 
     if ((ret = vg_cuda_device_function(d, "vg_ssim_hconv", &m->hconv)) < 0 ||
-        (ret = vg_cuda_device_function(d, "vg_ssim_vmap", &m->vmap)) < 0 ||
-        (ret = vg_cuda_device_function(d, "vg_ssim_sum", &m->sum)) < 0)
+        (ret = vg_cuda_device_function(d, "vg_ssim_vmap", &m->vmap)) < 0)
         return ret;
     if ((ret = VG_DCU(d, cuMemAlloc, &m->hbuf, 5 * dw * h * sizeof(float))) < 0 ||
-        (ret = VG_DCU(d, cuMemAlloc, &m->map,
-                      VG_SSIM_NB_SUMS * dw * dh * sizeof(double))) < 0)
+        (ret = VG_DCU(d, cuMemAlloc, &m->map, terms * sizeof(double))) < 0)
         return ret;
-    return 0;
+    m->map_cap = terms;
+    return vg_cuda_seqsum_init(d, &m->sums, max_sums, terms);
 }
 
 void vg_cuda_ssim_map_close(VgFeatureCtx *fc, VgCudaSsimMap *m)
@@ -51,13 +51,24 @@ void vg_cuda_ssim_map_close(VgFeatureCtx *fc, VgCudaSsimMap *m)
     if (m->map)
         VG_DCU(d, cuMemFree, m->map);
     m->hbuf = m->map = 0;
+    vg_cuda_seqsum_close(d, &m->sums);
 }
 
-int vg_cuda_ssim_map_submit(VgFeatureCtx *fc, const VgCudaSsimMap *m,
+void vg_cuda_ssim_map_begin(VgCudaSsimMap *m)
+{
+    m->map_used = 0;
+    vg_cuda_seqsum_reset(&m->sums);
+}
+
+int vg_cuda_ssim_map_submit(VgFeatureCtx *fc, VgCudaSsimMap *m,
                             CUdeviceptr ref, CUdeviceptr cmp, size_t pitch,
                             int w, int h, int with_lcs, CUdeviceptr sums)
 {
     VgCudaDevice *d = vg_cuda_fc_device(fc);
+    const int dw = w - (VG_SSIM_WIN - 1), dh = h - (VG_SSIM_WIN - 1);
+    const size_t n = (size_t)dw * dh;
+    const int first = with_lcs ? VG_SSIM_SUM_SSIM : VG_SSIM_SUM_L;
+    const CUdeviceptr map = m->map + m->map_used * sizeof(double);
     VgSsimMapParams p = {
         .ref = (uint64_t)ref,
         .cmp = (uint64_t)cmp,
@@ -65,13 +76,13 @@ int vg_cuda_ssim_map_submit(VgFeatureCtx *fc, const VgCudaSsimMap *m,
         .w = w,
         .h = h,
         .hbuf = (uint64_t)m->hbuf,
-        .map = (uint64_t)m->map,
+        .map = (uint64_t)map,
         .with_lcs = with_lcs,
-        .sums = (uint64_t)sums,
     };
-    const int dw = w - (VG_SSIM_WIN - 1), dh = h - (VG_SSIM_WIN - 1);
     int ret;
 
+    if (m->map_used + (VG_SSIM_NB_SUMS - first) * n > m->map_cap)
+        return -EINVAL;
     if ((ret = vg_cuda_device_launch(d, m->hconv, blocks(dw, VG_SSIM_BX),
                                      blocks(h, VG_SSIM_BY), 1, VG_SSIM_BX,
                                      VG_SSIM_BY, &p)) < 0 ||
@@ -79,7 +90,18 @@ int vg_cuda_ssim_map_submit(VgFeatureCtx *fc, const VgCudaSsimMap *m,
                                      blocks(dh, VG_SSIM_BY), 1, VG_SSIM_BX,
                                      VG_SSIM_BY, &p)) < 0)
         return ret;
-    return vg_cuda_device_launch(d, m->sum, 1, 1, 1, 32, 1, &p);
+    for (int k = first; k < VG_SSIM_NB_SUMS; k++) {
+        if ((ret = vg_cuda_seqsum_add(&m->sums, map + (k - first) * n * sizeof(double),
+                                      n, sums + k * sizeof(double))) < 0)
+            return ret;
+    }
+    m->map_used += (VG_SSIM_NB_SUMS - first) * n;
+    return 0;
+}
+
+int vg_cuda_ssim_map_finish(VgFeatureCtx *fc, VgCudaSsimMap *m)
+{
+    return vg_cuda_seqsum_submit(vg_cuda_fc_device(fc), &m->sums);
 }
 
 typedef struct FloatSsimCuda {
@@ -119,7 +141,10 @@ static int float_ssim_cuda_init(VgFeatureCtx *fc)
             (ret = VG_DCU(d, cuMemAlloc, &s->img[1], bytes)) < 0)
             goto fail;
     }
-    if ((ret = vg_cuda_ssim_map_init(fc, &s->map, s->p.dw, s->p.dh)) < 0)
+    if ((ret = vg_cuda_ssim_map_init(fc, &s->map, s->p.dw, s->p.dh,
+                                     VG_SSIM_NB_SUMS * (size_t)(s->p.dw - (VG_SSIM_WIN - 1)) *
+                                     (size_t)(s->p.dh - (VG_SSIM_WIN - 1)),
+                                     VG_SSIM_NB_SUMS)) < 0)
         goto fail;
     return 0;
 fail:
@@ -157,8 +182,11 @@ static int float_ssim_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
         dis = s->img[1];
         pitch = (size_t)s->p.dw * sizeof(float);
     }
-    return vg_cuda_ssim_map_submit(fc, &s->map, ref, dis, pitch, s->p.dw,
-                                   s->p.dh, 1, f->res);
+    vg_cuda_ssim_map_begin(&s->map);
+    if ((ret = vg_cuda_ssim_map_submit(fc, &s->map, ref, dis, pitch, s->p.dw,
+                                       s->p.dh, 1, f->res)) < 0)
+        return ret;
+    return vg_cuda_ssim_map_finish(fc, &s->map);
 }
 
 static int float_ssim_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)

@@ -14,14 +14,10 @@
  * added to a double accumulator and the sum rounded to float, exactly the
  * CPU's per-output operations (-fmad=false: nothing is contracted). The
  * per-pixel terms are the same float and double operations as the CPU's
- * (IEEE division and square root, no fast-math). The four sums of the
- * map are sequential double sums in libvmaf's row-major order; a
- * parallel or tree reduction would round differently, and there is no
- * exact reordering of a rounded double running sum, so each sum is one
- * thread walking its map from the first pixel to the last
- * (vg_ssim_sum): four threads of one warp, one sum each. The maps are
- * written by the parallel kernel before, so the sum kernel only loads
- * and adds.
+ * (IEEE division and square root, no fast-math). The sums of the map
+ * planes are libvmaf's sequential double sums in row-major order: a tree
+ * reduction would round differently, so they are gpu/seqsum.cu's, which
+ * give the sequential sum's bits (gpu/seqsum_step.h).
  *
  * Decimation in place (ssim.c decimates its buffers in place): on the
  * CPU no sample is overwritten before its last read (checked for every
@@ -120,35 +116,14 @@ vg_ssim_vmap(const VgSsimMapParams p)
     const double s = (cov_c + c3) / (sr + c3);
 
     const size_t n = (size_t)dw * dh, i = (size_t)y * dw + x;
-    double *m = (double *)p.map;
-    if (p.with_lcs)
-        m[VG_SSIM_SUM_SSIM * n + i] = l * c * s;
-    m[VG_SSIM_SUM_L * n + i] = l;
-    m[VG_SSIM_SUM_C * n + i] = c;
-    m[VG_SSIM_SUM_S * n + i] = s;
-}
-
-/*
- * The sums of the map: thread k (of one block of VG_SSIM_NB_SUMS) adds
- * plane k from index 0 up, in double, as _iqa_ssim()'s row-major loop.
- * Sequential by construction (see the file header); the loads run ahead
- * of the dependent adds.
- */
-extern "C" __global__ void __launch_bounds__(32)
-vg_ssim_sum(const VgSsimMapParams p)
-{
-    const int k = threadIdx.x;
-
-    if (k >= VG_SSIM_NB_SUMS || (k == VG_SSIM_SUM_SSIM && !p.with_lcs))
-        return;
-    const size_t n = (size_t)(p.w - (VG_SSIM_WIN - 1)) * (p.h - (VG_SSIM_WIN - 1));
-    const double *m = (const double *)p.map + k * n;
-    double acc = 0.0;
-
-#pragma unroll 16
-    for (size_t i = 0; i < n; i++)
-        acc += m[i];
-    ((double *)p.sums)[k] = acc;
+    double *m = (double *)p.map + i;
+    if (p.with_lcs) {
+        m[0] = l * c * s;
+        m += n;
+    }
+    m[0] = l;
+    m[n] = c;
+    m[2 * n] = s;
 }
 
 /*

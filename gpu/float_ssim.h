@@ -16,24 +16,43 @@
 
 #include "common/features/float_ssim_params.h"
 #include "gpu/feature.h"
+#include "gpu/seqsum.h"
 
-/** The SSIM map's kernels and scratch for images up to w x h. */
+/**
+ * The SSIM maps of one frame (one per scale), their kernels and scratch,
+ * and their sums, which go to the device in one submission.
+ */
 typedef struct VgCudaSsimMap {
-    CUfunction hconv, vmap, sum;
+    CUfunction hconv, vmap;
     CUdeviceptr hbuf, map;
+    size_t map_cap;     ///< doubles the map holds, all scales
+    size_t map_used;    ///< doubles this frame's maps use so far
+    VgCudaSeqsum sums;
 } VgCudaSsimMap;
 
-/** Look the kernels up and allocate the scratch. @return 0 or negative errno. */
-int vg_cuda_ssim_map_init(VgFeatureCtx *fc, VgCudaSsimMap *m, int w, int h);
+/**
+ * Look the kernels up and allocate the scratch: the horizontal pass for
+ * images up to w x h, maps of `terms` doubles in all (every plane of every
+ * scale), up to max_sums sums. @return 0 or negative errno.
+ */
+int vg_cuda_ssim_map_init(VgFeatureCtx *fc, VgCudaSsimMap *m, int w, int h,
+                          size_t terms, int max_sums);
 void vg_cuda_ssim_map_close(VgFeatureCtx *fc, VgCudaSsimMap *m);
+
+/** Start a frame's maps. */
+void vg_cuda_ssim_map_begin(VgCudaSsimMap *m);
 
 /**
  * Queue the SSIM map of two w x h device float images (row pitch `pitch`
- * bytes) and its VG_SSIM_NB_SUMS sums into the device doubles at `sums`;
- * with_lcs: the l c s sum too (float_ssim), else only l, c and s.
+ * bytes) and take its sums into the frame's submission, each to
+ * sums[VG_SSIM_SUM_*] (device doubles); with_lcs: the l c s sum too
+ * (float_ssim), else only l, c and s.
  */
-int vg_cuda_ssim_map_submit(VgFeatureCtx *fc, const VgCudaSsimMap *m,
+int vg_cuda_ssim_map_submit(VgFeatureCtx *fc, VgCudaSsimMap *m,
                             CUdeviceptr ref, CUdeviceptr cmp, size_t pitch,
                             int w, int h, int with_lcs, CUdeviceptr sums);
+
+/** Queue the sums of the frame's maps. @return 0 or negative errno. */
+int vg_cuda_ssim_map_finish(VgFeatureCtx *fc, VgCudaSsimMap *m);
 
 #endif /* VG_GPU_FLOAT_SSIM_H */

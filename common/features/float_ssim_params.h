@@ -71,16 +71,17 @@ enum { VG_SSIM_SUM_SSIM, VG_SSIM_SUM_L, VG_SSIM_SUM_C, VG_SSIM_SUM_S, VG_SSIM_NB
 /**
  * One SSIM map: the horizontal pass of the five convolutions
  * (vg_ssim_hconv), the vertical pass with the per-pixel terms
- * (vg_ssim_vmap) and the sums in libvmaf's order (vg_ssim_sum).
+ * (vg_ssim_vmap); its sums are gpu/seqsum.cu's, in libvmaf's order.
  */
 typedef struct VgSsimMapParams {
     uint64_t ref, cmp;      ///< device float images, w x h
     int64_t pitch;          ///< their row pitch, bytes
     int32_t w, h;           ///< image size (>= 11)
     uint64_t hbuf;          ///< device float[5][h][w - 10]: horizontal pass
-    uint64_t map;           ///< device double[4][h - 10][w - 10]: l, c, s, l c s
+    /** device double[3 or 4][h - 10][w - 10]: the map planes in the order
+     * of VG_SSIM_SUM_*, from l c s when with_lcs, else from l */
+    uint64_t map;
     int32_t with_lcs;       ///< also write the l c s map (float_ssim's sum)
-    uint64_t sums;          ///< device double[VG_SSIM_NB_SUMS]: the sums
 } VgSsimMapParams;
 
 /** Decimation of one image (iqa/decimate.c, mirrored borders). */
