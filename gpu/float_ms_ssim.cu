@@ -9,7 +9,8 @@
  * vg_ssim_decimate(); the SSIM map of each scale is gpu/float_ssim.cu's.
  *
  * Thread mapping: one thread per output (x, y) of image blockIdx.z (0 ref,
- * 1 dis), 32 x 8 blocks, no shared memory. Exactness: the output is the
+ * 1 dis), 32 x 8 blocks, no shared memory; outputs whose window is inside
+ * the image skip the mirroring (the same samples, fewer instructions). Exactness: the output is the
  * thread's own double sum of the 81 float products, v outer, u inner,
  * coordinates mirrored once (KBND_SYMMETRIC; every scale is at least 11
  * wide and high, so once is enough), rounded to float: the CPU's
@@ -34,14 +35,27 @@ vg_ms_ssim_decimate(const VgSsimDecimateParams p)
     const int half = VG_MS_SSIM_LPF / 2;
     double sum = 0.0;
 
+    if (2 * x >= half && 2 * x + half < p.w && 2 * y >= half && 2 * y + half < p.h) {
+        /* inside: no mirrored coordinate, the same products in the same order */
+        const float *row = (const float *)(src + (int64_t)(2 * y - half) * p.src_pitch) +
+                           2 * x - half;
 #pragma unroll
-    for (int v = -half; v <= half; v++) {
-        const int yy = VG_SSIM_MIRROR(2 * y + v, p.h);
-        const float *row = (const float *)(src + (int64_t)yy * p.src_pitch);
+        for (int v = 0; v < VG_MS_SSIM_LPF; v++) {
 #pragma unroll
-        for (int u = -half; u <= half; u++) {
-            const int xx = VG_SSIM_MIRROR(2 * x + u, p.w);
-            sum += (double)(row[xx] * vg_ms_ssim_lpf[v + half][u + half]);
+            for (int u = 0; u < VG_MS_SSIM_LPF; u++)
+                sum += (double)(row[u] * vg_ms_ssim_lpf[v][u]);
+            row = (const float *)((const char *)row + p.src_pitch);
+        }
+    } else {
+#pragma unroll
+        for (int v = -half; v <= half; v++) {
+            const int yy = VG_SSIM_MIRROR(2 * y + v, p.h);
+            const float *row = (const float *)(src + (int64_t)yy * p.src_pitch);
+#pragma unroll
+            for (int u = -half; u <= half; u++) {
+                const int xx = VG_SSIM_MIRROR(2 * x + u, p.w);
+                sum += (double)(row[xx] * vg_ms_ssim_lpf[v + half][u + half]);
+            }
         }
     }
     dst[(size_t)y * p.sw + x] = (float)sum;
