@@ -17,7 +17,8 @@
 #   sh tests/gpu/run-device.sh run
 #       on the GPU machine, from the repository root, with .devcarry-cuda/
 #       carried along: the loader test, the parity programs with a GPU
-#       required (what `make check-gpu` runs: checkgpu, and checkasm, each
+#       required (what `make check-gpu` runs: checkgpu, the parallel
+#       sequential sums of tests/gpu/test_seqsum, and checkasm, each
 #       feature alone), compute-sanitizer memcheck on both (checkasm with
 #       --quick), racecheck and synccheck on samples of checkgpu's cases,
 #       the CLI with --backend cuda on the raw corpus pairs against the
@@ -83,14 +84,15 @@ prepare() {
     make -j2 tools/vmafgpu tests/gpu/checkgpu tests/checkasm/checkasm \
         tests/unit/test_cuda_loader tests/bench/cudabench tests/bench/vifbench \
         tests/bench/admbench tests/bench/vmafbench tests/gpu/test_fault \
-        tests/gpu/libcudafault.so tests/gpu/threads8
+        tests/gpu/libcudafault.so tests/gpu/threads8 tests/gpu/test_seqsum
     rm -rf "${root:?}/$CARRY"
     mkdir -p "$root/$CARRY/bin" "$root/$CARRY/lib" "$root/$CARRY/corpus" \
         "$root/$CARRY/golden/hp"
     for p in tools/vmafgpu tests/gpu/checkgpu tests/checkasm/checkasm \
              tests/unit/test_cuda_loader tests/bench/cudabench \
              tests/bench/vifbench tests/bench/admbench tests/bench/vmafbench \
-             tests/gpu/test_fault tests/gpu/libcudafault.so tests/gpu/threads8; do
+             tests/gpu/test_fault tests/gpu/libcudafault.so tests/gpu/threads8 \
+             tests/gpu/test_seqsum; do
         cp "$p" "$root/$CARRY/bin/"
     done
     # shared libraries other than glibc's (json-c, subunit)
@@ -252,6 +254,7 @@ run() {
     run_setup
     step loader "$bin/test_cuda_loader"
     step checkgpu env VG_REQUIRE_GPU=1 "$bin/checkgpu" ${CHECKGPU_SEED:+--seed=$CHECKGPU_SEED}
+    step seqsum env VG_REQUIRE_GPU=1 "$bin/test_seqsum"
     grep "^checkgpu:" "$out/checkgpu.log" | tee -a "$summary"
     step checkasm env VG_REQUIRE_GPU=1 "$bin/checkasm" ${CHECKASM_SEED:+--seed=$CHECKASM_SEED}
     # the seed, the per-feature and total lines, the first failing cases
