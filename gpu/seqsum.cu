@@ -49,12 +49,10 @@ __device__ __forceinline__ int vg_seqsum_shfl_up(int v, int d)
 
 __device__ __forceinline__ VgSeqsumFix vg_seqsum_shfl_up(VgSeqsumFix v, int d)
 {
-    const unsigned long long lo = (unsigned long long)v;
-    const long long hi = (long long)(v >> 64);
-    const unsigned long long l = __shfl_up_sync(0xffffffffu, lo, d);
-    const long long h = __shfl_up_sync(0xffffffffu, hi, d);
+    const unsigned long long l = __shfl_up_sync(0xffffffffu, (unsigned long long)v, d);
+    const unsigned long long h = __shfl_up_sync(0xffffffffu, (unsigned long long)(v >> 64), d);
 
-    return (VgSeqsumFix)(((unsigned __int128)(unsigned long long)h << 64) | l);
+    return ((VgSeqsumFix)h << 64) | l;
 }
 
 /*

@@ -56,8 +56,14 @@
 #define VG_SEQSUM_CLZ64(v) __builtin_clzll(v)
 #endif
 
-/** Exact fixed-point running sums, in units of 2^-VG_SEQSUM_FRAC. */
-typedef __int128 VgSeqsumFix;
+/**
+ * Exact fixed-point running sums, in units of 2^-VG_SEQSUM_FRAC, two's
+ * complement: unsigned, so that additions wrap instead of overflowing (a
+ * chunk's partial totals may pass 2^127 on the way while every running sum
+ * stays far below it; modulo 2^128 the results are the same). Signs and
+ * magnitudes are read through vg_seqsum_neg().
+ */
+typedef unsigned __int128 VgSeqsumFix;
 
 #define VG_SEQSUM_FRAC 90
 /** Smallest binade exponent a fast step may use (its ulp is 2^-FRAC). */
@@ -206,7 +212,13 @@ VG_SEQSUM_FN int vg_seqsum_plan(double p, double tol, double x, int *e,
 /** k u in fixed point, u = 2^(e - 52). */
 VG_SEQSUM_FN VgSeqsumFix vg_seqsum_units(int64_t k, int e)
 {
-    return (VgSeqsumFix)((unsigned __int128)(VgSeqsumFix)k << (e + VG_SEQSUM_FRAC - 52));
+    return (VgSeqsumFix)k << (e + VG_SEQSUM_FRAC - 52);
+}
+
+/** Whether a fixed-point value is negative (its top bit). */
+VG_SEQSUM_FN int vg_seqsum_neg(VgSeqsumFix v)
+{
+    return (int)(v >> 127);
 }
 
 /*
@@ -299,16 +311,19 @@ VG_SEQSUM_FN int vg_seqsum_run_ok(VgSeqsumFix s0, int e, int64_t kmin,
 {
     const int sh = e + VG_SEQSUM_FRAC - 52;
     const int64_t lo = (int64_t)1 << 52, hi = (int64_t)1 << 53;
-    int64_t su;
+
+    const int neg = vg_seqsum_neg(s0);
+    const VgSeqsumFix mag = neg ? -s0 : s0;
+    int64_t mu;
 
     if (s0 & (((VgSeqsumFix)1 << sh) - 1))
         return 0;
-    su = (int64_t)(s0 >> sh);   /* s0 / u; |s0 / u| < 2^53 when it is in */
-    if (s0 >= ((VgSeqsumFix)lo << sh) && s0 < ((VgSeqsumFix)hi << sh))
-        return su + kmin >= lo + 1 && su + kmax <= hi - 1;
-    if (-s0 >= ((VgSeqsumFix)lo << sh) && -s0 < ((VgSeqsumFix)hi << sh))
-        return su + kmax <= -lo - 1 && su + kmin >= -hi + 1;
-    return 0;
+    if (mag < ((VgSeqsumFix)lo << sh) || mag >= ((VgSeqsumFix)hi << sh))
+        return 0;
+    mu = (int64_t)(mag >> sh);  /* |s0| / u, in [2^52, 2^53) */
+    if (!neg)
+        return mu + kmin >= lo + 1 && mu + kmax <= hi - 1;
+    return -mu + kmax <= -lo - 1 && -mu + kmin >= -hi + 1;
 }
 
 /**
@@ -370,8 +385,8 @@ VG_SEQSUM_UNROLL
 /** The double a fixed-point value is. @return 0, or -1 if it is not one. */
 VG_SEQSUM_FN int vg_seqsum_to_double(VgSeqsumFix v, double *d)
 {
-    const int neg = v < 0;
-    unsigned __int128 m = neg ? -(unsigned __int128)v : (unsigned __int128)v;
+    const int neg = vg_seqsum_neg(v);
+    VgSeqsumFix m = neg ? -v : v;
     const uint64_t hi = (uint64_t)(m >> 64), lo = (uint64_t)m;
     const int bits = hi ? 128 - VG_SEQSUM_CLZ64(hi) : lo ? 64 - VG_SEQSUM_CLZ64(lo) : 0;
     int sh = 0;
@@ -379,7 +394,7 @@ VG_SEQSUM_FN int vg_seqsum_to_double(VgSeqsumFix v, double *d)
 
     if (bits > 53) {
         sh = bits - 53;
-        if (m & (((unsigned __int128)1 << sh) - 1))
+        if (m & (((VgSeqsumFix)1 << sh) - 1))
             return -1;
         m >>= sh;
     }
@@ -400,7 +415,7 @@ VG_SEQSUM_FN int vg_seqsum_to_fix(double d, VgSeqsumFix *v)
     /* d = +-m 2^(ex - 1075) = +-m 2^sh units */
     const int sh = ex - 1075 + VG_SEQSUM_FRAC;
     uint64_t m = (b & (((uint64_t)1 << 52) - 1)) | ((uint64_t)1 << 52);
-    unsigned __int128 r;
+    VgSeqsumFix r;
 
     if (!(b << 1)) {
         *v = 0;
@@ -414,9 +429,9 @@ VG_SEQSUM_FN int vg_seqsum_to_fix(double d, VgSeqsumFix *v)
             return -1;
         r = m >> -sh;
     } else {
-        r = (unsigned __int128)m << sh;
+        r = (VgSeqsumFix)m << sh;
     }
-    *v = (b >> 63) ? -(VgSeqsumFix)r : (VgSeqsumFix)r;
+    *v = (b >> 63) ? -r : r;
     return 0;
 }
 
