@@ -204,6 +204,23 @@ static const size_t lengths[] = {
     100000, 2052700 /* 1910 x 1075 */,
 };
 
+/* one sum of n terms of kind k replayed, against the loop */
+static Replay replay_one(enum Kind k, size_t n, double skew)
+{
+    double *x = malloc((n + 1) * sizeof(*x));
+    Replay r = { .skew = skew };
+    double want, got;
+
+    ck_assert_ptr_nonnull(x);
+    fill(x, n, k);
+    want = loop_sum(x, n);
+    got = replay(x, n, &r);
+    ck_assert_msg(same_bits(want, got), "%s n=%zu skew %g: %.17g, loop %.17g",
+                  kind_names[k], n, skew, got, want);
+    free(x);
+    return r;
+}
+
 START_TEST(host_replay)
 {
     const enum Kind k = (enum Kind)_i;
@@ -211,16 +228,8 @@ START_TEST(host_replay)
 
     for (size_t li = 0; li < sizeof(lengths) / sizeof(lengths[0]); li++) {
         const size_t n = lengths[li];
-        double *x = malloc((n + 1) * sizeof(*x));
-        Replay r = { 0 };
-        double want, got;
+        const Replay r = replay_one(k, n, 0.0);
 
-        ck_assert_ptr_nonnull(x);
-        fill(x, n, k);
-        want = loop_sum(x, n);
-        got = replay(x, n, &r);
-        ck_assert_msg(same_bits(want, got), "%s n=%zu: %.17g, loop %.17g",
-                      kind_names[k], n, got, want);
         fallbacks += r.fallback;
         /* the well-behaved sums take the fast path */
         if (k == K_SSIM_L || k == K_SIGNED || k == K_CONST || k == K_TIES_SPARSE)
@@ -229,7 +238,6 @@ START_TEST(host_replay)
         if (n == 2052700)
             printf("%s n=%zu: %d flagged steps, %s path\n", kind_names[k], n,
                    r.flagged, r.fallback ? "sequential" : "parallel");
-        free(x);
     }
     /* the sums made to break the fast path break it */
     if (k == K_NAN || k == K_INF || k == K_HUGE || k == K_TIES || k == K_TINY)
@@ -244,23 +252,9 @@ START_TEST(wrong_guesses)
     static const double skews[] = { 1e-12, 1e-9, 1e-6, 1e-3 };
     unsigned caught = 0;
 
-    for (unsigned s = 0; s < sizeof(skews) / sizeof(skews[0]); s++) {
-        for (enum Kind k = K_SSIM_L; k <= K_AROUND_ZERO; k++) {
-            const size_t n = 300000;
-            double *x = malloc(n * sizeof(*x));
-            Replay r = { .skew = skews[s] };
-            double want, got;
-
-            ck_assert_ptr_nonnull(x);
-            fill(x, n, k);
-            want = loop_sum(x, n);
-            got = replay(x, n, &r);
-            ck_assert_msg(same_bits(want, got), "%s skew %g: %.17g, loop %.17g",
-                          kind_names[k], skews[s], got, want);
-            caught += r.fallback;
-            free(x);
-        }
-    }
+    for (unsigned s = 0; s < sizeof(skews) / sizeof(skews[0]); s++)
+        for (enum Kind k = K_SSIM_L; k <= K_AROUND_ZERO; k++)
+            caught += replay_one(k, 300000, skews[s]).fallback;
     ck_assert_msg(caught > 0, "no wrong guess was caught");
 }
 END_TEST
