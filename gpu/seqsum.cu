@@ -25,7 +25,7 @@
  *                     it); the result
  *  vg_seqsum_local    verify = 1: the same plan again (the same operations,
  *                     so the same guesses), every unflagged step checked
- *                     against the exact running sum (vg_seqsum_check())
+ *                     against the exact running sum (vg_seqsum_run_ok())
  *  vg_seqsum_fallback one thread per array whose sum failed a check (or
  *                     more flagged steps than the pool holds): the
  *                     sequential sum, as the CPU does it

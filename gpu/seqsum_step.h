@@ -28,7 +28,7 @@
  *    order, from the exact running sum before it.
  * 3. The integer contributions of the other steps are summed exactly (any
  *    order). The exact running sum at every step follows; each unflagged
- *    step is checked against it (vg_seqsum_check()): if any guess was
+ *    step is checked against it (vg_seqsum_run_ok()): if any guess was
  *    wrong, the sum is recomputed sequentially. By induction over the
  *    steps, a sum that passes the check is the CPU's sum bit for bit.
  *
