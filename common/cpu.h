@@ -18,6 +18,29 @@ enum {
     VG_CPU_FLAG_AVX2 = 1 << 0,
 };
 
+/*
+ * SIMD builds of the same C: a hot function written once as an
+ * always-inline body (VG_CPU_INLINE) and instantiated twice, plainly and
+ * with VG_CPU_TARGET_AVX2, both with VG_CPU_O3. autoconf's default CFLAGS
+ * (-g -O2) come after AM_CFLAGS' -O3 on the compile line, and GCC's -O2
+ * cost model leaves most of these loops scalar. Integer code gives the
+ * same results in both builds by construction; float code too, as nothing
+ * is contracted (-ffp-contract=off) and the loops never reassociate.
+ */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define VG_CPU_HAVE_AVX2 1
+#define VG_CPU_TARGET_AVX2 __attribute__((target("avx2")))
+#else
+#define VG_CPU_HAVE_AVX2 0
+#define VG_CPU_TARGET_AVX2
+#endif
+#if defined(__GNUC__) && !defined(__clang__)
+#define VG_CPU_O3 __attribute__((optimize("O3")))
+#else
+#define VG_CPU_O3
+#endif
+#define VG_CPU_INLINE static inline __attribute__((always_inline))
+
 /** The flags dispatches may use (read at each feature state's init). */
 unsigned vg_cpu_flags(void);
 

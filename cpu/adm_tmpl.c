@@ -50,21 +50,11 @@ typedef int64_t vsum;
 #error "cpu/adm_tmpl.c: BAND must be 16 or 32"
 #endif
 
-/* An AVX2 build of the same C (x86-64, GCC or clang). Both builds ask GCC
- * for -O3: autoconf's default CFLAGS (-g -O2) come after AM_CFLAGS on the
- * command line, and GCC's -O2 cost model vectorises none of these loops
- * (1080p: about 1.7x slower). */
-#if defined(__x86_64__) && defined(__GNUC__)
-#define ADM_HAVE_AVX2 1
-#else
-#define ADM_HAVE_AVX2 0
-#endif
-#if defined(__GNUC__) && !defined(__clang__)
-#define ADM_O3 __attribute__((optimize("O3")))
-#else
-#define ADM_O3
-#endif
-#define ADM_INLINE static inline __attribute__((always_inline))
+/* An AVX2 build of the same C, both at -O3 (common/cpu.h; GCC's -O2
+ * vectorises none of these loops: 1080p about 1.7x slower). */
+#define ADM_HAVE_AVX2 VG_CPU_HAVE_AVX2
+#define ADM_O3 VG_CPU_O3
+#define ADM_INLINE VG_CPU_INLINE
 
 static inline AdmBands *bands(AdmPriv *p)
 {
@@ -629,7 +619,7 @@ static void scale_c(AdmPriv *p, int s, const VgAdmOpts *o, const VgImage *ref,
 }
 
 #if ADM_HAVE_AVX2
-__attribute__((target("avx2"))) ADM_O3
+VG_CPU_TARGET_AVX2 ADM_O3
 static void scale_avx2(AdmPriv *p, int s, const VgAdmOpts *o,
                        const VgImage *ref, const VgImage *dis, float *num,
                        float *den_s, float *aim)

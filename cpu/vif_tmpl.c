@@ -43,24 +43,11 @@ typedef uint32_t sqr;
 #error "cpu/vif_tmpl.c: BITDEPTH must be 8 or 16"
 #endif
 
-/* An AVX2 build of the same C (x86-64, GCC or clang). */
-#if defined(__x86_64__) && defined(__GNUC__)
-#define VIF_HAVE_AVX2 1
-#else
-#define VIF_HAVE_AVX2 0
-#endif
-
-/* The per-frame passes ask GCC for -O3: autoconf's default CFLAGS (-g -O2)
- * come after AM_CFLAGS' -O3 on the compile line, and GCC's -O2 cost model
- * leaves most of these loops scalar (1080p: 3.2 against 5.0 frames per CPU
- * second, 11.1 with AVX2). */
-#if defined(__GNUC__) && !defined(__clang__)
-#define VIF_O3 __attribute__((optimize("O3")))
-#else
-#define VIF_O3
-#endif
-
-#define VIF_INLINE static inline __attribute__((always_inline))
+/* An AVX2 build of the same C, both at -O3 (common/cpu.h; 1080p: 3.2
+ * frames per CPU second at -O2, 5.0 at -O3, 11.1 with AVX2). */
+#define VIF_HAVE_AVX2 VG_CPU_HAVE_AVX2
+#define VIF_O3 VG_CPU_O3
+#define VIF_INLINE VG_CPU_INLINE
 
 /* The feature's taps (common/features/vif_params.h), visible to this file
  * so that the unrolled filter loops fold them in. */
@@ -453,7 +440,7 @@ static void downsample_c(VifCpu *s, unsigned scale, const void *ref,
  * kernels are integer arithmetic; the few double operations are IEEE
  * operations either way, never contracted: -ffp-contract=off, and this
  * target has no FMA). */
-__attribute__((target("avx2"))) VIF_O3
+VG_CPU_TARGET_AVX2 VIF_O3
 static void scale_avx2(VifCpu *s, unsigned scale, const void *ref,
                        ptrdiff_t ref_stride, const void *dis,
                        ptrdiff_t dis_stride, unsigned bpc, double egl,
@@ -462,7 +449,7 @@ static void scale_avx2(VifCpu *s, unsigned scale, const void *ref,
     scale_any(s, scale, ref, ref_stride, dis, dis_stride, bpc, egl, acc);
 }
 
-__attribute__((target("avx2"))) VIF_O3
+VG_CPU_TARGET_AVX2 VIF_O3
 static void downsample_avx2(VifCpu *s, unsigned scale, const void *ref,
                             ptrdiff_t ref_stride, const void *dis,
                             ptrdiff_t dis_stride, unsigned bpc)
