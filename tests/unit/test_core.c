@@ -21,6 +21,7 @@
 
 #include "config.h"
 #include "vmafgpu.h"
+#include "common/cpu.h"
 #include "tests/check_run.h"
 
 static char last_error[1024];
@@ -554,6 +555,71 @@ static double blend(double s, double f, double off)
     return s * f + (1 - f) * (off < s ? off : s);
 }
 
+/* Integer motion's SAD scores of n frames of one pattern: 0 random, 1 flat,
+ * 2 luma alternating between 0 and the maximum (the largest differences). */
+static void motion_sads(unsigned bpc, unsigned w, unsigned h, int pattern,
+                        unsigned n, double *sad)
+{
+    VgContext *ctx = make_ctx(0, VG_BACKEND_CPU);
+    const unsigned max = (1u << bpc) - 1;
+
+    ck_assert_int_eq(vg_use_feature(ctx, "motion", NULL), 0);
+    for (unsigned i = 0; i < n; i++) {
+        Frame r, d;
+
+        frame_make(&r, VG_PIX_FMT_YUV420P, w, h, bpc, 300 + i * 11, pattern == 1);
+        frame_make(&d, VG_PIX_FMT_YUV420P, w, h, bpc, 400 + i * 5, pattern == 1);
+        if (pattern == 2) {
+            for (unsigned y = 0; y < h; y++) {
+                uint8_t *row = (uint8_t *)r.buf[0] + y * r.pic.stride[0];
+                for (unsigned x = 0; x < w; x++) {
+                    if (bpc > 8)
+                        ((uint16_t *)row)[x] = (uint16_t)((i + x + y) & 1 ? max : 0);
+                    else
+                        row[x] = (uint8_t)((i + x + y) & 1 ? max : 0);
+                }
+            }
+        }
+        ck_assert_int_eq(vg_submit(ctx, &r.pic, &d.pic), 0);
+        frame_free(&r);
+        frame_free(&d);
+    }
+    ck_assert_int_eq(vg_flush(ctx), 0);
+    for (unsigned i = 0; i < n; i++)
+        sad[i] = get(ctx, "VMAF_integer_feature_motion_sad_score", i);
+    vg_context_destroy(&ctx);
+}
+
+/* integer motion's AVX2 build (cpu/motion.c) gives the C build's SAD on
+ * every size, depth and pattern (both are the C build on a CPU without
+ * AVX2) */
+START_TEST(test_motion_builds_identical)
+{
+    static const unsigned sizes[][2] = {
+        { 3, 3 }, { 4, 5 }, { 5, 3 }, { 7, 9 }, { 17, 5 }, { 67, 41 },
+        { 130, 33 }, { 1923, 6 },
+    };
+    static const unsigned depths[] = { 8, 10, 12, 16 };
+    enum { N = 4 };
+
+    for (unsigned s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+        for (unsigned b = 0; b < sizeof(depths) / sizeof(depths[0]); b++) {
+            for (int pat = 0; pat < 3; pat++) {
+                double c[N], simd[N];
+
+                vg_cpu_set_mask(VG_CPU_FLAG_AVX2);
+                motion_sads(depths[b], sizes[s][0], sizes[s][1], pat, N, c);
+                vg_cpu_set_mask(0);
+                motion_sads(depths[b], sizes[s][0], sizes[s][1], pat, N, simd);
+                ck_assert_msg(!memcmp(c, simd, sizeof(c)),
+                              "%ux%u %u-bit pattern %d: AVX2 SAD differs from C",
+                              sizes[s][0], sizes[s][1], depths[b], pat);
+            }
+        }
+    }
+}
+END_TEST
+
 /* motion2/motion3 from the SAD scores, written out from libvmaf's flush() */
 START_TEST(test_motion_post)
 {
@@ -956,6 +1022,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_minimum_size);
     tcase_add_test(tc, test_threads_identical);
     tcase_add_test(tc, test_motion_post);
+    tcase_add_test(tc, test_motion_builds_identical);
     tcase_add_test(tc, test_frames_ready_lags_one_frame);
     tcase_add_test(tc, test_psnr_caps);
     tcase_add_test(tc, test_psnr_values);
