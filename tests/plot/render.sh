@@ -93,6 +93,12 @@ render() {
     fi
 
     browser --dump-dom "file://$svg" > "$out/$1.dom"
+    if [ ! -s "$out/$1.dom" ]; then
+        # nothing at all (a first start on a loaded machine can die before
+        # it prints): once more, with what it said
+        echo "render: $1: no DOM from Chromium, again ($(tail -n 2 "$out/browser.log" | tr '\n' ' '))"
+        browser --dump-dom "file://$svg" > "$out/$1.dom"
+    fi
     if grep -q parsererror "$out/$1.dom" || ! grep -q '<svg' "$out/$1.dom"; then
         fail "$1: Chromium did not parse the SVG: $(head -c 300 "$out/$1.dom")"
         return
