@@ -66,9 +66,12 @@
 typedef unsigned __int128 VgSeqsumFix;
 
 #define VG_SEQSUM_FRAC 90
-/** Smallest binade exponent a fast step may use (its ulp is 2^-FRAC). */
-#define VG_SEQSUM_EMIN (52 - VG_SEQSUM_FRAC)
-/** Running sums must stay below 2^EMAX (the fixed point's range, with room). */
+/**
+ * Smallest binade exponent a fast step may use: its ulp, 2^(EMIN - 52), is
+ * a multiple of the unit 2^-FRAC.
+ */
+#define VG_SEQSUM_EMIN -36
+/** Running sums and results stay below 2^EMAX (the fixed point's range, with room). */
 #define VG_SEQSUM_EMAX 34
 
 /** Terms per thread and threads per block of the chunk kernels. */
@@ -190,7 +193,8 @@ VG_SEQSUM_FN int vg_seqsum_plan(double p, double tol, double x, int *e,
 
     /* one sign, away from zero and from the fixed point's ends (also
      * false for a NaN) */
-    if ((p < 0.0) != (q < 0.0) || !(lo >= 0x1p-36) || !(hi < 0x1p+34))
+    if ((p < 0.0) != (q < 0.0) || !(lo >= vg_seqsum_pow2(VG_SEQSUM_EMIN)) ||
+        !(hi < vg_seqsum_pow2(VG_SEQSUM_EMAX)))
         return 0;
     b = vg_seqsum_binade(lo);
     if (vg_seqsum_binade(hi) != b)
@@ -422,7 +426,7 @@ VG_SEQSUM_FN int vg_seqsum_to_fix(double d, VgSeqsumFix *v)
         return 0;
     }
     /* subnormals are below the unit; |d| >= 2^34, infinities, NaNs too large */
-    if (ex == 0 || ex - 1023 >= 34)
+    if (ex == 0 || ex - 1023 >= VG_SEQSUM_EMAX)
         return -1;
     if (sh < 0) {
         if (sh < -52 || (m & (((uint64_t)1 << -sh) - 1)))

@@ -273,7 +273,7 @@ START_TEST(conversions)
             ck_assert_int_eq(vg_seqsum_to_double(v, &back), 0);
             ck_assert(same_bits(d, back) || (d == 0.0 && back == 0.0));
         } else {
-            ck_assert(fabs(d) >= 0x1p34 || fmod(ldexp(d, VG_SEQSUM_FRAC), 1.0) != 0.0);
+            ck_assert(fabs(d) >= ldexp(1.0, VG_SEQSUM_EMAX) || fmod(ldexp(d, VG_SEQSUM_FRAC), 1.0) != 0.0);
         }
     }
     /* 2^54 + 1 units has 55 significant bits: not a double */
