@@ -66,8 +66,7 @@ static int float_ms_ssim_cuda_init(VgFeatureCtx *fc)
                 goto fail;
     }
     for (unsigned i = 0; i < VG_MS_SSIM_SCALES; i++)
-        terms += (VG_SSIM_NB_SUMS - 1) * (size_t)(s->p.w[i] - (VG_SSIM_WIN - 1)) *
-                 (size_t)(s->p.h[i] - (VG_SSIM_WIN - 1));
+        terms += vg_cuda_ssim_map_terms(s->p.w[i], s->p.h[i], 0);
     if ((ret = vg_cuda_ssim_map_init(fc, &s->map, s->p.w[0], s->p.h[0], terms,
                                      VG_MS_SSIM_SCALES * (VG_SSIM_NB_SUMS - 1))) < 0)
         goto fail;

@@ -81,7 +81,7 @@ int vg_cuda_ssim_map_submit(VgFeatureCtx *fc, VgCudaSsimMap *m,
     };
     int ret;
 
-    if (m->map_used + (VG_SSIM_NB_SUMS - first) * n > m->map_cap)
+    if (m->map_used + vg_cuda_ssim_map_terms(w, h, with_lcs) > m->map_cap)
         return -EINVAL;
     if ((ret = vg_cuda_device_launch(d, m->hconv, blocks(dw, VG_SSIM_BX),
                                      blocks(h, VG_SSIM_BY), 1, VG_SSIM_BX,
@@ -95,7 +95,7 @@ int vg_cuda_ssim_map_submit(VgFeatureCtx *fc, VgCudaSsimMap *m,
                                       n, sums + k * sizeof(double))) < 0)
             return ret;
     }
-    m->map_used += (VG_SSIM_NB_SUMS - first) * n;
+    m->map_used += vg_cuda_ssim_map_terms(w, h, with_lcs);
     return 0;
 }
 
@@ -142,8 +142,7 @@ static int float_ssim_cuda_init(VgFeatureCtx *fc)
             goto fail;
     }
     if ((ret = vg_cuda_ssim_map_init(fc, &s->map, s->p.dw, s->p.dh,
-                                     VG_SSIM_NB_SUMS * (size_t)(s->p.dw - (VG_SSIM_WIN - 1)) *
-                                     (size_t)(s->p.dh - (VG_SSIM_WIN - 1)),
+                                     vg_cuda_ssim_map_terms(s->p.dw, s->p.dh, 1),
                                      VG_SSIM_NB_SUMS)) < 0)
         goto fail;
     return 0;

@@ -30,6 +30,13 @@ typedef struct VgCudaSsimMap {
     VgCudaSeqsum sums;
 } VgCudaSsimMap;
 
+/** Doubles of the map planes of one w x h image (with_lcs: four, else three). */
+static inline size_t vg_cuda_ssim_map_terms(int w, int h, int with_lcs)
+{
+    return (size_t)(with_lcs ? VG_SSIM_NB_SUMS : VG_SSIM_NB_SUMS - 1) *
+           (size_t)(w - (VG_SSIM_WIN - 1)) * (size_t)(h - (VG_SSIM_WIN - 1));
+}
+
 /**
  * Look the kernels up and allocate the scratch: the horizontal pass for
  * images up to w x h, maps of `terms` doubles in all (every plane of every
