@@ -516,29 +516,26 @@ int vg_cambi_emit(VgFeatureCtx *fc, const VgCambiParams *p, unsigned index,
  * iw / ow in float from (iw / ow) / 2 - 0.5, rounded by truncating x + 0.5;
  * the same for y. Clamped to the picture as there.
  */
+static void resize_axis(uint32_t *t, unsigned in, unsigned out)
+{
+    const float r = (float)in / (float)out;
+    float v = r / 2 - 0.5;
+
+    for (unsigned k = 0; k < out; k++) {
+        unsigned iv = (unsigned)(int)(v + 0.5);
+
+        if (iv >= in)
+            iv = in - 1;
+        t[k] = iv;
+        v += r;
+    }
+}
+
 void vg_cambi_resize_tables(uint32_t *tx, uint32_t *ty, unsigned iw,
                             unsigned ih, unsigned ow, unsigned oh)
 {
-    const float rx = (float)iw / (float)ow, ry = (float)ih / (float)oh;
-    const float sx = rx / 2 - 0.5, sy = ry / 2 - 0.5;
-    float y = sy, x = sx;
-
-    for (unsigned i = 0; i < oh; i++) {
-        unsigned iy = (unsigned)(int)(y + 0.5);
-
-        if (iy >= ih)
-            iy = ih - 1;
-        ty[i] = iy;
-        y += ry;
-    }
-    for (unsigned j = 0; j < ow; j++) {
-        unsigned ix = (unsigned)(int)(x + 0.5);
-
-        if (ix >= iw)
-            ix = iw - 1;
-        tx[j] = ix;
-        x += rx;
-    }
+    resize_axis(ty, ih, oh);
+    resize_axis(tx, iw, ow);
 }
 
 /* ---- heatmaps ------------------------------------------------------------ */
