@@ -35,6 +35,14 @@ size_t vg_image_geometry(VgImage *img, enum VgImageLayout layout,
     return total;
 }
 
+void vg_image_place(VgImage *img, uintptr_t base)
+{
+    for (unsigned p = 0; p < img->nb_planes; p++) {
+        img->data[p] = (void *)base;
+        base += (size_t)img->stride[p] * (img->h[p] ? img->h[p] : 1);
+    }
+}
+
 int vg_image_alloc(VgImage *img, enum VgImageLayout layout, unsigned bpc,
                    unsigned w, unsigned h)
 {

@@ -53,6 +53,13 @@ static inline void vg_layout_shifts(enum VgImageLayout l, unsigned *ssx,
 size_t vg_image_geometry(VgImage *img, enum VgImageLayout layout,
                          unsigned bpc, unsigned w, unsigned h);
 
+/**
+ * Point the planes of img (geometry filled) at consecutive areas from
+ * base: stride * height bytes each (stride bytes for an empty plane), as
+ * vg_image_geometry() counts them. Host or device addresses.
+ */
+void vg_image_place(VgImage *img, uintptr_t base);
+
 /** Allocate a zeroed host image. */
 int vg_image_alloc(VgImage *img, enum VgImageLayout layout, unsigned bpc,
                    unsigned w, unsigned h);
