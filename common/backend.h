@@ -42,6 +42,9 @@ typedef struct VgEngineParams {
     VgFeatureInst *feats;
     unsigned n_feats;
     unsigned width, height, bpc;
+    /** size of the distorted pictures: width x height, or another one
+     * scaled to it with cfg->scale (common/scale.h) */
+    unsigned dis_width, dis_height;
     enum VgImageLayout layout; ///< chroma layout (NV12/P010/P016 -> 420)
     enum VgPixFmt fmt;         ///< format of submitted pictures
     enum VgMemory memory;      ///< memory of submitted pictures

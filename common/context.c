@@ -102,6 +102,12 @@ int vg_context_create(VgContext **pctx, const VgConfig *cfg)
         ret = -EINVAL;
         goto fail;
     }
+    if ((unsigned)cfg->scale >= VG_SCALE_NB) {
+        vg_log(&ctx->log, VG_LOG_ERROR, "unknown scaling algorithm %d",
+               (int)cfg->scale);
+        ret = -EINVAL;
+        goto fail;
+    }
     if (cfg->n_threads > VG_MAX_THREADS) {
         vg_log(&ctx->log, VG_LOG_ERROR, "%u threads requested; at most %d",
                cfg->n_threads, VG_MAX_THREADS);
@@ -447,6 +453,30 @@ static int same_geometry(VgContext *ctx, const VgPicture *a, const char *an,
     return 0;
 }
 
+/*
+ * The distorted picture against the reference: the same geometry, or with
+ * a scaling algorithm the same format, depth and memory and a size of its
+ * own, which must then stay that of the first distorted picture.
+ */
+static int check_pair(VgContext *ctx, const VgPicture *ref,
+                      const VgPicture *dis)
+{
+    const VgEngineParams *p = &ctx->params;
+
+    if (!ctx->cfg.scale || dis->fmt != ref->fmt ||
+        dis->bitdepth != ref->bitdepth || dis->memory != ref->memory)
+        return same_geometry(ctx, ref, "reference", dis, "distorted");
+    if (ctx->started && (dis->width != p->dis_width ||
+                         dis->height != p->dis_height)) {
+        vg_log(&ctx->log, VG_LOG_ERROR, "distorted picture is %ux%u but the "
+               "first one was %ux%u: scale=%s takes one distorted size per "
+               "stream", dis->width, dis->height, p->dis_width,
+               p->dis_height, vg_scale_name(ctx->cfg.scale));
+        return -EINVAL;
+    }
+    return 0;
+}
+
 static int reads(const VgBackendOps *ops, enum VgMemory memory)
 {
     return !!(ops->memories & (1u << memory));
@@ -499,7 +529,7 @@ static int choose_backend(VgContext *ctx, enum VgMemory memory)
     return 0;
 }
 
-static int start(VgContext *ctx, const VgPicture *pic)
+static int start(VgContext *ctx, const VgPicture *pic, const VgPicture *dis)
 {
     VgEngineParams *p = &ctx->params;
     int ret;
@@ -541,6 +571,8 @@ static int start(VgContext *ctx, const VgPicture *pic)
     p->n_feats = ctx->n_feats;
     p->width = pic->width;
     p->height = pic->height;
+    p->dis_width = dis->width;
+    p->dis_height = dis->height;
     p->bpc = pic->bitdepth;
     p->layout = vg_pix_fmt_layout(pic->fmt);
     p->fmt = pic->fmt;
@@ -665,7 +697,7 @@ int vg_submit(VgContext *ctx, const VgPicture *ref, const VgPicture *dis)
     }
     if ((ret = check_picture(ctx, ref, "reference")) < 0 ||
         (ret = check_picture(ctx, dis, "distorted")) < 0 ||
-        (ret = same_geometry(ctx, ref, "reference", dis, "distorted")) < 0)
+        (ret = check_pair(ctx, ref, dis)) < 0)
         return ret;
     if (ref->memory == VG_MEMORY_HOST &&
         ((ret = vg_picture_check_range(ref, "reference", ctx->n_frames, &ctx->log)) < 0 ||
@@ -680,7 +712,7 @@ int vg_submit(VgContext *ctx, const VgPicture *ref, const VgPicture *dis)
         if ((ret = same_geometry(ctx, ref, "this frame's", &first,
                                  "the first frame's")) < 0)
             return ret;
-    } else if ((ret = start(ctx, ref)) < 0) {
+    } else if ((ret = start(ctx, ref, dis)) < 0) {
         return ret;
     }
     if (ctx->n_frames == UINT32_MAX) {

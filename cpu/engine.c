@@ -11,7 +11,8 @@
  * so results do not depend on the thread count. Pictures are copied into
  * internal planar images, reference-counted so that frame n can lend its
  * reference to frames n + 1 and n + 2 (and its distorted picture to frame
- * n + 1, for features that need it).
+ * n + 1, for features that need it). A distorted picture of another size
+ * is scaled to the reference's on the submitting thread (common/scale.h).
  */
 
 #include <errno.h>
@@ -22,6 +23,7 @@
 #include "common/backend.h"
 #include "common/hostpool.h"
 #include "common/picture.h"
+#include "common/scale.h"
 
 typedef struct Pic {
     VgImage img;
@@ -42,6 +44,12 @@ typedef struct CpuEngine {
     Pic *free_pics;
     Pic *prev, *prev2;
     Pic *prev_dis;
+
+    int scaled;                 ///< distorted pictures are scaled
+    VgScaler scaler;
+    VgImage scale_src;          ///< the distorted picture at its own size
+    uint8_t *scale_src_buf;
+    int16_t *scale_tmp;
 
     uint8_t *done;
     unsigned done_cap;
@@ -117,6 +125,9 @@ static void cpu_close(void **engine)
         vg_image_free(&p->img);
         free(p);
     }
+    vg_scaler_uninit(&e->scaler);
+    free(e->scale_src_buf);
+    free(e->scale_tmp);
     free(e->done);
     pthread_cond_destroy(&e->done_cond);
     pthread_mutex_destroy(&e->lock);
@@ -126,6 +137,31 @@ static void cpu_close(void **engine)
 
 static int cpu_usable(const VgConfig *cfg, VgLog *log)
 {
+    return 0;
+}
+
+static int open_scaler(CpuEngine *e)
+{
+    const VgEngineParams *p = &e->p;
+    size_t bytes;
+    int ret;
+
+    if (p->dis_width == p->width && p->dis_height == p->height)
+        return 0;
+    if ((ret = vg_scaler_init(&e->scaler, p->cfg->scale, p->layout, p->bpc,
+                              p->dis_width, p->dis_height, p->width,
+                              p->height, p->log)) < 0)
+        return ret;
+    bytes = vg_scaler_src_geometry(&e->scaler, &e->scale_src);
+    e->scale_src_buf = malloc(bytes);
+    e->scale_tmp = malloc(vg_scaler_tmp_size(&e->scaler));
+    if (!e->scale_src_buf || !e->scale_tmp)
+        return -ENOMEM;
+    vg_image_place(&e->scale_src, (uintptr_t)e->scale_src_buf);
+    e->scaled = 1;
+    vg_log(p->log, VG_LOG_INFO, "distorted pictures scaled from %ux%u to "
+           "%ux%u (%s)", p->dis_width, p->dis_height, p->width, p->height,
+           vg_scale_name(p->cfg->scale));
     return 0;
 }
 
@@ -152,6 +188,8 @@ static int cpu_open(void **engine, const VgEngineParams *p)
     }
     for (unsigned f = 0; f < p->n_feats; f++)
         e->insts[f] = &p->feats[f];
+    if ((ret = open_scaler(e)) < 0)
+        goto fail;
     if ((ret = vg_host_pool_open(&e->pool, p, e->insts, p->n_feats,
                                  p->cfg->n_threads, job_done, e)) < 0)
         goto fail;
@@ -203,7 +241,12 @@ static int cpu_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
         goto fail;
     }
     vg_picture_to_image(&pr->img, ref);
-    vg_picture_to_image(&pd->img, dis);
+    if (e->scaled) {
+        vg_picture_to_image(&e->scale_src, dis);
+        vg_scaler_run(&e->scaler, &pd->img, &e->scale_src, e->scale_tmp);
+    } else {
+        vg_picture_to_image(&pd->img, dis);
+    }
 
     pthread_mutex_lock(&e->lock);
     if ((ret = grow_done(e, index)) < 0) {

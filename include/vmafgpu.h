@@ -108,6 +108,24 @@ typedef struct VgPicture {
     void *cuda_stream;    ///< CUstream the device data is produced on (VG_MEMORY_CUDA), or NULL
 } VgPicture;
 
+/**
+ * Scaling of distorted pictures whose size differs from the reference's
+ * (VgConfig.scale): libswscale's algorithms, under their sws_flags names.
+ */
+enum VgScale {
+    VG_SCALE_NONE = 0,  ///< no scaling: both pictures must have one size
+    VG_SCALE_BILINEAR,
+    VG_SCALE_BICUBIC,   ///< libvmaf's recipe (scale=W:H:flags=bicubic)
+    VG_SCALE_NEIGHBOR,
+    VG_SCALE_AREA,
+    VG_SCALE_BICUBLIN,  ///< bicubic luma, bilinear chroma
+    VG_SCALE_GAUSS,
+    VG_SCALE_SINC,
+    VG_SCALE_LANCZOS,
+    VG_SCALE_SPLINE,
+    VG_SCALE_NB         ///< number of values; not an algorithm
+};
+
 /** Context configuration. Zero-initialise, then set what you need. */
 typedef struct VgConfig {
     enum VgBackend backend;
@@ -119,6 +137,18 @@ typedef struct VgConfig {
     int cuda_device;        ///< device index when the library creates its own CUDA context
     void *cuda_context;     ///< caller's CUcontext, or NULL (then `cuda_device` is used)
     void *cuda_stream;      ///< caller's CUstream, or NULL (the library creates one)
+    /**
+     * With an algorithm, vg_submit() takes distorted pictures of another
+     * size than the reference (one size for the whole stream) and scores
+     * them scaled to the reference's size, on either backend, as
+     * libswscale scales a frame of the same format with
+     * `<algorithm>|SWS_ACCURATE_RND|SWS_BITEXACT` and centred chroma (the
+     * scale filter's `flags=<algorithm>+accurate_rnd+bitexact` on frames
+     * of unspecified chroma location): the same samples, bit for bit.
+     * 8..14-bit pictures; the chroma planes of an odd-sized distorted
+     * picture hold ceil(w / 2) (and ceil(h / 2)) samples, as FFmpeg's do.
+     */
+    enum VgScale scale;
 } VgConfig;
 
 typedef struct VgContext VgContext;
@@ -144,6 +174,15 @@ enum VgPrecision {
     VG_PRECISION_DEFAULT = 0, ///< libvmaf's: %.6f, %.16f for tiny fractions
     VG_PRECISION_MAX     = 1, ///< %.17g: full double precision
 };
+
+/**
+ * @return the libswscale name of a scaling algorithm ("bicubic", ...;
+ *         "none" for VG_SCALE_NONE), or NULL for a value out of range.
+ */
+const char *vg_scale_name(enum VgScale scale);
+
+/** @return the algorithm of a libswscale name, or -EINVAL if unknown. */
+int vg_scale_from_name(const char *name);
 
 /** @return the library version as "MAJOR.MINOR.MICRO". */
 const char *vg_version(void);
@@ -176,7 +215,8 @@ int vg_use_feature(VgContext *ctx, const char *name, const char *opts);
 /**
  * Submit the next frame pair (indices 0, 1, 2 ... in call order).
  * Both pictures must have the same format, size and bit depth as every
- * earlier pair.
+ * earlier pair; with VgConfig.scale, the distorted picture may have its
+ * own size (the same for every pair), scaled to the reference's.
  *
  * Samples must not exceed (1 << bitdepth) - 1. Planar 9..15-bit pictures
  * in host memory are checked (one pass over the samples the library
