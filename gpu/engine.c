@@ -27,6 +27,7 @@
 #include "gpu/device.h"
 #include "gpu/feature.h"
 #include "gpu/picture.h"
+#include "gpu/scale.h"
 
 /** Frames in flight; >= 3 so that frames n - 1 and n - 2 stay resident. */
 #define VG_CUDA_SLOTS 4
@@ -62,6 +63,9 @@ typedef struct VgCudaEngine {
     size_t raw_bytes;           ///< staging of one host picture
 
     size_t f_pitch;             ///< float luma row pitch; 0 = none needed
+
+    int scaled;                 ///< distorted pictures are scaled
+    VgCudaScaler scaler;        ///< converts them into scaler.src first
 
     unsigned n_gpu;
     VgFeatureCtx *gfc;
@@ -184,7 +188,8 @@ static int collect(VgCudaEngine *e, int wait, unsigned wait_upto)
             if ((ret = vg_cuda_picture_range_result(e->log, &s->ref,
                                                     "reference", s->index,
                                                     rw)) < 0 ||
-                (ret = vg_cuda_picture_range_result(e->log, &s->dis,
+                (ret = vg_cuda_picture_range_result(e->log, e->scaled ?
+                                                    &e->scaler.src : &s->dis,
                                                     "distorted", s->index,
                                                     rw + 3)) < 0)
                 return ret;
@@ -336,6 +341,7 @@ static void cuda_close(void **engine)
         }
         for (int i = 0; i < VG_CUDA_SLOTS; i++)
             free_slot(e, &e->slot[i]);
+        vg_cuda_scaler_close(&e->scaler, &e->dev);
         pop_ctx(e); /* logged; nothing else to undo */
     }
     vg_cuda_device_close(&e->dev);
@@ -443,6 +449,22 @@ static int cuda_open(void **engine, const VgEngineParams *p)
     if ((ret = open_features(e)) < 0)
         goto fail;
     e->raw_bytes = vg_cuda_picture_raw_size(&e->geom, p->fmt);
+    if (p->dis_width != p->width || p->dis_height != p->height) {
+        size_t raw;
+
+        if ((ret = vg_cuda_scaler_open(&e->scaler, &e->dev, p->cfg->scale,
+                                       p->layout, p->bpc, p->dis_width,
+                                       p->dis_height, p->width,
+                                       p->height)) < 0)
+            goto fail;
+        e->scaled = 1;
+        raw = vg_cuda_picture_raw_size(&e->scaler.src, p->fmt);
+        if (raw > e->raw_bytes)
+            e->raw_bytes = raw;
+        vg_log(e->log, VG_LOG_INFO, "cuda engine: distorted pictures scaled "
+               "from %ux%u to %ux%u (%s)", p->dis_width, p->dis_height,
+               p->width, p->height, vg_scale_name(p->cfg->scale));
+    }
     for (unsigned f = 0; f < e->n_gpu; f++)
         if (e->gimpl[f]->needs & VG_CUDA_NEED_FLOAT_LUMA)
             e->f_pitch = ((size_t)e->geom.w[0] * sizeof(float) + 255) &
@@ -500,9 +522,11 @@ static int order_before(VgCudaEngine *e, CUevent ev, const VgPicture *pic)
     return CU(cuStreamWaitEvent, pic->cuda_stream, ev, 0);
 }
 
+/* the picture into its image: the slot's, or for a distorted picture to
+ * scale the scaler's source image at its own size */
 static int load_picture(VgCudaEngine *e, Slot *s, int i, const VgPicture *pic)
 {
-    VgImage *dst = i ? &s->dis : &s->ref;
+    VgImage *dst = !i ? &s->ref : e->scaled ? &e->scaler.src : &s->dis;
     int ret;
 
     if (pic->memory == VG_MEMORY_CUDA)
@@ -555,14 +579,18 @@ static int cuda_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
         (ret = CU(cuMemsetD8Async, s->res, 0, e->res_bytes, e->dev.stream)) < 0)
         goto fail;
     /* device pictures were not seen on the host: their samples are checked
-     * against the bit depth here, and reported when the frame completes */
+     * against the bit depth here (a distorted one before it is scaled),
+     * and reported when the frame completes */
     s->range_checked = ref->memory == VG_MEMORY_CUDA;
     if (s->range_checked &&
         ((ret = vg_cuda_picture_check_range(&e->dev, &e->conv, &s->ref,
                                             e->p.fmt, s->res)) < 0 ||
-         (ret = vg_cuda_picture_check_range(&e->dev, &e->conv, &s->dis,
+         (ret = vg_cuda_picture_check_range(&e->dev, &e->conv,
+                                            e->scaled ? &e->scaler.src : &s->dis,
                                             e->p.fmt,
                                             s->res + VG_CUDA_RANGE_BYTES)) < 0))
+        goto fail;
+    if (e->scaled && (ret = vg_cuda_scaler_run(&e->scaler, &e->dev, &s->dis)) < 0)
         goto fail;
 
     /* one float copy of the luma for every feature asking for it */
