@@ -1,0 +1,371 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * The scaling of distorted pictures (common/scale.h) on the device
+ * (gpu/scale.cu) against the host pass, sample for sample: every
+ * algorithm, 4:2:0 (planar, NV12, P010, P016 at 12 bits), 4:2:2, 4:4:4
+ * and 4:0:0 layouts, 8 to 14 bits, enlargements and reductions, odd and
+ * tiny sizes, random, flat, maximum and edge-pattern pictures, padded
+ * pitches. The host pass itself is checked against libswscale by
+ * tests/fate/scalecmp.c; here also: the same size is a copy, and no
+ * filter weighs a sample past its source.
+ *
+ * Device cases run in a CUDA build with a GPU; with VG_REQUIRE_GPU=1 a
+ * missing GPU fails.
+ */
+
+#include <check.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "common/picture.h"
+#include "common/scale.h"
+#if HAVE_CUDA
+#include "gpu/picture.h"
+#include "gpu/scale.h"
+#endif
+
+static uint64_t rng = 0x2545f4914f6cdd1dull;
+
+static uint32_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 32);
+}
+
+enum Pattern { PAT_RANDOM, PAT_FLAT, PAT_MAX, PAT_EDGES, PAT_NB };
+
+/* A host picture of fmt with its own planes (ceil-sized chroma, padded
+ * pitches) filled with a pattern. */
+typedef struct TestPic {
+    VgPicture pic;
+    uint8_t *buf[3];
+} TestPic;
+
+static void pic_make(TestPic *t, enum VgPixFmt fmt, unsigned bpc, unsigned w,
+                     unsigned h, enum Pattern pat)
+{
+    const int sp = vg_pix_fmt_is_semiplanar(fmt);
+    const int msb = vg_pix_fmt_is_msb(fmt);
+    const unsigned bps = bpc > 8 || msb ? 2 : 1;
+    const unsigned planes = fmt == VG_PIX_FMT_YUV400P ? 1 : sp ? 2 : 3;
+    const unsigned maxv = (1u << bpc) - 1;
+    unsigned ssx, ssy;
+
+    memset(t, 0, sizeof(*t));
+    vg_layout_shifts(vg_pix_fmt_layout(fmt), &ssx, &ssy);
+    t->pic = (VgPicture) { .fmt = fmt, .width = w, .height = h,
+                           .bitdepth = bpc, .memory = VG_MEMORY_HOST };
+    for (unsigned p = 0; p < planes; p++) {
+        const unsigned pw = p ? (w + ssx) >> ssx : w;
+        const unsigned ph = p ? (h + ssy) >> ssy : h;
+        const unsigned n = sp && p ? 2 * pw : pw;
+        const ptrdiff_t stride = (ptrdiff_t)(n * bps + 32 + (rnd() & 31));
+
+        t->buf[p] = malloc((size_t)stride * ph);
+        ck_assert_ptr_nonnull(t->buf[p]);
+        memset(t->buf[p], 0xa5, (size_t)stride * ph);
+        for (unsigned y = 0; y < ph; y++)
+            for (unsigned x = 0; x < n; x++) {
+                unsigned v;
+                switch (pat) {
+                case PAT_FLAT:  v = maxv / 3 + p; break;
+                case PAT_MAX:   v = maxv; break;
+                case PAT_EDGES: v = ((x / 3 + y / 2) & 1) ? maxv : 0; break;
+                default:        v = rnd() & maxv; break;
+                }
+                if (bps == 1)
+                    t->buf[p][y * stride + x] = (uint8_t)v;
+                else
+                    ((uint16_t *)(t->buf[p] + y * stride))[x] =
+                        (uint16_t)(msb ? v << (16 - bpc) : v);
+            }
+        t->pic.data[p] = t->buf[p];
+        t->pic.stride[p] = stride;
+    }
+}
+
+static void pic_free(TestPic *t)
+{
+    for (int p = 0; p < 3; p++)
+        free(t->buf[p]);
+}
+
+static void *image_new(VgImage *img, size_t bytes)
+{
+    void *buf = malloc(bytes ? bytes : 1);
+
+    ck_assert_ptr_nonnull(buf);
+    memset(buf, 0x5a, bytes);
+    vg_image_place(img, (uintptr_t)buf);
+    return buf;
+}
+
+/* the host pass: pic into an image of the reference's size */
+static void *scale_host(const VgScaler *s, const VgPicture *pic, VgImage *out)
+{
+    VgImage src;
+    void *sbuf = image_new(&src, vg_scaler_src_geometry(s, &src));
+    void *obuf = image_new(out, vg_image_geometry(out, s->layout, s->bpc,
+                                                  s->dst_w, s->dst_h));
+    int16_t *tmp = malloc(vg_scaler_tmp_size(s));
+
+    ck_assert_ptr_nonnull(tmp);
+    vg_picture_to_image(&src, pic);
+    vg_scaler_run(s, out, &src, tmp);
+    free(tmp);
+    free(sbuf);
+    return obuf;
+}
+
+typedef struct Case {
+    enum VgPixFmt fmt;
+    unsigned bpc;
+    unsigned sw, sh, dw, dh;
+} Case;
+
+static const Case cases[] = {
+    { VG_PIX_FMT_NV12,        8, 960, 540, 1920, 1080 },
+    { VG_PIX_FMT_YUV420P,     8, 577, 323, 1280, 720 },
+    { VG_PIX_FMT_YUV420P,     8, 1920, 1080, 641, 359 },
+    { VG_PIX_FMT_P010,       10, 640, 360, 1920, 1080 },
+    { VG_PIX_FMT_YUV420P,    10, 1281, 721, 853, 481 },
+    { VG_PIX_FMT_P016,       12, 352, 288, 704, 577 },
+    { VG_PIX_FMT_YUV422P,    10, 426, 240, 640, 360 },
+    { VG_PIX_FMT_NV16,        8, 320, 181, 333, 180 },
+    { VG_PIX_FMT_YUV444P,     8, 33, 17, 640, 360 },
+    { VG_PIX_FMT_YUV444P_MSB,12, 640, 360, 352, 288 },
+    { VG_PIX_FMT_YUV444P,    14, 300, 200, 301, 199 },
+    { VG_PIX_FMT_YUV400P,     8, 1024, 16, 7, 5 },
+    { VG_PIX_FMT_YUV420P,     9, 3, 3, 64, 48 },
+    { VG_PIX_FMT_YUV420P,     8, 1920, 1080, 64, 36 },
+};
+#define N_CASES (sizeof(cases) / sizeof(cases[0]))
+
+/* a reduction by more than 8: the long kernels (sinc, spline) may need
+ * more taps than one pass of libswscale takes */
+static int may_refuse(const Case *k)
+{
+    return k->dw * 8 < k->sw;
+}
+
+/* the same size is a copy for every algorithm */
+START_TEST(same_size_copies)
+{
+    const enum VgScale alg = (enum VgScale)(_i + 1);
+    TestPic t;
+    VgScaler s;
+    VgImage in, out;
+    void *ibuf, *obuf;
+
+    pic_make(&t, VG_PIX_FMT_YUV420P, 10, 97, 45, PAT_RANDOM);
+    ck_assert_int_eq(vg_scaler_init(&s, alg, VG_LAYOUT_420, 10, 97, 45, 97,
+                                    45, NULL), 0);
+    obuf = scale_host(&s, &t.pic, &out);
+    ibuf = image_new(&in, vg_image_geometry(&in, VG_LAYOUT_420, 10, 97, 45));
+    vg_picture_to_image(&in, &t.pic);
+    for (unsigned p = 0; p < 3; p++)
+        for (unsigned y = 0; y < in.h[p]; y++)
+            ck_assert_mem_eq((uint8_t *)out.data[p] + y * out.stride[p],
+                             (uint8_t *)in.data[p] + y * in.stride[p],
+                             in.w[p] * 2);
+    free(ibuf);
+    free(obuf);
+    vg_scaler_uninit(&s);
+    pic_free(&t);
+}
+END_TEST
+
+/* every filter stays inside its source, and its positions increase */
+START_TEST(filters_inside)
+{
+    const enum VgScale alg = (enum VgScale)(_i + 1);
+
+    for (unsigned c = 0; c < N_CASES; c++) {
+        const Case *k = &cases[c];
+        VgScaler s;
+        const int ret = vg_scaler_init(&s, alg, vg_pix_fmt_layout(k->fmt),
+                                       k->bpc, k->sw, k->sh, k->dw, k->dh,
+                                       NULL);
+
+        if (ret == -EINVAL && may_refuse(k))
+            continue;
+        ck_assert_int_eq(ret, 0);
+        for (int f = 0; f < 4; f++) {
+            const VgScaleFilter *fl = f < 2 ? &s.h[f] : &s.v[f - 2];
+            for (unsigned i = 0; i < fl->n_out; i++) {
+                ck_assert_int_ge(fl->pos[i], 0);
+                ck_assert_int_lt(fl->pos[i], (int)fl->n_in);
+                if (i)
+                    ck_assert_int_ge(fl->pos[i], fl->pos[i - 1]);
+                for (unsigned j = 0; j < fl->size; j++)
+                    if (fl->pos[i] + j >= fl->n_in)
+                        ck_assert_int_eq(fl->coef[i * fl->size + j], 0);
+            }
+            if (vg_pix_fmt_layout(k->fmt) == VG_LAYOUT_400)
+                f++;
+        }
+        vg_scaler_uninit(&s);
+    }
+}
+END_TEST
+
+START_TEST(refusals)
+{
+    VgScaler s;
+
+    ck_assert_int_eq(vg_scaler_init(&s, VG_SCALE_BICUBIC, VG_LAYOUT_420, 16,
+                                    64, 64, 128, 128, NULL), -EINVAL);
+    ck_assert_int_eq(vg_scaler_init(&s, VG_SCALE_NONE, VG_LAYOUT_420, 8,
+                                    64, 64, 128, 128, NULL), -EINVAL);
+    /* 4096 -> 16 needs 1025 bicubic taps: libswscale cascades */
+    ck_assert_int_eq(vg_scaler_init(&s, VG_SCALE_BICUBIC, VG_LAYOUT_400, 8,
+                                    4096, 16, 16, 16, NULL), -EINVAL);
+    ck_assert_int_eq(vg_scale_from_name("lanczos"), VG_SCALE_LANCZOS);
+    ck_assert_int_eq(vg_scale_from_name("fast_bilinear"), -EINVAL);
+    ck_assert_str_eq(vg_scale_name(VG_SCALE_BICUBLIN), "bicublin");
+    ck_assert_ptr_null(vg_scale_name(VG_SCALE_NB));
+}
+END_TEST
+
+#if HAVE_CUDA
+static VgCudaDevice dev;
+static VgCudaConverter conv;
+static int have_dev;
+
+static int open_device(void)
+{
+    VgConfig cfg = { 0 };
+
+    cfg.backend = VG_BACKEND_CUDA;
+    if (vg_cuda_device_usable(&cfg, NULL) < 0 ||
+        vg_cuda_device_open(&dev, &cfg, NULL) < 0)
+        return 0;
+    if (vg_cuda_device_push(&dev) < 0)
+        return 0;
+    if (vg_cuda_converter_init(&conv, &dev) < 0)
+        return 0;
+    return vg_cuda_device_pop(&dev) >= 0;
+}
+
+/* one case on the device against the host, every sample of every plane */
+static void device_case(const Case *k, enum VgScale alg, enum Pattern pat)
+{
+    const enum VgImageLayout layout = vg_pix_fmt_layout(k->fmt);
+    VgCudaScaler c;
+    TestPic t;
+    VgImage want, got;
+    void *wbuf, *stage;
+    uint8_t *gbuf;
+    CUdeviceptr raw, dbuf;
+    size_t raw_bytes, bytes;
+
+    const int ret = vg_cuda_scaler_open(&c, &dev, alg, layout, k->bpc, k->sw,
+                                        k->sh, k->dw, k->dh);
+
+    if (ret == -EINVAL && may_refuse(k))
+        return;
+    ck_assert_int_eq(ret, 0);
+    pic_make(&t, k->fmt, k->bpc, k->sw, k->sh, pat);
+    wbuf = scale_host(&c.s, &t.pic, &want);
+    bytes = vg_image_geometry(&got, layout, k->bpc, k->dw, k->dh);
+    raw_bytes = vg_cuda_picture_raw_size(&c.src, k->fmt);
+    ck_assert_int_eq(VG_DCU(&dev, cuMemAlloc, &raw, raw_bytes), 0);
+    ck_assert_int_eq(VG_DCU(&dev, cuMemAlloc, &dbuf, bytes), 0);
+    ck_assert_int_eq(VG_DCUX(&dev, cuMemHostAlloc, &stage, raw_bytes, 0), 0);
+    ck_assert_int_eq(VG_DCU(&dev, cuMemsetD8Async, dbuf, 0x77, bytes,
+                            dev.stream), 0);
+    vg_image_place(&got, (uintptr_t)dbuf);
+    ck_assert_int_eq(vg_cuda_picture_upload(&dev, &conv, &c.src, stage, raw,
+                                            &t.pic), 0);
+    ck_assert_int_eq(vg_cuda_scaler_run(&c, &dev, &got), 0);
+    gbuf = malloc(bytes);
+    ck_assert_ptr_nonnull(gbuf);
+    ck_assert_int_eq(VG_DCU(&dev, cuMemcpyDtoHAsync, gbuf, dbuf, bytes,
+                            dev.stream), 0);
+    ck_assert_int_eq(VG_DCU(&dev, cuStreamSynchronize, dev.stream), 0);
+    vg_image_place(&got, (uintptr_t)gbuf);
+    for (unsigned p = 0; p < want.nb_planes; p++)
+        for (unsigned y = 0; y < want.h[p]; y++) {
+            const uint8_t *a = (uint8_t *)want.data[p] + y * want.stride[p];
+            const uint8_t *b = (uint8_t *)got.data[p] + y * got.stride[p];
+            if (memcmp(a, b, (size_t)want.w[p] * (k->bpc > 8 ? 2 : 1)))
+                ck_abort_msg("%s %u-bit fmt %d %ux%u -> %ux%u pattern %d: "
+                             "plane %u row %u differs", vg_scale_name(alg),
+                             k->bpc, (int)k->fmt, k->sw, k->sh, k->dw, k->dh,
+                             (int)pat, p, y);
+        }
+    free(gbuf);
+    free(wbuf);
+    VG_DCUX(&dev, cuMemFreeHost, stage);
+    VG_DCU(&dev, cuMemFree, raw);
+    VG_DCU(&dev, cuMemFree, dbuf);
+    vg_cuda_scaler_close(&c, &dev);
+    pic_free(&t);
+}
+
+START_TEST(device_equals_host)
+{
+    const enum VgScale alg = (enum VgScale)(_i + 1);
+
+    ck_assert_int_eq(vg_cuda_device_push(&dev), 0);
+    for (unsigned c = 0; c < N_CASES; c++)
+        device_case(&cases[c], alg, c % 5 ? PAT_RANDOM : PAT_EDGES);
+    /* flat and maximum pictures on the first two cases */
+    for (unsigned c = 0; c < 2; c++) {
+        device_case(&cases[c], alg, PAT_FLAT);
+        device_case(&cases[c], alg, PAT_MAX);
+    }
+    ck_assert_int_eq(vg_cuda_device_pop(&dev), 0);
+}
+END_TEST
+#endif
+
+int main(void)
+{
+    Suite *su = suite_create("scale");
+    TCase *tc = tcase_create("scale");
+    SRunner *sr;
+    int failed;
+    const char *req = getenv("VG_REQUIRE_GPU");
+
+    tcase_set_timeout(tc, 600);
+    tcase_add_loop_test(tc, same_size_copies, 0, VG_SCALE_NB - 1);
+    tcase_add_loop_test(tc, filters_inside, 0, VG_SCALE_NB - 1);
+    tcase_add_test(tc, refusals);
+#if HAVE_CUDA
+    have_dev = open_device();
+    if (have_dev)
+        tcase_add_loop_test(tc, device_equals_host, 0, VG_SCALE_NB - 1);
+#endif
+    if (req && !strcmp(req, "1")) {
+#if HAVE_CUDA
+        if (!have_dev)
+#endif
+        {
+            fprintf(stderr, "test_scale: VG_REQUIRE_GPU=1 and no usable GPU\n");
+            return 1;
+        }
+    }
+    suite_add_tcase(su, tc);
+    sr = srunner_create(su);
+    srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+#if HAVE_CUDA
+    if (have_dev)
+        vg_cuda_device_close(&dev);
+#endif
+    return failed ? 1 : 0;
+}
