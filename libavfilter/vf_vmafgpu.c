@@ -39,8 +39,10 @@
  * A distorted input of another size than the reference (a lower-resolution
  * rendition) is scored, with the scale option, on a copy scaled to the
  * reference's size by libswscale exactly as the scale filter in front of
- * this one scales it with flags=<algorithm>+accurate_rnd+bitexact; the
- * frames passed through keep their size.
+ * this one scales it with flags=<algorithm>+accurate_rnd+bitexact; CUDA
+ * frames are scaled on the device by the library, to the same samples
+ * (libvmafgpu's VgConfig.scale). The frames passed through keep their
+ * size.
  */
 
 #include "config.h"
@@ -122,10 +124,12 @@ typedef struct VMAFGPUContext {
     double frame_rate;          ///< of the distorted input, 0 if unknown (plot's time axis)
     VgPicture pic_ref;          ///< per-stream constant fields of the pictures
     VgPicture pic_dis;          ///< of the reference's size when scaling
+                                ///< software frames, of its own for CUDA
     int dis_w, dis_h;           ///< size of the distorted input's frames
     const AVPixFmtDescriptor *desc; ///< of the inputs' (sw_)format
     int scale_flags;            ///< SWS_* algorithm of the scale option, 0: none
     struct SwsContext *sws;     ///< scales the distorted frames, NULL: same size
+    enum VgScale scale_cuda;    ///< the library scales the distorted CUDA frames
 #if CONFIG_CUDA
     AVCUDADeviceContext *hwctx; ///< the distorted input's, where scoring runs
     AVBufferRef *device_ref;    ///< keeps hwctx alive until uninit
@@ -180,7 +184,8 @@ static const AVOption vmafgpu_options[] = {
         OFFSET(queue_size), AV_OPT_TYPE_INT, { .i64 = 16 }, 0, 1024, FLAGS },
     { "bitdepth", "Set the significant (high) bits of the 16-bit words of p016, p216 and yuv444p16 inputs (0: all 16)",
         OFFSET(bitdepth), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 16, FLAGS },
-    { "scale", "Set the libswscale algorithm that scales a distorted input of another size to the reference's (software frames): "
+    { "scale", "Set the libswscale algorithm that scales a distorted input of another size to the reference's "
+               "(CUDA frames on the GPU, to the same samples; fast_bilinear software frames only): "
                "none (refuse), fast_bilinear, bilinear, bicubic, neighbor, area, bicublin, gauss, sinc, lanczos, spline",
         OFFSET(scale_name), AV_OPT_TYPE_STRING, { .str = "none" }, 0, 0, FLAGS },
     { NULL }
@@ -801,16 +806,6 @@ static int check_inputs(AVFilterContext *ctx)
 
     s->is_cuda = dis_fmt == AV_PIX_FMT_CUDA;
     scaled = dis->w != ref->w || dis->h != ref->h;
-    if (scaled && s->is_cuda) {
-        /* no CUDA scaler here: downloading the frames would hide a copy */
-        av_log(ctx, AV_LOG_ERROR, "Input sizes differ: distorted (main) is "
-               "%dx%d, reference is %dx%d; CUDA frames are not scaled by the "
-               "filter (its scale option applies to software frames): scale "
-               "them on the GPU in front of it, "
-               "[0:v]scale_cuda=%d:%d[d];[d][1:v]vmafgpu\n",
-               dis->w, dis->h, ref->w, ref->h, ref->w, ref->h);
-        return AVERROR(EINVAL);
-    }
     if (scaled && !s->scale_flags) {
         av_log(ctx, AV_LOG_ERROR, "Input sizes differ: distorted (main) is "
                "%dx%d, reference is %dx%d; set the scale option "
@@ -927,13 +922,41 @@ static int check_inputs(AVFilterContext *ctx)
                "them: set bitdepth= to the source's bit depth\n",
                av_get_pix_fmt_name(dis_fmt));
 #endif
+    if (s->is_cuda && s->scale_flags && scaled) {
+        /* the library scales CUDA frames as libswscale scales the same
+         * format; it does so up to 14 bits, from the format's own depth */
+        if (s->scale_flags == SWS_FAST_BILINEAR) {
+            av_log(ctx, AV_LOG_ERROR, "scale=fast_bilinear is not done on "
+                   "CUDA frames (libswscale's fast path is its own "
+                   "arithmetic): use scale=bilinear\n");
+            return AVERROR(EINVAL);
+        }
+        if (s->bitdepth || bitdepth > 14) {
+            av_log(ctx, AV_LOG_ERROR, "scale=%s on CUDA %s frames%s: the GPU "
+                   "scales 8- to 14-bit formats at their own depth, as "
+                   "libswscale does; scale in front (scale_cuda=%d:%d, or "
+                   "hwdownload,format=%s,scale=%d:%d:flags=%s+accurate_rnd+"
+                   "bitexact)\n", s->scale_name, av_get_pix_fmt_name(dis_fmt),
+                   s->bitdepth ? " with bitdepth set" : "", ref->w, ref->h,
+                   av_get_pix_fmt_name(dis_fmt), ref->w, ref->h,
+                   s->scale_name);
+            return AVERROR(EINVAL);
+        }
+        s->scale_cuda = vg_scale_from_name(s->scale_name);
+        if ((int)s->scale_cuda < 0)
+            return AVERROR_BUG;
+        av_log(ctx, AV_LOG_VERBOSE, "Scaling the distorted (main) CUDA "
+               "frames from %dx%d to the reference's %dx%d on the GPU: "
+               "the samples of libswscale %s+accurate_rnd+bitexact\n",
+               dis->w, dis->h, ref->w, ref->h, s->scale_name);
+    }
     if (dis->color_range != ref->color_range)
         av_log(ctx, AV_LOG_WARNING, "Inputs use different color ranges: "
                "distorted (main) is %s, reference is %s\n",
                av_color_range_name(dis->color_range),
                av_color_range_name(ref->color_range));
 
-    if (scaled) {
+    if (scaled && !s->is_cuda) {
         ret = init_scaler(ctx, dis_fmt);
         if (ret < 0)
             return ret;
@@ -950,6 +973,11 @@ static int check_inputs(AVFilterContext *ctx)
         .memory   = s->is_cuda ? VG_MEMORY_CUDA : VG_MEMORY_HOST,
     };
     s->pic_ref = s->pic_dis;
+    if (s->scale_cuda) {
+        /* scaled by the library, from the frames' own size */
+        s->pic_dis.width  = dis->w;
+        s->pic_dis.height = dis->h;
+    }
     s->pic_dis.cuda_stream = dis_stream;
     s->pic_ref.cuda_stream = ref_stream;
     av_log(ctx, AV_LOG_VERBOSE, "%s frames %dx%d %s, %u bits\n",
@@ -968,6 +996,7 @@ static int init_library(AVFilterContext *ctx)
         .log_level   = log_level(),
         .log_cb      = log_callback,
         .log_opaque  = ctx,
+        .scale       = s->scale_cuda,
     };
     int ret, err;
 
@@ -1263,7 +1292,7 @@ static int do_vmafgpu(FFFrameSync *fs)
              rh != s->pic_ref.height)) {
             /* hardware frames keep their link's size and carry the crop
              * filter's rectangle: the first frames' sets the size scored */
-            if (dw != rw || dh != rh) {
+            if ((dw != rw || dh != rh) && !s->scale_cuda) {
                 av_log(ctx, AV_LOG_ERROR, "Input sizes differ after cropping: "
                        "distorted (main) %dx%d, reference %dx%d\n",
                        dw, dh, rw, rh);
@@ -1274,8 +1303,10 @@ static int do_vmafgpu(FFFrameSync *fs)
                    "%dx%d\n", rw, rh);
             s->dis_w = dw;
             s->dis_h = dh;
-            s->pic_dis.width  = s->pic_ref.width  = rw;
-            s->pic_dis.height = s->pic_ref.height = rh;
+            s->pic_dis.width  = s->scale_cuda ? dw : rw;
+            s->pic_dis.height = s->scale_cuda ? dh : rh;
+            s->pic_ref.width  = rw;
+            s->pic_ref.height = rh;
         }
         if (dw != s->dis_w || dh != s->dis_h ||
             rw != s->pic_ref.width || rh != s->pic_ref.height) {
