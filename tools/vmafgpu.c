@@ -44,6 +44,7 @@ typedef struct Settings {
     enum VgLogFormat log_fmt;
     enum VgPrecision precision;
     enum VgBackend backend;
+    enum VgScale scale;        ///< --scale: a distorted input of its own size
     unsigned threads, subsample, frame_cnt, skip_ref, skip_dis;
     int no_prediction, quiet;
     const char *model[VG_MAX_MODELS];
@@ -71,6 +72,7 @@ enum {
     ARG_BACKEND,
     ARG_PRECISION,
     ARG_PLOT,
+    ARG_SCALE,
     ARG_METRICS,
     ARG_WORST,
     ARG_FPS,
@@ -107,6 +109,7 @@ static const struct option long_opts[] = {
     { "gpumask",         required_argument, NULL, ARG_GPUMASK },
     { "backend",         required_argument, NULL, ARG_BACKEND },
     { "precision",       required_argument, NULL, ARG_PRECISION },
+    { "scale",           required_argument, NULL, ARG_SCALE },
     { "plot",            required_argument, NULL, ARG_PLOT },
     { "metrics",         required_argument, NULL, ARG_METRICS },
     { "worst",           required_argument, NULL, ARG_WORST },
@@ -154,6 +157,11 @@ static void usage(FILE *f, const char *app)
 " --subsample N             score every N-th frame (motion, psnr: every frame)\n"
 " --threads N               worker threads (0 = none; results do not depend on it)\n"
 " --backend auto|cpu|cuda   where features run (default auto)\n"
+" --scale ALGORITHM         score a distorted .y4m of another size scaled to\n"
+"                           the reference's as libswscale scales it with\n"
+"                           ALGORITHM+accurate_rnd+bitexact: bilinear,\n"
+"                           bicubic, neighbor, area, bicublin, gauss, sinc,\n"
+"                           lanczos, spline (default none: sizes must match)\n"
 " --cpumask N, --gpumask N  accepted for compatibility with vmaf; no effect\n\n"
 "Output:\n"
 " --output/-o PATH          write the per-frame log ('-' = stdout)\n"
@@ -361,6 +369,15 @@ static int parse_args(int argc, char **argv, Settings *s)
                 return bad_arg(app, opt_name(o), optarg, "default or max");
             break;
         case ARG_PLOT: s->plot_path = optarg; break;
+        case ARG_SCALE: {
+            const int v = vg_scale_from_name(optarg);
+            if (v < 0)
+                return bad_arg(app, opt_name(o), optarg, "none, bilinear, "
+                               "bicubic, neighbor, area, bicublin, gauss, "
+                               "sinc, lanczos or spline");
+            s->scale = (enum VgScale)v;
+            break;
+        }
         case ARG_METRICS:
             s->plot.metrics = optarg;
             s->have_plot_opts = 1;
@@ -587,12 +604,14 @@ static int check_inputs(const Settings *s, YuvInput *ref, YuvInput *dis)
 {
     const YuvInputInfo *a = yuv_input_info(ref), *b = yuv_input_info(dis);
 
-    if (a->width != b->width || a->height != b->height || a->fmt != b->fmt ||
-        a->bitdepth != b->bitdepth) {
+    if (((a->width != b->width || a->height != b->height) && !s->scale) ||
+        a->fmt != b->fmt || a->bitdepth != b->bitdepth) {
         fprintf(stderr, "vmafgpu: inputs differ: %s is %ux%u %s %u-bit, "
-                "%s is %ux%u %s %u-bit\n", s->path_ref, a->width, a->height,
+                "%s is %ux%u %s %u-bit%s\n", s->path_ref, a->width, a->height,
                 fmt_name(a->fmt), a->bitdepth, s->path_dis, b->width,
-                b->height, fmt_name(b->fmt), b->bitdepth);
+                b->height, fmt_name(b->fmt), b->bitdepth,
+                a->fmt == b->fmt && a->bitdepth == b->bitdepth ?
+                " (--scale ALGORITHM scores a distorted input of another size)" : "");
         return -EINVAL;
     }
     return 0;
@@ -678,6 +697,7 @@ static int run(const Settings *s)
         goto fail;
 
     cfg.backend = s->backend;
+    cfg.scale = s->scale;
     cfg.n_threads = s->threads;
     cfg.n_subsample = s->subsample;
     cfg.log_level = VG_LOG_WARNING;
