@@ -105,7 +105,7 @@ fi
 
 if [ -x "$top/tests/fate/run.sh" ]; then
     step "ffmpeg -lavfi vmafgpu end to end"
-    FFMPEG="$ffmpeg" "$top/tests/fate/run.sh"
+    FFMPEG="$ffmpeg" VMAFGPU="$build/lib/tools/vmafgpu" "$top/tests/fate/run.sh"
     count fate $?
 fi
 

@@ -16,6 +16,11 @@
 #   ff ARGS...             ffmpeg, quiet and non-interactive
 #   require_gpu            exits 77 (or, with VG_REQUIRE_GPU=1, fails and
 #                          exits 1) unless ffmpeg can use a CUDA device
+#   scalecmp_build         builds tests/fate/scalecmp against the libswscale
+#                          of ffmpeg's build tree (its src/ and obj/ beside
+#                          it, as tools/build-ffmpeg.sh leaves them) into
+#                          $w/scalecmp; scalecmp_gen runs its generated
+#                          cases as one result
 
 if [ -n "${VG_FATE_WORK:-}" ]; then
     w=$VG_FATE_WORK
@@ -89,4 +94,26 @@ require_gpu() {
     fi
     echo "SKIP $fate_name: no usable CUDA device"
     exit 77
+}
+
+scalecmp_build() {
+    ffdir=$(dirname "$ffmpeg")
+    [ -f "$ffdir/obj/libswscale/libswscale.a" ] || return 1
+    ${CC:-cc} -std=gnu11 -O2 -I"$top" -I"$top/include" -I"$ffdir/src" \
+        -I"$ffdir/obj" -o "$w/scalecmp" "$top/tests/fate/scalecmp.c" \
+        "$top/common/scale.c" "$top/common/image.c" "$top/common/picture.c" \
+        "$top/common/log.c" "$ffdir/obj/libswscale/libswscale.a" \
+        "$ffdir/obj/libavutil/libavutil.a" -lm -lpthread -ldl \
+        > "$w/scalecmp.build" 2>&1
+}
+
+scalecmp_gen() {
+    label=$1
+    if ! scalecmp_build; then
+        fail "$label: cannot build tests/fate/scalecmp against $(dirname "$ffmpeg")" "$w/scalecmp.build"
+    elif "$w/scalecmp" > "$w/scalecmp.gen" 2>&1; then
+        pass "$label: $(grep -c '^PASS' "$w/scalecmp.gen") cases (algorithms x formats x sizes x patterns), every sample equal to libswscale's; $(grep -c '^SKIP' "$w/scalecmp.gen") refused reductions"
+    else
+        fail "$label: differs from libswscale" "$w/scalecmp.gen"
+    fi
 }

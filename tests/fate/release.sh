@@ -5,7 +5,8 @@
 # Scoring runs of a minimal ffmpeg built from another FFmpeg release's
 # patch series (VG_FFMPEG_MINIMAL=1 tools/build-ffmpeg.sh RELEASE): the
 # corpus's 12-bit raw pair, as read (yuv420p12) and as p012 frames, must
-# give its golden values exactly.
+# give its golden values exactly; the library's scaling equals this
+# release's libswscale (tests/fate/scalecmp.c).
 #
 # Usage: tests/fate/release.sh FFMPEG
 # Environment: VG_SHARED_DIR, JSONCMP, CC as for tests/fate/run.sh
@@ -42,5 +43,8 @@ for chain in null format=p012; do
             "$w/out" "$w/cmp"
     fi
 done
+# the library's scaling (CUDA frames' scale option) against this release's
+# libswscale, sample for sample
+scalecmp_gen "$version: scaling as libswscale"
 echo "$n_pass passed, $n_fail failed"
 [ "$n_fail" = 0 ]

@@ -21,6 +21,9 @@
 #  - scale=bicubic, bilinear, lanczos score a 540p rendition (and odd and
 #    10-bit 4:2:2 sizes) as the scale filter with the same algorithm and
 #    accurate_rnd+bitexact in front does; scale with equal sizes is a no-op;
+#  - the library's own scaling (CUDA frames, the CLI's --scale) gives
+#    libswscale's samples (tests/fate/scalecmp.c), and the CLI's scores
+#    equal the filter's;
 #  - error cases exit non-zero with a message naming the cause.
 # Prints one line per test and a final line "N passed, N failed"; exits
 # non-zero if any test failed.
@@ -35,6 +38,7 @@
 #   VG_FATE_PAIRS     corpus pairs to run (default: all)
 #   VG_FATE_WORK      work directory (default: a temporary one, removed)
 #   JSONCMP           a built tests/fate/jsoncmp (default: built here with CC)
+#   VMAFGPU           the vmafgpu CLI, for its --scale check (skipped unset)
 #   CC                C compiler for the JSON comparer (default cc)
 
 set -u
@@ -403,6 +407,39 @@ scale_case "bicubic 577x323 -> 576x322 (odd, down)" bicubic "$dis_in" "$ref_in" 
 inputs r640x360_422p10
 scale_case "lanczos 426x240 -> 640x360 yuv422p10" lanczos "$dis_in" "$ref_in" \
     scale=426:240:flags=area null 640 360
+
+# the library's scaling (the CUDA frames' path, and the CLI's --scale):
+# sample for sample libswscale's, on generated cases and on every frame of
+# the corpus rendition, in its decoded format and as nv12
+scalecmp_gen "scale, the library's arithmetic"
+if [ -x "$w/scalecmp" ]; then
+    for fmt in yuv420p nv12; do
+        for alg in bicubic lanczos; do
+            if ff -i "$corpus/p1080_dist_540p_crf28.mp4" -pix_fmt $fmt -f rawvideo \
+                    "$w/r540.yuv" > "$w/r540.out" 2>&1 &&
+               "$w/scalecmp" "$w/r540.yuv" $fmt 960x540 1920x1080 $alg > "$w/r540.cmp" 2>&1; then
+                pass "scale, the library's arithmetic: $(sed -n 's|^PASS [^:]*: ||p' "$w/r540.cmp") (p1080_dist_540p_crf28)"
+            else
+                fail "scale, the library's arithmetic: p1080_dist_540p_crf28 $fmt $alg" "$w/r540.out" "$w/r540.cmp"
+            fi
+        done
+    done
+fi
+# the CLI's --scale (the library on the CPU) scores as the filter's scale
+# option (libswscale), every value of 20 frames
+if [ -n "${VMAFGPU:-}" ] && [ -x "$VMAFGPU" ]; then
+    if ff -i "$corpus/p1080_dist_540p_crf28.mp4" -frames:v 20 "$w/sc-d.y4m" > "$w/sc-y4m.out" 2>&1 &&
+       ff -i "$corpus/p1080_ref.mp4" -frames:v 20 "$w/sc-r.y4m" >> "$w/sc-y4m.out" 2>&1 &&
+       ff -i "$w/sc-d.y4m" -i "$w/sc-r.y4m" -lavfi "[0:v][1:v]vmafgpu=$(vmafgpu_opts "$w/sc-ff.json" max scale=lanczos)" \
+            -f null - >> "$w/sc-y4m.out" 2>&1 &&
+       "$VMAFGPU" -r "$w/sc-r.y4m" -d "$w/sc-d.y4m" --scale lanczos --feature psnr \
+            --json --precision max -o "$w/sc-cli.json" -q --threads 2 > "$w/sc-cli.out" 2>&1 &&
+       "$cmp" "$w/sc-ff.json" "$w/sc-cli.json" $required > "$w/sc-cli.cmp" 2>&1; then
+        pass "scale, CLI --scale lanczos 960x540 -> 1920x1080 equals the filter's scale=lanczos, $(tail -n 1 "$w/sc-cli.cmp")"
+    else
+        fail "scale, CLI --scale lanczos differs from the filter's scale=lanczos" "$w/sc-y4m.out" "$w/sc-cli.out" "$w/sc-cli.cmp"
+    fi
+fi
 
 # scale set, inputs of one size: nothing is scaled, the golden values
 p=r577x323_420p8
