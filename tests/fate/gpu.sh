@@ -12,7 +12,8 @@
 #  - the vmaf_v1.0.16 models (VG_GPU_V1_MODELS) on NVDEC frames give
 #    libvmaf's model goldens;
 #  - two vmafgpu instances in one graph both give them;
-#  - CUDA inputs of different sizes are refused (scale_cuda in front);
+#  - CUDA inputs of different sizes without the scale option are refused
+#    (tests/fate/gpu-scale.sh tests the option on CUDA frames);
 #  - throughput: NVDEC decode of the pair alone and with vmafgpu, and frames
 #    decoded once and replayed from GPU memory (loop) alone and with vmafgpu.
 # Prints one line per test and "N passed, N failed"; exits 77 without a
@@ -207,13 +208,13 @@ run_refused "backend=cpu on CUDA frames" cpu "backend=cpu cannot read CUDA frame
     $hw $dec -i "$corpus/$dis" $dec -i "$corpus/$ref" \
     -lavfi "[0:v][1:v]vmafgpu=backend=cpu" -f null -
 
-# ---- 4a. CUDA inputs of different sizes: refused, naming scale_cuda (the
-# scale option works on software frames; no silent download) ---------------
+# ---- 4a. CUDA inputs of different sizes without the scale option: refused,
+# naming it (tests/fate/gpu-scale.sh scales them) ----------------------------
 # shellcheck disable=SC2086
-run_refused "CUDA inputs of different sizes, scale=bicubic" cudasize \
-    "Input sizes differ: distorted (main) is 960x540, reference is 1920x1080; CUDA frames are not scaled by the filter.*scale_cuda=1920:1080" \
+run_refused "CUDA inputs of different sizes, no scale option" cudasize \
+    "Input sizes differ: distorted (main) is 960x540, reference is 1920x1080; set the scale option" \
     $hw $dec -i "$corpus/p1080_dist_540p_crf28.mp4" $dec -i "$corpus/p1080_ref.mp4" \
-    -lavfi "[0:v][1:v]vmafgpu=scale=bicubic" -f null -
+    -lavfi "[0:v][1:v]vmafgpu" -f null -
 
 # ---- 4b. NVDEC inputs from two CUDA contexts on one GPU: scored exactly -----------
 for p in p1080_crf32 p720_10; do

@@ -18,7 +18,8 @@
 #       on the GPU machine, from the repository root, with .devcarry-cuda/
 #       carried along: the loader test, the parity programs with a GPU
 #       required (what `make check-gpu` runs: checkgpu, the parallel
-#       sequential sums of tests/gpu/test_seqsum, and checkasm, each
+#       sequential sums of tests/gpu/test_seqsum, the scaling of distorted
+#       pictures of tests/gpu/test_scale, and checkasm, each
 #       feature alone), compute-sanitizer memcheck on both (checkasm with
 #       --quick), racecheck and synccheck on samples of checkgpu's cases,
 #       the CLI with --backend cuda on the raw corpus pairs against the
@@ -64,10 +65,24 @@
 #       CUDA backend equal software decoding scored on the CPU, for each
 #       format), its work files in $OUT/nvdec. Exit status 0 when every
 #       format passed.
+#
+#   tests/gpu/run-device.sh prepare-scale [FFMPEG]
+#       on the build machine, with the encoders of tests/fate/scale-clips.sh
+#       installed: a patched static ffmpeg (default: the one tools/setup.sh
+#       builds, <repo>/build/ffmpeg/ffmpeg), tests/fate/jsoncmp, the 1080p
+#       and 10-bit 720p corpus references, the corpus's 540p rendition and
+#       the renditions of tests/fate/scale-clips.sh in .devcarry-scale/.
+#
+#   sh tests/gpu/run-device.sh scale
+#       on the GPU machine, with .devcarry-scale/ carried along:
+#       tests/fate/gpu-scale.sh (renditions scaled on the GPU by the filter's
+#       scale option: frames equal to libswscale's, scores equal to a CPU
+#       run), its work files in $OUT/scale. Exit status 0 when all passed.
 set -u
 CARRY=.devcarry-cuda
 SOAK_CARRY=.devcarry-soak
 NVDEC_CARRY=.devcarry-nvdec
+SCALE_CARRY=.devcarry-scale
 
 prepare() {
     src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -84,7 +99,8 @@ prepare() {
     make -j2 tools/vmafgpu tests/gpu/checkgpu tests/checkasm/checkasm \
         tests/unit/test_cuda_loader tests/bench/cudabench tests/bench/vifbench \
         tests/bench/admbench tests/bench/vmafbench tests/gpu/test_fault \
-        tests/gpu/libcudafault.so tests/gpu/threads8 tests/gpu/test_seqsum
+        tests/gpu/libcudafault.so tests/gpu/threads8 tests/gpu/test_seqsum \
+        tests/gpu/test_scale
     rm -rf "${root:?}/$CARRY"
     mkdir -p "$root/$CARRY/bin" "$root/$CARRY/lib" "$root/$CARRY/corpus" \
         "$root/$CARRY/golden/hp"
@@ -92,7 +108,7 @@ prepare() {
              tests/unit/test_cuda_loader tests/bench/cudabench \
              tests/bench/vifbench tests/bench/admbench tests/bench/vmafbench \
              tests/gpu/test_fault tests/gpu/libcudafault.so tests/gpu/threads8 \
-             tests/gpu/test_seqsum; do
+             tests/gpu/test_seqsum tests/gpu/test_scale; do
         cp "$p" "$root/$CARRY/bin/"
     done
     # shared libraries other than glibc's (json-c, subunit)
@@ -255,6 +271,7 @@ run() {
     step loader "$bin/test_cuda_loader"
     step checkgpu env VG_REQUIRE_GPU=1 "$bin/checkgpu" ${CHECKGPU_SEED:+--seed=$CHECKGPU_SEED}
     step seqsum env VG_REQUIRE_GPU=1 "$bin/test_seqsum"
+    step scale env VG_REQUIRE_GPU=1 "$bin/test_scale"
     grep "^checkgpu:" "$out/checkgpu.log" | tee -a "$summary"
     step checkasm env VG_REQUIRE_GPU=1 "$bin/checkasm" ${CHECKASM_SEED:+--seed=$CHECKASM_SEED}
     # the seed, the per-feature and total lines, the first failing cases
@@ -375,6 +392,51 @@ prepare_soak() {
     echo "now: run tool, command 'sh tests/gpu/run-device.sh soak' (or soak-memcheck), carry ['$SOAK_CARRY']"
 }
 
+prepare_scale() {
+    src=$(cd "$(dirname "$0")/../.." && pwd)
+    ff=${1:-$src/build/ffmpeg/ffmpeg}
+    shared=${VG_SHARED_DIR:-$src/../shared}
+    root=${VG_CARRY_ROOT:-$src}
+    set -e
+    c=$root/$SCALE_CARRY
+    rm -rf "${c:?}"
+    mkdir -p "$c/lib" "$c/clips" "$c/corpus"
+    cp "$ff" "$c/ffmpeg"
+    # shellcheck disable=SC2046
+    ${CC:-cc} -std=c11 -O2 $(pkg-config --cflags json-c) "$src/tests/fate/jsoncmp.c" \
+        -o "$c/jsoncmp" $(pkg-config --libs json-c)
+    copy_libs "$c/ffmpeg" "$c/lib"
+    copy_libs "$c/jsoncmp" "$c/lib"
+    cp "$shared/corpus/p1080_ref.mp4" "$shared/corpus/p1080_dist_540p_crf28.mp4" \
+        "$shared/corpus/p720_10_ref.mp4" "$c/corpus/"
+    sh "$src/tests/fate/scale-clips.sh" "$c/clips" "$c/ffmpeg"
+    gzip -f "$c/ffmpeg"
+    excl=$(cd "$root" && git rev-parse --git-path info/exclude)
+    case $excl in /*) ;; *) excl=$root/$excl ;; esac
+    grep -qx "/$SCALE_CARRY/" "$excl" 2>/dev/null || echo "/$SCALE_CARRY/" >> "$excl"
+    du -sh "$c"
+    echo "now: run tool, command 'sh tests/gpu/run-device.sh scale', carry ['$SCALE_CARRY']"
+}
+
+scale() {
+    out=${OUT:-/tmp/run-device-out}
+    mkdir -p "$out"
+    c=$SCALE_CARRY
+    if [ -f "$c/ffmpeg.gz" ]; then
+        gunzip -f "$c/ffmpeg.gz"
+    fi
+    chmod +x "$c/ffmpeg" "$c/jsoncmp"
+    export LD_LIBRARY_PATH="$PWD/$c/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    echo "device: $(nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader 2>&1 | head -1)" |
+        tee -a "$out/summary.txt"
+    VG_REQUIRE_GPU=1 JSONCMP=$PWD/$c/jsoncmp VG_CORPUS_DIR=$PWD/$c/corpus \
+        VG_SCALE_CLIPS=$PWD/$c/clips VG_FATE_WORK=$out/scale \
+        sh tests/fate/gpu-scale.sh "$PWD/$c/ffmpeg" > "$out/gpu-scale.log" 2>&1
+    rc=$?
+    grep -E "^(PASS|FAIL|SKIP|    )|^fate-gpu-scale: " "$out/gpu-scale.log" | tee -a "$out/summary.txt"
+    return $rc
+}
+
 prepare_nvdec() {
     src=$(cd "$(dirname "$0")/../.." && pwd)
     build=${1:-$src/../build-cuda-device}
@@ -444,9 +506,11 @@ prepare) shift; prepare "$@" ;;
 prepare-soak) shift; prepare_soak "$@" ;;
 prepare-nvdec) shift; prepare_nvdec "$@" ;;
 nvdec) nvdec ;;
+prepare-scale) shift; prepare_scale "$@" ;;
+scale) scale ;;
 run) run ;;
 features) shift; run_features "$@" ;;
 soak) soak soak ;;
 soak-memcheck) soak memcheck ;;
-*) echo "usage: $0 prepare [BUILD_DIR] | run | features FEATURE... | prepare-soak [BUILD_DIR] | soak | soak-memcheck | prepare-nvdec [BUILD_DIR] | nvdec" >&2; exit 2 ;;
+*) echo "usage: $0 prepare [BUILD_DIR] | run | features FEATURE... | prepare-soak [BUILD_DIR] | soak | soak-memcheck | prepare-nvdec [BUILD_DIR] | nvdec | prepare-scale [FFMPEG] | scale" >&2; exit 2 ;;
 esac
