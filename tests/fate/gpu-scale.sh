@@ -59,7 +59,7 @@ frames() {
             -f null - > "$w/fr.out" 2>&1; then
         n=$(grep -c '"frameNum"' "$w/fr.json")
         zero=$(grep -Ec '"mse_(y|cb|cr)": 0,?$' "$w/fr.json")
-        all=$(grep -Ec '"mse_(y|cb|cr)":' "$w/fr.json")
+        all=$(grep -Ec '"mse_(y|cb|cr)": [^{]' "$w/fr.json")
         if ! grep -q "Scaling the distorted (main) CUDA frames from .* on the GPU" "$w/fr.out"; then
             fail "frames $name: the GPU did not scale" "$w/fr.out"
         elif [ "$n" -gt 0 ] && [ "$zero" = $((3 * n)) ] && [ "$all" = "$zero" ]; then

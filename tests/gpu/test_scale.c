@@ -15,7 +15,9 @@
  * filter weighs a sample past its source.
  *
  * Device cases run in a CUDA build with a GPU; with VG_REQUIRE_GPU=1 a
- * missing GPU fails.
+ * missing GPU fails. `test_scale --bench` prints the device time of one
+ * frame's scaling (CUDA events, the median of 200) for the renditions of
+ * an ABR ladder, instead of testing.
  */
 
 #include <check.h>
@@ -146,7 +148,7 @@ static const Case cases[] = {
     { VG_PIX_FMT_YUV444P,     8, 33, 17, 640, 360 },
     { VG_PIX_FMT_YUV444P_MSB,12, 640, 360, 352, 288 },
     { VG_PIX_FMT_YUV444P,    14, 300, 200, 301, 199 },
-    { VG_PIX_FMT_YUV400P,     8, 1024, 16, 7, 5 },
+    { VG_PIX_FMT_YUV400P,     8, 100, 16, 7, 5 },
     { VG_PIX_FMT_YUV420P,     9, 3, 3, 64, 48 },
     { VG_PIX_FMT_YUV420P,     8, 1920, 1080, 64, 36 },
 };
@@ -331,7 +333,89 @@ START_TEST(device_equals_host)
 END_TEST
 #endif
 
-int main(void)
+typedef CUresult CUDAAPI ElapsedFn(float *ms, CUevent a, CUevent b);
+
+/* the device time of the scaling of one frame, median of n, in us */
+static double bench_case(const Case *k, enum VgScale alg, int n)
+{
+    /* not in nv-codec-headers' table: from the driver the library loaded */
+    ElapsedFn *elapsed = (ElapsedFn *)dlsym(dev.cu->f->lib, "cuEventElapsedTime");
+    VgCudaScaler c;
+    VgImage dst;
+    CUdeviceptr dbuf;
+    CUevent ev[2];
+    double *t = malloc(n * sizeof(*t)), med;
+    float ms;
+
+    if (!t || !elapsed || vg_cuda_scaler_open(&c, &dev, alg, vg_pix_fmt_layout(k->fmt),
+                                  k->bpc, k->sw, k->sh, k->dw, k->dh) < 0 ||
+        VG_DCU(&dev, cuMemAlloc, &dbuf,
+               vg_image_geometry(&dst, vg_pix_fmt_layout(k->fmt), k->bpc,
+                                 k->dw, k->dh)) < 0 ||
+        VG_DCU(&dev, cuEventCreate, &ev[0], 0) < 0 ||
+        VG_DCU(&dev, cuEventCreate, &ev[1], 0) < 0) {
+        free(t);
+        return -1;
+    }
+    vg_image_place(&dst, (uintptr_t)dbuf);
+    VG_DCU(&dev, cuMemsetD8Async, c.src_buf, 0x40,
+           vg_scaler_src_geometry(&c.s, &(VgImage){ 0 }), dev.stream);
+    for (int i = -10; i < n; i++) {
+        VG_DCU(&dev, cuEventRecord, ev[0], dev.stream);
+        vg_cuda_scaler_run(&c, &dev, &dst);
+        VG_DCU(&dev, cuEventRecord, ev[1], dev.stream);
+        VG_DCU(&dev, cuEventSynchronize, ev[1]);
+        if (elapsed(&ms, ev[0], ev[1]) != CUDA_SUCCESS)
+            ms = -1;
+        if (i >= 0)
+            t[i] = ms * 1000.0;
+    }
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && t[j] < t[j - 1]; j--) {
+            const double x = t[j];
+            t[j] = t[j - 1];
+            t[j - 1] = x;
+        }
+    med = t[n / 2];
+    VG_DCU(&dev, cuEventDestroy, ev[0]);
+    VG_DCU(&dev, cuEventDestroy, ev[1]);
+    VG_DCU(&dev, cuMemFree, dbuf);
+    vg_cuda_scaler_close(&c, &dev);
+    free(t);
+    return med;
+}
+
+static int bench(void)
+{
+    static const Case ladder[] = {
+        { VG_PIX_FMT_NV12, 8, 960, 540, 1920, 1080 },
+        { VG_PIX_FMT_NV12, 8, 1280, 720, 1920, 1080 },
+        { VG_PIX_FMT_NV12, 8, 640, 360, 1920, 1080 },
+        { VG_PIX_FMT_P010, 10, 1920, 1080, 3840, 2160 },
+        { VG_PIX_FMT_NV12, 8, 1920, 1080, 3840, 2160 },
+    };
+    static const enum VgScale algs[] = { VG_SCALE_BICUBIC, VG_SCALE_LANCZOS,
+                                         VG_SCALE_BILINEAR };
+
+    if (!open_device() || vg_cuda_device_push(&dev) < 0) {
+        fprintf(stderr, "test_scale: --bench needs a usable GPU\n");
+        return 1;
+    }
+    printf("test_scale: bench on %s: device time of one frame's scaling, "
+           "median of 200 (CUDA events)\n", dev.name);
+    for (size_t i = 0; i < sizeof(ladder) / sizeof(ladder[0]); i++)
+        for (size_t a = 0; a < sizeof(algs) / sizeof(algs[0]); a++)
+            printf("test_scale: bench %s %u-bit %ux%u -> %ux%u %s: %.1f us\n",
+                   ladder[i].fmt == VG_PIX_FMT_P010 ? "p010" : "nv12",
+                   ladder[i].bpc, ladder[i].sw, ladder[i].sh, ladder[i].dw,
+                   ladder[i].dh, vg_scale_name(algs[a]),
+                   bench_case(&ladder[i], algs[a], 200));
+    vg_cuda_device_pop(&dev);
+    vg_cuda_device_close(&dev);
+    return 0;
+}
+
+int main(int argc, char **argv)
 {
     Suite *su = suite_create("scale");
     TCase *tc = tcase_create("scale");
@@ -339,6 +423,14 @@ int main(void)
     int failed;
     const char *req = getenv("VG_REQUIRE_GPU");
 
+    if (argc > 1 && !strcmp(argv[1], "--bench")) {
+#if HAVE_CUDA
+        return bench();
+#else
+        fprintf(stderr, "test_scale: --bench needs a CUDA build\n");
+        return 1;
+#endif
+    }
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, same_size_copies, 0, VG_SCALE_NB - 1);
     tcase_add_loop_test(tc, filters_inside, 0, VG_SCALE_NB - 1);
