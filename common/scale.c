@@ -92,22 +92,27 @@ static int64_t kernel_weight(enum VgScale alg, int64_t d, int64_t fone,
 
     switch (alg) {
     case VG_SCALE_BICUBIC: {
-        const int64_t B = SWS_PARAM_DEFAULT_B * (1 << 24);
-        const int64_t C = SWS_PARAM_DEFAULT_C * (1 << 24);
+        /* the Mitchell-Netravali cubic of parameters B, C (2^24 = 1):
+         * the coefficients of d^0 .. d^3 within one sample and within two;
+         * the powers of d in 2^30 fixed point, truncated as they are
+         * formed; exact integer sums */
+        const int64_t one = 1 << 24;
+        const int64_t B = SWS_PARAM_DEFAULT_B * one;
+        const int64_t C = SWS_PARAM_DEFAULT_C * one;
+        const int64_t cubic[2][4] = {
+            { 6 * one - 2 * B, 0, -18 * one + 12 * B + 6 * C,
+              12 * one - 9 * B - 6 * C },
+            { 8 * B + 24 * C, -12 * B - 48 * C, 6 * B + 30 * C, -B - 6 * C },
+        };
 
-        if (d >= 1LL << 31) {
-            coeff = 0;
-        } else {
-            const int64_t dd  = (d * d) >> 30;
-            const int64_t ddd = (dd * d) >> 30;
+        coeff = 0;
+        if (d < 1LL << 31) {
+            const int64_t *k = cubic[d >= 1LL << 30];
+            const int64_t d2 = (d * d) >> 30;
+            const int64_t pw[4] = { 1LL << 30, d, d2, (d2 * d) >> 30 };
 
-            if (d < 1LL << 30)
-                coeff = (12 * (1 << 24) - 9 * B - 6 * C) * ddd +
-                        (-18 * (1 << 24) + 12 * B + 6 * C) * dd +
-                        (6 * (1 << 24) - 2 * B) * (1 << 30);
-            else
-                coeff = (-B - 6 * C) * ddd + (6 * B + 30 * C) * dd +
-                        (-12 * B - 48 * C) * d + (8 * B + 24 * C) * (1 << 30);
+            for (int i = 0; i < 4; i++)
+                coeff += k[i] * pw[i];
         }
         coeff /= (1LL << 54) / fone;
         break;
@@ -196,6 +201,12 @@ static int filter_init(VgScaleFilter *f, enum VgScale alg, unsigned src_len,
     memset(f, 0, sizeof(*f));
     f->n_in = src_len;
     f->n_out = dst_len;
+    if (x_inc < 10 || x_inc > INT32_MAX) {
+        /* libswscale's own limit on the 16.16 step */
+        vg_log(log, VG_LOG_ERROR, "scale: %s from %u to %u samples is out of "
+               "libswscale's range of ratios", what, src_len, dst_len);
+        return -EINVAL;
+    }
     pos = calloc((size_t)dst_w, sizeof(*pos));
     if (!pos)
         goto fail;
@@ -304,7 +315,7 @@ static int filter_init(VgScaleFilter *f, enum VgScale alg, unsigned src_len,
                "filter taps; libswscale scales that in several passes, which "
                "is not reproduced: at most %d taps (shrink by less)", what,
                src_len, dst_len, size, VG_SCALE_MAX_TAPS);
-        ret = -EINVAL;
+        ret = -ERANGE;
         goto fail;
     }
     if (!(w2 = calloc((size_t)dst_w * size, sizeof(*w2))))
@@ -314,32 +325,22 @@ static int filter_init(VgScaleFilter *f, enum VgScale alg, unsigned src_len,
         for (int j = 0; j < size && j < size2 && j < min_size; j++)
             w2[i * size + j] = w[i * size2 + j];
 
-    /* fold the taps outside the source into its edge samples */
+    /* the borders: a tap outside the source weighs its nearest edge
+     * sample instead, and a row reaching past the end starts early enough
+     * to end on the last sample (at 0 if it is longer than the source) */
     for (int i = 0; i < dst_w; i++) {
-        int64_t *r = &w2[i * size];
+        int64_t *r = &w2[i * size], folded[VG_SCALE_MAX_TAPS] = { 0 };
+        int first = pos[i] > 0 ? pos[i] : 0;
 
-        if (pos[i] < 0) {
-            for (int j = 1; j < size; j++) {
-                int left = j + pos[i] > 0 ? j + pos[i] : 0;
-                r[left] += r[j];
-                r[j] = 0;
-            }
-            pos[i] = 0;
+        if (first + size > src_w)
+            first = src_w - size > 0 ? src_w - size : 0;
+        for (int j = 0; j < size; j++) {
+            const int at = pos[i] + j < 0 ? 0 :
+                           pos[i] + j >= src_w ? src_w - 1 : pos[i] + j;
+            folded[at - first] += r[j];
         }
-        if (pos[i] + size > src_w) {
-            const int shift = pos[i] + (size - src_w < 0 ? size - src_w : 0);
-            int64_t acc = 0;
-
-            for (int j = size - 1; j >= 0; j--)
-                if (pos[i] + j >= src_w) {
-                    acc += r[j];
-                    r[j] = 0;
-                }
-            for (int j = size - 1; j >= 0; j--)
-                r[j] = j < shift ? 0 : r[j - shift];
-            pos[i] -= shift;
-            r[src_w - 1 - pos[i]] += acc;
-        }
+        memcpy(r, folded, (size_t)size * sizeof(*r));
+        pos[i] = first;
     }
 
     /* normalise each row to `one`, carrying the rounding error along */

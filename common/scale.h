@@ -71,10 +71,11 @@ typedef struct VgScaler {
 } VgScaler;
 
 /**
- * Build the filters. Refuses (logged, -EINVAL) an algorithm out of range,
- * a depth above VG_SCALE_MAX_BPC and a shrink that needs more than
+ * Build the filters. Refuses (logged) with -EINVAL an algorithm out of
+ * range, a depth above VG_SCALE_MAX_BPC and a ratio beyond libswscale's
+ * (a 16.16 step below 10), and with -ERANGE a shrink that needs more than
  * VG_SCALE_MAX_TAPS taps (libswscale scales those in several passes).
- * @return 0, -EINVAL, -ENOMEM
+ * @return 0, -EINVAL, -ERANGE, -ENOMEM
  */
 int vg_scaler_init(VgScaler *s, enum VgScale alg, enum VgImageLayout layout,
                    unsigned bpc, unsigned src_w, unsigned src_h,
