@@ -453,6 +453,12 @@ static int same_geometry(VgContext *ctx, const VgPicture *a, const char *an,
     return 0;
 }
 
+/* a distorted picture of another size than the reference, to scale */
+static int is_scaled(const VgPicture *ref, const VgPicture *dis)
+{
+    return dis->width != ref->width || dis->height != ref->height;
+}
+
 /*
  * The distorted picture against the reference: the same geometry, or with
  * a scaling algorithm the same format, depth and memory and a size of its
@@ -462,10 +468,29 @@ static int check_pair(VgContext *ctx, const VgPicture *ref,
                       const VgPicture *dis)
 {
     const VgEngineParams *p = &ctx->params;
+    const unsigned bps = dis->bitdepth > 8 ? 2 : 1;
+    const int sp = vg_pix_fmt_is_semiplanar(dis->fmt);
+    unsigned ssx, ssy;
 
     if (!ctx->cfg.scale || dis->fmt != ref->fmt ||
         dis->bitdepth != ref->bitdepth || dis->memory != ref->memory)
         return same_geometry(ctx, ref, "reference", dis, "distorted");
+    /* a picture to scale is read with ceil-sized chroma, as libswscale
+     * reads it: its rows must hold them */
+    vg_layout_shifts(vg_pix_fmt_layout(dis->fmt), &ssx, &ssy);
+    for (unsigned i = 1; is_scaled(ref, dis) &&
+                         i < (dis->fmt == VG_PIX_FMT_YUV400P ? 1u : sp ? 2u : 3u); i++) {
+        const unsigned cw = (dis->width + (1u << ssx) - 1) >> ssx;
+        const size_t row = (size_t)cw * (sp ? 2 : 1) * bps;
+
+        if (dis->stride[i] < (ptrdiff_t)row) {
+            vg_log(&ctx->log, VG_LOG_ERROR, "distorted picture: plane %u "
+                   "stride %td is smaller than its row (%zu bytes: %u "
+                   "ceil-sized chroma samples, as the scaling reads them)",
+                   i, dis->stride[i], row, cw);
+            return -EINVAL;
+        }
+    }
     if (ctx->started && (dis->width != p->dis_width ||
                          dis->height != p->dis_height)) {
         vg_log(&ctx->log, VG_LOG_ERROR, "distorted picture is %ux%u but the "
@@ -700,8 +725,10 @@ int vg_submit(VgContext *ctx, const VgPicture *ref, const VgPicture *dis)
         (ret = check_pair(ctx, ref, dis)) < 0)
         return ret;
     if (ref->memory == VG_MEMORY_HOST &&
-        ((ret = vg_picture_check_range(ref, "reference", ctx->n_frames, &ctx->log)) < 0 ||
-         (ret = vg_picture_check_range(dis, "distorted", ctx->n_frames, &ctx->log)) < 0))
+        ((ret = vg_picture_check_range(ref, "reference", ctx->n_frames, 0,
+                                       &ctx->log)) < 0 ||
+         (ret = vg_picture_check_range(dis, "distorted", ctx->n_frames,
+                                       is_scaled(ref, dis), &ctx->log)) < 0))
         return ret;
     if (ctx->started) {
         VgPicture first = {

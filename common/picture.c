@@ -127,7 +127,7 @@ int vg_picture_range_error(VgLog *log, const char *which, unsigned index,
 }
 
 int vg_picture_check_range(const VgPicture *pic, const char *which,
-                           unsigned index, VgLog *log)
+                           unsigned index, int ceil_chroma, VgLog *log)
 {
     const enum VgImageLayout layout = vg_pix_fmt_layout(pic->fmt);
     const unsigned planes = layout == VG_LAYOUT_400 ? 1 : 3;
@@ -138,9 +138,12 @@ int vg_picture_check_range(const VgPicture *pic, const char *which,
         return 0;
     vg_layout_shifts(layout, &ssx, &ssy);
     for (unsigned p = 0; p < planes; p++) {
-        /* the floor-sized planes of vg_image_geometry() */
-        const unsigned w = p ? pic->width >> ssx : pic->width;
-        const unsigned h = p ? pic->height >> ssy : pic->height;
+        /* the floor-sized planes of vg_image_geometry(), or the ceil-sized
+         * ones a scaled picture is read with */
+        const unsigned cx = ceil_chroma ? (1u << ssx) - 1 : 0;
+        const unsigned cy = ceil_chroma ? (1u << ssy) - 1 : 0;
+        const unsigned w = p ? (pic->width + cx) >> ssx : pic->width;
+        const unsigned h = p ? (pic->height + cy) >> ssy : pic->height;
         const uint8_t *base = pic->data[p];
         uint16_t acc = 0;
 

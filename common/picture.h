@@ -46,10 +46,12 @@ int vg_picture_can_overflow(enum VgPixFmt fmt, unsigned bitdepth);
  * OR-ing each plane's words, a second one only to locate a bad sample.
  * @param which  "reference" or "distorted", for the message
  * @param index  frame index, for the message
+ * @param ceil_chroma  read ceil-sized chroma planes (a distorted picture
+ *                     to scale, common/scale.h) instead of floor-sized ones
  * @return 0, or -EINVAL (logged by vg_picture_range_error())
  */
 int vg_picture_check_range(const VgPicture *pic, const char *which,
-                           unsigned index, VgLog *log);
+                           unsigned index, int ceil_chroma, VgLog *log);
 
 /**
  * Log and return the refusal of a picture with a sample above its bit
