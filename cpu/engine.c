@@ -155,8 +155,11 @@ static int open_scaler(CpuEngine *e)
     bytes = vg_scaler_src_geometry(&e->scaler, &e->scale_src);
     e->scale_src_buf = malloc(bytes);
     e->scale_tmp = malloc(vg_scaler_tmp_size(&e->scaler));
-    if (!e->scale_src_buf || !e->scale_tmp)
+    if (!e->scale_src_buf || !e->scale_tmp) {
+        vg_log(p->log, VG_LOG_ERROR, "cpu engine: out of memory for the "
+               "scaling of distorted pictures");
         return -ENOMEM;
+    }
     vg_image_place(&e->scale_src, (uintptr_t)e->scale_src_buf);
     e->scaled = 1;
     vg_log(p->log, VG_LOG_INFO, "distorted pictures scaled from %ux%u to "

@@ -346,6 +346,7 @@ static void cuda_close(void **engine)
     }
     vg_cuda_device_close(&e->dev);
     /* host state, also when the context could not be made current */
+    vg_scaler_uninit(&e->scaler.s);
     for (unsigned f = 0; e->gfc && f < e->n_gpu; f++)
         free(e->gfc[f].priv);
     free(e->gfc);

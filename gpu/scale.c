@@ -9,11 +9,11 @@
 
 #include "gpu/scale.h"
 
-#define ALIGN 256
+#define TAPS_ALIGN 256
 
 static size_t align_up(size_t v)
 {
-    return (v + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+    return (v + TAPS_ALIGN - 1) & ~(size_t)(TAPS_ALIGN - 1);
 }
 
 static size_t filter_bytes(const VgScaleFilter *f)
