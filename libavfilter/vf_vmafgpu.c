@@ -130,6 +130,7 @@ typedef struct VMAFGPUContext {
     int scale_flags;            ///< SWS_* algorithm of the scale option, 0: none
     struct SwsContext *sws;     ///< scales the distorted frames, NULL: same size
     enum VgScale scale_cuda;    ///< the library scales the distorted CUDA frames
+    const char *scale_cuda_refusal; ///< why it cannot, or NULL
 #if CONFIG_CUDA
     AVCUDADeviceContext *hwctx; ///< the distorted input's, where scoring runs
     AVBufferRef *device_ref;    ///< keeps hwctx alive until uninit
@@ -922,33 +923,34 @@ static int check_inputs(AVFilterContext *ctx)
                "them: set bitdepth= to the source's bit depth\n",
                av_get_pix_fmt_name(dis_fmt));
 #endif
-    if (s->is_cuda && s->scale_flags && scaled) {
+    if (s->is_cuda && s->scale_flags) {
         /* the library scales CUDA frames as libswscale scales the same
-         * format; it does so up to 14 bits, from the format's own depth */
-        if (s->scale_flags == SWS_FAST_BILINEAR) {
-            av_log(ctx, AV_LOG_ERROR, "scale=fast_bilinear is not done on "
-                   "CUDA frames (libswscale's fast path is its own "
-                   "arithmetic): use scale=bilinear\n");
+         * format; it does so up to 14 bits, from the format's own depth.
+         * Set whenever it can: the frames' crop rectangles may still make
+         * the sizes differ. */
+        s->scale_cuda_refusal = s->scale_flags == SWS_FAST_BILINEAR ?
+            "libswscale's fast_bilinear is its own arithmetic, not done on "
+            "CUDA frames: use scale=bilinear" :
+            s->bitdepth || bitdepth > 14 ?
+            "the GPU scales 8- to 14-bit formats at their own depth (no "
+            "bitdepth option), as libswscale does: scale in front "
+            "(scale_cuda, or hwdownload and scale with "
+            "accurate_rnd+bitexact)" : NULL;
+        if (!s->scale_cuda_refusal) {
+            s->scale_cuda = vg_scale_from_name(s->scale_name);
+            if ((int)s->scale_cuda < 0)
+                return AVERROR_BUG;
+        } else if (scaled) {
+            av_log(ctx, AV_LOG_ERROR, "scale=%s on CUDA %s frames of "
+                   "different sizes: %s\n", s->scale_name,
+                   av_get_pix_fmt_name(dis_fmt), s->scale_cuda_refusal);
             return AVERROR(EINVAL);
         }
-        if (s->bitdepth || bitdepth > 14) {
-            av_log(ctx, AV_LOG_ERROR, "scale=%s on CUDA %s frames%s: the GPU "
-                   "scales 8- to 14-bit formats at their own depth, as "
-                   "libswscale does; scale in front (scale_cuda=%d:%d, or "
-                   "hwdownload,format=%s,scale=%d:%d:flags=%s+accurate_rnd+"
-                   "bitexact)\n", s->scale_name, av_get_pix_fmt_name(dis_fmt),
-                   s->bitdepth ? " with bitdepth set" : "", ref->w, ref->h,
-                   av_get_pix_fmt_name(dis_fmt), ref->w, ref->h,
-                   s->scale_name);
-            return AVERROR(EINVAL);
-        }
-        s->scale_cuda = vg_scale_from_name(s->scale_name);
-        if ((int)s->scale_cuda < 0)
-            return AVERROR_BUG;
-        av_log(ctx, AV_LOG_VERBOSE, "Scaling the distorted (main) CUDA "
-               "frames from %dx%d to the reference's %dx%d on the GPU: "
-               "the samples of libswscale %s+accurate_rnd+bitexact\n",
-               dis->w, dis->h, ref->w, ref->h, s->scale_name);
+        if (scaled)
+            av_log(ctx, AV_LOG_VERBOSE, "Scaling the distorted (main) CUDA "
+                   "frames from %dx%d to the reference's %dx%d on the GPU: "
+                   "the samples of libswscale %s+accurate_rnd+bitexact\n",
+                   dis->w, dis->h, ref->w, ref->h, s->scale_name);
     }
     if (dis->color_range != ref->color_range)
         av_log(ctx, AV_LOG_WARNING, "Inputs use different color ranges: "
@@ -973,7 +975,7 @@ static int check_inputs(AVFilterContext *ctx)
         .memory   = s->is_cuda ? VG_MEMORY_CUDA : VG_MEMORY_HOST,
     };
     s->pic_ref = s->pic_dis;
-    if (s->scale_cuda) {
+    if (s->scale_cuda && scaled) {
         /* scaled by the library, from the frames' own size */
         s->pic_dis.width  = dis->w;
         s->pic_dis.height = dis->h;
@@ -1294,13 +1296,18 @@ static int do_vmafgpu(FFFrameSync *fs)
              * filter's rectangle: the first frames' sets the size scored */
             if ((dw != rw || dh != rh) && !s->scale_cuda) {
                 av_log(ctx, AV_LOG_ERROR, "Input sizes differ after cropping: "
-                       "distorted (main) %dx%d, reference %dx%d\n",
-                       dw, dh, rw, rh);
+                       "distorted (main) %dx%d, reference %dx%d%s%s\n",
+                       dw, dh, rw, rh, s->scale_flags ? "; scale: " :
+                       "; set the scale option to score the distorted input "
+                       "scaled to the reference's size",
+                       s->scale_flags ? s->scale_cuda_refusal : "");
                 ret = AVERROR(EINVAL);
                 goto fail;
             }
             av_log(ctx, AV_LOG_VERBOSE, "Scoring the CUDA frames cropped to "
-                   "%dx%d\n", rw, rh);
+                   "%dx%d%s\n", rw, rh, dw != rw || dh != rh ?
+                   ", the distorted ones scaled on the GPU from their own "
+                   "crop" : "");
             s->dis_w = dw;
             s->dis_h = dh;
             s->pic_dis.width  = s->scale_cuda ? dw : rw;
