@@ -12,6 +12,8 @@
 #  - scores: every value (vmaf_v0.6.1's features, vmaf, psnr) equals
 #    software decoding scored on the CPU with the same scale option
 #    (libswscale in the filter);
+#  - equal-sized CUDA inputs whose crop rectangles differ are scaled from
+#    the distorted rectangle;
 #  - fast_bilinear and 16-bit CUDA frames are refused with a message.
 # Renditions: the corpus's p1080_dist_540p_crf28 (960x540 H.264) and the
 # clips of tests/fate/scale-clips.sh (1280x720 and 640x360 H.264, 640x360
@@ -110,12 +112,30 @@ for alg in bicubic lanczos; do
     scores "360p 10-bit -> 720p $alg (p010)" $alg "$clips/r360p10.mkv" "$r720p10"
 done
 
+# equal link sizes, a crop rectangle on the distorted CUDA frames: scaled
+# from the rectangle, as a software crop and libswscale on the CPU
+o="model=version=vmaf_v0.6.1:feature=$feature_opt:scale=bicubic:log_fmt=json:precision=max"
+crop=crop=1916:1076:0:0:exact=1
+# shellcheck disable=SC2086
+if ff -v verbose $hw $dec -i "$corpus/p1080_dist_crf32.mp4" $dec -i "$r1080" \
+        -lavfi "[0:v]$crop[d];[d][1:v]vmafgpu=$o:backend=cuda:log_path=$w/cr-gpu.json" \
+        -f null - > "$w/cr-gpu.out" 2>&1 &&
+   ff -i "$corpus/p1080_dist_crf32.mp4" -i "$r1080" \
+        -lavfi "[0:v]$crop[d];[d][1:v]vmafgpu=$o:backend=cpu:n_threads=$(nproc):log_path=$w/cr-cpu.json" \
+        -f null - > "$w/cr-cpu.out" 2>&1 &&
+   grep -q "the distorted ones scaled on the GPU from their own crop" "$w/cr-gpu.out" &&
+   "$cmp" "$w/cr-cpu.json" "$w/cr-gpu.json" $required > "$w/cr.cmp" 2>&1; then
+    pass "scores crop 1916x1076 of 1080p -> 1080p bicubic: NVDEC + GPU scaling = software + libswscale on the CPU, $(tail -n 1 "$w/cr.cmp")"
+else
+    fail "scores crop 1916x1076 of 1080p: differs or failed" "$w/cr-gpu.out" "$w/cr-cpu.out" "$w/cr.cmp"
+fi
+
 # refusals
 # shellcheck disable=SC2086
 if ff $hw $dec -i "$d540" $dec -i "$r1080" -lavfi "[0:v][1:v]vmafgpu=scale=fast_bilinear" \
         -f null - > "$w/fb.out" 2>&1; then
     fail "fast_bilinear on CUDA frames: accepted" "$w/fb.out"
-elif grep -q "scale=fast_bilinear is not done on CUDA frames" "$w/fb.out"; then
+elif grep -q "libswscale's fast_bilinear is its own arithmetic, not done on CUDA frames: use scale=bilinear" "$w/fb.out"; then
     pass "fast_bilinear on CUDA frames: refused with a message"
 else
     fail "fast_bilinear on CUDA frames: no message" "$w/fb.out"

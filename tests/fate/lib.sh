@@ -99,7 +99,8 @@ require_gpu() {
 scalecmp_build() {
     ffdir=$(dirname "$ffmpeg")
     [ -f "$ffdir/obj/libswscale/libswscale.a" ] || return 1
-    ${CC:-cc} -std=gnu11 -O2 -I"$top" -I"$top/include" -I"$ffdir/src" \
+    # the library's floating-point flags: no contraction into FMA
+    ${CC:-cc} -std=gnu11 -O2 -ffp-contract=off -fno-fast-math -I"$top" -I"$top/include" -I"$ffdir/src" \
         -I"$ffdir/obj" -o "$w/scalecmp" "$top/tests/fate/scalecmp.c" \
         "$top/common/scale.c" "$top/common/image.c" "$top/common/picture.c" \
         "$top/common/log.c" "$ffdir/obj/libswscale/libswscale.a" \

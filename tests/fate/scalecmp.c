@@ -23,6 +23,7 @@
  * difference (naming the plane, row and column) or error.
  */
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -274,7 +275,7 @@ static void gen_case(int a, const Fmt *fmt, int sw, int sh, int dw, int dh,
                         (unsigned)dh, NULL);
     if (vr < 0) {
         /* refused: only a reduction too strong for one libswscale pass */
-        if (dw * 8 < sw || dh * 8 < sh) {
+        if (vr == -ERANGE && (dw * 8 < sw || dh * 8 < sh)) {
             printf("SKIP %s: refused (several libswscale passes)\n", label);
             av_frame_free(&src);
             return;
