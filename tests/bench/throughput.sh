@@ -1,0 +1,193 @@
+#!/bin/sh
+# Copyright (c) 2026 the vmafgpu authors
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# Throughput of vmaf_v0.6.1 on an NVIDIA GPU, ours and libvmaf_cuda's side
+# by side, in frames/s of a distorted/reference pair, at 1080p and 2160p:
+#
+#   NVDEC decode of the pair alone
+#   NVDEC + libvmaf_cuda (scale_cuda=format=yuv420p in front, as it needs)
+#   NVDEC + vmafgpu
+#   frames decoded once and replayed from GPU memory (loop), alone
+#   replayed + libvmaf_cuda
+#   replayed + vmafgpu
+#   the library alone, frames resident (tests/bench/vmafbench), if given
+#   time to first score: a one-frame run less the same build's one-frame
+#   decode (library set-up, kernel module load, the first frame)
+#
+# Each figure is the best of VG_RUNS runs; the runs of one row alternate
+# between the two ffmpeg builds, so that both see the same machine state.
+# The corpus pairs are looped to at least 1,200 frames at 1080p (600 at
+# 2160p) so that start-up is a small share; the replay rows score
+# 60 x (VG_REPLAY + 1) frames. Figures, not assertions: it fails only when
+# a run fails.
+#
+# Usage: tests/bench/throughput.sh OUR_FFMPEG ANCHOR_FFMPEG [VMAFBENCH REF DIS]
+#   ANCHOR_FFMPEG   an FFmpeg with libvmaf_cuda, NVDEC, scale_cuda and loop
+#                   (for measurements only; see ../shared/anchor/README.md)
+#   VMAFBENCH REF DIS  tests/bench/vmafbench and its raw 640x360 4:4:4 pair
+# Environment:
+#   VG_CORPUS_DIR   the encoded corpus (default <repo>/../shared/corpus)
+#   VG_RUNS         runs per figure (default 3)
+#   VG_REPLAY       extra passes of the replayed frames (default 199)
+#   VG_FATE_WORK    work directory (default: a temporary one, removed)
+
+set -u
+set -f  # the filter graphs hold [...] that must not glob
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+corpus=${VG_CORPUS_DIR:-$top/../shared/corpus}
+ours=${1:?usage: $0 OUR_FFMPEG ANCHOR_FFMPEG [VMAFBENCH REF DIS]}
+anchor=${2:?usage: $0 OUR_FFMPEG ANCHOR_FFMPEG [VMAFBENCH REF DIS]}
+runs=${VG_RUNS:-3}
+replay=${VG_REPLAY:-199}
+if [ -n "${VG_FATE_WORK:-}" ]; then
+    w=$VG_FATE_WORK
+    mkdir -p "$w"
+else
+    w=$(mktemp -d "${TMPDIR:-/tmp}/vg-throughput.XXXXXX")
+    trap 'rm -rf "$w"' EXIT INT TERM
+fi
+dec="-hwaccel cuda -hwaccel_device gpu -hwaccel_output_format cuda"
+hw="-init_hw_device cuda=gpu -filter_hw_device gpu"
+failed=0
+
+# fps FFMPEG ARGS...: frames/s of one run (wall clock of the process), or
+# nothing when it failed
+fps() {
+    bin=$1
+    shift
+    t0=$(date +%s.%N)
+    if "$bin" -nostdin -hide_banner -nostats -y "$@" > "$w/run.out" 2>&1; then
+        t1=$(date +%s.%N)
+        n=$(grep -o "frame= *[0-9]*" "$w/run.out" | tail -n 1 | tr -dc 0-9)
+        awk -v n="$n" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f\n", n / (b - a) }'
+    else
+        tail -n 3 "$w/run.out" >&2
+    fi
+}
+
+# secs FFMPEG ARGS...: wall seconds of one run, or nothing when it failed
+secs() {
+    bin=$1
+    shift
+    t0=$(date +%s.%N)
+    if "$bin" -nostdin -hide_banner -nostats -y "$@" > "$w/run.out" 2>&1; then
+        t1=$(date +%s.%N)
+        awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", b - a }'
+    else
+        tail -n 3 "$w/run.out" >&2
+    fi
+}
+
+# best OP VALUES...: the largest (OP=max) or smallest (min) value
+best() {
+    op=$1
+    shift
+    printf '%s\n' "$@" | awk -v op="$op" 'NF {
+        if (!n || (op == "max" ? $1 > b : $1 < b)) b = $1; n++ }
+        END { if (n) print b; else print "failed" }'
+}
+
+# row KEY SIZE: runs of the row's ours and libvmaf's commands, alternating;
+# sets $KEY_ours_SIZE and $KEY_anchor_SIZE to the best figures
+row() {
+    key=$1 size=$2
+    o= a=
+    i=0
+    while [ $i -lt "$runs" ]; do
+        # shellcheck disable=SC2086
+        o="$o $(fps "$ours" $ours_args)"
+        [ -z "$anchor_args" ] || a="$a $(fps "$anchor" $anchor_args)"
+        i=$((i + 1))
+    done
+    # shellcheck disable=SC2086
+    eval "${key}_ours_$size=$(best max $o)"
+    # shellcheck disable=SC2086
+    [ -z "$anchor_args" ] || eval "${key}_anchor_$size=$(best max $a)"
+}
+
+# startup SIZE: the best (shortest) of 2 x VG_RUNS one-frame runs of each
+# build, with and without scoring; the difference is the time to first score
+startup() {
+    size=$1
+    d= da= o= a=
+    i=0
+    while [ $i -lt $((2 * runs)) ]; do
+        # shellcheck disable=SC2086
+        d="$d $(secs "$ours" $hw $dec -i "$dis" $dec -i "$ref" -frames:v 1 -map 0:v -map 1:v -f null -)"
+        # shellcheck disable=SC2086
+        da="$da $(secs "$anchor" $hw $dec -i "$dis" $dec -i "$ref" -frames:v 1 -map 0:v -map 1:v -f null -)"
+        # shellcheck disable=SC2086
+        o="$o $(secs "$ours" $hw $dec -i "$dis" $dec -i "$ref" -frames:v 1 \
+            -lavfi "[0:v][1:v]vmafgpu=model=version=vmaf_v0.6.1" -f null -)"
+        # shellcheck disable=SC2086
+        a="$a $(secs "$anchor" $hw $dec -i "$dis" $dec -i "$ref" -frames:v 1 \
+            -lavfi "[0:v]scale_cuda=format=yuv420p[d];[1:v]scale_cuda=format=yuv420p[r];[d][r]libvmaf_cuda" -f null -)"
+        i=$((i + 1))
+    done
+    eval "start_dec_$size=$(best min $d)"
+    eval "start_deca_$size=$(best min $da)"
+    eval "start_ours_$size=$(best min $o)"
+    eval "start_anchor_$size=$(best min $a)"
+}
+
+for size in 1080 2160; do
+    case $size in
+    1080) dis=$corpus/p1080_dist_crf32.mp4 ref=$corpus/p1080_ref.mp4 nf=60 loops=19 ;;
+    2160) dis=$corpus/p2160_dist_x265crf30.mp4 ref=$corpus/p2160_ref.mp4 nf=30 loops=19 ;;
+    esac
+    echo "throughput: ${size}p, $runs runs per figure" >&2
+    in="$hw $dec -stream_loop $loops -i $dis $dec -stream_loop $loops -i $ref"
+    ours_args="$in -map 0:v -map 1:v -f null -"
+    anchor_args=$ours_args
+    row dec $size
+    ours_args="$in -lavfi [0:v][1:v]vmafgpu=model=version=vmaf_v0.6.1 -f null -"
+    anchor_args="$in -lavfi [0:v]scale_cuda=format=yuv420p[d];[1:v]scale_cuda=format=yuv420p[r];[d][r]libvmaf_cuda -f null -"
+    row vmaf $size
+    rp="-extra_hw_frames $((nf + 4)) $dec"
+    lp="loop=loop=$replay:size=$nf:start=0"
+    in="$hw $rp -i $dis $rp -i $ref"
+    ours_args="$in -filter_complex [0:v]$lp[d];[1:v]$lp[r] -map [d] -map [r] -f null -"
+    anchor_args=$ours_args
+    row replay $size
+    ours_args="$in -filter_complex [0:v]$lp[d];[1:v]$lp[r];[d][r]vmafgpu=model=version=vmaf_v0.6.1 -f null -"
+    anchor_args="$in -filter_complex [0:v]$lp,scale_cuda=format=yuv420p[d];[1:v]$lp,scale_cuda=format=yuv420p[r];[d][r]libvmaf_cuda -f null -"
+    row rvmaf $size
+    startup $size
+done
+
+lib_1080=- lib_2160=-
+if [ $# -ge 5 ]; then
+    echo "throughput: the library alone (vmafbench)" >&2
+    "$3" "$4" "$5" 1200 > "$w/vmafbench.out" 2>&1 || failed=1
+    lib_1080=$(awk '/^vmafbench/ && /1920x1080/ && /nv12/ && /vmaf_v0.6.1/ { for (i = 1; i <= NF; i++) if ($i ~ /^frames\/s/) { print $(i - 1); exit } }' "$w/vmafbench.out")
+    lib_2160=$(awk '/^vmafbench/ && /3840x2160/ && /nv12/ && /vmaf_v0.6.1/ { for (i = 1; i <= NF; i++) if ($i ~ /^frames\/s/) { print $(i - 1); exit } }' "$w/vmafbench.out")
+    grep '^vmafbench' "$w/vmafbench.out" | head -n 4
+fi
+
+ratio() {
+    awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else printf "-" }'
+}
+ms() {
+    awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.0f", (a - b) * 1000; else printf "-" }'
+}
+echo "| path (vmaf_v0.6.1, best of $runs) | 1080p fps | 2160p fps |"
+echo "| --- | --- | --- |"
+echo "| NVDEC decode of the pair alone (our build / libvmaf's) | $dec_ours_1080 / $dec_anchor_1080 | $dec_ours_2160 / $dec_anchor_2160 |"
+echo "| NVDEC + libvmaf_cuda | $vmaf_anchor_1080 | $vmaf_anchor_2160 |"
+echo "| NVDEC + vmafgpu | $vmaf_ours_1080 | $vmaf_ours_2160 |"
+echo "| replay alone (our build / libvmaf's) | $replay_ours_1080 / $replay_anchor_1080 | $replay_ours_2160 / $replay_anchor_2160 |"
+echo "| replay + libvmaf_cuda | $rvmaf_anchor_1080 | $rvmaf_anchor_2160 |"
+echo "| replay + vmafgpu | $rvmaf_ours_1080 | $rvmaf_ours_2160 |"
+echo "| the library alone (vmafbench, resident frames) | $lib_1080 | $lib_2160 |"
+echo "| vmafgpu / libvmaf_cuda on NVDEC | $(ratio "$vmaf_ours_1080" "$vmaf_anchor_1080") | $(ratio "$vmaf_ours_2160" "$vmaf_anchor_2160") |"
+echo "| vmafgpu on NVDEC / decode alone | $(ratio "$vmaf_ours_1080" "$dec_ours_1080") | $(ratio "$vmaf_ours_2160" "$dec_ours_2160") |"
+echo "| vmafgpu / libvmaf_cuda on replay | $(ratio "$rvmaf_ours_1080" "$rvmaf_anchor_1080") | $(ratio "$rvmaf_ours_2160" "$rvmaf_anchor_2160") |"
+echo "| replay + vmafgpu / the library alone | $(ratio "$rvmaf_ours_1080" "$lib_1080") | $(ratio "$rvmaf_ours_2160" "$lib_2160") |"
+echo "| one-frame decode of the pair, ms (our build / libvmaf's) | $(ms "$start_dec_1080" 0) / $(ms "$start_deca_1080" 0) | $(ms "$start_dec_2160" 0) / $(ms "$start_deca_2160" 0) |"
+echo "| time to first score, ms: vmafgpu / libvmaf_cuda (a one-frame run less the same build's one-frame decode) | $(ms "$start_ours_1080" "$start_dec_1080") / $(ms "$start_anchor_1080" "$start_deca_1080") | $(ms "$start_ours_2160" "$start_dec_2160") / $(ms "$start_anchor_2160" "$start_deca_2160") |"
+for v in $dec_ours_1080 $vmaf_ours_1080 $vmaf_anchor_1080 $rvmaf_ours_1080 $rvmaf_anchor_1080; do
+    [ "$v" = failed ] && failed=1
+done
+exit $failed
