@@ -71,7 +71,8 @@
 #       installed: a patched static ffmpeg (default: the one tools/setup.sh
 #       builds, <repo>/build/ffmpeg/ffmpeg), tests/fate/jsoncmp, the 1080p
 #       and 10-bit 720p corpus references, the corpus's 540p rendition and
-#       the renditions of tests/fate/scale-clips.sh in .devcarry-scale/.
+#       1080p crf 32 encode, and the renditions of tests/fate/scale-clips.sh
+#       in .devcarry-scale/.
 #
 #   sh tests/gpu/run-device.sh scale
 #       on the GPU machine, with .devcarry-scale/ carried along:
@@ -408,7 +409,8 @@ prepare_scale() {
     copy_libs "$c/ffmpeg" "$c/lib"
     copy_libs "$c/jsoncmp" "$c/lib"
     cp "$shared/corpus/p1080_ref.mp4" "$shared/corpus/p1080_dist_540p_crf28.mp4" \
-        "$shared/corpus/p720_10_ref.mp4" "$c/corpus/"
+        "$shared/corpus/p1080_dist_crf32.mp4" "$shared/corpus/p720_10_ref.mp4" \
+        "$c/corpus/"
     sh "$src/tests/fate/scale-clips.sh" "$c/clips" "$c/ffmpeg"
     gzip -f "$c/ffmpeg"
     excl=$(cd "$root" && git rev-parse --git-path info/exclude)
