@@ -170,7 +170,7 @@ ratio() {
     awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else printf "-" }'
 }
 ms() {
-    awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.0f", (a - b) * 1000; else printf "-" }'
+    awk -v a="$1" -v b="${2:-0}" 'BEGIN { if (a + 0 > 0 && b + 0 >= 0) printf "%.0f", (a - b) * 1000; else printf "-" }'
 }
 echo "| path (vmaf_v0.6.1, best of $runs) | 1080p fps | 2160p fps |"
 echo "| --- | --- | --- |"
@@ -185,7 +185,7 @@ echo "| vmafgpu / libvmaf_cuda on NVDEC | $(ratio "$vmaf_ours_1080" "$vmaf_ancho
 echo "| vmafgpu on NVDEC / decode alone | $(ratio "$vmaf_ours_1080" "$dec_ours_1080") | $(ratio "$vmaf_ours_2160" "$dec_ours_2160") |"
 echo "| vmafgpu / libvmaf_cuda on replay | $(ratio "$rvmaf_ours_1080" "$rvmaf_anchor_1080") | $(ratio "$rvmaf_ours_2160" "$rvmaf_anchor_2160") |"
 echo "| replay + vmafgpu / the library alone | $(ratio "$rvmaf_ours_1080" "$lib_1080") | $(ratio "$rvmaf_ours_2160" "$lib_2160") |"
-echo "| one-frame decode of the pair, ms (our build / libvmaf's) | $(ms "$start_dec_1080" 0) / $(ms "$start_deca_1080" 0) | $(ms "$start_dec_2160" 0) / $(ms "$start_deca_2160" 0) |"
+echo "| one-frame decode of the pair, ms (our build / libvmaf's) | $(ms "$start_dec_1080") / $(ms "$start_deca_1080") | $(ms "$start_dec_2160") / $(ms "$start_deca_2160") |"
 echo "| time to first score, ms: vmafgpu / libvmaf_cuda (a one-frame run less the same build's one-frame decode) | $(ms "$start_ours_1080" "$start_dec_1080") / $(ms "$start_anchor_1080" "$start_deca_1080") | $(ms "$start_ours_2160" "$start_dec_2160") / $(ms "$start_anchor_2160" "$start_deca_2160") |"
 for v in $dec_ours_1080 $vmaf_ours_1080 $vmaf_anchor_1080 $rvmaf_ours_1080 $rvmaf_anchor_1080; do
     [ "$v" = failed ] && failed=1
