@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define VG_VERSION_MAJOR 0
-#define VG_VERSION_MINOR 1
+#define VG_VERSION_MINOR 2
 #define VG_VERSION_MICRO 0
 
 /** Log levels, in increasing verbosity. */

@@ -132,7 +132,7 @@ insert_after "$src/configure" \
     'vmafgpu_filter_deps="libvmafgpu swscale"'
 insert_after "$src/configure" \
     'enabled libvmaf           && check_pkg_config libvmaf_cuda "libvmaf >= 2.0.0" libvmaf_cuda.h vmaf_cuda_state_init' \
-    'enabled libvmafgpu        && require_pkg_config libvmafgpu vmafgpu vmafgpu.h vg_context_create'
+    'enabled libvmafgpu        && require_pkg_config libvmafgpu "vmafgpu >= 0.2.0" vmafgpu.h vg_context_create'
 # libavfilter links libswscale for the filters that scale
 insert_before "$src/configure" \
     'enabled zoompan_filter      && prepend avfilter_deps "swscale"' \
