@@ -72,7 +72,8 @@ static void pic_make(TestPic *t, enum VgPixFmt fmt, unsigned bpc, unsigned w,
         const unsigned pw = p ? (w + ssx) >> ssx : w;
         const unsigned ph = p ? (h + ssy) >> ssy : h;
         const unsigned n = sp && p ? 2 * pw : pw;
-        const ptrdiff_t stride = (ptrdiff_t)(n * bps + 32 + (rnd() & 31));
+        /* padded by 16..31 samples: a pitch of its own, whole samples */
+        const ptrdiff_t stride = (ptrdiff_t)((n + 16 + (rnd() & 15)) * bps);
 
         t->buf[p] = malloc((size_t)stride * ph);
         ck_assert_ptr_nonnull(t->buf[p]);
