@@ -6,6 +6,7 @@
 #ifndef VG_TESTS_CHECK_RUN_H
 #define VG_TESTS_CHECK_RUN_H
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,16 +23,48 @@
 #endif
 #endif
 
-/** Run a Check suite; EXIT_FAILURE if any test failed, else EXIT_SUCCESS. */
-static inline int vg_check_run(Suite *s)
+static inline int vg_check_run_forking(Suite *s, int fork)
 {
     SRunner *sr = srunner_create(s);
     int failed;
 
+    if (!fork)
+        srunner_set_fork_status(sr, CK_NOFORK);
     srunner_run_all(sr, CK_NORMAL);
     failed = srunner_ntests_failed(sr);
     srunner_free(sr);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+/** Run a Check suite; EXIT_FAILURE if any test failed, else EXIT_SUCCESS. */
+static inline int vg_check_run(Suite *s)
+{
+    return vg_check_run_forking(s, 1);
+}
+
+/**
+ * vg_check_run() with every test in this process (CK_NOFORK), for suites
+ * whose tests share what main() opened first (a CUDA device).
+ */
+static inline int vg_check_run_nofork(Suite *s)
+{
+    return vg_check_run_forking(s, 0);
+}
+
+/**
+ * The GPU programs' rule for a missing GPU: with VG_REQUIRE_GPU=1 (make
+ * check-gpu, the GPU machine) it is a failure, logged as `prog`'s, so that
+ * a broken driver loader cannot pass as skipped device cases.
+ * @return 1 when the program must fail, else 0
+ */
+static inline int vg_check_gpu_missing(const char *prog, int have_gpu)
+{
+    const char *req = getenv("VG_REQUIRE_GPU");
+
+    if (have_gpu || !req || strcmp(req, "1"))
+        return 0;
+    fprintf(stderr, "%s: VG_REQUIRE_GPU=1 and no usable GPU\n", prog);
+    return 1;
 }
 
 /**

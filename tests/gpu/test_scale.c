@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "tests/check_run.h"
 #include "common/picture.h"
 #include "common/scale.h"
 #if HAVE_CUDA
@@ -292,7 +293,9 @@ START_TEST(refusals)
 }
 END_TEST
 
-#if HAVE_CUDA
+#if !HAVE_CUDA
+static const int have_dev = 0;
+#else
 static VgCudaDevice dev;
 static VgCudaConverter conv;
 static int have_dev;
@@ -473,9 +476,7 @@ int main(int argc, char **argv)
 {
     Suite *su = suite_create("scale");
     TCase *tc = tcase_create("scale");
-    SRunner *sr;
-    int failed;
-    const char *req = getenv("VG_REQUIRE_GPU");
+    int ret;
 
     if (argc > 1 && !strcmp(argv[1], "--bench")) {
 #if HAVE_CUDA
@@ -495,24 +496,13 @@ int main(int argc, char **argv)
     if (have_dev)
         tcase_add_loop_test(tc, device_equals_host, 0, VG_SCALE_NB - 1);
 #endif
-    if (req && !strcmp(req, "1")) {
-#if HAVE_CUDA
-        if (!have_dev)
-#endif
-        {
-            fprintf(stderr, "test_scale: VG_REQUIRE_GPU=1 and no usable GPU\n");
-            return 1;
-        }
-    }
+    if (vg_check_gpu_missing("test_scale", have_dev))
+        return 1;
     suite_add_tcase(su, tc);
-    sr = srunner_create(su);
-    srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    ret = vg_check_run_nofork(su);
 #if HAVE_CUDA
     if (have_dev)
         vg_cuda_device_close(&dev);
 #endif
-    return failed ? 1 : 0;
+    return ret;
 }

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "tests/check_run.h"
 #include "gpu/seqsum_step.h"
 #if HAVE_CUDA
 #include "gpu/seqsum.h"
@@ -284,7 +285,9 @@ START_TEST(conversions)
 }
 END_TEST
 
-#if HAVE_CUDA
+#if !HAVE_CUDA
+static const int have_dev = 0;
+#else
 static VgCudaDevice dev;
 static int have_dev;
 
@@ -368,9 +371,7 @@ int main(void)
 {
     Suite *su = suite_create("seqsum");
     TCase *tc = tcase_create("seqsum");
-    SRunner *sr;
-    int failed;
-    const char *req = getenv("VG_REQUIRE_GPU");
+    int ret;
 
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, host_replay, 0, K_NB);
@@ -381,24 +382,13 @@ int main(void)
     if (have_dev)
         tcase_add_test(tc, device);
 #endif
-    if (req && !strcmp(req, "1")) {
-#if HAVE_CUDA
-        if (!have_dev)
-#endif
-        {
-            fprintf(stderr, "test_seqsum: VG_REQUIRE_GPU=1 and no usable GPU\n");
-            return 1;
-        }
-    }
+    if (vg_check_gpu_missing("test_seqsum", have_dev))
+        return 1;
     suite_add_tcase(su, tc);
-    sr = srunner_create(su);
-    srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    ret = vg_check_run_nofork(su);
 #if HAVE_CUDA
     if (have_dev)
         vg_cuda_device_close(&dev);
 #endif
-    return failed ? 1 : 0;
+    return ret;
 }
