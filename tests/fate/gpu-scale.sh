@@ -74,19 +74,23 @@ frames() {
     fi
 }
 
-# scores NAME ALG DIS REF: NVDEC + GPU scaling against software decoding +
-# the filter's libswscale scaling on the CPU, every value
+# scores NAME ALG DIS REF [CHAIN [NOTICE]]: NVDEC + GPU scaling against
+# software decoding + the filter's libswscale scaling on the CPU, every
+# value; CHAIN (default null) filters the distorted input first on both
+# sides, NOTICE must also be in the GPU run's verbose output
 scores() {
-    name=$1 alg=$2 dis=$3 ref=$4
+    name=$1 alg=$2 dis=$3 ref=$4 chain=${5:-null}
+    notice=${6:-"cuda engine: distorted pictures scaled from"}
     o="model=version=vmaf_v0.6.1:feature=$feature_opt:scale=$alg:log_fmt=json:precision=max"
     # shellcheck disable=SC2086
     if ff -v verbose $hw $dec -i "$dis" $dec -i "$ref" \
-            -lavfi "[0:v][1:v]vmafgpu=$o:backend=cuda:log_path=$w/sc-gpu.json" \
+            -lavfi "[0:v]$chain[d];[d][1:v]vmafgpu=$o:backend=cuda:log_path=$w/sc-gpu.json" \
             -f null - > "$w/sc-gpu.out" 2>&1 &&
        ff -i "$dis" -i "$ref" \
-            -lavfi "[0:v][1:v]vmafgpu=$o:backend=cpu:n_threads=$(nproc):log_path=$w/sc-cpu.json" \
+            -lavfi "[0:v]$chain[d];[d][1:v]vmafgpu=$o:backend=cpu:n_threads=$(nproc):log_path=$w/sc-cpu.json" \
             -f null - > "$w/sc-cpu.out" 2>&1 &&
        grep -q "cuda engine: distorted pictures scaled from" "$w/sc-gpu.out" &&
+       grep -q "$notice" "$w/sc-gpu.out" &&
        "$cmp" "$w/sc-cpu.json" "$w/sc-gpu.json" $required > "$w/sc.cmp" 2>&1; then
         pass "scores $name: NVDEC + GPU scaling = software + libswscale on the CPU, $(tail -n 1 "$w/sc.cmp")"
     else
@@ -114,41 +118,19 @@ done
 
 # equal link sizes, a crop rectangle on the distorted CUDA frames: scaled
 # from the rectangle, as a software crop and libswscale on the CPU
-o="model=version=vmaf_v0.6.1:feature=$feature_opt:scale=bicubic:log_fmt=json:precision=max"
-crop=crop=1916:1076:0:0:exact=1
-# shellcheck disable=SC2086
-if ff -v verbose $hw $dec -i "$corpus/p1080_dist_crf32.mp4" $dec -i "$r1080" \
-        -lavfi "[0:v]$crop[d];[d][1:v]vmafgpu=$o:backend=cuda:log_path=$w/cr-gpu.json" \
-        -f null - > "$w/cr-gpu.out" 2>&1 &&
-   ff -i "$corpus/p1080_dist_crf32.mp4" -i "$r1080" \
-        -lavfi "[0:v]$crop[d];[d][1:v]vmafgpu=$o:backend=cpu:n_threads=$(nproc):log_path=$w/cr-cpu.json" \
-        -f null - > "$w/cr-cpu.out" 2>&1 &&
-   grep -q "the distorted ones scaled on the GPU from their own crop" "$w/cr-gpu.out" &&
-   "$cmp" "$w/cr-cpu.json" "$w/cr-gpu.json" $required > "$w/cr.cmp" 2>&1; then
-    pass "scores crop 1916x1076 of 1080p -> 1080p bicubic: NVDEC + GPU scaling = software + libswscale on the CPU, $(tail -n 1 "$w/cr.cmp")"
-else
-    fail "scores crop 1916x1076 of 1080p: differs or failed" "$w/cr-gpu.out" "$w/cr-cpu.out" "$w/cr.cmp"
-fi
+scores "crop 1916x1076 of 1080p -> 1080p bicubic" bicubic \
+    "$corpus/p1080_dist_crf32.mp4" "$r1080" crop=1916:1076:0:0:exact=1 \
+    "the distorted ones scaled on the GPU from their own crop"
 
 # refusals
 # shellcheck disable=SC2086
-if ff $hw $dec -i "$d540" $dec -i "$r1080" -lavfi "[0:v][1:v]vmafgpu=scale=fast_bilinear" \
-        -f null - > "$w/fb.out" 2>&1; then
-    fail "fast_bilinear on CUDA frames: accepted" "$w/fb.out"
-elif grep -q "libswscale's fast_bilinear is its own arithmetic, not done on CUDA frames: use scale=bilinear" "$w/fb.out"; then
-    pass "fast_bilinear on CUDA frames: refused with a message"
-else
-    fail "fast_bilinear on CUDA frames: no message" "$w/fb.out"
-fi
+run_refused "fast_bilinear on CUDA frames" fb \
+    "libswscale's fast_bilinear is its own arithmetic, not done on CUDA frames: use scale=bilinear" \
+    $hw $dec -i "$d540" $dec -i "$r1080" -lavfi "[0:v][1:v]vmafgpu=scale=fast_bilinear" -f null -
 # shellcheck disable=SC2086
-if ff $hw -i "$d540" -i "$r1080" -lavfi "[0:v]format=p016le,hwupload[d];[1:v]format=p016le,hwupload[r];[d][r]vmafgpu=scale=bicubic" \
-        -f null - > "$w/16.out" 2>&1; then
-    fail "16-bit CUDA frames with scale: accepted" "$w/16.out"
-elif grep -q "the GPU scales 8- to 14-bit formats" "$w/16.out"; then
-    pass "16-bit CUDA frames with scale: refused with a message"
-else
-    fail "16-bit CUDA frames with scale: no message" "$w/16.out"
-fi
+run_refused "16-bit CUDA frames with scale" 16 "the GPU scales 8- to 14-bit formats" \
+    $hw -i "$d540" -i "$r1080" \
+    -lavfi "[0:v]format=p016le,hwupload[d];[1:v]format=p016le,hwupload[r];[d][r]vmafgpu=scale=bicubic" -f null -
 
 echo "$fate_name: $n_pass passed, $n_fail failed"
 [ "$n_fail" = 0 ]

@@ -111,19 +111,6 @@ run_check() {
 }
 two_ctx="CUDA inputs come from two contexts on device 0"
 
-# run_refused NAME TAG MESSAGE FFMPEG-ARGS...: ffmpeg must fail and print MESSAGE
-run_refused() {
-    name=$1 tag=$2 msg=$3
-    shift 3
-    if ff "$@" > "$w/$tag.out" 2>&1; then
-        fail "$name: ffmpeg succeeded" "$w/$tag.out"
-    elif grep -q "$msg" "$w/$tag.out"; then
-        pass "$name: refused with a message"
-    else
-        fail "$name: no message" "$w/$tag.out"
-    fi
-}
-
 # ---- 1. NVDEC frames, read in place ---------------------------------------------
 for p in $pairs; do
     encoded "$p" && golden_of "$p" || { fail "nvdec $p: unknown pair"; continue; }

@@ -16,6 +16,8 @@
 #   ff ARGS...             ffmpeg, quiet and non-interactive
 #   require_gpu            exits 77 (or, with VG_REQUIRE_GPU=1, fails and
 #                          exits 1) unless ffmpeg can use a CUDA device
+#   run_refused NAME TAG MESSAGE FFMPEG-ARGS...
+#                          ffmpeg must fail and print MESSAGE ($w/TAG.out)
 #   scalecmp_build         builds tests/fate/scalecmp against the libswscale
 #                          of ffmpeg's build tree (its src/ and obj/ beside
 #                          it, as tools/build-ffmpeg.sh leaves them) into
@@ -94,6 +96,19 @@ require_gpu() {
     fi
     echo "SKIP $fate_name: no usable CUDA device"
     exit 77
+}
+
+# run_refused NAME TAG MESSAGE FFMPEG-ARGS...: ffmpeg must fail and print MESSAGE
+run_refused() {
+    name=$1 tag=$2 msg=$3
+    shift 3
+    if ff "$@" > "$w/$tag.out" 2>&1; then
+        fail "$name: ffmpeg succeeded" "$w/$tag.out"
+    elif grep -q "$msg" "$w/$tag.out"; then
+        pass "$name: refused with a message"
+    else
+        fail "$name: no message" "$w/$tag.out"
+    fi
 }
 
 scalecmp_build() {
