@@ -393,6 +393,45 @@ prepare_soak() {
     echo "now: run tool, command 'sh tests/gpu/run-device.sh soak' (or soak-memcheck), carry ['$SOAK_CARRY']"
 }
 
+# ffmpeg_carry DIR FFMPEG: DIR/ffmpeg, tests/fate/jsoncmp built into DIR and
+# the shared libraries both need, other than glibc's, in DIR/lib
+ffmpeg_carry() {
+    cp "$2" "$1/ffmpeg"
+    # shellcheck disable=SC2046
+    ${CC:-cc} -std=c11 -O2 $(pkg-config --cflags json-c) "$src/tests/fate/jsoncmp.c" \
+        -o "$1/jsoncmp" $(pkg-config --libs json-c)
+    copy_libs "$1/ffmpeg" "$1/lib"
+    copy_libs "$1/jsoncmp" "$1/lib"
+}
+
+# carry_ready NAME COMMAND: compress the carried ffmpeg, list the carry
+# folder NAME in the checkout's info/exclude and say how to run it
+carry_ready() {
+    gzip -f "$root/$1/ffmpeg"
+    # relative in a main checkout, absolute in a linked worktree
+    excl=$(cd "$root" && git rev-parse --git-path info/exclude)
+    case $excl in /*) ;; *) excl=$root/$excl ;; esac
+    grep -qx "/$1/" "$excl" 2>/dev/null || echo "/$1/" >> "$excl"
+    du -sh "$root/$1"
+    echo "now: run tool, command 'sh tests/gpu/run-device.sh $2', carry ['$1']"
+}
+
+# carry_open NAME: on the GPU machine, the ffmpeg and jsoncmp of carry
+# folder NAME made runnable (c, out and LD_LIBRARY_PATH set), the device
+# named in $out/summary.txt
+carry_open() {
+    out=${OUT:-/tmp/run-device-out}
+    mkdir -p "$out"
+    c=$1
+    if [ -f "$c/ffmpeg.gz" ]; then
+        gunzip -f "$c/ffmpeg.gz"
+    fi
+    chmod +x "$c/ffmpeg" "$c/jsoncmp"
+    export LD_LIBRARY_PATH="$PWD/$c/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    echo "device: $(nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader 2>&1 | head -1)" |
+        tee -a "$out/summary.txt"
+}
+
 prepare_scale() {
     src=$(cd "$(dirname "$0")/../.." && pwd)
     ff=${1:-$src/build/ffmpeg/ffmpeg}
@@ -402,35 +441,16 @@ prepare_scale() {
     c=$root/$SCALE_CARRY
     rm -rf "${c:?}"
     mkdir -p "$c/lib" "$c/clips" "$c/corpus"
-    cp "$ff" "$c/ffmpeg"
-    # shellcheck disable=SC2046
-    ${CC:-cc} -std=c11 -O2 $(pkg-config --cflags json-c) "$src/tests/fate/jsoncmp.c" \
-        -o "$c/jsoncmp" $(pkg-config --libs json-c)
-    copy_libs "$c/ffmpeg" "$c/lib"
-    copy_libs "$c/jsoncmp" "$c/lib"
+    ffmpeg_carry "$c" "$ff"
     cp "$shared/corpus/p1080_ref.mp4" "$shared/corpus/p1080_dist_540p_crf28.mp4" \
         "$shared/corpus/p1080_dist_crf32.mp4" "$shared/corpus/p720_10_ref.mp4" \
         "$c/corpus/"
     sh "$src/tests/fate/scale-clips.sh" "$c/clips" "$c/ffmpeg"
-    gzip -f "$c/ffmpeg"
-    excl=$(cd "$root" && git rev-parse --git-path info/exclude)
-    case $excl in /*) ;; *) excl=$root/$excl ;; esac
-    grep -qx "/$SCALE_CARRY/" "$excl" 2>/dev/null || echo "/$SCALE_CARRY/" >> "$excl"
-    du -sh "$c"
-    echo "now: run tool, command 'sh tests/gpu/run-device.sh scale', carry ['$SCALE_CARRY']"
+    carry_ready "$SCALE_CARRY" scale
 }
 
 scale() {
-    out=${OUT:-/tmp/run-device-out}
-    mkdir -p "$out"
-    c=$SCALE_CARRY
-    if [ -f "$c/ffmpeg.gz" ]; then
-        gunzip -f "$c/ffmpeg.gz"
-    fi
-    chmod +x "$c/ffmpeg" "$c/jsoncmp"
-    export LD_LIBRARY_PATH="$PWD/$c/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-    echo "device: $(nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader 2>&1 | head -1)" |
-        tee -a "$out/summary.txt"
+    carry_open "$SCALE_CARRY"
     VG_REQUIRE_GPU=1 JSONCMP=$PWD/$c/jsoncmp VG_CORPUS_DIR=$PWD/$c/corpus \
         VG_SCALE_CLIPS=$PWD/$c/clips VG_FATE_WORK=$out/scale \
         sh tests/fate/gpu-scale.sh "$PWD/$c/ffmpeg" > "$out/gpu-scale.log" 2>&1
@@ -448,36 +468,16 @@ prepare_nvdec() {
     c=$root/$NVDEC_CARRY
     rm -rf "${c:?}"
     mkdir -p "$c/lib" "$c/clips"
-    cp "$build/ffmpeg/ffmpeg" "$c/"
-    # shellcheck disable=SC2046
-    ${CC:-cc} -std=c11 -O2 $(pkg-config --cflags json-c) "$src/tests/fate/jsoncmp.c" \
-        -o "$c/jsoncmp" $(pkg-config --libs json-c)
-    copy_libs "$c/ffmpeg" "$c/lib"
-    copy_libs "$c/jsoncmp" "$c/lib"
+    ffmpeg_carry "$c" "$build/ffmpeg/ffmpeg"
     sh "$src/tests/fate/nvdec-clips.sh" "$c/clips" "$c/ffmpeg"
     # what the GPU machine runs, less the GPU
     LD_LIBRARY_PATH="$c/lib" JSONCMP="$c/jsoncmp" VG_NVDEC_CLIPS="$c/clips" \
         sh "$src/tests/fate/nvdec-formats.sh" --cpu-only "$c/ffmpeg"
-    gzip -f "$c/ffmpeg"
-    # relative in a main checkout, absolute in a linked worktree
-    excl=$(cd "$root" && git rev-parse --git-path info/exclude)
-    case $excl in /*) ;; *) excl=$root/$excl ;; esac
-    grep -qx "/$NVDEC_CARRY/" "$excl" 2>/dev/null || echo "/$NVDEC_CARRY/" >> "$excl"
-    du -sh "$c"
-    echo "now: run tool, command 'sh tests/gpu/run-device.sh nvdec', carry ['$NVDEC_CARRY']"
+    carry_ready "$NVDEC_CARRY" nvdec
 }
 
 nvdec() {
-    out=${OUT:-/tmp/run-device-out}
-    mkdir -p "$out"
-    c=$NVDEC_CARRY
-    if [ -f "$c/ffmpeg.gz" ]; then
-        gunzip -f "$c/ffmpeg.gz"
-    fi
-    chmod +x "$c/ffmpeg" "$c/jsoncmp"
-    export LD_LIBRARY_PATH="$PWD/$c/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-    echo "device: $(nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader 2>&1 | head -1)" |
-        tee -a "$out/summary.txt"
+    carry_open "$NVDEC_CARRY"
     VG_REQUIRE_GPU=1 JSONCMP=$PWD/$c/jsoncmp VG_NVDEC_CLIPS=$PWD/$c/clips \
         VG_FATE_WORK=$out/nvdec sh tests/fate/nvdec-formats.sh "$PWD/$c/ffmpeg" \
         > "$out/nvdec-formats.log" 2>&1
