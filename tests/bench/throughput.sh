@@ -52,32 +52,26 @@ dec="-hwaccel cuda -hwaccel_device gpu -hwaccel_output_format cuda"
 hw="-init_hw_device cuda=gpu -filter_hw_device gpu"
 failed=0
 
-# fps FFMPEG ARGS...: frames/s of one run (wall clock of the process), or
-# nothing when it failed
-fps() {
-    bin=$1
-    shift
-    t0=$(date +%s.%N)
-    if "$bin" -nostdin -hide_banner -nostats -y "$@" > "$w/run.out" 2>&1; then
-        t1=$(date +%s.%N)
-        n=$(grep -o "frame= *[0-9]*" "$w/run.out" | tail -n 1 | tr -dc 0-9)
-        awk -v n="$n" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f\n", n / (b - a) }'
-    else
-        tail -n 3 "$w/run.out" >&2
-    fi
-}
-
-# secs FFMPEG ARGS...: wall seconds of one run, or nothing when it failed
+# secs FFMPEG ARGS...: wall seconds of one run (the whole process; its
+# output in $w/run.out), or nothing when it failed
 secs() {
     bin=$1
     shift
     t0=$(date +%s.%N)
     if "$bin" -nostdin -hide_banner -nostats -y "$@" > "$w/run.out" 2>&1; then
         t1=$(date +%s.%N)
-        awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", b - a }'
+        awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.9f\n", b - a }'
     else
         tail -n 3 "$w/run.out" >&2
     fi
+}
+
+# fps FFMPEG ARGS...: frames/s of one run, or nothing when it failed
+fps() {
+    t=$(secs "$@")
+    [ -n "$t" ] || return 0
+    n=$(grep -o "frame= *[0-9]*" "$w/run.out" | tail -n 1 | tr -dc 0-9)
+    awk -v n="$n" -v t="$t" 'BEGIN { printf "%.1f\n", n / t }'
 }
 
 # best OP VALUES...: the largest (OP=max) or smallest (min) value
