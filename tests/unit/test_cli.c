@@ -35,7 +35,8 @@ static const char *const tmp_files[] = {
     "interlaced.y4m", "paldv.y4m", "badframe.y4m", "both.yuv", "both.y4m",
     "over10.yuv", "over12.yuv", "over10.y4m", "max16.yuv", "huge.y4m",
     "o1.json", "o2.json", "o3.json", "o4.json", "err.txt", "out.txt",
-    "gray1000x16.yuv", "gray216x8.yuv", "gray216p10.yuv", NULL
+    "gray1000x16.yuv", "gray216x8.yuv", "gray216p10.yuv", "ref577s.y4m",
+    "small64.y4m", "o5.json", NULL
 };
 
 static char raw_dir[CLI_PATH_MAX + 64];
@@ -808,6 +809,55 @@ START_TEST(test_y4m_and_stdin_odd_size)
 }
 END_TEST
 
+/* --scale: a distorted y4m of another size is refused without it, with a
+ * hint; an unknown algorithm is refused with the list; with it the frames
+ * both files have are scored. */
+START_TEST(test_scale_option)
+{
+    char ref[512], dis[512], *e;
+    size_t n;
+    json_object *fr;
+    int rc;
+
+    make_y4m(raw_input("r577x323_yuv420p_ref.yuv"), "ref577s.y4m", 577, 323);
+    make_y4m(tmp_path("small.yuv"), "small64.y4m", 64, 48);
+    /* tmp_path() returns one buffer: copies */
+    snprintf(ref, sizeof(ref), "%s", tmp_path("ref577s.y4m"));
+    snprintf(dis, sizeof(dis), "%s", tmp_path("small64.y4m"));
+    {
+        const char *args[] = { "-r", ref, "-d", dis, "-n", "--feature", "psnr", NULL };
+        rc = run_tool(0, NULL, args);
+    }
+    e = err_text();
+    ck_assert_msg(rc == 1 && strstr(e, "inputs differ") &&
+                  strstr(e, "(--scale ALGORITHM scores a distorted input of "
+                         "another size)"), "exit status %d: %s", rc, e);
+    free(e);
+    {
+        const char *args[] = { "-r", ref, "-d", dis, "-n", "--feature", "psnr",
+                               "--scale", "cubic", NULL };
+        rc = run_tool(0, NULL, args);
+    }
+    e = err_text();
+    ck_assert_msg(rc == 1 && strstr(e, "invalid argument \"cubic\" for --scale; "
+                                    "should be none, bilinear, bicubic"),
+                  "exit status %d: %s", rc, e);
+    free(e);
+    {
+        const char *args[] = { "-r", ref, "-d", dis, "-n", "--feature", "psnr",
+                               "--scale", "bicubic", "--json", "-o",
+                               tmp_path("o5.json"), NULL };
+        rc = run_tool(0, NULL, args);
+    }
+    e = err_text();
+    ck_assert_msg(rc == 0, "exit status %d: %s", rc, e);
+    free(e);
+    fr = frames_of("o5.json", &n);
+    ck_assert_uint_eq(n, 3);
+    json_object_put(fr);
+}
+END_TEST
+
 /* A size far too large for a short regular file is refused from the
  * file's size, before the frame buffer is allocated: with 1 GiB of
  * address space, a 6 GiB frame. */
@@ -1250,6 +1300,7 @@ int main(void)
     tcase_add_test(tc, test_internal_output_not_printed);
     tcase_add_test(tc, test_long_options_with_equals);
     tcase_add_test(tc, test_size_checked_before_allocation);
+    tcase_add_test(tc, test_scale_option);
     tcase_add_test(tc, test_too_many_models);
     tcase_add_test(tc, test_valgrind_clean_run);
     tcase_add_loop_test(tc, test_identical_psnr_hvs, 0, 4);
