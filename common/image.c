@@ -11,11 +11,25 @@
 
 #define VG_STRIDE_ALIGN 64
 
+size_t vg_image_strides(VgImage *img)
+{
+    const unsigned bps = vg_image_bps(img);
+    size_t total = 0;
+
+    for (unsigned p = 0; p < img->nb_planes; p++) {
+        img->stride[p] = ((size_t)img->w[p] * bps + VG_STRIDE_ALIGN - 1) &
+                         ~(size_t)(VG_STRIDE_ALIGN - 1);
+        if (!img->stride[p])
+            img->stride[p] = VG_STRIDE_ALIGN;
+        total += (size_t)img->stride[p] * (img->h[p] ? img->h[p] : 1);
+    }
+    return total;
+}
+
 size_t vg_image_geometry(VgImage *img, enum VgImageLayout layout,
                          unsigned bpc, unsigned w, unsigned h)
 {
-    unsigned ssx, ssy, bps = bpc > 8 ? 2 : 1;
-    size_t total = 0;
+    unsigned ssx, ssy;
 
     memset(img, 0, sizeof(*img));
     vg_layout_shifts(layout, &ssx, &ssy);
@@ -26,13 +40,8 @@ size_t vg_image_geometry(VgImage *img, enum VgImageLayout layout,
         /* chroma planes are floor-sized, as libvmaf's vmaf_picture_alloc */
         img->w[p] = p ? w >> ssx : w;
         img->h[p] = p ? h >> ssy : h;
-        img->stride[p] = ((size_t)img->w[p] * bps + VG_STRIDE_ALIGN - 1) &
-                         ~(size_t)(VG_STRIDE_ALIGN - 1);
-        if (!img->stride[p])
-            img->stride[p] = VG_STRIDE_ALIGN;
-        total += (size_t)img->stride[p] * (img->h[p] ? img->h[p] : 1);
     }
-    return total;
+    return vg_image_strides(img);
 }
 
 void vg_image_place(VgImage *img, uintptr_t base)

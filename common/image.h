@@ -54,6 +54,13 @@ size_t vg_image_geometry(VgImage *img, enum VgImageLayout layout,
                          unsigned bpc, unsigned w, unsigned h);
 
 /**
+ * Set the strides of img's planes from their sizes (rounded up to 64
+ * bytes), as vg_image_geometry() does; for an image whose plane sizes the
+ * caller changed. @return total bytes, as vg_image_geometry().
+ */
+size_t vg_image_strides(VgImage *img);
+
+/**
  * Point the planes of img (geometry filled) at consecutive areas from
  * base: stride * height bytes each (stride bytes for an empty plane), as
  * vg_image_geometry() counts them. Host or device addresses.

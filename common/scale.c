@@ -460,18 +460,15 @@ void vg_scaler_uninit(VgScaler *s)
 
 size_t vg_scaler_src_geometry(const VgScaler *s, VgImage *img)
 {
-    unsigned ssx, ssy, bps = s->bpc > 8 ? 2 : 1;
-    size_t total = 0;
+    unsigned ssx, ssy;
 
     vg_image_geometry(img, s->layout, s->bpc, s->src_w, s->src_h);
     vg_layout_shifts(s->layout, &ssx, &ssy);
-    for (unsigned p = 0; p < img->nb_planes; p++) {
-        img->w[p] = p ? chroma_len(s->src_w, ssx) : s->src_w;
-        img->h[p] = p ? chroma_len(s->src_h, ssy) : s->src_h;
-        img->stride[p] = ((size_t)img->w[p] * bps + 63) & ~(size_t)63;
-        total += (size_t)img->stride[p] * img->h[p];
+    for (unsigned p = 1; p < img->nb_planes; p++) {
+        img->w[p] = chroma_len(s->src_w, ssx);
+        img->h[p] = chroma_len(s->src_h, ssy);
     }
-    return total;
+    return vg_image_strides(img);
 }
 
 size_t vg_scaler_tmp_size(const VgScaler *s)
