@@ -63,10 +63,7 @@ int vg_image_alloc(VgImage *img, enum VgImageLayout layout, unsigned bpc,
     if (!buf)
         return -ENOMEM;
     memset(buf, 0, total);
-    for (unsigned p = 0; p < img->nb_planes; p++) {
-        img->data[p] = buf;
-        buf += (size_t)img->stride[p] * (img->h[p] ? img->h[p] : 1);
-    }
+    vg_image_place(img, (uintptr_t)buf);
     return 0;
 }
 

@@ -123,10 +123,7 @@ static int runs_on(const VgEngineParams *p, const VgFeatureDesc *d,
 static void image_at(const VgCudaEngine *e, VgImage *img, uintptr_t base)
 {
     *img = e->geom;
-    for (unsigned p = 0; p < img->nb_planes; p++) {
-        img->data[p] = (void *)base;
-        base += (size_t)img->stride[p] * (img->h[p] ? img->h[p] : 1);
-    }
+    vg_image_place(img, base);
 }
 
 /* ---- host features ------------------------------------------------------ */
