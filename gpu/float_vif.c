@@ -211,13 +211,12 @@ static int fvif_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
             (ret = launch2d(fc, c->f_hstat, s->sc_w[sc], s->sc_h[sc], 1,
                             &p)) < 0 ||
             (ret = vg_cuda_device_launch(vg_cuda_fc_device(fc), c->f_rows,
-                                         (s->sc_h[sc] + VG_FVIF_ROWS_BX - 1) /
-                                         VG_FVIF_ROWS_BX, 1, 1,
-                                         VG_FVIF_ROWS_BX, 1, &p)) < 0)
+                                         (s->sc_h[sc] + 31) / 32, 1, 1,
+                                         32, 1, &p)) < 0)
             return ret;
     }
     return vg_cuda_device_launch(vg_cuda_fc_device(fc), c->f_total, 1, 1, 1,
-                                 1, 1, &p);
+                                 VG_FVIF_TOTAL_THREADS, 1, &p);
 }
 
 static int fvif_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)

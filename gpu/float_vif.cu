@@ -16,8 +16,9 @@
  *
  * Thread mapping: the 2-D kernels take one output sample per thread,
  * 32 x 8 blocks, blockIdx.z the picture (ref, dis) where there are two;
- * vg_fvif_rows one row per thread; vg_fvif_total one thread. No shared
- * memory, no atomics.
+ * vg_fvif_rows one row per lane, vg_fvif_total one warp (gpu/rowsum.cuh,
+ * which reads through shared memory and keeps each addition chain whole).
+ * No atomics.
  *
  * Order and exactness (built with -fmad=false; IEEE division, no flush to
  * zero), the same as the CPU code:
@@ -35,6 +36,7 @@
  */
 
 #include "common/features/float_vif_params.h"
+#include "gpu/rowsum.cuh"
 
 #define VG_FVIF_KERNEL extern "C" __global__ void \
     __launch_bounds__(VG_FVIF_BX * VG_FVIF_BY)
@@ -165,41 +167,47 @@ VG_FVIF_KERNEL vg_fvif_hstat(const VgFvifKernelParams p)
                       (float *)p.den + row + j);
 }
 
-/* one thread per row: the row's num and den, left to right */
-extern "C" __global__ void __launch_bounds__(VG_FVIF_ROWS_BX)
+/* the rows' num and den, left to right, two chains per lane
+ * (gpu/rowsum.cuh: one warp of 32 rows per block) */
+extern "C" __global__ void __launch_bounds__(32)
 vg_fvif_rows(const VgFvifKernelParams p)
 {
-    const int i = blockIdx.x * VG_FVIF_ROWS_BX + threadIdx.x;
-    float an = 0.0f, ad = 0.0f;
+    __shared__ VgRowsumTile<2> sm;
+    const int lane = threadIdx.x;
+    const int row0 = blockIdx.x * 32;
+    const float *n = (const float *)p.num, *d = (const float *)p.den;
+    float acc[2] = { 0.0f, 0.0f };
 
-    if (i >= p.h)
-        return;
-    const float *n = (const float *)p.num + (int64_t)i * p.w;
-    const float *d = (const float *)p.den + (int64_t)i * p.w;
-    for (int j = 0; j < p.w; j++) {
-        an += n[j];
-        ad += d[j];
+    vg_rowsum_warp<2, 2>(&sm, row0, p.h,
+        [&](int) { return p.w; },
+        [&](int i, int j, float *v) {
+            const int64_t o = (int64_t)i * p.w + j;
+            v[0] = n[o];
+            v[1] = d[o];
+        },
+        [](float *s, const float *v) {
+            s[0] += v[0];
+            s[1] += v[1];
+        }, acc);
+    if (row0 + lane < p.h) {
+        ((float *)p.rows_num)[p.row_off + row0 + lane] = acc[0];
+        ((float *)p.rows_den)[p.row_off + row0 + lane] = acc[1];
     }
-    ((float *)p.rows_num)[p.row_off + i] = an;
-    ((float *)p.rows_den)[p.row_off + i] = ad;
 }
 
-/* one thread: each scale's rows top to bottom (vg_float_vif_sum_rows()) */
-extern "C" __global__ void __launch_bounds__(1)
+/* each scale's rows top to bottom (vg_float_vif_sum_rows()): sequence
+ * 2 * scale + k the num (k = 0) or den (k = 1) of that scale */
+extern "C" __global__ void __launch_bounds__(VG_FVIF_TOTAL_THREADS)
 vg_fvif_total(const VgFvifKernelParams p)
 {
+    __shared__ __align__(16) float sm[8 * (VG_FVIF_TOTAL_THREADS + 4)];
     const float *rn = (const float *)p.rows_num, *rd = (const float *)p.rows_den;
-    float *res = (float *)p.res;
+    float acc = 0.0f;
 
-    if (threadIdx.x || blockIdx.x)
-        return;
-    for (int sc = 0; sc < 4; sc++) {
-        float an = 0.0f, ad = 0.0f;
-        for (int i = 0; sc >= p.first && i < p.sc_h[sc]; i++) {
-            an += rn[p.sc_off[sc] + i];
-            ad += rd[p.sc_off[sc] + i];
-        }
-        res[2 * sc] = an;
-        res[2 * sc + 1] = ad;
-    }
+    vg_rowsum_block(sm, 8,
+        [&](int q) { return q / 2 >= p.first ? p.sc_h[q / 2] : 0; },
+        [&](int q, int i) { return (q & 1 ? rd : rn)[p.sc_off[q / 2] + i]; },
+        [](float a, float x) { return a + x; }, &acc);
+    if (threadIdx.x < 8)
+        ((float *)p.res)[threadIdx.x] = acc;
 }

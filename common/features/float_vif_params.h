@@ -166,7 +166,7 @@ VG_FVIF_FN float vg_fvif_prescale_px(int method, const float *src,
 
 #define VG_FVIF_BX 32       ///< threads per block along x (2-D kernels)
 #define VG_FVIF_BY 8        ///< threads per block along y
-#define VG_FVIF_ROWS_BX 128 ///< threads per block of the row-sum kernel
+#define VG_FVIF_TOTAL_THREADS 256 ///< threads of the totals' block
 
 /**
  * One launch's parameters (every kernel takes the same struct; planes are
