@@ -24,11 +24,11 @@
 #include "common/features/float_adm_params.h"
 #include "gpu/feature.h"
 
-#define NB_BANDS 28     ///< lo[2][2], ref/dis/r/a/cva/cfa/cvr/cfr x 3
+#define NB_BANDS 37     ///< lo[2][2], ref/dis/r/a/cva/cfa/cvr/cfr x 3, terms (9)
 
 typedef struct FloatAdmCuda {
     VgFloatAdmParams par;
-    CUfunction fn_dwt, fn_dec, fn_csf, fn_rows, fn_tot;
+    CUfunction fn_dwt, fn_dec, fn_csf, fn_terms, fn_rows, fn_tot;
     CUdeviceptr mem;        ///< the bands, then the row sums
     CUdeviceptr rcp;        ///< the reciprocal table, 0: divide
     CUdeviceptr band[NB_BANDS];
@@ -78,6 +78,7 @@ static int float_adm_cuda_init(VgFeatureCtx *fc)
     if ((ret = vg_cuda_device_function(dev, "vg_fadm_dwt", &s->fn_dwt)) < 0 ||
         (ret = vg_cuda_device_function(dev, "vg_fadm_decouple", &s->fn_dec)) < 0 ||
         (ret = vg_cuda_device_function(dev, "vg_fadm_csf", &s->fn_csf)) < 0 ||
+        (ret = vg_cuda_device_function(dev, "vg_fadm_terms", &s->fn_terms)) < 0 ||
         (ret = vg_cuda_device_function(dev, "vg_fadm_rows", &s->fn_rows)) < 0 ||
         (ret = vg_cuda_device_function(dev, "vg_fadm_total", &s->fn_tot)) < 0)
         return ret;
@@ -177,8 +178,12 @@ static int float_adm_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
             p.cvr[k] = b[22 + k];
             p.cfr[k] = b[25 + k];
         }
+        /* the 9 bands from 28 on, one [9 * n_rows][pitch] matrix */
+        p.terms = b[28];
         const unsigned dw = (unsigned)(g->dec.right - g->dec.left);
         const unsigned dh = (unsigned)(g->dec.bottom - g->dec.top);
+        const unsigned cw = (unsigned)(g->cm.right - g->cm.left);
+        const unsigned ch = (unsigned)(g->cm.bottom - g->cm.top);
         if ((ret = vg_cuda_device_launch(dev, s->fn_dwt,
                                          (g->w + VG_FADM_BX - 1) / VG_FADM_BX,
                                          (g->h + VG_FADM_BY - 1) / VG_FADM_BY,
@@ -194,11 +199,15 @@ static int float_adm_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
                                          (dw + VG_FADM_BX - 1) / VG_FADM_BX,
                                          (dh + VG_FADM_BY - 1) / VG_FADM_BY,
                                          2, VG_FADM_BX, VG_FADM_BY, &p)) < 0 ||
+            (ret = vg_cuda_device_launch(dev, s->fn_terms,
+                                         (cw + VG_FADM_BX - 1) / VG_FADM_BX,
+                                         (ch + VG_FADM_BY - 1) / VG_FADM_BY,
+                                         1, VG_FADM_BX, VG_FADM_BY, &p)) < 0 ||
             (ret = vg_cuda_device_launch(dev, s->fn_rows,
-                                         (p.n_rows + VG_FADM_ROW_THREADS - 1) /
-                                         VG_FADM_ROW_THREADS, 3, 3,
-                                         VG_FADM_ROW_THREADS, 1, &p)) < 0 ||
-            (ret = vg_cuda_device_launch(dev, s->fn_tot, 1, 1, 1, 32, 1, &p)) < 0)
+                                         (9 * p.n_rows + 31) / 32, 1, 1,
+                                         32, 1, &p)) < 0 ||
+            (ret = vg_cuda_device_launch(dev, s->fn_tot, 1, 1, 1,
+                                         VG_FADM_TOTAL_THREADS, 1, &p)) < 0)
             return ret;
     }
     return 0;

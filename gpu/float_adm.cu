@@ -6,15 +6,16 @@
 /*
  * Float ADM (libvmaf v3.2.0 adm.c compute_adm(), adm_tools.c), one scale
  * per call of each kernel, all on the engine stream in this order: DWT,
- * decouple, CSF, row sums, totals. The per-sample arithmetic is
+ * decouple, CSF, terms, row sums, totals. The per-sample arithmetic is
  * common/features/float_adm_params.h, the same functions cpu/float_adm.c
  * calls, built with -fmad=false: every value is the CPU's bit for bit.
  *
  * Exactness of the sums: libvmaf adds each row of a region into a float,
  * columns left to right, then the rows top to bottom into a float per
- * band. vg_fadm_rows gives each (row, band, kind) to one thread, which
- * walks the row in that order; vg_fadm_total gives each (band, kind) to
- * one thread, which adds the rows in order. Neither has any parallel or
+ * band. vg_fadm_terms computes every term in parallel (each is one
+ * sample's own arithmetic); vg_fadm_rows adds each (row, band, kind)
+ * in that order, vg_fadm_total the rows of each (band, kind), both through
+ * gpu/rowsum.cuh, which keeps every addition chain whole. No parallel or
  * atomic reduction, so the totals are the CPU's floats; the powf of the
  * totals and what follows run on the host (common/features/float_adm.c).
  * The p-norm's per-sample powf (adm_p_norm != 3) is not reproduced here:
@@ -26,6 +27,7 @@
  */
 
 #include "common/features/float_adm_params.h"
+#include "gpu/rowsum.cuh"
 
 #define FADM_AT(base, pitch, i, j) \
     (((const float *)((const char *)(base) + (int64_t)(i) * (pitch)))[j])
@@ -142,77 +144,94 @@ __device__ __forceinline__ float fadm_energy(const VgFadmKernelParams &p,
 }
 
 /*
- * Row sums. Thread mapping: x = row of the CM region (64 per block),
- * blockIdx.y = band h, v, d, blockIdx.z = kind: 0 the reference energy
- * (adm_csf_den_scale_s), 1 r masked by the CSF of a (adm_cm_s, DLM), 2 a
- * masked by the CSF of r (AIM). Each thread walks its row left to right
- * into one float, as the CPU; the masking threshold uses the three bands
- * of the masker in the CPU's order, neighbours mirrored -1 -> 1 and
- * n -> n - 1. No shared memory, no reduction.
+ * The terms of the sums. Thread mapping: one sample (i, j) of the CM
+ * region per thread, 32 x 8 blocks. The nine terms of (i, j) go to row
+ * (kind * 3 + band) * n_rows + (i - ct), column j - cl, of p.terms: kind 0
+ * the reference energy (adm_csf_den_scale_s), 1 r masked by the CSF of a
+ * (adm_cm_s, DLM), 2 a masked by the CSF of r (AIM). The masking
+ * threshold sums the masker's three bands in the CPU's order, neighbours
+ * mirrored -1 -> 1 and n -> n - 1 (0 with adm_bypass_cm).
  */
-extern "C" __global__ void __launch_bounds__(VG_FADM_ROW_THREADS)
-vg_fadm_rows(const VgFadmKernelParams p)
+extern "C" __global__ void __launch_bounds__(VG_FADM_BX * VG_FADM_BY)
+vg_fadm_terms(const VgFadmKernelParams p)
 {
-    const int r = blockIdx.x * VG_FADM_ROW_THREADS + threadIdx.x;
-    const int b = blockIdx.y;
-    const int kind = blockIdx.z;
+    const int j = p.cl + blockIdx.x * VG_FADM_BX + threadIdx.x;
+    const int i = p.ct + blockIdx.y * VG_FADM_BY + threadIdx.y;
 
-    if (r >= p.n_rows)
+    if (i >= p.cb || j >= p.cr)
         return;
-    const int i = p.ct + r;
-    const float rf = b == 0 ? p.rf[0] : b == 1 ? p.rf[1] : p.rf[2];
-    float inner = 0;
+    const int im1 = i == 0 ? 1 : i - 1;
+    const int ip1 = i == p.h - 1 ? p.h - 1 : i + 1;
+    const int jm1 = j == 0 ? 1 : j - 1;
+    const int jp1 = j == p.w - 1 ? p.w - 1 : j + 1;
+    const int r = i - p.ct, col = j - p.cl;
+    float thr[2] = { 0.0f, 0.0f };
 
-    if (kind == 0) {
-        const uint64_t ref = b == 0 ? p.ref[0] : b == 1 ? p.ref[1] : p.ref[2];
-        for (int j = p.cl; j < p.cr; j++)
-            inner += fadm_energy(p, fabsf(rf * FADM_AT(ref, p.pitch, i, j)));
-    } else {
-        const uint64_t *cv = kind == 1 ? p.cva : p.cvr;
-        const uint64_t *cf = kind == 1 ? p.cfa : p.cfr;
-        const uint64_t *src = kind == 1 ? p.r : p.a;
-        const uint64_t sb = b == 0 ? src[0] : b == 1 ? src[1] : src[2];
-        const int im1 = i == 0 ? 1 : i - 1;
-        const int ip1 = i == p.h - 1 ? p.h - 1 : i + 1;
+    for (int z = 0; z < 2 && !p.bypass; z++) {
+        const uint64_t *cv = z == 0 ? p.cva : p.cvr;
+        const uint64_t *cf = z == 0 ? p.cfa : p.cfr;
 
-        for (int j = p.cl; j < p.cr; j++) {
-            const int jm1 = j == 0 ? 1 : j - 1;
-            const int jp1 = j == p.w - 1 ? p.w - 1 : j + 1;
-            float thr = 0;
-
-            if (!p.bypass) {
-                for (int m = 0; m < 3; m++) {
-                    const uint64_t f = cf[m];
-                    thr += vg_fadm_thr_band(
-                        FADM_AT(f, p.pitch, im1, jm1), FADM_AT(f, p.pitch, im1, j),
-                        FADM_AT(f, p.pitch, im1, jp1), FADM_AT(f, p.pitch, i, jm1),
-                        FADM_AT(cv[m], p.pitch, i, j), FADM_AT(f, p.pitch, i, jp1),
-                        FADM_AT(f, p.pitch, ip1, jm1), FADM_AT(f, p.pitch, ip1, j),
-                        FADM_AT(f, p.pitch, ip1, jp1));
-                }
-            }
-            const float x = FADM_AT(sb, p.pitch, i, j) * rf;
-            inner += fadm_energy(p, vg_fadm_masked(x, thr));
+        for (int m = 0; m < 3; m++) {
+            const uint64_t f = cf[m];
+            thr[z] += vg_fadm_thr_band(
+                FADM_AT(f, p.pitch, im1, jm1), FADM_AT(f, p.pitch, im1, j),
+                FADM_AT(f, p.pitch, im1, jp1), FADM_AT(f, p.pitch, i, jm1),
+                FADM_AT(cv[m], p.pitch, i, j), FADM_AT(f, p.pitch, i, jp1),
+                FADM_AT(f, p.pitch, ip1, jm1), FADM_AT(f, p.pitch, ip1, j),
+                FADM_AT(f, p.pitch, ip1, jp1));
         }
     }
-    ((float *)p.rows)[(kind * 3 + b) * p.n_rows + r] = inner;
+    for (int b = 0; b < 3; b++) {
+        const float rf = p.rf[b];
+        const float x1 = FADM_AT(p.r[b], p.pitch, i, j) * rf;
+        const float x2 = FADM_AT(p.a[b], p.pitch, i, j) * rf;
+
+        *FADM_PTR(p.terms, p.pitch, b * p.n_rows + r, col) =
+            fadm_energy(p, fabsf(rf * FADM_AT(p.ref[b], p.pitch, i, j)));
+        *FADM_PTR(p.terms, p.pitch, (3 + b) * p.n_rows + r, col) =
+            fadm_energy(p, vg_fadm_masked(x1, thr[0]));
+        *FADM_PTR(p.terms, p.pitch, (6 + b) * p.n_rows + r, col) =
+            fadm_energy(p, vg_fadm_masked(x2, thr[1]));
+    }
 }
 
 /*
- * Totals: thread t < 9 = kind * 3 + band adds its n_rows row sums top to
- * bottom into one float starting at 0, the CPU's order, and stores it in
- * the frame's result area. One block of 32 threads.
+ * Row sums of the 9 * n_rows rows of p.terms, each left to right into one
+ * float from 0, as the CPU (gpu/rowsum.cuh: one warp of 32 rows per
+ * block).
  */
 extern "C" __global__ void __launch_bounds__(32)
+vg_fadm_rows(const VgFadmKernelParams p)
+{
+    __shared__ VgRowsumTile<1> sm;
+    const int row0 = blockIdx.x * 32;
+    const int rows = 9 * p.n_rows;
+    const int n_cols = p.cr - p.cl;
+    float acc[1] = { 0.0f };
+
+    vg_rowsum_warp<1, 1>(&sm, row0, rows,
+        [&](int) { return n_cols; },
+        [&](int q, int col, float *v) { v[0] = FADM_AT(p.terms, p.pitch, q, col); },
+        [](float *s, const float *v) { s[0] += v[0]; }, acc);
+    if (row0 + (int)threadIdx.x < rows)
+        ((float *)p.rows)[row0 + threadIdx.x] = acc[0];
+}
+
+/*
+ * Totals: sequence t = kind * 3 + band of the row sums, its n_rows values
+ * added top to bottom into one float from 0, the CPU's order, into the
+ * frame's result area. One block.
+ */
+extern "C" __global__ void __launch_bounds__(VG_FADM_TOTAL_THREADS)
 vg_fadm_total(const VgFadmKernelParams p)
 {
-    const int t = threadIdx.x;
+    __shared__ __align__(16) float sm[9 * (VG_FADM_TOTAL_THREADS + 4)];
+    const float *rows = (const float *)p.rows;
+    float acc = 0.0f;
 
-    if (t >= 9)
-        return;
-    const float *rows = (const float *)p.rows + t * p.n_rows;
-    float accum = 0;
-    for (int r = 0; r < p.n_rows; r++)
-        accum += rows[r];
-    ((float *)p.tot)[t] = accum;
+    vg_rowsum_block(sm, 9, [&](int) { return p.n_rows; },
+        [&](int q, int r) { return rows[q * p.n_rows + r]; },
+        [](float a, float x) { return a + x; }, &acc);
+    if (threadIdx.x < 9)
+        ((float *)p.tot)[threadIdx.x] = acc;
 }

@@ -229,7 +229,7 @@ VG_FADM_HD float vg_fadm_rcp_model(float x, const float *tab)
 
 #define VG_FADM_BX 32   ///< 2-D kernels: block 32 x 8
 #define VG_FADM_BY 8
-#define VG_FADM_ROW_THREADS 64  ///< row-sum kernel: rows per block
+#define VG_FADM_TOTAL_THREADS 256 ///< threads of the totals' block
 
 /** One scale's launch parameters; pointers as uint64_t, pitches in bytes. */
 typedef struct VgFadmKernelParams {
@@ -240,6 +240,7 @@ typedef struct VgFadmKernelParams {
     uint64_t r[3], a[3];    ///< decoupled
     uint64_t cva[3], cfa[3];///< CSF of a: value, |value| / 30
     uint64_t cvr[3], cfr[3];///< CSF of r
+    uint64_t terms;         ///< [9 * n_rows][pitch]: the sums' terms
     int64_t pitch;          ///< of every band
     uint64_t rcp;           ///< VG_FADM_RCP_SIZE floats, or 0: divide
     uint64_t rows;          ///< row sums [kind][band][n_rows]
