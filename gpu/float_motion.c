@@ -84,6 +84,7 @@ static int float_motion_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
     FloatMotionCuda *s = fc->priv;
     VgCudaDevice *d = vg_cuda_fc_device(fc);
     const unsigned gx = (fc->width + VG_FMOTION_BLOCK - 1) / VG_FMOTION_BLOCK;
+    const unsigned gy = (fc->height + VG_FMOTION_ROWS - 1) / VG_FMOTION_ROWS;
     VgFloatMotionBlurParams bp;
     VgFloatMotionSadParams sp;
     int ret;
@@ -101,13 +102,13 @@ static int float_motion_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
     };
     for (unsigned k = 0; k < 5; k++)
         bp.tap[k] = s->tap[k];
-    if ((ret = vg_cuda_device_launch(d, s->f_v, gx, fc->height, 1,
+    if ((ret = vg_cuda_device_launch(d, s->f_v, gx, gy, 1,
                                      VG_FMOTION_BLOCK, 1, &bp)) < 0)
         return ret;
     bp.src = bp.dst;
     bp.src_pitch = s->pitch;
     bp.dst = (uint64_t)plane(s, fc, 1 + (f->index & 1));
-    if ((ret = vg_cuda_device_launch(d, s->f_h, gx, fc->height, 1,
+    if ((ret = vg_cuda_device_launch(d, s->f_h, gx, gy, 1,
                                      VG_FMOTION_BLOCK, 1, &bp)) < 0)
         return ret;
     if (!f->index)
@@ -120,9 +121,8 @@ static int float_motion_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
         .w = fc->width,
         .h = fc->height,
     };
-    return vg_cuda_device_launch(d, s->f_sad,
-                                 (fc->height + VG_FMOTION_BLOCK - 1) / VG_FMOTION_BLOCK,
-                                 1, 1, VG_FMOTION_BLOCK, 1, &sp);
+    return vg_cuda_device_launch(d, s->f_sad, (fc->height + 31) / 32, 1, 1,
+                                 32, 1, &sp);
 }
 
 static int float_motion_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)

@@ -53,6 +53,7 @@ static inline unsigned vg_fmotion_taps(int filter_size, float tap[5])
 }
 
 #define VG_FMOTION_BLOCK 128   ///< threads per block of every kernel
+#define VG_FMOTION_ROWS 8      ///< rows per block of the blur kernels
 
 /** Parameters of the blur kernels (gpu/float_motion.cu). */
 typedef struct VgFloatMotionBlurParams {
