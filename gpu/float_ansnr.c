@@ -72,10 +72,9 @@ static int ansnr_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
                                      (fc->height + VG_ANSNR_BLOCK_Y - 1) / VG_ANSNR_BLOCK_Y,
                                      1, VG_ANSNR_BLOCK_X, VG_ANSNR_BLOCK_Y, &p)) < 0 ||
         (ret = vg_cuda_device_launch(d, s->rows,
-                                     (fc->height + VG_ANSNR_ROW_BLOCK - 1) / VG_ANSNR_ROW_BLOCK,
-                                     1, 1, VG_ANSNR_ROW_BLOCK, 1, &p)) < 0)
+                                     (fc->height + 31) / 32, 1, 1, 32, 1, &p)) < 0)
         return ret;
-    return vg_cuda_device_launch(d, s->total, 1, 1, 1, 1, 1, &p);
+    return vg_cuda_device_launch(d, s->total, 1, 1, 1, VG_ANSNR_TOTAL_THREADS, 1, &p);
 }
 
 static int ansnr_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)

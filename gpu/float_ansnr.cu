@@ -15,16 +15,16 @@
  * mirrored border of common/features/float_ansnr_params.h; no shared
  * memory.
  *
- * vg_float_ansnr_rows: one thread per row, the signal and noise sums of
- * ansnr_mse_s() in float, left to right (the CPU's order; each thread's
- * loads are strided across the warp, served by L1/L2).
+ * vg_float_ansnr_rows: one lane per row (gpu/rowsum.cuh), the signal and
+ * noise sums of ansnr_mse_s() in float, left to right (the CPU's order).
  *
- * vg_float_ansnr_total: one thread adds the row sums top to bottom into
- * two floats, as ansnr_mse_s() and vg_float_ansnr_add_rows(). No atomics,
- * no tree reduction: every float operation is the CPU's, in its order.
+ * vg_float_ansnr_total: one block adds the row sums top to bottom into two
+ * floats, as ansnr_mse_s() and vg_float_ansnr_add_rows(). No atomics, no
+ * tree reduction: every float operation is the CPU's, in its order.
  */
 
 #include "common/features/float_ansnr_params.h"
+#include "gpu/rowsum.cuh"
 
 __constant__ float vg_ansnr_ref_taps[9] = VG_ANSNR_REF_TAPS;
 __constant__ float vg_ansnr_dis_taps[25] = VG_ANSNR_DIS_TAPS;
@@ -71,38 +71,44 @@ vg_float_ansnr_filter(const VgAnsnrKernelParams p)
                                                i, j, p.w, p.h);
 }
 
-extern "C" __global__ void __launch_bounds__(VG_ANSNR_ROW_BLOCK)
+extern "C" __global__ void __launch_bounds__(32)
 vg_float_ansnr_rows(const VgAnsnrKernelParams p)
 {
-    const int i = blockIdx.x * VG_ANSNR_ROW_BLOCK + threadIdx.x;
-    float sig = 0, noise = 0;
+    __shared__ VgRowsumTile<2> sm;
+    const int lane = threadIdx.x;
+    const int row0 = blockIdx.x * 32;
+    const float *r = (const float *)p.ref_filt, *d = (const float *)p.dis_filt;
+    float acc[2] = { 0.0f, 0.0f };
 
-    if (i >= p.h)
-        return;
-    const float *r = (const float *)p.ref_filt + (int64_t)i * p.w;
-    const float *d = (const float *)p.dis_filt + (int64_t)i * p.w;
-    for (int j = 0; j < p.w; j++) {
-        const float a = r[j], b = d[j];
-        const float e = a - b;
-        sig += a * a;
-        noise += e * e;
+    vg_rowsum_warp<2, 2>(&sm, row0, p.h,
+        [&](int) { return p.w; },
+        [&](int i, int j, float *v) {
+            const int64_t o = (int64_t)i * p.w + j;
+            v[0] = r[o];
+            v[1] = d[o];
+        },
+        [](float *s, const float *v) {
+            const float e = v[0] - v[1];
+            s[0] += v[0] * v[0];
+            s[1] += e * e;
+        }, acc);
+    if (row0 + lane < p.h) {
+        ((float *)p.rows)[2 * (row0 + lane)] = acc[0];
+        ((float *)p.rows)[2 * (row0 + lane) + 1] = acc[1];
     }
-    ((float *)p.rows)[2 * i] = sig;
-    ((float *)p.rows)[2 * i + 1] = noise;
 }
 
-extern "C" __global__ void __launch_bounds__(1)
+/* sequence 0 the signal, 1 the noise: the row sums top to bottom */
+extern "C" __global__ void __launch_bounds__(VG_ANSNR_TOTAL_THREADS)
 vg_float_ansnr_total(const VgAnsnrKernelParams p)
 {
+    __shared__ __align__(16) float sm[2 * (VG_ANSNR_TOTAL_THREADS + 4)];
     const float *rows = (const float *)p.rows;
-    float sig = 0, noise = 0;
+    float acc = 0.0f;
 
-    if (threadIdx.x)
-        return;
-    for (int i = 0; i < p.h; i++) {
-        sig += rows[2 * i];
-        noise += rows[2 * i + 1];
-    }
-    ((float *)p.out)[0] = sig;
-    ((float *)p.out)[1] = noise;
+    vg_rowsum_block(sm, 2, [&](int) { return p.h; },
+        [&](int q, int i) { return rows[2 * i + q]; },
+        [](float s, float x) { return s + x; }, &acc);
+    if (threadIdx.x < 2)
+        ((float *)p.out)[threadIdx.x] = acc;
 }

@@ -55,7 +55,7 @@ static inline VG_ANSNR_HD int vg_ansnr_mirror(int i, int n)
 
 #define VG_ANSNR_BLOCK_X 32   ///< filter kernel: threads per block along x
 #define VG_ANSNR_BLOCK_Y 8    ///< filter kernel: threads per block along y
-#define VG_ANSNR_ROW_BLOCK 64 ///< row kernel: threads (rows) per block
+#define VG_ANSNR_TOTAL_THREADS 256 ///< threads of the totals' block
 
 /** Parameters of the CUDA kernels (gpu/float_ansnr.cu). */
 typedef struct VgAnsnrKernelParams {
