@@ -76,7 +76,7 @@ static int adm_cuda_init(VgFeatureCtx *fc)
         (ret = vg_cuda_device_function(e, "vg_adm_cm", &s->f_cm)) < 0)
         return ret;
 
-    /* ADR-1226: the CM grid follows the SM count (rows are taken
+    /* the CM grid follows the SM count (rows are taken
      * grid-stride), four 256-thread blocks per SM */
     if ((ret = VG_CU(cu, fc->log, cuCtxGetDevice, &dev)) < 0 ||
         (ret = VG_CU(cu, fc->log, cuDeviceGetAttribute, &n_sm,
