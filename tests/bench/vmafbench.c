@@ -29,6 +29,9 @@
  *             produced on the legacy default stream (GPU ms not measured)
  *   blocking  ffmpeg's context, otherwise as caller
  *   legacy    the primary context, otherwise as ffmpeg
+ * VMAFBENCH_SIZE=1080|2160 and VMAFBENCH_FORMAT=nv12|p010 keep one size
+ * or format; VMAFBENCH_ROW=TEXT[,TEXT...] keeps the rows whose label
+ * contains one of the TEXTs (for a profiler run of one configuration).
  */
 
 #include <dlfcn.h>
@@ -128,6 +131,29 @@ typedef struct Result {
     double fps, gpu_ms;
     double pooled;
 } Result;
+
+/* whether the environment's VMAFBENCH_ROW (TEXT[,TEXT...]) keeps the row
+ * labelled label */
+static int keep_row(const char *label)
+{
+    const char *want = getenv("VMAFBENCH_ROW");
+    char one[128];
+
+    if (!want)
+        return 1;
+    for (const char *w = want; *w;) {
+        const size_t n = strcspn(w, ",");
+
+        if (n && n < sizeof(one)) {
+            memcpy(one, w, n);
+            one[n] = 0;
+            if (strstr(label, one))
+                return 1;
+        }
+        w += n + (w[n] == ',');
+    }
+    return 0;
+}
 
 static int run(const char *model, const char *feature, const VgPicture *ref,
                const VgPicture *dis, unsigned frames, Result *r)
@@ -284,23 +310,32 @@ int main(int argc, char **argv)
     for (int z = 0; z < 2; z++) {
         for (int p010 = 0; p010 < 2; p010++) {
             const unsigned w = sizes[z][0], h = sizes[z][1];
+            const char *want_size = getenv("VMAFBENCH_SIZE");
+            const char *want_fmt = getenv("VMAFBENCH_FORMAT");
             VgPicture ref[N_PAIRS], dis[N_PAIRS];
             char gms[16];
             CUdeviceptr mem[2 * N_PAIRS];
             Result r;
 
+            if ((want_size && (unsigned)atoi(want_size) != h) ||
+                (want_fmt && strcmp(want_fmt, p010 ? "p010" : "nv12")))
+                continue;
             for (int i = 0; i < N_PAIRS; i++)
                 if (make_picture(&ref[i], &mem[2 * i], src[0] + i * fsz, w, h, p010) < 0 ||
                     make_picture(&dis[i], &mem[2 * i + 1], src[1] + i * fsz, w, h, p010) < 0)
                     return 1;
-            if (run("version=vmaf_v0.6.1", NULL, ref, dis, frames, &r) < 0) {
+            if (keep_row("vmaf_v0.6.1") &&
+                run("version=vmaf_v0.6.1", NULL, ref, dis, frames, &r) < 0) {
                 printf("vmafbench: %ux%u %s: FAILED\n", w, h, p010 ? "p010" : "nv12");
                 return 1;
             }
-            printf("vmafbench: %ux%u %-4s vmaf_v0.6.1: %8.1f frames/s, GPU %s ms/frame "
+            if (keep_row("vmaf_v0.6.1"))
+                printf("vmafbench: %ux%u %-4s vmaf_v0.6.1: %8.1f frames/s, GPU %s ms/frame "
                    "(pooled vmaf %.6f)\n", w, h, p010 ? "p010" : "nv12", r.fps,
                    gpu_ms(gms, r.gpu_ms), r.pooled);
             for (unsigned k = 0; float_set && k < sizeof(sets) / sizeof(sets[0]); k++) {
+                if (!keep_row(sets[k].label))
+                    continue;
                 if (run(sets[k].model, sets[k].features, ref, dis, frames, &r) < 0) {
                     printf("vmafbench: %s: FAILED\n", sets[k].label);
                     return 1;
@@ -310,6 +345,8 @@ int main(int argc, char **argv)
                        gpu_ms(gms, r.gpu_ms));
             }
             for (unsigned k = 0; v1_set && k < sizeof(sets_v1) / sizeof(sets_v1[0]); k++) {
+                if (!keep_row(sets_v1[k].label))
+                    continue;
                 if (run(sets_v1[k].model, NULL, ref, dis, frames, &r) < 0) {
                     printf("vmafbench: %s: FAILED\n", sets_v1[k].label);
                     return 1;
@@ -319,6 +356,8 @@ int main(int argc, char **argv)
                        sets_v1[k].label, r.fps, gpu_ms(gms, r.gpu_ms), r.pooled);
             }
             for (unsigned k = 0; alone[k]; k++) {
+                if (!keep_row(alone[k]))
+                    continue;
                 if (run(NULL, alone[k], ref, dis, frames, &r) < 0) {
                     printf("vmafbench: %s alone: FAILED\n", alone[k]);
                     return 1;
