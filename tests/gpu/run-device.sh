@@ -36,7 +36,9 @@
 #       on the GPU machine, with .devcarry-cuda/ carried along: checkasm
 #       --test=FEATURE and its memcheck (--quick) for each, then the
 #       vmaf_v1.0.16 models through the CLI with --backend cuda against
-#       their goldens (NO_CLI=1 leaves them out; CHECKASM_ARGS, e.g.
+#       their goldens (CLI_MODELS picks models: a v1.0.16 suffix such as
+#       3d0h, or a whole name such as vmaf_float_v0.6.1; NO_CLI=1 leaves
+#       them out; CHECKASM_ARGS, e.g.
 #       --quick, go to the first checkasm run).
 #
 #   tests/gpu/run-device.sh prepare-soak [BUILD_DIR]
@@ -128,7 +130,7 @@ prepare() {
     done
     for g in r640x360_444p8 r640x360_422p10 r352x288_420p12; do
         cp "$shared/golden/hp/$g.json" "$shared/golden/hp/${g}__vmaf_v1.0.16_"*.json \
-            "$root/$CARRY/golden/hp/"
+            "$shared/golden/hp/${g}__vmaf_float_"*.json "$root/$CARRY/golden/hp/"
     done
     cp "$shared/golden/r577x323_420p8.FROM_FFMPEG.json" "$root/$CARRY/golden/"
     # compressed: the carried tree is limited to 64 MiB; run() unpacks
@@ -229,7 +231,7 @@ cli_v1_models() {
         set -- $row
         for m in ${CLI_MODELS:-3d0h 5d0h 1d5h_2160 3d0h_2160 hfr_3d0h hfr_5d0h \
                  hfr_1d5h_2160 hfr_3d0h_2160}; do
-            m=vmaf_v1.0.16_$m
+            case $m in vmaf_*) ;; *) m=vmaf_v1.0.16_$m ;; esac
             golden=$CARRY/golden/hp/$1__$m.json
             args="-r $c/$2_ref.yuv -d $c/$2_dist.yuv -w $3 -h $4 -p $5 -b $6
                   --backend cuda --threads 2 -m version=$m --json
