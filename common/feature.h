@@ -169,6 +169,13 @@ typedef struct VgFeatureDesc {
      * extract of every backend writes and post reads; 0 = none.
      */
     size_t frame_record_size;
+    /**
+     * Optional: how many frames before frame n its values read (the lead-in
+     * a run of frames that does not start at 0 must submit first, see
+     * vg_chunk_lead_in()). Without it: 1 with VG_FEATURE_PREV_REF or
+     * VG_FEATURE_PREV_DIS, else 0.
+     */
+    unsigned (*lead_in)(const void *opts);
 } VgFeatureDesc;
 
 /** Per-instance state handed to implementations. */

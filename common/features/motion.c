@@ -108,6 +108,13 @@ typedef struct MotionPost {
  * score of i + 1 (or the end of stream), motion3 of the first min_idx frames
  * needs the "stamp" from the score at min_idx.
  */
+/* the SAD of frame n compares it with frame n - 1, or n - 2 with the
+ * five-frame window */
+static unsigned motion_lead_in(const void *opts)
+{
+    return vg_motion_min_idx(opts);
+}
+
 static int motion_post(VgFeatureCtx *fc, unsigned n_done, int final)
 {
     const VgMotionOptions *o = fc->opts;
@@ -188,5 +195,6 @@ const VgFeatureDesc vg_feature_motion = {
     .min_width = 3,
     .min_height = 3,
     .post = motion_post,
+    .lead_in = motion_lead_in,
     .post_priv_size = sizeof(MotionPost),
 };
