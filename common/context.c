@@ -230,6 +230,26 @@ fail:
     return ret;
 }
 
+/* remember a vg_use_model() / vg_use_feature() call (common/chunk.c) */
+static int record_use(VgContext *ctx, int is_model, const char *name,
+                      const char *opts)
+{
+    const unsigned n = ctx->n_uses;
+
+    if (n >= sizeof(ctx->uses) / sizeof(ctx->uses[0]))
+        return -E2BIG;
+    ctx->uses[n].is_model = is_model;
+    ctx->uses[n].name = strdup(name);
+    ctx->uses[n].opts = opts ? strdup(opts) : NULL;
+    if (!ctx->uses[n].name || (opts && !ctx->uses[n].opts)) {
+        free(ctx->uses[n].name);
+        free(ctx->uses[n].opts);
+        return -ENOMEM;
+    }
+    ctx->n_uses++;
+    return 0;
+}
+
 static int check_not_started(VgContext *ctx, const char *what)
 {
     if (ctx->started) {
@@ -265,7 +285,7 @@ int vg_use_feature(VgContext *ctx, const char *name, const char *opts)
         goto end;
     ret = add_instance(ctx, desc, &dict);
     if (ret >= 0)
-        ret = 0;
+        ret = record_use(ctx, 0, name, opts);
 end:
     vg_opt_dict_free(&dict);
     return ret;
@@ -361,6 +381,10 @@ int vg_use_model(VgContext *ctx, const char *spec)
         }
     }
     ctx->n_models++;
+    if ((ret = record_use(ctx, 1, spec, NULL)) < 0) {
+        ctx->n_models--;
+        goto fail;
+    }
     return 0;
 fail:
     free(slot->feat_keys);
@@ -554,6 +578,11 @@ static int choose_backend(VgContext *ctx, enum VgMemory memory)
     return 0;
 }
 
+static int set_params(VgContext *ctx, enum VgPixFmt fmt, unsigned width,
+                      unsigned height, unsigned dis_width, unsigned dis_height,
+                      unsigned bpc, enum VgMemory memory);
+static int progress(VgContext *ctx, int final);
+
 static int start(VgContext *ctx, const VgPicture *pic, const VgPicture *dis)
 {
     VgEngineParams *p = &ctx->params;
@@ -587,6 +616,23 @@ static int start(VgContext *ctx, const VgPicture *pic, const VgPicture *dis)
     }
     if ((ret = choose_backend(ctx, pic->memory)) < 0)
         return ret;
+    if ((ret = set_params(ctx, pic->fmt, pic->width, pic->height, dis->width,
+                          dis->height, pic->bitdepth, pic->memory)) < 0)
+        return ret;
+    if ((ret = ctx->ops->open(&ctx->engine, p)) < 0)
+        return ret;
+    ctx->started = 1;
+    ctx->t_start = vg_now_s();
+    return 0;
+}
+
+/* The engine parameters of pictures of this geometry, and the post-
+ * processing states. */
+static int set_params(VgContext *ctx, enum VgPixFmt fmt, unsigned width,
+                      unsigned height, unsigned dis_width, unsigned dis_height,
+                      unsigned bpc, enum VgMemory memory)
+{
+    VgEngineParams *p = &ctx->params;
 
     p->cfg = &ctx->cfg;
     p->log = &ctx->log;
@@ -594,28 +640,67 @@ static int start(VgContext *ctx, const VgPicture *pic, const VgPicture *dis)
     p->scratch = ctx->scratch;
     p->feats = ctx->feats;
     p->n_feats = ctx->n_feats;
-    p->width = pic->width;
-    p->height = pic->height;
-    p->dis_width = dis->width;
-    p->dis_height = dis->height;
-    p->bpc = pic->bitdepth;
-    p->layout = vg_pix_fmt_layout(pic->fmt);
-    p->fmt = pic->fmt;
-    p->memory = pic->memory;
+    p->width = width;
+    p->height = height;
+    p->dis_width = dis_width;
+    p->dis_height = dis_height;
+    p->bpc = bpc;
+    p->layout = vg_pix_fmt_layout(fmt);
+    p->fmt = fmt;
+    p->memory = memory;
 
     for (unsigned i = 0; i < ctx->n_feats; i++) {
         const VgFeatureDesc *d = ctx->feats[i].desc;
         VgFeatureCtx *fc = &ctx->post[i];
 
         vg_feature_ctx_fill(fc, p, &ctx->feats[i]);
-        if (d->post && !(fc->priv = calloc(1, d->post_priv_size ?
-                                              d->post_priv_size : 1)))
+        if (d->post && !fc->priv &&
+            !(fc->priv = calloc(1, d->post_priv_size ? d->post_priv_size : 1)))
             return -ENOMEM;
     }
-    if ((ret = ctx->ops->open(&ctx->engine, p)) < 0)
+    return 0;
+}
+
+int vg_context_start_imported(VgContext *ctx, enum VgPixFmt fmt,
+                              unsigned width, unsigned height,
+                              unsigned dis_width, unsigned dis_height,
+                              unsigned bpc)
+{
+    int ret;
+
+    if ((ret = check_not_started(ctx, "an import")) < 0)
+        return ret;
+    if (!ctx->n_feats) {
+        vg_log(&ctx->log, VG_LOG_ERROR, "no model and no feature to compute");
+        return -EINVAL;
+    }
+    if ((ret = set_params(ctx, fmt, width, height, dis_width, dis_height, bpc,
+                          VG_MEMORY_HOST)) < 0)
         return ret;
     ctx->started = 1;
-    ctx->t_start = vg_now_s();
+    ctx->flushed = 1;   /* no engine: nothing is submitted or flushed */
+    return 0;
+}
+
+int vg_context_finish_imported(VgContext *ctx, unsigned n_frames,
+                               double seconds)
+{
+    int ret;
+
+    ctx->n_frames = n_frames;
+    ctx->n_scored = 0;
+    ctx->n_complete = 0;
+    /* the chunks' own post-processing wrote values for their last frames
+     * as if the stream ended there: this run replaces them */
+    vg_collector_set_rewrite(ctx->collector, 1);
+    ret = progress(ctx, 1);
+    vg_collector_set_rewrite(ctx->collector, 0);
+    if (ret < 0) {
+        ctx->error = ret;
+        return ret;
+    }
+    ctx->t_start = 0;
+    ctx->t_end = seconds;
     return 0;
 }
 
@@ -866,6 +951,10 @@ void vg_context_destroy(VgContext **pctx)
     for (unsigned m = 0; m < ctx->n_models; m++) {
         free(ctx->models[m].feat_keys);
         vg_model_free(&ctx->models[m].model);
+    }
+    for (unsigned u = 0; u < ctx->n_uses; u++) {
+        free(ctx->uses[u].name);
+        free(ctx->uses[u].opts);
     }
     vg_collector_destroy(&ctx->collector);
     vg_collector_destroy(&ctx->scratch);

@@ -43,6 +43,35 @@ struct VgContext {
     int started, flushed;
     int error;
     double t_start, t_end;  ///< first submit, flush (seconds): log's fps
+
+    /** the vg_use_model() / vg_use_feature() calls, in order: what
+     * identifies a run in its chunk logs (common/chunk.c) */
+    struct {
+        int is_model;
+        char *name;          ///< model spec, or feature name
+        char *opts;          ///< feature options, or NULL
+    } uses[VG_MAX_FEATURES + VG_MAX_MODELS];
+    unsigned n_uses;
 };
+
+/**
+ * Start ctx without an engine, for values that were computed elsewhere
+ * (a merge of chunk logs): the geometry the logs and the post-processing
+ * need, as the first picture would give it. Afterwards only
+ * vg_context_finish_imported() computes.
+ */
+int vg_context_start_imported(VgContext *ctx, enum VgPixFmt fmt,
+                              unsigned width, unsigned height,
+                              unsigned dis_width, unsigned dis_height,
+                              unsigned bpc);
+
+/**
+ * Finish a context started by vg_context_start_imported() whose collector
+ * holds frames 0..n_frames - 1: the post-processing and the models run
+ * once over all of them, as at the end of one run; seconds is what the
+ * log's fps is computed from.
+ */
+int vg_context_finish_imported(VgContext *ctx, unsigned n_frames,
+                               double seconds);
 
 #endif /* VG_COMMON_CONTEXT_H */
