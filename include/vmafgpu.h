@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define VG_VERSION_MAJOR 0
-#define VG_VERSION_MINOR 2
+#define VG_VERSION_MINOR 3
 #define VG_VERSION_MICRO 0
 
 /** Log levels, in increasing verbosity. */
@@ -286,6 +286,49 @@ int vg_get_pooled(VgContext *ctx, const char *name, enum VgPool pool,
  */
 int vg_write_log(VgContext *ctx, const char *path, enum VgLogFormat fmt,
                  enum VgPrecision precision);
+
+/**
+ * Chunked scoring: frames [start, start + count) of a title scored by one
+ * run, many such runs (on many machines) merged into exactly the result of
+ * one run over the whole title: every per-frame and pooled value, and the
+ * log (its fps aside, which is measured).
+ *
+ * A chunk run sets up its models and features as the whole run would,
+ * then asks vg_chunk_lead_in() how many frames before start it must submit
+ * first (the previous frames its features read, and as many more as keep
+ * n_subsample's choice of frames), submits frames start - lead up to
+ * start + count - 1 (or to the end of the title), calls vg_flush() and
+ * vg_write_chunk(). vg_merge_chunks() reads the chunk logs back, checks
+ * that they come from one run and cover the title without gap or overlap,
+ * and computes what needs the whole stream (motion2/motion3 across chunk
+ * edges, the aggregate PSNR), the models and the pooling once.
+ *
+ * @return the number of frames to submit before frame start (<= start).
+ */
+unsigned vg_chunk_lead_in(VgContext *ctx, unsigned start);
+
+/**
+ * After vg_flush() of a chunk run: write its chunk log (JSON, every value
+ * at full precision, the features' internal values and per-frame records
+ * included) for the frames submitted after the lead, as frames start,
+ * start + 1, ... of the title. last: the title ends with this chunk.
+ * @return 0, negative errno (logged).
+ */
+int vg_write_chunk(VgContext *ctx, const char *path, unsigned lead,
+                   unsigned start, int last);
+
+/**
+ * Merge chunk logs (any order) into a new context *pctx, created with cfg
+ * (backend and threads are ignored; n_subsample comes from the chunks),
+ * that holds the whole title's values: vg_get_score(), vg_get_pooled(),
+ * vg_write_log() and vg_write_plot() work on it as after vg_flush(). A
+ * chunk of another run (other models, options, sizes), a gap, an overlap
+ * or a title without its last chunk is refused with a message naming the
+ * chunk or the missing frames.
+ * @return 0, negative errno (logged); *pctx is NULL on failure.
+ */
+int vg_merge_chunks(VgContext **pctx, const VgConfig *cfg,
+                    const char *const *paths, unsigned n_paths);
 
 /** Settings of vg_write_plot(). Zero-initialise, then set what you need. */
 typedef struct VgPlotConfig {

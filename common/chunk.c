@@ -1,0 +1,540 @@
+/*
+ * Copyright (c) 2026 the vmafgpu authors
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+
+/**
+ * @file
+ * Chunked scoring (include/vmafgpu.h: vg_chunk_lead_in(), vg_write_chunk(),
+ * vg_merge_chunks()).
+ *
+ * Why it is exact. A feature's value of frame n depends on frames n and,
+ * for the temporal ones, the few frames before it (the descriptor's
+ * lead_in: integer motion 1, or 2 with the five-frame window; float
+ * motion and SpEED temporal 1); what depends on later frames or on the
+ * whole stream (motion2/motion3, the aggregate PSNR) is the features'
+ * post-processing, which reads values already emitted. So a chunk run
+ * that first submits the lead-in frames computes its frames' extracted
+ * values exactly as the whole run does, provided each frame keeps the
+ * properties of its index the features look at: whether it is frame 0 or
+ * within the first lead frames (the lead-in is not taken where the chunk
+ * starts that close to 0, so the indices are the title's there), and its
+ * remainder modulo n_subsample (the lead-in is lengthened to keep it).
+ * The merge puts every chunk's values back at the title's indices and runs
+ * the post-processing and the models once, over the whole title, as a
+ * flush does; pooling and logs then read the same values in the same
+ * order as after one run.
+ *
+ * The chunk log (JSON): "run" identifies the run (library version, the
+ * vg_use_model()/vg_use_feature() calls in order, subsampling, picture
+ * format and sizes, scaling, the value keys) and must be equal in every
+ * chunk of one merge; "chunk" holds start, count, last and the seconds
+ * the chunk took; "frames" one entry per frame: the value of each key
+ * (the double's bits as 16 hexadecimal digits, null where not written),
+ * the same for the features' internal values, and the features'
+ * per-frame records in hexadecimal.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "common/context.h"
+#include "common/framestore.h"
+
+#define CHUNK_FORMAT 1
+
+static json_object *bits_string(double v)
+{
+    uint64_t u;
+    char buf[17];
+
+    memcpy(&u, &v, sizeof(u));
+    snprintf(buf, sizeof(buf), "%016" PRIx64, u);
+    return json_object_new_string(buf);
+}
+
+static int parse_bits(const char *s, double *v)
+{
+    uint64_t u = 0;
+
+    if (!s || strlen(s) != 16)
+        return -EINVAL;
+    for (int i = 0; i < 16; i++) {
+        const char c = s[i];
+        const int d = c >= '0' && c <= '9' ? c - '0' :
+                      c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+        if (d < 0)
+            return -EINVAL;
+        u = u << 4 | (uint64_t)d;
+    }
+    memcpy(v, &u, sizeof(*v));
+    return 0;
+}
+
+static json_object *hex_bytes(const uint8_t *p, size_t n)
+{
+    char *buf = malloc(2 * n + 1);
+    json_object *o;
+
+    if (!buf)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        snprintf(buf + 2 * i, 3, "%02x", p[i]);
+    buf[2 * n] = 0;
+    o = json_object_new_string(buf);
+    free(buf);
+    return o;
+}
+
+static int parse_hex_bytes(const char *s, uint8_t *p, size_t n)
+{
+    if (!s || strlen(s) != 2 * n)
+        return -EINVAL;
+    for (size_t i = 0; i < n; i++) {
+        unsigned b;
+        if (sscanf(s + 2 * i, "%2x", &b) != 1)
+            return -EINVAL;
+        p[i] = (uint8_t)b;
+    }
+    return 0;
+}
+
+static unsigned feature_lead_in(const VgFeatureInst *inst)
+{
+    const VgFeatureDesc *d = inst->desc;
+
+    if (d->lead_in)
+        return d->lead_in(inst->opts);
+    return d->flags & (VG_FEATURE_PREV_REF | VG_FEATURE_PREV_DIS) ? 1 : 0;
+}
+
+unsigned vg_chunk_lead_in(VgContext *ctx, unsigned start)
+{
+    unsigned lead = 0, sub;
+
+    if (!ctx)
+        return 0;
+    sub = ctx->cfg.n_subsample ? ctx->cfg.n_subsample : 1;
+    for (unsigned i = 0; i < ctx->n_feats; i++) {
+        const unsigned l = feature_lead_in(&ctx->feats[i]);
+        if (l > lead)
+            lead = l;
+    }
+    /* near the start the chunk starts at frame 0: its frames keep the
+     * title's indices (frame 0, the first frames of the motion window) */
+    if (lead >= start)
+        return start;
+    /* the first submitted frame at a multiple of n_subsample */
+    return lead + (start - lead) % sub;
+}
+
+static json_object *key_names(const VgCollector *c)
+{
+    json_object *a = json_object_new_array();
+
+    for (unsigned k = 0; a && k < vg_collector_count(c); k++)
+        json_object_array_add(a, json_object_new_string(vg_collector_name(c, (int)k)));
+    return a;
+}
+
+/* what identifies the run: equal in every chunk of one merge */
+static json_object *run_identity(VgContext *ctx)
+{
+    const VgEngineParams *p = &ctx->params;
+    json_object *run = json_object_new_object(), *uses = json_object_new_array();
+
+    for (unsigned u = 0; u < ctx->n_uses; u++) {
+        json_object *e = json_object_new_array();
+        json_object_array_add(e, json_object_new_string(ctx->uses[u].is_model ?
+                                                        "model" : "feature"));
+        json_object_array_add(e, json_object_new_string(ctx->uses[u].name));
+        json_object_array_add(e, ctx->uses[u].opts ?
+                                 json_object_new_string(ctx->uses[u].opts) : NULL);
+        json_object_array_add(uses, e);
+    }
+    json_object_object_add(run, "version", json_object_new_string(vg_version()));
+    json_object_object_add(run, "uses", uses);
+    json_object_object_add(run, "subsample", json_object_new_int64(ctx->cfg.n_subsample));
+    json_object_object_add(run, "format", json_object_new_int64(p->fmt));
+    json_object_object_add(run, "width", json_object_new_int64(p->width));
+    json_object_object_add(run, "height", json_object_new_int64(p->height));
+    json_object_object_add(run, "dis_width", json_object_new_int64(p->dis_width));
+    json_object_object_add(run, "dis_height", json_object_new_int64(p->dis_height));
+    json_object_object_add(run, "bitdepth", json_object_new_int64(p->bpc));
+    json_object_object_add(run, "scale", json_object_new_int64(ctx->cfg.scale));
+    json_object_object_add(run, "keys", key_names(ctx->collector));
+    json_object_object_add(run, "internal_keys", key_names(ctx->scratch));
+    return run;
+}
+
+static json_object *frame_values(VgCollector *c, unsigned i)
+{
+    json_object *a = json_object_new_array();
+
+    for (unsigned k = 0; a && k < vg_collector_count(c); k++) {
+        double v;
+        json_object_array_add(a, vg_collector_get(c, (int)k, i, &v) < 0 ? NULL :
+                                 bits_string(v));
+    }
+    return a;
+}
+
+int vg_write_chunk(VgContext *ctx, const char *path, unsigned lead,
+                   unsigned start, int last)
+{
+    json_object *root, *chunk, *frames;
+    unsigned count;
+    int ret = 0;
+
+    if (!ctx || !path) {
+        vg_log(ctx ? &ctx->log : NULL, VG_LOG_ERROR, "vg_write_chunk(): NULL argument");
+        return -EINVAL;
+    }
+    if (!ctx->started || !ctx->flushed || ctx->error || !ctx->ops) {
+        vg_log(&ctx->log, VG_LOG_ERROR, "vg_write_chunk(): %s",
+               ctx->error ? "the run failed" :
+               !ctx->ops && ctx->started ? "not a scoring run" :
+               "call vg_flush() after the chunk's frames first");
+        return ctx->error ? ctx->error : -EINVAL;
+    }
+    if (lead > ctx->n_frames || lead > start) {
+        vg_log(&ctx->log, VG_LOG_ERROR, "vg_write_chunk(): a lead-in of %u frames "
+               "for a chunk starting at frame %u, %u frames submitted", lead,
+               start, ctx->n_frames);
+        return -EINVAL;
+    }
+    count = ctx->n_frames - lead;
+    if ((uint64_t)start + count > UINT32_MAX) {
+        vg_log(&ctx->log, VG_LOG_ERROR, "vg_write_chunk(): frame %u + %u is past "
+               "the last frame index", start, count);
+        return -EINVAL;
+    }
+    root = json_object_new_object();
+    chunk = json_object_new_object();
+    frames = json_object_new_array();
+    if (!root || !chunk || !frames) {
+        json_object_put(root);
+        json_object_put(chunk);
+        json_object_put(frames);
+        return -ENOMEM;
+    }
+    json_object_object_add(root, "vmafgpu_chunk_log", json_object_new_int64(CHUNK_FORMAT));
+    json_object_object_add(root, "run", run_identity(ctx));
+    json_object_object_add(chunk, "start", json_object_new_int64(start));
+    json_object_object_add(chunk, "count", json_object_new_int64(count));
+    json_object_object_add(chunk, "last", json_object_new_boolean(last != 0));
+    json_object_object_add(chunk, "seconds",
+                           json_object_new_double(ctx->t_end - ctx->t_start));
+    json_object_object_add(root, "chunk", chunk);
+    for (unsigned i = lead; i < ctx->n_frames; i++) {
+        json_object *f = json_object_new_array(), *rec = json_object_new_array();
+
+        json_object_array_add(f, frame_values(ctx->collector, i));
+        json_object_array_add(f, frame_values(ctx->scratch, i));
+        for (unsigned k = 0; k < ctx->n_feats; k++) {
+            const VgFeatureInst *inst = &ctx->feats[k];
+            uint8_t buf[256];
+
+            if (!inst->store)
+                continue;
+            if (inst->desc->frame_record_size > sizeof(buf)) {
+                ret = -ENOSYS;
+                break;
+            }
+            json_object_array_add(rec, vg_framestore_get(inst->store, i, buf) < 0 ?
+                                       NULL : hex_bytes(buf, inst->desc->frame_record_size));
+        }
+        json_object_array_add(f, rec);
+        json_object_array_add(frames, f);
+    }
+    json_object_object_add(root, "frames", frames);
+    if (ret >= 0 && json_object_to_file_ext(path, root, JSON_C_TO_STRING_PLAIN) < 0) {
+        vg_log(&ctx->log, VG_LOG_ERROR, "cannot write the chunk log '%s': %s",
+               path, json_util_get_last_err());
+        ret = -EIO;
+    } else if (ret < 0) {
+        vg_log(&ctx->log, VG_LOG_ERROR, "vg_write_chunk(): a per-frame record "
+               "larger than 256 bytes");
+    }
+    json_object_put(root);
+    return ret;
+}
+
+typedef struct ChunkRange {
+    unsigned start, count;
+    int last;
+    const char *path;
+} ChunkRange;
+
+static int cmp_range(const void *a, const void *b)
+{
+    const ChunkRange *x = a, *y = b;
+
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    return x->count < y->count ? -1 : x->count > y->count;
+}
+
+static int64_t get_int(json_object *o, const char *key, int64_t def)
+{
+    json_object *v;
+
+    return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_int) ?
+           json_object_get_int64(v) : def;
+}
+
+/* the models and features of the run, as its chunks were set up */
+static int replay_uses(VgContext *ctx, json_object *run, const char *path)
+{
+    json_object *uses;
+    int ret;
+
+    if (!json_object_object_get_ex(run, "uses", &uses) ||
+        !json_object_is_type(uses, json_type_array))
+        return -EINVAL;
+    for (size_t u = 0; u < json_object_array_length(uses); u++) {
+        json_object *e = json_object_array_get_idx(uses, u);
+        const char *kind = json_object_get_string(json_object_array_get_idx(e, 0));
+        const char *name = json_object_get_string(json_object_array_get_idx(e, 1));
+        json_object *o = json_object_array_get_idx(e, 2);
+        const char *opts = o ? json_object_get_string(o) : NULL;
+
+        if (!kind || !name)
+            return -EINVAL;
+        ret = !strcmp(kind, "model") ? vg_use_model(ctx, name) :
+              vg_use_feature(ctx, name, opts);
+        if (ret < 0) {
+            vg_log(&ctx->log, VG_LOG_ERROR, "chunk log '%s': its %s '%s' cannot "
+                   "be set up here (see above)", path, kind, name);
+            return ret;
+        }
+    }
+    return 0;
+}
+
+/* the chunk's values into ctx at the title's indices */
+static int import_frames(VgContext *ctx, json_object *root, unsigned start,
+                         unsigned count, const char *path)
+{
+    json_object *frames, *run, *keys, *ikeys;
+    VgCollector *cols[2] = { ctx->collector, ctx->scratch };
+    int map[2][256];
+    unsigned n_map[2];
+
+    if (!json_object_object_get_ex(root, "frames", &frames) ||
+        !json_object_is_type(frames, json_type_array) ||
+        json_object_array_length(frames) != count ||
+        !json_object_object_get_ex(root, "run", &run) ||
+        !json_object_object_get_ex(run, "keys", &keys) ||
+        !json_object_object_get_ex(run, "internal_keys", &ikeys))
+        goto bad;
+    for (int c = 0; c < 2; c++) {
+        json_object *names = c ? ikeys : keys;
+
+        n_map[c] = (unsigned)json_object_array_length(names);
+        if (n_map[c] > 256 || n_map[c] != vg_collector_count(cols[c]))
+            goto bad;
+        for (unsigned k = 0; k < n_map[c]; k++) {
+            const char *nm = json_object_get_string(json_object_array_get_idx(names, k));
+            if (!nm || (map[c][k] = vg_collector_find(cols[c], nm)) < 0)
+                goto bad;
+        }
+    }
+    for (unsigned i = 0; i < count; i++) {
+        json_object *f = json_object_array_get_idx(frames, i);
+        json_object *rec = json_object_array_get_idx(f, 2);
+        unsigned r = 0;
+
+        for (int c = 0; c < 2; c++) {
+            json_object *vals = json_object_array_get_idx(f, (size_t)c);
+            if (!vals || json_object_array_length(vals) != n_map[c])
+                goto bad;
+            for (unsigned k = 0; k < n_map[c]; k++) {
+                json_object *v = json_object_array_get_idx(vals, k);
+                double d;
+                int ret;
+
+                if (!v)
+                    continue;
+                if (parse_bits(json_object_get_string(v), &d) < 0)
+                    goto bad;
+                if ((ret = vg_collector_set(cols[c], map[c][k], start + i, d)) < 0) {
+                    vg_log(&ctx->log, VG_LOG_ERROR, "chunk log '%s': frame %u has "
+                           "a value twice (overlapping chunks)", path, start + i);
+                    return ret;
+                }
+            }
+        }
+        for (unsigned k = 0; k < ctx->n_feats; k++) {
+            VgFeatureInst *inst = &ctx->feats[k];
+            uint8_t buf[256];
+            json_object *v;
+
+            if (!inst->store)
+                continue;
+            v = rec ? json_object_array_get_idx(rec, r++) : NULL;
+            if (!v)
+                continue;
+            if (inst->desc->frame_record_size > sizeof(buf) ||
+                parse_hex_bytes(json_object_get_string(v), buf,
+                                inst->desc->frame_record_size) < 0 ||
+                vg_framestore_put(inst->store, start + i, buf) < 0)
+                goto bad;
+        }
+    }
+    return 0;
+bad:
+    vg_log(&ctx->log, VG_LOG_ERROR, "chunk log '%s': malformed or not of this "
+           "run's features", path);
+    return -EINVAL;
+}
+
+int vg_merge_chunks(VgContext **pctx, const VgConfig *cfg,
+                    const char *const *paths, unsigned n_paths)
+{
+    VgContext *ctx = NULL;
+    VgLog log;
+    ChunkRange *ranges = NULL;
+    char *run_str = NULL;
+    const char *first_path = NULL;
+    unsigned next = 0;
+    double seconds = 0;
+    int ret = 0;
+
+    if (!pctx || !cfg || (!paths && n_paths)) {
+        vg_log(NULL, VG_LOG_ERROR, "vg_merge_chunks(): NULL argument");
+        return -EINVAL;
+    }
+    *pctx = NULL;
+    vg_log_init(&log, cfg->log_cb, cfg->log_opaque, cfg->log_level);
+    if (!n_paths) {
+        vg_log(&log, VG_LOG_ERROR, "no chunk log to merge");
+        ret = -EINVAL;
+        goto end;
+    }
+    if (!(ranges = calloc(n_paths, sizeof(*ranges)))) {
+        ret = -ENOMEM;
+        goto end;
+    }
+    for (unsigned c = 0; c < n_paths; c++) {
+        json_object *root = json_object_from_file(paths[c]), *run, *chunk, *last;
+        const char *rs;
+
+        if (!root || get_int(root, "vmafgpu_chunk_log", 0) != CHUNK_FORMAT ||
+            !json_object_object_get_ex(root, "run", &run) ||
+            !json_object_object_get_ex(root, "chunk", &chunk) ||
+            get_int(chunk, "start", -1) < 0 || get_int(chunk, "count", -1) < 0 ||
+            get_int(chunk, "start", 0) + get_int(chunk, "count", 0) > UINT32_MAX ||
+            !json_object_object_get_ex(chunk, "last", &last)) {
+            vg_log(&log, VG_LOG_ERROR, "'%s' is not a vmafgpu chunk log%s%s",
+                   paths[c], root ? "" : ": ", root ? "" : json_util_get_last_err());
+            json_object_put(root);
+            ret = -EINVAL;
+            goto end;
+        }
+        rs = json_object_to_json_string_ext(run, JSON_C_TO_STRING_PLAIN);
+        if (!run_str) {
+            VgConfig mc = *cfg;
+
+            if (!(run_str = strdup(rs))) {
+                json_object_put(root);
+                ret = -ENOMEM;
+                goto end;
+            }
+            first_path = paths[c];
+            mc.backend = VG_BACKEND_CPU;
+            mc.n_threads = 1;
+            mc.n_subsample = (unsigned)get_int(run, "subsample", 1);
+            mc.scale = (enum VgScale)get_int(run, "scale", 0);
+            if ((ret = vg_context_create(&ctx, &mc)) < 0 ||
+                (ret = replay_uses(ctx, run, paths[c])) < 0 ||
+                (ret = vg_context_start_imported(
+                     ctx, (enum VgPixFmt)get_int(run, "format", 0),
+                     (unsigned)get_int(run, "width", 0),
+                     (unsigned)get_int(run, "height", 0),
+                     (unsigned)get_int(run, "dis_width", 0),
+                     (unsigned)get_int(run, "dis_height", 0),
+                     (unsigned)get_int(run, "bitdepth", 0))) < 0) {
+                json_object_put(root);
+                goto end;
+            }
+        } else if (strcmp(rs, run_str)) {
+            vg_log(&log, VG_LOG_ERROR, "chunk log '%s' comes from another run than "
+                   "'%s' (models, features, options, picture format or size, or "
+                   "version differ): chunks of different runs are not merged",
+                   paths[c], first_path);
+            json_object_put(root);
+            ret = -EINVAL;
+            goto end;
+        }
+        ranges[c].start = (unsigned)get_int(chunk, "start", 0);
+        ranges[c].count = (unsigned)get_int(chunk, "count", 0);
+        ranges[c].last = json_object_get_boolean(last);
+        ranges[c].path = paths[c];
+        if (json_object_object_get_ex(chunk, "seconds", &last))
+            seconds += json_object_get_double(last);
+        /* overlaps are found below, before any value is used */
+        for (unsigned o = 0; o < c; o++) {
+            const ChunkRange *a = &ranges[o], *b = &ranges[c];
+            if (a->start < b->start + b->count && b->start < a->start + a->count) {
+                const unsigned lo = a->start > b->start ? a->start : b->start;
+                vg_log(&log, VG_LOG_ERROR, "chunk logs '%s' (frames %u..%u) and "
+                       "'%s' (frames %u..%u) overlap from frame %u", a->path,
+                       a->start, a->start + a->count - 1, b->path, b->start,
+                       b->start + b->count - 1, lo);
+                json_object_put(root);
+                ret = -EINVAL;
+                goto end;
+            }
+        }
+        ret = import_frames(ctx, root, ranges[c].start, ranges[c].count, paths[c]);
+        json_object_put(root);
+        if (ret < 0)
+            goto end;
+    }
+    qsort(ranges, n_paths, sizeof(*ranges), cmp_range);
+    for (unsigned c = 0; c < n_paths; c++) {
+        if (ranges[c].start > next) {
+            vg_log(&log, VG_LOG_ERROR, "frames %u..%u are missing: no chunk log "
+                   "holds them (the next one, '%s', starts at frame %u)", next,
+                   ranges[c].start - 1, ranges[c].path, ranges[c].start);
+            ret = -EINVAL;
+            goto end;
+        }
+        if (ranges[c].last && c + 1 < n_paths && ranges[c + 1].count) {
+            vg_log(&log, VG_LOG_ERROR, "chunk log '%s' ends the title at frame "
+                   "%u, but '%s' holds frames after it", ranges[c].path,
+                   ranges[c].start + ranges[c].count, ranges[c + 1].path);
+            ret = -EINVAL;
+            goto end;
+        }
+        next = ranges[c].start + ranges[c].count;
+    }
+    if (!ranges[n_paths - 1].last) {
+        vg_log(&log, VG_LOG_ERROR, "frames from %u on are missing: no chunk log "
+               "ends the title (the last one, '%s', ends at frame %u)", next,
+               ranges[n_paths - 1].path, next ? next - 1 : 0);
+        ret = -EINVAL;
+        goto end;
+    }
+    if (!next) {
+        vg_log(&log, VG_LOG_ERROR, "the chunk logs hold no frame");
+        ret = -EINVAL;
+        goto end;
+    }
+    ret = vg_context_finish_imported(ctx, next, seconds);
+end:
+    if (ret < 0)
+        vg_context_destroy(&ctx);
+    *pctx = ctx;
+    free(ranges);
+    free(run_str);
+    vg_log_uninit(&log);
+    return ret;
+}
