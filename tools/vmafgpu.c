@@ -54,6 +54,8 @@ typedef struct Settings {
     const char *plot_path;     ///< --plot
     VgPlotConfig plot;         ///< --metrics, --worst, --fps
     int have_plot_opts;
+    int chunk;                 ///< --chunk START:COUNT given
+    unsigned chunk_start, chunk_count;
 } Settings;
 
 enum {
@@ -77,6 +79,7 @@ enum {
     ARG_WORST,
     ARG_FPS,
     ARG_TITLE,
+    ARG_CHUNK,
     ARG_HELP,
 };
 
@@ -114,6 +117,7 @@ static const struct option long_opts[] = {
     { "metrics",         required_argument, NULL, ARG_METRICS },
     { "worst",           required_argument, NULL, ARG_WORST },
     { "fps",             required_argument, NULL, ARG_FPS },
+    { "chunk",           required_argument, NULL, ARG_CHUNK },
     { "no_prediction",   no_argument,       NULL, 'n' },
     { "quiet",           no_argument,       NULL, 'q' },
     { "version",         no_argument,       NULL, 'v' },
@@ -126,7 +130,10 @@ static void usage(FILE *f, const char *app)
     const char *const *models = vg_builtin_models();
 
     fprintf(f, "Usage: %s -r REF -d DIS [options]\n"
-            "       %s plot LOG... -o FILE.svg [plot options]\n\n", app, app);
+            "       %s -r REF -d DIS --chunk START:COUNT -o CHUNK.json [options]\n"
+            "       %s merge CHUNK.json... [-o LOG] [log options]\n"
+            "       %s plot LOG... -o FILE.svg [plot options]\n\n", app, app,
+            app, app);
     fprintf(f,
 "Computes VMAF and its features (libvmaf v3.2.0 compatible) on the CPU or a\n"
 "CUDA GPU. Long options take their value as --opt VALUE or --opt=VALUE;\n"
@@ -163,6 +170,12 @@ static void usage(FILE *f, const char *app)
 "                           bicubic, neighbor, area, bicublin, gauss, sinc,\n"
 "                           lanczos, spline (default none: sizes must match)\n"
 " --cpumask N, --gpumask N  accepted for compatibility with vmaf; no effect\n\n"
+"Chunks (one title scored in parts, merged into exactly the whole run):\n"
+" --chunk START:COUNT       score frames START..START+COUNT-1 of the inputs\n"
+"                           (reading the few frames before START that\n"
+"                           temporal features need) and write the chunk log\n"
+"                           to --output; '%s merge' joins the chunk logs\n"
+"                           of one title into its log and scores\n\n"
 "Output:\n"
 " --output/-o PATH          write the per-frame log ('-' = stdout)\n"
 " --xml | --json | --csv | --sub   log format (default xml)\n"
@@ -177,10 +190,11 @@ static void usage(FILE *f, const char *app)
 " --worst N                 label the N worst frames of each curve (default 3)\n"
 " --fps RATE                frame rate for a time axis (N or N/D; default:\n"
 "                           the y4m header's, else none)\n"
-"'%s plot --help' describes the plot subcommand.\n\n"
+"'%s plot --help' and '%s merge --help' describe the subcommands.\n\n"
 "The pooled (mean) score of each model is printed to stdout as\n"
 "\"<version or path>: <score>\" (bootstrap models add ci.p95 and stddev);\n"
-"messages go to stderr. Exit status 0 on success, 1 on any error.\n", app);
+"messages go to stderr. Exit status 0 on success, 1 on any error.\n", app,
+            app, app);
     if (models && models[0]) {
         fprintf(f, "\nBuilt-in models:");
         for (unsigned i = 0; models[i]; i++)
@@ -392,6 +406,22 @@ static int parse_args(int argc, char **argv, Settings *s)
                                "a frame rate (N or N/D, above 0)");
             s->have_plot_opts = 1;
             break;
+        case ARG_CHUNK: {
+            char *colon = strchr(optarg, ':');
+            if (!colon)
+                return bad_arg(app, opt_name(o), optarg, "START:COUNT");
+            *colon = 0;
+            if (parse_unsigned(optarg, &s->chunk_start) < 0 ||
+                parse_unsigned(colon + 1, &s->chunk_count) < 0 ||
+                !s->chunk_count) {
+                *colon = ':';
+                return bad_arg(app, opt_name(o), optarg,
+                               "START:COUNT (frame numbers, COUNT > 0)");
+            }
+            *colon = ':';
+            s->chunk = 1;
+            break;
+        }
         case 'n': s->no_prediction = 1; break;
         case 'q': s->quiet = 1; break;
         case 'v':
@@ -449,6 +479,13 @@ static int parse_args(int argc, char **argv, Settings *s)
     }
     if (s->plot.worst > 100) {
         fprintf(stderr, "vmafgpu: --worst %u: at most 100\n", s->plot.worst);
+        return -EINVAL;
+    }
+    if (s->chunk && (!s->output_path || !strcmp(s->output_path, "-") ||
+                     s->frame_cnt || s->plot_path)) {
+        fprintf(stderr, "vmafgpu: --chunk writes its chunk log to --output/-o "
+                "FILE (required, not stdout) and takes neither --frame_cnt (the "
+                "chunk's COUNT) nor --plot (plot the merged log)\n");
         return -EINVAL;
     }
     if (!s->n_models && !s->no_prediction)
@@ -553,6 +590,106 @@ static int plot_main(const char *app, int argc, char **argv)
     ret = vg_write_plot(ctx, out, &pc);
     vg_context_destroy(&ctx);
     return ret;
+}
+
+static int print_pooled(VgContext *ctx, const Settings *s, unsigned i);
+static int flush_stdout(void);
+
+static void merge_usage(FILE *f, const char *app)
+{
+    fprintf(f, "Usage: %s merge CHUNK.json... [-o LOG] [options]\n\n", app);
+    fprintf(f,
+"Joins the chunk logs of one title (written by --chunk START:COUNT, in any\n"
+"order) into the log and scores of one run over the whole title: the\n"
+"values that need the frames around a chunk's edges (motion2, motion3),\n"
+"the aggregate PSNR, the models and the pooling are computed once, over\n"
+"all frames. Chunks of different runs (models, features, options, sizes),\n"
+"gaps, overlaps and a title without its last chunk are refused.\n\n"
+" --output/-o PATH           the per-frame log ('-' = stdout)\n"
+" --xml | --json | --csv | --sub   log format (default xml)\n"
+" --precision default|max    as for scoring\n"
+" --quiet/-q                 with -o, no score lines\n"
+" --help                     this text\n\n"
+"The pooled score of each model is printed as scoring prints it.\n"
+"Exit status 0 on success, 1 on any error.\n");
+}
+
+static int merge_main(const char *app, int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "output",    required_argument, NULL, 'o' },
+        { "xml",       no_argument,       NULL, ARG_XML },
+        { "json",      no_argument,       NULL, ARG_JSON },
+        { "csv",       no_argument,       NULL, ARG_CSV },
+        { "sub",       no_argument,       NULL, ARG_SUB },
+        { "precision", required_argument, NULL, ARG_PRECISION },
+        { "quiet",     no_argument,       NULL, 'q' },
+        { "help",      no_argument,       NULL, ARG_HELP },
+        { NULL,        0,                 NULL, 0 },
+    };
+    Settings s;
+    VgConfig cfg = { 0 };
+    VgContext *ctx = NULL;
+    int o, ret;
+
+    memset(&s, 0, sizeof(s));
+    s.log_fmt = VG_LOG_FMT_XML;
+    opterr = 0;
+    while ((o = getopt_long(argc, argv, ":o:q", opts, NULL)) >= 0) {
+        switch (o) {
+        case 'o': s.output_path = optarg; break;
+        case 'q': s.quiet = 1; break;
+        case ARG_XML: s.log_fmt = VG_LOG_FMT_XML; break;
+        case ARG_JSON: s.log_fmt = VG_LOG_FMT_JSON; break;
+        case ARG_CSV: s.log_fmt = VG_LOG_FMT_CSV; break;
+        case ARG_SUB: s.log_fmt = VG_LOG_FMT_SUB; break;
+        case ARG_PRECISION:
+            if (!strcmp(optarg, "max"))
+                s.precision = VG_PRECISION_MAX;
+            else if (!strcmp(optarg, "default"))
+                s.precision = VG_PRECISION_DEFAULT;
+            else
+                return bad_arg(app, "--precision", optarg, "default or max");
+            break;
+        case ARG_HELP:
+            merge_usage(stdout, app);
+            return 1;
+        case ':':
+            fprintf(stderr, "vmafgpu merge: option %s needs an argument\n"
+                    "Try '%s merge --help'.\n", argv[optind - 1], app);
+            return -EINVAL;
+        default:
+            fprintf(stderr, "vmafgpu merge: unknown option %s\n"
+                    "Try '%s merge --help'.\n", argv[optind - 1], app);
+            return -EINVAL;
+        }
+    }
+    if (optind >= argc) {
+        fprintf(stderr, "vmafgpu merge: no chunk log given\n"
+                "Try '%s merge --help'.\n", app);
+        return -EINVAL;
+    }
+    cfg.log_level = VG_LOG_WARNING;
+    cfg.log_cb = log_cb;
+    if ((ret = vg_merge_chunks(&ctx, &cfg, (const char *const *)(argv + optind),
+                               (unsigned)(argc - optind))) < 0) {
+        fprintf(stderr, "vmafgpu merge: the chunk logs cannot be merged\n");
+        return ret;
+    }
+    if (!(s.quiet && s.output_path)) {
+        for (unsigned i = 0; i < vg_model_count(ctx); i++)
+            if ((ret = print_pooled(ctx, &s, i)) < 0)
+                goto end;
+        if ((ret = flush_stdout()) < 0)
+            goto end;
+    }
+    if (s.output_path &&
+        (ret = vg_write_log(ctx, s.output_path, s.log_fmt, s.precision)) < 0)
+        fprintf(stderr, "vmafgpu: cannot write %s (%s)\n", s.output_path,
+                strerror(-ret));
+end:
+    vg_context_destroy(&ctx);
+    return ret < 0 ? ret : 0;
 }
 
 /**
@@ -686,7 +823,8 @@ static int run(const Settings *s)
     VgConfig cfg = { 0 };
     VgPicture pref, pdis;
     const int progress = !s->quiet && isatty(fileno(stderr));
-    unsigned n = 0;
+    unsigned n = 0, lead = 0, frame_cnt = s->frame_cnt;
+    int ended = 0;
     clock_t t0;
     int ret, r1, r2;
 
@@ -752,10 +890,22 @@ static int run(const Settings *s)
         ret = -EINVAL;
         goto fail;
     }
+    if (s->chunk) {
+        /* the chunk's frames and the lead-in before them */
+        const unsigned skip = s->chunk_start - (lead = vg_chunk_lead_in(ctx, s->chunk_start));
+
+        if (yuv_input_skip(ref, skip) < skip || yuv_input_skip(dis, skip) < skip) {
+            fprintf(stderr, "vmafgpu: --chunk %u:%u starts past the end of the "
+                    "inputs\n", s->chunk_start, s->chunk_count);
+            ret = -EINVAL;
+            goto fail;
+        }
+        frame_cnt = lead + s->chunk_count;
+    }
 
     t0 = clock();
     for (;;) {
-        if (s->frame_cnt && n >= s->frame_cnt)
+        if (frame_cnt && n >= frame_cnt)
             break;
         r1 = yuv_input_read(ref, &pref);
         r2 = r1 < 0 ? 0 : yuv_input_read(dis, &pdis);
@@ -769,6 +919,7 @@ static int run(const Settings *s)
                         "\"%s\"; scoring the %u frames both have\n",
                         r1 ? s->path_dis : s->path_ref,
                         r1 ? s->path_ref : s->path_dis, n);
+            ended = 1;
             break;
         }
         if ((ret = vg_submit(ctx, &pref, &pdis)) < 0) {
@@ -784,6 +935,13 @@ static int run(const Settings *s)
     }
     if (progress)
         fprintf(stderr, "\r%u frames\033[K\n", n);
+    if (s->chunk && n <= lead) {
+        fprintf(stderr, "vmafgpu: --chunk %u:%u starts past the end of the "
+                "inputs (%u frames)\n", s->chunk_start, s->chunk_count,
+                s->chunk_start - lead + n);
+        ret = -EINVAL;
+        goto fail;
+    }
     if (!n) {
         fprintf(stderr, "vmafgpu: no frame to score\n");
         ret = -EINVAL;
@@ -792,6 +950,30 @@ static int run(const Settings *s)
 
     if ((ret = vg_flush(ctx)) < 0) {
         fprintf(stderr, "vmafgpu: scoring failed while flushing\n");
+        goto fail;
+    }
+    if (s->chunk) {
+        /* the title ends with this chunk if the inputs end by its last frame */
+        if (!ended) {
+            r1 = yuv_input_read(ref, &pref);
+            r2 = r1 <= 0 ? 0 : yuv_input_read(dis, &pdis);
+            if (r1 < 0 || r2 < 0) {
+                ret = r1 < 0 ? r1 : r2;
+                goto fail;
+            }
+            ended = !r1 || !r2;
+        }
+        if ((ret = vg_write_chunk(ctx, s->output_path, lead, s->chunk_start,
+                                  ended)) < 0) {
+            fprintf(stderr, "vmafgpu: cannot write the chunk log %s\n",
+                    s->output_path);
+            goto fail;
+        }
+        if (!s->quiet)
+            fprintf(stderr, "vmafgpu: frames %u..%u%s in %s\n", s->chunk_start,
+                    s->chunk_start + (n - lead) - 1,
+                    ended ? " (the end of the title)" : "", s->output_path);
+        ret = 0;
         goto fail;
     }
 
@@ -839,6 +1021,12 @@ int main(int argc, char **argv)
 
     if (argc > 1 && !strcmp(argv[1], "plot")) {
         ret = plot_main(argv[0], argc - 1, argv + 1);
+        return ret < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+    }
+    if (argc > 1 && !strcmp(argv[1], "merge")) {
+        ret = merge_main(argv[0], argc - 1, argv + 1);
+        if (ret >= 0 && flush_stdout() < 0)
+            ret = -EIO;
         return ret < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
     }
     ret = parse_args(argc, argv, &s);
