@@ -109,6 +109,18 @@ if [ -x "$top/tests/fate/run.sh" ]; then
     count fate $?
 fi
 
+if [ -x "$top/tests/fate/chunks.sh" ]; then
+    step "chunked scoring: merged chunks = the whole run"
+    VMAFGPU="$build/lib/tools/vmafgpu" "$top/tests/fate/chunks.sh"
+    count chunks $?
+fi
+
+if [ -x "$top/tests/fate/slurm.sh" ]; then
+    step "chunks on a local Slurm: job array and merge job"
+    VMAFGPU="$build/lib/tools/vmafgpu" "$top/tests/fate/slurm.sh"
+    count slurm $?
+fi
+
 # the other FFmpeg releases: a minimal build of each and its scoring runs
 for rel in ${VG_OTHER_FFMPEG:-8.1.2 7.1.5}; do
     step "ffmpeg $rel: minimal build and one scoring run"
