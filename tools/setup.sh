@@ -29,7 +29,8 @@ packages="build-essential autoconf automake libtool pkg-config check
 libsubunit-dev libjson-c-dev nasm valgrind xz-utils git ca-certificates
 dpkg-dev curl libxml2-dev libxml2-utils w3c-sgml-lib chromium clang
 libclang-rt-dev
-libdav1d-dev"
+libdav1d-dev
+slurmctld slurmd slurm-client munge"
 
 if [ "${VG_SKIP_APT:-0}" != 1 ] && command -v apt-get >/dev/null 2>&1 &&
    [ "$(id -u)" = 0 ]; then
