@@ -289,24 +289,43 @@ static int64_t get_int(json_object *o, const char *key, int64_t def)
            json_object_get_int64(v) : def;
 }
 
+/* o is an array of at least n elements (json-c asserts on the type) */
+static int is_array(json_object *o, size_t n)
+{
+    return o && json_object_is_type(o, json_type_array) &&
+           json_object_array_length(o) >= n;
+}
+
 /* the models and features of the run, as its chunks were set up */
 static int replay_uses(VgContext *ctx, json_object *run, const char *path)
 {
     json_object *uses;
     int ret;
 
-    if (!json_object_object_get_ex(run, "uses", &uses) ||
-        !json_object_is_type(uses, json_type_array))
+    if (!json_object_object_get_ex(run, "uses", &uses) || !is_array(uses, 0)) {
+        vg_log(&ctx->log, VG_LOG_ERROR, "chunk log '%s': malformed (no "
+               "models and features)", path);
         return -EINVAL;
+    }
     for (size_t u = 0; u < json_object_array_length(uses); u++) {
-        json_object *e = json_object_array_get_idx(uses, u);
-        const char *kind = json_object_get_string(json_object_array_get_idx(e, 0));
-        const char *name = json_object_get_string(json_object_array_get_idx(e, 1));
-        json_object *o = json_object_array_get_idx(e, 2);
-        const char *opts = o ? json_object_get_string(o) : NULL;
+        json_object *e = json_object_array_get_idx(uses, u), *o;
+        const char *kind, *name, *opts;
 
-        if (!kind || !name)
+        if (!is_array(e, 3)) {
+            vg_log(&ctx->log, VG_LOG_ERROR, "chunk log '%s': malformed (its "
+                   "models and features)", path);
             return -EINVAL;
+        }
+        kind = json_object_get_string(json_object_array_get_idx(e, 0));
+        name = json_object_get_string(json_object_array_get_idx(e, 1));
+        o = json_object_array_get_idx(e, 2);
+        opts = o ? json_object_get_string(o) : NULL;
+
+        if (!kind || !name) {
+            vg_log(&ctx->log, VG_LOG_ERROR, "chunk log '%s': malformed (its "
+                   "models and features)", path);
+            return -EINVAL;
+        }
         ret = !strcmp(kind, "model") ? vg_use_model(ctx, name) :
               vg_use_feature(ctx, name, opts);
         if (ret < 0) {
@@ -331,8 +350,9 @@ static int import_frames(VgContext *ctx, json_object *root, unsigned start,
         !json_object_is_type(frames, json_type_array) ||
         json_object_array_length(frames) != count ||
         !json_object_object_get_ex(root, "run", &run) ||
-        !json_object_object_get_ex(run, "keys", &keys) ||
-        !json_object_object_get_ex(run, "internal_keys", &ikeys))
+        !json_object_object_get_ex(run, "keys", &keys) || !is_array(keys, 0) ||
+        !json_object_object_get_ex(run, "internal_keys", &ikeys) ||
+        !is_array(ikeys, 0))
         goto bad;
     for (int c = 0; c < 2; c++) {
         json_object *names = c ? ikeys : keys;
@@ -347,13 +367,15 @@ static int import_frames(VgContext *ctx, json_object *root, unsigned start,
         }
     }
     for (unsigned i = 0; i < count; i++) {
-        json_object *f = json_object_array_get_idx(frames, i);
-        json_object *rec = json_object_array_get_idx(f, 2);
+        json_object *f = json_object_array_get_idx(frames, i), *rec;
         unsigned r = 0;
+
+        if (!is_array(f, 3) || !is_array(rec = json_object_array_get_idx(f, 2), 0))
+            goto bad;
 
         for (int c = 0; c < 2; c++) {
             json_object *vals = json_object_array_get_idx(f, (size_t)c);
-            if (!vals || json_object_array_length(vals) != n_map[c])
+            if (!is_array(vals, n_map[c]) || json_object_array_length(vals) != n_map[c])
                 goto bad;
             for (unsigned k = 0; k < n_map[c]; k++) {
                 json_object *v = json_object_array_get_idx(vals, k);
@@ -378,7 +400,9 @@ static int import_frames(VgContext *ctx, json_object *root, unsigned start,
 
             if (!inst->store)
                 continue;
-            v = rec ? json_object_array_get_idx(rec, r++) : NULL;
+            v = r < json_object_array_length(rec) ?
+                json_object_array_get_idx(rec, r) : NULL;
+            r++;
             if (!v)
                 continue;
             if (inst->desc->frame_record_size > sizeof(buf) ||
@@ -426,9 +450,12 @@ int vg_merge_chunks(VgContext **pctx, const VgConfig *cfg,
         json_object *root = json_object_from_file(paths[c]), *run, *chunk, *last;
         const char *rs;
 
-        if (!root || get_int(root, "vmafgpu_chunk_log", 0) != CHUNK_FORMAT ||
+        if (!root || !json_object_is_type(root, json_type_object) ||
+            get_int(root, "vmafgpu_chunk_log", 0) != CHUNK_FORMAT ||
             !json_object_object_get_ex(root, "run", &run) ||
+            !json_object_is_type(run, json_type_object) ||
             !json_object_object_get_ex(root, "chunk", &chunk) ||
+            !json_object_is_type(chunk, json_type_object) ||
             get_int(chunk, "start", -1) < 0 || get_int(chunk, "count", -1) < 0 ||
             get_int(chunk, "start", 0) + get_int(chunk, "count", 0) > UINT32_MAX ||
             !json_object_object_get_ex(chunk, "last", &last)) {

@@ -156,6 +156,12 @@ refused "an overlap" "overlap" "$vmafgpu" merge "$c.0.json" "$c.1.json" "$c.1.js
 refused "a chunk of another run" "comes from another run" "$vmafgpu" merge "$c.0.json" "$c.1.json" \
     "$work/r640x360_444p8_vmaf_v1_0_16_3d0h.c4.2.json" "$c.3.json"
 refused "not a chunk log" "is not a vmafgpu chunk log" "$vmafgpu" merge "$work/r640x360_444p8_vmaf_v0_6_1_psnr.whole.json"
+head -c 300 "$c.1.json" > "$work/truncated.json"
+refused "a truncated chunk log" "is not a vmafgpu chunk log" "$vmafgpu" merge "$c.0.json" "$work/truncated.json"
+sed 's/"frames":\[\[/"frames":[1,[/' "$c.3.json" > "$work/bad-frame.json"
+refused "a malformed frame" "malformed" "$vmafgpu" merge "$c.0.json" "$c.1.json" "$c.2.json" "$work/bad-frame.json"
+sed 's/"uses":\[\[/"uses":[7,[/' "$c.3.json" > "$work/bad-uses.json"
+refused "malformed uses" "malformed" "$vmafgpu" merge "$work/bad-uses.json" "$c.0.json"
 # shellcheck disable=SC2086
 refused "a chunk past the end" "starts past the end" "$vmafgpu" $p444 --chunk 41:5 -o "$work/past.json"
 # shellcheck disable=SC2086
