@@ -203,10 +203,11 @@ int vg_write_chunk(VgContext *ctx, const char *path, unsigned lead,
                "call vg_flush() after the chunk's frames first");
         return ctx->error ? ctx->error : -EINVAL;
     }
-    if (lead > ctx->n_frames || lead > start) {
+    if (lead != vg_chunk_lead_in(ctx, start) || lead > ctx->n_frames) {
         vg_log(&ctx->log, VG_LOG_ERROR, "vg_write_chunk(): a lead-in of %u frames "
-               "for a chunk starting at frame %u, %u frames submitted", lead,
-               start, ctx->n_frames);
+               "for a chunk starting at frame %u, %u frames submitted (the "
+               "lead-in must be vg_chunk_lead_in()'s %u)", lead, start,
+               ctx->n_frames, vg_chunk_lead_in(ctx, start));
         return -EINVAL;
     }
     count = ctx->n_frames - lead;
@@ -244,7 +245,7 @@ int vg_write_chunk(VgContext *ctx, const char *path, unsigned lead,
             if (!inst->store)
                 continue;
             if (inst->desc->frame_record_size > sizeof(buf)) {
-                ret = -ENOSYS;
+                ret = -E2BIG;
                 break;
             }
             json_object_array_add(rec, vg_framestore_get(inst->store, i, buf) < 0 ?
@@ -326,6 +327,11 @@ static int replay_uses(VgContext *ctx, json_object *run, const char *path)
                    "models and features)", path);
             return -EINVAL;
         }
+        if (strcmp(kind, "model") && strcmp(kind, "feature")) {
+            vg_log(&ctx->log, VG_LOG_ERROR, "chunk log '%s': malformed (a use "
+                   "of kind '%s')", path, kind);
+            return -EINVAL;
+        }
         ret = !strcmp(kind, "model") ? vg_use_model(ctx, name) :
               vg_use_feature(ctx, name, opts);
         if (ret < 0) {
@@ -343,8 +349,9 @@ static int import_frames(VgContext *ctx, json_object *root, unsigned start,
 {
     json_object *frames, *run, *keys, *ikeys;
     VgCollector *cols[2] = { ctx->collector, ctx->scratch };
-    int map[2][256];
+    int *map[2] = { NULL, NULL };
     unsigned n_map[2];
+    int ret = -EINVAL;
 
     if (!json_object_object_get_ex(root, "frames", &frames) ||
         !json_object_is_type(frames, json_type_array) ||
@@ -358,8 +365,12 @@ static int import_frames(VgContext *ctx, json_object *root, unsigned start,
         json_object *names = c ? ikeys : keys;
 
         n_map[c] = (unsigned)json_object_array_length(names);
-        if (n_map[c] > 256 || n_map[c] != vg_collector_count(cols[c]))
+        if (n_map[c] != vg_collector_count(cols[c]))
             goto bad;
+        if (!(map[c] = malloc((n_map[c] ? n_map[c] : 1) * sizeof(int)))) {
+            ret = -ENOMEM;
+            goto end;
+        }
         for (unsigned k = 0; k < n_map[c]; k++) {
             const char *nm = json_object_get_string(json_object_array_get_idx(names, k));
             if (!nm || (map[c][k] = vg_collector_find(cols[c], nm)) < 0)
@@ -380,16 +391,16 @@ static int import_frames(VgContext *ctx, json_object *root, unsigned start,
             for (unsigned k = 0; k < n_map[c]; k++) {
                 json_object *v = json_object_array_get_idx(vals, k);
                 double d;
-                int ret;
 
                 if (!v)
                     continue;
                 if (parse_bits(json_object_get_string(v), &d) < 0)
                     goto bad;
                 if ((ret = vg_collector_set(cols[c], map[c][k], start + i, d)) < 0) {
-                    vg_log(&ctx->log, VG_LOG_ERROR, "chunk log '%s': frame %u has "
-                           "a value twice (overlapping chunks)", path, start + i);
-                    return ret;
+                    vg_log(&ctx->log, VG_LOG_ERROR, "chunk log '%s': frame %u: %s",
+                           path, start + i, ret == -EEXIST ? "a value is "
+                           "there twice" : strerror(-ret));
+                    goto end;
                 }
             }
         }
@@ -412,11 +423,79 @@ static int import_frames(VgContext *ctx, json_object *root, unsigned start,
                 goto bad;
         }
     }
-    return 0;
+    ret = 0;
+    goto end;
 bad:
     vg_log(&ctx->log, VG_LOG_ERROR, "chunk log '%s': malformed or not of this "
            "run's features", path);
-    return -EINVAL;
+    ret = -EINVAL;
+end:
+    free(map[0]);
+    free(map[1]);
+    return ret;
+}
+
+/* chunk c's header: checked, its range recorded, its run string (owned
+ * by root, which the caller frees) in *rs */
+static int read_header(VgLog *log, const char *path, json_object **proot,
+                       const char **rs, ChunkRange *r, double *seconds)
+{
+    json_object *root = json_object_from_file(path), *run, *chunk, *last, *sec;
+
+    *proot = root;
+    if (!root || !json_object_is_type(root, json_type_object) ||
+        get_int(root, "vmafgpu_chunk_log", 0) != CHUNK_FORMAT ||
+        !json_object_object_get_ex(root, "run", &run) ||
+        !json_object_is_type(run, json_type_object) ||
+        !json_object_object_get_ex(root, "chunk", &chunk) ||
+        !json_object_is_type(chunk, json_type_object) ||
+        get_int(chunk, "start", -1) < 0 || get_int(chunk, "count", -1) < 0 ||
+        get_int(chunk, "start", 0) + get_int(chunk, "count", 0) > UINT32_MAX ||
+        !json_object_object_get_ex(chunk, "last", &last) ||
+        !json_object_is_type(last, json_type_boolean)) {
+        vg_log(log, VG_LOG_ERROR, "'%s' is not a vmafgpu chunk log%s%s", path,
+               root ? "" : ": ", root ? "" : json_util_get_last_err());
+        return -EINVAL;
+    }
+    r->start = (unsigned)get_int(chunk, "start", 0);
+    r->count = (unsigned)get_int(chunk, "count", 0);
+    r->last = json_object_get_boolean(last);
+    r->path = path;
+    if (json_object_object_get_ex(chunk, "seconds", &sec))
+        *seconds += json_object_get_double(sec);
+    *rs = json_object_to_json_string_ext(run, JSON_C_TO_STRING_PLAIN);
+    return *rs ? 0 : -ENOMEM;
+}
+
+/* a context for the run of the chunk logs, its geometry checked */
+static int merge_context(VgContext **pctx, const VgConfig *cfg, VgLog *log,
+                         json_object *run, const char *path)
+{
+    const int64_t w = get_int(run, "width", 0), h = get_int(run, "height", 0);
+    const int64_t dw = get_int(run, "dis_width", 0), dh = get_int(run, "dis_height", 0);
+    const int64_t bpc = get_int(run, "bitdepth", 0), fmt = get_int(run, "format", -1);
+    const int64_t sub = get_int(run, "subsample", 0), scale = get_int(run, "scale", -1);
+    VgConfig mc = *cfg;
+    int ret;
+
+    if (w < 1 || h < 1 || w > 65536 || h > 65536 || dw < 1 || dh < 1 ||
+        dw > 65536 || dh > 65536 || bpc < 8 || bpc > 16 || fmt < 0 ||
+        fmt > VG_PIX_FMT_YUV444P_MSB || sub < 1 || sub > INT32_MAX ||
+        scale < 0 || scale >= VG_SCALE_NB) {
+        vg_log(log, VG_LOG_ERROR, "chunk log '%s': malformed (picture format, "
+               "size or subsampling out of range)", path);
+        return -EINVAL;
+    }
+    mc.backend = VG_BACKEND_CPU;
+    mc.n_threads = 1;
+    mc.n_subsample = (unsigned)sub;
+    mc.scale = (enum VgScale)scale;
+    if ((ret = vg_context_create(pctx, &mc)) < 0 ||
+        (ret = replay_uses(*pctx, run, path)) < 0)
+        return ret;
+    return vg_context_start_imported(*pctx, (enum VgPixFmt)fmt, (unsigned)w,
+                                     (unsigned)h, (unsigned)dw, (unsigned)dh,
+                                     (unsigned)bpc);
 }
 
 int vg_merge_chunks(VgContext **pctx, const VgConfig *cfg,
@@ -425,8 +504,8 @@ int vg_merge_chunks(VgContext **pctx, const VgConfig *cfg,
     VgContext *ctx = NULL;
     VgLog log;
     ChunkRange *ranges = NULL;
+    json_object *run = NULL;
     char *run_str = NULL;
-    const char *first_path = NULL;
     unsigned next = 0;
     double seconds = 0;
     int ret = 0;
@@ -446,102 +525,54 @@ int vg_merge_chunks(VgContext **pctx, const VgConfig *cfg,
         ret = -ENOMEM;
         goto end;
     }
+    /* first the headers: one run, the title covered, nothing imported yet */
     for (unsigned c = 0; c < n_paths; c++) {
-        json_object *root = json_object_from_file(paths[c]), *run, *chunk, *last;
+        json_object *root;
         const char *rs;
 
-        if (!root || !json_object_is_type(root, json_type_object) ||
-            get_int(root, "vmafgpu_chunk_log", 0) != CHUNK_FORMAT ||
-            !json_object_object_get_ex(root, "run", &run) ||
-            !json_object_is_type(run, json_type_object) ||
-            !json_object_object_get_ex(root, "chunk", &chunk) ||
-            !json_object_is_type(chunk, json_type_object) ||
-            get_int(chunk, "start", -1) < 0 || get_int(chunk, "count", -1) < 0 ||
-            get_int(chunk, "start", 0) + get_int(chunk, "count", 0) > UINT32_MAX ||
-            !json_object_object_get_ex(chunk, "last", &last)) {
-            vg_log(&log, VG_LOG_ERROR, "'%s' is not a vmafgpu chunk log%s%s",
-                   paths[c], root ? "" : ": ", root ? "" : json_util_get_last_err());
-            json_object_put(root);
+        ret = read_header(&log, paths[c], &root, &rs, &ranges[c], &seconds);
+        if (ret >= 0 && !run_str && !(run_str = strdup(rs)))
+            ret = -ENOMEM;
+        if (ret >= 0 && strcmp(rs, run_str)) {
+            vg_log(&log, VG_LOG_ERROR, "chunk log '%s' comes from another run "
+                   "than '%s' (models, features, options, picture format or "
+                   "size, or version differ): chunks of different runs are not "
+                   "merged", paths[c], paths[0]);
             ret = -EINVAL;
-            goto end;
         }
-        rs = json_object_to_json_string_ext(run, JSON_C_TO_STRING_PLAIN);
-        if (!run_str) {
-            VgConfig mc = *cfg;
-
-            if (!(run_str = strdup(rs))) {
-                json_object_put(root);
-                ret = -ENOMEM;
-                goto end;
-            }
-            first_path = paths[c];
-            mc.backend = VG_BACKEND_CPU;
-            mc.n_threads = 1;
-            mc.n_subsample = (unsigned)get_int(run, "subsample", 1);
-            mc.scale = (enum VgScale)get_int(run, "scale", 0);
-            if ((ret = vg_context_create(&ctx, &mc)) < 0 ||
-                (ret = replay_uses(ctx, run, paths[c])) < 0 ||
-                (ret = vg_context_start_imported(
-                     ctx, (enum VgPixFmt)get_int(run, "format", 0),
-                     (unsigned)get_int(run, "width", 0),
-                     (unsigned)get_int(run, "height", 0),
-                     (unsigned)get_int(run, "dis_width", 0),
-                     (unsigned)get_int(run, "dis_height", 0),
-                     (unsigned)get_int(run, "bitdepth", 0))) < 0) {
-                json_object_put(root);
-                goto end;
-            }
-        } else if (strcmp(rs, run_str)) {
-            vg_log(&log, VG_LOG_ERROR, "chunk log '%s' comes from another run than "
-                   "'%s' (models, features, options, picture format or size, or "
-                   "version differ): chunks of different runs are not merged",
-                   paths[c], first_path);
-            json_object_put(root);
-            ret = -EINVAL;
-            goto end;
-        }
-        ranges[c].start = (unsigned)get_int(chunk, "start", 0);
-        ranges[c].count = (unsigned)get_int(chunk, "count", 0);
-        ranges[c].last = json_object_get_boolean(last);
-        ranges[c].path = paths[c];
-        if (json_object_object_get_ex(chunk, "seconds", &last))
-            seconds += json_object_get_double(last);
-        /* overlaps are found below, before any value is used */
-        for (unsigned o = 0; o < c; o++) {
-            const ChunkRange *a = &ranges[o], *b = &ranges[c];
-            if (a->start < b->start + b->count && b->start < a->start + a->count) {
-                const unsigned lo = a->start > b->start ? a->start : b->start;
-                vg_log(&log, VG_LOG_ERROR, "chunk logs '%s' (frames %u..%u) and "
-                       "'%s' (frames %u..%u) overlap from frame %u", a->path,
-                       a->start, a->start + a->count - 1, b->path, b->start,
-                       b->start + b->count - 1, lo);
-                json_object_put(root);
-                ret = -EINVAL;
-                goto end;
-            }
-        }
-        ret = import_frames(ctx, root, ranges[c].start, ranges[c].count, paths[c]);
         json_object_put(root);
         if (ret < 0)
             goto end;
     }
     qsort(ranges, n_paths, sizeof(*ranges), cmp_range);
     for (unsigned c = 0; c < n_paths; c++) {
-        if (ranges[c].start > next) {
+        const ChunkRange *r = &ranges[c];
+
+        if (r->start > next) {
             vg_log(&log, VG_LOG_ERROR, "frames %u..%u are missing: no chunk log "
                    "holds them (the next one, '%s', starts at frame %u)", next,
-                   ranges[c].start - 1, ranges[c].path, ranges[c].start);
+                   r->start - 1, r->path, r->start);
             ret = -EINVAL;
             goto end;
         }
-        if (ranges[c].last && c + 1 < n_paths && ranges[c + 1].count) {
+        if (r->start < next && r->count) {
+            vg_log(&log, VG_LOG_ERROR, "chunk logs '%s' (frames %u..%u) and "
+                   "'%s' (frames %u..%u) overlap from frame %u",
+                   ranges[c - 1].path, ranges[c - 1].start,
+                   ranges[c - 1].start + ranges[c - 1].count - 1, r->path,
+                   r->start, r->start + r->count - 1, r->start);
+            ret = -EINVAL;
+            goto end;
+        }
+        if (r->last && c + 1 < n_paths && ranges[c + 1].count) {
             vg_log(&log, VG_LOG_ERROR, "chunk log '%s' ends the title at frame "
-                   "%u, but '%s' holds frames after it", ranges[c].path,
-                   ranges[c].start + ranges[c].count, ranges[c + 1].path);
+                   "%u, but '%s' holds frames after it", r->path,
+                   r->start + r->count, ranges[c + 1].path);
             ret = -EINVAL;
             goto end;
         }
-        next = ranges[c].start + ranges[c].count;
+        if (r->start + r->count > next)
+            next = r->start + r->count;
     }
     if (!ranges[n_paths - 1].last) {
         vg_log(&log, VG_LOG_ERROR, "frames from %u on are missing: no chunk log "
@@ -555,11 +586,31 @@ int vg_merge_chunks(VgContext **pctx, const VgConfig *cfg,
         ret = -EINVAL;
         goto end;
     }
+    if (!(run = json_tokener_parse(run_str))) {
+        ret = -ENOMEM;
+        goto end;
+    }
+    if ((ret = merge_context(&ctx, cfg, &log, run, paths[0])) < 0)
+        goto end;
+    /* then the values */
+    for (unsigned c = 0; c < n_paths; c++) {
+        json_object *root = json_object_from_file(ranges[c].path);
+
+        ret = root ? import_frames(ctx, root, ranges[c].start, ranges[c].count,
+                                   ranges[c].path) : -EIO;
+        if (!root)
+            vg_log(&log, VG_LOG_ERROR, "chunk log '%s' cannot be read again: %s",
+                   ranges[c].path, json_util_get_last_err());
+        json_object_put(root);
+        if (ret < 0)
+            goto end;
+    }
     ret = vg_context_finish_imported(ctx, next, seconds);
 end:
     if (ret < 0)
         vg_context_destroy(&ctx);
     *pctx = ctx;
+    json_object_put(run);
     free(ranges);
     free(run_str);
     vg_log_uninit(&log);

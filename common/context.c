@@ -236,8 +236,11 @@ static int record_use(VgContext *ctx, int is_model, const char *name,
 {
     const unsigned n = ctx->n_uses;
 
-    if (n >= sizeof(ctx->uses) / sizeof(ctx->uses[0]))
+    if (n >= sizeof(ctx->uses) / sizeof(ctx->uses[0])) {
+        vg_log(&ctx->log, VG_LOG_ERROR, "more than %u vg_use_model() and "
+               "vg_use_feature() calls", n);
         return -E2BIG;
+    }
     ctx->uses[n].is_model = is_model;
     ctx->uses[n].name = strdup(name);
     ctx->uses[n].opts = opts ? strdup(opts) : NULL;

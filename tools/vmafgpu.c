@@ -172,6 +172,7 @@ static void usage(FILE *f, const char *app)
 " --cpumask N, --gpumask N  accepted for compatibility with vmaf; no effect\n\n"
 "Chunks (one title scored in parts, merged into exactly the whole run):\n"
 " --chunk START:COUNT       score frames START..START+COUNT-1 of the inputs\n"
+"                           (START: to their end)\n"
 "                           (reading the few frames before START that\n"
 "                           temporal features need) and write the chunk log\n"
 "                           to --output; '%s merge' joins the chunk logs\n"
@@ -411,12 +412,13 @@ static int parse_args(int argc, char **argv, Settings *s)
             if (!colon)
                 return bad_arg(app, opt_name(o), optarg, "START:COUNT");
             *colon = 0;
+            /* START: (no COUNT) scores to the end of the inputs */
             if (parse_unsigned(optarg, &s->chunk_start) < 0 ||
-                parse_unsigned(colon + 1, &s->chunk_count) < 0 ||
-                !s->chunk_count) {
+                (colon[1] && (parse_unsigned(colon + 1, &s->chunk_count) < 0 ||
+                              !s->chunk_count))) {
                 *colon = ':';
                 return bad_arg(app, opt_name(o), optarg,
-                               "START:COUNT (frame numbers, COUNT > 0)");
+                               "START:COUNT or START: (frame numbers, COUNT > 0)");
             }
             *colon = ':';
             s->chunk = 1;
@@ -900,7 +902,10 @@ static int run(const Settings *s)
             ret = -EINVAL;
             goto fail;
         }
-        frame_cnt = lead + s->chunk_count;
+        /* COUNT 0 (START:) or one that reaches past the last frame
+         * number: to the end of the inputs */
+        frame_cnt = s->chunk_count && s->chunk_count <= UINT_MAX - lead ?
+                    lead + s->chunk_count : 0;
     }
 
     t0 = clock();

@@ -10,8 +10,9 @@
 # 2 frames among them), for vmaf_v0.6.1 with psnr and its aggregate, every
 # vmaf_v1.0.16 model, the float model and each temporal feature
 # (integer motion with the five-frame window and moving average, float
-# motion, SpEED temporal), also with --subsample; then the decoded 1080p
-# pair when VG_CORPUS_RAW has it. Then the refusals: a gap, a missing last
+# motion, SpEED temporal), also with --subsample; then the decoded
+# pairs of the corpus (1080p, its upscaled rendition, 10-bit 720p, 2160p)
+# when VG_CORPUS_RAW has them. Then the refusals: a gap, a missing last
 # chunk, an overlap, a chunk of another run, a chunk past the end.
 #
 # Usage: VMAFGPU=tools/vmafgpu tests/fate/chunks.sh
@@ -141,11 +142,18 @@ done
 check "r640x360_422p10 vmaf_v1.0.16_hfr_3d0h" 30 $p422 -- -m version=vmaf_v1.0.16_hfr_3d0h
 check "r352x288_420p12 vmaf_v1.0.16_hfr_5d0h" 30 $p420 -- -m version=vmaf_v1.0.16_hfr_5d0h
 
-# the decoded 1080p pair (60 frames), when the corpus is decoded
-if [ -f "${VG_CORPUS_RAW:-}/p1080_ref.yuv" ]; then
-    p1080="-r $VG_CORPUS_RAW/p1080_ref.yuv -d $VG_CORPUS_RAW/p1080_dist_crf32.yuv -w 1920 -h 1080 -p 420 -b 8"
-    check "p1080_crf32 vmaf_v0.6.1+psnr" 60 $p1080 -- $v061
-fi
+# the decoded corpus pairs, when the corpus is decoded (tests/prepare-corpus.sh)
+for row in "p1080_crf32 p1080_ref p1080_dist_crf32 1920 1080 8 60" \
+           "p1080_scaled p1080_ref p1080_dist_scaled 1920 1080 8 60" \
+           "p720_10 p720_10_ref p720_10_dist_x265crf30 1280 720 10 30" \
+           "p2160 p2160_ref p2160_dist_x265crf30 3840 2160 8 30"; do
+    # shellcheck disable=SC2086
+    set -- $row
+    if [ -f "${VG_CORPUS_RAW:-}/$2.yuv" ] && [ -f "$VG_CORPUS_RAW/$3.yuv" ]; then
+        check "$1 vmaf_v0.6.1+psnr" "$7" -r "$VG_CORPUS_RAW/$2.yuv" \
+            -d "$VG_CORPUS_RAW/$3.yuv" -w "$4" -h "$5" -p 420 -b "$6" -- $v061
+    fi
+done
 
 # refusals, on the first split of 4 chunks of the 4:4:4 pair (1, 2, 17, 20 frames)
 c="$work/r640x360_444p8_vmaf_v0_6_1_psnr.c4"
@@ -160,8 +168,19 @@ head -c 300 "$c.1.json" > "$work/truncated.json"
 refused "a truncated chunk log" "is not a vmafgpu chunk log" "$vmafgpu" merge "$c.0.json" "$work/truncated.json"
 sed 's/"frames":\[\[/"frames":[1,[/' "$c.3.json" > "$work/bad-frame.json"
 refused "a malformed frame" "malformed" "$vmafgpu" merge "$c.0.json" "$c.1.json" "$c.2.json" "$work/bad-frame.json"
-sed 's/"uses":\[\[/"uses":[7,[/' "$c.3.json" > "$work/bad-uses.json"
-refused "malformed uses" "malformed" "$vmafgpu" merge "$work/bad-uses.json" "$c.0.json"
+# one chunk to the end of the inputs (START:) is the whole title
+# shellcheck disable=SC2086
+if "$vmafgpu" $p444 $v061 --chunk 0: -q -o "$work/single.json" &&
+    "$vmafgpu" merge "$work/single.json" --json --precision max -q -o "$work/single-merged.json" &&
+    strip_fps "$work/single-merged.json" | cmp -s - "$work/r640x360_444p8_vmaf_v0_6_1_psnr.whole.cmp"; then
+    pass "one chunk 0: (to the end): merged = whole run"
+else
+    fail "one chunk 0: (to the end): merged differs from the whole run"
+fi
+sed 's/"uses":\[\[/"uses":[7,[/' "$work/single.json" > "$work/bad-uses.json"
+refused "malformed uses" "malformed" "$vmafgpu" merge "$work/bad-uses.json"
+sed 's/"bitdepth":8/"bitdepth":40/' "$work/single.json" > "$work/bad-depth.json"
+refused "a bit depth out of range" "out of range" "$vmafgpu" merge "$work/bad-depth.json"
 # shellcheck disable=SC2086
 refused "a chunk past the end" "starts past the end" "$vmafgpu" $p444 --chunk 41:5 -o "$work/past.json"
 # shellcheck disable=SC2086

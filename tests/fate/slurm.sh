@@ -50,7 +50,8 @@ stop() {
     done
     [ -n "${VG_FATE_WORK:-}" ] || rm -rf "$w"
 }
-trap stop EXIT INT TERM
+trap stop EXIT
+trap 'exit 130' INT TERM
 dd if=/dev/urandom of="$s/munge.key" bs=1024 count=1 2> /dev/null
 chmod 400 "$s/munge.key"
 cat > "$s/slurm.conf" <<EOF

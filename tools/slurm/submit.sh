@@ -5,15 +5,16 @@
 # Score one title in chunks on a Slurm cluster and merge them into exactly
 # the whole run's log:
 #
-#   tools/slurm/submit.sh -f FRAMES -n CHUNKS -o OUTDIR [-g] [-l LOG_ARGS]
+#   tools/slurm/submit.sh -f FRAMES -n CHUNKS -o OUTDIR [-g|-c] [-l LOG_ARGS]
 #                         [-s "SBATCH_ARGS"] -- VMAFGPU [vmafgpu arguments...]
 #
 #   -f FRAMES   frames of the title (a raw file: its size / the frame size;
 #               a container: ffprobe -count_frames)
 #   -n CHUNKS   tasks of the job array (sbatch --array=0..CHUNKS-1)
 #   -o OUTDIR   a folder every node sees: chunk-K.json, then title.json
-#   -g          one GPU per task (--gres=gpu:1); vmafgpu's --backend auto
-#               uses it
+#   -g | -c     one GPU per task (--gres=gpu:1; vmafgpu's --backend auto
+#               uses it) | none; default: a GPU when the cluster's nodes
+#               have GPU resources (sinfo's GRES column names gpu)
 #   -l ARGS     the merged log's format (default: --json --precision max)
 #   -s ARGS     more sbatch arguments for both jobs (partition, time, ...)
 #
@@ -25,13 +26,14 @@
 
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-frames="" chunks="" outdir="" gres="" logargs="--json --precision max" extra=""
-while getopts f:n:o:gl:s: o; do
+frames="" chunks="" outdir="" gres=auto logargs="--json --precision max" extra=""
+while getopts f:n:o:gcl:s: o; do
     case $o in
     f) frames=$OPTARG ;;
     n) chunks=$OPTARG ;;
     o) outdir=$OPTARG ;;
     g) gres="--gres=gpu:1" ;;
+    c) gres="" ;;
     l) logargs=$OPTARG ;;
     s) extra=$OPTARG ;;
     *) exit 2 ;;
@@ -39,7 +41,7 @@ while getopts f:n:o:gl:s: o; do
 done
 shift $((OPTIND - 1))
 if [ -z "$frames" ] || [ -z "$chunks" ] || [ -z "$outdir" ] || [ $# -lt 1 ]; then
-    sed -n '5,16p' "$0" >&2
+    sed -n '5,18p' "$0" >&2
     exit 2
 fi
 if [ "$chunks" -lt 1 ] || [ "$chunks" -gt "$frames" ]; then
@@ -50,6 +52,21 @@ vmafgpu=$1
 shift
 mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd)
+for f in "$outdir"/chunk-*.json "$outdir"/title.json; do
+    if [ -e "$f" ]; then
+        echo "$0: $outdir holds the logs of an earlier run ($f): give an empty folder" >&2
+        exit 2
+    fi
+done
+set -f   # the sbatch arguments are not file patterns
+if [ "$gres" = auto ]; then
+    # GPUs in the partition the jobs go to (-s "--partition=P"), else any
+    part=$(echo " $extra" | sed -n 's/.* --partition[= ]\([^ ]*\).*/\1/p; s/.* -p \([^ ]*\).*/\1/p')
+    gres=""
+    sinfo -h ${part:+-p "$part"} -o %G 2> /dev/null | grep -q gpu && gres="--gres=gpu:1"
+fi
+# the merge command for sh -c: each word single-quoted
+q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 # shellcheck disable=SC2086
 array=$(sbatch --parsable --array=0-$((chunks - 1)) $gres $extra \
     --output="$outdir/chunk-%a.out" \
@@ -59,6 +76,6 @@ array=${array%%;*}
 # shellcheck disable=SC2086
 merge=$(sbatch --parsable --dependency=afterany:"$array" $extra \
     --job-name=vmafgpu-merge --output="$outdir/merge.out" \
-    --wrap="'$vmafgpu' merge '$outdir'/chunk-*.json -o '$outdir/title.json' $logargs")
+    --wrap="$(q "$vmafgpu") merge $(q "$outdir")/chunk-*.json -o $(q "$outdir/title.json") $logargs")
 merge=${merge%%;*}
 echo "array job $array ($chunks chunks), merge job $merge: $outdir/title.json"
