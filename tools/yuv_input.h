@@ -62,7 +62,10 @@ const YuvInputInfo *yuv_input_info(const YuvInput *in);
  */
 int yuv_input_read(YuvInput *in, VgPicture *pic);
 
-/** Skip n frames. @return number skipped (stops at end of file or error). */
+/**
+ * Skip n frames. From a regular file the samples are seeked over, not read
+ * or checked. @return number skipped (stops at end of file or error).
+ */
 unsigned yuv_input_skip(YuvInput *in, unsigned n);
 
 /** Close and free; *in becomes NULL. */
