@@ -128,7 +128,22 @@ podd="-r $work/r577x323_yuv420p_ref.yuv -d $work/r577x323_yuv420p_dist.yuv -w 57
 v061="-m version=vmaf_v0.6.1 --feature psnr=enable_apsnr=true"
 temporal="--feature motion=motion_five_frame_window=true:motion_moving_average=true --feature float_motion --feature speed_temporal"
 
+# y4m_of RAW OUT FRAMES: the looped 4:4:4 pair as y4m (chunks seek over
+# whole frames, each with its header)
+y4m_of() {
+    printf 'YUV4MPEG2 W640 H360 F30:1 Ip A1:1 C444\n' > "$2"
+    i=0
+    while [ $i -lt "$3" ]; do
+        printf 'FRAME\n' >> "$2"
+        dd if="$1" bs=691200 skip=$i count=1 2> /dev/null >> "$2"
+        i=$((i + 1))
+    done
+}
+y4m_of "$work/r640x360_yuv444p_ref.yuv" "$work/ref444.y4m" 40
+y4m_of "$work/r640x360_yuv444p_dist.yuv" "$work/dis444.y4m" 40
+
 check "r640x360_444p8 vmaf_v0.6.1+psnr" 40 $p444 -- $v061
+check "r640x360_444p8 y4m vmaf_v1.0.16_hfr_3d0h" 40 -r "$work/ref444.y4m" -d "$work/dis444.y4m" -- -m version=vmaf_v1.0.16_hfr_3d0h
 check "r640x360_422p10 vmaf_v0.6.1+psnr" 30 $p422 -- $v061
 check "r352x288_420p12 vmaf_v0.6.1+psnr" 30 $p420 -- $v061
 check "r577x323_420p8 vmaf_v0.6.1+psnr" 30 $podd -- $v061
