@@ -685,23 +685,39 @@ int vg_context_start_imported(VgContext *ctx, enum VgPixFmt fmt,
     return 0;
 }
 
-int vg_context_finish_imported(VgContext *ctx, unsigned n_frames,
-                               double seconds)
+/* End the stream (again) at frame n_frames - 1: the post-processing and
+ * the models run from frame 0 on fresh states and replace the values
+ * they wrote before. */
+static int refinish(VgContext *ctx, unsigned n_frames)
 {
     int ret;
 
     ctx->n_frames = n_frames;
     ctx->n_scored = 0;
-    ctx->n_complete = 0;
-    /* the chunks' own post-processing wrote values for their last frames
-     * as if the stream ended there: this run replaces them */
+    if (ctx->n_complete > n_frames)
+        ctx->n_complete = n_frames;
+    for (unsigned i = 0; i < ctx->n_feats; i++) {
+        const VgFeatureDesc *d = ctx->feats[i].desc;
+        if (d->post && ctx->post[i].priv)
+            memset(ctx->post[i].priv, 0, d->post_priv_size ? d->post_priv_size : 1);
+    }
     vg_collector_set_rewrite(ctx->collector, 1);
     ret = progress(ctx, 1);
     vg_collector_set_rewrite(ctx->collector, 0);
-    if (ret < 0) {
+    if (ret < 0)
         ctx->error = ret;
+    return ret;
+}
+
+int vg_context_finish_imported(VgContext *ctx, unsigned n_frames,
+                               double seconds)
+{
+    int ret;
+
+    /* the chunks' own post-processing wrote values for their last frames
+     * as if the stream ended there: this run replaces them */
+    if ((ret = refinish(ctx, n_frames)) < 0)
         return ret;
-    }
     ctx->t_start = 0;
     ctx->t_end = seconds;
     return 0;
@@ -915,26 +931,10 @@ int vg_flush_frames(VgContext *ctx, unsigned n)
     if ((ret = vg_flush(ctx)) < 0 || n == ctx->n_frames)
         return ret;
 
-    /* Finish the stream again, as if frame n - 1 were the last one: the
-     * post-processing (motion2/motion3 of frame n - 1 looked at frame n)
-     * and the models run anew from frame 0 on fresh states, replacing the
-     * values they wrote. Frames n and later are out of the logs, pooling
-     * and vg_get_score(). */
-    ctx->n_frames = n;
-    ctx->n_scored = 0;
-    if (ctx->n_complete > n)
-        ctx->n_complete = n;
-    for (unsigned i = 0; i < ctx->n_feats; i++) {
-        const VgFeatureDesc *d = ctx->feats[i].desc;
-        if (d->post && ctx->post[i].priv)
-            memset(ctx->post[i].priv, 0, d->post_priv_size ? d->post_priv_size : 1);
-    }
-    vg_collector_set_rewrite(ctx->collector, 1);
-    ret = progress(ctx, 1);
-    vg_collector_set_rewrite(ctx->collector, 0);
-    if (ret < 0)
-        ctx->error = ret;
-    return ret;
+    /* Finish the stream again, as if frame n - 1 were the last one
+     * (motion2/motion3 of frame n - 1 looked at frame n). Frames n and
+     * later are out of the logs, pooling and vg_get_score(). */
+    return refinish(ctx, n);
 }
 
 void vg_context_destroy(VgContext **pctx)
