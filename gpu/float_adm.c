@@ -5,9 +5,10 @@
 
 /**
  * @file
- * Float ADM on CUDA: per scale the DWT, decoupling, CSF and row-sum
- * kernels of gpu/float_adm.cu, then one kernel adding the rows in the
- * CPU's order into 9 floats per scale in the frame's result area; the
+ * Float ADM on CUDA: per scale the DWT, decoupling and CSF, terms and
+ * row-sum kernels of gpu/float_adm.cu, the last block of the row sums
+ * adding the rows in the CPU's order into 9 floats per scale in the
+ * frame's result area; the
  * powf of those totals and the frame's finish are the home's
  * (common/features/float_adm.c), so both backends print the same bits.
  *
@@ -24,11 +25,11 @@
 #include "common/features/float_adm_params.h"
 #include "gpu/feature.h"
 
-#define NB_BANDS 37     ///< lo[2][2], ref/dis/r/a/cva/cfa/cvr/cfr x 3, terms (9)
+#define NB_BANDS 31     ///< lo[2][2], ref/dis/cva/cfa/cvr/cfr x 3, terms (9)
 
 typedef struct FloatAdmCuda {
     VgFloatAdmParams par;
-    CUfunction fn_dwt, fn_dec, fn_csf, fn_terms, fn_rows, fn_tot;
+    CUfunction fn_dwt, fn_dec, fn_terms, fn_rows;
     CUdeviceptr mem;        ///< the bands, then the row sums
     CUdeviceptr rcp;        ///< the reciprocal table, 0: divide
     CUdeviceptr band[NB_BANDS];
@@ -77,16 +78,15 @@ static int float_adm_cuda_init(VgFeatureCtx *fc)
     vg_float_adm_setup(&s->par, fc->opts, fc->width, fc->height);
     if ((ret = vg_cuda_device_function(dev, "vg_fadm_dwt", &s->fn_dwt)) < 0 ||
         (ret = vg_cuda_device_function(dev, "vg_fadm_decouple", &s->fn_dec)) < 0 ||
-        (ret = vg_cuda_device_function(dev, "vg_fadm_csf", &s->fn_csf)) < 0 ||
         (ret = vg_cuda_device_function(dev, "vg_fadm_terms", &s->fn_terms)) < 0 ||
-        (ret = vg_cuda_device_function(dev, "vg_fadm_rows", &s->fn_rows)) < 0 ||
-        (ret = vg_cuda_device_function(dev, "vg_fadm_total", &s->fn_tot)) < 0)
+        (ret = vg_cuda_device_function(dev, "vg_fadm_rows", &s->fn_rows)) < 0)
         return ret;
 
     const size_t h0 = (size_t)s->par.sc[0].h;
     s->pitch = ((size_t)s->par.sc[0].w * sizeof(float) + 255) & ~(size_t)255;
     const size_t band = s->pitch * h0;
-    const size_t rows = 9 * h0 * sizeof(float);
+    /* the row sums, then the rows kernel's block counter */
+    const size_t rows = 9 * h0 * sizeof(float) + sizeof(float);
     if ((ret = VG_CU(cu, fc->log, cuMemAlloc, &s->mem,
                      NB_BANDS * band + rows)) < 0)
         goto fail;
@@ -171,15 +171,14 @@ static int float_adm_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
         for (int k = 0; k < 3; k++) {
             p.ref[k] = b[4 + k];
             p.dis[k] = b[7 + k];
-            p.r[k] = b[10 + k];
-            p.a[k] = b[13 + k];
-            p.cva[k] = b[16 + k];
-            p.cfa[k] = b[19 + k];
-            p.cvr[k] = b[22 + k];
-            p.cfr[k] = b[25 + k];
+            p.cva[k] = b[10 + k];
+            p.cfa[k] = b[13 + k];
+            p.cvr[k] = b[16 + k];
+            p.cfr[k] = b[19 + k];
         }
-        /* the 9 bands from 28 on, one [9 * n_rows][pitch] matrix */
-        p.terms = b[28];
+        /* the 9 bands from 22 on, one [9 * n_rows][pitch] matrix */
+        p.terms = b[22];
+        p.counter = (uint64_t)(s->rows + 9 * (size_t)par->sc[0].h * sizeof(float));
         const unsigned dw = (unsigned)(g->dec.right - g->dec.left);
         const unsigned dh = (unsigned)(g->dec.bottom - g->dec.top);
         const unsigned cw = (unsigned)(g->cm.right - g->cm.left);
@@ -195,19 +194,13 @@ static int float_adm_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
                                          (dw + VG_FADM_BX - 1) / VG_FADM_BX,
                                          (dh + VG_FADM_BY - 1) / VG_FADM_BY,
                                          1, VG_FADM_BX, VG_FADM_BY, &p)) < 0 ||
-            (ret = vg_cuda_device_launch(dev, s->fn_csf,
-                                         (dw + VG_FADM_BX - 1) / VG_FADM_BX,
-                                         (dh + VG_FADM_BY - 1) / VG_FADM_BY,
-                                         2, VG_FADM_BX, VG_FADM_BY, &p)) < 0 ||
             (ret = vg_cuda_device_launch(dev, s->fn_terms,
                                          (cw + VG_FADM_BX - 1) / VG_FADM_BX,
                                          (ch + VG_FADM_BY - 1) / VG_FADM_BY,
                                          1, VG_FADM_BX, VG_FADM_BY, &p)) < 0 ||
             (ret = vg_cuda_device_launch(dev, s->fn_rows,
-                                         (9 * p.n_rows + 31) / 32, 1, 1,
-                                         32, 1, &p)) < 0 ||
-            (ret = vg_cuda_device_launch(dev, s->fn_tot, 1, 1, 1,
-                                         VG_FADM_TOTAL_THREADS, 1, &p)) < 0)
+                (9 * p.n_rows + VG_FADM_ROWS_STRIP - 1) / VG_FADM_ROWS_STRIP,
+                1, 1, VG_FADM_ROWS_THREADS, 1, &p)) < 0)
             return ret;
     }
     return 0;

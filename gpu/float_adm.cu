@@ -6,7 +6,7 @@
 /*
  * Float ADM (libvmaf v3.2.0 adm.c compute_adm(), adm_tools.c), one scale
  * per call of each kernel, all on the engine stream in this order: DWT,
- * decouple, CSF, terms, row sums, totals. The per-sample arithmetic is
+ * decouple and CSF, terms, row sums and totals. The per-sample arithmetic is
  * common/features/float_adm_params.h, the same functions cpu/float_adm.c
  * calls, built with -fmad=false: every value is the CPU's bit for bit.
  *
@@ -14,9 +14,10 @@
  * columns left to right, then the rows top to bottom into a float per
  * band. vg_fadm_terms computes every term in parallel (each is one
  * sample's own arithmetic); vg_fadm_rows adds each (row, band, kind)
- * in that order, vg_fadm_total the rows of each (band, kind), both through
- * gpu/rowsum.cuh, which keeps every addition chain whole. No parallel or
- * atomic reduction, so the totals are the CPU's floats; the powf of the
+ * in that order, and its last block the rows of each (band, kind), both
+ * through gpu/rowsum.cuh, which keeps every addition chain whole. No
+ * parallel or atomic reduction (one atomic counter finds the last block),
+ * so the totals are the CPU's floats; the powf of the
  * totals and what follows run on the host (common/features/float_adm.c).
  * The p-norm's per-sample powf (adm_p_norm != 3) is not reproduced here:
  * the host implementation runs then (gpu/float_adm.c float_adm_usable()).
@@ -86,7 +87,9 @@ __device__ __forceinline__ float fadm_quotient(const VgFadmKernelParams &p,
 }
 
 /*
- * adm_decouple_s over the CSF region [dl, dr) x [dt, db). Thread mapping:
+ * adm_decouple_s over the CSF region [dl, dr) x [dt, db), and adm_csf_s
+ * of both its outputs, r and a = t - r: the CSF values (cvr, cva) and
+ * their |csf| / 30 (cfr, cfa). Thread mapping:
  * one band sample per thread, 32 x 8 blocks over the region. No shared
  * memory; the reciprocal table is read through the global cache.
  */
@@ -110,29 +113,14 @@ vg_fadm_decouple(const VgFadmKernelParams p)
     const int flag = vg_fadm_angle_flag(o[0], o[1], t[0], t[1], p.cos1_sq);
     for (int b = 0; b < 3; b++) {
         rst[b] = vg_fadm_restore(rst[b], t[b], flag, p.egl);
-        *FADM_PTR(p.r[b], p.pitch, i, j) = rst[b];
-        *FADM_PTR(p.a[b], p.pitch, i, j) = t[b] - rst[b];
-    }
-}
-
-/*
- * adm_csf_s over the CSF region, both maskers at once: blockIdx.z = 0 the
- * CSF of a (masks the DLM numerator), 1 the CSF of r (masks the AIM
- * numerator). One band sample per thread, all three bands.
- */
-extern "C" __global__ void __launch_bounds__(VG_FADM_BX * VG_FADM_BY)
-vg_fadm_csf(const VgFadmKernelParams p)
-{
-    const int j = p.dl + blockIdx.x * VG_FADM_BX + threadIdx.x;
-    const int i = p.dt + blockIdx.y * VG_FADM_BY + threadIdx.y;
-    const int z = blockIdx.z;
-
-    if (i >= p.db || j >= p.dr)
-        return;
-    for (int b = 0; b < 3; b++) {
-        const float v = p.rf[b] * FADM_AT(z ? p.r[b] : p.a[b], p.pitch, i, j);
-        *FADM_PTR(z ? p.cvr[b] : p.cva[b], p.pitch, i, j) = v;
-        *FADM_PTR(z ? p.cfr[b] : p.cfa[b], p.pitch, i, j) = vg_fadm_flt(v);
+        /* adm_csf_s of r (masks the AIM numerator) and of a (masks the
+         * DLM numerator) */
+        const float vr = p.rf[b] * rst[b];
+        const float va = p.rf[b] * (t[b] - rst[b]);
+        *FADM_PTR(p.cvr[b], p.pitch, i, j) = vr;
+        *FADM_PTR(p.cfr[b], p.pitch, i, j) = vg_fadm_flt(vr);
+        *FADM_PTR(p.cva[b], p.pitch, i, j) = va;
+        *FADM_PTR(p.cfa[b], p.pitch, i, j) = vg_fadm_flt(va);
     }
 }
 
@@ -183,8 +171,10 @@ vg_fadm_terms(const VgFadmKernelParams p)
     }
     for (int b = 0; b < 3; b++) {
         const float rf = p.rf[b];
-        const float x1 = FADM_AT(p.r[b], p.pitch, i, j) * rf;
-        const float x2 = FADM_AT(p.a[b], p.pitch, i, j) * rf;
+        /* r * rf and a * rf, the CSF values (a product is the same
+         * either way round) */
+        const float x1 = FADM_AT(p.cvr[b], p.pitch, i, j);
+        const float x2 = FADM_AT(p.cva[b], p.pitch, i, j);
 
         *FADM_PTR(p.terms, p.pitch, b * p.n_rows + r, col) =
             fadm_energy(p, fabsf(rf * FADM_AT(p.ref[b], p.pitch, i, j)));
@@ -197,41 +187,37 @@ vg_fadm_terms(const VgFadmKernelParams p)
 
 /*
  * Row sums of the 9 * n_rows rows of p.terms, each left to right into one
- * float from 0, as the CPU (gpu/rowsum.cuh: one warp of 32 rows per
- * block).
+ * float from 0, as the CPU (gpu/rowsum.cuh: a strip of
+ * VG_FADM_ROWS_STRIP rows per block).
  */
-extern "C" __global__ void __launch_bounds__(32)
+static_assert(VG_FADM_ROWS_THREADS == VG_ROWSUM_THREADS, "vg_fadm_rows");
+
+extern "C" __global__ void __launch_bounds__(VG_ROWSUM_THREADS)
 vg_fadm_rows(const VgFadmKernelParams p)
 {
-    __shared__ VgRowsumTile<1> sm;
-    const int row0 = blockIdx.x * 32;
+    __shared__ VgRowsumStrip<1, VG_FADM_ROWS_STRIP> sm;
+    const int row0 = blockIdx.x * VG_FADM_ROWS_STRIP;
     const int rows = 9 * p.n_rows;
-    const int n_cols = p.cr - p.cl;
     float acc[1] = { 0.0f };
 
-    vg_rowsum_warp<1, 1>(&sm, row0, rows,
-        [&](int) { return n_cols; },
+    vg_rowsum_strip<1, 1, VG_FADM_ROWS_STRIP>(&sm, row0, rows, p.cr - p.cl,
         [&](int q, int col, float *v) { v[0] = FADM_AT(p.terms, p.pitch, q, col); },
         [](float *s, const float *v) { s[0] += v[0]; }, acc);
-    if (row0 + (int)threadIdx.x < rows)
+    if (threadIdx.x < VG_FADM_ROWS_STRIP && row0 + (int)threadIdx.x < rows)
         ((float *)p.rows)[row0 + threadIdx.x] = acc[0];
-}
+    if (!vg_rowsum_last((unsigned *)p.counter))
+        return;
 
-/*
- * Totals: sequence t = kind * 3 + band of the row sums, its n_rows values
- * added top to bottom into one float from 0, the CPU's order, into the
- * frame's result area. One block.
- */
-extern "C" __global__ void __launch_bounds__(VG_FADM_TOTAL_THREADS)
-vg_fadm_total(const VgFadmKernelParams p)
-{
-    __shared__ __align__(16) float sm[9 * (VG_FADM_TOTAL_THREADS + 4)];
-    const float *rows = (const float *)p.rows;
-    float acc = 0.0f;
+    /* the totals: sequence t = kind * 3 + band of the row sums, its
+     * n_rows values added top to bottom into one float from 0, the CPU's
+     * order, into the frame's result area */
+    __shared__ VgRowsumSeq<9> sm_tot;
+    const float *rs = (const float *)p.rows;
+    float tot = 0.0f;
 
-    vg_rowsum_block(sm, 9, [&](int) { return p.n_rows; },
-        [&](int q, int r) { return rows[q * p.n_rows + r]; },
-        [](float a, float x) { return a + x; }, &acc);
+    vg_rowsum_block<9>(&sm_tot, [&](int) { return p.n_rows; },
+        [&](int q, int r) { return __ldcg(&rs[q * p.n_rows + r]); },
+        [](float a, float x) { return a + x; }, &tot);
     if (threadIdx.x < 9)
-        ((float *)p.tot)[threadIdx.x] = acc;
+        ((float *)p.tot)[threadIdx.x] = tot;
 }

@@ -18,8 +18,9 @@
 #include "gpu/feature.h"
 
 typedef struct AnsnrCuda {
-    CUfunction filter, rows, total;
-    CUdeviceptr mem;    ///< ref_filt, dis_filt (w * h floats each), rows (2 h)
+    CUfunction filter, rows;
+    CUdeviceptr mem;    ///< ref_filt, dis_filt (w * h floats each), rows
+                        ///< (2 h), the rows kernel's block counter
 } AnsnrCuda;
 
 static void ansnr_cuda_close(VgFeatureCtx *fc)
@@ -45,11 +46,14 @@ static int ansnr_cuda_init(VgFeatureCtx *fc)
         return -EINVAL;
     }
     if ((ret = vg_cuda_device_function(d, "vg_float_ansnr_filter", &s->filter)) < 0 ||
-        (ret = vg_cuda_device_function(d, "vg_float_ansnr_rows", &s->rows)) < 0 ||
-        (ret = vg_cuda_device_function(d, "vg_float_ansnr_total", &s->total)) < 0)
+        (ret = vg_cuda_device_function(d, "vg_float_ansnr_rows", &s->rows)) < 0)
         return ret;
-    return VG_CU(d->cu, fc->log, cuMemAlloc, &s->mem,
-                 2 * plane + 2 * (size_t)fc->height * sizeof(float));
+    if ((ret = VG_CU(d->cu, fc->log, cuMemAlloc, &s->mem,
+                     2 * plane + (2 * (size_t)fc->height + 1) * sizeof(float))) < 0)
+        return ret;
+    return VG_CU(d->cu, fc->log, cuMemsetD8Async,
+                 s->mem + 2 * plane + 2 * (size_t)fc->height * sizeof(float), 0,
+                 sizeof(float), d->stream);
 }
 
 static int ansnr_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
@@ -62,6 +66,8 @@ static int ansnr_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
         .pitch = (int64_t)f->f_pitch,
         .ref_filt = (uint64_t)s->mem, .dis_filt = (uint64_t)s->mem + plane,
         .rows = (uint64_t)s->mem + 2 * plane, .out = (uint64_t)f->res,
+        .counter = (uint64_t)s->mem + 2 * plane +
+                   2 * (size_t)fc->height * sizeof(float),
         .w = (int32_t)fc->width, .h = (int32_t)fc->height,
     };
     int ret;
@@ -72,9 +78,10 @@ static int ansnr_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
                                      (fc->height + VG_ANSNR_BLOCK_Y - 1) / VG_ANSNR_BLOCK_Y,
                                      1, VG_ANSNR_BLOCK_X, VG_ANSNR_BLOCK_Y, &p)) < 0 ||
         (ret = vg_cuda_device_launch(d, s->rows,
-                                     (fc->height + 31) / 32, 1, 1, 32, 1, &p)) < 0)
+            (fc->height + VG_ANSNR_ROWS_STRIP - 1) / VG_ANSNR_ROWS_STRIP, 1, 1,
+            VG_ANSNR_ROWS_THREADS, 1, &p)) < 0)
         return ret;
-    return vg_cuda_device_launch(d, s->total, 1, 1, 1, VG_ANSNR_TOTAL_THREADS, 1, &p);
+    return 0;
 }
 
 static int ansnr_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)

@@ -18,9 +18,10 @@
  * vg_float_ansnr_rows: one lane per row (gpu/rowsum.cuh), the signal and
  * noise sums of ansnr_mse_s() in float, left to right (the CPU's order).
  *
- * vg_float_ansnr_total: one block adds the row sums top to bottom into two
- * floats, as ansnr_mse_s() and vg_float_ansnr_add_rows(). No atomics, no
- * tree reduction: every float operation is the CPU's, in its order.
+ * The last block of vg_float_ansnr_rows adds the row sums top to bottom
+ * into two floats, as ansnr_mse_s() and vg_float_ansnr_add_rows(). No
+ * atomics but the counter that finds that block, no tree reduction: every
+ * float operation is the CPU's, in its order.
  */
 
 #include "common/features/float_ansnr_params.h"
@@ -71,17 +72,18 @@ vg_float_ansnr_filter(const VgAnsnrKernelParams p)
                                                i, j, p.w, p.h);
 }
 
-extern "C" __global__ void __launch_bounds__(32)
+static_assert(VG_ANSNR_ROWS_THREADS == VG_ROWSUM_THREADS, "ansnr rows");
+
+extern "C" __global__ void __launch_bounds__(VG_ROWSUM_THREADS)
 vg_float_ansnr_rows(const VgAnsnrKernelParams p)
 {
-    __shared__ VgRowsumTile<2> sm;
+    __shared__ VgRowsumStrip<2, VG_ANSNR_ROWS_STRIP> sm;
     const int lane = threadIdx.x;
-    const int row0 = blockIdx.x * 32;
+    const int row0 = blockIdx.x * VG_ANSNR_ROWS_STRIP;
     const float *r = (const float *)p.ref_filt, *d = (const float *)p.dis_filt;
     float acc[2] = { 0.0f, 0.0f };
 
-    vg_rowsum_warp<2, 2>(&sm, row0, p.h,
-        [&](int) { return p.w; },
+    vg_rowsum_strip<2, 2, VG_ANSNR_ROWS_STRIP>(&sm, row0, p.h, p.w,
         [&](int i, int j, float *v) {
             const int64_t o = (int64_t)i * p.w + j;
             v[0] = r[o];
@@ -92,23 +94,22 @@ vg_float_ansnr_rows(const VgAnsnrKernelParams p)
             s[0] += v[0] * v[0];
             s[1] += e * e;
         }, acc);
-    if (row0 + lane < p.h) {
+    if (lane < VG_ANSNR_ROWS_STRIP && row0 + lane < p.h) {
         ((float *)p.rows)[2 * (row0 + lane)] = acc[0];
         ((float *)p.rows)[2 * (row0 + lane) + 1] = acc[1];
     }
-}
+    if (!vg_rowsum_last((unsigned *)p.counter))
+        return;
 
-/* sequence 0 the signal, 1 the noise: the row sums top to bottom */
-extern "C" __global__ void __launch_bounds__(VG_ANSNR_TOTAL_THREADS)
-vg_float_ansnr_total(const VgAnsnrKernelParams p)
-{
-    __shared__ __align__(16) float sm[2 * (VG_ANSNR_TOTAL_THREADS + 4)];
+    /* the last block: sequence 0 the signal, 1 the noise, the row sums
+     * top to bottom */
+    __shared__ VgRowsumSeq<2> sm_tot;
     const float *rows = (const float *)p.rows;
-    float acc = 0.0f;
+    float tot = 0.0f;
 
-    vg_rowsum_block(sm, 2, [&](int) { return p.h; },
-        [&](int q, int i) { return rows[2 * i + q]; },
-        [](float s, float x) { return s + x; }, &acc);
-    if (threadIdx.x < 2)
-        ((float *)p.out)[threadIdx.x] = acc;
+    vg_rowsum_block<2>(&sm_tot, [&](int) { return p.h; },
+        [&](int q, int i) { return __ldcg(&rows[2 * i + q]); },
+        [](float s, float x) { return s + x; }, &tot);
+    if (lane < 2)
+        ((float *)p.out)[lane] = tot;
 }

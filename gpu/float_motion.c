@@ -121,8 +121,9 @@ static int float_motion_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
         .w = fc->width,
         .h = fc->height,
     };
-    return vg_cuda_device_launch(d, s->f_sad, (fc->height + 31) / 32, 1, 1,
-                                 32, 1, &sp);
+    return vg_cuda_device_launch(d, s->f_sad,
+        (fc->height + VG_FMOTION_SAD_STRIP - 1) / VG_FMOTION_SAD_STRIP, 1, 1,
+        VG_FMOTION_SAD_THREADS, 1, &sp);
 }
 
 static int float_motion_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)

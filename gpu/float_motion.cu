@@ -95,16 +95,17 @@ vg_fmotion_blur_h(const VgFloatMotionBlurParams p)
     }
 }
 
-extern "C" __global__ void __launch_bounds__(32)
+static_assert(VG_FMOTION_SAD_THREADS == VG_ROWSUM_THREADS, "row_sad");
+
+extern "C" __global__ void __launch_bounds__(VG_ROWSUM_THREADS)
 vg_fmotion_row_sad(const VgFloatMotionSadParams p)
 {
-    __shared__ VgRowsumTile<2> sm;
-    const int row0 = blockIdx.x * 32;
+    __shared__ VgRowsumStrip<2, VG_FMOTION_SAD_STRIP> sm;
+    const int row0 = blockIdx.x * VG_FMOTION_SAD_STRIP;
     const float *a = (const float *)p.a, *b = (const float *)p.b;
     float acc[1] = { 0.0f };
 
-    vg_rowsum_warp<2, 1>(&sm, row0, (int)p.h,
-        [&](int) { return (int)p.w; },
+    vg_rowsum_strip<2, 1, VG_FMOTION_SAD_STRIP>(&sm, row0, (int)p.h, (int)p.w,
         [&](int i, int j, float *v) {
             const int64_t o = (int64_t)i * p.pitch + j;
             v[0] = a[o];
@@ -113,6 +114,6 @@ vg_fmotion_row_sad(const VgFloatMotionSadParams p)
         [](float *s, const float *v) {
             s[0] = __fadd_rn(s[0], fabsf(__fsub_rn(v[0], v[1])));
         }, acc);
-    if (row0 + (int)threadIdx.x < (int)p.h)
+    if (threadIdx.x < VG_FMOTION_SAD_STRIP && row0 + (int)threadIdx.x < (int)p.h)
         ((float *)p.row_sad)[row0 + threadIdx.x] = acc[0];
 }

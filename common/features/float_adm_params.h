@@ -229,7 +229,8 @@ VG_FADM_HD float vg_fadm_rcp_model(float x, const float *tab)
 
 #define VG_FADM_BX 32   ///< 2-D kernels: block 32 x 8
 #define VG_FADM_BY 8
-#define VG_FADM_TOTAL_THREADS 256 ///< threads of the totals' block
+#define VG_FADM_ROWS_THREADS 256  ///< threads of vg_fadm_rows' blocks
+#define VG_FADM_ROWS_STRIP 8      ///< rows per block of vg_fadm_rows
 
 /** One scale's launch parameters; pointers as uint64_t, pitches in bytes. */
 typedef struct VgFadmKernelParams {
@@ -237,7 +238,7 @@ typedef struct VgFadmKernelParams {
     int64_t src_pitch;
     uint64_t lo[2];         ///< DWT output band a: ref, dis
     uint64_t ref[3], dis[3];///< DWT detail bands h, v, d
-    uint64_t r[3], a[3];    ///< decoupled
+    uint64_t counter;       ///< vg_fadm_rows' blocks done (0 between launches)
     uint64_t cva[3], cfa[3];///< CSF of a: value, |value| / 30
     uint64_t cvr[3], cfr[3];///< CSF of r
     uint64_t terms;         ///< [9 * n_rows][pitch]: the sums' terms

@@ -55,7 +55,8 @@ static inline VG_ANSNR_HD int vg_ansnr_mirror(int i, int n)
 
 #define VG_ANSNR_BLOCK_X 32   ///< filter kernel: threads per block along x
 #define VG_ANSNR_BLOCK_Y 8    ///< filter kernel: threads per block along y
-#define VG_ANSNR_TOTAL_THREADS 256 ///< threads of the totals' block
+#define VG_ANSNR_ROWS_THREADS 256  ///< threads of the row sums' blocks
+#define VG_ANSNR_ROWS_STRIP 4      ///< rows per block of the row sums
 
 /** Parameters of the CUDA kernels (gpu/float_ansnr.cu). */
 typedef struct VgAnsnrKernelParams {
@@ -64,6 +65,7 @@ typedef struct VgAnsnrKernelParams {
     uint64_t ref_filt, dis_filt; ///< device scratch, w floats per row
     uint64_t rows;            ///< device scratch, 2 floats per row
     uint64_t out;             ///< device float[2]: signal, noise
+    uint64_t counter;         ///< rows kernel's blocks done (0 between launches)
     int32_t w, h;
 } VgAnsnrKernelParams;
 

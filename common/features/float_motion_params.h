@@ -54,6 +54,8 @@ static inline unsigned vg_fmotion_taps(int filter_size, float tap[5])
 
 #define VG_FMOTION_BLOCK 128   ///< threads per block of every kernel
 #define VG_FMOTION_ROWS 8      ///< rows per block of the blur kernels
+#define VG_FMOTION_SAD_THREADS 256 ///< threads of vg_fmotion_row_sad's blocks
+#define VG_FMOTION_SAD_STRIP 4     ///< rows per block of vg_fmotion_row_sad
 
 /** Parameters of the blur kernels (gpu/float_motion.cu). */
 typedef struct VgFloatMotionBlurParams {

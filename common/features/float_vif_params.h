@@ -166,7 +166,10 @@ VG_FVIF_FN float vg_fvif_prescale_px(int method, const float *src,
 
 #define VG_FVIF_BX 32       ///< threads per block along x (2-D kernels)
 #define VG_FVIF_BY 8        ///< threads per block along y
-#define VG_FVIF_TOTAL_THREADS 256 ///< threads of the totals' block
+#define VG_FVIF_TILE_THREADS 256 ///< threads of vg_fvif_dec*, vg_fvif_map*
+#define VG_FVIF_TILE_ROWS 4    ///< their output rows per block
+#define VG_FVIF_ROWS_STRIP 4   ///< rows per block of vg_fvif_rows
+#define VG_FVIF_ROWS_THREADS 256 ///< its threads (VG_ROWSUM_THREADS)
 
 /**
  * One launch's parameters (every kernel takes the same struct; planes are
@@ -175,19 +178,24 @@ VG_FVIF_FN float vg_fvif_prescale_px(int method, const float *src,
 typedef struct VgFvifKernelParams {
     uint64_t src[2];        ///< ref, dis input planes
     uint64_t dst[2];        ///< ref, dis output planes
-    uint64_t tmp;           ///< 5 planes of sw * sh floats
-    uint64_t num, den;      ///< per-sample num and den, w * h
+    uint64_t num, den;      ///< per-sample num and den of every scale
     uint64_t rows_num, rows_den; ///< row sums (VgFvifSetup.rows each)
     uint64_t xi, xw, yi, yw;     ///< prescale axis tables
     uint64_t res;           ///< 8 floats: num, den of scales 0..3
-    int64_t src_pitch;      ///< bytes per row of src (load only)
+    uint64_t counter;       ///< vg_fvif_rows' blocks done (0 between launches)
+    int64_t src_pitch;      ///< bytes per row of src
     int32_t src_w, src_h;   ///< source size
     int32_t w, h;           ///< output size
     int32_t taps;           ///< filter length (odd)
     int32_t method;         ///< prescale method
     int32_t row_off;        ///< first row-sum index of this scale
     int32_t first;          ///< first computed scale
-    int32_t sc_h[4], sc_off[4]; ///< rows and row-sum offsets per scale
+    int32_t load_off;       ///< src is the input luma: add -128 on reading
+    int32_t nd_off;         ///< this scale's first sample in num, den
+    int32_t sc_w[4], sc_h[4];   ///< size of each scale
+    int32_t sc_off[4];      ///< first row-sum index of each scale
+    int32_t sc_nd[4];       ///< first sample of each scale in num, den
+    int32_t strip_off[5];   ///< first vg_fvif_rows block of each scale
     float egl, sigma_max_inv;
     double sigma_nsq;
     float filter[VG_FVIF_MAX_TAPS];
