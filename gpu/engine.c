@@ -31,6 +31,8 @@
 
 /** Frames in flight; >= 3 so that frames n - 1 and n - 2 stay resident. */
 #define VG_CUDA_SLOTS 4
+/** Streams of a frame's CUDA features, which run side by side. */
+#define VG_CUDA_FEATURE_STREAMS 4
 #define VG_CUDA_RES_ALIGN 16
 
 typedef struct Slot {
@@ -79,6 +81,14 @@ typedef struct VgCudaEngine {
 
     Slot slot[VG_CUDA_SLOTS];
     unsigned n_submitted, n_collected;
+
+    /* with several CUDA features, each frame's features run side by side
+     * on n_fs streams of their own, forked from the engine stream after the
+     * pictures are converted (fork_ev) and joined back into it (join_ev)
+     * before the results are copied */
+    unsigned n_fs;
+    CUstream fs[VG_CUDA_FEATURE_STREAMS];
+    CUevent fork_ev, join_ev[VG_CUDA_FEATURE_STREAMS];
 
     pthread_mutex_t lock;
     pthread_cond_t done_cond;
@@ -331,6 +341,8 @@ static void cuda_close(void **engine)
         /* the engine's own work only, never a device-wide sync */
         if (e->dev.stream)
             CU(cuStreamSynchronize, e->dev.stream);
+        for (unsigned k = 0; k < e->n_fs; k++)
+            CU(cuStreamSynchronize, e->fs[k]);
         for (unsigned f = 0; e->gfc && f < e->n_gpu; f++) {
             VgFeatureCtx *fc = &e->gfc[f];
             if (fc->priv && e->gimpl[f]->close)
@@ -339,6 +351,13 @@ static void cuda_close(void **engine)
         for (int i = 0; i < VG_CUDA_SLOTS; i++)
             free_slot(e, &e->slot[i]);
         vg_cuda_scaler_close(&e->scaler, &e->dev);
+        for (unsigned k = 0; k < e->n_fs; k++) {
+            CU(cuStreamDestroy, e->fs[k]);
+            CU(cuEventDestroy, e->join_ev[k]);
+        }
+        if (e->fork_ev)
+            CU(cuEventDestroy, e->fork_ev);
+        e->n_fs = 0;
         pop_ctx(e); /* logged; nothing else to undo */
     }
     vg_cuda_device_close(&e->dev);
@@ -470,6 +489,26 @@ static int cuda_open(void **engine, const VgEngineParams *p)
     for (int i = 0; i < VG_CUDA_SLOTS; i++)
         if ((ret = alloc_slot(e, &e->slot[i])) < 0)
             goto fail;
+    if (e->n_gpu > 1) {
+        const unsigned n = e->n_gpu < VG_CUDA_FEATURE_STREAMS ?
+                           e->n_gpu : VG_CUDA_FEATURE_STREAMS;
+
+        if ((ret = CU(cuEventCreate, &e->fork_ev, CU_EVENT_DISABLE_TIMING)) < 0)
+            goto fail;
+        while (e->n_fs < n) {
+            CUstream st;
+            CUevent ev;
+
+            if ((ret = CU(cuStreamCreate, &st, CU_STREAM_NON_BLOCKING)) < 0)
+                goto fail;
+            if ((ret = CU(cuEventCreate, &ev, CU_EVENT_DISABLE_TIMING)) < 0) {
+                CU(cuStreamDestroy, st);
+                goto fail;
+            }
+            e->fs[e->n_fs] = st;
+            e->join_ev[e->n_fs++] = ev;
+        }
+    }
 
     /* host features: n_threads workers, or the calling thread with 0, as
      * on the CPU backend */
@@ -599,9 +638,18 @@ static int cuda_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
                                            s->dis_f, e->f_pitch)) < 0))
         goto fail;
 
+    /* the features' streams start after the work queued so far */
+    if (e->n_fs) {
+        if ((ret = CU(cuEventRecord, e->fork_ev, e->dev.stream)) < 0)
+            goto fail;
+        for (unsigned k = 0; k < e->n_fs; k++)
+            if ((ret = CU(cuStreamWaitEvent, e->fs[k], e->fork_ev, 0)) < 0)
+                goto fail;
+    }
     for (unsigned f = 0; f < e->n_gpu; f++) {
         VgFeatureCtx *fc = &e->gfc[f];
         const VgCudaFeatureImpl *impl = e->gimpl[f];
+        const CUstream main_stream = e->dev.stream;
         const Slot *s1 = &e->slot[(index + VG_CUDA_SLOTS - 1) % VG_CUDA_SLOTS];
         const Slot *s2 = &e->slot[(index + VG_CUDA_SLOTS - 2) % VG_CUDA_SLOTS];
         const VgCudaFrame frame = {
@@ -619,13 +667,24 @@ static int cuda_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
 
         if (!runs_on(&e->p, fc->desc, index))
             continue;
-        if ((ret = impl->submit(fc, &frame)) < 0) {
+        /* the feature's launches and copies go to its stream */
+        if (e->n_fs)
+            e->dev.stream = e->fs[f % e->n_fs];
+        ret = impl->submit(fc, &frame);
+        e->dev.stream = main_stream;
+        if (ret < 0) {
             vg_log(e->log, VG_LOG_ERROR, "feature '%s' failed on frame %u "
                    "(%d)", fc->desc->name, index, ret);
             goto fail;
         }
         s->gpu_ran |= UINT64_C(1) << f;
     }
+
+    /* the engine stream goes on when every feature's stream is done */
+    for (unsigned k = 0; k < e->n_fs; k++)
+        if ((ret = CU(cuEventRecord, e->join_ev[k], e->fs[k])) < 0 ||
+            (ret = CU(cuStreamWaitEvent, e->dev.stream, e->join_ev[k], 0)) < 0)
+            goto fail;
 
     /* host features read a pinned host copy of the converted images */
     for (int i = 0; s->need_cpu && i < 2; i++)
