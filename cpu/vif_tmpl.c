@@ -29,6 +29,10 @@
 #include "common/cpu.h"
 #include "cpu/vif.h"
 
+#if VG_CPU_HAVE_AVX2
+#include <immintrin.h>
+#endif
+
 #if BITDEPTH == 8
 typedef uint8_t pixel;
 /* a sample's square: 8-bit squares fit 16 bits (vif_statistic_8), so the
@@ -212,6 +216,194 @@ VIF_INLINE void horiz_decimate(const unsigned fw, const uint16_t *t,
     }
 }
 
+/* ---- AVX2 multiply-adds ------------------------------------------------- */
+
+#if VIF_HAVE_AVX2
+/*
+ * Two taps per instruction with vpmaddwd (16 x 16-bit products, adjacent
+ * pairs added into 32 bits). vpmaddwd takes signed 16-bit operands, so a
+ * sample v (0..65535) enters as v - 32768 (its top bit flipped) and the
+ * taps must be below 32768 (scales 0..2: vif_avx2_taps()); the sum then
+ * comes out as sum c_k v_k - 32768 * sum c_k, and adding 32768 * sum c_k
+ * back modulo 2^32 gives sum c_k v_k, which is below 2^32: exactly the
+ * C sums. Each pair's products add up to at most 2 * 32767 * 32768 in
+ * magnitude, within int32; the running sums wrap modulo 2^32 as the C's
+ * uint32 sums would. Samples below 32768 (8-bit ones) enter as they are.
+ *
+ * vpunpck{l,h}wd interleave two rows within each 128-bit lane, so the low
+ * products are columns 0..3 and 8..11 of a 16-column step and the high ones
+ * 4..7 and 12..15; vpackusdw puts them back in order, and the 32-bit
+ * stores below reorder them with vperm2i128.
+ */
+
+/* the filter of `scale` fits vpmaddwd's signed taps */
+static inline int vif_avx2_taps(unsigned scale)
+{
+    for (unsigned k = 0; k < taps_len[scale]; k++)
+        if (taps[scale][k] >= 32768)
+            return 0;
+    return 1;
+}
+
+/* tap pairs (c_k, c_k+1) as 32-bit lanes, c_fw = 0; returns sum c_k */
+VG_CPU_TARGET_AVX2
+static uint32_t vif_avx2_pairs(const unsigned fw, const uint16_t *t,
+                               __m256i *cp)
+{
+    uint32_t sum = 0;
+
+    for (unsigned k = 0; k < fw; k += 2) {
+        const uint32_t c0 = t[k], c1 = k + 1 < fw ? t[k + 1] : 0;
+        cp[k / 2] = _mm256_set1_epi32((int)(c0 | c1 << 16));
+        sum += c0 + c1;
+    }
+    return sum;
+}
+
+/* horiz_pair() for a filter of fw taps below 32768 */
+VG_CPU_TARGET_AVX2 VIF_INLINE
+void horiz_pair_avx2_fw(const unsigned fw, const uint16_t *t,
+                        uint32_t *restrict oa, uint32_t *restrict ob,
+                        const uint16_t *restrict a,
+                        const uint16_t *restrict b, size_t n)
+{
+    const __m256i flip = _mm256_set1_epi16((short)0x8000);
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i cp[9];
+    const __m256i corr = _mm256_set1_epi32((int)(vif_avx2_pairs(fw, t, cp) << 15));
+
+    for (size_t j = 0; j < n; j += 16) {
+        __m256i al = zero, ah = zero, bl = zero, bh = zero;
+
+#pragma GCC unroll 9
+        for (unsigned k = 0; k < fw; k += 2) {
+            const __m256i a0 = _mm256_xor_si256(
+                _mm256_loadu_si256((const __m256i *)(a + j + k)), flip);
+            const __m256i b0 = _mm256_xor_si256(
+                _mm256_loadu_si256((const __m256i *)(b + j + k)), flip);
+            __m256i a1 = zero, b1 = zero;
+
+            if (k + 1 < fw) {
+                a1 = _mm256_xor_si256(
+                    _mm256_loadu_si256((const __m256i *)(a + j + k + 1)), flip);
+                b1 = _mm256_xor_si256(
+                    _mm256_loadu_si256((const __m256i *)(b + j + k + 1)), flip);
+            }
+            al = _mm256_add_epi32(al, _mm256_madd_epi16(_mm256_unpacklo_epi16(a0, a1), cp[k / 2]));
+            ah = _mm256_add_epi32(ah, _mm256_madd_epi16(_mm256_unpackhi_epi16(a0, a1), cp[k / 2]));
+            bl = _mm256_add_epi32(bl, _mm256_madd_epi16(_mm256_unpacklo_epi16(b0, b1), cp[k / 2]));
+            bh = _mm256_add_epi32(bh, _mm256_madd_epi16(_mm256_unpackhi_epi16(b0, b1), cp[k / 2]));
+        }
+        al = _mm256_add_epi32(al, corr);
+        ah = _mm256_add_epi32(ah, corr);
+        bl = _mm256_add_epi32(bl, corr);
+        bh = _mm256_add_epi32(bh, corr);
+        _mm256_storeu_si256((__m256i *)(oa + j), _mm256_permute2x128_si256(al, ah, 0x20));
+        _mm256_storeu_si256((__m256i *)(oa + j + 8), _mm256_permute2x128_si256(al, ah, 0x31));
+        _mm256_storeu_si256((__m256i *)(ob + j), _mm256_permute2x128_si256(bl, bh, 0x20));
+        _mm256_storeu_si256((__m256i *)(ob + j + 8), _mm256_permute2x128_si256(bl, bh, 0x31));
+    }
+}
+
+/* one copy per filter length of scales 0..2; n a multiple of 16 */
+VG_CPU_TARGET_AVX2
+static void horiz_pair_avx2(const unsigned fw, const uint16_t *t,
+                            uint32_t *restrict oa, uint32_t *restrict ob,
+                            const uint16_t *restrict a,
+                            const uint16_t *restrict b, size_t n)
+{
+    switch (fw) {
+    case 17:
+        horiz_pair_avx2_fw(17, t, oa, ob, a, b, n);
+        break;
+    case 9:
+        horiz_pair_avx2_fw(9, t, oa, ob, a, b, n);
+        break;
+    default:
+        horiz_pair_avx2_fw(5, t, oa, ob, a, b, n);
+        break;
+    }
+}
+
+#if BITDEPTH == 8
+/*
+ * vert_stat() of 8-bit samples at scale 0 (17 taps) over columns [0, n),
+ * n a multiple of 16: the samples' sums as they are, the squares' (up to
+ * 255^2) with the top bit flipped.
+ */
+VG_CPU_TARGET_AVX2
+static void vert_stat8_avx2(const uint16_t *t, uint16_t *restrict mu1,
+                            uint16_t *restrict mu2, uint16_t *restrict xh,
+                            uint16_t *restrict xl, uint16_t *restrict yh,
+                            uint16_t *restrict yl, uint16_t *restrict zh,
+                            uint16_t *restrict zl,
+                            const uint8_t *const *ra, const uint8_t *const *rb,
+                            size_t n)
+{
+    const __m256i flip = _mm256_set1_epi16((short)0x8000);
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256i rnd_mu = _mm256_set1_epi32(128);
+    const __m256i low = _mm256_set1_epi32(0xffff);
+    __m256i cp[9];
+    const __m256i corr = _mm256_set1_epi32((int)(vif_avx2_pairs(17, t, cp) << 15));
+
+    for (size_t j = 0; j < n; j += 16) {
+        __m256i s1l = zero, s1h = zero, s2l = zero, s2h = zero;
+        __m256i xxl = zero, xxh = zero, yyl = zero, yyh = zero;
+        __m256i xyl = zero, xyh = zero;
+
+#pragma GCC unroll 9
+        for (unsigned k = 0; k < 17; k += 2) {
+            const __m256i c = cp[k / 2];
+            const __m256i x0 = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(ra[k] + j)));
+            const __m256i y0 = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(rb[k] + j)));
+            __m256i x1 = zero, y1 = zero, q0, q1;
+
+            if (k + 1 < 17) {
+                x1 = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(ra[k + 1] + j)));
+                y1 = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(rb[k + 1] + j)));
+            }
+            s1l = _mm256_add_epi32(s1l, _mm256_madd_epi16(_mm256_unpacklo_epi16(x0, x1), c));
+            s1h = _mm256_add_epi32(s1h, _mm256_madd_epi16(_mm256_unpackhi_epi16(x0, x1), c));
+            s2l = _mm256_add_epi32(s2l, _mm256_madd_epi16(_mm256_unpacklo_epi16(y0, y1), c));
+            s2h = _mm256_add_epi32(s2h, _mm256_madd_epi16(_mm256_unpackhi_epi16(y0, y1), c));
+            q0 = _mm256_xor_si256(_mm256_mullo_epi16(x0, x0), flip);
+            q1 = _mm256_xor_si256(_mm256_mullo_epi16(x1, x1), flip);
+            xxl = _mm256_add_epi32(xxl, _mm256_madd_epi16(_mm256_unpacklo_epi16(q0, q1), c));
+            xxh = _mm256_add_epi32(xxh, _mm256_madd_epi16(_mm256_unpackhi_epi16(q0, q1), c));
+            q0 = _mm256_xor_si256(_mm256_mullo_epi16(y0, y0), flip);
+            q1 = _mm256_xor_si256(_mm256_mullo_epi16(y1, y1), flip);
+            yyl = _mm256_add_epi32(yyl, _mm256_madd_epi16(_mm256_unpacklo_epi16(q0, q1), c));
+            yyh = _mm256_add_epi32(yyh, _mm256_madd_epi16(_mm256_unpackhi_epi16(q0, q1), c));
+            q0 = _mm256_xor_si256(_mm256_mullo_epi16(x0, y0), flip);
+            q1 = _mm256_xor_si256(_mm256_mullo_epi16(x1, y1), flip);
+            xyl = _mm256_add_epi32(xyl, _mm256_madd_epi16(_mm256_unpacklo_epi16(q0, q1), c));
+            xyh = _mm256_add_epi32(xyh, _mm256_madd_epi16(_mm256_unpackhi_epi16(q0, q1), c));
+        }
+#define VIF_STORE16(dst, lo, hi) \
+        _mm256_storeu_si256((__m256i *)((dst) + j), _mm256_packus_epi32(lo, hi))
+        VIF_STORE16(mu1, _mm256_srli_epi32(_mm256_add_epi32(s1l, rnd_mu), 8),
+                    _mm256_srli_epi32(_mm256_add_epi32(s1h, rnd_mu), 8));
+        VIF_STORE16(mu2, _mm256_srli_epi32(_mm256_add_epi32(s2l, rnd_mu), 8),
+                    _mm256_srli_epi32(_mm256_add_epi32(s2h, rnd_mu), 8));
+        xxl = _mm256_add_epi32(xxl, corr);
+        xxh = _mm256_add_epi32(xxh, corr);
+        yyl = _mm256_add_epi32(yyl, corr);
+        yyh = _mm256_add_epi32(yyh, corr);
+        xyl = _mm256_add_epi32(xyl, corr);
+        xyh = _mm256_add_epi32(xyh, corr);
+        VIF_STORE16(xh, _mm256_srli_epi32(xxl, 16), _mm256_srli_epi32(xxh, 16));
+        VIF_STORE16(xl, _mm256_and_si256(xxl, low), _mm256_and_si256(xxh, low));
+        VIF_STORE16(yh, _mm256_srli_epi32(yyl, 16), _mm256_srli_epi32(yyh, 16));
+        VIF_STORE16(yl, _mm256_and_si256(yyl, low), _mm256_and_si256(yyh, low));
+        VIF_STORE16(zh, _mm256_srli_epi32(xyl, 16), _mm256_srli_epi32(xyh, 16));
+        VIF_STORE16(zl, _mm256_and_si256(xyl, low), _mm256_and_si256(xyh, low));
+#undef VIF_STORE16
+    }
+}
+#endif /* BITDEPTH == 8 */
+#endif /* VIF_HAVE_AVX2 */
+
 /* ---- one scale ----------------------------------------------------------- */
 
 /*
@@ -296,10 +488,10 @@ static inline unsigned sample_bits(unsigned bpc)
  * (vif_statistic_8) mu (m + 128) >> 8 and squares unshifted; scales 1..3
  * both (v + 2^15) >> 16.
  */
-VIF_INLINE void vif_scale(VifCpu *s, const unsigned scale, const void *ref,
-                          ptrdiff_t ref_stride, const void *dis,
-                          ptrdiff_t dis_stride, unsigned bpc, double egl,
-                          VgVifAccum *acc)
+VIF_INLINE void vif_scale(VifCpu *s, const unsigned scale, const int simd,
+                          const void *ref, ptrdiff_t ref_stride,
+                          const void *dis, ptrdiff_t dis_stride, unsigned bpc,
+                          double egl, VgVifAccum *acc)
 {
     const unsigned fw = taps_len[scale], half = fw / 2;
     const uint16_t *const t = taps[scale];
@@ -320,6 +512,13 @@ VIF_INLINE void vif_scale(VifCpu *s, const unsigned scale, const void *ref,
             ra[k] = (const pixel *)((const uint8_t *)ref + r * ref_stride);
             rb[k] = (const pixel *)((const uint8_t *)dis + r * dis_stride);
         }
+#if VIF_HAVE_AVX2 && BITDEPTH == 8
+        if (simd)
+            vert_stat8_avx2(t, m[0], m[1], hi[0], lo[0], hi[1], lo[1], hi[2],
+                            lo[2], (const uint8_t *const *)ra,
+                            (const uint8_t *const *)rb, n0);
+        else
+#endif
         vert_stat(fw, t, m[0], m[1], hi[0], lo[0], hi[1], lo[1], hi[2], lo[2],
                   ra, rb, 0, n0, sh_mu, sh_sq);
         if (n1)
@@ -333,6 +532,12 @@ VIF_INLINE void vif_scale(VifCpu *s, const unsigned scale, const void *ref,
         pad_row(m[1], w, half);
         for (unsigned p = 0; p < 4; p++) {
             const uint16_t *a = p ? hi[p - 1] : m[0], *b = p ? lo[p - 1] : m[1];
+#if VIF_HAVE_AVX2
+            if (simd && vif_avx2_taps(scale))
+                horiz_pair_avx2(fw, t, g[2 * p], g[2 * p + 1], a - half,
+                                b - half, vif_ceil_block(w));
+            else
+#endif
             horiz_pair(fw, t, g[2 * p], g[2 * p + 1], a - half, b - half,
                        vif_ceil_block(w));
         }
@@ -391,19 +596,23 @@ VIF_INLINE void vif_downsample(VifCpu *s, const unsigned scale,
 
 /* One inlined copy of the passes per scale, each with its constant filter;
  * 8-bit samples only ever come at scale 0. */
-VIF_INLINE void scale_any(VifCpu *s, unsigned scale, const void *ref,
-                          ptrdiff_t ref_stride, const void *dis,
-                          ptrdiff_t dis_stride, unsigned bpc, double egl,
-                          VgVifAccum *acc)
+VIF_INLINE void scale_any(VifCpu *s, unsigned scale, const int simd,
+                          const void *ref, ptrdiff_t ref_stride,
+                          const void *dis, ptrdiff_t dis_stride, unsigned bpc,
+                          double egl, VgVifAccum *acc)
 {
     if (BITDEPTH == 8 || scale == 0)
-        vif_scale(s, 0, ref, ref_stride, dis, dis_stride, bpc, egl, acc);
+        vif_scale(s, 0, simd, ref, ref_stride, dis, dis_stride, bpc, egl,
+                  acc);
     else if (scale == 1)
-        vif_scale(s, 1, ref, ref_stride, dis, dis_stride, bpc, egl, acc);
+        vif_scale(s, 1, simd, ref, ref_stride, dis, dis_stride, bpc, egl,
+                  acc);
     else if (scale == 2)
-        vif_scale(s, 2, ref, ref_stride, dis, dis_stride, bpc, egl, acc);
+        vif_scale(s, 2, simd, ref, ref_stride, dis, dis_stride, bpc, egl,
+                  acc);
     else
-        vif_scale(s, 3, ref, ref_stride, dis, dis_stride, bpc, egl, acc);
+        vif_scale(s, 3, simd, ref, ref_stride, dis, dis_stride, bpc, egl,
+                  acc);
 }
 
 VIF_INLINE void downsample_any(VifCpu *s, unsigned scale, const void *ref,
@@ -424,7 +633,7 @@ static void scale_c(VifCpu *s, unsigned scale, const void *ref,
                     ptrdiff_t dis_stride, unsigned bpc, double egl,
                     VgVifAccum *acc)
 {
-    scale_any(s, scale, ref, ref_stride, dis, dis_stride, bpc, egl, acc);
+    scale_any(s, scale, 0, ref, ref_stride, dis, dis_stride, bpc, egl, acc);
 }
 
 VIF_O3
@@ -446,7 +655,7 @@ static void scale_avx2(VifCpu *s, unsigned scale, const void *ref,
                        ptrdiff_t dis_stride, unsigned bpc, double egl,
                        VgVifAccum *acc)
 {
-    scale_any(s, scale, ref, ref_stride, dis, dis_stride, bpc, egl, acc);
+    scale_any(s, scale, 1, ref, ref_stride, dis, dis_stride, bpc, egl, acc);
 }
 
 VG_CPU_TARGET_AVX2 VIF_O3

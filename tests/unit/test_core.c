@@ -555,28 +555,39 @@ static double blend(double s, double f, double off)
     return s * f + (1 - f) * (off < s ? off : s);
 }
 
-/* Integer motion's SAD scores of n frames of one pattern: 0 random, 1 flat,
- * 2 luma alternating between 0 and the maximum (the largest differences). */
-static void motion_sads(unsigned bpc, unsigned w, unsigned h, int pattern,
-                        unsigned n, double *sad)
+/* Values of `keys` of one feature over n frames of one pattern: 0 random,
+ * 1 flat, 2 luma alternating between 0 and the maximum (the largest
+ * differences and squares), 3 the maximum in the reference and random
+ * samples in the distorted picture. */
+static void feature_values(const char *feature, const char *opts,
+                           const char *const *keys, unsigned nk, unsigned bpc,
+                           unsigned w, unsigned h, int pattern, unsigned n,
+                           double *out)
 {
     VgContext *ctx = make_ctx(0, VG_BACKEND_CPU);
     const unsigned max = (1u << bpc) - 1;
 
-    ck_assert_int_eq(vg_use_feature(ctx, "motion", NULL), 0);
+    ck_assert_int_eq(vg_use_feature(ctx, feature, opts), 0);
     for (unsigned i = 0; i < n; i++) {
         Frame r, d;
 
         frame_make(&r, VG_PIX_FMT_YUV420P, w, h, bpc, 300 + i * 11, pattern == 1);
         frame_make(&d, VG_PIX_FMT_YUV420P, w, h, bpc, 400 + i * 5, pattern == 1);
-        if (pattern == 2) {
-            for (unsigned y = 0; y < h; y++) {
-                uint8_t *row = (uint8_t *)r.buf[0] + y * r.pic.stride[0];
-                for (unsigned x = 0; x < w; x++) {
-                    if (bpc > 8)
-                        ((uint16_t *)row)[x] = (uint16_t)((i + x + y) & 1 ? max : 0);
-                    else
-                        row[x] = (uint8_t)((i + x + y) & 1 ? max : 0);
+        for (unsigned y = 0; pattern >= 2 && y < h; y++) {
+            uint8_t *rr = (uint8_t *)r.buf[0] + y * r.pic.stride[0];
+            uint8_t *dr = (uint8_t *)d.buf[0] + y * d.pic.stride[0];
+
+            for (unsigned x = 0; x < w; x++) {
+                const unsigned v = pattern == 3 || (i + x + y) & 1 ? max : 0;
+                const unsigned u = pattern == 3 ? (bpc > 8 ? ((uint16_t *)dr)[x]
+                                                           : dr[x]) : max - v;
+
+                if (bpc > 8) {
+                    ((uint16_t *)rr)[x] = (uint16_t)v;
+                    ((uint16_t *)dr)[x] = (uint16_t)u;
+                } else {
+                    rr[x] = (uint8_t)v;
+                    dr[x] = (uint8_t)u;
                 }
             }
         }
@@ -586,8 +597,17 @@ static void motion_sads(unsigned bpc, unsigned w, unsigned h, int pattern,
     }
     ck_assert_int_eq(vg_flush(ctx), 0);
     for (unsigned i = 0; i < n; i++)
-        sad[i] = get(ctx, "VMAF_integer_feature_motion_sad_score", i);
+        for (unsigned k = 0; k < nk; k++)
+            out[i * nk + k] = get(ctx, keys[k], i);
     vg_context_destroy(&ctx);
+}
+
+static void motion_sads(unsigned bpc, unsigned w, unsigned h, int pattern,
+                        unsigned n, double *sad)
+{
+    static const char *const key = "VMAF_integer_feature_motion_sad_score";
+
+    feature_values("motion", NULL, &key, 1, bpc, w, h, pattern, n, sad);
 }
 
 /* integer motion's AVX2 build (cpu/motion.c) gives the C build's SAD on
@@ -604,7 +624,7 @@ START_TEST(test_motion_builds_identical)
 
     for (unsigned s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
         for (unsigned b = 0; b < sizeof(depths) / sizeof(depths[0]); b++) {
-            for (int pat = 0; pat < 3; pat++) {
+            for (int pat = 0; pat < 4; pat++) {
                 double c[N], simd[N];
 
                 vg_cpu_set_mask(VG_CPU_FLAG_AVX2);
@@ -614,6 +634,48 @@ START_TEST(test_motion_builds_identical)
                 ck_assert_msg(!memcmp(c, simd, sizeof(c)),
                               "%ux%u %u-bit pattern %d: AVX2 SAD differs from C",
                               sizes[s][0], sizes[s][1], depths[b], pat);
+            }
+        }
+    }
+}
+END_TEST
+
+/* integer VIF's AVX2 build (cpu/vif_tmpl.c: the compiler's vectors and the
+ * multiply-add kernels) gives the C build's values, every scale's num and
+ * den among them, on every size, depth and pattern */
+START_TEST(test_vif_builds_identical)
+{
+    static const char *const keys[] = {
+        "integer_vif_scale0", "integer_vif_scale1", "integer_vif_scale2",
+        "integer_vif_scale3", "integer_vif_num_scale0", "integer_vif_den_scale0",
+        "integer_vif_num_scale1", "integer_vif_den_scale1",
+        "integer_vif_num_scale2", "integer_vif_den_scale2",
+        "integer_vif_num_scale3", "integer_vif_den_scale3",
+    };
+    static const unsigned sizes[][2] = {
+        { 16, 16 }, { 17, 19 }, { 31, 18 }, { 33, 47 }, { 67, 41 },
+        { 130, 33 }, { 1923, 24 },
+    };
+    static const unsigned depths[] = { 8, 10, 12, 16 };
+    enum { N = 2, K = sizeof(keys) / sizeof(keys[0]) };
+
+    for (unsigned s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+        for (unsigned b = 0; b < sizeof(depths) / sizeof(depths[0]); b++) {
+            for (int pat = 0; pat < 4; pat++) {
+                double c[N * K], simd[N * K];
+
+                vg_cpu_set_mask(VG_CPU_FLAG_AVX2);
+                feature_values("vif", "debug=true", keys, K, depths[b],
+                               sizes[s][0], sizes[s][1], pat, N, c);
+                vg_cpu_set_mask(0);
+                feature_values("vif", "debug=true", keys, K, depths[b],
+                               sizes[s][0], sizes[s][1], pat, N, simd);
+                for (unsigned k = 0; k < N * K; k++)
+                    ck_assert_msg(!memcmp(&c[k], &simd[k], sizeof(double)),
+                                  "%ux%u %u-bit pattern %d frame %u: %s %.17g "
+                                  "(AVX2), C %.17g", sizes[s][0], sizes[s][1],
+                                  depths[b], pat, k / K, keys[k % K], simd[k],
+                                  c[k]);
             }
         }
     }
@@ -1023,6 +1085,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_threads_identical);
     tcase_add_test(tc, test_motion_post);
     tcase_add_test(tc, test_motion_builds_identical);
+    tcase_add_test(tc, test_vif_builds_identical);
     tcase_add_test(tc, test_frames_ready_lags_one_frame);
     tcase_add_test(tc, test_psnr_caps);
     tcase_add_test(tc, test_psnr_values);
