@@ -260,6 +260,16 @@ static uint32_t vif_avx2_pairs(const unsigned fw, const uint16_t *t,
     return sum;
 }
 
+/* two taps of 16 columns: rows u and v interleaved, multiplied by the tap
+ * pair c, added to the low (lo) and high (hi) halves' sums */
+VG_CPU_TARGET_AVX2
+static inline void vif_madd2(__m256i *lo, __m256i *hi, __m256i u, __m256i v,
+                             __m256i c)
+{
+    *lo = _mm256_add_epi32(*lo, _mm256_madd_epi16(_mm256_unpacklo_epi16(u, v), c));
+    *hi = _mm256_add_epi32(*hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(u, v), c));
+}
+
 /* horiz_pair() for a filter of fw taps below 32768 */
 VG_CPU_TARGET_AVX2 VIF_INLINE
 void horiz_pair_avx2_fw(const unsigned fw, const uint16_t *t,
@@ -289,10 +299,8 @@ void horiz_pair_avx2_fw(const unsigned fw, const uint16_t *t,
                 b1 = _mm256_xor_si256(
                     _mm256_loadu_si256((const __m256i *)(b + j + k + 1)), flip);
             }
-            al = _mm256_add_epi32(al, _mm256_madd_epi16(_mm256_unpacklo_epi16(a0, a1), cp[k / 2]));
-            ah = _mm256_add_epi32(ah, _mm256_madd_epi16(_mm256_unpackhi_epi16(a0, a1), cp[k / 2]));
-            bl = _mm256_add_epi32(bl, _mm256_madd_epi16(_mm256_unpacklo_epi16(b0, b1), cp[k / 2]));
-            bh = _mm256_add_epi32(bh, _mm256_madd_epi16(_mm256_unpackhi_epi16(b0, b1), cp[k / 2]));
+            vif_madd2(&al, &ah, a0, a1, cp[k / 2]);
+            vif_madd2(&bl, &bh, b0, b1, cp[k / 2]);
         }
         al = _mm256_add_epi32(al, corr);
         ah = _mm256_add_epi32(ah, corr);
@@ -357,28 +365,20 @@ static void vert_stat8_avx2(const uint16_t *t, uint16_t *restrict mu1,
             const __m256i c = cp[k / 2];
             const __m256i x0 = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(ra[k] + j)));
             const __m256i y0 = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(rb[k] + j)));
-            __m256i x1 = zero, y1 = zero, q0, q1;
+            __m256i x1 = zero, y1 = zero;
 
             if (k + 1 < 17) {
                 x1 = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(ra[k + 1] + j)));
                 y1 = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(rb[k + 1] + j)));
             }
-            s1l = _mm256_add_epi32(s1l, _mm256_madd_epi16(_mm256_unpacklo_epi16(x0, x1), c));
-            s1h = _mm256_add_epi32(s1h, _mm256_madd_epi16(_mm256_unpackhi_epi16(x0, x1), c));
-            s2l = _mm256_add_epi32(s2l, _mm256_madd_epi16(_mm256_unpacklo_epi16(y0, y1), c));
-            s2h = _mm256_add_epi32(s2h, _mm256_madd_epi16(_mm256_unpackhi_epi16(y0, y1), c));
-            q0 = _mm256_xor_si256(_mm256_mullo_epi16(x0, x0), flip);
-            q1 = _mm256_xor_si256(_mm256_mullo_epi16(x1, x1), flip);
-            xxl = _mm256_add_epi32(xxl, _mm256_madd_epi16(_mm256_unpacklo_epi16(q0, q1), c));
-            xxh = _mm256_add_epi32(xxh, _mm256_madd_epi16(_mm256_unpackhi_epi16(q0, q1), c));
-            q0 = _mm256_xor_si256(_mm256_mullo_epi16(y0, y0), flip);
-            q1 = _mm256_xor_si256(_mm256_mullo_epi16(y1, y1), flip);
-            yyl = _mm256_add_epi32(yyl, _mm256_madd_epi16(_mm256_unpacklo_epi16(q0, q1), c));
-            yyh = _mm256_add_epi32(yyh, _mm256_madd_epi16(_mm256_unpackhi_epi16(q0, q1), c));
-            q0 = _mm256_xor_si256(_mm256_mullo_epi16(x0, y0), flip);
-            q1 = _mm256_xor_si256(_mm256_mullo_epi16(x1, y1), flip);
-            xyl = _mm256_add_epi32(xyl, _mm256_madd_epi16(_mm256_unpacklo_epi16(q0, q1), c));
-            xyh = _mm256_add_epi32(xyh, _mm256_madd_epi16(_mm256_unpackhi_epi16(q0, q1), c));
+            vif_madd2(&s1l, &s1h, x0, x1, c);
+            vif_madd2(&s2l, &s2h, y0, y1, c);
+            /* the products' low 16 bits are the whole 8-bit products */
+#define VIF_SQ(u, v) _mm256_xor_si256(_mm256_mullo_epi16(u, v), flip)
+            vif_madd2(&xxl, &xxh, VIF_SQ(x0, x0), VIF_SQ(x1, x1), c);
+            vif_madd2(&yyl, &yyh, VIF_SQ(y0, y0), VIF_SQ(y1, y1), c);
+            vif_madd2(&xyl, &xyh, VIF_SQ(x0, y0), VIF_SQ(x1, y1), c);
+#undef VIF_SQ
         }
 #define VIF_STORE16(dst, lo, hi) \
         _mm256_storeu_si256((__m256i *)((dst) + j), _mm256_packus_epi32(lo, hi))
@@ -386,18 +386,17 @@ static void vert_stat8_avx2(const uint16_t *t, uint16_t *restrict mu1,
                     _mm256_srli_epi32(_mm256_add_epi32(s1h, rnd_mu), 8));
         VIF_STORE16(mu2, _mm256_srli_epi32(_mm256_add_epi32(s2l, rnd_mu), 8),
                     _mm256_srli_epi32(_mm256_add_epi32(s2h, rnd_mu), 8));
-        xxl = _mm256_add_epi32(xxl, corr);
-        xxh = _mm256_add_epi32(xxh, corr);
-        yyl = _mm256_add_epi32(yyl, corr);
-        yyh = _mm256_add_epi32(yyh, corr);
-        xyl = _mm256_add_epi32(xyl, corr);
-        xyh = _mm256_add_epi32(xyh, corr);
-        VIF_STORE16(xh, _mm256_srli_epi32(xxl, 16), _mm256_srli_epi32(xxh, 16));
-        VIF_STORE16(xl, _mm256_and_si256(xxl, low), _mm256_and_si256(xxh, low));
-        VIF_STORE16(yh, _mm256_srli_epi32(yyl, 16), _mm256_srli_epi32(yyh, 16));
-        VIF_STORE16(yl, _mm256_and_si256(yyl, low), _mm256_and_si256(yyh, low));
-        VIF_STORE16(zh, _mm256_srli_epi32(xyl, 16), _mm256_srli_epi32(xyh, 16));
-        VIF_STORE16(zl, _mm256_and_si256(xyl, low), _mm256_and_si256(xyh, low));
+        /* a square's sum, corrected, as its high and low 16 bits */
+#define VIF_STORE_SQ(dh, dl, lo, hi) do {                                 \
+            const __m256i l_ = _mm256_add_epi32(lo, corr);                \
+            const __m256i h_ = _mm256_add_epi32(hi, corr);                \
+            VIF_STORE16(dh, _mm256_srli_epi32(l_, 16), _mm256_srli_epi32(h_, 16)); \
+            VIF_STORE16(dl, _mm256_and_si256(l_, low), _mm256_and_si256(h_, low)); \
+        } while (0)
+        VIF_STORE_SQ(xh, xl, xxl, xxh);
+        VIF_STORE_SQ(yh, yl, yyl, yyh);
+        VIF_STORE_SQ(zh, zl, xyl, xyh);
+#undef VIF_STORE_SQ
 #undef VIF_STORE16
     }
 }

@@ -188,7 +188,6 @@ typedef struct VgFvifKernelParams {
     int32_t w, h;           ///< output size
     int32_t taps;           ///< filter length (odd)
     int32_t method;         ///< prescale method
-    int32_t row_off;        ///< first row-sum index of this scale
     int32_t first;          ///< first computed scale
     int32_t load_off;       ///< src is the input luma: add -128 on reading
     int32_t nd_off;         ///< this scale's first sample in num, den
