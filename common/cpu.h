@@ -6,9 +6,10 @@
 /**
  * @file
  * The one CPU-flags mask every SIMD dispatch of the CPU path reads: the
- * instruction sets this processor has, less those the environment
- * variable VG_CPU_NO_AVX2 (any value) turns off, less those a test masks
- * with vg_cpu_set_mask(). Every SIMD version gives the same bits as the C.
+ * instruction sets this processor has, less those the environment turns
+ * off (VG_CPU_NO_AVX512: AVX-512; VG_CPU_NO_AVX2: AVX2 and AVX-512; any
+ * value), less those a test masks with vg_cpu_set_mask(). Every SIMD
+ * version gives the same bits as the C.
  */
 
 #ifndef VG_COMMON_CPU_H
@@ -16,12 +17,14 @@
 
 enum {
     VG_CPU_FLAG_AVX2 = 1 << 0,
+    /* AVX-512 F, BW, DQ and VL (x86-64-v4); set only with AVX2 */
+    VG_CPU_FLAG_AVX512 = 1 << 1,
 };
 
 /*
  * SIMD builds of the same C: a hot function written once as an
- * always-inline body (VG_CPU_INLINE) and instantiated twice, plainly and
- * with VG_CPU_TARGET_AVX2, both with VG_CPU_O3. autoconf's default CFLAGS
+ * always-inline body (VG_CPU_INLINE) and instantiated plainly, with
+ * VG_CPU_TARGET_AVX2 and with VG_CPU_TARGET_AVX512, all with VG_CPU_O3. autoconf's default CFLAGS
  * (-g -O2) come after AM_CFLAGS' -O3 on the compile line, and GCC's -O2
  * cost model leaves most of these loops scalar. Integer code gives the
  * same results in both builds by construction; float code too, as nothing
@@ -30,9 +33,14 @@ enum {
 #if defined(__x86_64__) && defined(__GNUC__)
 #define VG_CPU_HAVE_AVX2 1
 #define VG_CPU_TARGET_AVX2 __attribute__((target("avx2")))
+#define VG_CPU_HAVE_AVX512 1
+#define VG_CPU_TARGET_AVX512 \
+    __attribute__((target("avx2,avx512f,avx512bw,avx512dq,avx512vl")))
 #else
 #define VG_CPU_HAVE_AVX2 0
 #define VG_CPU_TARGET_AVX2
+#define VG_CPU_HAVE_AVX512 0
+#define VG_CPU_TARGET_AVX512
 #endif
 #if defined(__GNUC__) && !defined(__clang__)
 #define VG_CPU_O3 __attribute__((optimize("O3")))
