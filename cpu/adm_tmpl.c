@@ -349,17 +349,18 @@ ADM_INLINE void csf(AdmPriv *p, int s, void *const src[4],
                     void *const val[4], void *const flt[4])
 {
     const ptrdiff_t bs = bands(p)->stride;
-    const VgAdmRegion *rg = &p->sc[s].dec;
+    /* the bounds in locals: int32 bands could alias the region's ints */
+    const VgAdmRegion rg = p->sc[s].dec;
     for (int b = 0; b < 3; b++) {
         const wide fac = csf_factor(p, s, b);
         const wide add = csf_add(b);
         const int shift = csf_shift(b);
-        for (int i = rg->top; i < rg->bottom; i++) {
+        for (int i = rg.top; i < rg.bottom; i++) {
             const ptrdiff_t o = i * bs;
             const band *restrict x = (const band *)src[BH + b] + o;
             band *restrict v = (band *)val[BH + b] + o;
             band *restrict f = (band *)flt[BH + b] + o;
-            for (int j = rg->left; j < rg->right; j++) {
+            for (int j = rg.left; j < rg.right; j++) {
                 const band c = (band)((fac * x[j] + add) >> shift);
                 v[j] = c;
                 f[j] = recip(one_by_30, abs32(c));
@@ -385,7 +386,7 @@ ADM_INLINE float den(AdmPriv *p, int s, double nw)
     static const uint32_t esq[4] = { 0, 31, 30, 31 };
     const AdmBands *bd = bands(p);
     const VgAdmScale *sc = &p->sc[s];
-    const VgAdmRegion *rg = &sc->cm;
+    const VgAdmRegion rg = sc->cm;
     const uint32_t e = BAND == 16 ? 0 : esq[s];
     const uint64_t eadd = BAND == 16 ? 0 : 1ull << e;
     const uint32_t c = BAND == 16 ? 0 : sc->den_cub_shift;
@@ -396,11 +397,11 @@ ADM_INLINE float den(AdmPriv *p, int s, double nw)
     uint64_t tot[3];
     for (int b = 0; b < 3; b++) {
         uint64_t total = 0;
-        for (int i = rg->top; i < rg->bottom; i++) {
+        for (int i = rg.top; i < rg.bottom; i++) {
             const band *restrict x = (const band *)bd->ref[BH + b] +
                                      i * bd->stride;
             uint64_t row = 0;
-            for (int j = rg->left; j < rg->right; j++) {
+            for (int j = rg.left; j < rg.right; j++) {
                 const uint64_t m = x[j] < 0 ? -(uint32_t)x[j] : (uint32_t)x[j];
                 const uint64_t q = (m * m + eadd) >> e;
                 row += (q * m + cadd) >> c;
