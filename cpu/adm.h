@@ -41,8 +41,8 @@ typedef void AdmScaleFn(AdmPriv *p, int s, const VgAdmOpts *o,
                         float *den, float *aim);
 
 struct AdmPriv {
-    AdmScaleFn *scale_s0;    ///< scale 0, C or AVX2 build
-    AdmScaleFn *scale_s123;  ///< scales 1..3, C or AVX2 build
+    AdmScaleFn *scale_s0;    ///< scale 0, C, AVX2 or AVX-512 build
+    AdmScaleFn *scale_s123;  ///< scales 1..3, C, AVX2 or AVX-512 build
     VgAdmScale sc[VG_ADM_NB_SCALES];
     VgAdmFactors fac;
     const int32_t *div;
@@ -59,8 +59,8 @@ struct AdmPriv {
 };
 
 /**
- * The C build of one band type's scale pass, or its AVX2 build when
- * `flags` (vg_cpu_flags()) has VG_CPU_FLAG_AVX2.
+ * The C build of one band type's scale pass, or its AVX-512 or AVX2 build
+ * when `flags` (vg_cpu_flags()) has VG_CPU_FLAG_AVX512 or VG_CPU_FLAG_AVX2.
  */
 AdmScaleFn *vg_adm_scale_fn_s0(unsigned flags);
 AdmScaleFn *vg_adm_scale_fn_s123(unsigned flags);

@@ -19,16 +19,20 @@
  * step that is not the same shape, the decoupling quotient, has a
  * definition per band type.
  *
- * Each instance provides a C and an AVX2 build of its scale pass
- * (vg_adm_scale_fn_s0/s123()). Only how the integer work is vectorised
- * differs between them: no FMA is enabled (and -ffp-contract=off), the
- * float steps are the same IEEE operations, so both give identical
- * results.
+ * Each instance provides a C, an AVX2 and an AVX-512 build of its scale
+ * pass (vg_adm_scale_fn_s0/s123()); the AVX-512 one decouples with
+ * hand-written vectors (decouple_avx512()), the rest is the same C. Only
+ * how the integer work is vectorised differs between them: no FMA is
+ * enabled (and -ffp-contract=off), the float steps are the same IEEE
+ * operations, so all give identical results.
  */
 
 #include <stdlib.h>
 
 #include "common/cpu.h"
+#if VG_CPU_HAVE_AVX2
+#include <immintrin.h>
+#endif
 #include "cpu/adm.h"
 
 #if BAND == 16
@@ -50,8 +54,8 @@ typedef int64_t vsum;
 #error "cpu/adm_tmpl.c: BAND must be 16 or 32"
 #endif
 
-/* An AVX2 build of the same C, both at -O3 (common/cpu.h; GCC's -O2
- * vectorises none of these loops: 1080p about 1.7x slower). */
+/* AVX2 and AVX-512 builds of the same C, all at -O3 (common/cpu.h; GCC's
+ * -O2 vectorises none of these loops: 1080p about 1.7x slower). */
 #define ADM_HAVE_AVX2 VG_CPU_HAVE_AVX2
 #define ADM_O3 VG_CPU_O3
 #define ADM_INLINE VG_CPU_INLINE
@@ -290,6 +294,180 @@ ADM_INLINE void decouple(AdmPriv *p, int s, double egl)
         }
     }
 }
+
+#if ADM_HAVE_AVX2
+/*
+ * decouple() eight coefficients at a time in AVX-512: every value in a
+ * 64-bit lane, so both band types take the same steps as the C, exactly.
+ *  - The angle test: the int64 dot products rounded to float (vcvtqq2ps, as
+ *    the C's conversion rounds), made double; dividing by 4096 is the
+ *    exact multiplication by 2^-12; the products in the C's order.
+ *  - The quotient: the table gathered, the products and shifts in int64.
+ *    Scales 1..3 reduce |o| to 15 significant bits with the exponent of
+ *    |o| as a double (exact below 2^53) for 31 - clz.
+ *  - The enhancement limit in double; min/max are the C's `e < t ? e : t`
+ *    and `e > t ? e : t` (no NaN can occur), truncated towards zero.
+ * Stores truncate the int64 lanes to the band type, the C's wrapping casts.
+ */
+VG_CPU_TARGET_AVX512
+static inline __m512i dec_load512(const band *x, __mmask8 m)
+{
+#if BAND == 16
+    return _mm512_cvtepi16_epi64(_mm_maskz_loadu_epi16(m, x));
+#else
+    return _mm512_cvtepi32_epi64(_mm256_maskz_loadu_epi32(m, x));
+#endif
+}
+
+VG_CPU_TARGET_AVX512
+static inline void dec_store512(band *x, __mmask8 m, __m512i v)
+{
+#if BAND == 16
+    _mm512_mask_cvtepi64_storeu_epi16(x, m, v);
+#else
+    _mm512_mask_cvtepi64_storeu_epi32(x, m, v);
+#endif
+}
+
+/* int64 lanes truncated to the band type and sign-extended again */
+VG_CPU_TARGET_AVX512
+static inline __m512i dec_wrap512(__m512i v)
+{
+#if BAND == 16
+    return _mm512_cvtepi16_epi64(_mm512_cvtepi64_epi16(v));
+#else
+    return _mm512_cvtepi32_epi64(_mm512_cvtepi64_epi32(v));
+#endif
+}
+
+/* (double)(float)x / 4096.0 of int64 lanes */
+VG_CPU_TARGET_AVX512
+static inline __m512d dec_f4096(__m512i x)
+{
+    return _mm512_mul_pd(_mm512_cvtps_pd(_mm512_cvtepi64_ps(x)),
+                         _mm512_set1_pd(1.0 / 4096.0));
+}
+
+/* angle_flag() of eight positions */
+VG_CPU_TARGET_AVX512
+static inline __mmask8 dec_angle512(double c, __m512i oh, __m512i ov,
+                                    __m512i th, __m512i tv)
+{
+    const __m512d ot = dec_f4096(_mm512_add_epi64(_mm512_mul_epi32(oh, th),
+                                                  _mm512_mul_epi32(ov, tv)));
+    const __m512d oo = dec_f4096(_mm512_add_epi64(_mm512_mul_epi32(oh, oh),
+                                                  _mm512_mul_epi32(ov, ov)));
+    const __m512d tt = dec_f4096(_mm512_add_epi64(_mm512_mul_epi32(th, th),
+                                                  _mm512_mul_epi32(tv, tv)));
+    const __m512d rhs = _mm512_mul_pd(_mm512_mul_pd(_mm512_set1_pd(c), oo), tt);
+    return _mm512_cmp_pd_mask(ot, _mm512_setzero_pd(), _CMP_GE_OQ) &
+           _mm512_cmp_pd_mask(_mm512_mul_pd(ot, ot), rhs, _CMP_GE_OQ);
+}
+
+/* dec_quotient() of eight positions */
+VG_CPU_TARGET_AVX512
+static inline __m512i dec_quotient512(const int32_t *div, __m512i o, __m512i t)
+{
+#if BAND == 16
+    const __m512i d = _mm512_cvtepi32_epi64(
+        _mm512_i64gather_epi32(_mm512_add_epi64(o, _mm512_set1_epi64(32768)),
+                               div, 4));
+    return _mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epi32(d, t),
+                                              _mm512_set1_epi64(16384)), 15);
+#else
+    const __m512i one = _mm512_set1_epi64(1);
+    const __mmask8 neg = _mm512_cmplt_epi64_mask(o, _mm512_setzero_si512());
+    __m512i m = _mm512_abs_epi64(o);
+    /* m >= 2^15: sh = floor(log2(m)) - 14, m rounded to 15 bits */
+    const __mmask8 big = _mm512_cmpge_epi64_mask(m, _mm512_set1_epi64(32768));
+    const __m512i lg = _mm512_cvttpd_epi64(
+        _mm512_getexp_pd(_mm512_cvtepi64_pd(m)));
+    const __m512i sh = _mm512_maskz_sub_epi64(big, lg, _mm512_set1_epi64(14));
+    const __m512i half = _mm512_srli_epi64(_mm512_sllv_epi64(one, sh), 1);
+    m = _mm512_srlv_epi64(_mm512_add_epi64(m, half), sh);
+    const __m512i d = _mm512_cvtepi32_epi64(
+        _mm512_i64gather_epi32(_mm512_add_epi64(m, _mm512_set1_epi64(32768)),
+                               div, 4));
+    /* the product fits 62 bits: the low halves' signed product is exact */
+    __m512i pr = _mm512_mul_epi32(d, t);
+    pr = _mm512_mask_sub_epi64(pr, neg, _mm512_setzero_si512(), pr);
+    /* (int32)(1u << (14 + sh)): -2^31 for sh = 17 */
+    const __m512i rnd = _mm512_cvtepi32_epi64(_mm512_cvtepi64_epi32(
+        _mm512_sllv_epi64(one, _mm512_add_epi64(sh, _mm512_set1_epi64(14)))));
+    return _mm512_srav_epi64(_mm512_add_epi64(pr, rnd),
+                             _mm512_add_epi64(sh, _mm512_set1_epi64(15)));
+#endif
+}
+
+/* dec_one() of eight positions: the restored value (sign-extended lanes) */
+VG_CPU_TARGET_AVX512
+static inline __m512i dec_one512(const int32_t *div, __mmask8 flag,
+                                 __m512d egl, __m512i o, __m512i t)
+{
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512i one15 = _mm512_set1_epi64(32768);
+    const __mmask8 nz = _mm512_cmpneq_epi64_mask(o, zero);
+    __m512i k = _mm512_min_epi64(_mm512_max_epi64(dec_quotient512(div, o, t),
+                                                  zero), one15);
+    k = _mm512_mask_blend_epi64(nz, one15, k);
+    __m512i rst = dec_wrap512(_mm512_srai_epi64(
+        _mm512_add_epi64(_mm512_mul_epi32(k, o), _mm512_set1_epi64(16384)),
+        15));
+    const __mmask8 lim = flag & nz & _mm512_cmpgt_epi64_mask(k, zero);
+    if (lim) {
+        const __m512d e = _mm512_mul_pd(_mm512_cvtepi64_pd(rst), egl);
+        const __m512d td = _mm512_cvtepi64_pd(t);
+        const __mmask8 pos = _mm512_cmpgt_epi64_mask(o, zero);
+        const __m512d lo = _mm512_min_pd(e, td), hi = _mm512_max_pd(e, td);
+        const __m512d v = _mm512_mask_blend_pd(pos, hi, lo);
+        rst = _mm512_mask_mov_epi64(rst, lim,
+                                    dec_wrap512(_mm512_cvttpd_epi64(v)));
+    }
+    return rst;
+}
+
+VG_CPU_TARGET_AVX512
+static void decouple_avx512(AdmPriv *p, int s, double egl_d)
+{
+    const AdmBands *bd = bands(p);
+    const VgAdmRegion *rg = &p->sc[s].dec;
+    const int32_t *div = p->div;
+    const double c = p->cos1;
+    const __m512d egl = _mm512_set1_pd(egl_d);
+    for (int i = rg->top; i < rg->bottom; i++) {
+        const ptrdiff_t o = i * bd->stride;
+        const band *oh = (const band *)bd->ref[BH] + o;
+        const band *ov = (const band *)bd->ref[BV] + o;
+        const band *od = (const band *)bd->ref[BD] + o;
+        const band *th = (const band *)bd->dis[BH] + o;
+        const band *tv = (const band *)bd->dis[BV] + o;
+        const band *td = (const band *)bd->dis[BD] + o;
+        band *rh = (band *)bd->r[BH] + o, *rv = (band *)bd->r[BV] + o;
+        band *rd = (band *)bd->r[BD] + o, *ah = (band *)bd->a[BH] + o;
+        band *av = (band *)bd->a[BV] + o, *ad = (band *)bd->a[BD] + o;
+        for (int j = rg->left; j < rg->right; j += 8) {
+            const __mmask8 m = rg->right - j >= 8 ? 0xff :
+                               (__mmask8)((1u << (rg->right - j)) - 1);
+            const __m512i voh = dec_load512(oh + j, m);
+            const __m512i vov = dec_load512(ov + j, m);
+            const __m512i vod = dec_load512(od + j, m);
+            const __m512i vth = dec_load512(th + j, m);
+            const __m512i vtv = dec_load512(tv + j, m);
+            const __m512i vtd = dec_load512(td + j, m);
+            const __mmask8 f = dec_angle512(c, voh, vov, vth, vtv);
+            __m512i x = dec_one512(div, f, egl, voh, vth);
+            dec_store512(rh + j, m, x);
+            dec_store512(ah + j, m, _mm512_sub_epi64(vth, x));
+            x = dec_one512(div, f, egl, vov, vtv);
+            dec_store512(rv + j, m, x);
+            dec_store512(av + j, m, _mm512_sub_epi64(vtv, x));
+            x = dec_one512(div, f, egl, vod, vtd);
+            dec_store512(rd + j, m, x);
+            dec_store512(ad + j, m, _mm512_sub_epi64(vtd, x));
+        }
+    }
+}
+#endif
 
 /* ------------------------------------------------------------------------
  * CSF
@@ -546,13 +724,20 @@ ADM_INLINE float cm(AdmPriv *p, int s, void *const x[4],
 
 /* Everything after the DWT: decouple, denominator, CSF and masking of the
  * restored bands by the additive ones (DLM), and AIM: CSF of r (values
- * into cf, |.|/30 into ca), masking of a by r. */
-ADM_INLINE void measures(AdmPriv *p, int s, const VgAdmOpts *o, float *num,
-                         float *den_s, float *aim)
+ * into cf, |.|/30 into ca), masking of a by r. `simd` names the build the
+ * body is inlined into: 0 C, 2 AVX2, 512 AVX-512. */
+ADM_INLINE void measures(AdmPriv *p, int s, const int simd,
+                         const VgAdmOpts *o, float *num, float *den_s,
+                         float *aim)
 {
     AdmBands *bd = bands(p);
 
-    decouple(p, s, o->enhn_gain_limit);
+#if ADM_HAVE_AVX2
+    if (simd == 512)
+        decouple_avx512(p, s, o->enhn_gain_limit);
+    else
+#endif
+        decouple(p, s, o->enhn_gain_limit);
     *den_s = den(p, s, o->noise_weight);
     csf(p, s, bd->a, bd->ca, bd->cf);
     *num = cm(p, s, bd->r, bd->ca, bd->cf, o->noise_weight);
@@ -565,7 +750,8 @@ ADM_INLINE void measures(AdmPriv *p, int s, const VgAdmOpts *o, float *num,
 #if BAND == 16
 /* Scale 0 from the pictures; with adm_skip_scale0 only its low-pass band
  * is needed (adm_dwt2_8_lo/16_lo) and den is 1e-10f. */
-ADM_INLINE void scale_any(AdmPriv *p, int s, const VgAdmOpts *o,
+ADM_INLINE void scale_any(AdmPriv *p, int s, const int simd,
+                          const VgAdmOpts *o,
                           const VgImage *ref, const VgImage *dis, float *num,
                           float *den_s, float *aim)
 {
@@ -583,13 +769,14 @@ ADM_INLINE void scale_any(AdmPriv *p, int s, const VgAdmOpts *o,
         *den_s = 1e-10f;
         return;
     }
-    measures(p, 0, o, num, den_s, aim);
+    measures(p, 0, simd, o, num, den_s, aim);
 }
 #else
 /* Scale s from the previous scale's low-pass bands: scale 0's int16 ones
  * (libvmaf widens them first, i16_to_i32: same values), then ours; the
  * low-pass output alternates between lo_ref/lo_dis[0] and [1]. */
-ADM_INLINE void scale_any(AdmPriv *p, int s, const VgAdmOpts *o,
+ADM_INLINE void scale_any(AdmPriv *p, int s, const int simd,
+                          const VgAdmOpts *o,
                           const VgImage *ref, const VgImage *dis, float *num,
                           float *den_s, float *aim)
 {
@@ -608,7 +795,7 @@ ADM_INLINE void scale_any(AdmPriv *p, int s, const VgAdmOpts *o,
         dwt(p, s, p->lo_ref[s & 1], st, IN_S32, 0, rb);
         dwt(p, s, p->lo_dis[s & 1], st, IN_S32, 0, db);
     }
-    measures(p, s, o, num, den_s, aim);
+    measures(p, s, simd, o, num, den_s, aim);
 }
 #endif
 
@@ -616,7 +803,7 @@ ADM_O3
 static void scale_c(AdmPriv *p, int s, const VgAdmOpts *o, const VgImage *ref,
                     const VgImage *dis, float *num, float *den_s, float *aim)
 {
-    scale_any(p, s, o, ref, dis, num, den_s, aim);
+    scale_any(p, s, 0, o, ref, dis, num, den_s, aim);
 }
 
 #if ADM_HAVE_AVX2
@@ -625,13 +812,23 @@ static void scale_avx2(AdmPriv *p, int s, const VgAdmOpts *o,
                        const VgImage *ref, const VgImage *dis, float *num,
                        float *den_s, float *aim)
 {
-    scale_any(p, s, o, ref, dis, num, den_s, aim);
+    scale_any(p, s, 2, o, ref, dis, num, den_s, aim);
+}
+
+VG_CPU_TARGET_AVX512 ADM_O3
+static void scale_avx512(AdmPriv *p, int s, const VgAdmOpts *o,
+                         const VgImage *ref, const VgImage *dis, float *num,
+                         float *den_s, float *aim)
+{
+    scale_any(p, s, 512, o, ref, dis, num, den_s, aim);
 }
 #endif
 
 AdmScaleFn *bandfn(vg_adm_scale_fn)(unsigned flags)
 {
 #if ADM_HAVE_AVX2
+    if (flags & VG_CPU_FLAG_AVX512)
+        return scale_avx512;
     if (flags & VG_CPU_FLAG_AVX2)
         return scale_avx2;
 #endif

@@ -558,7 +558,9 @@ static double blend(double s, double f, double off)
 /* Values of `keys` of one feature over n frames of one pattern: 0 random,
  * 1 flat, 2 luma alternating between 0 and the maximum (the largest
  * differences and squares), 3 the maximum in the reference and random
- * samples in the distorted picture. */
+ * samples in the distorted picture, 4 and 5 the distorted luma the
+ * reference's with its contrast raised by half and halved (mostly the same
+ * orientations: ADM's enhancement limit and restored bands). */
 static void feature_values(const char *feature, const char *opts,
                            const char *const *keys, unsigned nk, unsigned bpc,
                            unsigned w, unsigned h, int pattern, unsigned n,
@@ -578,9 +580,18 @@ static void feature_values(const char *feature, const char *opts,
             uint8_t *dr = (uint8_t *)d.buf[0] + y * d.pic.stride[0];
 
             for (unsigned x = 0; x < w; x++) {
-                const unsigned v = pattern == 3 || (i + x + y) & 1 ? max : 0;
-                const unsigned u = pattern == 3 ? (bpc > 8 ? ((uint16_t *)dr)[x]
-                                                           : dr[x]) : max - v;
+                const int mid = (int)(max + 1) / 2;
+                const int r0 = bpc > 8 ? ((uint16_t *)rr)[x] : rr[x];
+                const int c = pattern == 4 ? mid + (r0 - mid) * 3 / 2 :
+                              mid + (r0 - mid) / 2;
+                unsigned v = pattern == 3 || (i + x + y) & 1 ? max : 0;
+                unsigned u = pattern == 3 ? (bpc > 8 ? ((uint16_t *)dr)[x]
+                                                     : dr[x]) : max - v;
+
+                if (pattern >= 4) {
+                    v = (unsigned)r0;
+                    u = c < 0 ? 0 : c > (int)max ? max : (unsigned)c;
+                }
 
                 if (bpc > 8) {
                     ((uint16_t *)rr)[x] = (uint16_t)v;
@@ -676,6 +687,73 @@ START_TEST(test_vif_builds_identical)
                                   "(AVX2), C %.17g", sizes[s][0], sizes[s][1],
                                   depths[b], pat, k / K, keys[k % K], simd[k],
                                   c[k]);
+            }
+        }
+    }
+}
+END_TEST
+
+/* integer ADM's AVX2 and AVX-512 builds (cpu/adm_tmpl.c: the compiler's
+ * vectors, the AVX-512 decoupling) give the C build's values, every
+ * scale's num and den among them, on every size, depth and pattern, with
+ * libvmaf's default and the v1 models' options (enhancement gain limit 1,
+ * blended CSF) */
+START_TEST(test_adm_builds_identical)
+{
+    static const char *const base[] = {
+        "integer_adm2", "integer_aim", "integer_adm3", "integer_adm_num",
+        "integer_adm_den", "integer_adm_num_scale0", "integer_adm_den_scale0",
+        "integer_adm_num_scale1", "integer_adm_den_scale1",
+        "integer_adm_num_scale2", "integer_adm_den_scale2",
+        "integer_adm_num_scale3", "integer_adm_den_scale3",
+    };
+    static const struct {
+        const char *opts, *suffix;
+    } variants[] = {
+        { "debug=true", "" },
+        { "debug=true:adm_enhn_gain_limit=1.0", "_egl_1" },
+        { "debug=true:adm_csf_mode=2:adm_enhn_gain_limit=1.0", "_csf_2_egl_1" },
+    };
+    static const unsigned sizes[][2] = {
+        { 33, 33 }, { 35, 41 }, { 67, 41 }, { 130, 37 }, { 261, 40 },
+    };
+    static const unsigned depths[] = { 8, 10, 16 };
+    static const unsigned masks[] = { VG_CPU_FLAG_AVX512, 0 };
+    static const char *const names[] = { "AVX2", "AVX-512" };
+    enum { N = 2, K = sizeof(base) / sizeof(base[0]) };
+
+    for (unsigned o = 0; o < sizeof(variants) / sizeof(variants[0]); o++) {
+        char key_buf[K][96];
+        const char *keys[K];
+
+        for (unsigned k = 0; k < K; k++) {
+            snprintf(key_buf[k], sizeof(key_buf[k]), "%s%s", base[k],
+                     variants[o].suffix);
+            keys[k] = key_buf[k];
+        }
+        for (unsigned s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+            for (unsigned b = 0; b < sizeof(depths) / sizeof(depths[0]); b++) {
+                for (int pat = 0; pat < 6; pat++) {
+                    double c[N * K], simd[N * K];
+
+                    vg_cpu_set_mask(VG_CPU_FLAG_AVX2);
+                    feature_values("adm", variants[o].opts, keys, K, depths[b],
+                                   sizes[s][0], sizes[s][1], pat, N, c);
+                    for (unsigned m = 0; m < 2; m++) {
+                        vg_cpu_set_mask(masks[m]);
+                        feature_values("adm", variants[o].opts, keys, K,
+                                       depths[b], sizes[s][0], sizes[s][1],
+                                       pat, N, simd);
+                        for (unsigned k = 0; k < N * K; k++)
+                            ck_assert_msg(!memcmp(&c[k], &simd[k], sizeof(double)),
+                                          "%s %ux%u %u-bit pattern %d frame %u: "
+                                          "%s %.17g (%s), C %.17g",
+                                          variants[o].opts, sizes[s][0],
+                                          sizes[s][1], depths[b], pat, k / K,
+                                          keys[k % K], simd[k], names[m], c[k]);
+                    }
+                    vg_cpu_set_mask(0);
+                }
             }
         }
     }
@@ -1086,6 +1164,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_motion_post);
     tcase_add_test(tc, test_motion_builds_identical);
     tcase_add_test(tc, test_vif_builds_identical);
+    tcase_add_test(tc, test_adm_builds_identical);
     tcase_add_test(tc, test_frames_ready_lags_one_frame);
     tcase_add_test(tc, test_psnr_caps);
     tcase_add_test(tc, test_psnr_values);
