@@ -7,20 +7,24 @@
  * @file
  * Integer PSNR on the CPU: the per-plane SSE, bit-exact with libvmaf
  * v3.2.0 src/feature/integer_psnr.c psnr() and psnr_hbd(); the dB values
- * are the feature's home's (common/features/psnr.c).
+ * are the feature's home's (common/features/psnr.c). C, AVX2 and AVX-512
+ * builds of the same loops.
  */
 
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "common/cpu.h"
 #include "common/features/psnr.h"
 
-static uint64_t sse_8(const uint8_t *ref, ptrdiff_t rs, const uint8_t *dis,
-                      ptrdiff_t ds, unsigned w, unsigned h)
+VG_CPU_INLINE uint64_t sse_8(const uint8_t *ref, ptrdiff_t rs,
+                             const uint8_t *dis, ptrdiff_t ds, unsigned w,
+                             unsigned h)
 {
     uint64_t sse = 0;
 
-    /* per-row uint32 sums of int16 squared errors, as psnr() */
+    /* per-row uint32 sums of int16 squared errors, as psnr() (modulo 2^32:
+     * any order of the additions gives the same row sum) */
     for (unsigned i = 0; i < h; i++) {
         uint32_t row = 0;
         for (unsigned j = 0; j < w; j++) {
@@ -34,8 +38,9 @@ static uint64_t sse_8(const uint8_t *ref, ptrdiff_t rs, const uint8_t *dis,
     return sse;
 }
 
-static uint64_t sse_16(const uint16_t *ref, ptrdiff_t rs, const uint16_t *dis,
-                       ptrdiff_t ds, unsigned w, unsigned h)
+VG_CPU_INLINE uint64_t sse_16(const uint16_t *ref, ptrdiff_t rs,
+                              const uint16_t *dis, ptrdiff_t ds, unsigned w,
+                              unsigned h)
 {
     uint64_t sse = 0;
 
@@ -51,6 +56,42 @@ static uint64_t sse_16(const uint16_t *ref, ptrdiff_t rs, const uint16_t *dis,
     return sse;
 }
 
+/* The SSE of one plane, compiled once per instruction set (integer sums:
+ * the same value from every build). */
+VG_CPU_INLINE uint64_t sse_any(const VgImage *ref, const VgImage *dis,
+                               unsigned pl, unsigned bpc)
+{
+    const unsigned w = ref->w[pl], h = ref->h[pl];
+
+    if (bpc == 8)
+        return sse_8(ref->data[pl], ref->stride[pl], dis->data[pl],
+                     dis->stride[pl], w, h);
+    return sse_16(ref->data[pl], ref->stride[pl], dis->data[pl],
+                  dis->stride[pl], w, h);
+}
+
+VG_CPU_O3 static uint64_t sse_c(const VgImage *ref, const VgImage *dis,
+                                unsigned pl, unsigned bpc)
+{
+    return sse_any(ref, dis, pl, bpc);
+}
+
+#if VG_CPU_HAVE_AVX2
+VG_CPU_TARGET_AVX2 VG_CPU_O3
+static uint64_t sse_avx2(const VgImage *ref, const VgImage *dis, unsigned pl,
+                         unsigned bpc)
+{
+    return sse_any(ref, dis, pl, bpc);
+}
+
+VG_CPU_TARGET_AVX512 VG_CPU_O3
+static uint64_t sse_avx512(const VgImage *ref, const VgImage *dis,
+                           unsigned pl, unsigned bpc)
+{
+    return sse_any(ref, dis, pl, bpc);
+}
+#endif
+
 static int psnr_init(VgFeatureCtx *fc)
 {
     vg_psnr_setup(fc->priv, fc->opts, fc->bpc, fc->layout, fc->width,
@@ -61,18 +102,19 @@ static int psnr_init(VgFeatureCtx *fc)
 static int psnr_extract(VgFeatureCtx *fc, const VgFrame *f)
 {
     const VgPsnrParams *p = fc->priv;
+    uint64_t (*sse_fn)(const VgImage *, const VgImage *, unsigned,
+                       unsigned) = sse_c;
     uint64_t sse[3] = { 0 };
 
-    for (unsigned pl = 0; pl < p->n_planes; pl++) {
-        const unsigned w = f->ref->w[pl], h = f->ref->h[pl];
-
-        if (fc->bpc == 8)
-            sse[pl] = sse_8(f->ref->data[pl], f->ref->stride[pl],
-                            f->dis->data[pl], f->dis->stride[pl], w, h);
-        else
-            sse[pl] = sse_16(f->ref->data[pl], f->ref->stride[pl],
-                             f->dis->data[pl], f->dis->stride[pl], w, h);
-    }
+#if VG_CPU_HAVE_AVX2
+    const unsigned flags = vg_cpu_flags();
+    if (flags & VG_CPU_FLAG_AVX512)
+        sse_fn = sse_avx512;
+    else if (flags & VG_CPU_FLAG_AVX2)
+        sse_fn = sse_avx2;
+#endif
+    for (unsigned pl = 0; pl < p->n_planes; pl++)
+        sse[pl] = sse_fn(f->ref, f->dis, pl, fc->bpc);
     return vg_psnr_emit(fc, p, f->index, f->ref, sse);
 }
 
