@@ -24,7 +24,7 @@ typedef uint64_t MotionSadFn(const VgImage *prev, const VgImage *cur,
 
 typedef struct MotionCpu {
     int32_t *y_row;
-    MotionSadFn *sad;   ///< the C or the AVX2 build of motion_sad_any()
+    MotionSadFn *sad;   ///< the C, AVX2 or AVX-512 build of motion_sad_any()
 } MotionCpu;
 
 /* integer_motion.c mirror(): reflect-101 */
@@ -128,6 +128,13 @@ static uint64_t motion_sad_avx2(const VgImage *prev, const VgImage *cur,
 {
     return motion_sad_any(prev, cur, y_row, bpc);
 }
+
+VG_CPU_TARGET_AVX512 VG_CPU_O3
+static uint64_t motion_sad_avx512(const VgImage *prev, const VgImage *cur,
+                                  int32_t *y_row, unsigned bpc)
+{
+    return motion_sad_any(prev, cur, y_row, bpc);
+}
 #endif
 
 static int motion_init(VgFeatureCtx *fc)
@@ -137,7 +144,10 @@ static int motion_init(VgFeatureCtx *fc)
     s->y_row = malloc(sizeof(*s->y_row) * fc->width);
     s->sad = motion_sad_c;
 #if VG_CPU_HAVE_AVX2
-    if (vg_cpu_flags() & VG_CPU_FLAG_AVX2)
+    const unsigned flags = vg_cpu_flags();
+    if (flags & VG_CPU_FLAG_AVX512)
+        s->sad = motion_sad_avx512;
+    else if (flags & VG_CPU_FLAG_AVX2)
         s->sad = motion_sad_avx2;
 #endif
     return s->y_row ? 0 : -ENOMEM;
