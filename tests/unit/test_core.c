@@ -760,6 +760,45 @@ START_TEST(test_adm_builds_identical)
 }
 END_TEST
 
+/* integer PSNR's AVX2 and AVX-512 builds (cpu/psnr.c) give the C build's
+ * values (the MSEs among them) on every size, depth and pattern */
+START_TEST(test_psnr_builds_identical)
+{
+    static const char *const keys[] = {
+        "psnr_y", "psnr_cb", "psnr_cr", "mse_y", "mse_cb", "mse_cr",
+    };
+    static const unsigned sizes[][2] = {
+        { 3, 3 }, { 17, 5 }, { 67, 41 }, { 1923, 6 },
+    };
+    static const unsigned depths[] = { 8, 10, 16 };
+    static const unsigned masks[] = { VG_CPU_FLAG_AVX512, 0 };
+    enum { N = 2, K = sizeof(keys) / sizeof(keys[0]) };
+
+    for (unsigned s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+        for (unsigned b = 0; b < sizeof(depths) / sizeof(depths[0]); b++) {
+            for (int pat = 0; pat < 6; pat++) {
+                double c[N * K], simd[N * K];
+
+                vg_cpu_set_mask(VG_CPU_FLAG_AVX2);
+                feature_values("psnr", "enable_mse=true", keys, K, depths[b],
+                               sizes[s][0], sizes[s][1], pat, N, c);
+                for (unsigned m = 0; m < 2; m++) {
+                    vg_cpu_set_mask(masks[m]);
+                    feature_values("psnr", "enable_mse=true", keys, K,
+                                   depths[b], sizes[s][0], sizes[s][1], pat, N,
+                                   simd);
+                    ck_assert_msg(!memcmp(c, simd, sizeof(c)),
+                                  "%ux%u %u-bit pattern %d: %s PSNR differs "
+                                  "from C", sizes[s][0], sizes[s][1], depths[b],
+                                  pat, m ? "AVX-512" : "AVX2");
+                }
+                vg_cpu_set_mask(0);
+            }
+        }
+    }
+}
+END_TEST
+
 /* motion2/motion3 from the SAD scores, written out from libvmaf's flush() */
 START_TEST(test_motion_post)
 {
@@ -1165,6 +1204,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_motion_builds_identical);
     tcase_add_test(tc, test_vif_builds_identical);
     tcase_add_test(tc, test_adm_builds_identical);
+    tcase_add_test(tc, test_psnr_builds_identical);
     tcase_add_test(tc, test_frames_ready_lags_one_frame);
     tcase_add_test(tc, test_psnr_caps);
     tcase_add_test(tc, test_psnr_values);
