@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cpu.h"
 #include "common/features/speed.h"
 
 #ifndef M_PI
@@ -545,14 +546,56 @@ static void eigenvalues(VgSpeed *s, const float *k, VgLog *log)
 
 /* matrix_mul(): dst = x y, dst zeroed, then dst[i][j] += x[i][k] y[k][j]
  * with i, k, j nested in that order */
-static void mat_mul(float *dst, const float *x, const float *y, int rows,
-                    int inner, int cols)
+VG_CPU_INLINE void mat_mul_any(float *dst, const float *x, const float *y,
+                               int rows, int inner, int cols)
 {
     memset(dst, 0, (size_t)rows * cols * sizeof(*dst));
     for (int i = 0; i < rows; i++)
         for (int k = 0; k < inner; k++)
             for (int j = 0; j < cols; j++)
                 dst[(size_t)i * cols + j] += x[i * inner + k] * y[(size_t)k * cols + j];
+}
+
+/* Each element's sum runs over k in order in every build: only the
+ * independent elements of a row are computed side by side. */
+VG_CPU_O3 static void mat_mul_c(float *dst, const float *x, const float *y,
+                                int rows, int inner, int cols)
+{
+    mat_mul_any(dst, x, y, rows, inner, cols);
+}
+
+#if VG_CPU_HAVE_AVX2
+VG_CPU_TARGET_AVX2 VG_CPU_O3
+static void mat_mul_avx2(float *dst, const float *x, const float *y, int rows,
+                         int inner, int cols)
+{
+    mat_mul_any(dst, x, y, rows, inner, cols);
+}
+
+VG_CPU_TARGET_AVX512 VG_CPU_O3
+static void mat_mul_avx512(float *dst, const float *x, const float *y,
+                           int rows, int inner, int cols)
+{
+    mat_mul_any(dst, x, y, rows, inner, cols);
+}
+#endif
+
+static void mat_mul(float *dst, const float *x, const float *y, int rows,
+                    int inner, int cols)
+{
+#if VG_CPU_HAVE_AVX2
+    const unsigned flags = vg_cpu_flags();
+
+    if (flags & VG_CPU_FLAG_AVX512) {
+        mat_mul_avx512(dst, x, y, rows, inner, cols);
+        return;
+    }
+    if (flags & VG_CPU_FLAG_AVX2) {
+        mat_mul_avx2(dst, x, y, rows, inner, cols);
+        return;
+    }
+#endif
+    mat_mul_c(dst, x, y, rows, inner, cols);
 }
 
 static void mat_transpose(float *m, int n)
@@ -658,40 +701,88 @@ static int solve(VgSpeed *s)
 /* compute_covariance_matrix(): means of the 25 shifted sub-pictures (float
  * sums, row-major, divided by the count as a float), then each pair's
  * double sum of (x - mean_x)(y - mean_y), divided by the count in double,
- * stored as a float, lower triangle mirrored */
-static void covariance(VgSpeed *s)
+ * stored as a float, lower triangle mirrored.
+ *
+ * Every one of those sums is a chain of additions in the samples' row-major
+ * order. The chains are independent: here the samples are walked once and
+ * each step adds its term to every chain (to the 25 means, then to the 325
+ * products), so each chain still takes its terms in order and the compiler
+ * can vectorise across the chains. d[k] = x_k - mean_k is the same double
+ * in every product that uses it; a product of two of them is the same
+ * whichever comes first. */
+VG_CPU_INLINE void covariance_any(VgSpeed *s, double (*acc)[EB])
 {
     const float *data = s->dec;
     const size_t st = s->dw, n = (size_t)s->subw * s->subh;
-    float means[EB];
+    float m[EB] = { 0 };
+    double mean[EB];
     float *k = s->mat[0];
 
-    for (int r = 0; r < BLOCK; r++)
-        for (int c = 0; c < BLOCK; c++) {
-            float m = 0;
-            for (unsigned i = 0; i < s->subh; i++)
-                for (unsigned j = 0; j < s->subw; j++)
-                    m += data[(r + i) * st + c + j];
-            means[r * BLOCK + c] = m / n;
-        }
-    for (int xi = 0; xi < EB; xi++) {
-        for (int yi = 0; yi <= xi; yi++) {
-            const double mx = means[xi], my = means[yi];
-            const float *px = data + (xi / BLOCK) * st + xi % BLOCK;
-            const float *py = data + (yi / BLOCK) * st + yi % BLOCK;
-            double sum = 0;
-            float cov;
+    for (unsigned i = 0; i < s->subh; i++)
+        for (unsigned j = 0; j < s->subw; j++)
+            for (int r = 0; r < BLOCK; r++)
+                for (int c = 0; c < BLOCK; c++)
+                    m[r * BLOCK + c] += data[(r + i) * st + c + j];
+    for (int x = 0; x < EB; x++)
+        mean[x] = (float)(m[x] / n);
+    memset(acc, 0, sizeof(double) * EB * EB);
+    for (unsigned i = 0; i < s->subh; i++)
+        for (unsigned j = 0; j < s->subw; j++) {
+            double d[EB];
 
-            for (unsigned i = 0; i < s->subh; i++)
-                for (unsigned j = 0; j < s->subw; j++) {
-                    const double vx = px[i * st + j], vy = py[i * st + j];
-                    sum += (vx - mx) * (vy - my);
-                }
-            cov = sum / n;
-            k[xi * EB + yi] = cov;
-            k[yi * EB + xi] = cov;
+            for (int r = 0; r < BLOCK; r++)
+                for (int c = 0; c < BLOCK; c++)
+                    d[r * BLOCK + c] = data[(r + i) * st + c + j] -
+                                       mean[r * BLOCK + c];
+            for (int x = 0; x < EB; x++) {
+                const double dx = d[x];
+                for (int y = 0; y <= x; y++)
+                    acc[x][y] += dx * d[y];
+            }
         }
+    for (int x = 0; x < EB; x++)
+        for (int y = 0; y <= x; y++) {
+            const float cov = acc[x][y] / n;
+            k[x * EB + y] = cov;
+            k[y * EB + x] = cov;
+        }
+}
+
+VG_CPU_O3 static void covariance_c(VgSpeed *s, double (*acc)[EB])
+{
+    covariance_any(s, acc);
+}
+
+#if VG_CPU_HAVE_AVX2
+VG_CPU_TARGET_AVX2 VG_CPU_O3
+static void covariance_avx2(VgSpeed *s, double (*acc)[EB])
+{
+    covariance_any(s, acc);
+}
+
+VG_CPU_TARGET_AVX512 VG_CPU_O3
+static void covariance_avx512(VgSpeed *s, double (*acc)[EB])
+{
+    covariance_any(s, acc);
+}
+#endif
+
+static void covariance(VgSpeed *s)
+{
+    double acc[EB][EB];
+#if VG_CPU_HAVE_AVX2
+    const unsigned flags = vg_cpu_flags();
+
+    if (flags & VG_CPU_FLAG_AVX512) {
+        covariance_avx512(s, acc);
+        return;
     }
+    if (flags & VG_CPU_FLAG_AVX2) {
+        covariance_avx2(s, acc);
+        return;
+    }
+#endif
+    covariance_c(s, acc);
 }
 
 /* est_params(): the variances and entropies of every block; 1 if the
