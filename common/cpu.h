@@ -24,11 +24,12 @@ enum {
 /*
  * SIMD builds of the same C: a hot function written once as an
  * always-inline body (VG_CPU_INLINE) and instantiated plainly, with
- * VG_CPU_TARGET_AVX2 and with VG_CPU_TARGET_AVX512, all with VG_CPU_O3. autoconf's default CFLAGS
- * (-g -O2) come after AM_CFLAGS' -O3 on the compile line, and GCC's -O2
- * cost model leaves most of these loops scalar. Integer code gives the
- * same results in both builds by construction; float code too, as nothing
- * is contracted (-ffp-contract=off) and the loops never reassociate.
+ * VG_CPU_TARGET_AVX2 and with VG_CPU_TARGET_AVX512, all with VG_CPU_O3.
+ * autoconf's default CFLAGS (-g -O2) come after AM_CFLAGS' -O3 on the
+ * compile line, and GCC's -O2 cost model leaves most of these loops
+ * scalar. Integer code gives the same results in every build by
+ * construction; float code too, as nothing is contracted
+ * (-ffp-contract=off) and the loops never reassociate.
  */
 #if defined(__x86_64__) && defined(__GNUC__)
 #define VG_CPU_HAVE_AVX2 1
@@ -48,6 +49,28 @@ enum {
 #define VG_CPU_O3
 #endif
 #define VG_CPU_INLINE static inline __attribute__((always_inline))
+
+/*
+ * VG_CPU_BUILDS(name, (params), (args)) defines name_c, name_avx2 and
+ * name_avx512, void functions of `params` that run the always-inline body
+ * name_any(args), and VG_CPU_SELECT(name, flags) picks the one for `flags`
+ * (vg_cpu_flags()).
+ */
+#if VG_CPU_HAVE_AVX2
+#define VG_CPU_BUILDS(name, params, args)                                     \
+    VG_CPU_O3 static void name##_c params { name##_any args; }               \
+    VG_CPU_TARGET_AVX2 VG_CPU_O3 static void name##_avx2 params              \
+    { name##_any args; }                                                      \
+    VG_CPU_TARGET_AVX512 VG_CPU_O3 static void name##_avx512 params          \
+    { name##_any args; }
+#define VG_CPU_SELECT(name, flags)                                            \
+    ((flags) & VG_CPU_FLAG_AVX512 ? name##_avx512 :                           \
+     (flags) & VG_CPU_FLAG_AVX2 ? name##_avx2 : name##_c)
+#else
+#define VG_CPU_BUILDS(name, params, args)                                     \
+    VG_CPU_O3 static void name##_c params { name##_any args; }
+#define VG_CPU_SELECT(name, flags) ((void)(flags), name##_c)
+#endif
 
 /** The flags dispatches may use (read at each feature state's init). */
 unsigned vg_cpu_flags(void);
