@@ -5,10 +5,12 @@
 
 #include <stdint.h>
 
+#include "common/cpu.h"
 #include "common/fplane.h"
 
-void vg_plane_to_float(float *dst, ptrdiff_t dst_stride, const VgImage *img,
-                       unsigned plane, float offset)
+VG_CPU_INLINE void plane_to_float_any(float *dst, ptrdiff_t dst_stride,
+                                      const VgImage *img, unsigned plane,
+                                      float offset)
 {
     const unsigned w = img->w[plane], h = img->h[plane];
     const uint8_t *row = img->data[plane];
@@ -29,4 +31,18 @@ void vg_plane_to_float(float *dst, ptrdiff_t dst_stride, const VgImage *img,
             dst[j] = v + offset;
         }
     }
+}
+
+/* one conversion and one addition per sample: the same floats from every
+ * build */
+VG_CPU_BUILDS(plane_to_float, (float *dst, ptrdiff_t dst_stride,
+                               const VgImage *img, unsigned plane,
+                               float offset),
+              (dst, dst_stride, img, plane, offset))
+
+void vg_plane_to_float(float *dst, ptrdiff_t dst_stride, const VgImage *img,
+                       unsigned plane, float offset)
+{
+    VG_CPU_SELECT(plane_to_float, vg_cpu_flags())(dst, dst_stride, img, plane,
+                                                  offset);
 }

@@ -267,20 +267,24 @@ void vg_speed_prescale_axis(const VgSpeed *s, int vertical, int *idx,
  * the vertical pass at row 16 i. Each sum is a float from 0 adding
  * f_k * x in tap order, mirrored rows/columns, as there.
  */
-static void antialias_dec16(VgSpeed *s, const float *src)
+VG_CPU_INLINE void antialias_dec16_any(VgSpeed *s, const float *src)
 {
     const int w = (int)s->sw, h = (int)s->sh, taps = s->taps_aa;
     const float *f = s->filter_aa;
+    float *restrict col = s->col;
 
     for (unsigned i = 0; i < s->dh; i++) {
         const int r = (int)i * 16;
-        for (int j = 0; j < w; j++) {
-            float acc = 0;
-            for (int k = 0; k < taps; k++) {
-                const int ii = mirror_idx(r - taps / 2 + k, h);
-                acc += f[k] * src[ii * s->stride + j];
-            }
-            s->col[j] = acc;
+        /* each column's sum from 0, the taps in order, the columns side
+         * by side */
+        for (int j = 0; j < w; j++)
+            col[j] = 0;
+        for (int k = 0; k < taps; k++) {
+            const float fk = f[k];
+            const float *restrict x =
+                src + mirror_idx(r - taps / 2 + k, h) * s->stride;
+            for (int j = 0; j < w; j++)
+                col[j] += fk * x[j];
         }
         for (unsigned j = 0; j < s->dw; j++) {
             const int c = (int)j * 16;
@@ -292,19 +296,24 @@ static void antialias_dec16(VgSpeed *s, const float *src)
     }
 }
 
+VG_CPU_BUILDS(antialias_dec16, (VgSpeed *s, const float *src), (s, src))
+
 /* vif_filter1d_s() with the scale-4 taps on the decimated picture, then
  * subtract_image(): dec -= blur */
-static void remove_local_mean(VgSpeed *s)
+VG_CPU_INLINE void remove_local_mean_any(VgSpeed *s)
 {
     const int w = (int)s->dw, h = (int)s->dh, taps = s->taps4;
     const float *f = s->filter4;
+    float *restrict col = s->col;
 
     for (int i = 0; i < h; i++) {
-        for (int j = 0; j < w; j++) {
-            float acc = 0;
-            for (int k = 0; k < taps; k++)
-                acc += f[k] * s->dec[mirror_idx(i - taps / 2 + k, h) * w + j];
-            s->col[j] = acc;
+        for (int j = 0; j < w; j++)
+            col[j] = 0;
+        for (int k = 0; k < taps; k++) {
+            const float fk = f[k];
+            const float *restrict x = s->dec + mirror_idx(i - taps / 2 + k, h) * w;
+            for (int j = 0; j < w; j++)
+                col[j] += fk * x[j];
         }
         for (int j = 0; j < w; j++) {
             float acc = 0;
@@ -317,14 +326,18 @@ static void remove_local_mean(VgSpeed *s)
         s->dec[k] -= s->blur[k];
 }
 
+VG_CPU_BUILDS(remove_local_mean, (VgSpeed *s), (s))
+
 static void filter_and_downscale(VgSpeed *s, float *frame)
 {
     if (s->prescale) {
         memcpy(s->tmp, frame, s->rows * s->stride * sizeof(*frame));
         prescale(s, s->tmp, frame);
     }
-    antialias_dec16(s, frame);
-    remove_local_mean(s);
+    const unsigned flags = vg_cpu_flags();
+
+    VG_CPU_SELECT(antialias_dec16, flags)(s, frame);
+    VG_CPU_SELECT(remove_local_mean, flags)(s);
 }
 
 /* ---- eigenvalues (speed.c compute_eigenvalues()) ----------------------- */
@@ -558,44 +571,13 @@ VG_CPU_INLINE void mat_mul_any(float *dst, const float *x, const float *y,
 
 /* Each element's sum runs over k in order in every build: only the
  * independent elements of a row are computed side by side. */
-VG_CPU_O3 static void mat_mul_c(float *dst, const float *x, const float *y,
-                                int rows, int inner, int cols)
-{
-    mat_mul_any(dst, x, y, rows, inner, cols);
-}
-
-#if VG_CPU_HAVE_AVX2
-VG_CPU_TARGET_AVX2 VG_CPU_O3
-static void mat_mul_avx2(float *dst, const float *x, const float *y, int rows,
-                         int inner, int cols)
-{
-    mat_mul_any(dst, x, y, rows, inner, cols);
-}
-
-VG_CPU_TARGET_AVX512 VG_CPU_O3
-static void mat_mul_avx512(float *dst, const float *x, const float *y,
-                           int rows, int inner, int cols)
-{
-    mat_mul_any(dst, x, y, rows, inner, cols);
-}
-#endif
+VG_CPU_BUILDS(mat_mul, (float *dst, const float *x, const float *y, int rows,
+                        int inner, int cols), (dst, x, y, rows, inner, cols))
 
 static void mat_mul(float *dst, const float *x, const float *y, int rows,
                     int inner, int cols)
 {
-#if VG_CPU_HAVE_AVX2
-    const unsigned flags = vg_cpu_flags();
-
-    if (flags & VG_CPU_FLAG_AVX512) {
-        mat_mul_avx512(dst, x, y, rows, inner, cols);
-        return;
-    }
-    if (flags & VG_CPU_FLAG_AVX2) {
-        mat_mul_avx2(dst, x, y, rows, inner, cols);
-        return;
-    }
-#endif
-    mat_mul_c(dst, x, y, rows, inner, cols);
+    VG_CPU_SELECT(mat_mul, vg_cpu_flags())(dst, x, y, rows, inner, cols);
 }
 
 static void mat_transpose(float *m, int n)
@@ -748,41 +730,13 @@ VG_CPU_INLINE void covariance_any(VgSpeed *s, double (*acc)[EB])
         }
 }
 
-VG_CPU_O3 static void covariance_c(VgSpeed *s, double (*acc)[EB])
-{
-    covariance_any(s, acc);
-}
-
-#if VG_CPU_HAVE_AVX2
-VG_CPU_TARGET_AVX2 VG_CPU_O3
-static void covariance_avx2(VgSpeed *s, double (*acc)[EB])
-{
-    covariance_any(s, acc);
-}
-
-VG_CPU_TARGET_AVX512 VG_CPU_O3
-static void covariance_avx512(VgSpeed *s, double (*acc)[EB])
-{
-    covariance_any(s, acc);
-}
-#endif
+VG_CPU_BUILDS(covariance, (VgSpeed *s, double (*acc)[EB]), (s, acc))
 
 static void covariance(VgSpeed *s)
 {
     double acc[EB][EB];
-#if VG_CPU_HAVE_AVX2
-    const unsigned flags = vg_cpu_flags();
 
-    if (flags & VG_CPU_FLAG_AVX512) {
-        covariance_avx512(s, acc);
-        return;
-    }
-    if (flags & VG_CPU_FLAG_AVX2) {
-        covariance_avx2(s, acc);
-        return;
-    }
-#endif
-    covariance_c(s, acc);
+    VG_CPU_SELECT(covariance, vg_cpu_flags())(s, acc);
 }
 
 /* est_params(): the variances and entropies of every block; 1 if the
