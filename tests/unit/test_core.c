@@ -693,11 +693,50 @@ START_TEST(test_vif_builds_identical)
 }
 END_TEST
 
+/* The AVX2 and AVX-512 builds of a feature give the C build's values of
+ * `keys` (frames of every size in `sizes`, depth and pattern 0..5). */
+static void check_builds(const char *feature, const char *opts,
+                         const char *const *keys, unsigned nk,
+                         const unsigned (*sizes)[2], unsigned ns,
+                         const unsigned *depths, unsigned nd)
+{
+    static const unsigned masks[] = { VG_CPU_FLAG_AVX512, 0 };
+    static const char *const names[] = { "AVX2", "AVX-512" };
+    enum { N = 2 };
+    double *c = malloc(sizeof(*c) * N * nk);
+    double *simd = malloc(sizeof(*simd) * N * nk);
+
+    ck_assert(c && simd);
+    for (unsigned s = 0; s < ns; s++) {
+        for (unsigned b = 0; b < nd; b++) {
+            for (int pat = 0; pat < 6; pat++) {
+                vg_cpu_set_mask(VG_CPU_FLAG_AVX2);
+                feature_values(feature, opts, keys, nk, depths[b], sizes[s][0],
+                               sizes[s][1], pat, N, c);
+                for (unsigned m = 0; m < 2; m++) {
+                    vg_cpu_set_mask(masks[m]);
+                    feature_values(feature, opts, keys, nk, depths[b],
+                                   sizes[s][0], sizes[s][1], pat, N, simd);
+                    for (unsigned k = 0; k < N * nk; k++)
+                        ck_assert_msg(!memcmp(&c[k], &simd[k], sizeof(double)),
+                                      "%s %s %ux%u %u-bit pattern %d frame %u: "
+                                      "%s %.17g (%s), C %.17g", feature,
+                                      opts ? opts : "", sizes[s][0],
+                                      sizes[s][1], depths[b], pat, k / nk,
+                                      keys[k % nk], simd[k], names[m], c[k]);
+                }
+                vg_cpu_set_mask(0);
+            }
+        }
+    }
+    free(c);
+    free(simd);
+}
+
 /* integer ADM's AVX2 and AVX-512 builds (cpu/adm_tmpl.c: the compiler's
  * vectors, the AVX-512 decoupling) give the C build's values, every
- * scale's num and den among them, on every size, depth and pattern, with
- * libvmaf's default and the v1 models' options (enhancement gain limit 1,
- * blended CSF) */
+ * scale's num and den among them, with libvmaf's default and the v1
+ * models' options (enhancement gain limit 1, blended CSF) */
 START_TEST(test_adm_builds_identical)
 {
     static const char *const base[] = {
@@ -718,9 +757,7 @@ START_TEST(test_adm_builds_identical)
         { 33, 33 }, { 35, 41 }, { 67, 41 }, { 130, 37 }, { 261, 40 },
     };
     static const unsigned depths[] = { 8, 10, 16 };
-    static const unsigned masks[] = { VG_CPU_FLAG_AVX512, 0 };
-    static const char *const names[] = { "AVX2", "AVX-512" };
-    enum { N = 2, K = sizeof(base) / sizeof(base[0]) };
+    enum { K = sizeof(base) / sizeof(base[0]) };
 
     for (unsigned o = 0; o < sizeof(variants) / sizeof(variants[0]); o++) {
         char key_buf[K][96];
@@ -731,37 +768,13 @@ START_TEST(test_adm_builds_identical)
                      variants[o].suffix);
             keys[k] = key_buf[k];
         }
-        for (unsigned s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
-            for (unsigned b = 0; b < sizeof(depths) / sizeof(depths[0]); b++) {
-                for (int pat = 0; pat < 6; pat++) {
-                    double c[N * K], simd[N * K];
-
-                    vg_cpu_set_mask(VG_CPU_FLAG_AVX2);
-                    feature_values("adm", variants[o].opts, keys, K, depths[b],
-                                   sizes[s][0], sizes[s][1], pat, N, c);
-                    for (unsigned m = 0; m < 2; m++) {
-                        vg_cpu_set_mask(masks[m]);
-                        feature_values("adm", variants[o].opts, keys, K,
-                                       depths[b], sizes[s][0], sizes[s][1],
-                                       pat, N, simd);
-                        for (unsigned k = 0; k < N * K; k++)
-                            ck_assert_msg(!memcmp(&c[k], &simd[k], sizeof(double)),
-                                          "%s %ux%u %u-bit pattern %d frame %u: "
-                                          "%s %.17g (%s), C %.17g",
-                                          variants[o].opts, sizes[s][0],
-                                          sizes[s][1], depths[b], pat, k / K,
-                                          keys[k % K], simd[k], names[m], c[k]);
-                    }
-                    vg_cpu_set_mask(0);
-                }
-            }
-        }
+        check_builds("adm", variants[o].opts, keys, K, sizes, 5, depths, 3);
     }
 }
 END_TEST
 
 /* integer PSNR's AVX2 and AVX-512 builds (cpu/psnr.c) give the C build's
- * values (the MSEs among them) on every size, depth and pattern */
+ * values, the MSEs among them */
 START_TEST(test_psnr_builds_identical)
 {
     static const char *const keys[] = {
@@ -771,31 +784,25 @@ START_TEST(test_psnr_builds_identical)
         { 3, 3 }, { 17, 5 }, { 67, 41 }, { 1923, 6 },
     };
     static const unsigned depths[] = { 8, 10, 16 };
-    static const unsigned masks[] = { VG_CPU_FLAG_AVX512, 0 };
-    enum { N = 2, K = sizeof(keys) / sizeof(keys[0]) };
 
-    for (unsigned s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
-        for (unsigned b = 0; b < sizeof(depths) / sizeof(depths[0]); b++) {
-            for (int pat = 0; pat < 6; pat++) {
-                double c[N * K], simd[N * K];
+    check_builds("psnr", "enable_mse=true", keys, 6, sizes, 4, depths, 3);
+}
+END_TEST
 
-                vg_cpu_set_mask(VG_CPU_FLAG_AVX2);
-                feature_values("psnr", "enable_mse=true", keys, K, depths[b],
-                               sizes[s][0], sizes[s][1], pat, N, c);
-                for (unsigned m = 0; m < 2; m++) {
-                    vg_cpu_set_mask(masks[m]);
-                    feature_values("psnr", "enable_mse=true", keys, K,
-                                   depths[b], sizes[s][0], sizes[s][1], pat, N,
-                                   simd);
-                    ck_assert_msg(!memcmp(c, simd, sizeof(c)),
-                                  "%ux%u %u-bit pattern %d: %s PSNR differs "
-                                  "from C", sizes[s][0], sizes[s][1], depths[b],
-                                  pat, m ? "AVX-512" : "AVX2");
-                }
-                vg_cpu_set_mask(0);
-            }
-        }
-    }
+/* SpEED's AVX2 and AVX-512 builds (common/features/speed.c: the filters,
+ * the covariance, the solver's products; common/fplane.c) give the C
+ * build's values */
+START_TEST(test_speed_builds_identical)
+{
+    static const char *const keys[] = {
+        "speed_chroma_u", "speed_chroma_v", "speed_chroma_uv",
+        "speed_temporal",
+    };
+    static const unsigned sizes[][2] = { { 192, 176 }, { 333, 261 } };
+    static const unsigned depths[] = { 8, 10 };
+
+    check_builds("speed_chroma", NULL, keys, 3, sizes, 2, depths, 2);
+    check_builds("speed_temporal", NULL, keys + 3, 1, sizes, 2, depths, 2);
 }
 END_TEST
 
@@ -1205,6 +1212,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_vif_builds_identical);
     tcase_add_test(tc, test_adm_builds_identical);
     tcase_add_test(tc, test_psnr_builds_identical);
+    tcase_add_test(tc, test_speed_builds_identical);
     tcase_add_test(tc, test_frames_ready_lags_one_frame);
     tcase_add_test(tc, test_psnr_caps);
     tcase_add_test(tc, test_psnr_values);
