@@ -50,9 +50,9 @@ static int float_ms_ssim_extract(VgFeatureCtx *fc, const VgFrame *f)
     vg_plane_to_float(s->dis[0], s->p.w[0], f->dis, 0, 0.0f);
     for (unsigned i = 1; i < VG_MS_SSIM_SCALES; i++) {
         vg_ssim_decimate(s->ref[i - 1], s->p.w[i - 1], s->p.h[i - 1], 2,
-                         &lpf[0][0], VG_MS_SSIM_LPF, s->ref[i]);
+                         &lpf[0][0], VG_MS_SSIM_LPF, s->ref[i], s->wk.acc);
         vg_ssim_decimate(s->dis[i - 1], s->p.w[i - 1], s->p.h[i - 1], 2,
-                         &lpf[0][0], VG_MS_SSIM_LPF, s->dis[i]);
+                         &lpf[0][0], VG_MS_SSIM_LPF, s->dis[i], s->wk.acc);
     }
     for (unsigned i = 0; i < VG_MS_SSIM_SCALES; i++)
         vg_ssim_sums(s->ref[i], s->dis[i], s->p.w[i], s->p.h[i], &s->wk,

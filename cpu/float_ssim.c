@@ -22,6 +22,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "common/cpu.h"
 #include "common/features/float_ssim.h"
 #include "common/fplane.h"
 #include "cpu/float_ssim.h"
@@ -38,7 +39,7 @@ int vg_ssim_work_alloc(VgSsimWork *wk, int w, int h)
     wk->cc = malloc(n * sizeof(float));
     wk->rc = malloc(n * sizeof(float));
     wk->cache = malloc(n * sizeof(float));
-    wk->acc = malloc((size_t)w * sizeof(double));
+    wk->acc = malloc(((size_t)w + 1) * sizeof(double));
     if (!wk->mu_r || !wk->mu_c || !wk->rr || !wk->cc || !wk->rc ||
         !wk->cache || !wk->acc)
         return -ENOMEM;
@@ -61,8 +62,8 @@ void vg_ssim_work_free(VgSsimWork *wk)
  * into dst ((w - 10) x (h - 10), packed), which may be src. The
  * horizontal pass keeps libvmaf's cache layout (output column x at x + 5).
  */
-static void convolve(const float *src, int w, int h, float *cache,
-                     double *acc, float *dst)
+VG_CPU_INLINE void convolve_any(const float *src, int w, int h, float *cache,
+                                double *restrict acc, float *dst)
 {
     const int dw = w - (VG_SSIM_WIN - 1), dh = h - (VG_SSIM_WIN - 1);
 
@@ -90,6 +91,16 @@ static void convolve(const float *src, int w, int h, float *cache,
         for (int x = 0; x < dw; x++)
             out[x] = (float)acc[x];
     }
+}
+
+VG_CPU_BUILDS(convolve, (const float *src, int w, int h, float *cache,
+                         double *acc, float *dst),
+              (src, w, h, cache, acc, dst))
+
+static void convolve(const float *src, int w, int h, float *cache,
+                     double *acc, float *dst)
+{
+    VG_CPU_SELECT(convolve, vg_cpu_flags())(src, w, h, cache, acc, dst);
 }
 
 void vg_ssim_sums(const float *ref, const float *cmp, int w, int h,
@@ -141,30 +152,84 @@ void vg_ssim_sums(const float *ref, const float *cmp, int w, int h,
     sums[VG_SSIM_SUM_S] = s_sum;
 }
 
-void vg_ssim_decimate(float *img, int w, int h, int factor, const float *k,
-                      int klen, float *dst)
+/* _iqa_filter_pixel() centred on (x * factor, y * factor): v outer, u
+ * inner; mirroring leaves inner coordinates as they are, so every tap
+ * goes through it */
+static inline float decimate_one(const float *img, int w, int h, int factor,
+                                 const float *k, int half, int even, int x,
+                                 int y)
+{
+    const float *kk = k;
+    double sum = 0.0;
+
+    for (int v = -half; v <= half - even; v++) {
+        const int yy = VG_SSIM_MIRROR(y * factor + v, h);
+        for (int u = -half; u <= half - even; u++) {
+            const int xx = VG_SSIM_MIRROR(x * factor + u, w);
+            sum += img[(size_t)yy * w + xx] * *kk++;
+        }
+    }
+    return (float)sum;
+}
+
+/*
+ * One output row at a time: the columns whose taps are all inside the
+ * picture side by side (each output's taps still in order, into its own
+ * accumulator), the others one by one. In place, a row whose outputs
+ * land where the row itself reads (the first rows) is computed output
+ * after output as libvmaf writes them.
+ */
+VG_CPU_INLINE void decimate_any(float *img, int w, int h, int factor,
+                                const float *k, int klen, float *dst,
+                                double *restrict acc)
 {
     const int sw = w / factor + (w & 1), sh = h / factor + (h & 1);
     const int half = klen / 2, even = !(klen & 1);
+    /* x0 .. x1 - 1: x * factor - half >= 0, x * factor + half - even < w */
+    const int x0 = (half + factor - 1) / factor;
+    int x1 = (w - 1 - half + even) / factor + 1;
 
-    /* _iqa_filter_pixel() centred on (x * factor, y * factor): v outer,
-     * u inner; mirroring leaves inner coordinates as they are, so every
-     * tap goes through it */
+    if (x1 > sw)
+        x1 = sw;
     for (int y = 0; y < sh; y++) {
-        for (int x = 0; x < sw; x++) {
-            const float *kk = k;
-            double sum = 0.0;
+        int top = h;
 
-            for (int v = -half; v <= half - even; v++) {
-                const int yy = VG_SSIM_MIRROR(y * factor + v, h);
-                for (int u = -half; u <= half - even; u++) {
-                    const int xx = VG_SSIM_MIRROR(x * factor + u, w);
-                    sum += img[(size_t)yy * w + xx] * *kk++;
-                }
-            }
-            dst[(size_t)y * sw + x] = (float)sum;
+        for (int v = -half; v <= half - even; v++) {
+            const int yy = VG_SSIM_MIRROR(y * factor + v, h);
+            top = yy < top ? yy : top;
         }
+        if (dst == img && (size_t)(y + 1) * sw > (size_t)top * w) {
+            for (int x = 0; x < sw; x++)
+                dst[(size_t)y * sw + x] =
+                    decimate_one(img, w, h, factor, k, half, even, x, y);
+            continue;
+        }
+        for (int x = x0; x < x1; x++)
+            acc[x] = 0.0;
+        for (int v = -half, t = 0; v <= half - even; v++) {
+            const float *row = img + (size_t)VG_SSIM_MIRROR(y * factor + v, h) * w;
+            for (int u = -half; u <= half - even; u++, t++) {
+                const float kt = k[t];
+                const float *p = row + u;
+                for (int x = x0; x < x1; x++)
+                    acc[x] += p[x * factor] * kt;
+            }
+        }
+        for (int x = 0; x < sw; x++)
+            dst[(size_t)y * sw + x] = x >= x0 && x < x1 ? (float)acc[x] :
+                decimate_one(img, w, h, factor, k, half, even, x, y);
     }
+}
+
+VG_CPU_BUILDS(decimate, (float *img, int w, int h, int factor, const float *k,
+                         int klen, float *dst, double *acc),
+              (img, w, h, factor, k, klen, dst, acc))
+
+void vg_ssim_decimate(float *img, int w, int h, int factor, const float *k,
+                      int klen, float *dst, double *acc)
+{
+    VG_CPU_SELECT(decimate, vg_cpu_flags())(img, w, h, factor, k, klen, dst,
+                                            acc);
 }
 
 typedef struct FloatSsimState {
@@ -202,8 +267,10 @@ static int float_ssim_extract(VgFeatureCtx *fc, const VgFrame *f)
     vg_plane_to_float(s->ref, w, f->ref, 0, 0.0f);
     vg_plane_to_float(s->dis, w, f->dis, 0, 0.0f);
     if (s->p.scale > 1) {
-        vg_ssim_decimate(s->ref, w, h, s->p.scale, s->box, s->p.scale, s->ref);
-        vg_ssim_decimate(s->dis, w, h, s->p.scale, s->box, s->p.scale, s->dis);
+        vg_ssim_decimate(s->ref, w, h, s->p.scale, s->box, s->p.scale, s->ref,
+                         s->wk.acc);
+        vg_ssim_decimate(s->dis, w, h, s->p.scale, s->box, s->p.scale, s->dis,
+                         s->wk.acc);
     }
     vg_ssim_sums(s->ref, s->dis, s->p.dw, s->p.dh, &s->wk, sums);
     return vg_float_ssim_emit(fc, &s->p, f->index, sums);

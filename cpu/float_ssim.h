@@ -39,9 +39,10 @@ void vg_ssim_sums(const float *ref, const float *cmp, int w, int h,
  * iqa/decimate.c _iqa_decimate() of a packed w x h image by `factor`
  * with the klen x klen 2-D kernel k, mirrored at the borders
  * (KBND_SYMMETRIC), into dst (w / factor + (w & 1) wide); dst may be img
- * (in place, in libvmaf's write order).
+ * (in place, in libvmaf's write order). acc: w / factor + 1 doubles of
+ * scratch.
  */
 void vg_ssim_decimate(float *img, int w, int h, int factor, const float *k,
-                      int klen, float *dst);
+                      int klen, float *dst, double *acc);
 
 #endif /* VG_CPU_FLOAT_SSIM_H */
