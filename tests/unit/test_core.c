@@ -789,6 +789,33 @@ START_TEST(test_psnr_builds_identical)
 }
 END_TEST
 
+/* float_ssim's and float_ms_ssim's AVX2 and AVX-512 builds
+ * (cpu/float_ssim.c: the convolutions, the decimation, in place for
+ * float_ssim's scale) give the C build's values */
+START_TEST(test_ssim_builds_identical)
+{
+    static const char *const keys[] = {
+        "float_ssim", "float_ssim_l", "float_ssim_c", "float_ssim_s",
+    };
+    static const char *const ms_keys[] = {
+        "float_ms_ssim", "float_ms_ssim_l_scale0", "float_ms_ssim_c_scale2",
+        "float_ms_ssim_s_scale4",
+    };
+    static const char *const scales[] = {
+        "enable_lcs=true:scale=1", "enable_lcs=true:scale=2",
+        "enable_lcs=true:scale=3",
+    };
+    static const unsigned sizes[][2] = { { 37, 35 }, { 67, 41 }, { 130, 37 } };
+    static const unsigned ms_sizes[][2] = { { 180, 176 }, { 203, 191 } };
+    static const unsigned depths[] = { 8, 10 };
+
+    for (unsigned i = 0; i < 3; i++)
+        check_builds("float_ssim", scales[i], keys, 4, sizes, 3, depths, 2);
+    check_builds("float_ms_ssim", "enable_lcs=true", ms_keys, 4, ms_sizes, 2,
+                 depths, 1);
+}
+END_TEST
+
 /* SpEED's AVX2 and AVX-512 builds (common/features/speed.c: the filters,
  * the covariance, the solver's products; common/fplane.c) give the C
  * build's values */
@@ -1213,6 +1240,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_adm_builds_identical);
     tcase_add_test(tc, test_psnr_builds_identical);
     tcase_add_test(tc, test_speed_builds_identical);
+    tcase_add_test(tc, test_ssim_builds_identical);
     tcase_add_test(tc, test_frames_ready_lags_one_frame);
     tcase_add_test(tc, test_psnr_caps);
     tcase_add_test(tc, test_psnr_values);
