@@ -49,23 +49,27 @@ VG_FVIF_FN int vg_fvif_mirror(int i, int n)
  */
 VG_FVIF_FN float vg_fvif_log2f(float x)
 {
-    const float poly[9] = { -0.012671635276421, 0.064841182402670,
-                            -0.157048836463065, 0.257167726303123,
-                            -0.353800560300520, 0.480131410397451,
-                            -0.721314327952201, 1.442694803896991, 0 };
     uint32_t u, r;
-    float rem, var = 0;
+    float rem, t, var, l;
 
-    if (x == 0)
-        return -INFINITY;
-    if (x < 0)
-        return NAN;
     memcpy(&u, &x, sizeof(u));
     r = (u & 0x007FFFFFu) | 0x3F800000u;
     memcpy(&rem, &r, sizeof(rem));
-    for (int i = 0; i < 9; i++)
-        var = var * (rem - 1.0f) + poly[i];
-    return (float)((int32_t)((u & 0x7F800000u) >> 23) - 127) + var;
+    t = rem - 1.0f;
+    /* the coefficients written out (each double literal rounded to float,
+     * as libvmaf's float array holds them), so that no array is read */
+    var = 0.0f * t + (float)-0.012671635276421;
+    var = var * t + (float)0.064841182402670;
+    var = var * t + (float)-0.157048836463065;
+    var = var * t + (float)0.257167726303123;
+    var = var * t + (float)-0.353800560300520;
+    var = var * t + (float)0.480131410397451;
+    var = var * t + (float)-0.721314327952201;
+    var = var * t + (float)1.442694803896991;
+    var = var * t + 0.0f;
+    l = (float)((int32_t)((u & 0x7F800000u) >> 23) - 127) + var;
+    /* selected, not branched: a row of samples vectorises on the CPU */
+    return x == 0 ? -INFINITY : x < 0 ? NAN : l;
 }
 
 /**
@@ -84,35 +88,30 @@ VG_FVIF_FN void vg_fvif_statistic(float mu1, float mu2, float xx, float yy,
     const float sigma12 = xy - mu1 * mu2;
     float g, sv_sq, n, d;
 
+    /* the steps of libvmaf's branches as selects (a row of samples
+     * vectorises on the CPU), in its order */
     sigma1_sq = sigma1_sq > 0.0f ? sigma1_sq : 0.0f;
     sigma2_sq = sigma2_sq > 0.0f ? sigma2_sq : 0.0f;
     g = sigma12 / (sigma1_sq + eps);
     sv_sq = sigma2_sq - g * sigma12;
-    if (sigma1_sq < eps) {
-        g = 0.0f;
-        sv_sq = sigma2_sq;
-        sigma1_sq = 0.0f;
-    }
-    if (sigma2_sq < eps) {
-        g = 0.0f;
-        sv_sq = 0.0f;
-    }
-    if (g < 0.0f) {
-        sv_sq = sigma2_sq;
-        g = 0.0f;
-    }
+    const int low1 = sigma1_sq < eps;
+    g = low1 ? 0.0f : g;
+    sv_sq = low1 ? sigma2_sq : sv_sq;
+    sigma1_sq = low1 ? 0.0f : sigma1_sq;
+    const int low2 = sigma2_sq < eps;
+    g = low2 ? 0.0f : g;
+    sv_sq = low2 ? 0.0f : sv_sq;
+    const int neg = g < 0.0f;
+    sv_sq = neg ? sigma2_sq : sv_sq;
+    g = neg ? 0.0f : g;
     sv_sq = sv_sq > eps ? sv_sq : eps;
     g = g < egl ? g : egl;
     n = vg_fvif_log2f((float)(1.0f + (g * g * sigma1_sq) / (sv_sq + sigma_nsq)));
     d = vg_fvif_log2f((float)(1.0f + sigma1_sq / sigma_nsq));
-    if (sigma12 < 0.0f)
-        n = 0.0f;
-    if (sigma1_sq < sigma_nsq) {
-        n = 1.0f - sigma2_sq * sigma_max_inv;
-        d = 1.0f;
-    }
-    *num = n;
-    *den = d;
+    n = sigma12 < 0.0f ? 0.0f : n;
+    const int flat = sigma1_sq < sigma_nsq;
+    *num = flat ? 1.0f - sigma2_sq * sigma_max_inv : n;
+    *den = flat ? 1.0f : d;
 }
 
 /**
