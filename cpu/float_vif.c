@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cpu.h"
 #include "common/features/float_vif.h"
 #include "common/fplane.h"
 
@@ -110,9 +111,11 @@ static void pad_row(float *p, unsigned w, int r)
     }
 }
 
-/* Horizontal pass of one padded row at columns 0, step, 2 step, ... */
-static void hpass(const float *f, int taps, const float *p, float *out,
-                  unsigned n_out, unsigned step)
+/* Horizontal pass of one padded row at columns 0, step, 2 step, ...
+ * (step a constant where it is inlined) */
+VG_CPU_INLINE void hpass(const float *f, int taps, const float *restrict p,
+                         float *restrict out, unsigned n_out,
+                         const unsigned step)
 {
     const float *q = p + PAD - taps / 2;
 
@@ -126,8 +129,9 @@ static void hpass(const float *f, int taps, const float *p, float *out,
 }
 
 /* Scale sc's decimation: next[i][j] = (F * prev)[2i][2j], ref and dis. */
-static void decimate(const VgFvifSetup *s, unsigned sc, const float *const src[2],
-                     ptrdiff_t stride, float *const dst[2], float *const *v)
+VG_CPU_INLINE void decimate_any(const VgFvifSetup *s, unsigned sc,
+                                const float *const src[2], ptrdiff_t stride,
+                                float *const dst[2], float *const *v)
 {
     const float *f = s->filter[sc];
     const int taps = s->taps[sc];
@@ -135,12 +139,12 @@ static void decimate(const VgFvifSetup *s, unsigned sc, const float *const src[2
 
     for (unsigned i = 0; i < s->sc_h[sc]; i++) {
         for (int q = 0; q < 2; q++) {
-            float *a = v[q] + PAD;
+            float *restrict a = v[q] + PAD;
             for (unsigned j = 0; j < w; j++)
                 a[j] = 0;
             for (int k = 0; k < taps; k++) {
                 const int ii = vg_fvif_mirror((int)(2 * i) - taps / 2 + k, (int)h);
-                const float *row = src[q] + ii * stride;
+                const float *restrict row = src[q] + ii * stride;
                 const float fk = f[k];
                 for (unsigned j = 0; j < w; j++)
                     a[j] += fk * row[j];
@@ -151,16 +155,31 @@ static void decimate(const VgFvifSetup *s, unsigned sc, const float *const src[2
     }
 }
 
-/* One scale's statistic: the two row sums of every row. */
-static void statistic(FvifCpu *c, unsigned sc, const float *ref,
-                      const float *dis, ptrdiff_t stride)
+VG_CPU_BUILDS(decimate, (const VgFvifSetup *s, unsigned sc,
+                         const float *const src[2], ptrdiff_t stride,
+                         float *const dst[2], float *const *v),
+              (s, sc, src, stride, dst, v))
+
+/* One scale's statistic: the two row sums of every row. The per-sample
+ * values go to a row first (computed side by side), then are added left
+ * to right. */
+VG_CPU_INLINE void statistic_any(FvifCpu *c, unsigned sc, const float *ref,
+                                 const float *dis, ptrdiff_t stride)
 {
     const VgFvifSetup *s = &c->s;
     const float *f = s->filter[sc];
     const int taps = s->taps[sc];
     const unsigned w = s->sc_w[sc], h = s->sc_h[sc];
-    float *m1 = c->v[0] + PAD, *m2 = c->v[1] + PAD, *xx = c->v[2] + PAD,
-          *yy = c->v[3] + PAD, *xy = c->v[4] + PAD;
+    float *restrict m1 = c->v[0] + PAD, *restrict m2 = c->v[1] + PAD,
+          *restrict xx = c->v[2] + PAD, *restrict yy = c->v[3] + PAD,
+          *restrict xy = c->v[4] + PAD;
+    const float *restrict h0 = c->hz[0], *restrict h1 = c->hz[1],
+                *restrict h2 = c->hz[2], *restrict h3 = c->hz[3],
+                *restrict h4 = c->hz[4];
+    /* the vertical pass' rows are free once filtered horizontally */
+    float *restrict rn = c->v[0], *restrict rd = c->v[1];
+    const float egl = s->egl, sigma_max_inv = s->sigma_max_inv;
+    const double sigma_nsq = s->sigma_nsq;
 
     for (unsigned i = 0; i < h; i++) {
         float an = 0.0f, ad = 0.0f;
@@ -169,8 +188,10 @@ static void statistic(FvifCpu *c, unsigned sc, const float *ref,
             m1[j] = m2[j] = xx[j] = yy[j] = xy[j] = 0;
         for (int k = 0; k < taps; k++) {
             const int ii = vg_fvif_mirror((int)i - taps / 2 + k, (int)h);
-            const float *a = ref + ii * stride, *b = dis + ii * stride;
+            const float *restrict a = ref + ii * stride;
+            const float *restrict b = dis + ii * stride;
             const float fk = f[k];
+#pragma GCC ivdep
             for (unsigned j = 0; j < w; j++) {
                 const float x = a[j], y = b[j];
                 m1[j] += fk * x;
@@ -184,23 +205,28 @@ static void statistic(FvifCpu *c, unsigned sc, const float *ref,
             pad_row(c->v[q], w, taps / 2);
             hpass(f, taps, c->v[q], c->hz[q], w, 1);
         }
+#pragma GCC ivdep
+        for (unsigned j = 0; j < w; j++)
+            vg_fvif_statistic(h0[j], h1[j], h2[j], h3[j], h4[j], egl,
+                              sigma_nsq, sigma_max_inv, &rn[j], &rd[j]);
         for (unsigned j = 0; j < w; j++) {
-            float n, d;
-            vg_fvif_statistic(c->hz[0][j], c->hz[1][j], c->hz[2][j],
-                              c->hz[3][j], c->hz[4][j], s->egl, s->sigma_nsq,
-                              s->sigma_max_inv, &n, &d);
-            an += n;
-            ad += d;
+            an += rn[j];
+            ad += rd[j];
         }
         c->row_num[s->row_off[sc] + i] = an;
         c->row_den[s->row_off[sc] + i] = ad;
     }
 }
 
+VG_CPU_BUILDS(statistic, (FvifCpu *c, unsigned sc, const float *ref,
+                          const float *dis, ptrdiff_t stride),
+              (c, sc, ref, dis, stride))
+
 static int fvif_extract(VgFeatureCtx *fc, const VgFrame *fr)
 {
     FvifCpu *c = fc->priv;
     const VgFvifSetup *s = &c->s;
+    const unsigned flags = vg_cpu_flags();
     const float *cur[2];
     float num[4], den[4];
     ptrdiff_t stride;
@@ -220,13 +246,13 @@ static int fvif_extract(VgFeatureCtx *fc, const VgFrame *fr)
     for (unsigned sc = 0; sc < 4; sc++) {
         if (sc > 0) {
             float *const *dst = c->lvl[sc & 1];
-            decimate(s, sc, cur, stride, dst, c->v);
+            VG_CPU_SELECT(decimate, flags)(s, sc, cur, stride, dst, c->v);
             cur[0] = dst[0];
             cur[1] = dst[1];
             stride = s->sc_w[sc];
         }
         if (sc >= s->first)
-            statistic(c, sc, cur[0], cur[1], stride);
+            VG_CPU_SELECT(statistic, flags)(c, sc, cur[0], cur[1], stride);
     }
     vg_float_vif_sum_rows(s, c->row_num, c->row_den, num, den);
     return vg_float_vif_emit(fc, s, fr->index, num, den);
