@@ -816,6 +816,31 @@ START_TEST(test_ssim_builds_identical)
 }
 END_TEST
 
+/* float VIF's AVX2 and AVX-512 builds (cpu/float_vif.c) give the C
+ * build's values, every scale's num and den among them, also with a
+ * gain limit and kernel scale (other filters) */
+START_TEST(test_float_vif_builds_identical)
+{
+    static const char *const keys[] = {
+        "vif_num_scale0", "vif_den_scale0", "vif_num_scale1", "vif_den_scale1",
+        "vif_num_scale2", "vif_den_scale2", "vif_num_scale3", "vif_den_scale3",
+    };
+    static const unsigned sizes[][2] = { { 41, 37 }, { 67, 41 }, { 130, 45 } };
+    static const unsigned depths[] = { 8, 10 };
+
+    char key_buf[8][64];
+    const char *ks_keys[8];
+
+    check_builds("float_vif", "debug=true", keys, 8, sizes, 3, depths, 2);
+    for (unsigned k = 0; k < 8; k++) {
+        snprintf(key_buf[k], sizeof(key_buf[k]), "%s_egl_1_ks_0.5", keys[k]);
+        ks_keys[k] = key_buf[k];
+    }
+    check_builds("float_vif", "debug=true:vif_enhn_gain_limit=1.0:"
+                 "vif_kernelscale=0.5", ks_keys, 8, sizes, 3, depths, 1);
+}
+END_TEST
+
 /* SpEED's AVX2 and AVX-512 builds (common/features/speed.c: the filters,
  * the covariance, the solver's products; common/fplane.c) give the C
  * build's values */
@@ -1241,6 +1266,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_psnr_builds_identical);
     tcase_add_test(tc, test_speed_builds_identical);
     tcase_add_test(tc, test_ssim_builds_identical);
+    tcase_add_test(tc, test_float_vif_builds_identical);
     tcase_add_test(tc, test_frames_ready_lags_one_frame);
     tcase_add_test(tc, test_psnr_caps);
     tcase_add_test(tc, test_psnr_values);
