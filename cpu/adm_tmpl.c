@@ -469,6 +469,129 @@ static void decouple_avx512(AdmPriv *p, int s, double egl_d)
 }
 #endif
 
+#if ADM_HAVE_AVX2 && BAND == 16
+/*
+ * decouple() at scale 0 four coefficients at a time in AVX2, in double:
+ * every int16 band value, product and sum here is an integer below 2^53,
+ * so the double operations are exact and give the C's integers; the
+ * shifts are floors of exact products by powers of two, the float
+ * rounding of the angle test's dot products is vcvtpd2ps of their exact
+ * values. The same steps as decouple_avx512() otherwise.
+ */
+VG_CPU_TARGET_AVX2
+static inline __m256d dec_f4096_avx2(__m256d x)
+{
+    return _mm256_mul_pd(_mm256_cvtps_pd(_mm256_cvtpd_ps(x)),
+                         _mm256_set1_pd(1.0 / 4096.0));
+}
+
+/* floor(x / 2^15) of an exact integer x */
+VG_CPU_TARGET_AVX2
+static inline __m256d dec_shr15_avx2(__m256d x)
+{
+    return _mm256_floor_pd(_mm256_mul_pd(x, _mm256_set1_pd(1.0 / 32768.0)));
+}
+
+VG_CPU_TARGET_AVX2
+static inline __m256d dec_one_avx2(const int32_t *div, __m256d flag,
+                                   __m256d egl, __m128i o32, __m256d o,
+                                   __m256d t)
+{
+    const __m256d zero = _mm256_setzero_pd(), one15 = _mm256_set1_pd(32768.0);
+    const __m256d d = _mm256_cvtepi32_pd(_mm_i32gather_epi32(
+        div, _mm_add_epi32(o32, _mm_set1_epi32(32768)), 4));
+    __m256d k = dec_shr15_avx2(_mm256_add_pd(_mm256_mul_pd(d, t),
+                                             _mm256_set1_pd(16384.0)));
+    const __m256d nz = _mm256_cmp_pd(o, zero, _CMP_NEQ_OQ);
+    k = _mm256_min_pd(_mm256_max_pd(k, zero), one15);
+    k = _mm256_blendv_pd(one15, k, nz);
+    const __m256d rst = dec_shr15_avx2(_mm256_add_pd(_mm256_mul_pd(k, o),
+                                                     _mm256_set1_pd(16384.0)));
+    const __m256d lim = _mm256_and_pd(_mm256_and_pd(flag, nz),
+                                      _mm256_cmp_pd(k, zero, _CMP_GT_OQ));
+    const __m256d e = _mm256_mul_pd(rst, egl);
+    const __m256d v = _mm256_blendv_pd(_mm256_max_pd(e, t), _mm256_min_pd(e, t),
+                                       _mm256_cmp_pd(o, zero, _CMP_GT_OQ));
+    /* truncated towards zero, as the C's conversion */
+    return _mm256_blendv_pd(rst, _mm256_round_pd(v, _MM_FROUND_TO_ZERO |
+                                                    _MM_FROUND_NO_EXC), lim);
+}
+
+VG_CPU_TARGET_AVX2
+static inline __m128i dec_load4_avx2(const band *x)
+{
+    return _mm_cvtepi16_epi32(_mm_loadl_epi64((const __m128i *)x));
+}
+
+VG_CPU_TARGET_AVX2
+static inline void dec_store4_avx2(band *r, band *a, __m256d x, __m128i t32)
+{
+    const __m128i x32 = _mm256_cvttpd_epi32(x);
+    _mm_storel_epi64((__m128i *)r, _mm_packs_epi32(x32, x32));
+    /* t - x, wrapped to int16 */
+    const __m128i d = _mm_sub_epi16(_mm_packs_epi32(t32, t32),
+                                    _mm_packs_epi32(x32, x32));
+    _mm_storel_epi64((__m128i *)a, d);
+}
+
+VG_CPU_TARGET_AVX2
+static void decouple_avx2(AdmPriv *p, int s, double egl_d)
+{
+    const AdmBands *bd = bands(p);
+    const VgAdmRegion rg = p->sc[s].dec;
+    const int32_t *div = p->div;
+    const double c = p->cos1;
+    const __m256d egl = _mm256_set1_pd(egl_d), zero = _mm256_setzero_pd();
+    for (int i = rg.top; i < rg.bottom; i++) {
+        const ptrdiff_t o = i * bd->stride;
+        const band *oh = (const band *)bd->ref[BH] + o;
+        const band *ov = (const band *)bd->ref[BV] + o;
+        const band *od = (const band *)bd->ref[BD] + o;
+        const band *th = (const band *)bd->dis[BH] + o;
+        const band *tv = (const band *)bd->dis[BV] + o;
+        const band *td = (const band *)bd->dis[BD] + o;
+        band *rh = (band *)bd->r[BH] + o, *rv = (band *)bd->r[BV] + o;
+        band *rd = (band *)bd->r[BD] + o, *ah = (band *)bd->a[BH] + o;
+        band *av = (band *)bd->a[BV] + o, *ad = (band *)bd->a[BD] + o;
+        int j = rg.left;
+        for (; j + 4 <= rg.right; j += 4) {
+            const __m128i ioh = dec_load4_avx2(oh + j), iov = dec_load4_avx2(ov + j);
+            const __m128i iod = dec_load4_avx2(od + j), ith = dec_load4_avx2(th + j);
+            const __m128i itv = dec_load4_avx2(tv + j), itd = dec_load4_avx2(td + j);
+            const __m256d voh = _mm256_cvtepi32_pd(ioh), vov = _mm256_cvtepi32_pd(iov);
+            const __m256d vod = _mm256_cvtepi32_pd(iod), vth = _mm256_cvtepi32_pd(ith);
+            const __m256d vtv = _mm256_cvtepi32_pd(itv), vtd = _mm256_cvtepi32_pd(itd);
+            const __m256d ot = dec_f4096_avx2(_mm256_add_pd(_mm256_mul_pd(voh, vth),
+                                                            _mm256_mul_pd(vov, vtv)));
+            const __m256d oo = dec_f4096_avx2(_mm256_add_pd(_mm256_mul_pd(voh, voh),
+                                                            _mm256_mul_pd(vov, vov)));
+            const __m256d tt = dec_f4096_avx2(_mm256_add_pd(_mm256_mul_pd(vth, vth),
+                                                            _mm256_mul_pd(vtv, vtv)));
+            const __m256d rhs = _mm256_mul_pd(_mm256_mul_pd(_mm256_set1_pd(c), oo), tt);
+            const __m256d f = _mm256_and_pd(_mm256_cmp_pd(ot, zero, _CMP_GE_OQ),
+                                            _mm256_cmp_pd(_mm256_mul_pd(ot, ot), rhs,
+                                                          _CMP_GE_OQ));
+            dec_store4_avx2(rh + j, ah + j, dec_one_avx2(div, f, egl, ioh, voh, vth), ith);
+            dec_store4_avx2(rv + j, av + j, dec_one_avx2(div, f, egl, iov, vov, vtv), itv);
+            dec_store4_avx2(rd + j, ad + j, dec_one_avx2(div, f, egl, iod, vod, vtd), itd);
+        }
+        for (; j < rg.right; j++) {
+            const int fl = angle_flag(p->cos1, oh[j], ov[j], th[j], tv[j]);
+            band x;
+            x = dec_one(div, fl, egl_d, oh[j], th[j]);
+            rh[j] = x;
+            ah[j] = (band)((uint32_t)th[j] - (uint32_t)x);
+            x = dec_one(div, fl, egl_d, ov[j], tv[j]);
+            rv[j] = x;
+            av[j] = (band)((uint32_t)tv[j] - (uint32_t)x);
+            x = dec_one(div, fl, egl_d, od[j], td[j]);
+            rd[j] = x;
+            ad[j] = (band)((uint32_t)td[j] - (uint32_t)x);
+        }
+    }
+}
+#endif
+
 /* ------------------------------------------------------------------------
  * CSF
  * ---------------------------------------------------------------------- */
@@ -735,6 +858,10 @@ ADM_INLINE void measures(AdmPriv *p, int s, const int simd,
 #if ADM_HAVE_AVX2
     if (simd == 512)
         decouple_avx512(p, s, o->enhn_gain_limit);
+#if BAND == 16
+    else if (simd == 2)
+        decouple_avx2(p, s, o->enhn_gain_limit);
+#endif
     else
 #endif
         decouple(p, s, o->enhn_gain_limit);
