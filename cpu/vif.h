@@ -73,7 +73,8 @@ struct VifCpu {
 
 /**
  * Fill `d` with the C build of one sample type's passes, or with their
- * AVX2 build when `flags` (vg_cpu_flags()) has VG_CPU_FLAG_AVX2.
+ * AVX2 build when `flags` (vg_cpu_flags()) has VG_CPU_FLAG_AVX2, or their
+ * AVX-512 build when it has VG_CPU_FLAG_AVX512.
  */
 void vg_vif_dsp_init_8bpc(VifDsp *d, unsigned flags);
 void vg_vif_dsp_init_16bpc(VifDsp *d, unsigned flags);

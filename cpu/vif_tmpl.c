@@ -12,8 +12,8 @@
  *  - 16 (cpu/vif_16.c): uint16 samples, scale 0 of 9..16-bit pictures and
  *    scales 1..3 of every depth (vif_statistic_16, subsample_rd_16).
  * Only the sample type, the width of a sample's square and the scale-0
- * shifts depend on BITDEPTH. Each instance provides a C and an AVX2 build
- * of its two entry points (vg_vif_dsp_init_8bpc/16bpc()).
+ * shifts depend on BITDEPTH. Each instance provides a C, an AVX2 and an
+ * AVX-512 build of its two entry points (vg_vif_dsp_init_8bpc/16bpc()).
  *
  * The kernels are written per filter length (scale constant at every call,
  * so `fw` and the taps are folded in) with the tap loop fully unrolled, so
@@ -47,9 +47,12 @@ typedef uint32_t sqr;
 #error "cpu/vif_tmpl.c: BITDEPTH must be 8 or 16"
 #endif
 
-/* An AVX2 build of the same C, both at -O3 (common/cpu.h; 1080p: 3.2
- * frames per CPU second at -O2, 5.0 at -O3, 11.1 with AVX2). */
+/* An AVX2 and an AVX-512 build of the same C, all at -O3 (common/cpu.h;
+ * 1080p: 3.2 frames per CPU second at -O2, 5.0 at -O3, 11.1 with AVX2). */
 #define VIF_HAVE_AVX2 VG_CPU_HAVE_AVX2
+#define VIF_HAVE_AVX512 VG_CPU_HAVE_AVX512
+/* which build an inlined body is part of (`simd` below) */
+enum { VIF_C, VIF_AVX2, VIF_AVX512 };
 #define VIF_O3 VG_CPU_O3
 #define VIF_INLINE VG_CPU_INLINE
 
@@ -403,6 +406,186 @@ static void vert_stat8_avx2(const uint16_t *t, uint16_t *restrict mu1,
 #endif /* BITDEPTH == 8 */
 #endif /* VIF_HAVE_AVX2 */
 
+/* ---- AVX-512 multiply-adds ---------------------------------------------- */
+
+#if VIF_HAVE_AVX512
+/*
+ * The AVX2 kernels at twice the width: the same vpmaddwd pairs, the same
+ * flipped samples and correction, so the same uint32 sums, over 32 columns
+ * a step. vpunpck{l,h}wd still work within 128-bit lanes: the low products
+ * are columns 0..3, 8..11, 16..19 and 24..27 of a step, the high ones the
+ * four groups after each; vpackusdw restores the order of 16-bit results
+ * and vpermt2q that of the 32-bit ones. A last block of 16 columns goes to
+ * the AVX2 kernel.
+ */
+
+/* vif_avx2_pairs() for 512-bit vectors */
+VG_CPU_TARGET_AVX512
+static uint32_t vif_avx512_pairs(const unsigned fw, const uint16_t *t,
+                                 __m512i *cp)
+{
+    uint32_t sum = 0;
+
+    for (unsigned k = 0; k < fw; k += 2) {
+        const uint32_t c0 = t[k], c1 = k + 1 < fw ? t[k + 1] : 0;
+        cp[k / 2] = _mm512_set1_epi32((int)(c0 | c1 << 16));
+        sum += c0 + c1;
+    }
+    return sum;
+}
+
+/* vif_madd2() for 32 columns */
+VG_CPU_TARGET_AVX512
+static inline void vif_madd2_512(__m512i *lo, __m512i *hi, __m512i u,
+                                 __m512i v, __m512i c)
+{
+    *lo = _mm512_add_epi32(*lo, _mm512_madd_epi16(_mm512_unpacklo_epi16(u, v), c));
+    *hi = _mm512_add_epi32(*hi, _mm512_madd_epi16(_mm512_unpackhi_epi16(u, v), c));
+}
+
+/* 32 uint32 sums in column order from the in-lane halves lo and hi */
+VG_CPU_TARGET_AVX512
+static inline void vif_store32_512(uint32_t *d, __m512i lo, __m512i hi)
+{
+    const __m512i first = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
+    const __m512i second = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
+
+    _mm512_storeu_si512(d, _mm512_permutex2var_epi64(lo, first, hi));
+    _mm512_storeu_si512(d + 16, _mm512_permutex2var_epi64(lo, second, hi));
+}
+
+/* horiz_pair_avx2_fw() over 32 columns a step; n a multiple of 32 */
+VG_CPU_TARGET_AVX512 VIF_INLINE
+void horiz_pair_avx512_fw(const unsigned fw, const uint16_t *t,
+                          uint32_t *restrict oa, uint32_t *restrict ob,
+                          const uint16_t *restrict a,
+                          const uint16_t *restrict b, size_t n)
+{
+    const __m512i flip = _mm512_set1_epi16((short)0x8000);
+    const __m512i zero = _mm512_setzero_si512();
+    __m512i cp[9];
+    const __m512i corr = _mm512_set1_epi32((int)(vif_avx512_pairs(fw, t, cp) << 15));
+
+    for (size_t j = 0; j < n; j += 32) {
+        __m512i al = zero, ah = zero, bl = zero, bh = zero;
+
+#pragma GCC unroll 9
+        for (unsigned k = 0; k < fw; k += 2) {
+            const __m512i a0 = _mm512_xor_si512(_mm512_loadu_si512(a + j + k), flip);
+            const __m512i b0 = _mm512_xor_si512(_mm512_loadu_si512(b + j + k), flip);
+            __m512i a1 = zero, b1 = zero;
+
+            if (k + 1 < fw) {
+                a1 = _mm512_xor_si512(_mm512_loadu_si512(a + j + k + 1), flip);
+                b1 = _mm512_xor_si512(_mm512_loadu_si512(b + j + k + 1), flip);
+            }
+            vif_madd2_512(&al, &ah, a0, a1, cp[k / 2]);
+            vif_madd2_512(&bl, &bh, b0, b1, cp[k / 2]);
+        }
+        vif_store32_512(oa + j, _mm512_add_epi32(al, corr), _mm512_add_epi32(ah, corr));
+        vif_store32_512(ob + j, _mm512_add_epi32(bl, corr), _mm512_add_epi32(bh, corr));
+    }
+}
+
+/* horiz_pair_avx2() with 32 columns a step; n a multiple of 16 */
+VG_CPU_TARGET_AVX512
+static void horiz_pair_avx512(const unsigned fw, const uint16_t *t,
+                              uint32_t *restrict oa, uint32_t *restrict ob,
+                              const uint16_t *restrict a,
+                              const uint16_t *restrict b, size_t n)
+{
+    const size_t n32 = n & ~(size_t)31;
+
+    switch (fw) {
+    case 17:
+        horiz_pair_avx512_fw(17, t, oa, ob, a, b, n32);
+        break;
+    case 9:
+        horiz_pair_avx512_fw(9, t, oa, ob, a, b, n32);
+        break;
+    default:
+        horiz_pair_avx512_fw(5, t, oa, ob, a, b, n32);
+        break;
+    }
+    if (n32 < n)
+        horiz_pair_avx2(fw, t, oa + n32, ob + n32, a + n32, b + n32, n - n32);
+}
+
+#if BITDEPTH == 8
+/* vert_stat8_avx2() over 32 columns a step; n a multiple of 16 */
+VG_CPU_TARGET_AVX512
+static void vert_stat8_avx512(const uint16_t *t, uint16_t *restrict mu1,
+                              uint16_t *restrict mu2, uint16_t *restrict xh,
+                              uint16_t *restrict xl, uint16_t *restrict yh,
+                              uint16_t *restrict yl, uint16_t *restrict zh,
+                              uint16_t *restrict zl,
+                              const uint8_t *const *ra,
+                              const uint8_t *const *rb, size_t n)
+{
+    const __m512i flip = _mm512_set1_epi16((short)0x8000);
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512i rnd_mu = _mm512_set1_epi32(128);
+    const __m512i low = _mm512_set1_epi32(0xffff);
+    const size_t n32 = n & ~(size_t)31;
+    __m512i cp[9];
+    const __m512i corr = _mm512_set1_epi32((int)(vif_avx512_pairs(17, t, cp) << 15));
+
+    for (size_t j = 0; j < n32; j += 32) {
+        __m512i s1l = zero, s1h = zero, s2l = zero, s2h = zero;
+        __m512i xxl = zero, xxh = zero, yyl = zero, yyh = zero;
+        __m512i xyl = zero, xyh = zero;
+
+#pragma GCC unroll 9
+        for (unsigned k = 0; k < 17; k += 2) {
+            const __m512i c = cp[k / 2];
+            const __m512i x0 = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(ra[k] + j)));
+            const __m512i y0 = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(rb[k] + j)));
+            __m512i x1 = zero, y1 = zero;
+
+            if (k + 1 < 17) {
+                x1 = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(ra[k + 1] + j)));
+                y1 = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(rb[k + 1] + j)));
+            }
+            vif_madd2_512(&s1l, &s1h, x0, x1, c);
+            vif_madd2_512(&s2l, &s2h, y0, y1, c);
+#define VIF_SQ(u, v) _mm512_xor_si512(_mm512_mullo_epi16(u, v), flip)
+            vif_madd2_512(&xxl, &xxh, VIF_SQ(x0, x0), VIF_SQ(x1, x1), c);
+            vif_madd2_512(&yyl, &yyh, VIF_SQ(y0, y0), VIF_SQ(y1, y1), c);
+            vif_madd2_512(&xyl, &xyh, VIF_SQ(x0, y0), VIF_SQ(x1, y1), c);
+#undef VIF_SQ
+        }
+#define VIF_STORE16(dst, lo, hi) \
+        _mm512_storeu_si512((dst) + j, _mm512_packus_epi32(lo, hi))
+        VIF_STORE16(mu1, _mm512_srli_epi32(_mm512_add_epi32(s1l, rnd_mu), 8),
+                    _mm512_srli_epi32(_mm512_add_epi32(s1h, rnd_mu), 8));
+        VIF_STORE16(mu2, _mm512_srli_epi32(_mm512_add_epi32(s2l, rnd_mu), 8),
+                    _mm512_srli_epi32(_mm512_add_epi32(s2h, rnd_mu), 8));
+#define VIF_STORE_SQ(dh, dl, lo, hi) do {                                 \
+            const __m512i l_ = _mm512_add_epi32(lo, corr);                \
+            const __m512i h_ = _mm512_add_epi32(hi, corr);                \
+            VIF_STORE16(dh, _mm512_srli_epi32(l_, 16), _mm512_srli_epi32(h_, 16)); \
+            VIF_STORE16(dl, _mm512_and_si512(l_, low), _mm512_and_si512(h_, low)); \
+        } while (0)
+        VIF_STORE_SQ(xh, xl, xxl, xxh);
+        VIF_STORE_SQ(yh, yl, yyl, yyh);
+        VIF_STORE_SQ(zh, zl, xyl, xyh);
+#undef VIF_STORE_SQ
+#undef VIF_STORE16
+    }
+    if (n32 < n) {
+        const uint8_t *ta[17], *tb[17];
+
+        for (unsigned k = 0; k < 17; k++) {
+            ta[k] = ra[k] + n32;
+            tb[k] = rb[k] + n32;
+        }
+        vert_stat8_avx2(t, mu1 + n32, mu2 + n32, xh + n32, xl + n32, yh + n32,
+                        yl + n32, zh + n32, zl + n32, ta, tb, n - n32);
+    }
+}
+#endif /* BITDEPTH == 8 */
+#endif /* VIF_HAVE_AVX512 */
+
 /* ---- one scale ----------------------------------------------------------- */
 
 /*
@@ -511,8 +694,15 @@ VIF_INLINE void vif_scale(VifCpu *s, const unsigned scale, const int simd,
             ra[k] = (const pixel *)((const uint8_t *)ref + r * ref_stride);
             rb[k] = (const pixel *)((const uint8_t *)dis + r * dis_stride);
         }
+#if VIF_HAVE_AVX512 && BITDEPTH == 8
+        if (simd == VIF_AVX512)
+            vert_stat8_avx512(t, m[0], m[1], hi[0], lo[0], hi[1], lo[1], hi[2],
+                              lo[2], (const uint8_t *const *)ra,
+                              (const uint8_t *const *)rb, n0);
+        else
+#endif
 #if VIF_HAVE_AVX2 && BITDEPTH == 8
-        if (simd)
+        if (simd == VIF_AVX2)
             vert_stat8_avx2(t, m[0], m[1], hi[0], lo[0], hi[1], lo[1], hi[2],
                             lo[2], (const uint8_t *const *)ra,
                             (const uint8_t *const *)rb, n0);
@@ -531,8 +721,14 @@ VIF_INLINE void vif_scale(VifCpu *s, const unsigned scale, const int simd,
         pad_row(m[1], w, half);
         for (unsigned p = 0; p < 4; p++) {
             const uint16_t *a = p ? hi[p - 1] : m[0], *b = p ? lo[p - 1] : m[1];
+#if VIF_HAVE_AVX512
+            if (simd == VIF_AVX512 && vif_avx2_taps(scale))
+                horiz_pair_avx512(fw, t, g[2 * p], g[2 * p + 1], a - half,
+                                  b - half, vif_ceil_block(w));
+            else
+#endif
 #if VIF_HAVE_AVX2
-            if (simd && vif_avx2_taps(scale))
+            if (simd == VIF_AVX2 && vif_avx2_taps(scale))
                 horiz_pair_avx2(fw, t, g[2 * p], g[2 * p + 1], a - half,
                                 b - half, vif_ceil_block(w));
             else
@@ -632,7 +828,8 @@ static void scale_c(VifCpu *s, unsigned scale, const void *ref,
                     ptrdiff_t dis_stride, unsigned bpc, double egl,
                     VgVifAccum *acc)
 {
-    scale_any(s, scale, 0, ref, ref_stride, dis, dis_stride, bpc, egl, acc);
+    scale_any(s, scale, VIF_C, ref, ref_stride, dis, dis_stride, bpc, egl,
+              acc);
 }
 
 VIF_O3
@@ -654,13 +851,35 @@ static void scale_avx2(VifCpu *s, unsigned scale, const void *ref,
                        ptrdiff_t dis_stride, unsigned bpc, double egl,
                        VgVifAccum *acc)
 {
-    scale_any(s, scale, 1, ref, ref_stride, dis, dis_stride, bpc, egl, acc);
+    scale_any(s, scale, VIF_AVX2, ref, ref_stride, dis, dis_stride, bpc, egl,
+              acc);
 }
 
 VG_CPU_TARGET_AVX2 VIF_O3
 static void downsample_avx2(VifCpu *s, unsigned scale, const void *ref,
                             ptrdiff_t ref_stride, const void *dis,
                             ptrdiff_t dis_stride, unsigned bpc)
+{
+    downsample_any(s, scale, ref, ref_stride, dis, dis_stride, bpc);
+}
+#endif
+
+#if VIF_HAVE_AVX512
+/* And for AVX-512 (-O3 vectors of 512 bits and the kernels above). */
+VG_CPU_TARGET_AVX512 VIF_O3
+static void scale_avx512(VifCpu *s, unsigned scale, const void *ref,
+                         ptrdiff_t ref_stride, const void *dis,
+                         ptrdiff_t dis_stride, unsigned bpc, double egl,
+                         VgVifAccum *acc)
+{
+    scale_any(s, scale, VIF_AVX512, ref, ref_stride, dis, dis_stride, bpc,
+              egl, acc);
+}
+
+VG_CPU_TARGET_AVX512 VIF_O3
+static void downsample_avx512(VifCpu *s, unsigned scale, const void *ref,
+                              ptrdiff_t ref_stride, const void *dis,
+                              ptrdiff_t dis_stride, unsigned bpc)
 {
     downsample_any(s, scale, ref, ref_stride, dis, dis_stride, bpc);
 }
@@ -674,6 +893,12 @@ void bitfn(vg_vif_dsp_init)(VifDsp *d, unsigned flags)
     if (flags & VG_CPU_FLAG_AVX2) {
         d->scale = scale_avx2;
         d->downsample = downsample_avx2;
+    }
+#endif
+#if VIF_HAVE_AVX512
+    if (flags & VG_CPU_FLAG_AVX512) {
+        d->scale = scale_avx512;
+        d->downsample = downsample_avx512;
     }
 #endif
 }
