@@ -560,7 +560,8 @@ static double blend(double s, double f, double off)
  * differences and squares), 3 the maximum in the reference and random
  * samples in the distorted picture, 4 and 5 the distorted luma the
  * reference's with its contrast raised by half and halved (mostly the same
- * orientations: ADM's enhancement limit and restored bands). */
+ * orientations: ADM's enhancement limit and restored bands), 6 the
+ * reference +- 1 (correlated: VIF's gain terms). */
 static void feature_values(const char *feature, const char *opts,
                            const char *const *keys, unsigned nk, unsigned bpc,
                            unsigned w, unsigned h, int pattern, unsigned n,
@@ -579,7 +580,18 @@ static void feature_values(const char *feature, const char *opts,
             uint8_t *rr = (uint8_t *)r.buf[0] + y * r.pic.stride[0];
             uint8_t *dr = (uint8_t *)d.buf[0] + y * d.pic.stride[0];
 
-            for (unsigned x = 0; x < w; x++) {
+            for (unsigned x = 0; pattern == 6 && x < w; x++) {
+                const unsigned v = bpc > 8 ? ((uint16_t *)rr)[x] : rr[x];
+                const unsigned u = (x + 2 * y + i) % 3 == 0 ? (v ? v - 1 : v)
+                                   : (x + 2 * y + i) % 3 == 1 ? (v < max ? v + 1 : v)
+                                   : v;
+
+                if (bpc > 8)
+                    ((uint16_t *)dr)[x] = (uint16_t)u;
+                else
+                    dr[x] = (uint8_t)u;
+            }
+            for (unsigned x = 0; pattern < 6 && x < w; x++) {
                 const int mid = (int)(max + 1) / 2;
                 const int r0 = bpc > 8 ? ((uint16_t *)rr)[x] : rr[x];
                 const int c = pattern == 4 ? mid + (r0 - mid) * 3 / 2 :
@@ -651,9 +663,10 @@ START_TEST(test_motion_builds_identical)
 }
 END_TEST
 
-/* integer VIF's AVX2 build (cpu/vif_tmpl.c: the compiler's vectors and the
- * multiply-add kernels) gives the C build's values, every scale's num and
- * den among them, on every size, depth and pattern */
+/* integer VIF's AVX2 and AVX-512 builds (cpu/vif_tmpl.c: the compiler's
+ * vectors and the multiply-add kernels) give the C build's values, every
+ * scale's num and den among them, on every size, depth and pattern; 48 and
+ * 80 columns end the 32-column kernels' steps with 16 */
 START_TEST(test_vif_builds_identical)
 {
     static const char *const keys[] = {
@@ -664,29 +677,41 @@ START_TEST(test_vif_builds_identical)
         "integer_vif_num_scale3", "integer_vif_den_scale3",
     };
     static const unsigned sizes[][2] = {
-        { 16, 16 }, { 17, 19 }, { 31, 18 }, { 33, 47 }, { 67, 41 },
-        { 130, 33 }, { 1923, 24 },
+        { 16, 16 }, { 17, 19 }, { 31, 18 }, { 33, 47 }, { 48, 20 },
+        { 67, 41 }, { 80, 26 }, { 130, 33 }, { 1923, 24 },
     };
     static const unsigned depths[] = { 8, 10, 12, 16 };
+    /* each SIMD build against the C build (mask VG_CPU_FLAG_AVX2) */
+    static const struct {
+        unsigned mask;
+        const char *name;
+    } builds[] = {
+        { VG_CPU_FLAG_AVX512, "AVX2" },
+        { 0, "default (AVX-512 where the CPU has it)" },
+    };
     enum { N = 2, K = sizeof(keys) / sizeof(keys[0]) };
 
     for (unsigned s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
         for (unsigned b = 0; b < sizeof(depths) / sizeof(depths[0]); b++) {
-            for (int pat = 0; pat < 4; pat++) {
+            for (int pat = 0; pat < 7; pat++) {
                 double c[N * K], simd[N * K];
 
                 vg_cpu_set_mask(VG_CPU_FLAG_AVX2);
                 feature_values("vif", "debug=true", keys, K, depths[b],
                                sizes[s][0], sizes[s][1], pat, N, c);
+                for (unsigned v = 0; v < sizeof(builds) / sizeof(builds[0]); v++) {
+                    vg_cpu_set_mask(builds[v].mask);
+                    feature_values("vif", "debug=true", keys, K, depths[b],
+                                   sizes[s][0], sizes[s][1], pat, N, simd);
+                    for (unsigned k = 0; k < N * K; k++)
+                        ck_assert_msg(!memcmp(&c[k], &simd[k], sizeof(double)),
+                                      "%ux%u %u-bit pattern %d frame %u: %s "
+                                      "%.17g (%s build), C %.17g", sizes[s][0],
+                                      sizes[s][1], depths[b], pat, k / K,
+                                      keys[k % K], simd[k], builds[v].name,
+                                      c[k]);
+                }
                 vg_cpu_set_mask(0);
-                feature_values("vif", "debug=true", keys, K, depths[b],
-                               sizes[s][0], sizes[s][1], pat, N, simd);
-                for (unsigned k = 0; k < N * K; k++)
-                    ck_assert_msg(!memcmp(&c[k], &simd[k], sizeof(double)),
-                                  "%ux%u %u-bit pattern %d frame %u: %s %.17g "
-                                  "(AVX2), C %.17g", sizes[s][0], sizes[s][1],
-                                  depths[b], pat, k / K, keys[k % K], simd[k],
-                                  c[k]);
             }
         }
     }
@@ -694,7 +719,7 @@ START_TEST(test_vif_builds_identical)
 END_TEST
 
 /* The AVX2 and AVX-512 builds of a feature give the C build's values of
- * `keys` (frames of every size in `sizes`, depth and pattern 0..5). */
+ * `keys` (frames of every size in `sizes`, depth and pattern 0..6). */
 static void check_builds(const char *feature, const char *opts,
                          const char *const *keys, unsigned nk,
                          const unsigned (*sizes)[2], unsigned ns,
@@ -709,7 +734,7 @@ static void check_builds(const char *feature, const char *opts,
     ck_assert(c && simd);
     for (unsigned s = 0; s < ns; s++) {
         for (unsigned b = 0; b < nd; b++) {
-            for (int pat = 0; pat < 6; pat++) {
+            for (int pat = 0; pat < 7; pat++) {
                 vg_cpu_set_mask(VG_CPU_FLAG_AVX2);
                 feature_values(feature, opts, keys, nk, depths[b], sizes[s][0],
                                sizes[s][1], pat, N, c);
