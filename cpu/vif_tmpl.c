@@ -657,6 +657,109 @@ static void row_accumulate(VgVifAccum *acc, const int32_t *s1v,
     acc->den_non_log += den_non_log;
 }
 
+#if VIF_HAVE_AVX512
+/*
+ * vg_vif_log2_64() of eight int64 lanes n (2^17 <= n < 2^63) in two parts:
+ * the table index n >> k and 2048 * k, with k = floor(log2 n) - 15 from
+ * the exponent of n as a double with its low 11 bits cleared (53
+ * significant bits at most, so the conversion is exact and keeps n's
+ * leading bit). Lanes off m get index 0.
+ */
+VG_CPU_TARGET_AVX512
+static inline __m256i vif_log2_512(__m512i n, __mmask8 m, __m256i *k2048)
+{
+    const __m512i d = _mm512_castpd_si512(
+        _mm512_cvtepi64_pd(_mm512_andnot_si512(_mm512_set1_epi64(0x7ff), n)));
+    const __m512i k = _mm512_sub_epi64(_mm512_srli_epi64(d, 52),
+                                       _mm512_set1_epi64(1023 + 15));
+
+    *k2048 = _mm256_slli_epi32(_mm512_cvtepi64_epi32(k), 11);
+    return _mm512_maskz_cvtepi64_epi32(m, _mm512_srlv_epi64(n, k));
+}
+
+/* sum of the table's entries at eight indices (scalar loads: faster than
+ * a gather here) */
+static inline int64_t vif_tab_sum8(const uint16_t *tab, const uint32_t *i)
+{
+    return (int64_t)tab[i[0]] + tab[i[1]] + tab[i[2]] + tab[i[3]] +
+           tab[i[4]] + tab[i[5]] + tab[i[6]] + tab[i[7]];
+}
+
+/*
+ * row_accumulate() eight columns a step, the branches as masks: the same
+ * IEEE double operations on each lane (division, products, differences,
+ * both truncations: vcvttpd2dq and vcvttpd2qq give what cvttsd2si gives,
+ * out-of-range values included; min(g, egl) is vminpd's g < egl ? g : egl)
+ * and the same log terms, each the table's entry plus 2048 k: the k parts
+ * summed in int64 lanes, the entries in scalar, lanes outside the branch
+ * reading entry 0 and taken back out. Integer sums, so in any order the
+ * C's. The log operands are within vif_log2_512()'s range: nsq + sigma1^2
+ * and n1 are uint32 of at least nsq = 2^17, and n2 adds to n1
+ * g^2 sigma1^2 <= 100^2 * 2^31 (egl <= 100).
+ */
+VG_CPU_TARGET_AVX512
+static void row_accumulate_avx512(VgVifAccum *acc, const int32_t *s1v,
+                                  const int32_t *s2v, const int32_t *s12v,
+                                  unsigned w, const uint16_t *tab, double egl)
+{
+    const __m256i nsq = _mm256_set1_epi32(VG_VIF_SIGMA_NSQ);
+    const __m256i zero = _mm256_setzero_si256();
+    const __m512d eps = _mm512_set1_pd(65536 * 1.0e-10);
+    const __m512d vegl = _mm512_set1_pd(egl);
+    __m512i num_log = _mm512_setzero_si512(), den_log = num_log;
+    __m512i num_non_log = num_log;
+    int64_t num_tab = 0, den_tab = 0, den_off = 0, den_non_log = 0;
+    uint32_t idx[3][8];
+
+    for (unsigned j = 0; j < w; j += 8) {
+        const __mmask8 valid = w - j >= 8 ? 0xff : (1u << (w - j)) - 1;
+        const __m256i s1 = _mm256_loadu_si256((const __m256i *)(s1v + j));
+        const __m256i s2 = _mm256_loadu_si256((const __m256i *)(s2v + j));
+        const __m256i s12 = _mm256_loadu_si256((const __m256i *)(s12v + j));
+        const __mmask8 mlog = _mm256_mask_cmpge_epi32_mask(valid, s1, nsq);
+        const __mmask8 mnum = _mm256_mask_cmpgt_epi32_mask(
+            _mm256_mask_cmpgt_epi32_mask(mlog, s12, zero), s2, zero);
+        const __mmask8 mnon = valid & ~mlog;
+        __m256i k;
+
+        _mm256_storeu_si256((__m256i *)idx[0], vif_log2_512(
+            _mm512_cvtepu32_epi64(_mm256_add_epi32(nsq, s1)), mlog, &k));
+        den_log = _mm512_mask_add_epi64(den_log, mlog, den_log,
+            _mm512_cvtepi32_epi64(_mm256_sub_epi32(k, _mm256_set1_epi32(2048 * 17))));
+        den_tab += vif_tab_sum8(tab, idx[0]);
+        den_off += 8 - __builtin_popcount(mlog);
+        num_non_log = _mm512_mask_add_epi64(num_non_log, mnon, num_non_log,
+                                            _mm512_cvtepi32_epi64(s2));
+        den_non_log += __builtin_popcount(mnon);
+        if (mnum) {
+            const __m512d d1 = _mm512_cvtepi32_pd(s1);
+            const __m512d d12 = _mm512_cvtepi32_pd(s12);
+            __m512d g = _mm512_div_pd(d12, _mm512_add_pd(d1, eps));
+            const __m256i sv = _mm256_max_epi32(_mm512_cvttpd_epi32(
+                _mm512_sub_pd(_mm512_cvtepi32_pd(s2), _mm512_mul_pd(g, d12))),
+                zero);
+            __m512i n1, n2;
+            __m256i k1, k2;
+
+            g = _mm512_min_pd(g, vegl);
+            n1 = _mm512_cvtepu32_epi64(_mm256_add_epi32(sv, nsq));
+            n2 = _mm512_add_epi64(_mm512_cvttpd_epi64(_mm512_mul_pd(
+                _mm512_mul_pd(g, g), d1)), n1);
+            _mm256_storeu_si256((__m256i *)idx[1], vif_log2_512(n2, mnum, &k2));
+            _mm256_storeu_si256((__m256i *)idx[2], vif_log2_512(n1, mnum, &k1));
+            num_log = _mm512_mask_add_epi64(num_log, mnum, num_log,
+                _mm512_cvtepi32_epi64(_mm256_sub_epi32(k2, k1)));
+            num_tab += vif_tab_sum8(tab, idx[1]) - vif_tab_sum8(tab, idx[2]);
+        }
+    }
+    acc->num_log += _mm512_reduce_add_epi64(num_log) + num_tab;
+    acc->den_log += _mm512_reduce_add_epi64(den_log) + den_tab -
+                    den_off * tab[0];
+    acc->num_non_log += _mm512_reduce_add_epi64(num_non_log);
+    acc->den_non_log += den_non_log;
+}
+#endif
+
 /* Bits of the samples that reach scale 0 of this instance. */
 static inline unsigned sample_bits(unsigned bpc)
 {
@@ -737,6 +840,12 @@ VIF_INLINE void vif_scale(VifCpu *s, const unsigned scale, const int simd,
                        vif_ceil_block(w));
         }
         row_sigmas(s->sig[0], s->sig[1], s->sig[2], g, vif_ceil_block(w));
+#if VIF_HAVE_AVX512
+        if (simd == VIF_AVX512)
+            row_accumulate_avx512(acc, s->sig[0], s->sig[1], s->sig[2], w,
+                                  s->log2, egl);
+        else
+#endif
         row_accumulate(acc, s->sig[0], s->sig[1], s->sig[2], w, s->log2, egl);
     }
 }
