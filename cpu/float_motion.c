@@ -25,6 +25,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "common/cpu.h"
 #include "common/features/float_motion.h"
 #include "common/fplane.h"
 
@@ -51,31 +52,56 @@ static inline int mirror(int i, int n)
 /*
  * convolution_f32_c_s() without SIMD: convolution_y_c_s() into tmp, then
  * convolution_x_c_s(); each output is 0 + tap[0] * s[0] + ... in float,
- * taps in order (the edge and the inner loops add in the same order).
+ * taps in order (the edge and the inner loops add in the same order). A
+ * row's outputs are computed side by side, each its own chain: the
+ * vertical pass tap by tap over the row, the horizontal pass likewise
+ * for the columns whose taps need no mirroring, the others one by one.
  */
-static void blur_plane(const float *src, float *dst, float *tmp, int w,
-                       int h, ptrdiff_t stride, const float *tap,
-                       unsigned n_taps)
+VG_CPU_INLINE void blur_plane_any(const float *src, float *dst, float *tmp,
+                                  int w, int h, ptrdiff_t stride,
+                                  const float *tap, unsigned n_taps)
 {
     const int r = (int)n_taps / 2;
+    const int in0 = r < w ? r : w, in1 = w - r > in0 ? w - r : in0;
 
     for (int i = 0; i < h; i++) {
-        for (int j = 0; j < w; j++) {
-            float acc = 0;
-            for (int k = 0; k < (int)n_taps; k++)
-                acc += tap[k] * src[mirror(i - r + k, h) * stride + j];
-            tmp[i * stride + j] = acc;
+        float *restrict t = tmp + i * stride;
+
+        for (int j = 0; j < w; j++)
+            t[j] = 0;
+        for (int k = 0; k < (int)n_taps; k++) {
+            const float *restrict x = src + mirror(i - r + k, h) * stride;
+            const float tk = tap[k];
+            for (int j = 0; j < w; j++)
+                t[j] += tk * x[j];
         }
     }
     for (int i = 0; i < h; i++) {
-        for (int j = 0; j < w; j++) {
-            float acc = 0;
-            for (int k = 0; k < (int)n_taps; k++)
-                acc += tap[k] * tmp[i * stride + mirror(j - r + k, w)];
-            dst[i * stride + j] = acc;
+        const float *restrict t = tmp + i * stride;
+        float *restrict d = dst + i * stride;
+
+        for (int j = in0; j < in1; j++)
+            d[j] = 0;
+        for (int k = 0; k < (int)n_taps; k++) {
+            const float tk = tap[k];
+            for (int j = in0; j < in1; j++)
+                d[j] += tk * t[j - r + k];
+        }
+        for (int e = 0; e < 2; e++) {
+            for (int j = e ? in1 : 0; j < (e ? w : in0); j++) {
+                float acc = 0;
+                for (int k = 0; k < (int)n_taps; k++)
+                    acc += tap[k] * t[mirror(j - r + k, w)];
+                d[j] = acc;
+            }
         }
     }
 }
+
+VG_CPU_BUILDS(blur_plane, (const float *src, float *dst, float *tmp, int w,
+                           int h, ptrdiff_t stride, const float *tap,
+                           unsigned n_taps),
+              (src, dst, tmp, w, h, stride, tap, n_taps))
 
 /*
  * vmaf_image_sad_c()'s row loop: |a - b| as a double (fabs) added to a
@@ -213,8 +239,11 @@ static void blur_frame(VgFeatureCtx *fc, FloatMotionCpu *s, const VgImage *img,
         return;
     for (unsigned p = 0; p < s->n_planes; p++) {
         vg_plane_to_float(s->conv, (ptrdiff_t)s->fstride, img, p, -128.0f);
-        blur_plane(s->conv, s->blur[p][slot], s->tmp, (int)img->w[p],
-                   (int)img->h[p], (ptrdiff_t)s->fstride, tap, n_taps);
+        VG_CPU_SELECT(blur_plane, vg_cpu_flags())(s->conv, s->blur[p][slot],
+                                                  s->tmp, (int)img->w[p],
+                                                  (int)img->h[p],
+                                                  (ptrdiff_t)s->fstride, tap,
+                                                  n_taps);
     }
     s->blurred[slot] = index;
 }
