@@ -87,12 +87,26 @@ int vg_float_motion_check(const VgFeatureCtx *fc)
                "chroma planes, and 4:0:0 pictures have none");
         return -EINVAL;
     }
+    /* the planes as libvmaf sizes them: w >> ssx, h >> ssy */
     vg_layout_shifts(fc->layout, &ssx, &ssy);
-    cw = (fc->width + ssx) >> ssx;
-    ch = (fc->height + ssy) >> ssy;
+    cw = fc->width >> ssx;
+    ch = fc->height >> ssy;
     if (cw < 3 || ch < 3) {
         vg_log(fc->log, VG_LOG_ERROR, "float_motion: motion_add_uv needs "
                "chroma planes of at least 3x3, these are %ux%u", cw, ch);
+        return -EINVAL;
+    }
+    /* libvmaf keeps the chroma planes with the luma's row stride but has
+     * motion_add_scale1 read them with a stride made from their own
+     * width: where the two differ it reads the rows' unwritten padding */
+    if (o->motion_add_scale1 &&
+        vg_fmotion_align32(cw * 4) != vg_fmotion_align32(fc->width * 4)) {
+        vg_log(fc->log, VG_LOG_ERROR, "float_motion: motion_add_scale1 with "
+               "motion_add_uv is undefined for %ux%u chroma planes of a %u-wide "
+               "picture: libvmaf reads them with a %u-sample row stride and "
+               "takes uninitialised memory (use 4:4:4 input, or leave one of "
+               "the options off)", cw, ch, fc->width,
+               vg_fmotion_align32(cw * 4) / 4);
         return -EINVAL;
     }
     return 0;

@@ -455,6 +455,13 @@ static const BadCase bad_cases[] = {
         "--feature", "float_motion=motion_add_uv=true" },
       "float_motion: motion_add_uv needs chroma planes of at least 3x3, these "
       "are 2x2", 0 },
+    { "float_motion: motion_add_scale1 with motion_add_uv on 4:2:0",
+      { R_SMALL, "-w", "64", "-h", "48", "-p", "420", "-b", "8", "-n",
+        "--feature", "float_motion=motion_add_uv=true:motion_add_scale1=true" },
+      "float_motion: motion_add_scale1 with motion_add_uv is undefined for "
+      "32x24 chroma planes of a 64-wide picture: libvmaf reads them with a "
+      "32-sample row stride and takes uninitialised memory (use 4:4:4 input, "
+      "or leave one of the options off)", 0 },
     { "float_motion: a picture under 3x3",
       { R_SMALL, "-w", "2", "-h", "8", "-p", "444", "-b", "8", "-n",
         "--feature", "float_motion" },

@@ -26,10 +26,14 @@
 
 static char last_error[1024];
 
+/* the error messages since last_error was emptied, one per line */
 static void capture_log(void *opaque, enum VgLogLevel level, const char *msg)
 {
+    const size_t n = strlen(last_error);
+
     if (level == VG_LOG_ERROR)
-        snprintf(last_error, sizeof(last_error), "%s", msg);
+        snprintf(last_error + n, sizeof(last_error) - n, "%s%s",
+                 n ? "\n" : "", msg);
 }
 
 static VgContext *make_ctx(unsigned threads, enum VgBackend backend)
@@ -866,6 +870,39 @@ START_TEST(test_float_vif_builds_identical)
 }
 END_TEST
 
+/* float motion's AVX2 and AVX-512 builds (cpu/float_motion.c: the blur)
+ * give the C build's values, also with the chroma planes and the half
+ * scale (4:2:0 pictures narrow enough that libvmaf reads their chroma
+ * planes with the right stride); wider ones are refused */
+START_TEST(test_float_motion_builds_identical)
+{
+    static const char *const keys[] = { "motion", "motion2" };
+    static const char *const uv_keys[] = { "motion_mdc_mau", "motion2_mdc_mau" };
+    static const char *const uv_opts = "motion_add_uv=true:motion_add_scale1=true";
+    static const unsigned sizes[][2] = { { 5, 5 }, { 19, 11 }, { 67, 41 },
+                                         { 130, 45 } };
+    static const unsigned uv_sizes[][2] = { { 6, 6 }, { 7, 9 }, { 8, 13 } };
+    static const unsigned depths[] = { 8, 10 };
+    VgContext *ctx;
+    Frame r, d;
+
+    check_builds("float_motion", NULL, keys, 2, sizes, 4, depths, 2);
+    check_builds("float_motion", uv_opts, uv_keys, 2, uv_sizes, 3, depths, 1);
+
+    ctx = make_ctx(0, VG_BACKEND_CPU);
+    ck_assert_int_eq(vg_use_feature(ctx, "float_motion", uv_opts), 0);
+    frame_make(&r, VG_PIX_FMT_YUV420P, 19, 11, 8, 1, 0);
+    frame_make(&d, VG_PIX_FMT_YUV420P, 19, 11, 8, 2, 0);
+    last_error[0] = 0;
+    ck_assert_int_eq(vg_submit(ctx, &r.pic, &d.pic), -EINVAL);
+    ck_assert_msg(strstr(last_error, "motion_add_scale1 with motion_add_uv") &&
+                  strstr(last_error, "9x5 chroma planes"), "%s", last_error);
+    frame_free(&r);
+    frame_free(&d);
+    vg_context_destroy(&ctx);
+}
+END_TEST
+
 /* SpEED's AVX2 and AVX-512 builds (common/features/speed.c: the filters,
  * the covariance, the solver's products; common/fplane.c) give the C
  * build's values */
@@ -1292,6 +1329,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_speed_builds_identical);
     tcase_add_test(tc, test_ssim_builds_identical);
     tcase_add_test(tc, test_float_vif_builds_identical);
+    tcase_add_test(tc, test_float_motion_builds_identical);
     tcase_add_test(tc, test_frames_ready_lags_one_frame);
     tcase_add_test(tc, test_psnr_caps);
     tcase_add_test(tc, test_psnr_values);
