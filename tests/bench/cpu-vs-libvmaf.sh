@@ -25,6 +25,7 @@
 #   FRAMES_1080, FRAMES_2160   frames scored (default 60 and 30)
 #   REPEAT         runs of each tool per row, alternating; the fastest counts
 #                  (default 3)
+#   CLI=0          leave out the CLI rows
 #   FFMPEG, ANCHOR_FFMPEG, CORPUS
 #                  with all three: the same rows through FFmpeg with software
 #                  decoding of the corpus' encoded pairs (CORPUS: folder of
@@ -36,7 +37,7 @@
 
 set -eu
 
-test $# -eq 2 || { sed -n 5,32p "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+test $# -eq 2 || { sed -n 5,33p "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 ours=$1
 theirs=$2
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -105,6 +106,7 @@ report() { # set size threads kind frames ours_s theirs_s
 }
 
 for size in $sizes; do
+    test "${CLI:-1}" = 0 && break
     # shellcheck disable=SC2046
     set -- $(size_info "$size")
     w=$1 h=$2 n=$3 ref=$raw/$4.yuv dis=$raw/$5.yuv
