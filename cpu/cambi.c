@@ -24,8 +24,9 @@
  * results are exact counts); the float and double steps in cambi.c's
  * order: the c-value's product and multiply, and the top-k mean, a double
  * sum in the order cambi.c's quick_select() leaves the c-values (the
- * home's vg_cambi_pool()). With heatmaps_path, each scale's c-values
- * of the distorted pass are written before the pooling reorders them.
+ * home's vg_cambi_pool()), or an exact integer sum where that order
+ * cannot matter (pool()). With heatmaps_path, each scale's c-values of
+ * the distorted pass are written before the pooling.
  */
 
 #include <errno.h>
@@ -34,7 +35,9 @@
 
 #include "common/features/cambi.h"
 
-typedef struct CambiCpu {
+typedef struct CambiCpu CambiCpu;
+
+struct CambiCpu {
     VgCambiParams p;
     uint16_t *img;      ///< alloc_w x alloc_h work picture (10-bit)
     uint8_t *mask;      ///< same size, 0/1
@@ -43,8 +46,10 @@ typedef struct CambiCpu {
     uint16_t *lines;    ///< mode filter: 3 rows; mask: 7 rows of sums
     uint16_t *colsum;   ///< mask: column sums over 7 rows
     uint8_t *flat;      ///< mask: one row of zero-derivative flags
+    uint32_t *bins;     ///< pooling: 3 x 4096 counts
+    uint64_t *sums;     ///< pooling: 2 x 4096 sums
     VgCambiHeatmaps hm;
-} CambiCpu;
+};
 
 static int cambi_init(VgFeatureCtx *fc)
 {
@@ -69,7 +74,9 @@ static int cambi_init(VgFeatureCtx *fc)
                            sizeof(*s->hist))) ||
         !(s->lines = malloc((size_t)7 * p->alloc_w * sizeof(*s->lines))) ||
         !(s->colsum = malloc((size_t)p->alloc_w * sizeof(*s->colsum))) ||
-        !(s->flat = malloc((size_t)p->alloc_w + 1))) {
+        !(s->flat = malloc((size_t)p->alloc_w + 1)) ||
+        !(s->bins = malloc(3 * 4096 * sizeof(*s->bins))) ||
+        !(s->sums = malloc(2 * 4096 * sizeof(*s->sums)))) {
         vg_log(fc->log, VG_LOG_ERROR, "cambi: out of memory");
         return -ENOMEM;
     }
@@ -87,6 +94,8 @@ static void cambi_close(VgFeatureCtx *fc)
     free(s->lines);
     free(s->colsum);
     free(s->flat);
+    free(s->bins);
+    free(s->sums);
     vg_cambi_heatmaps_close(&s->hm);
     memset(s, 0, sizeof(*s));
 }
@@ -409,6 +418,141 @@ static void c_values(CambiCpu *s, ptrdiff_t st, unsigned w, unsigned h,
     }
 }
 
+/* ---- pooling -------------------------------------------------------------- */
+
+/* c-values converted exactly to integers: times 2^26 (every float from
+ * 1/8 up is a multiple of 2^-26), below 2^14 */
+#define POOL_SHIFT 26
+#define POOL_MIN 0x3e000000u    /* 0.125f */
+#define POOL_MAX 0x46800000u    /* 16384.0f */
+
+static inline uint64_t pool_fixed(uint32_t bits)
+{
+    float f;
+
+    memcpy(&f, &bits, sizeof(f));
+    return (uint64_t)((double)f * (double)(1u << POOL_SHIFT));
+}
+
+/*
+ * The boundary bin of a descending walk over n bins: the first whose count
+ * reaches `need`, which is left as what that bin must still give; the
+ * sums of the bins above are added to *sum.
+ */
+static unsigned pool_bin(const uint32_t *cnt, const uint64_t *sums,
+                         unsigned n, uint32_t *need, uint64_t *sum)
+{
+    unsigned b = n - 1;
+
+    for (; b > 0 && cnt[b] < *need; b--) {
+        *need -= cnt[b];
+        *sum += sums[b];
+    }
+    return b;
+}
+
+/*
+ * spatial_pooling() without the selection's order where the order cannot
+ * matter. Every c-value is 0 or a float in [1/8, 2^14); those of the top k
+ * are at least 2^e (e: the exponent of the smallest), so multiples of
+ * 2^(e - 23), and so is every partial sum of them. While their total is
+ * below 2^(30 + e), every partial sum is a double, cambi.c's double sum
+ * is exact in whatever order quick_select() leaves them, and equals the
+ * integer sum of the k largest values (a radix selection on the float
+ * bits, which order non-negative floats; the bins of the first level
+ * share the exponent). Returns 0 where that does not hold (the caller
+ * then pools as cambi.c).
+ */
+static int pool_exact(CambiCpu *s, const float *c, unsigned n, uint32_t k,
+                      double *out)
+{
+    uint32_t *cnt1 = s->bins, *cnt2 = s->bins + 4096, *cnt3 = s->bins + 8192;
+    uint64_t *sum1 = s->sums, *sum2 = s->sums + 4096;
+    uint64_t sum = 0, total = 0;
+    uint32_t nz = 0, need = k, low = POOL_MAX;
+    unsigned b1, b2;
+    int exp;
+
+    /* n < 2^24 values below 2^40 each: no uint64 overflow */
+    if (n >= 1u << 24)
+        return 0;
+    memset(cnt1, 0, 4096 * sizeof(*cnt1));
+    memset(sum1, 0, 4096 * sizeof(*sum1));
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t bits;
+        uint64_t v;
+
+        memcpy(&bits, c + i, sizeof(bits));
+        if (!bits)
+            continue;
+        if (bits < POOL_MIN || bits >= POOL_MAX)
+            return 0;
+        v = pool_fixed(bits);
+        cnt1[bits >> 20]++;
+        sum1[bits >> 20] += v;
+        total += v;
+        low = bits < low ? bits : low;
+        nz++;
+    }
+    if (nz <= k) {
+        /* all the non-zero values, and zeros */
+        sum = total;
+        b1 = low >> 20;
+    } else {
+        b1 = pool_bin(cnt1, sum1, 4096, &need, &sum);
+        if (need == cnt1[b1]) {
+            sum += sum1[b1];
+        } else {
+            memset(cnt2, 0, 1024 * sizeof(*cnt2));
+            memset(sum2, 0, 1024 * sizeof(*sum2));
+            for (unsigned i = 0; i < n; i++) {
+                uint32_t bits;
+
+                memcpy(&bits, c + i, sizeof(bits));
+                if (bits >> 20 == b1) {
+                    cnt2[bits >> 10 & 1023]++;
+                    sum2[bits >> 10 & 1023] += pool_fixed(bits);
+                }
+            }
+            b2 = pool_bin(cnt2, sum2, 1024, &need, &sum);
+            b2 |= b1 << 10;
+            memset(cnt3, 0, 1024 * sizeof(*cnt3));
+            for (unsigned i = 0; i < n; i++) {
+                uint32_t bits;
+
+                memcpy(&bits, c + i, sizeof(bits));
+                if (bits >> 10 == b2)
+                    cnt3[bits & 1023]++;
+            }
+            for (unsigned b = 1023; need; b--) {
+                const uint32_t t = cnt3[b] < need ? cnt3[b] : need;
+
+                sum += t * pool_fixed(b2 << 10 | b);
+                need -= t;
+            }
+        }
+    }
+    /* below 2^(30 + e) is below 2^(56 + e) in units of 2^-26 */
+    exp = (int)(b1 >> 3) - 127;
+    if (nz && exp < 8 && sum >= (uint64_t)1 << (56 + exp))
+        return 0;
+    *out = (double)sum / (double)(1u << POOL_SHIFT) / k;
+    return 1;
+}
+
+/* spatial_pooling(): the mean of the top max(1, trunc(topk * n)) c-values */
+static double pool(CambiCpu *s, double topk, unsigned w, unsigned h)
+{
+    const int n = (int)(w * h);
+    const int t = (int)(topk * n);
+    const int k = t < 1 ? 1 : t > n ? n : t;
+    double score;
+
+    if (pool_exact(s, s->cval, (unsigned)n, (uint32_t)k, &score))
+        return score;
+    return vg_cambi_pool(s->cval, topk, w, h);
+}
+
 /* preprocess_and_extract_cambi() for one pass; the distorted pass writes
  * the heatmaps of frame `index` when they are on */
 static int pass_score(CambiCpu *s, const VgCambiPass *ps, const VgImage *in,
@@ -438,7 +582,7 @@ static int pass_score(CambiCpu *s, const VgCambiPass *ps, const VgImage *in,
         if (heatmaps && (ret = vg_cambi_heatmaps_write(&s->hm, sc, index,
                                                         s->cval, w, h, log)) < 0)
             return ret;
-        scores[sc] = vg_cambi_pool(s->cval, p->topk, w, h);
+        scores[sc] = pool(s, p->topk, w, h);
     }
     *out = vg_cambi_score(scores, ps->window);
     return 0;
