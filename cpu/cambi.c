@@ -27,78 +27,48 @@
  * home's vg_cambi_pool()), or an exact integer sum where that order
  * cannot matter (pool()). With heatmaps_path, each scale's c-values of
  * the distorted pass are written before the pooling.
+ *
+ * Steps 1 to 3 but the pooling are written as always-inline C and built
+ * at -O3 (common/cpu.h) as loops the compiler vectorises, with the
+ * histograms updated by runs of equal keys (hist_slide()).
  */
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cpu.h"
 #include "common/features/cambi.h"
+
+/* the key of a pixel outside the mask or the histogram band */
+#define KEY_NONE 0xffffu
 
 typedef struct CambiCpu CambiCpu;
 
+typedef void CambiPrepFn(CambiCpu *s, const VgImage *in, unsigned w,
+                         unsigned h, unsigned mask_index);
+typedef void CambiScaleFn(CambiCpu *s, unsigned w, unsigned h, int decimate,
+                          unsigned pad);
+
 struct CambiCpu {
     VgCambiParams p;
+    CambiPrepFn *prep;      ///< steps 1 and 2
+    CambiScaleFn *scale;    ///< step 3 but the pooling
     uint16_t *img;      ///< alloc_w x alloc_h work picture (10-bit)
     uint8_t *mask;      ///< same size, 0/1
+    uint16_t *key;      ///< same size: histogram row of a pixel, or KEY_NONE
     float *cval;        ///< c-values of the current scale (w x h packed)
     uint16_t *hist;     ///< band_size rows of alloc_w counts
     uint16_t *lines;    ///< mode filter: 3 rows; mask: 7 rows of sums
     uint16_t *colsum;   ///< mask: column sums over 7 rows
-    uint8_t *flat;      ///< mask: one row of zero-derivative flags
+    uint16_t *flat;     ///< mask: one row of zero-derivative flags, 3 zeros
+                        ///< either side; anti-dithering: one row
+    uint8_t *diff;      ///< histogram slide: key changed, + 8 zeros
+    uint16_t *none;     ///< a row of KEY_NONE
     uint32_t *bins;     ///< pooling: 3 x 4096 counts
     uint64_t *sums;     ///< pooling: 2 x 4096 sums
     VgCambiHeatmaps hm;
 };
-
-static int cambi_init(VgFeatureCtx *fc)
-{
-    CambiCpu *s = fc->priv;
-    VgCambiParams *p = &s->p;
-    size_t n;
-    int ret;
-
-    if ((ret = vg_cambi_setup(p, fc->opts, fc->width, fc->height, fc->bpc,
-                              fc->log)) < 0)
-        return ret;
-    if ((ret = vg_cambi_heatmaps_open(&s->hm, p, ((const VgCambiOptions *)
-                                      fc->opts)->heatmaps_path, fc->log)) < 0)
-        return ret;
-    if (p->all_zero)
-        return 0;
-    n = (size_t)p->alloc_w * p->alloc_h;
-    if (!(s->img = malloc(n * sizeof(*s->img))) ||
-        !(s->mask = malloc(n * sizeof(*s->mask))) ||
-        !(s->cval = malloc(n * sizeof(*s->cval))) ||
-        !(s->hist = malloc((size_t)p->alloc_w * (p->band_size + 1u) *
-                           sizeof(*s->hist))) ||
-        !(s->lines = malloc((size_t)7 * p->alloc_w * sizeof(*s->lines))) ||
-        !(s->colsum = malloc((size_t)p->alloc_w * sizeof(*s->colsum))) ||
-        !(s->flat = malloc((size_t)p->alloc_w + 1)) ||
-        !(s->bins = malloc(3 * 4096 * sizeof(*s->bins))) ||
-        !(s->sums = malloc(2 * 4096 * sizeof(*s->sums)))) {
-        vg_log(fc->log, VG_LOG_ERROR, "cambi: out of memory");
-        return -ENOMEM;
-    }
-    return 0;
-}
-
-static void cambi_close(VgFeatureCtx *fc)
-{
-    CambiCpu *s = fc->priv;
-
-    free(s->img);
-    free(s->mask);
-    free(s->cval);
-    free(s->hist);
-    free(s->lines);
-    free(s->colsum);
-    free(s->flat);
-    free(s->bins);
-    free(s->sums);
-    vg_cambi_heatmaps_close(&s->hm);
-    memset(s, 0, sizeof(*s));
-}
 
 /* ---- 1. to 10 bits ------------------------------------------------------ */
 
@@ -157,25 +127,91 @@ static void to_10bit(uint16_t *out, ptrdiff_t os, const VgImage *in,
     }
 }
 
-/* anti_dithering_filter(), in place, row by row: the right and lower
- * neighbours it reads are not yet written */
-static void anti_dither(uint16_t *d, ptrdiff_t s, unsigned w, unsigned h)
+/* one row of anti_dithering_filter(): the 2x2 mean of rows a and b */
+VG_CPU_INLINE void dither_row(uint16_t *restrict o, const uint16_t *restrict a,
+                              const uint16_t *restrict b, unsigned w)
 {
+    for (unsigned j = 0; j + 1 < w; j++)
+        o[j] = (uint16_t)((a[j] + a[j + 1] + b[j] + b[j + 1]) >> 2);
+    o[w - 1] = (uint16_t)((a[w - 1] + b[w - 1]) >> 1);
+}
+
+/* anti_dithering_filter(), in place, row by row: a row's right and lower
+ * neighbours are read before they are written (the row from a copy) */
+VG_CPU_INLINE void anti_dither(uint16_t *d, ptrdiff_t s, unsigned w,
+                               unsigned h, uint16_t *restrict tmp)
+{
+    uint16_t *r;
+
     for (unsigned i = 0; i + 1 < h; i++) {
-        uint16_t *r = d + i * s, *b = r + s;
-
-        for (unsigned j = 0; j + 1 < w; j++)
-            r[j] = (uint16_t)((r[j] + r[j + 1] + b[j] + b[j + 1]) >> 2);
-        r[w - 1] = (uint16_t)((r[w - 1] + b[w - 1]) >> 1);
+        r = d + i * s;
+        memcpy(tmp, r, w * sizeof(*r));
+        dither_row(r, tmp, r + s, w);
     }
-    for (unsigned j = 0; j + 1 < w; j++) {
-        uint16_t *r = d + (h - 1) * s;
+    r = d + (h - 1) * s;
+    memcpy(tmp, r, w * sizeof(*r));
+    for (unsigned j = 0; j + 1 < w; j++)
+        r[j] = (uint16_t)((tmp[j] + tmp[j + 1]) >> 1);
+}
 
-        r[j] = (uint16_t)((r[j] + r[j + 1]) >> 1);
-    }
+/*
+ * The same for an input of at most 8 bits at the working size, read from
+ * the input: the mean of four samples shifted up by `up` is their sum
+ * shifted up by `up`, then down by 2 (by 1 for two).
+ */
+VG_CPU_INLINE void dither_row8(uint16_t *restrict o, const uint8_t *restrict a,
+                               const uint8_t *restrict b, unsigned w,
+                               unsigned up)
+{
+    for (unsigned j = 0; j + 1 < w; j++)
+        o[j] = (uint16_t)(((unsigned)(a[j] + a[j + 1] + b[j] + b[j + 1])
+                           << up) >> 2);
+    o[w - 1] = (uint16_t)(((unsigned)(a[w - 1] + b[w - 1]) << up) >> 1);
+}
+
+VG_CPU_INLINE void to_10bit_dither8(uint16_t *out, ptrdiff_t os,
+                                    const VgImage *in, unsigned w, unsigned h)
+{
+    const uint8_t *src = in->data[0];
+    const ptrdiff_t is = in->stride[0];
+    const unsigned up = 10 - in->bpc;
+    const uint8_t *a;
+    uint16_t *o;
+
+    for (unsigned i = 0; i + 1 < h; i++)
+        dither_row8(out + i * os, src + i * is, src + (i + 1) * is, w, up);
+    a = src + (h - 1) * is;
+    o = out + (h - 1) * os;
+    for (unsigned j = 0; j + 1 < w; j++)
+        o[j] = (uint16_t)(((unsigned)(a[j] + a[j + 1]) << up) >> 1);
+    o[w - 1] = (uint16_t)(a[w - 1] << up);
 }
 
 /* ---- 2. spatial mask ------------------------------------------------------ */
+
+/* zero derivative: equal to the right and the lower neighbour (b = p on
+ * the last row, whose lower neighbour counts as equal) */
+VG_CPU_INLINE void flat_row(uint16_t *restrict z, const uint16_t *restrict p,
+                            const uint16_t *restrict b, unsigned w)
+{
+    for (unsigned j = 0; j + 1 < w; j++)
+        z[j] = (uint16_t)((p[j] == p[j + 1]) & (p[j] == b[j]));
+    z[w - 1] = p[w - 1] == b[w - 1];
+}
+
+/* hs[j] = z[j - 3] + ... + z[j + 3] (z has 3 zeros either side); the
+ * column sums take the new row and drop the one the ring slot held */
+VG_CPU_INLINE void sum_row(uint16_t *restrict col, uint16_t *restrict hs,
+                           const uint16_t *restrict z, size_t w)
+{
+    for (size_t j = 0; j < w; j++) {
+        const uint16_t n = (uint16_t)(z[j] + z[j + 1] + z[j + 2] + z[j + 3] +
+                                      z[j + 4] + z[j + 5] + z[j + 6]);
+
+        col[j] = (uint16_t)(col[j] + n - hs[j]);
+        hs[j] = n;
+    }
+}
 
 /*
  * get_spatial_mask(): mask = 1 where the 7x7 box (out-of-picture pixels
@@ -183,43 +219,30 @@ static void anti_dither(uint16_t *d, ptrdiff_t s, unsigned w, unsigned h)
  * summed-area table; here a horizontal 7-sum per row (ring of 7 rows) and
  * running column sums: the same integer counts.
  */
-static void spatial_mask(CambiCpu *s, ptrdiff_t st, unsigned w, unsigned h,
-                         unsigned index)
+VG_CPU_INLINE void spatial_mask(CambiCpu *s, ptrdiff_t st, unsigned w,
+                                unsigned h, unsigned index)
 {
     const uint16_t *img = s->img;
-    uint16_t *ring = s->lines, *col = s->colsum;
-    uint8_t *z = s->flat;
+    uint16_t *ring = s->lines, *col = s->colsum, *z = s->flat;
 
     memset(col, 0, w * sizeof(*col));
+    memset(ring, 0, 7 * w * sizeof(*ring));
+    memset(z, 0, (w + 6) * sizeof(*z));
     for (unsigned r = 0; r < h + 3; r++) {
         uint16_t *hs = ring + (r % 7) * w;
 
-        /* row r - 7 (always a picture row: r < h + 3) leaves; it held
-         * the ring slot of row r */
-        if (r >= 7)
-            for (unsigned j = 0; j < w; j++)
-                col[j] -= hs[j];
+        /* row r - 7 leaves (the ring slot of row r holds its sums, or 0) */
         if (r < h) {
             const uint16_t *p = img + r * st;
-            unsigned run = 0;
 
+            flat_row(z + 3, p, r + 1 < h ? p + st : p, w);
+            sum_row(col, hs, z, w);
+        } else {
             for (unsigned j = 0; j < w; j++)
-                z[j] = (j == w - 1 || p[j] == p[j + 1]) &&
-                       (r == h - 1 || p[j] == p[j + st]);
-            /* hs[j] = z[j - 3] + ... + z[j + 3] */
-            for (unsigned j = 0; j < 3 && j < w; j++)
-                run += z[j];
-            for (unsigned j = 0; j < w; j++) {
-                if (j + 3 < w)
-                    run += z[j + 3];
-                if (j >= 4)
-                    run -= z[j - 4];
-                hs[j] = (uint16_t)run;
-                col[j] += hs[j];
-            }
+                col[j] = (uint16_t)(col[j] - hs[j]);
         }
         if (r >= 3) {
-            uint8_t *m = s->mask + (r - 3) * st;
+            uint8_t *restrict m = s->mask + (r - 3) * st;
 
             for (unsigned j = 0; j < w; j++)
                 m[j] = col[j] > index;
@@ -229,29 +252,60 @@ static void spatial_mask(CambiCpu *s, ptrdiff_t st, unsigned w, unsigned h,
 
 /* ---- 3. scales ------------------------------------------------------------ */
 
-/* decimate(): keep every other sample, in place */
-static void decimate16(uint16_t *d, ptrdiff_t s, unsigned w, unsigned h)
+VG_CPU_INLINE void decimate_row16(uint16_t *restrict o,
+                                  const uint16_t *restrict a, unsigned w)
 {
-    for (unsigned i = 0; i < h; i++)
-        for (unsigned j = 0; j < w; j++)
-            d[i * s + j] = d[2 * i * s + 2 * j];
+    for (unsigned j = 0; j < w; j++)
+        o[j] = a[2 * j];
 }
 
-static void decimate8(uint8_t *d, ptrdiff_t s, unsigned w, unsigned h)
+VG_CPU_INLINE void decimate_row8(uint8_t *restrict o,
+                                 const uint8_t *restrict a, unsigned w)
 {
-    for (unsigned i = 0; i < h; i++)
-        for (unsigned j = 0; j < w; j++)
-            d[i * s + j] = d[2 * i * s + 2 * j];
+    for (unsigned j = 0; j < w; j++)
+        o[j] = a[2 * j];
 }
 
-/* mode3(): the value two of them share, else the smallest */
-static inline uint16_t mode3(uint16_t a, uint16_t b, uint16_t c)
+/* decimate(): keep every other sample, in place (row 0 onto itself, the
+ * others from rows below them) */
+VG_CPU_INLINE void decimate(CambiCpu *s, ptrdiff_t st, unsigned w, unsigned h)
 {
-    if (a == b || a == c)
-        return a;
-    if (b == c)
-        return b;
-    return a < b ? (a < c ? a : c) : (b < c ? b : c);
+    for (unsigned j = 0; j < w; j++) {
+        s->img[j] = s->img[2 * j];
+        s->mask[j] = s->mask[2 * j];
+    }
+    for (unsigned i = 1; i < h; i++) {
+        decimate_row16(s->img + i * st, s->img + 2 * i * st, w);
+        decimate_row8(s->mask + i * st, s->mask + 2 * i * st, w);
+    }
+}
+
+/* mode3(): the value two of them share, else the smallest (which of the
+ * three is which does not matter) */
+VG_CPU_INLINE uint16_t mode3(uint16_t a, uint16_t b, uint16_t c)
+{
+    const uint16_t ab = a < b ? a : b;
+    const uint16_t m = ab < c ? ab : c;
+    const uint16_t r = b == c ? b : m;
+
+    return ((a == b) | (a == c)) ? a : r;
+}
+
+VG_CPU_INLINE void mode_row_h(uint16_t *restrict o, const uint16_t *restrict r,
+                              unsigned w)
+{
+    o[0] = r[0];
+    for (unsigned j = 1; j + 1 < w; j++)
+        o[j] = mode3(r[j - 1], r[j], r[j + 1]);
+    o[w - 1] = r[w - 1];
+}
+
+VG_CPU_INLINE void mode_row_v(uint16_t *restrict o, const uint16_t *restrict a,
+                              const uint16_t *restrict b,
+                              const uint16_t *restrict c, unsigned w)
+{
+    for (unsigned j = 0; j < w; j++)
+        o[j] = mode3(a[j], b[j], c[j]);
 }
 
 /*
@@ -260,94 +314,105 @@ static inline uint16_t mode3(uint16_t a, uint16_t b, uint16_t c)
  * 1..w-2, edge columns kept); rows 0 and h-1 are left as they are. In
  * place, each row's horizontal result kept in a ring of three.
  */
-static void filter_mode(uint16_t *d, ptrdiff_t s, unsigned w, unsigned h,
-                        uint16_t *buf)
+VG_CPU_INLINE void filter_mode(uint16_t *d, ptrdiff_t s, unsigned w,
+                               unsigned h, uint16_t *buf)
 {
     for (unsigned i = 0; i < h; i++) {
-        const uint16_t *r = d + i * s;
-        uint16_t *b = buf + (i % 3) * w;
+        mode_row_h(buf + (i % 3) * w, d + i * s, w);
+        if (i >= 2)
+            mode_row_v(d + (i - 1) * s, buf, buf + w, buf + 2 * w, w);
+    }
+}
 
-        b[0] = r[0];
-        for (unsigned j = 1; j + 1 < w; j++)
-            b[j] = mode3(r[j - 1], r[j], r[j + 1]);
-        b[w - 1] = r[w - 1];
-        if (i >= 2) {
-            uint16_t *o = d + (i - 1) * s;
+/* each pixel's histogram row: its value less band_base when it is masked
+ * and in the band (uint16 wrap, as cambi.c), else KEY_NONE */
+VG_CPU_INLINE void key_row(uint16_t *restrict k, const uint16_t *restrict v,
+                           const uint8_t *restrict m, unsigned w,
+                           uint16_t base, uint16_t size)
+{
+    for (unsigned j = 0; j < w; j++) {
+        const uint16_t r = (uint16_t)(v[j] - base);
 
-            for (unsigned j = 0; j < w; j++)
-                o[j] = mode3(buf[j], buf[w + j], buf[2 * w + j]);
+        k[j] = m[j] && r < size ? r : KEY_NONE;
+    }
+}
+
+/*
+ * Histogram updates. cambi.c adds (removes) one to the histogram row of a
+ * pixel's value over columns [j - pad, j + pad] clipped to the picture,
+ * pixel by pixel. Here a run of columns [a, b] of one key at once: column
+ * c gains the number of the run's pixels within pad of it,
+ * min(b, c + pad) - max(a, c - pad) + 1, over [a - pad, b + pad] clipped:
+ * the same counts (uint16 arithmetic wraps like cambi.c's, and the order
+ * of the additions does not matter).
+ */
+VG_CPU_INLINE void run_update(uint16_t *h, int a, int b, int pad, int w,
+                                int add)
+{
+    const int c0 = a > pad ? a - pad : 0;
+    const int c1 = b + pad < w ? b + pad : w - 1;
+
+    for (int c = c0; c <= c1; c++) {
+        const int hi = b < c + pad ? b : c + pad;
+        const int lo = a > c - pad ? a : c - pad;
+        const uint16_t n = (uint16_t)(hi - lo + 1);
+
+        h[c] = (uint16_t)(add ? h[c] + n : h[c] - n);
+    }
+}
+
+/* diff[j]: the pixel of column j leaving the window (ko) and the one
+ * entering it (ki) have different keys (equal keys cancel) */
+VG_CPU_INLINE void diff_row(uint8_t *restrict diff, const uint16_t *restrict ko,
+                            const uint16_t *restrict ki, unsigned w)
+{
+    for (unsigned j = 0; j < w; j++)
+        diff[j] = ko[j] != ki[j];
+}
+
+/* the runs of one key among columns [j0, j1) of k: added or removed */
+VG_CPU_INLINE void runs(CambiCpu *s, const uint16_t *k, unsigned j0,
+                        unsigned j1, unsigned w, unsigned pad, int add)
+{
+    for (unsigned j = j0; j < j1;) {
+        const uint16_t key = k[j];
+        unsigned e = j + 1;
+
+        while (e < j1 && k[e] == key)
+            e++;
+        if (key != KEY_NONE)
+            run_update(s->hist + (size_t)key * w, (int)j, (int)e - 1,
+                       (int)pad, (int)w, add);
+        j = e;
+    }
+}
+
+/* the window moves: the pixels of row keys ko leave, those of ki enter */
+VG_CPU_INLINE void hist_slide(CambiCpu *s, const uint16_t *ko,
+                              const uint16_t *ki, unsigned w, unsigned pad)
+{
+    uint8_t *diff = s->diff;
+    unsigned j = 0;
+
+    diff_row(diff, ko, ki, w);
+    while (j < w) {
+        uint64_t word;
+        unsigned e;
+
+        memcpy(&word, diff + j, sizeof(word));
+        if (!word) {
+            j += 8;
+            continue;
         }
-    }
-}
-
-/* in the band: the rows of the histogram (uint16 wrap, as cambi.c) */
-static inline int in_band(const VgCambiParams *p, unsigned v)
-{
-    return (uint16_t)(v - p->band_base) < p->band_size;
-}
-
-/* one histogram row's counts of columns [lo, hi), plus or minus one;
- * kept out of line so that the compiler vectorises them */
-static __attribute__((noinline)) void range_inc(uint16_t *restrict h,
-                                                 unsigned lo, unsigned hi)
-{
-    for (unsigned c = lo; c < hi; c++)
-        h[c]++;
-}
-
-static __attribute__((noinline)) void range_dec(uint16_t *restrict h,
-                                                 unsigned lo, unsigned hi)
-{
-    for (unsigned c = lo; c < hi; c++)
-        h[c]--;
-}
-
-/* add (+1) or remove (-1) row r of the picture to the window histograms */
-static void hist_row(CambiCpu *s, ptrdiff_t st, unsigned w, unsigned pad,
-                     unsigned r, int delta)
-{
-    const VgCambiParams *p = &s->p;
-    const uint16_t *img = s->img + r * st;
-    const uint8_t *m = s->mask + r * st;
-
-    for (unsigned j = 0; j < w; j++) {
-        uint16_t *h;
-        unsigned lo, hi;
-
-        if (!m[j] || !in_band(p, img[j]))
+        if (!diff[j]) {
+            j++;
             continue;
-        h = s->hist + (size_t)(uint16_t)(img[j] - p->band_base) * w;
-        lo = j > pad ? j - pad : 0;
-        hi = j + pad + 1 < w ? j + pad + 1 : w;
-        if (delta > 0)
-            range_inc(h, lo, hi);
-        else
-            range_dec(h, lo, hi);
-    }
-}
-
-/* remove row `out`, add row `in`; equal values in the same column cancel */
-static void hist_slide(CambiCpu *s, ptrdiff_t st, unsigned w, unsigned pad,
-                       unsigned out, unsigned in)
-{
-    const VgCambiParams *p = &s->p;
-    const uint16_t *io = s->img + out * st, *ii = s->img + in * st;
-    const uint8_t *mo = s->mask + out * st, *mi = s->mask + in * st;
-
-    for (unsigned j = 0; j < w; j++) {
-        const int so = mo[j] && in_band(p, io[j]);
-        const int si = mi[j] && in_band(p, ii[j]);
-        const unsigned lo = j > pad ? j - pad : 0;
-        const unsigned hi = j + pad + 1 < w ? j + pad + 1 : w;
-
-        if (so && si && io[j] == ii[j])
-            continue;
-        if (so)
-            range_dec(s->hist + (size_t)(uint16_t)(io[j] - p->band_base) * w,
-                      lo, hi);
-        if (si)
-            range_inc(s->hist + (size_t)(uint16_t)(ii[j] - p->band_base) * w,
-                      lo, hi);
+        }
+        for (e = j + 1; e < w && diff[e]; e++)
+            ;
+        runs(s, ko, j, e, w, pad, 0);
+        runs(s, ki, j, e, w, pad, 1);
+        j = e;
     }
 }
 
@@ -357,96 +422,147 @@ static void hist_slide(CambiCpu *s, ptrdiff_t st, unsigned w, unsigned pad,
  * still visible at v (v + num_diffs <= tvi_for_diff) and above vlt_luma of
  * weight_d * p0 * pm / (p0 + pm), pm the larger count of v + d and v - d
  * (v - d below the band counts 0): the int product made float, times
- * the float reciprocal.
+ * the float reciprocal. The steps' maximum does not depend on their order.
  */
-static void c_row(CambiCpu *s, ptrdiff_t st, unsigned w, unsigned i)
+VG_CPU_INLINE float c_pixel(const VgCambiParams *p, const uint16_t *h,
+                            unsigned k, unsigned w)
 {
-    const VgCambiParams *p = &s->p;
-    const uint16_t *img = s->img + i * st;
-    const uint8_t *m = s->mask + i * st;
     const int nd = (int)p->num_diffs;
-    float *out = s->cval + (size_t)i * w;
+    const int value = (int)k + p->band_base + nd;
+    const unsigned p0 = h[(size_t)k * w];
+    float c = 0.0f;
 
-    for (unsigned j = 0; j < w; j++) {
-        const int value = img[j] + nd;
-        const int v = img[j] - p->band_base;
-        const uint16_t *h = s->hist + j;
-        unsigned p0;
-        float c = 0.0f;
+    for (int d = 0; d < nd; d++) {
+        unsigned p1, p2, pm;
+        float val;
 
-        if (!m[j] || (unsigned)v >= p->band_size)
+        if (value > p->tvi_for_diff[d] || value + d + 1 <= p->vlt_luma)
             continue;
-        p0 = h[(size_t)v * w];
-        for (int d = 0; d < nd; d++) {
-            unsigned p1, p2, pm;
-            float val;
-
-            if (value > p->tvi_for_diff[d] || value + d + 1 <= p->vlt_luma)
-                continue;
-            p1 = h[(size_t)(v + d + 1) * w];
-            p2 = v - d - 1 >= 0 ? h[(size_t)(v - d - 1) * w] : 0;
-            pm = p1 > p2 ? p1 : p2;
-            val = (float)(p->diff_weights[d] * (int)p0 * (int)pm) *
-                  p->rlut[pm + p0];
-            if (val > c)
-                c = val;
-        }
-        out[j] = c;
+        p1 = h[(size_t)(k + d + 1) * w];
+        p2 = (int)k - d - 1 >= 0 ? h[(size_t)(k - d - 1) * w] : 0;
+        pm = p1 > p2 ? p1 : p2;
+        val = (float)(p->diff_weights[d] * (int)p0 * (int)pm) *
+              p->rlut[pm + p0];
+        if (val > c)
+            c = val;
     }
+    return c;
+}
+
+VG_CPU_INLINE void c_row(const VgCambiParams *p, const uint16_t *key,
+                         const uint16_t *hist, float *out, unsigned w)
+{
+    for (unsigned j = 0; j < w; j++)
+        out[j] = key[j] == KEY_NONE ? 0.0f : c_pixel(p, hist + j, key[j], w);
 }
 
 /* calculate_c_values(): the window of row i is rows [i - pad, i + pad] of
  * the picture, columns [j - pad, j + pad], clipped to it */
-static void c_values(CambiCpu *s, ptrdiff_t st, unsigned w, unsigned h,
-                     unsigned pad)
+VG_CPU_INLINE void c_values(CambiCpu *s, ptrdiff_t st, unsigned w, unsigned h,
+                            unsigned pad)
 {
     unsigned lo = 0, hi = 0;    /* rows [lo, hi) are in the histograms */
 
-    memset(s->cval, 0, (size_t)w * h * sizeof(*s->cval));
     memset(s->hist, 0, (size_t)w * s->p.band_size * sizeof(*s->hist));
     for (unsigned i = 0; i < h; i++) {
         const unsigned want_lo = i > pad ? i - pad : 0;
         const unsigned want_hi = i + pad + 1 < h ? i + pad + 1 : h;
 
         for (; lo < want_lo && hi < want_hi; lo++, hi++)
-            hist_slide(s, st, w, pad, lo, hi);
+            hist_slide(s, s->key + lo * st, s->key + hi * st, w, pad);
         for (; hi < want_hi; hi++)
-            hist_row(s, st, w, pad, hi, 1);
+            hist_slide(s, s->none, s->key + hi * st, w, pad);
         for (; lo < want_lo; lo++)
-            hist_row(s, st, w, pad, lo, -1);
-        c_row(s, st, w, i);
+            hist_slide(s, s->key + lo * st, s->none, w, pad);
+        c_row(&s->p, s->key + i * st, s->hist, s->cval + (size_t)i * w, w);
     }
+}
+
+VG_CPU_INLINE void prep_any(CambiCpu *s, const VgImage *in, unsigned w,
+                            unsigned h, unsigned mask_index)
+{
+    const VgCambiParams *p = &s->p;
+    const ptrdiff_t st = p->alloc_w;
+
+    if (p->enc_bitdepth < 10 && in->bpc <= 8 && in->w[0] == w &&
+        in->h[0] == h) {
+        to_10bit_dither8(s->img, st, in, w, h);
+    } else {
+        to_10bit(s->img, st, in, w, h);
+        if (p->enc_bitdepth < 10)
+            anti_dither(s->img, st, w, h, s->flat);
+    }
+    spatial_mask(s, st, w, h, mask_index);
+}
+
+VG_CPU_INLINE void scale_any(CambiCpu *s, unsigned w, unsigned h, int decim,
+                             unsigned pad)
+{
+    const VgCambiParams *p = &s->p;
+    const ptrdiff_t st = p->alloc_w;
+
+    if (decim)
+        decimate(s, st, w, h);
+    filter_mode(s->img, st, w, h, s->lines);
+    for (unsigned i = 0; i < h; i++)
+        key_row(s->key + i * st, s->img + i * st, s->mask + i * st, w,
+                p->band_base, p->band_size);
+    c_values(s, st, w, h, pad);
+}
+
+VG_CPU_O3
+static void prep_c(CambiCpu *s, const VgImage *in, unsigned w, unsigned h,
+                   unsigned mask_index)
+{
+    prep_any(s, in, w, h, mask_index);
+}
+
+VG_CPU_O3
+static void scale_c(CambiCpu *s, unsigned w, unsigned h, int decim,
+                    unsigned pad)
+{
+    scale_any(s, w, h, decim, pad);
 }
 
 /* ---- pooling -------------------------------------------------------------- */
 
-/* c-values converted exactly to integers: times 2^26 (every float from
- * 1/8 up is a multiple of 2^-26), below 2^14 */
+/* c-values as integers: times 2^26 (every float from 1/8 up is a
+ * multiple of 2^-26), below 2^14 */
 #define POOL_SHIFT 26
 #define POOL_MIN 0x3e000000u    /* 0.125f */
 #define POOL_MAX 0x46800000u    /* 16384.0f */
 
+/* a float in [POOL_MIN, POOL_MAX) times 2^POOL_SHIFT: its significand
+ * shifted by its exponent less 23 plus POOL_SHIFT (from 0 up) */
+static inline unsigned pool_shift(uint32_t bits)
+{
+    return (bits >> 23) - 127 - 23 + POOL_SHIFT;
+}
+
 static inline uint64_t pool_fixed(uint32_t bits)
 {
-    float f;
-
-    memcpy(&f, &bits, sizeof(f));
-    return (uint64_t)((double)f * (double)(1u << POOL_SHIFT));
+    return (uint64_t)((bits & 0x7fffff) | 0x800000) << pool_shift(bits);
 }
 
 /*
- * The boundary bin of a descending walk over n bins: the first whose count
- * reaches `need`, which is left as what that bin must still give; the
- * sums of the bins above are added to *sum.
+ * The boundary bin of a descending walk over n bins of significand sums
+ * (shifted by `shift`, or with shift < 0 by pool_shift() of the first
+ * level's bin): the first whose count reaches `need`, which is left as
+ * what that bin must still give; the sums of the bins above are added to
+ * *sum.
  */
-static unsigned pool_bin(const uint32_t *cnt, const uint64_t *sums,
-                         unsigned n, uint32_t *need, uint64_t *sum)
+static unsigned pool_bin(const uint32_t *cnt, const uint64_t *sig, unsigned n,
+                         int shift, uint32_t *need, uint64_t *sum)
 {
     unsigned b = n - 1;
 
     for (; b > 0 && cnt[b] < *need; b--) {
+        /* (empty bins below POOL_MIN have no shift) */
+        if (!cnt[b])
+            continue;
         *need -= cnt[b];
-        *sum += sums[b];
+        *sum += sig[b] << (shift < 0 ? pool_shift((uint32_t)b << 20)
+                                     : (unsigned)shift);
     }
     return b;
 }
@@ -459,17 +575,18 @@ static unsigned pool_bin(const uint32_t *cnt, const uint64_t *sums,
  * below 2^(30 + e), every partial sum is a double, cambi.c's double sum
  * is exact in whatever order quick_select() leaves them, and equals the
  * integer sum of the k largest values (a radix selection on the float
- * bits, which order non-negative floats; the bins of the first level
- * share the exponent). Returns 0 where that does not hold (the caller
- * then pools as cambi.c).
+ * bits, which order non-negative floats; the 4096 bins of the first level
+ * are the exponent and 3 bits of the significand, those of the second
+ * the next 10 bits, so that significands sum per bin). Returns 0 where
+ * that does not hold (the caller then pools as cambi.c).
  */
 static int pool_exact(CambiCpu *s, const float *c, unsigned n, uint32_t k,
                       double *out)
 {
     uint32_t *cnt1 = s->bins, *cnt2 = s->bins + 4096, *cnt3 = s->bins + 8192;
-    uint64_t *sum1 = s->sums, *sum2 = s->sums + 4096;
-    uint64_t sum = 0, total = 0;
-    uint32_t nz = 0, need = k, low = POOL_MAX;
+    uint64_t *sig1 = s->sums, *sig2 = s->sums + 4096;
+    uint64_t sum = 0;
+    uint32_t nz = 0, need = k, bad = 0;
     unsigned b1, b2;
     int exp;
 
@@ -477,44 +594,46 @@ static int pool_exact(CambiCpu *s, const float *c, unsigned n, uint32_t k,
     if (n >= 1u << 24)
         return 0;
     memset(cnt1, 0, 4096 * sizeof(*cnt1));
-    memset(sum1, 0, 4096 * sizeof(*sum1));
+    memset(sig1, 0, 4096 * sizeof(*sig1));
     for (unsigned i = 0; i < n; i++) {
         uint32_t bits;
-        uint64_t v;
 
         memcpy(&bits, c + i, sizeof(bits));
         if (!bits)
             continue;
-        if (bits < POOL_MIN || bits >= POOL_MAX)
-            return 0;
-        v = pool_fixed(bits);
+        bad |= (bits < POOL_MIN) | (bits >= POOL_MAX);
         cnt1[bits >> 20]++;
-        sum1[bits >> 20] += v;
-        total += v;
-        low = bits < low ? bits : low;
-        nz++;
+        sig1[bits >> 20] += (bits & 0x7fffff) | 0x800000;
     }
+    if (bad)
+        return 0;
+    for (unsigned b = 0; b < 4096; b++)
+        nz += cnt1[b];
     if (nz <= k) {
         /* all the non-zero values, and zeros */
-        sum = total;
-        b1 = low >> 20;
+        need = nz;
+        b1 = pool_bin(cnt1, sig1, 4096, -1, &need, &sum);
+        if (nz)
+            sum += sig1[b1] << pool_shift((uint32_t)b1 << 20);
     } else {
-        b1 = pool_bin(cnt1, sum1, 4096, &need, &sum);
+        b1 = pool_bin(cnt1, sig1, 4096, -1, &need, &sum);
         if (need == cnt1[b1]) {
-            sum += sum1[b1];
+            sum += sig1[b1] << pool_shift((uint32_t)b1 << 20);
         } else {
             memset(cnt2, 0, 1024 * sizeof(*cnt2));
-            memset(sum2, 0, 1024 * sizeof(*sum2));
+            memset(sig2, 0, 1024 * sizeof(*sig2));
             for (unsigned i = 0; i < n; i++) {
                 uint32_t bits;
 
                 memcpy(&bits, c + i, sizeof(bits));
                 if (bits >> 20 == b1) {
                     cnt2[bits >> 10 & 1023]++;
-                    sum2[bits >> 10 & 1023] += pool_fixed(bits);
+                    sig2[bits >> 10 & 1023] += (bits & 0x7fffff) | 0x800000;
                 }
             }
-            b2 = pool_bin(cnt2, sum2, 1024, &need, &sum);
+            /* the bins of level 2 share the exponent of b1 */
+            b2 = pool_bin(cnt2, sig2, 1024,
+                          (int)pool_shift((uint32_t)b1 << 20), &need, &sum);
             b2 |= b1 << 10;
             memset(cnt3, 0, 1024 * sizeof(*cnt3));
             for (unsigned i = 0; i < n; i++) {
@@ -553,32 +672,88 @@ static double pool(CambiCpu *s, double topk, unsigned w, unsigned h)
     return vg_cambi_pool(s->cval, topk, w, h);
 }
 
+/* ---- the feature ------------------------------------------------------------ */
+
+static int cambi_init(VgFeatureCtx *fc)
+{
+    CambiCpu *s = fc->priv;
+    VgCambiParams *p = &s->p;
+    size_t n;
+    int ret;
+
+    if ((ret = vg_cambi_setup(p, fc->opts, fc->width, fc->height, fc->bpc,
+                              fc->log)) < 0)
+        return ret;
+    if ((ret = vg_cambi_heatmaps_open(&s->hm, p, ((const VgCambiOptions *)
+                                      fc->opts)->heatmaps_path, fc->log)) < 0)
+        return ret;
+    if (p->all_zero)
+        return 0;
+    s->prep = prep_c;
+    s->scale = scale_c;
+    n = (size_t)p->alloc_w * p->alloc_h;
+    if (!(s->img = malloc(n * sizeof(*s->img))) ||
+        !(s->mask = malloc(n * sizeof(*s->mask))) ||
+        !(s->key = malloc(n * sizeof(*s->key))) ||
+        !(s->cval = malloc(n * sizeof(*s->cval))) ||
+        !(s->hist = malloc((size_t)p->alloc_w * p->band_size *
+                           sizeof(*s->hist))) ||
+        !(s->lines = malloc((size_t)7 * p->alloc_w * sizeof(*s->lines))) ||
+        !(s->colsum = malloc((size_t)p->alloc_w * sizeof(*s->colsum))) ||
+        !(s->flat = malloc(((size_t)p->alloc_w + 6) * sizeof(*s->flat))) ||
+        !(s->diff = calloc((size_t)p->alloc_w + 8, sizeof(*s->diff))) ||
+        !(s->none = malloc((size_t)p->alloc_w * sizeof(*s->none))) ||
+        !(s->bins = malloc(3 * 4096 * sizeof(*s->bins))) ||
+        !(s->sums = malloc(2 * 4096 * sizeof(*s->sums)))) {
+        vg_log(fc->log, VG_LOG_ERROR, "cambi: out of memory");
+        return -ENOMEM;
+    }
+    for (unsigned j = 0; j < p->alloc_w; j++)
+        s->none[j] = KEY_NONE;
+    return 0;
+}
+
+static void cambi_close(VgFeatureCtx *fc)
+{
+    CambiCpu *s = fc->priv;
+
+    free(s->img);
+    free(s->mask);
+    free(s->key);
+    free(s->cval);
+    free(s->hist);
+    free(s->lines);
+    free(s->colsum);
+    free(s->flat);
+    free(s->diff);
+    free(s->none);
+    free(s->bins);
+    free(s->sums);
+    vg_cambi_heatmaps_close(&s->hm);
+    memset(s, 0, sizeof(*s));
+}
+
 /* preprocess_and_extract_cambi() for one pass; the distorted pass writes
  * the heatmaps of frame `index` when they are on */
 static int pass_score(CambiCpu *s, const VgCambiPass *ps, const VgImage *in,
                       unsigned index, VgLog *log, double *out)
 {
     const VgCambiParams *p = &s->p;
-    const ptrdiff_t st = p->alloc_w;
     const unsigned pad = ps->window >> 1;
     unsigned w = ps->width, h = ps->height;
     const int heatmaps = s->hm.on && ps == &p->pass[0];
     double scores[VG_CAMBI_SCALES];
     int ret;
 
-    to_10bit(s->img, st, in, w, h);
-    if (p->enc_bitdepth < 10)
-        anti_dither(s->img, st, w, h);
-    spatial_mask(s, st, w, h, ps->mask_index);
+    s->prep(s, in, w, h, ps->mask_index);
     for (int sc = 0; sc < VG_CAMBI_SCALES; sc++) {
-        if (sc > 0 || p->high_res) {
+        const int decim = sc > 0 || p->high_res;
+
+        if (decim) {
             w = (w + 1) >> 1;
             h = (h + 1) >> 1;
-            decimate16(s->img, st, w, h);
-            decimate8(s->mask, st, w, h);
         }
-        filter_mode(s->img, st, w, h, s->lines);
-        c_values(s, st, w, h, pad);
+        s->scale(s, w, h, decim, pad);
         if (heatmaps && (ret = vg_cambi_heatmaps_write(&s->hm, sc, index,
                                                         s->cval, w, h, log)) < 0)
             return ret;
