@@ -28,9 +28,14 @@
  * cannot matter (pool()). With heatmaps_path, each scale's c-values of
  * the distorted pass are written before the pooling.
  *
- * Steps 1 to 3 but the pooling are written as always-inline C and built
- * at -O3 (common/cpu.h) as loops the compiler vectorises, with the
- * histograms updated by runs of equal keys (hist_slide()).
+ * Steps 1 to 3 but the pooling are written once as always-inline C, with
+ * the histograms updated by runs of equal keys (hist_slide()), and built
+ * three times at -O3 (common/cpu.h): plain, for AVX2 and for AVX-512, the
+ * latter two with intrinsics for the run updates and the c-values
+ * (gathers). All three give the same bits: the work is integer but for
+ * the c-value's one conversion and one multiply per step, done per lane
+ * as in C, and the maximum over the steps, which does not depend on
+ * their order.
  */
 
 #include <errno.h>
@@ -40,8 +45,15 @@
 #include "common/cpu.h"
 #include "common/features/cambi.h"
 
+#if VG_CPU_HAVE_AVX2
+#include <immintrin.h>
+#endif
+
 /* the key of a pixel outside the mask or the histogram band */
 #define KEY_NONE 0xffffu
+/* elements past the last histogram row: whole-vector updates that add 0
+ * there, and the 32-bit gathers of the last element */
+#define HIST_PAD 64
 
 typedef struct CambiCpu CambiCpu;
 
@@ -52,13 +64,13 @@ typedef void CambiScaleFn(CambiCpu *s, unsigned w, unsigned h, int decimate,
 
 struct CambiCpu {
     VgCambiParams p;
-    CambiPrepFn *prep;      ///< steps 1 and 2
-    CambiScaleFn *scale;    ///< step 3 but the pooling
+    CambiPrepFn *prep;      ///< steps 1 and 2 (C, AVX2 or AVX-512 build)
+    CambiScaleFn *scale;    ///< step 3 but the pooling (same)
     uint16_t *img;      ///< alloc_w x alloc_h work picture (10-bit)
     uint8_t *mask;      ///< same size, 0/1
     uint16_t *key;      ///< same size: histogram row of a pixel, or KEY_NONE
     float *cval;        ///< c-values of the current scale (w x h packed)
-    uint16_t *hist;     ///< band_size rows of alloc_w counts
+    uint16_t *hist;     ///< band_size rows of alloc_w counts, + HIST_PAD
     uint16_t *lines;    ///< mode filter: 3 rows; mask: 7 rows of sums
     uint16_t *colsum;   ///< mask: column sums over 7 rows
     uint16_t *flat;     ///< mask: one row of zero-derivative flags, 3 zeros
@@ -346,8 +358,8 @@ VG_CPU_INLINE void key_row(uint16_t *restrict k, const uint16_t *restrict v,
  * the same counts (uint16 arithmetic wraps like cambi.c's, and the order
  * of the additions does not matter).
  */
-VG_CPU_INLINE void run_update(uint16_t *h, int a, int b, int pad, int w,
-                                int add)
+VG_CPU_INLINE void run_update_c(uint16_t *h, int a, int b, int pad, int w,
+                                  int add)
 {
     const int c0 = a > pad ? a - pad : 0;
     const int c1 = b + pad < w ? b + pad : w - 1;
@@ -361,6 +373,85 @@ VG_CPU_INLINE void run_update(uint16_t *h, int a, int b, int pad, int w,
     }
 }
 
+#if VG_CPU_HAVE_AVX2
+/* whole vectors from c0: past the run's reach the count is <= 0 (made 0),
+ * past the row it is masked to 0 (HIST_PAD covers the last row) */
+VG_CPU_TARGET_AVX2
+static inline void run_update_avx2(uint16_t *h, int a, int b, int pad, int w,
+                                   int add)
+{
+    const int c0 = a > pad ? a - pad : 0;
+    const int c1 = b + pad < w ? b + pad : w - 1;
+    const __m256i iota = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+                                           11, 12, 13, 14, 15);
+    const __m256i av = _mm256_set1_epi16((short)a);
+    const __m256i bv = _mm256_set1_epi16((short)b);
+    const __m256i pv = _mm256_set1_epi16((short)pad);
+    const __m256i wv = _mm256_set1_epi16((short)w);
+    const __m256i one = _mm256_set1_epi16(1);
+    const __m256i zero = _mm256_setzero_si256();
+
+    for (int c = c0; c <= c1; c += 16) {
+        const __m256i cv = _mm256_add_epi16(_mm256_set1_epi16((short)c), iota);
+        const __m256i hi = _mm256_min_epi16(bv, _mm256_add_epi16(cv, pv));
+        const __m256i lo = _mm256_max_epi16(av, _mm256_sub_epi16(cv, pv));
+        __m256i n = _mm256_max_epi16(_mm256_add_epi16(_mm256_sub_epi16(hi, lo),
+                                                      one), zero);
+        __m256i v = _mm256_loadu_si256((const __m256i *)(h + c));
+
+        n = _mm256_and_si256(n, _mm256_cmpgt_epi16(wv, cv));
+        v = add ? _mm256_add_epi16(v, n) : _mm256_sub_epi16(v, n);
+        _mm256_storeu_si256((__m256i *)(h + c), v);
+    }
+}
+
+VG_CPU_TARGET_AVX512
+static inline void run_update_avx512(uint16_t *h, int a, int b, int pad, int w,
+                                     int add)
+{
+    const int c0 = a > pad ? a - pad : 0;
+    const int c1 = b + pad < w ? b + pad : w - 1;
+    const __m512i iota = _mm512_set_epi16(31, 30, 29, 28, 27, 26, 25, 24, 23,
+                                          22, 21, 20, 19, 18, 17, 16, 15, 14,
+                                          13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3,
+                                          2, 1, 0);
+    const __m512i av = _mm512_set1_epi16((short)a);
+    const __m512i bv = _mm512_set1_epi16((short)b);
+    const __m512i pv = _mm512_set1_epi16((short)pad);
+    const __m512i one = _mm512_set1_epi16(1);
+    const __m512i zero = _mm512_setzero_si512();
+
+    for (int c = c0; c <= c1; c += 32) {
+        const __m512i cv = _mm512_add_epi16(_mm512_set1_epi16((short)c), iota);
+        const __m512i hi = _mm512_min_epi16(bv, _mm512_add_epi16(cv, pv));
+        const __m512i lo = _mm512_max_epi16(av, _mm512_sub_epi16(cv, pv));
+        const __m512i n = _mm512_max_epi16(
+            _mm512_add_epi16(_mm512_sub_epi16(hi, lo), one), zero);
+        const __mmask32 in = c1 - c >= 31 ? ~0u : (1u << (c1 - c + 1)) - 1;
+        __m512i v = _mm512_maskz_loadu_epi16(in, h + c);
+
+        v = add ? _mm512_add_epi16(v, n) : _mm512_sub_epi16(v, n);
+        _mm512_mask_storeu_epi16(h + c, in, v);
+    }
+}
+#endif
+
+VG_CPU_INLINE void run_update(uint16_t *h, int a, int b, int pad, int w,
+                              int add, const int simd)
+{
+#if VG_CPU_HAVE_AVX2
+    if (simd == 2) {
+        run_update_avx512(h, a, b, pad, w, add);
+        return;
+    }
+    if (simd == 1) {
+        run_update_avx2(h, a, b, pad, w, add);
+        return;
+    }
+#endif
+    run_update_c(h, a, b, pad, w, add);
+}
+
 /* diff[j]: the pixel of column j leaving the window (ko) and the one
  * entering it (ki) have different keys (equal keys cancel) */
 VG_CPU_INLINE void diff_row(uint8_t *restrict diff, const uint16_t *restrict ko,
@@ -372,7 +463,8 @@ VG_CPU_INLINE void diff_row(uint8_t *restrict diff, const uint16_t *restrict ko,
 
 /* the runs of one key among columns [j0, j1) of k: added or removed */
 VG_CPU_INLINE void runs(CambiCpu *s, const uint16_t *k, unsigned j0,
-                        unsigned j1, unsigned w, unsigned pad, int add)
+                        unsigned j1, unsigned w, unsigned pad, int add,
+                        const int simd)
 {
     for (unsigned j = j0; j < j1;) {
         const uint16_t key = k[j];
@@ -382,14 +474,15 @@ VG_CPU_INLINE void runs(CambiCpu *s, const uint16_t *k, unsigned j0,
             e++;
         if (key != KEY_NONE)
             run_update(s->hist + (size_t)key * w, (int)j, (int)e - 1,
-                       (int)pad, (int)w, add);
+                       (int)pad, (int)w, add, simd);
         j = e;
     }
 }
 
 /* the window moves: the pixels of row keys ko leave, those of ki enter */
 VG_CPU_INLINE void hist_slide(CambiCpu *s, const uint16_t *ko,
-                              const uint16_t *ki, unsigned w, unsigned pad)
+                              const uint16_t *ki, unsigned w, unsigned pad,
+                              const int simd)
 {
     uint8_t *diff = s->diff;
     unsigned j = 0;
@@ -410,8 +503,8 @@ VG_CPU_INLINE void hist_slide(CambiCpu *s, const uint16_t *ko,
         }
         for (e = j + 1; e < w && diff[e]; e++)
             ;
-        runs(s, ko, j, e, w, pad, 0);
-        runs(s, ki, j, e, w, pad, 1);
+        runs(s, ko, j, e, w, pad, 0, simd);
+        runs(s, ki, j, e, w, pad, 1, simd);
         j = e;
     }
 }
@@ -449,17 +542,174 @@ VG_CPU_INLINE float c_pixel(const VgCambiParams *p, const uint16_t *h,
     return c;
 }
 
-VG_CPU_INLINE void c_row(const VgCambiParams *p, const uint16_t *key,
+VG_CPU_INLINE void c_row_c(const VgCambiParams *p, const uint16_t *key,
+                           const uint16_t *hist, float *out, unsigned j,
+                           unsigned w)
+{
+    for (; j < w; j++)
+        out[j] = key[j] == KEY_NONE ? 0.0f : c_pixel(p, hist + j, key[j], w);
+}
+
+#if VG_CPU_HAVE_AVX2
+/* c_pixel() on 8 columns: 32-bit gathers of the 16-bit counts (masked
+ * lanes read nothing), the same int product, conversion and multiply per
+ * lane */
+VG_CPU_TARGET_AVX2
+static void c_row_avx2(const VgCambiParams *p, const uint16_t *key,
+                       const uint16_t *hist, float *out, unsigned w)
+{
+    const int nd = (int)p->num_diffs;
+    const __m256i none = _mm256_set1_epi32(KEY_NONE);
+    const __m256i lo16 = _mm256_set1_epi32(0xffff);
+    const __m256i wv = _mm256_set1_epi32((int)w);
+    const __m256i off = _mm256_set1_epi32(p->band_base + nd);
+    const __m256i vlt = _mm256_set1_epi32(p->vlt_luma);
+    const __m256i iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i zero = _mm256_setzero_si256();
+    const int *h32 = (const int *)hist;
+    unsigned j = 0;
+
+    for (; j + 8 <= w; j += 8) {
+        __m256i k = _mm256_cvtepu16_epi32(
+            _mm_loadu_si128((const __m128i *)(key + j)));
+        const __m256i out_band = _mm256_cmpeq_epi32(k, none);
+        __m256i act, value, i0, p0;
+        __m256 c = _mm256_setzero_ps();
+
+        if (_mm256_movemask_epi8(out_band) == -1) {
+            _mm256_storeu_ps(out + j, c);
+            continue;
+        }
+        act = _mm256_xor_si256(out_band, _mm256_set1_epi32(-1));
+        k = _mm256_and_si256(k, act);
+        value = _mm256_add_epi32(k, off);
+        i0 = _mm256_add_epi32(_mm256_mullo_epi32(k, wv),
+                              _mm256_add_epi32(_mm256_set1_epi32((int)j), iota));
+        p0 = _mm256_and_si256(_mm256_mask_i32gather_epi32(zero, h32, i0, act, 2),
+                              lo16);
+        for (int d = 0; d < nd; d++) {
+            const __m256i dd = _mm256_set1_epi32(d + 1);
+            const __m256i step = _mm256_set1_epi32((d + 1) * (int)w);
+            __m256i pred = _mm256_and_si256(act, _mm256_and_si256(
+                _mm256_cmpgt_epi32(_mm256_set1_epi32(p->tvi_for_diff[d] + 1),
+                                   value),
+                _mm256_cmpgt_epi32(_mm256_add_epi32(value, dd), vlt)));
+            __m256i below, p1, p2, pm, num;
+            __m256 rc;
+
+            if (_mm256_testz_si256(pred, pred))
+                continue;
+            below = _mm256_and_si256(pred, _mm256_cmpgt_epi32(
+                k, _mm256_set1_epi32(d)));
+            p1 = _mm256_mask_i32gather_epi32(zero, h32,
+                                              _mm256_add_epi32(i0, step),
+                                              pred, 2);
+            p2 = _mm256_mask_i32gather_epi32(zero, h32,
+                                              _mm256_sub_epi32(i0, step),
+                                              below, 2);
+            pm = _mm256_max_epi32(_mm256_and_si256(p1, lo16),
+                                  _mm256_and_si256(p2, lo16));
+            num = _mm256_mullo_epi32(_mm256_mullo_epi32(
+                _mm256_set1_epi32(p->diff_weights[d]), p0), pm);
+            rc = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), p->rlut,
+                                          _mm256_add_epi32(pm, p0),
+                                          _mm256_castsi256_ps(pred), 4);
+            c = _mm256_max_ps(c, _mm256_and_ps(
+                _mm256_mul_ps(_mm256_cvtepi32_ps(num), rc),
+                _mm256_castsi256_ps(pred)));
+        }
+        _mm256_storeu_ps(out + j, c);
+    }
+    c_row_c(p, key, hist, out, j, w);
+}
+
+/* the same on 16 columns */
+VG_CPU_TARGET_AVX512
+static void c_row_avx512(const VgCambiParams *p, const uint16_t *key,
                          const uint16_t *hist, float *out, unsigned w)
 {
-    for (unsigned j = 0; j < w; j++)
-        out[j] = key[j] == KEY_NONE ? 0.0f : c_pixel(p, hist + j, key[j], w);
+    const int nd = (int)p->num_diffs;
+    const __m512i none = _mm512_set1_epi32(KEY_NONE);
+    const __m512i lo16 = _mm512_set1_epi32(0xffff);
+    const __m512i wv = _mm512_set1_epi32((int)w);
+    const __m512i off = _mm512_set1_epi32(p->band_base + nd);
+    const __m512i vlt = _mm512_set1_epi32(p->vlt_luma);
+    const __m512i iota = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6,
+                                          5, 4, 3, 2, 1, 0);
+    const __m512i zero = _mm512_setzero_si512();
+    unsigned j = 0;
+
+    for (; j + 16 <= w; j += 16) {
+        const __m512i k = _mm512_cvtepu16_epi32(
+            _mm256_loadu_si256((const __m256i *)(key + j)));
+        const __mmask16 act = _mm512_cmpneq_epi32_mask(k, none);
+        __m512i value, i0, p0;
+        __m512 c = _mm512_setzero_ps();
+
+        if (!act) {
+            _mm512_storeu_ps(out + j, c);
+            continue;
+        }
+        value = _mm512_add_epi32(k, off);
+        i0 = _mm512_add_epi32(_mm512_mullo_epi32(k, wv),
+                              _mm512_add_epi32(_mm512_set1_epi32((int)j), iota));
+        p0 = _mm512_and_si512(_mm512_mask_i32gather_epi32(zero, act, i0, hist,
+                                                          2), lo16);
+        for (int d = 0; d < nd; d++) {
+            const __m512i step = _mm512_set1_epi32((d + 1) * (int)w);
+            const __mmask16 pred = _mm512_mask_cmpgt_epi32_mask(
+                _mm512_mask_cmple_epi32_mask(
+                    act, value, _mm512_set1_epi32(p->tvi_for_diff[d])),
+                _mm512_add_epi32(value, _mm512_set1_epi32(d + 1)), vlt);
+            __m512i p1, p2, pm, num;
+            __m512 rc;
+
+            if (!pred)
+                continue;
+            p1 = _mm512_mask_i32gather_epi32(zero, pred,
+                                              _mm512_add_epi32(i0, step),
+                                              hist, 2);
+            p2 = _mm512_mask_i32gather_epi32(
+                zero, _mm512_mask_cmpgt_epi32_mask(pred, k,
+                                                   _mm512_set1_epi32(d)),
+                _mm512_sub_epi32(i0, step), hist, 2);
+            pm = _mm512_max_epi32(_mm512_and_si512(p1, lo16),
+                                  _mm512_and_si512(p2, lo16));
+            num = _mm512_mullo_epi32(_mm512_mullo_epi32(
+                _mm512_set1_epi32(p->diff_weights[d]), p0), pm);
+            rc = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), pred,
+                                          _mm512_add_epi32(pm, p0),
+                                          p->rlut, 4);
+            c = _mm512_max_ps(c, _mm512_maskz_mul_ps(
+                pred, _mm512_cvtepi32_ps(num), rc));
+        }
+        _mm512_storeu_ps(out + j, c);
+    }
+    c_row_c(p, key, hist, out, j, w);
+}
+#endif
+
+VG_CPU_INLINE void c_row(const VgCambiParams *p, const uint16_t *key,
+                         const uint16_t *hist, float *out, unsigned w,
+                         const int simd)
+{
+#if VG_CPU_HAVE_AVX2
+    if (simd == 2) {
+        c_row_avx512(p, key, hist, out, w);
+        return;
+    }
+    if (simd == 1) {
+        c_row_avx2(p, key, hist, out, w);
+        return;
+    }
+#endif
+    c_row_c(p, key, hist, out, 0, w);
 }
 
 /* calculate_c_values(): the window of row i is rows [i - pad, i + pad] of
  * the picture, columns [j - pad, j + pad], clipped to it */
 VG_CPU_INLINE void c_values(CambiCpu *s, ptrdiff_t st, unsigned w, unsigned h,
-                            unsigned pad)
+                            unsigned pad, const int simd)
 {
     unsigned lo = 0, hi = 0;    /* rows [lo, hi) are in the histograms */
 
@@ -469,12 +719,13 @@ VG_CPU_INLINE void c_values(CambiCpu *s, ptrdiff_t st, unsigned w, unsigned h,
         const unsigned want_hi = i + pad + 1 < h ? i + pad + 1 : h;
 
         for (; lo < want_lo && hi < want_hi; lo++, hi++)
-            hist_slide(s, s->key + lo * st, s->key + hi * st, w, pad);
+            hist_slide(s, s->key + lo * st, s->key + hi * st, w, pad, simd);
         for (; hi < want_hi; hi++)
-            hist_slide(s, s->none, s->key + hi * st, w, pad);
+            hist_slide(s, s->none, s->key + hi * st, w, pad, simd);
         for (; lo < want_lo; lo++)
-            hist_slide(s, s->key + lo * st, s->none, w, pad);
-        c_row(&s->p, s->key + i * st, s->hist, s->cval + (size_t)i * w, w);
+            hist_slide(s, s->key + lo * st, s->none, w, pad, simd);
+        c_row(&s->p, s->key + i * st, s->hist, s->cval + (size_t)i * w, w,
+              simd);
     }
 }
 
@@ -496,7 +747,7 @@ VG_CPU_INLINE void prep_any(CambiCpu *s, const VgImage *in, unsigned w,
 }
 
 VG_CPU_INLINE void scale_any(CambiCpu *s, unsigned w, unsigned h, int decim,
-                             unsigned pad)
+                             unsigned pad, const int simd)
 {
     const VgCambiParams *p = &s->p;
     const ptrdiff_t st = p->alloc_w;
@@ -507,7 +758,7 @@ VG_CPU_INLINE void scale_any(CambiCpu *s, unsigned w, unsigned h, int decim,
     for (unsigned i = 0; i < h; i++)
         key_row(s->key + i * st, s->img + i * st, s->mask + i * st, w,
                 p->band_base, p->band_size);
-    c_values(s, st, w, h, pad);
+    c_values(s, st, w, h, pad, simd);
 }
 
 VG_CPU_O3
@@ -521,8 +772,38 @@ VG_CPU_O3
 static void scale_c(CambiCpu *s, unsigned w, unsigned h, int decim,
                     unsigned pad)
 {
-    scale_any(s, w, h, decim, pad);
+    scale_any(s, w, h, decim, pad, 0);
 }
+
+#if VG_CPU_HAVE_AVX2
+VG_CPU_TARGET_AVX2 VG_CPU_O3
+static void prep_avx2(CambiCpu *s, const VgImage *in, unsigned w, unsigned h,
+                      unsigned mask_index)
+{
+    prep_any(s, in, w, h, mask_index);
+}
+
+VG_CPU_TARGET_AVX2 VG_CPU_O3
+static void scale_avx2(CambiCpu *s, unsigned w, unsigned h, int decim,
+                       unsigned pad)
+{
+    scale_any(s, w, h, decim, pad, 1);
+}
+
+VG_CPU_TARGET_AVX512 VG_CPU_O3
+static void prep_avx512(CambiCpu *s, const VgImage *in, unsigned w,
+                        unsigned h, unsigned mask_index)
+{
+    prep_any(s, in, w, h, mask_index);
+}
+
+VG_CPU_TARGET_AVX512 VG_CPU_O3
+static void scale_avx512(CambiCpu *s, unsigned w, unsigned h, int decim,
+                         unsigned pad)
+{
+    scale_any(s, w, h, decim, pad, 2);
+}
+#endif
 
 /* ---- pooling -------------------------------------------------------------- */
 
@@ -678,6 +959,7 @@ static int cambi_init(VgFeatureCtx *fc)
 {
     CambiCpu *s = fc->priv;
     VgCambiParams *p = &s->p;
+    const unsigned flags = vg_cpu_flags();
     size_t n;
     int ret;
 
@@ -691,12 +973,23 @@ static int cambi_init(VgFeatureCtx *fc)
         return 0;
     s->prep = prep_c;
     s->scale = scale_c;
+#if VG_CPU_HAVE_AVX2
+    if (flags & VG_CPU_FLAG_AVX512) {
+        s->prep = prep_avx512;
+        s->scale = scale_avx512;
+    } else if (flags & VG_CPU_FLAG_AVX2) {
+        s->prep = prep_avx2;
+        s->scale = scale_avx2;
+    }
+#else
+    (void)flags;
+#endif
     n = (size_t)p->alloc_w * p->alloc_h;
     if (!(s->img = malloc(n * sizeof(*s->img))) ||
         !(s->mask = malloc(n * sizeof(*s->mask))) ||
         !(s->key = malloc(n * sizeof(*s->key))) ||
         !(s->cval = malloc(n * sizeof(*s->cval))) ||
-        !(s->hist = malloc((size_t)p->alloc_w * p->band_size *
+        !(s->hist = malloc(((size_t)p->alloc_w * p->band_size + HIST_PAD) *
                            sizeof(*s->hist))) ||
         !(s->lines = malloc((size_t)7 * p->alloc_w * sizeof(*s->lines))) ||
         !(s->colsum = malloc((size_t)p->alloc_w * sizeof(*s->colsum))) ||
