@@ -983,6 +983,132 @@ START_TEST(test_motion_post)
 }
 END_TEST
 
+/*
+ * cambi's luma, 10-bit levels shifted to the depth: 0 flat; 1 bands of a
+ * few pixels stepping by 1, 2 and 4 levels across, down and diagonally
+ * (moving by frame); 2 the same over three quarters, noise below; 3 noise.
+ * The reference's bands are narrower, so that full_ref's scores differ.
+ */
+static void cambi_frame(Frame *f, unsigned w, unsigned h, unsigned bpc,
+                        int pattern, unsigned t, unsigned bw)
+{
+    uint32_t seed = 77 + t * 13 + bw;
+
+    frame_make(f, VG_PIX_FMT_YUV420P, w, h, bpc, seed, 1);
+    for (unsigned y = 0; y < h; y++) {
+        uint8_t *row = (uint8_t *)f->buf[0] + y * f->pic.stride[0];
+
+        for (unsigned x = 0; x < w; x++) {
+            unsigned v = 512;
+
+            if (pattern == 3 || (pattern == 2 && y * 4 / h == 3))
+                v = 64 + rnd(&seed) % 900;
+            else if (pattern >= 1)
+                switch (y * 3 / h) {
+                case 0:  v = 200 + (x + 3 * t) / bw % 700;                break;
+                case 1:  v = 380 + 2 * ((y + t) / bw) % 600;              break;
+                default: v = 560 + 4 * ((x + y + 5 * t) / (2 * bw)) % 440; break;
+                }
+            if (bpc > 8)
+                ((uint16_t *)row)[x] = (uint16_t)(v << (bpc - 10));
+            else
+                row[x] = (uint8_t)(v >> (10 - bpc));
+        }
+    }
+}
+
+static void cambi_values(const char *opts, const char *const *keys,
+                         unsigned nk, const Frame *r, const Frame *d,
+                         unsigned n, double *out)
+{
+    VgContext *ctx = make_ctx(0, VG_BACKEND_CPU);
+
+    ck_assert_int_eq(vg_use_feature(ctx, "cambi", opts), 0);
+    for (unsigned i = 0; i < n; i++)
+        ck_assert_int_eq(vg_submit(ctx, &r[i].pic, &d[i].pic), 0);
+    ck_assert_int_eq(vg_flush(ctx), 0);
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned k = 0; k < nk; k++)
+            out[i * nk + k] = get(ctx, keys[k], i);
+    vg_context_destroy(&ctx);
+}
+
+/* cambi's C, AVX2 and AVX-512 builds (cpu/cambi.c) give the same scores
+ * on every size (odd, thin, 1080p for the high-resolution speed-up),
+ * depth, pattern and option set (those the CPU lacks run the C build) */
+START_TEST(test_cambi_builds_identical)
+{
+    static const struct {
+        const char *opts;
+        const char *keys[3];
+        int full_hd;        ///< the set run at 1920x1080 too (one frame)
+    } sets[] = {
+        { "", { "cambi" }, 0 },
+        { "full_ref=true",
+          { "cambi", "cambi_source", "cambi_full_reference" }, 0 },
+        { "max_log_contrast=5:topk=0.05", { "cambi_mlc_5_topk_0.05" }, 0 },
+        { "window_size=15:topk=1:enc_bitdepth=8",
+          { "cambi_encbd_8_topk_1_ws_15" }, 0 },
+        { "enc_width=216:enc_height=200", { "cambi_ench_200_encw_216" }, 0 },
+        { "cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06:"
+          "full_ref=true",
+          { "cambi_hrs_1080_vlt_0.06", "cambi_source",
+            "cambi_full_reference" }, 1 },
+    };
+    static const unsigned sizes[][2] = {
+        { 216, 216 }, { 217, 9 }, { 9, 233 }, { 300, 241 }, { 643, 217 },
+        { 1925, 230 }, { 1920, 1080 },
+    };
+    static const unsigned masks[] = { VG_CPU_FLAG_AVX2, VG_CPU_FLAG_AVX512, 0 };
+    static const char *const builds[] = { "C", "AVX2", "default" };
+    enum { N = 2, K = 3 };
+
+    for (unsigned s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+        const unsigned w = sizes[s][0], h = sizes[s][1];
+        const unsigned n = h == 1080 ? 1 : N;
+
+        for (unsigned bpc = 8; bpc <= 10; bpc += 2) {
+            for (int pat = 0; pat < 4; pat++) {
+                Frame r[N], d[N];
+
+                for (unsigned i = 0; i < n; i++) {
+                    cambi_frame(&r[i], w, h, bpc, pat, i, 3);
+                    cambi_frame(&d[i], w, h, bpc, pat, i, 5);
+                }
+                for (unsigned o = 0; o < sizeof(sets) / sizeof(sets[0]); o++) {
+                    double v[3][N * K];
+                    unsigned nk = 0;
+
+                    if (h == 1080 && !sets[o].full_hd)
+                        continue;
+                    while (nk < K && sets[o].keys[nk])
+                        nk++;
+                    for (unsigned b = 0; b < 3; b++) {
+                        vg_cpu_set_mask(masks[b]);
+                        cambi_values(sets[o].opts, sets[o].keys, nk, r, d, n,
+                                     v[b]);
+                    }
+                    vg_cpu_set_mask(0);
+                    for (unsigned b = 1; b < 3; b++)
+                        for (unsigned k = 0; k < n * nk; k++)
+                            ck_assert_msg(!memcmp(&v[0][k], &v[b][k],
+                                                  sizeof(double)),
+                                          "\"%s\" %ux%u %u-bit pattern %d "
+                                          "frame %u: %s %.17g (%s), C %.17g",
+                                          sets[o].opts, w, h, bpc, pat, k / nk,
+                                          sets[o].keys[k % nk], v[b][k],
+                                          builds[b], v[0][k]);
+                }
+                for (unsigned i = 0; i < n; i++) {
+                    frame_free(&r[i]);
+                    frame_free(&d[i]);
+                }
+            }
+        }
+    }
+}
+END_TEST
+
 START_TEST(test_frames_ready_lags_one_frame)
 {
     VgContext *ctx = make_ctx(0, VG_BACKEND_CPU);
@@ -1337,6 +1463,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_more_formats_equal_planar);
     tcase_add_test(tc, test_format_bitdepths);
     tcase_add_test(tc, test_feature_names_and_dedupe);
+    tcase_add_test(tc, test_cambi_builds_identical);
     suite_add_tcase(s, tc);
     return s;
 }
