@@ -51,6 +51,8 @@
 
 /* the key of a pixel outside the mask or the histogram band */
 #define KEY_NONE 0xffffu
+/* keys past the last row: hist_slide() reads one past a row */
+#define KEY_PAD 64
 /* elements past the last histogram row: whole-vector updates that add 0
  * there, and the 32-bit gathers of the last element */
 #define HIST_PAD 64
@@ -68,15 +70,15 @@ struct CambiCpu {
     CambiScaleFn *scale;    ///< step 3 but the pooling (same)
     uint16_t *img;      ///< alloc_w x alloc_h work picture (10-bit)
     uint8_t *mask;      ///< same size, 0/1
-    uint16_t *key;      ///< same size: histogram row of a pixel, or KEY_NONE
+    uint16_t *key;      ///< same size: histogram row of a pixel, or KEY_NONE,
+                        ///< + KEY_PAD
     float *cval;        ///< c-values of the current scale (w x h packed)
     uint16_t *hist;     ///< band_size rows of alloc_w counts, + HIST_PAD
     uint16_t *lines;    ///< mode filter: 3 rows; mask: 7 rows of sums
     uint16_t *colsum;   ///< mask: column sums over 7 rows
     uint16_t *flat;     ///< mask: one row of zero-derivative flags, 3 zeros
                         ///< either side; anti-dithering: one row
-    uint8_t *diff;      ///< histogram slide: key changed, + 8 zeros
-    uint16_t *none;     ///< a row of KEY_NONE
+    uint16_t *none;     ///< a row of KEY_NONE, + KEY_PAD
     uint32_t *bins;     ///< pooling: 3 x 4096 counts
     uint64_t *sums;     ///< pooling: 2 x 4096 sums
     VgCambiHeatmaps hm;
@@ -452,60 +454,118 @@ VG_CPU_INLINE void run_update(uint16_t *h, int a, int b, int pad, int w,
     run_update_c(h, a, b, pad, w, add);
 }
 
-/* diff[j]: the pixel of column j leaving the window (ko) and the one
- * entering it (ki) have different keys (equal keys cancel) */
-VG_CPU_INLINE void diff_row(uint8_t *restrict diff, const uint16_t *restrict ko,
-                            const uint16_t *restrict ki, unsigned w)
+/* bit t: a[t] != b[t], for t < n <= 64 */
+VG_CPU_INLINE uint64_t ne_mask_c(const uint16_t *a, const uint16_t *b,
+                                 unsigned n)
 {
-    for (unsigned j = 0; j < w; j++)
-        diff[j] = ko[j] != ki[j];
+    uint64_t m = 0;
+
+    for (unsigned t = 0; t < n; t++)
+        m |= (uint64_t)(a[t] != b[t]) << t;
+    return m;
 }
 
-/* the runs of one key among columns [j0, j1) of k: added or removed */
-VG_CPU_INLINE void runs(CambiCpu *s, const uint16_t *k, unsigned j0,
-                        unsigned j1, unsigned w, unsigned pad, int add,
-                        const int simd)
+#if VG_CPU_HAVE_AVX2
+VG_CPU_TARGET_AVX2
+static inline uint64_t ne_mask_avx2(const uint16_t *a, const uint16_t *b)
 {
-    for (unsigned j = j0; j < j1;) {
-        const uint16_t key = k[j];
-        unsigned e = j + 1;
+    uint64_t m = 0;
 
-        while (e < j1 && k[e] == key)
-            e++;
+    for (int h = 0; h < 2; h++) {
+        const __m256i e0 = _mm256_cmpeq_epi16(
+            _mm256_loadu_si256((const __m256i *)(a + 32 * h)),
+            _mm256_loadu_si256((const __m256i *)(b + 32 * h)));
+        const __m256i e1 = _mm256_cmpeq_epi16(
+            _mm256_loadu_si256((const __m256i *)(a + 32 * h + 16)),
+            _mm256_loadu_si256((const __m256i *)(b + 32 * h + 16)));
+        /* packs works per 128-bit lane: put the 64-bit quarters back in
+         * column order */
+        const __m256i e = _mm256_permute4x64_epi64(_mm256_packs_epi16(e0, e1),
+                                                   0xd8);
+
+        m |= (uint64_t)(uint32_t)~_mm256_movemask_epi8(e) << (32 * h);
+    }
+    return m;
+}
+
+VG_CPU_TARGET_AVX512
+static inline uint64_t ne_mask_avx512(const uint16_t *a, const uint16_t *b)
+{
+    return (uint64_t)_mm512_cmpneq_epi16_mask(_mm512_loadu_si512(a),
+                                              _mm512_loadu_si512(b)) |
+           (uint64_t)_mm512_cmpneq_epi16_mask(_mm512_loadu_si512(a + 32),
+                                              _mm512_loadu_si512(b + 32)) << 32;
+}
+#endif
+
+VG_CPU_INLINE uint64_t ne_mask(const uint16_t *a, const uint16_t *b,
+                               unsigned n, const int simd)
+{
+#if VG_CPU_HAVE_AVX2
+    if (simd == 2 && n == 64)
+        return ne_mask_avx512(a, b);
+    if (simd == 1 && n == 64)
+        return ne_mask_avx2(a, b);
+#endif
+    return ne_mask_c(a, b, n);
+}
+
+/* bits [t, e) of a word, 0 <= t <= e <= 64 */
+static inline uint64_t bits_between(unsigned t, unsigned e)
+{
+    const uint64_t below_e = e >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << e) - 1;
+
+    return t >= 64 ? 0 : below_e & (~(uint64_t)0 << t);
+}
+
+/* the runs of one key among columns j0 + [t, e) of k (a key changes at the
+ * set bits of `change`): added or removed */
+VG_CPU_INLINE void runs(CambiCpu *s, const uint16_t *k, unsigned j0,
+                        uint64_t change, unsigned t, unsigned e, unsigned w,
+                        unsigned pad, int add, const int simd)
+{
+    while (t < e) {
+        const uint64_t next = change & bits_between(t + 1, e);
+        const unsigned n = next ? (unsigned)__builtin_ctzll(next) : e;
+        const uint16_t key = k[j0 + t];
+
         if (key != KEY_NONE)
-            run_update(s->hist + (size_t)key * w, (int)j, (int)e - 1,
-                       (int)pad, (int)w, add, simd);
-        j = e;
+            run_update(s->hist + (size_t)key * w, (int)(j0 + t),
+                       (int)(j0 + n) - 1, (int)pad, (int)w, add, simd);
+        t = n;
     }
 }
 
-/* the window moves: the pixels of row keys ko leave, those of ki enter */
+/*
+ * The window moves: the pixels of row keys ko leave, those of ki enter,
+ * 64 columns at a time: the columns whose keys differ (equal keys cancel)
+ * form stretches, split into runs where the leaving or the entering key
+ * changes (a run is also split at the start of every 64 columns).
+ */
 VG_CPU_INLINE void hist_slide(CambiCpu *s, const uint16_t *ko,
                               const uint16_t *ki, unsigned w, unsigned pad,
                               const int simd)
 {
-    uint8_t *diff = s->diff;
-    unsigned j = 0;
+    for (unsigned j0 = 0; j0 < w; j0 += 64) {
+        const unsigned n = w - j0 < 64 ? w - j0 : 64;
+        uint64_t d = ne_mask(ko + j0, ki + j0, n, simd);
+        uint64_t co, ci;
 
-    diff_row(diff, ko, ki, w);
-    while (j < w) {
-        uint64_t word;
-        unsigned e;
+        if (!d)
+            continue;
+        /* bit t: the key differs from column t - 1's (bit 0: a start;
+         * of 64 columns the last compares with the padding, shifted out) */
+        co = ne_mask(ko + j0 + 1, ko + j0, n < 64 ? n - 1 : 64, simd) << 1 | 1;
+        ci = ne_mask(ki + j0 + 1, ki + j0, n < 64 ? n - 1 : 64, simd) << 1 | 1;
+        while (d) {
+            const unsigned t = (unsigned)__builtin_ctzll(d);
+            const uint64_t rest = ~(d >> t);
+            const unsigned e = rest ? t + (unsigned)__builtin_ctzll(rest) : 64;
 
-        memcpy(&word, diff + j, sizeof(word));
-        if (!word) {
-            j += 8;
-            continue;
+            runs(s, ko, j0, co, t, e, w, pad, 0, simd);
+            runs(s, ki, j0, ci, t, e, w, pad, 1, simd);
+            d &= ~bits_between(t, e);
         }
-        if (!diff[j]) {
-            j++;
-            continue;
-        }
-        for (e = j + 1; e < w && diff[e]; e++)
-            ;
-        runs(s, ko, j, e, w, pad, 0, simd);
-        runs(s, ki, j, e, w, pad, 1, simd);
-        j = e;
     }
 }
 
@@ -987,21 +1047,21 @@ static int cambi_init(VgFeatureCtx *fc)
     n = (size_t)p->alloc_w * p->alloc_h;
     if (!(s->img = malloc(n * sizeof(*s->img))) ||
         !(s->mask = malloc(n * sizeof(*s->mask))) ||
-        !(s->key = malloc(n * sizeof(*s->key))) ||
+        !(s->key = calloc(n + KEY_PAD, sizeof(*s->key))) ||
         !(s->cval = malloc(n * sizeof(*s->cval))) ||
         !(s->hist = malloc(((size_t)p->alloc_w * p->band_size + HIST_PAD) *
                            sizeof(*s->hist))) ||
         !(s->lines = malloc((size_t)7 * p->alloc_w * sizeof(*s->lines))) ||
         !(s->colsum = malloc((size_t)p->alloc_w * sizeof(*s->colsum))) ||
         !(s->flat = malloc(((size_t)p->alloc_w + 6) * sizeof(*s->flat))) ||
-        !(s->diff = calloc((size_t)p->alloc_w + 8, sizeof(*s->diff))) ||
-        !(s->none = malloc((size_t)p->alloc_w * sizeof(*s->none))) ||
+        !(s->none = malloc(((size_t)p->alloc_w + KEY_PAD) *
+                           sizeof(*s->none))) ||
         !(s->bins = malloc(3 * 4096 * sizeof(*s->bins))) ||
         !(s->sums = malloc(2 * 4096 * sizeof(*s->sums)))) {
         vg_log(fc->log, VG_LOG_ERROR, "cambi: out of memory");
         return -ENOMEM;
     }
-    for (unsigned j = 0; j < p->alloc_w; j++)
+    for (unsigned j = 0; j < p->alloc_w + KEY_PAD; j++)
         s->none[j] = KEY_NONE;
     return 0;
 }
@@ -1018,7 +1078,6 @@ static void cambi_close(VgFeatureCtx *fc)
     free(s->lines);
     free(s->colsum);
     free(s->flat);
-    free(s->diff);
     free(s->none);
     free(s->bins);
     free(s->sums);
