@@ -14,8 +14,14 @@
  * by CPU seconds is the steadier figure).
  *
  * Usage: bench_cpu [-n frames] [-t threads,threads...] [pair...]
+ *        bench_cpu -b [-n frames] [feature...]
  * Inputs from VG_CORPUS_RAW (default tests/corpus-raw), decoded by
  * tests/prepare-corpus.sh.
+ *
+ * -b: each feature alone (default: every feature with SIMD builds) on
+ * p1080_crf32, one thread, in each build this processor runs (C, AVX2,
+ * AVX-512: the CPU-flags mask of common/cpu.h), as CPU nanoseconds per
+ * frame (one call of the feature per frame) and the speed-up over C.
  */
 
 #include <errno.h>
@@ -26,6 +32,7 @@
 #include <time.h>
 
 #include "vmafgpu.h"
+#include "common/cpu.h"
 
 typedef struct BenchPair {
     const char *name, *ref, *dis;
@@ -104,6 +111,46 @@ static double now(clockid_t id)
 
 static double cpu_seconds;  ///< process CPU time of the last run()
 
+static double run(const Clip *c, const char *what, unsigned threads,
+                  double *vmaf_mean);
+
+/* -b: each feature in each build, CPU ns per frame */
+static int bench_builds(const Clip *c, const char *const *feats, unsigned n)
+{
+    static const struct {
+        const char *name;
+        unsigned need, mask;
+    } builds[] = {
+        { "C", 0, VG_CPU_FLAG_AVX2 },
+        { "AVX2", VG_CPU_FLAG_AVX2, VG_CPU_FLAG_AVX512 },
+        { "AVX-512", VG_CPU_FLAG_AVX512, 0 },
+    };
+    const unsigned have = vg_cpu_flags();
+
+    for (unsigned f = 0; f < n; f++) {
+        double c_ns = 0;
+
+        printf("  %-16s", feats[f]);
+        for (unsigned b = 0; b < 3; b++) {
+            double ns;
+
+            if ((have & builds[b].need) != builds[b].need)
+                continue;
+            vg_cpu_set_mask(builds[b].mask);
+            if (run(c, feats[f], 0, NULL) < 0)
+                return -1;
+            ns = cpu_seconds / c->n * 1e9;
+            if (!b)
+                c_ns = ns;
+            printf(" %s %10.0f ns/frame (%4.2fx)", builds[b].name, ns,
+                   c_ns / ns);
+        }
+        printf("\n");
+    }
+    vg_cpu_set_mask(0);
+    return 0;
+}
+
 /** Seconds for the whole clip; what = "model" or a feature name. */
 static double run(const Clip *c, const char *what, unsigned threads,
                   double *vmaf_mean)
@@ -152,11 +199,19 @@ int main(int argc, char **argv)
     const char *only[8];
     unsigned n_only = 0;
     static const char *const feats[] = { "vif", "adm", "motion" };
+    static const char *const simd_feats[] = {
+        "vif", "adm", "motion", "psnr", "cambi", "speed_chroma",
+        "speed_temporal", "float_ssim", "float_ms_ssim", "float_vif",
+        "float_motion",
+    };
+    int builds = 0;
 
     if (!dir || !*dir)
         dir = "tests/corpus-raw";
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-n") && i + 1 < argc) {
+        if (!strcmp(argv[i], "-b")) {
+            builds = 1;
+        } else if (!strcmp(argv[i], "-n") && i + 1 < argc) {
             max_frames = (unsigned)atoi(argv[++i]);
         } else if (!strcmp(argv[i], "-t") && i + 1 < argc) {
             char *s = argv[++i];
@@ -171,8 +226,24 @@ int main(int argc, char **argv)
         }
     }
     if (!max_frames || !n_threads) {
-        fprintf(stderr, "usage: %s [-n frames] [-t 1,2] [pair...]\n", argv[0]);
+        fprintf(stderr, "usage: %s [-n frames] [-t 1,2] [pair...]\n"
+                "       %s -b [-n frames] [feature...]\n", argv[0], argv[0]);
         return 1;
+    }
+    if (builds) {
+        Clip clip;
+        int ret;
+
+        if (load_clip(&clip, &bench_pairs[0], dir, max_frames) < 0)
+            return 1;
+        printf("%s %ux%u, %u frames, one thread\n", bench_pairs[0].name,
+               clip.w, clip.h, clip.n);
+        ret = bench_builds(&clip, n_only ? only : simd_feats,
+                           n_only ? n_only : (unsigned)(sizeof(simd_feats) /
+                                                        sizeof(simd_feats[0])));
+        free(clip.ref);
+        free(clip.dis);
+        return ret < 0;
     }
 
     for (unsigned p = 0; p < sizeof(bench_pairs) / sizeof(bench_pairs[0]); p++) {
