@@ -260,38 +260,55 @@ static inline band dec_one(const int32_t *div, int flag, double egl, band o,
     return rst;
 }
 
+/* One row of the decoupling: the reference's (o) and the distorted
+ * picture's (t) detail bands, the restored (r) and additive (a) ones. */
+typedef struct DecRow {
+    const band *oh, *ov, *od, *th, *tv, *td;
+    band *rh, *rv, *rd, *ah, *av, *ad;
+} DecRow;
+
+static inline DecRow dec_row(const AdmBands *bd, int i)
+{
+    const ptrdiff_t o = i * bd->stride;
+
+    return (DecRow) {
+        .oh = (const band *)bd->ref[BH] + o, .ov = (const band *)bd->ref[BV] + o,
+        .od = (const band *)bd->ref[BD] + o, .th = (const band *)bd->dis[BH] + o,
+        .tv = (const band *)bd->dis[BV] + o, .td = (const band *)bd->dis[BD] + o,
+        .rh = (band *)bd->r[BH] + o, .rv = (band *)bd->r[BV] + o,
+        .rd = (band *)bd->r[BD] + o, .ah = (band *)bd->a[BH] + o,
+        .av = (band *)bd->a[BV] + o, .ad = (band *)bd->a[BD] + o,
+    };
+}
+
 /* Restored r and additive a = t - r (wrapping to the band type) of the
- * three detail bands over the decouple region. */
+ * three detail bands at position j of a row. */
+static inline void dec_position(const int32_t *div, float c, double egl,
+                                const DecRow *r, int j)
+{
+    const int f = angle_flag(c, r->oh[j], r->ov[j], r->th[j], r->tv[j]);
+    band x;
+
+    x = dec_one(div, f, egl, r->oh[j], r->th[j]);
+    r->rh[j] = x;
+    r->ah[j] = (band)((uint32_t)r->th[j] - (uint32_t)x);
+    x = dec_one(div, f, egl, r->ov[j], r->tv[j]);
+    r->rv[j] = x;
+    r->av[j] = (band)((uint32_t)r->tv[j] - (uint32_t)x);
+    x = dec_one(div, f, egl, r->od[j], r->td[j]);
+    r->rd[j] = x;
+    r->ad[j] = (band)((uint32_t)r->td[j] - (uint32_t)x);
+}
+
+/* The decoupling over the decouple region. */
 ADM_INLINE void decouple(AdmPriv *p, int s, double egl)
 {
     const AdmBands *bd = bands(p);
     const VgAdmRegion *rg = &p->sc[s].dec;
-    const int32_t *div = p->div;
-    const float c = p->cos1;
     for (int i = rg->top; i < rg->bottom; i++) {
-        const ptrdiff_t o = i * bd->stride;
-        const band *oh = (const band *)bd->ref[BH] + o;
-        const band *ov = (const band *)bd->ref[BV] + o;
-        const band *od = (const band *)bd->ref[BD] + o;
-        const band *th = (const band *)bd->dis[BH] + o;
-        const band *tv = (const band *)bd->dis[BV] + o;
-        const band *td = (const band *)bd->dis[BD] + o;
-        band *rh = (band *)bd->r[BH] + o, *rv = (band *)bd->r[BV] + o;
-        band *rd = (band *)bd->r[BD] + o, *ah = (band *)bd->a[BH] + o;
-        band *av = (band *)bd->a[BV] + o, *ad = (band *)bd->a[BD] + o;
-        for (int j = rg->left; j < rg->right; j++) {
-            const int f = angle_flag(c, oh[j], ov[j], th[j], tv[j]);
-            band x;
-            x = dec_one(div, f, egl, oh[j], th[j]);
-            rh[j] = x;
-            ah[j] = (band)((uint32_t)th[j] - (uint32_t)x);
-            x = dec_one(div, f, egl, ov[j], tv[j]);
-            rv[j] = x;
-            av[j] = (band)((uint32_t)tv[j] - (uint32_t)x);
-            x = dec_one(div, f, egl, od[j], td[j]);
-            rd[j] = x;
-            ad[j] = (band)((uint32_t)td[j] - (uint32_t)x);
-        }
+        const DecRow r = dec_row(bd, i);
+        for (int j = rg->left; j < rg->right; j++)
+            dec_position(p->div, p->cos1, egl, &r, j);
     }
 }
 
@@ -435,35 +452,26 @@ static void decouple_avx512(AdmPriv *p, int s, double egl_d)
     const double c = p->cos1;
     const __m512d egl = _mm512_set1_pd(egl_d);
     for (int i = rg->top; i < rg->bottom; i++) {
-        const ptrdiff_t o = i * bd->stride;
-        const band *oh = (const band *)bd->ref[BH] + o;
-        const band *ov = (const band *)bd->ref[BV] + o;
-        const band *od = (const band *)bd->ref[BD] + o;
-        const band *th = (const band *)bd->dis[BH] + o;
-        const band *tv = (const band *)bd->dis[BV] + o;
-        const band *td = (const band *)bd->dis[BD] + o;
-        band *rh = (band *)bd->r[BH] + o, *rv = (band *)bd->r[BV] + o;
-        band *rd = (band *)bd->r[BD] + o, *ah = (band *)bd->a[BH] + o;
-        band *av = (band *)bd->a[BV] + o, *ad = (band *)bd->a[BD] + o;
+        const DecRow r = dec_row(bd, i);
         for (int j = rg->left; j < rg->right; j += 8) {
             const __mmask8 m = rg->right - j >= 8 ? 0xff :
                                (__mmask8)((1u << (rg->right - j)) - 1);
-            const __m512i voh = dec_load512(oh + j, m);
-            const __m512i vov = dec_load512(ov + j, m);
-            const __m512i vod = dec_load512(od + j, m);
-            const __m512i vth = dec_load512(th + j, m);
-            const __m512i vtv = dec_load512(tv + j, m);
-            const __m512i vtd = dec_load512(td + j, m);
+            const __m512i voh = dec_load512(r.oh + j, m);
+            const __m512i vov = dec_load512(r.ov + j, m);
+            const __m512i vod = dec_load512(r.od + j, m);
+            const __m512i vth = dec_load512(r.th + j, m);
+            const __m512i vtv = dec_load512(r.tv + j, m);
+            const __m512i vtd = dec_load512(r.td + j, m);
             const __mmask8 f = dec_angle512(c, voh, vov, vth, vtv);
             __m512i x = dec_one512(div, f, egl, voh, vth);
-            dec_store512(rh + j, m, x);
-            dec_store512(ah + j, m, _mm512_sub_epi64(vth, x));
+            dec_store512(r.rh + j, m, x);
+            dec_store512(r.ah + j, m, _mm512_sub_epi64(vth, x));
             x = dec_one512(div, f, egl, vov, vtv);
-            dec_store512(rv + j, m, x);
-            dec_store512(av + j, m, _mm512_sub_epi64(vtv, x));
+            dec_store512(r.rv + j, m, x);
+            dec_store512(r.av + j, m, _mm512_sub_epi64(vtv, x));
             x = dec_one512(div, f, egl, vod, vtd);
-            dec_store512(rd + j, m, x);
-            dec_store512(ad + j, m, _mm512_sub_epi64(vtd, x));
+            dec_store512(r.rd + j, m, x);
+            dec_store512(r.ad + j, m, _mm512_sub_epi64(vtd, x));
         }
     }
 }
@@ -543,21 +551,12 @@ static void decouple_avx2(AdmPriv *p, int s, double egl_d)
     const double c = p->cos1;
     const __m256d egl = _mm256_set1_pd(egl_d), zero = _mm256_setzero_pd();
     for (int i = rg.top; i < rg.bottom; i++) {
-        const ptrdiff_t o = i * bd->stride;
-        const band *oh = (const band *)bd->ref[BH] + o;
-        const band *ov = (const band *)bd->ref[BV] + o;
-        const band *od = (const band *)bd->ref[BD] + o;
-        const band *th = (const band *)bd->dis[BH] + o;
-        const band *tv = (const band *)bd->dis[BV] + o;
-        const band *td = (const band *)bd->dis[BD] + o;
-        band *rh = (band *)bd->r[BH] + o, *rv = (band *)bd->r[BV] + o;
-        band *rd = (band *)bd->r[BD] + o, *ah = (band *)bd->a[BH] + o;
-        band *av = (band *)bd->a[BV] + o, *ad = (band *)bd->a[BD] + o;
+        const DecRow r = dec_row(bd, i);
         int j = rg.left;
         for (; j + 4 <= rg.right; j += 4) {
-            const __m128i ioh = dec_load4_avx2(oh + j), iov = dec_load4_avx2(ov + j);
-            const __m128i iod = dec_load4_avx2(od + j), ith = dec_load4_avx2(th + j);
-            const __m128i itv = dec_load4_avx2(tv + j), itd = dec_load4_avx2(td + j);
+            const __m128i ioh = dec_load4_avx2(r.oh + j), iov = dec_load4_avx2(r.ov + j);
+            const __m128i iod = dec_load4_avx2(r.od + j), ith = dec_load4_avx2(r.th + j);
+            const __m128i itv = dec_load4_avx2(r.tv + j), itd = dec_load4_avx2(r.td + j);
             const __m256d voh = _mm256_cvtepi32_pd(ioh), vov = _mm256_cvtepi32_pd(iov);
             const __m256d vod = _mm256_cvtepi32_pd(iod), vth = _mm256_cvtepi32_pd(ith);
             const __m256d vtv = _mm256_cvtepi32_pd(itv), vtd = _mm256_cvtepi32_pd(itd);
@@ -571,23 +570,12 @@ static void decouple_avx2(AdmPriv *p, int s, double egl_d)
             const __m256d f = _mm256_and_pd(_mm256_cmp_pd(ot, zero, _CMP_GE_OQ),
                                             _mm256_cmp_pd(_mm256_mul_pd(ot, ot), rhs,
                                                           _CMP_GE_OQ));
-            dec_store4_avx2(rh + j, ah + j, dec_one_avx2(div, f, egl, ioh, voh, vth), ith);
-            dec_store4_avx2(rv + j, av + j, dec_one_avx2(div, f, egl, iov, vov, vtv), itv);
-            dec_store4_avx2(rd + j, ad + j, dec_one_avx2(div, f, egl, iod, vod, vtd), itd);
+            dec_store4_avx2(r.rh + j, r.ah + j, dec_one_avx2(div, f, egl, ioh, voh, vth), ith);
+            dec_store4_avx2(r.rv + j, r.av + j, dec_one_avx2(div, f, egl, iov, vov, vtv), itv);
+            dec_store4_avx2(r.rd + j, r.ad + j, dec_one_avx2(div, f, egl, iod, vod, vtd), itd);
         }
-        for (; j < rg.right; j++) {
-            const int fl = angle_flag(p->cos1, oh[j], ov[j], th[j], tv[j]);
-            band x;
-            x = dec_one(div, fl, egl_d, oh[j], th[j]);
-            rh[j] = x;
-            ah[j] = (band)((uint32_t)th[j] - (uint32_t)x);
-            x = dec_one(div, fl, egl_d, ov[j], tv[j]);
-            rv[j] = x;
-            av[j] = (band)((uint32_t)tv[j] - (uint32_t)x);
-            x = dec_one(div, fl, egl_d, od[j], td[j]);
-            rd[j] = x;
-            ad[j] = (band)((uint32_t)td[j] - (uint32_t)x);
-        }
+        for (; j < rg.right; j++)
+            dec_position(div, p->cos1, egl_d, &r, j);
     }
 }
 #endif
