@@ -29,6 +29,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "common/cpu.h"
 #include "common/fplane.h"
 #include "common/features/float_adm.h"
 #include "common/features/float_adm_params.h"
@@ -47,6 +48,7 @@ typedef struct FloatAdmPriv {
     float *r[3], *a[3];         ///< decoupled
     float *cv[3], *cf[3];       ///< CSF of the masker: value, |value| / 30
     float *tmplo, *tmphi;       ///< the DWT's vertical pass
+    float *cm_thr, *cm_e[3];    ///< a row of masking thresholds and terms
     float *rows[3][3];          ///< row sums [kind][band]
     void *mem;
 } FloatAdmPriv;
@@ -163,45 +165,92 @@ static void den_rows(FloatAdmPriv *s, const VgAdmScale *sc, const float *rf)
     }
 }
 
+/* The masking threshold of row i at columns j0 .. j1 - 1 into thr[j]: the
+ * sum over the bands, from 0, of each band's 3x3 term (vg_fadm_thr_band());
+ * neighbours mirrored as the ADM_CM_THRESH_S_* macros: -1 -> 1 and n -> n - 1.
+ * The columns away from the edges side by side. */
+VG_CPU_INLINE void cm_thr(const FloatAdmPriv *s, int i, int h, int w, int j0,
+                          int j1, float *restrict thr)
+{
+    const ptrdiff_t st = s->stride;
+    const int im1 = i == 0 ? 1 : i - 1;
+    const int ip1 = i == h - 1 ? h - 1 : i + 1;
+    const int in0 = j0 > 1 ? j0 : 1, in1 = j1 < w - 1 ? j1 : w - 1;
+
+    for (int j = j0; j < j1; j++)
+        thr[j] = 0;
+    for (int b = 0; b < 3; b++) {
+        const float *restrict f0 = s->cf[b] + im1 * st;
+        const float *restrict f1 = s->cf[b] + i * st;
+        const float *restrict f2 = s->cf[b] + ip1 * st;
+        const float *restrict c = s->cv[b] + i * st;
+
+        for (int j = in0; j < in1; j++)
+            thr[j] += vg_fadm_thr_band(f0[j - 1], f0[j], f0[j + 1], f1[j - 1],
+                                       c[j], f1[j + 1], f2[j - 1], f2[j],
+                                       f2[j + 1]);
+        for (int e = 0; e < 2; e++) {
+            for (int j = e ? (in1 > j0 ? in1 : j0) : j0;
+                 j < (e ? j1 : (in0 < j1 ? in0 : j1)); j++) {
+                const int jm1 = j == 0 ? 1 : j - 1;
+                const int jp1 = j == w - 1 ? w - 1 : j + 1;
+                thr[j] += vg_fadm_thr_band(f0[jm1], f0[j], f0[jp1], f1[jm1],
+                                           c[j], f1[jp1], f2[jm1], f2[j],
+                                           f2[jp1]);
+            }
+        }
+    }
+}
+
 /* adm_cm_s: per-row sums of max(|rf * src| - thr, 0)^p over the CM
- * region; thr from the masker's bands (s->cv, s->cf), neighbours mirrored
- * as the ADM_CM_THRESH_S_* macros: -1 -> 1 and n -> n - 1 */
-static void cm_rows(FloatAdmPriv *s, const VgAdmScale *sc, const float *rf,
-                    float *const src[3], int bypass, float *const out[3])
+ * region; thr from the masker's bands (s->cv, s->cf). Each row's terms are
+ * computed side by side into s->cm_e, then added left to right as
+ * libvmaf adds them (the three bands' sums interleaved, each in order). */
+VG_CPU_INLINE void cm_rows_any(FloatAdmPriv *s, const VgAdmScale *sc,
+                               const float *rf, float *const src[3],
+                               int bypass, float *const out[3])
 {
     const VgAdmRegion *rg = &sc->cm;
-    const int w = sc->w, h = sc->h;
+    const int w = sc->w, h = sc->h, left = rg->left, right = rg->right;
     const ptrdiff_t st = s->stride;
+    float *restrict thr = s->cm_thr;
 
     for (int i = rg->top; i < rg->bottom; i++) {
-        const int im1 = i == 0 ? 1 : i - 1;
-        const int ip1 = i == h - 1 ? h - 1 : i + 1;
         float inner[3] = { 0, 0, 0 };
 
-        for (int j = rg->left; j < rg->right; j++) {
-            const int jm1 = j == 0 ? 1 : j - 1;
-            const int jp1 = j == w - 1 ? w - 1 : j + 1;
-            float thr = 0;
+        if (bypass) {
+            for (int j = left; j < right; j++)
+                thr[j] = 0;
+        } else {
+            cm_thr(s, i, h, w, left, right, thr);
+        }
+        for (int b = 0; b < 3; b++) {
+            const float *restrict x = src[b] + i * st;
+            float *restrict e = s->cm_e[b];
+            const float r = rf[b];
 
-            if (!bypass) {
-                for (int b = 0; b < 3; b++) {
-                    const float *f0 = s->cf[b] + im1 * st;
-                    const float *f1 = s->cf[b] + i * st;
-                    const float *f2 = s->cf[b] + ip1 * st;
-                    thr += vg_fadm_thr_band(f0[jm1], f0[j], f0[jp1],
-                                            f1[jm1], s->cv[b][i * st + j], f1[jp1],
-                                            f2[jm1], f2[j], f2[jp1]);
-                }
+            if (s->p.p_is_3) {
+                for (int j = left; j < right; j++)
+                    e[j] = vg_fadm_cube(vg_fadm_masked(x[j] * r, thr[j]));
+            } else {
+                for (int j = left; j < right; j++)
+                    e[j] = powf(vg_fadm_masked(x[j] * r, thr[j]), s->p.p_f);
             }
-            for (int b = 0; b < 3; b++) {
-                const float x = src[b][i * st + j] * rf[b];
-                inner[b] += energy(&s->p, vg_fadm_masked(x, thr));
-            }
+        }
+        for (int j = left; j < right; j++) {
+            inner[0] += s->cm_e[0][j];
+            inner[1] += s->cm_e[1][j];
+            inner[2] += s->cm_e[2][j];
         }
         for (int b = 0; b < 3; b++)
             out[b][i - rg->top] = inner[b];
     }
 }
+
+VG_CPU_BUILDS(cm_rows, (FloatAdmPriv *s, const VgAdmScale *sc,
+                        const float *rf, float *const src[3], int bypass,
+                        float *const out[3]),
+              (s, sc, rf, src, bypass, out))
 
 static void float_adm_close(VgFeatureCtx *fc)
 {
@@ -243,6 +292,7 @@ static int float_adm_init(VgFeatureCtx *fc)
     const size_t total = 2 * ((plane * 4 + 63) & ~(size_t)63) +
                          22 * ((band * 4 + 63) & ~(size_t)63) +
                          2 * ((fc->width * 4 + 63) & ~(size_t)63) +
+                         4 * (((size_t)s->stride * 4 + 63) & ~(size_t)63) +
                          9 * ((rows * 4 + 63) & ~(size_t)63) + 64;
     s->mem = calloc(1, total);
     if (!s->mem) {
@@ -267,6 +317,9 @@ static int float_adm_init(VgFeatureCtx *fc)
     }
     s->tmplo = carve(&top, fc->width);
     s->tmphi = carve(&top, fc->width);
+    s->cm_thr = carve(&top, s->stride);
+    for (int b = 0; b < 3; b++)
+        s->cm_e[b] = carve(&top, s->stride);
     for (int k = 0; k < 3; k++)
         for (int b = 0; b < 3; b++)
             s->rows[k][b] = carve(&top, rows);
@@ -278,6 +331,7 @@ static int float_adm_extract(VgFeatureCtx *fc, const VgFrame *f)
     FloatAdmPriv *s = fc->priv;
     const VgFloatAdmOpts *o = fc->opts;
     const VgFloatAdmParams *p = &s->p;
+    const unsigned flags = vg_cpu_flags();
     float val[VG_FADM_NB_SCALES][3] = { { 0 } };
 
     if (f->ref->w[0] != fc->width || f->ref->h[0] != fc->height ||
@@ -307,9 +361,11 @@ static int float_adm_extract(VgFeatureCtx *fc, const VgFrame *f)
             decouple(s, g, o->enhn_gain_limit);
             den_rows(s, g, p->rf[sc]);
             csf(s, g, p->rf[sc], s->a);
-            cm_rows(s, g, p->rf[sc], s->r, o->bypass_cm, s->rows[VG_FADM_NUM]);
+            VG_CPU_SELECT(cm_rows, flags)(s, g, p->rf[sc], s->r, o->bypass_cm,
+                                          s->rows[VG_FADM_NUM]);
             csf(s, g, p->rf[sc], s->r);
-            cm_rows(s, g, p->rf[sc], s->a, o->bypass_cm, s->rows[VG_FADM_AIM]);
+            VG_CPU_SELECT(cm_rows, flags)(s, g, p->rf[sc], s->a, o->bypass_cm,
+                                          s->rows[VG_FADM_AIM]);
             for (int k = 0; k < 3; k++)
                 val[sc][k] = vg_float_adm_scale_value(p, o, sc, k,
                                                       (const float *const *)s->rows[k]);

@@ -870,6 +870,33 @@ START_TEST(test_float_vif_builds_identical)
 }
 END_TEST
 
+/* float ADM's AVX2 and AVX-512 builds (cpu/float_adm.c: the masking)
+ * give the C build's values, with the cube and with another exponent, and
+ * with the masking bypassed */
+START_TEST(test_float_adm_builds_identical)
+{
+    static const char *const base[] = {
+        "adm2", "aim", "adm3", "adm_scale0", "adm_scale1", "adm_scale2",
+        "adm_scale3",
+    };
+    static const char *const opts[] = { NULL, "adm_p_norm=2.5", "adm_bypass_cm=1" };
+    static const char *const suffix[] = { "", "_apn_2.5", "_bcm_1" };
+    static const unsigned sizes[][2] = { { 33, 33 }, { 67, 41 }, { 130, 45 } };
+    static const unsigned depths[] = { 8, 10 };
+
+    for (unsigned o = 0; o < 3; o++) {
+        char key_buf[7][64];
+        const char *keys[7];
+
+        for (unsigned k = 0; k < 7; k++) {
+            snprintf(key_buf[k], sizeof(key_buf[k]), "%s%s", base[k], suffix[o]);
+            keys[k] = key_buf[k];
+        }
+        check_builds("float_adm", opts[o], keys, 7, sizes, 3, depths, o ? 1 : 2);
+    }
+}
+END_TEST
+
 /* float motion's AVX2 and AVX-512 builds (cpu/float_motion.c: the blur)
  * give the C build's values, also with the chroma planes and the half
  * scale (4:2:0 pictures narrow enough that libvmaf reads their chroma
@@ -1456,6 +1483,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_ssim_builds_identical);
     tcase_add_test(tc, test_float_vif_builds_identical);
     tcase_add_test(tc, test_float_motion_builds_identical);
+    tcase_add_test(tc, test_float_adm_builds_identical);
     tcase_add_test(tc, test_frames_ready_lags_one_frame);
     tcase_add_test(tc, test_psnr_caps);
     tcase_add_test(tc, test_psnr_values);
