@@ -54,31 +54,55 @@ typedef struct FloatAdmPriv {
 } FloatAdmPriv;
 
 /* adm_dwt2_s / adm_dwt2_lo_s: per output row, the vertical pass over every
- * column, then the horizontal pass; v = hi(lo rows), h = lo(hi rows) */
-static void dwt(FloatAdmPriv *s, const float *src, ptrdiff_t sst, int w,
-                int h, float *oa, float *oh, float *ov, float *od)
+ * column, then the horizontal pass; v = hi(lo rows), h = lo(hi rows). The
+ * output columns whose taps need no mirroring are computed side by side
+ * (the same four products and sums each). */
+VG_CPU_INLINE void dwt_any(FloatAdmPriv *s, const float *src, ptrdiff_t sst,
+                           int w, int h, float *oa, float *oh, float *ov,
+                           float *od)
 {
     const ptrdiff_t dst = s->stride;
-    float *tl = s->tmplo, *th = s->tmphi;
+    float *restrict tl = s->tmplo, *restrict th = s->tmphi;
+    const int ow = (w + 1) / 2;
+    /* 2j - 1 >= 0 and 2j + 2 < w */
+    const int in0 = 1 < ow ? 1 : ow, in1 = (w - 1) / 2 > in0 ? (w - 1) / 2 : in0;
 
     for (int i = 0; i < (h + 1) / 2; i++) {
-        const float *r0 = src + vg_fadm_src_index(i, 0, h) * sst;
-        const float *r1 = src + vg_fadm_src_index(i, 1, h) * sst;
-        const float *r2 = src + vg_fadm_src_index(i, 2, h) * sst;
-        const float *r3 = src + vg_fadm_src_index(i, 3, h) * sst;
+        const float *restrict r0 = src + vg_fadm_src_index(i, 0, h) * sst;
+        const float *restrict r1 = src + vg_fadm_src_index(i, 1, h) * sst;
+        const float *restrict r2 = src + vg_fadm_src_index(i, 2, h) * sst;
+        const float *restrict r3 = src + vg_fadm_src_index(i, 3, h) * sst;
+        float *restrict a = oa + i * dst;
 
-        for (int j = 0; j < w; j++) {
+        for (int j = 0; j < w; j++)
             tl[j] = vg_fadm_lo(r0[j], r1[j], r2[j], r3[j]);
-            if (oh)
+        if (oh) {
+            for (int j = 0; j < w; j++)
                 th[j] = vg_fadm_hi(r0[j], r1[j], r2[j], r3[j]);
         }
-        for (int j = 0; j < (w + 1) / 2; j++) {
+        for (int j = in0; j < in1; j++)
+            a[j] = vg_fadm_lo(tl[2 * j - 1], tl[2 * j], tl[2 * j + 1],
+                              tl[2 * j + 2]);
+        if (oh) {
+            float *restrict v = ov + i * dst, *restrict hh = oh + i * dst;
+            float *restrict d = od + i * dst;
+
+            for (int j = in0; j < in1; j++) {
+                v[j] = vg_fadm_hi(tl[2 * j - 1], tl[2 * j], tl[2 * j + 1],
+                                  tl[2 * j + 2]);
+                hh[j] = vg_fadm_lo(th[2 * j - 1], th[2 * j], th[2 * j + 1],
+                                   th[2 * j + 2]);
+                d[j] = vg_fadm_hi(th[2 * j - 1], th[2 * j], th[2 * j + 1],
+                                  th[2 * j + 2]);
+            }
+        }
+        for (int j = 0; j < ow; j = j + 1 == in0 && in1 > in0 ? in1 : j + 1) {
             const int j0 = vg_fadm_src_index(j, 0, w);
             const int j1 = vg_fadm_src_index(j, 1, w);
             const int j2 = vg_fadm_src_index(j, 2, w);
             const int j3 = vg_fadm_src_index(j, 3, w);
 
-            oa[i * dst + j] = vg_fadm_lo(tl[j0], tl[j1], tl[j2], tl[j3]);
+            a[j] = vg_fadm_lo(tl[j0], tl[j1], tl[j2], tl[j3]);
             if (!oh)
                 continue;
             ov[i * dst + j] = vg_fadm_hi(tl[j0], tl[j1], tl[j2], tl[j3]);
@@ -87,6 +111,10 @@ static void dwt(FloatAdmPriv *s, const float *src, ptrdiff_t sst, int w,
         }
     }
 }
+
+VG_CPU_BUILDS(dwt, (FloatAdmPriv *s, const float *src, ptrdiff_t sst, int w,
+                    int h, float *oa, float *oh, float *ov, float *od),
+              (s, src, sst, w, h, oa, oh, ov, od))
 
 static inline float quotient(float n, float d)
 {
@@ -351,13 +379,15 @@ static int float_adm_extract(VgFeatureCtx *fc, const VgFrame *f)
 
         if (sc < p->first_scale) {
             /* adm_skip_scale0: the low-pass bands only */
-            dwt(s, src_ref, sst, g->in_w, g->in_h, lr, NULL, NULL, NULL);
-            dwt(s, src_dis, sst, g->in_w, g->in_h, ld, NULL, NULL, NULL);
+            VG_CPU_SELECT(dwt, flags)(s, src_ref, sst, g->in_w, g->in_h, lr,
+                                      NULL, NULL, NULL);
+            VG_CPU_SELECT(dwt, flags)(s, src_dis, sst, g->in_w, g->in_h, ld,
+                                      NULL, NULL, NULL);
         } else {
-            dwt(s, src_ref, sst, g->in_w, g->in_h, lr, s->ref[0], s->ref[1],
-                s->ref[2]);
-            dwt(s, src_dis, sst, g->in_w, g->in_h, ld, s->dis[0], s->dis[1],
-                s->dis[2]);
+            VG_CPU_SELECT(dwt, flags)(s, src_ref, sst, g->in_w, g->in_h, lr,
+                                      s->ref[0], s->ref[1], s->ref[2]);
+            VG_CPU_SELECT(dwt, flags)(s, src_dis, sst, g->in_w, g->in_h, ld,
+                                      s->dis[0], s->dis[1], s->dis[2]);
             decouple(s, g, o->enhn_gain_limit);
             den_rows(s, g, p->rf[sc]);
             csf(s, g, p->rf[sc], s->a);
