@@ -438,16 +438,21 @@ static inline void run_update_avx512(uint16_t *h, int a, int b, int pad, int w,
 }
 #endif
 
+/* The vector versions hold columns in int16 lanes: every column they form,
+ * up to w + pad + 31, must stay below 2^15. (The reciprocal table's limit
+ * on the window keeps every width cambi accepts far below that; wider
+ * rows would take the C.) */
+#define RUN_VEC_MAX_W (32767 - 31)
+
 VG_CPU_INLINE void run_update(uint16_t *h, int a, int b, int pad, int w,
                               int add, const int simd)
 {
 #if VG_CPU_HAVE_AVX2
-    if (simd == 2) {
-        run_update_avx512(h, a, b, pad, w, add);
-        return;
-    }
-    if (simd == 1) {
-        run_update_avx2(h, a, b, pad, w, add);
+    if (simd && w + pad <= RUN_VEC_MAX_W) {
+        if (simd == 2)
+            run_update_avx512(h, a, b, pad, w, add);
+        else
+            run_update_avx2(h, a, b, pad, w, add);
         return;
     }
 #endif
