@@ -210,9 +210,8 @@ VG_CPU_INLINE void decimate_any(float *img, int w, int h, int factor,
             const float *row = img + (size_t)VG_SSIM_MIRROR(y * factor + v, h) * w;
             for (int u = -half; u <= half - even; u++, t++) {
                 const float kt = k[t];
-                const float *p = row + u;
                 for (int x = x0; x < x1; x++)
-                    acc[x] += p[x * factor] * kt;
+                    acc[x] += row[x * factor + u] * kt;
             }
         }
         for (int x = 0; x < sw; x++)

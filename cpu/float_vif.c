@@ -128,6 +128,22 @@ VG_CPU_INLINE void hpass(const float *f, int taps, const float *restrict p,
     }
 }
 
+/* The vertical pass of one output row: a[j] = 0 + f_0 x_0[j] + ..., the
+ * taps in order over the mirrored rows around `row` of src. */
+VG_CPU_INLINE void vpass(float *restrict a, const float *restrict src,
+                         ptrdiff_t stride, const float *f, int taps, int row,
+                         int h, unsigned w)
+{
+    for (unsigned j = 0; j < w; j++)
+        a[j] = 0;
+    for (int k = 0; k < taps; k++) {
+        const float *restrict x = src + vg_fvif_mirror(row - taps / 2 + k, h) * stride;
+        const float fk = f[k];
+        for (unsigned j = 0; j < w; j++)
+            a[j] += fk * x[j];
+    }
+}
+
 /* Scale sc's decimation: next[i][j] = (F * prev)[2i][2j], ref and dis. */
 VG_CPU_INLINE void decimate_any(const VgFvifSetup *s, unsigned sc,
                                 const float *const src[2], ptrdiff_t stride,
@@ -139,16 +155,7 @@ VG_CPU_INLINE void decimate_any(const VgFvifSetup *s, unsigned sc,
 
     for (unsigned i = 0; i < s->sc_h[sc]; i++) {
         for (int q = 0; q < 2; q++) {
-            float *restrict a = v[q] + PAD;
-            for (unsigned j = 0; j < w; j++)
-                a[j] = 0;
-            for (int k = 0; k < taps; k++) {
-                const int ii = vg_fvif_mirror((int)(2 * i) - taps / 2 + k, (int)h);
-                const float *restrict row = src[q] + ii * stride;
-                const float fk = f[k];
-                for (unsigned j = 0; j < w; j++)
-                    a[j] += fk * row[j];
-            }
+            vpass(v[q] + PAD, src[q], stride, f, taps, (int)(2 * i), (int)h, w);
             pad_row(v[q], w, taps / 2);
             hpass(f, taps, v[q], dst[q] + (size_t)i * s->sc_w[sc], s->sc_w[sc], 2);
         }
@@ -160,6 +167,44 @@ VG_CPU_BUILDS(decimate, (const VgFvifSetup *s, unsigned sc,
                          float *const dst[2], float *const *v),
               (s, sc, src, stride, dst, v))
 
+/* The vertical pass of the statistic's five rows (mu1, mu2, x^2, y^2, xy)
+ * around `row`, as vpass() does each. */
+VG_CPU_INLINE void vpass5(float *restrict m1, float *restrict m2,
+                          float *restrict xx, float *restrict yy,
+                          float *restrict xy, const float *restrict ref,
+                          const float *restrict dis, ptrdiff_t stride,
+                          const float *f, int taps, int row, int h, unsigned w)
+{
+    for (unsigned j = 0; j < w; j++)
+        m1[j] = m2[j] = xx[j] = yy[j] = xy[j] = 0;
+    for (int k = 0; k < taps; k++) {
+        const ptrdiff_t o = vg_fvif_mirror(row - taps / 2 + k, h) * stride;
+        const float *restrict a = ref + o, *restrict b = dis + o;
+        const float fk = f[k];
+        for (unsigned j = 0; j < w; j++) {
+            const float x = a[j], y = b[j];
+            m1[j] += fk * x;
+            m2[j] += fk * y;
+            xx[j] += fk * (x * x);
+            yy[j] += fk * (y * y);
+            xy[j] += fk * (x * y);
+        }
+    }
+}
+
+/* vg_fvif_statistic() of a row of samples, side by side */
+VG_CPU_INLINE void stat_row(const float *restrict h0, const float *restrict h1,
+                            const float *restrict h2, const float *restrict h3,
+                            const float *restrict h4, float egl,
+                            double sigma_nsq, float sigma_max_inv,
+                            float *restrict rn, float *restrict rd, unsigned w)
+{
+#pragma GCC ivdep
+    for (unsigned j = 0; j < w; j++)
+        vg_fvif_statistic(h0[j], h1[j], h2[j], h3[j], h4[j], egl, sigma_nsq,
+                          sigma_max_inv, &rn[j], &rd[j]);
+}
+
 /* One scale's statistic: the two row sums of every row. The per-sample
  * values go to a row first (computed side by side), then are added left
  * to right. */
@@ -170,45 +215,20 @@ VG_CPU_INLINE void statistic_any(FvifCpu *c, unsigned sc, const float *ref,
     const float *f = s->filter[sc];
     const int taps = s->taps[sc];
     const unsigned w = s->sc_w[sc], h = s->sc_h[sc];
-    float *restrict m1 = c->v[0] + PAD, *restrict m2 = c->v[1] + PAD,
-          *restrict xx = c->v[2] + PAD, *restrict yy = c->v[3] + PAD,
-          *restrict xy = c->v[4] + PAD;
-    const float *restrict h0 = c->hz[0], *restrict h1 = c->hz[1],
-                *restrict h2 = c->hz[2], *restrict h3 = c->hz[3],
-                *restrict h4 = c->hz[4];
     /* the vertical pass' rows are free once filtered horizontally */
-    float *restrict rn = c->v[0], *restrict rd = c->v[1];
-    const float egl = s->egl, sigma_max_inv = s->sigma_max_inv;
-    const double sigma_nsq = s->sigma_nsq;
+    float *rn = c->v[0], *rd = c->v[1];
 
     for (unsigned i = 0; i < h; i++) {
         float an = 0.0f, ad = 0.0f;
 
-        for (unsigned j = 0; j < w; j++)
-            m1[j] = m2[j] = xx[j] = yy[j] = xy[j] = 0;
-        for (int k = 0; k < taps; k++) {
-            const int ii = vg_fvif_mirror((int)i - taps / 2 + k, (int)h);
-            const float *restrict a = ref + ii * stride;
-            const float *restrict b = dis + ii * stride;
-            const float fk = f[k];
-#pragma GCC ivdep
-            for (unsigned j = 0; j < w; j++) {
-                const float x = a[j], y = b[j];
-                m1[j] += fk * x;
-                m2[j] += fk * y;
-                xx[j] += fk * (x * x);
-                yy[j] += fk * (y * y);
-                xy[j] += fk * (x * y);
-            }
-        }
+        vpass5(c->v[0] + PAD, c->v[1] + PAD, c->v[2] + PAD, c->v[3] + PAD,
+               c->v[4] + PAD, ref, dis, stride, f, taps, (int)i, (int)h, w);
         for (int q = 0; q < 5; q++) {
             pad_row(c->v[q], w, taps / 2);
             hpass(f, taps, c->v[q], c->hz[q], w, 1);
         }
-#pragma GCC ivdep
-        for (unsigned j = 0; j < w; j++)
-            vg_fvif_statistic(h0[j], h1[j], h2[j], h3[j], h4[j], egl,
-                              sigma_nsq, sigma_max_inv, &rn[j], &rd[j]);
+        stat_row(c->hz[0], c->hz[1], c->hz[2], c->hz[3], c->hz[4], s->egl,
+                 s->sigma_nsq, s->sigma_max_inv, rn, rd, w);
         for (unsigned j = 0; j < w; j++) {
             an += rn[j];
             ad += rd[j];

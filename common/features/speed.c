@@ -290,7 +290,7 @@ VG_CPU_INLINE void antialias_dec16_any(VgSpeed *s, const float *src)
             const int c = (int)j * 16;
             float acc = 0;
             for (int k = 0; k < taps; k++)
-                acc += f[k] * s->col[mirror_idx(c - taps / 2 + k, w)];
+                acc += f[k] * col[mirror_idx(c - taps / 2 + k, w)];
             s->dec[i * s->dw + j] = acc;
         }
     }
@@ -318,7 +318,7 @@ VG_CPU_INLINE void remove_local_mean_any(VgSpeed *s)
         for (int j = 0; j < w; j++) {
             float acc = 0;
             for (int k = 0; k < taps; k++)
-                acc += f[k] * s->col[mirror_idx(j - taps / 2 + k, w)];
+                acc += f[k] * col[mirror_idx(j - taps / 2 + k, w)];
             s->blur[i * w + j] = acc;
         }
     }
