@@ -43,10 +43,15 @@ enum {
 #define VG_CPU_HAVE_AVX512 0
 #define VG_CPU_TARGET_AVX512
 #endif
+/* -O3, and no contraction whatever CFLAGS say: the AVX-512 target has FMA,
+ * and a fused multiply-add would round differently from the C build */
 #if defined(__GNUC__) && !defined(__clang__)
-#define VG_CPU_O3 __attribute__((optimize("O3")))
+#define VG_CPU_O3 __attribute__((optimize("O3", "fp-contract=off")))
 #else
 #define VG_CPU_O3
+#endif
+#ifdef __FAST_MATH__
+#error "the CPU backend needs IEEE arithmetic in the written order: build without -ffast-math"
 #endif
 #define VG_CPU_INLINE static inline __attribute__((always_inline))
 
@@ -72,10 +77,12 @@ enum {
 #define VG_CPU_SELECT(name, flags) ((void)(flags), name##_c)
 #endif
 
-/** The flags dispatches may use (read at each feature state's init). */
+/** The flags dispatches may use (features read them when they open a
+ * state, or per call). */
 unsigned vg_cpu_flags(void);
 
-/** Turn off `mask`'s flags for the states opened from now on (tests). */
+/** Turn off `mask`'s flags for the states opened and the calls made from
+ * now on (tests, benchmarks). */
 void vg_cpu_set_mask(unsigned mask);
 
 #endif /* VG_COMMON_CPU_H */

@@ -21,10 +21,11 @@
  *
  * Each instance provides a C, an AVX2 and an AVX-512 build of its scale
  * pass (vg_adm_scale_fn_s0/s123()); the AVX-512 one decouples with
- * hand-written vectors (decouple_avx512()), the rest is the same C. Only
- * how the integer work is vectorised differs between them: no FMA is
- * enabled (and -ffp-contract=off), the float steps are the same IEEE
- * operations, so all give identical results.
+ * hand-written vectors (decouple_avx512()), the AVX2 one at scale 0
+ * (decouple_avx2()), the rest is the same C. Only how the integer work is
+ * vectorised differs between them: nothing is contracted (VG_CPU_O3 turns
+ * contraction off even where the target has FMA), the float steps are the
+ * same IEEE operations, so all give identical results.
  */
 
 #include <stdlib.h>
