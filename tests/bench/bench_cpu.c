@@ -202,7 +202,7 @@ int main(int argc, char **argv)
     static const char *const simd_feats[] = {
         "vif", "adm", "motion", "psnr", "cambi", "speed_chroma",
         "speed_temporal", "float_ssim", "float_ms_ssim", "float_vif",
-        "float_motion",
+        "float_adm", "float_motion",
     };
     int builds = 0;
 
