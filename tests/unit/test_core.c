@@ -667,40 +667,9 @@ START_TEST(test_vif_builds_identical)
         { 67, 41 }, { 80, 26 }, { 130, 33 }, { 1923, 24 },
     };
     static const unsigned depths[] = { 8, 10, 12, 16 };
-    /* each SIMD build against the C build (mask VG_CPU_FLAG_AVX2) */
-    static const struct {
-        unsigned mask;
-        const char *name;
-    } builds[] = {
-        { VG_CPU_FLAG_AVX512, "AVX2" },
-        { 0, "default (AVX-512 where the CPU has it)" },
-    };
-    enum { N = 2, K = sizeof(keys) / sizeof(keys[0]) };
 
-    for (unsigned s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
-        for (unsigned b = 0; b < sizeof(depths) / sizeof(depths[0]); b++) {
-            for (int pat = 0; pat < 7; pat++) {
-                double c[N * K], simd[N * K];
-
-                vg_cpu_set_mask(VG_CPU_FLAG_AVX2);
-                feature_values("vif", "debug=true", keys, K, depths[b],
-                               sizes[s][0], sizes[s][1], pat, N, c);
-                for (unsigned v = 0; v < sizeof(builds) / sizeof(builds[0]); v++) {
-                    vg_cpu_set_mask(builds[v].mask);
-                    feature_values("vif", "debug=true", keys, K, depths[b],
-                                   sizes[s][0], sizes[s][1], pat, N, simd);
-                    for (unsigned k = 0; k < N * K; k++)
-                        ck_assert_msg(!memcmp(&c[k], &simd[k], sizeof(double)),
-                                      "%ux%u %u-bit pattern %d frame %u: %s "
-                                      "%.17g (%s build), C %.17g", sizes[s][0],
-                                      sizes[s][1], depths[b], pat, k / K,
-                                      keys[k % K], simd[k], builds[v].name,
-                                      c[k]);
-                }
-                vg_cpu_set_mask(0);
-            }
-        }
-    }
+    check_builds("vif", "debug=true", keys, sizeof(keys) / sizeof(keys[0]),
+                 sizes, sizeof(sizes) / sizeof(sizes[0]), depths, 4);
 }
 END_TEST
 
