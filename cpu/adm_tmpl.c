@@ -501,6 +501,22 @@ static inline __m256d dec_shr15_avx2(__m256d x)
     return _mm256_floor_pd(_mm256_mul_pd(x, _mm256_set1_pd(1.0 / 32768.0)));
 }
 
+/* angle_flag() of four positions, as all-ones lanes */
+VG_CPU_TARGET_AVX2
+static inline __m256d dec_angle_avx2(double c, __m256d oh, __m256d ov,
+                                     __m256d th, __m256d tv)
+{
+    const __m256d ot = dec_f4096_avx2(_mm256_add_pd(_mm256_mul_pd(oh, th),
+                                                    _mm256_mul_pd(ov, tv)));
+    const __m256d oo = dec_f4096_avx2(_mm256_add_pd(_mm256_mul_pd(oh, oh),
+                                                    _mm256_mul_pd(ov, ov)));
+    const __m256d tt = dec_f4096_avx2(_mm256_add_pd(_mm256_mul_pd(th, th),
+                                                    _mm256_mul_pd(tv, tv)));
+    const __m256d rhs = _mm256_mul_pd(_mm256_mul_pd(_mm256_set1_pd(c), oo), tt);
+    return _mm256_and_pd(_mm256_cmp_pd(ot, _mm256_setzero_pd(), _CMP_GE_OQ),
+                         _mm256_cmp_pd(_mm256_mul_pd(ot, ot), rhs, _CMP_GE_OQ));
+}
+
 VG_CPU_TARGET_AVX2
 static inline __m256d dec_one_avx2(const int32_t *div, __m256d flag,
                                    __m256d egl, __m128i o32, __m256d o,
@@ -550,7 +566,7 @@ static void decouple_avx2(AdmPriv *p, int s, double egl_d)
     const VgAdmRegion rg = p->sc[s].dec;
     const int32_t *div = p->div;
     const double c = p->cos1;
-    const __m256d egl = _mm256_set1_pd(egl_d), zero = _mm256_setzero_pd();
+    const __m256d egl = _mm256_set1_pd(egl_d);
     for (int i = rg.top; i < rg.bottom; i++) {
         const DecRow r = dec_row(bd, i);
         int j = rg.left;
@@ -561,16 +577,7 @@ static void decouple_avx2(AdmPriv *p, int s, double egl_d)
             const __m256d voh = _mm256_cvtepi32_pd(ioh), vov = _mm256_cvtepi32_pd(iov);
             const __m256d vod = _mm256_cvtepi32_pd(iod), vth = _mm256_cvtepi32_pd(ith);
             const __m256d vtv = _mm256_cvtepi32_pd(itv), vtd = _mm256_cvtepi32_pd(itd);
-            const __m256d ot = dec_f4096_avx2(_mm256_add_pd(_mm256_mul_pd(voh, vth),
-                                                            _mm256_mul_pd(vov, vtv)));
-            const __m256d oo = dec_f4096_avx2(_mm256_add_pd(_mm256_mul_pd(voh, voh),
-                                                            _mm256_mul_pd(vov, vov)));
-            const __m256d tt = dec_f4096_avx2(_mm256_add_pd(_mm256_mul_pd(vth, vth),
-                                                            _mm256_mul_pd(vtv, vtv)));
-            const __m256d rhs = _mm256_mul_pd(_mm256_mul_pd(_mm256_set1_pd(c), oo), tt);
-            const __m256d f = _mm256_and_pd(_mm256_cmp_pd(ot, zero, _CMP_GE_OQ),
-                                            _mm256_cmp_pd(_mm256_mul_pd(ot, ot), rhs,
-                                                          _CMP_GE_OQ));
+            const __m256d f = dec_angle_avx2(c, voh, vov, vth, vtv);
             dec_store4_avx2(r.rh + j, r.ah + j, dec_one_avx2(div, f, egl, ioh, voh, vth), ith);
             dec_store4_avx2(r.rv + j, r.av + j, dec_one_avx2(div, f, egl, iov, vov, vtv), itv);
             dec_store4_avx2(r.rd + j, r.ad + j, dec_one_avx2(div, f, egl, iod, vod, vtd), itd);
