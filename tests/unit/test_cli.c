@@ -455,6 +455,11 @@ static const BadCase bad_cases[] = {
         "--feature", "float_motion=motion_add_uv=true" },
       "float_motion: motion_add_uv needs chroma planes of at least 3x3, these "
       "are 2x2", 0 },
+    { "float_motion: motion_add_uv on 5x5 4:2:0 (2x2 chroma)",
+      { R_SMALL, "-w", "5", "-h", "5", "-p", "420", "-b", "8", "-n",
+        "--feature", "float_motion=motion_add_uv=true" },
+      "float_motion: motion_add_uv needs chroma planes of at least 3x3, these "
+      "are 2x2", 0 },
     { "float_motion: motion_add_scale1 with motion_add_uv on 4:2:0",
       { R_SMALL, "-w", "64", "-h", "48", "-p", "420", "-b", "8", "-n",
         "--feature", "float_motion=motion_add_uv=true:motion_add_scale1=true" },
