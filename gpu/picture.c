@@ -71,7 +71,8 @@ int vg_cuda_picture_convert(VgCudaDevice *e, const VgCudaConverter *c,
                             VgImage *dst, const VgPicture *pic)
 {
     const uint8_t *uv = pic->data[1];
-    unsigned shift;
+    const unsigned planes = c->luma_only ? 1 : dst->nb_planes;
+    const unsigned shift = 16 - dst->bpc;
     int ret;
 
     switch (pic->fmt) {
@@ -79,20 +80,22 @@ int vg_cuda_picture_convert(VgCudaDevice *e, const VgCudaConverter *c,
     case VG_PIX_FMT_YUV422P:
     case VG_PIX_FMT_YUV444P:
     case VG_PIX_FMT_YUV400P:
-        for (unsigned p = 0; p < dst->nb_planes; p++)
+        for (unsigned p = 0; p < planes; p++)
             if ((ret = copy_plane(e, dst, p, pic->data[p], pic->stride[p])) < 0)
                 return ret;
         return 0;
     case VG_PIX_FMT_YUV444P_MSB:
-        for (unsigned p = 0; p < dst->nb_planes; p++)
+        for (unsigned p = 0; p < planes; p++)
             if ((ret = convert_plane(e, c->conv16, dst, p, pic->data[p],
-                                     pic->stride[p], 1, 16 - dst->bpc)) < 0)
+                                     pic->stride[p], 1, shift)) < 0)
                 return ret;
         return 0;
     case VG_PIX_FMT_NV12:
     case VG_PIX_FMT_NV16:
         if ((ret = copy_plane(e, dst, 0, pic->data[0], pic->stride[0])) < 0 ||
-            (ret = convert_plane(e, c->conv8, dst, 1, uv, pic->stride[1], 2, 0)) < 0)
+            planes == 1)
+            return ret;
+        if ((ret = convert_plane(e, c->conv8, dst, 1, uv, pic->stride[1], 2, 0)) < 0)
             return ret;
         return convert_plane(e, c->conv8, dst, 2, uv + 1, pic->stride[1], 2, 0);
     case VG_PIX_FMT_P010:
@@ -100,10 +103,10 @@ int vg_cuda_picture_convert(VgCudaDevice *e, const VgCudaConverter *c,
     case VG_PIX_FMT_P216:
         /* samples in the high bits of each word: shift down to the
          * internal LSB-aligned layout, as common/picture.c does */
-        shift = 16 - dst->bpc;
         if ((ret = convert_plane(e, c->conv16, dst, 0, pic->data[0],
-                                 pic->stride[0], 1, shift)) < 0 ||
-            (ret = convert_plane(e, c->conv16, dst, 1, uv, pic->stride[1], 2,
+                                 pic->stride[0], 1, shift)) < 0 || planes == 1)
+            return ret;
+        if ((ret = convert_plane(e, c->conv16, dst, 1, uv, pic->stride[1], 2,
                                  shift)) < 0)
             return ret;
         return convert_plane(e, c->conv16, dst, 2, uv + 2, pic->stride[1], 2,

@@ -20,6 +20,8 @@
 /** Conversion kernels on one device. */
 typedef struct VgCudaConverter {
     CUfunction conv8, conv16, range16, tofloat8, tofloat16;
+    /** Only the luma plane is converted (no feature reads chroma). */
+    int luma_only;
 } VgCudaConverter;
 
 /** Look up the conversion kernels. @return 0 or negative errno. */
@@ -29,7 +31,8 @@ int vg_cuda_converter_init(VgCudaConverter *c, VgCudaDevice *e);
  * Queue the conversion of a VG_MEMORY_CUDA picture into the device image
  * dst (geometry from vg_image_geometry()) on the device stream: planar
  * planes are 2-D device copies, NV12 chroma is de-interleaved, P010/P016
- * samples are shifted down to LSB alignment (16 - bitdepth).
+ * samples are shifted down to LSB alignment (16 - bitdepth). With
+ * c->luma_only, the chroma planes of dst are left as they are.
  */
 int vg_cuda_picture_convert(VgCudaDevice *e, const VgCudaConverter *c,
                             VgImage *dst, const VgPicture *pic);
