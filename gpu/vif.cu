@@ -56,7 +56,7 @@ __device__ __forceinline__ void vg_vif_block_sums(const VgVifSums *s,
 template <unsigned SCALE, unsigned BPS>
 __device__ __forceinline__ void vg_vif_run(const VgVifParams &p)
 {
-    __shared__ VgVifTile t;
+    __shared__ __align__(16) VgVifTile t;
     const unsigned tid = threadIdx.y * VG_VIF_BX + threadIdx.x;
     const unsigned fw = SCALE == 0 ? 17 : SCALE == 1 ? 9 : SCALE == 2 ? 5 : 3;
 

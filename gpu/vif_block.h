@@ -70,9 +70,12 @@
 /* the feature's taps (common/features/vif_params.h) in constant memory */
 VG_VIF_TABLE uint16_t vg_vif_ktaps[4][17] = VG_VIF_TAPS_INIT;
 
-#if VG_VIF_DW != VG_VIF_BX || VG_VIF_DH != VG_VIF_BY || VG_VIF_TW != VG_VIF_BX || \
-    VG_VIF_TH % VG_VIF_BY
-#error "vg_vif_ds_horiz() and vg_vif_stat_horiz() map one output column per thread"
+#if VG_VIF_DW != VG_VIF_BX || VG_VIF_DH != VG_VIF_BY
+#error "vg_vif_ds_horiz() maps one output per thread"
+#endif
+#if VG_VIF_TW / VG_VIF_HC * VG_VIF_TH != VG_VIF_NT || VG_VIF_HC != 4 || \
+    VG_VIF_TH % VG_VIF_VR
+#error "vg_vif_stat_horiz() maps four output columns of one row per thread"
 #endif
 
 /* vif_statistic_8/16 sigma_nsq */
@@ -84,6 +87,11 @@ VG_VIF_TABLE uint16_t vg_vif_ktaps[4][17] = VG_VIF_TAPS_INIT;
 /** Input columns/rows of a down-sampling tile (largest filter). */
 #define VG_VIF_DIW (2 * VG_VIF_DW - 1 + 2 * VG_VIF_DHMAX)
 #define VG_VIF_DIH (2 * VG_VIF_DH - 1 + 2 * VG_VIF_DHMAX)
+
+/* rows of 16-byte multiples (vector reads of vg_vif_stat_horiz()) */
+#if VG_VIF_SIW % 8
+#error "VG_VIF_SIW must be a multiple of 8"
+#endif
 
 typedef struct VgVifStatTile {
     uint16_t x[VG_VIF_SIH][VG_VIF_SIW], y[VG_VIF_SIH][VG_VIF_SIW];
@@ -198,7 +206,13 @@ VG_VIF_FN void vg_vif_stat_load(VgVifStatTile *t, unsigned tid,
     const unsigned iw = VG_VIF_TW + 2 * half, ih = VG_VIF_TH + 2 * half;
     const int w = (int)p->w, h = (int)p->h;
 
-    for (unsigned i = tid; i < iw * ih; i += VG_VIF_NT) {
+    /* a fixed trip count, so that the reads of every pass can be in
+     * flight at once */
+    VG_VIF_UNROLL
+    for (unsigned n = 0; n < (iw * ih + VG_VIF_NT - 1) / VG_VIF_NT; n++) {
+        const unsigned i = tid + n * VG_VIF_NT;
+        if (i >= iw * ih)
+            break;
         const unsigned r = i / iw, c = i % iw;
         const int gy = (int)(by0 + r) - (int)half;
         const int gx = (int)(bx0 + c) - (int)half;
@@ -214,61 +228,144 @@ VG_VIF_FN void vg_vif_stat_load(VgVifStatTile *t, unsigned tid,
     }
 }
 
-/* vertical pass for the TH output rows and all TW + fw - 1 columns */
+/*
+ * vertical pass for the TH output rows and all TW + fw - 1 columns: a
+ * thread takes VR consecutive output rows of one column, reading each of
+ * their VR + fw - 1 input rows once (integer sums: the order of the
+ * additions does not matter)
+ */
 VG_VIF_FN void vg_vif_stat_vert(VgVifStatTile *t, unsigned tid, unsigned fw,
                                 unsigned scale, unsigned u8, unsigned bpc)
 {
     const unsigned iw = VG_VIF_TW + fw - 1;
     const uint16_t *taps = vg_vif_ktaps[scale];
 
-    for (unsigned i = tid; i < VG_VIF_TH * iw; i += VG_VIF_NT) {
-        const unsigned r = i / iw, c = i % iw;
-        uint32_t s1 = 0, s2 = 0;
+    for (unsigned i = tid; i < VG_VIF_TH / VG_VIF_VR * iw; i += VG_VIF_NT) {
+        const unsigned r0 = i / iw * VG_VIF_VR, c = i % iw;
+        uint32_t s1[VG_VIF_VR], s2[VG_VIF_VR];
 
+        VG_VIF_UNROLL
+        for (unsigned q = 0; q < VG_VIF_VR; q++)
+            s1[q] = s2[q] = 0;
         if (u8) {
             /* vif_statistic_8: squares fit 16 bits, their sums 32 */
-            uint32_t sxx = 0, syy = 0, sxy = 0;
+            uint32_t sxx[VG_VIF_VR], syy[VG_VIF_VR], sxy[VG_VIF_VR];
+
             VG_VIF_UNROLL
-            for (unsigned k = 0; k < fw; k++) {
-                const uint32_t c0 = taps[k];
-                const uint32_t x = t->x[r + k][c], y = t->y[r + k][c];
-                s1 += c0 * x;
-                s2 += c0 * y;
-                sxx += c0 * (x * x);
-                syy += c0 * (y * y);
-                sxy += c0 * (x * y);
+            for (unsigned q = 0; q < VG_VIF_VR; q++)
+                sxx[q] = syy[q] = sxy[q] = 0;
+            VG_VIF_UNROLL
+            for (unsigned m = 0; m < fw + VG_VIF_VR - 1; m++) {
+                const uint32_t x = t->x[r0 + m][c], y = t->y[r0 + m][c];
+                const uint32_t xx = x * x, yy = y * y, xy = x * y;
+
+                VG_VIF_UNROLL
+                for (unsigned q = 0; q < VG_VIF_VR; q++) {
+                    if (m < q || m - q >= fw)
+                        continue;
+                    const uint32_t c0 = taps[m - q];
+                    s1[q] += c0 * x;
+                    s2[q] += c0 * y;
+                    sxx[q] += c0 * xx;
+                    syy[q] += c0 * yy;
+                    sxy[q] += c0 * xy;
+                }
             }
-            t->mu1[r][c] = (uint16_t)((s1 + 128) >> 8);
-            t->mu2[r][c] = (uint16_t)((s2 + 128) >> 8);
-            t->xx[r][c] = sxx;
-            t->yy[r][c] = syy;
-            t->xy[r][c] = sxy;
+            VG_VIF_UNROLL
+            for (unsigned q = 0; q < VG_VIF_VR; q++) {
+                t->mu1[r0 + q][c] = (uint16_t)((s1[q] + 128) >> 8);
+                t->mu2[r0 + q][c] = (uint16_t)((s2[q] + 128) >> 8);
+                t->xx[r0 + q][c] = sxx[q];
+                t->yy[r0 + q][c] = syy[q];
+                t->xy[r0 + q][c] = sxy[q];
+            }
         } else {
             const unsigned sh_mu = scale ? 16 : bpc;
             const unsigned sh_sq = scale ? 16 : 2 * (bpc - 8);
             const uint64_t rnd_sq = sh_sq ? (uint64_t)1 << (sh_sq - 1) : 0;
-            uint64_t sxx = 0, syy = 0, sxy = 0;
+            uint64_t sxx[VG_VIF_VR], syy[VG_VIF_VR], sxy[VG_VIF_VR];
+
             VG_VIF_UNROLL
-            for (unsigned k = 0; k < fw; k++) {
-                const uint32_t c0 = taps[k];
-                const uint32_t x = t->x[r + k][c], y = t->y[r + k][c];
-                s1 += c0 * x;
-                s2 += c0 * y;
-                sxx += (uint64_t)c0 * (x * x);
-                syy += (uint64_t)c0 * (y * y);
-                sxy += (uint64_t)c0 * (x * y);
+            for (unsigned q = 0; q < VG_VIF_VR; q++)
+                sxx[q] = syy[q] = sxy[q] = 0;
+            VG_VIF_UNROLL
+            for (unsigned m = 0; m < fw + VG_VIF_VR - 1; m++) {
+                const uint32_t x = t->x[r0 + m][c], y = t->y[r0 + m][c];
+                const uint32_t xx = x * x, yy = y * y, xy = x * y;
+
+                VG_VIF_UNROLL
+                for (unsigned q = 0; q < VG_VIF_VR; q++) {
+                    if (m < q || m - q >= fw)
+                        continue;
+                    const uint32_t c0 = taps[m - q];
+                    s1[q] += c0 * x;
+                    s2[q] += c0 * y;
+                    sxx[q] += (uint64_t)c0 * xx;
+                    syy[q] += (uint64_t)c0 * yy;
+                    sxy[q] += (uint64_t)c0 * xy;
+                }
             }
-            t->mu1[r][c] = (uint16_t)((s1 + (1u << (sh_mu - 1))) >> sh_mu);
-            t->mu2[r][c] = (uint16_t)((s2 + (1u << (sh_mu - 1))) >> sh_mu);
-            t->xx[r][c] = (uint32_t)((sxx + rnd_sq) >> sh_sq);
-            t->yy[r][c] = (uint32_t)((syy + rnd_sq) >> sh_sq);
-            t->xy[r][c] = (uint32_t)((sxy + rnd_sq) >> sh_sq);
+            VG_VIF_UNROLL
+            for (unsigned q = 0; q < VG_VIF_VR; q++) {
+                t->mu1[r0 + q][c] = (uint16_t)((s1[q] + (1u << (sh_mu - 1))) >> sh_mu);
+                t->mu2[r0 + q][c] = (uint16_t)((s2[q] + (1u << (sh_mu - 1))) >> sh_mu);
+                t->xx[r0 + q][c] = (uint32_t)((sxx[q] + rnd_sq) >> sh_sq);
+                t->yy[r0 + q][c] = (uint32_t)((syy[q] + rnd_sq) >> sh_sq);
+                t->xy[r0 + q][c] = (uint32_t)((sxy[q] + rnd_sq) >> sh_sq);
+            }
         }
     }
 }
 
-/* horizontal pass and per-pixel terms: thread (tid % BX, tid / BX) takes
- * column tid % BX of rows tid / BX + k BY */
+/* four consecutive entries of a tile row from entry 4k (16-byte aligned
+ * rows: one vector read on the device) */
+VG_VIF_FN void vg_vif_row4_u32(const uint32_t *row, unsigned k, uint32_t v[4])
+{
+#ifdef __CUDACC__
+    const uint4 q = ((const uint4 *)row)[k];
+    v[0] = q.x;
+    v[1] = q.y;
+    v[2] = q.z;
+    v[3] = q.w;
+#else
+    for (unsigned i = 0; i < 4; i++)
+        v[i] = row[4 * k + i];
+#endif
+}
+
+VG_VIF_FN void vg_vif_row4_u16(const uint16_t *row, unsigned k, uint32_t v[4])
+{
+#ifdef __CUDACC__
+    const uint2 q = ((const uint2 *)row)[k];
+    v[0] = q.x & 0xffff;
+    v[1] = q.x >> 16;
+    v[2] = q.y & 0xffff;
+    v[3] = q.y >> 16;
+#else
+    for (unsigned i = 0; i < 4; i++)
+        v[i] = row[4 * k + i];
+#endif
+}
+
+/* the filter of one tile row for HC = 4 outputs from column c0 (a
+ * multiple of 4): out[q] = sum over k of taps[k] * row[c0 + q + k] */
+#define VG_VIF_HROW(load, row, c0, fw, taps, T, out)                          \
+    do {                                                                      \
+        uint32_t v_[VG_VIF_HMAX * 2 + VG_VIF_HC + 3];                         \
+        VG_VIF_UNROLL                                                         \
+        for (unsigned k_ = 0; k_ < ((fw) + VG_VIF_HC + 2) / 4; k_++)          \
+            load(row, (c0) / 4 + k_, v_ + 4 * k_);                            \
+        VG_VIF_UNROLL                                                         \
+        for (unsigned q_ = 0; q_ < VG_VIF_HC; q_++) {                         \
+            out[q_] = 0;                                                      \
+            VG_VIF_UNROLL                                                     \
+            for (unsigned k_ = 0; k_ < (fw); k_++)                            \
+                out[q_] += (T)(taps)[k_] * v_[q_ + k_];                       \
+        }                                                                     \
+    } while (0)
+
+/* horizontal pass and per-pixel terms: thread tid takes the HC = 4
+ * output columns from (tid % (TW / 4)) * 4 of row tid / (TW / 4) */
 VG_VIF_FN void vg_vif_stat_horiz(const VgVifStatTile *t, unsigned tid,
                                  const VgVifParams *p, unsigned fw,
                                  unsigned scale, unsigned bx0, unsigned by0,
@@ -276,30 +373,24 @@ VG_VIF_FN void vg_vif_stat_horiz(const VgVifStatTile *t, unsigned tid,
 {
     const uint16_t *taps = vg_vif_ktaps[scale];
     const uint16_t *tab = (const uint16_t *)(uintptr_t)p->log2;
-    const unsigned c = tid % VG_VIF_BX;
+    const unsigned r = tid / (VG_VIF_TW / VG_VIF_HC);
+    const unsigned c0 = tid % (VG_VIF_TW / VG_VIF_HC) * VG_VIF_HC;
+    uint32_t m1[VG_VIF_HC], m2[VG_VIF_HC];
+    uint64_t sxx[VG_VIF_HC], syy[VG_VIF_HC], sxy[VG_VIF_HC];
 
-    if (bx0 + c >= p->w)
+    if (by0 + r >= p->h || bx0 + c0 >= p->w)
         return;
-    for (unsigned k = 0; k < VG_VIF_TH / VG_VIF_BY; k++) {
-        const unsigned r = tid / VG_VIF_BX + k * VG_VIF_BY;
-        uint32_t m1 = 0, m2 = 0;
-        uint64_t sxx = 0, syy = 0, sxy = 0;
-
-        if (by0 + r >= p->h)
-            break;
-        VG_VIF_UNROLL
-        for (unsigned j = 0; j < fw; j++) {
-            const uint32_t c0 = taps[j];
-            m1 += c0 * t->mu1[r][c + j];
-            m2 += c0 * t->mu2[r][c + j];
-            sxx += (uint64_t)c0 * t->xx[r][c + j];
-            syy += (uint64_t)c0 * t->yy[r][c + j];
-            sxy += (uint64_t)c0 * t->xy[r][c + j];
-        }
-        vg_vif_pixel(a, m1, m2, (uint32_t)((sxx + 32768) >> 16),
-                     (uint32_t)((syy + 32768) >> 16),
-                     (uint32_t)((sxy + 32768) >> 16), tab, p->egl);
-    }
+    VG_VIF_HROW(vg_vif_row4_u16, t->mu1[r], c0, fw, taps, uint32_t, m1);
+    VG_VIF_HROW(vg_vif_row4_u16, t->mu2[r], c0, fw, taps, uint32_t, m2);
+    VG_VIF_HROW(vg_vif_row4_u32, t->xx[r], c0, fw, taps, uint64_t, sxx);
+    VG_VIF_HROW(vg_vif_row4_u32, t->yy[r], c0, fw, taps, uint64_t, syy);
+    VG_VIF_HROW(vg_vif_row4_u32, t->xy[r], c0, fw, taps, uint64_t, sxy);
+    VG_VIF_UNROLL
+    for (unsigned q = 0; q < VG_VIF_HC; q++)
+        if (bx0 + c0 + q < p->w)
+            vg_vif_pixel(a, m1[q], m2[q], (uint32_t)((sxx[q] + 32768) >> 16),
+                         (uint32_t)((syy[q] + 32768) >> 16),
+                         (uint32_t)((sxy[q] + 32768) >> 16), tab, p->egl);
 }
 
 /* ---- down-sampling s -> s + 1: tile of DW x DH outputs at (bx0, by0) ---- */
@@ -313,7 +404,11 @@ VG_VIF_FN void vg_vif_ds_load(VgVifDsTile *t, unsigned tid,
     const unsigned ih = 2 * VG_VIF_DH - 1 + 2 * half;
     const int w = (int)p->w, h = (int)p->h;
 
-    for (unsigned i = tid; i < iw * ih; i += VG_VIF_NT) {
+    VG_VIF_UNROLL
+    for (unsigned n = 0; n < (iw * ih + VG_VIF_NT - 1) / VG_VIF_NT; n++) {
+        const unsigned i = tid + n * VG_VIF_NT;
+        if (i >= iw * ih)
+            break;
         const unsigned r = i / iw, c = i % iw;
         const int gy = (int)(2 * by0 + r) - (int)half;
         const int gx = (int)(2 * bx0 + c) - (int)half;

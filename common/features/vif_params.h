@@ -36,8 +36,10 @@
 #define VG_VIF_NT (VG_VIF_BX * VG_VIF_BY)
 
 #define VG_VIF_TW 32        ///< statistic: output columns per block
-#define VG_VIF_TH 16        ///< statistic: output rows per block
+#define VG_VIF_TH 32        ///< statistic: output rows per block
 #define VG_VIF_HMAX 8       ///< largest filter half-width (scale 0)
+#define VG_VIF_VR 4         ///< statistic: rows per thread, vertical pass
+#define VG_VIF_HC 4         ///< statistic: columns per thread, horizontal pass
 
 #define VG_VIF_DW 32        ///< down-sampling: output columns per block
 #define VG_VIF_DH 8         ///< down-sampling: output rows per block
