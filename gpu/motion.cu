@@ -75,10 +75,20 @@ __device__ __forceinline__ void vg_motion_sad(const VgMotionParams &p)
 
     for (int i = tid; i < VG_MOTION_TILE_H * MW; i += nthr) {
         const int r = i / MW, c = i % MW;
-        const int64_t acc = (int64_t)g0 * diff[r][c] + (int64_t)g1 * diff[r + 1][c] +
-                            (int64_t)g2 * diff[r + 2][c] + (int64_t)g1 * diff[r + 3][c] +
-                            (int64_t)g0 * diff[r + 4][c];
-        ycol[r][c] = (int32_t)((acc + y_round) >> shift);
+
+        if (sizeof(T) == 1) {
+            /* 8 bits: |diff| <= 255 and the taps add up to 2^16, so the
+             * vertical sums fit an int32 */
+            const int32_t acc = g0 * diff[r][c] + g1 * diff[r + 1][c] +
+                                g2 * diff[r + 2][c] + g1 * diff[r + 3][c] +
+                                g0 * diff[r + 4][c];
+            ycol[r][c] = (acc + (int32_t)y_round) >> shift;
+        } else {
+            const int64_t acc = (int64_t)g0 * diff[r][c] + (int64_t)g1 * diff[r + 1][c] +
+                                (int64_t)g2 * diff[r + 2][c] + (int64_t)g1 * diff[r + 3][c] +
+                                (int64_t)g0 * diff[r + 4][c];
+            ycol[r][c] = (int32_t)((acc + y_round) >> shift);
+        }
     }
     __syncthreads();
 
