@@ -14,6 +14,23 @@
  * reference implementation on the host job pool (common/hostpool.c), on a
  * pinned host copy of the frame's internal images. The device itself
  * (context, stream, kernels, launches) is gpu/device.c's.
+ *
+ * With one CUDA feature, all of a frame's work is queued on the engine
+ * stream. With several, the engine stream converts the frame's pictures,
+ * its features run side by side on feature streams forked from it, and
+ * a result stream joins them, copies the results (and the images for host
+ * features) to the host and records the frame's completion event. The
+ * engine stream never waits for the features, so consecutive frames
+ * overlap: frame n + 1 is converted and its features start while frame
+ * n's last kernels run. A slot's images are read by its frame and, as
+ * previous pictures, by the next two, so before converting frame n into
+ * its slot the engine stream waits for the completion event of frame
+ * n - 2; those events are recorded in frame order on the one result
+ * stream, so every earlier frame, the slot's previous one included, is
+ * then finished on the device too. The engine's other device state (the
+ * scaler's images, the device copies of host pictures) is only touched on
+ * the engine stream, and a feature's own buffers only on its stream (a
+ * feature always runs on the same one), so stream order keeps them safe.
  */
 
 #include <errno.h>
@@ -85,10 +102,14 @@ typedef struct VgCudaEngine {
 
     /* with several CUDA features, each frame's features run side by side
      * on n_fs streams of their own, forked from the engine stream after the
-     * pictures are converted (fork_ev) and joined back into it (join_ev)
-     * before the results are copied */
+     * pictures are converted (fork_ev); the result stream joins them
+     * (join_ev), copies the results to the host and records the frame's
+     * done_ev. The engine stream does not wait for them: it goes on with
+     * the next frame, after the done_ev of frame index - 2 (the last
+     * reader of the slot's images) */
     unsigned n_fs;
     CUstream fs[VG_CUDA_FEATURE_STREAMS];
+    CUstream res_stream;
     CUevent fork_ev, join_ev[VG_CUDA_FEATURE_STREAMS];
 
     pthread_mutex_t lock;
@@ -344,6 +365,8 @@ static void cuda_close(void **engine)
             CU(cuStreamSynchronize, e->dev.stream);
         for (unsigned k = 0; k < e->n_fs; k++)
             CU(cuStreamSynchronize, e->fs[k]);
+        if (e->res_stream)
+            CU(cuStreamSynchronize, e->res_stream);
         for (unsigned f = 0; e->gfc && f < e->n_gpu; f++) {
             VgFeatureCtx *fc = &e->gfc[f];
             if (fc->priv && e->gimpl[f]->close)
@@ -356,9 +379,12 @@ static void cuda_close(void **engine)
             CU(cuStreamDestroy, e->fs[k]);
             CU(cuEventDestroy, e->join_ev[k]);
         }
+        if (e->res_stream)
+            CU(cuStreamDestroy, e->res_stream);
         if (e->fork_ev)
             CU(cuEventDestroy, e->fork_ev);
         e->n_fs = 0;
+        e->res_stream = NULL;
         pop_ctx(e); /* logged; nothing else to undo */
     }
     vg_cuda_device_close(&e->dev);
@@ -500,7 +526,8 @@ static int cuda_open(void **engine, const VgEngineParams *p)
         const unsigned n = e->n_gpu < VG_CUDA_FEATURE_STREAMS ?
                            e->n_gpu : VG_CUDA_FEATURE_STREAMS;
 
-        if ((ret = CU(cuEventCreate, &e->fork_ev, CU_EVENT_DISABLE_TIMING)) < 0)
+        if ((ret = CU(cuEventCreate, &e->fork_ev, CU_EVENT_DISABLE_TIMING)) < 0 ||
+            (ret = CU(cuStreamCreate, &e->res_stream, CU_STREAM_NON_BLOCKING)) < 0)
             goto fail;
         while (e->n_fs < n) {
             CUstream st;
@@ -590,6 +617,7 @@ static int cuda_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
 {
     VgCudaEngine *e = engine;
     Slot *s = &e->slot[index % VG_CUDA_SLOTS];
+    CUstream out;
     int ret, pret;
 
     if (e->error)
@@ -613,6 +641,16 @@ static int cuda_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
     for (unsigned f = 0; f < e->n_cpu; f++)
         if (runs_on(&e->p, e->cpu_inst[f]->desc, index))
             s->need_cpu = 1;
+
+    /* with feature streams, the engine stream does not wait for the
+     * features: the slot's images (and its result area) may still be read
+     * by frame index - 2 at the latest (frame index - 4's reference is its
+     * prev_prev_ref). Frame index - 2's done_ev follows every earlier frame
+     * on the result stream, the slot's previous one included. */
+    if (e->n_fs && index >= 2 &&
+        (ret = CU(cuStreamWaitEvent, e->dev.stream,
+                  e->slot[(index - 2) % VG_CUDA_SLOTS].done_ev, 0)) < 0)
+        goto fail;
 
     if ((ret = order_after(e, s->in_ev, ref)) < 0 ||
         (ret = order_after(e, s->in_ev, dis)) < 0 ||
@@ -687,22 +725,27 @@ static int cuda_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
         s->gpu_ran |= UINT64_C(1) << f;
     }
 
-    /* the engine stream goes on when every feature's stream is done */
+    /* the results are copied on the result stream once the pictures are
+     * converted and every feature's stream is done; the engine stream goes
+     * on with the next frame */
+    if (e->n_fs &&
+        (ret = CU(cuStreamWaitEvent, e->res_stream, e->fork_ev, 0)) < 0)
+        goto fail;
     for (unsigned k = 0; k < e->n_fs; k++)
         if ((ret = CU(cuEventRecord, e->join_ev[k], e->fs[k])) < 0 ||
-            (ret = CU(cuStreamWaitEvent, e->dev.stream, e->join_ev[k], 0)) < 0)
+            (ret = CU(cuStreamWaitEvent, e->res_stream, e->join_ev[k], 0)) < 0)
             goto fail;
+    out = e->n_fs ? e->res_stream : e->dev.stream;
 
     /* host features read a pinned host copy of the converted images */
     for (int i = 0; s->need_cpu && i < 2; i++)
         if ((ret = pinned_image(e, &s->host[i], &s->host_buf[i])) < 0 ||
             (ret = CU(cuMemcpyDtoHAsync, s->host_buf[i],
-                      i ? s->dis_buf : s->ref_buf, e->img_bytes,
-                      e->dev.stream)) < 0)
+                      i ? s->dis_buf : s->ref_buf, e->img_bytes, out)) < 0)
             goto fail;
     if ((ret = CU(cuMemcpyDtoHAsync, s->host_res, s->res, e->res_bytes,
-                  e->dev.stream)) < 0 ||
-        (ret = CU(cuEventRecord, s->done_ev, e->dev.stream)) < 0)
+                  out)) < 0 ||
+        (ret = CU(cuEventRecord, s->done_ev, out)) < 0)
         goto fail;
     e->n_submitted++;
     ret = collect(e, 0, 0);
