@@ -28,7 +28,6 @@ typedef struct AdmCuda {
     CUfunction f_dwt0, f_dwt1, f_dwt23, f_dec, f_cm;
     CUdeviceptr mem, dpar;
     size_t mem_bytes;
-    unsigned cm_grid;
 } AdmCuda;
 
 static void adm_cuda_close(VgFeatureCtx *fc)
@@ -50,8 +49,7 @@ static int adm_cuda_init(VgFeatureCtx *fc)
     VgCudaDevice *e = fc->backend;
     const VgCuda *cu = e->cu;
     CUstream st = e->stream;
-    CUdevice dev;
-    int n_sm = 0, ret;
+    int ret;
 
     /* the CPU path's checks (cpu/adm.c adm_init) */
     if (fc->width < VG_ADM_MIN_SIZE || fc->height < VG_ADM_MIN_SIZE) {
@@ -76,23 +74,14 @@ static int adm_cuda_init(VgFeatureCtx *fc)
         (ret = vg_cuda_device_function(e, "vg_adm_cm", &s->f_cm)) < 0)
         return ret;
 
-    /* the CM grid follows the SM count (rows are taken
-     * grid-stride), four 256-thread blocks per SM */
-    if ((ret = VG_CU(cu, fc->log, cuCtxGetDevice, &dev)) < 0 ||
-        (ret = VG_CU(cu, fc->log, cuDeviceGetAttribute, &n_sm,
-                     CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev)) < 0)
-        return ret;
-
     s->mem_bytes = vg_adm_cuda_layout(&s->par, s->dwt, s->sc, &s->fac, o, 0);
     if ((ret = VG_CU(cu, fc->log, cuMemAlloc, &s->mem, s->mem_bytes)) < 0 ||
         (ret = VG_CU(cu, fc->log, cuMemAlloc, &s->dpar, sizeof(VgAdmParams))) < 0)
         goto fail;
     vg_adm_cuda_layout(&s->par, s->dwt, s->sc, &s->fac, o, (uint64_t)s->mem);
-    s->cm_grid = (unsigned)s->par.n_rows;
-    if (n_sm > 0 && s->cm_grid > 4u * (unsigned)n_sm)
-        s->cm_grid = 4u * (unsigned)n_sm;
-    /* zeroed like the CPU path's calloc(); the params stay in s->par for
-     * the life of the feature, so the asynchronous copy may read them */
+    /* zeroed like the CPU path's calloc() (the CM row sums and counter
+     * must start at zero); the params stay in s->par for the life of the
+     * feature, so the asynchronous copy may read them */
     if ((ret = VG_CU(cu, fc->log, cuMemsetD8Async, s->mem, 0, s->mem_bytes,
                      st)) < 0 ||
         (ret = VG_CU(cu, fc->log, cuMemcpyHtoDAsync, s->dpar, &s->par,
@@ -139,7 +128,7 @@ static int adm_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
     if ((ret = vg_cuda_device_launch(e, s->f_dec, (unsigned)s->par.n_tiles, 1, 1,
                                      VG_ADM_BX, VG_ADM_BY, &l)) < 0)
         return ret;
-    return vg_cuda_device_launch(e, s->f_cm, s->cm_grid, 1, 1,
+    return vg_cuda_device_launch(e, s->f_cm, (unsigned)s->par.n_cm_tiles, 1, 1,
                                  VG_ADM_CM_THREADS, 1, &l);
 }
 

@@ -15,14 +15,10 @@
  *
  * Exactness of the per-row rounding (adm_cm, i4_adm_cm, adm_csf_den_*):
  * libvmaf rounds each row sum before adding it to the total, so a row
- * must be complete before its rounding. The CM kernel gives a whole band
- * row to one block: each thread sums its columns, the block adds the
- * partial sums (integers: any order is exact), then one thread rounds the
- * nine row sums (num, AIM, den for h, v, d) and adds them to block totals
- * in shared memory; each block adds its totals to the frame's results with
- * one atomic each at the end. The grid is sized by the SM count on the
- * host (rows are taken grid-stride), not by rows per thread: the row
- * count of a frame is small next to the thread count of the device.
+ * must be complete before its rounding. The CM kernel adds the nine sums
+ * of each row (num, AIM, den for h, v, d) in device memory from the warps
+ * that own pieces of the row (integers: any order is exact), and the last
+ * block of each tile row rounds its rows.
  */
 
 #include "gpu/adm_ops.cuh"
@@ -81,59 +77,90 @@ vg_adm_decouple(const VgAdmLaunch l)
         vg_adm_dec_elem(p, s, i, j);
 }
 
-/* contrast masking and denominator: one CM row per block iteration */
-extern "C" __global__ void __launch_bounds__(VG_ADM_CM_THREADS)
+/*
+ * Contrast masking and denominator. A block takes a tile of CM_TH rows and
+ * CM_TW columns of one scale, a warp one row of it, four columns per
+ * lane; each warp adds its nine sums to the row's sums in p->rows (int64
+ * atomics: any order gives the same integers). The block that completes
+ * the last tile of a tile row rounds the row sums of its rows and adds
+ * them to the results, leaving p->rows and the tile row's counter zeroed
+ * for the next frame.
+ */
+extern "C" __global__ void __launch_bounds__(VG_ADM_CM_THREADS, 3)
 vg_adm_cm(const VgAdmLaunch l)
 {
     const VgAdmParams *p = (const VgAdmParams *)(uintptr_t)l.par;
+    unsigned long long *rows = (unsigned long long *)(uintptr_t)p->rows;
     __shared__ long long part[VG_ADM_CM_WARPS][9];
-    __shared__ long long tot[VG_ADM_CUDA_SCALES][9];
+    __shared__ int last;
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int t = blockIdx.x;
+    int s = VG_ADM_CUDA_SCALES - 1;
 
-    if (tid < VG_ADM_CUDA_SCALES * 9)
-        (&tot[0][0])[tid] = 0;
-    __syncthreads();
+    while (s > p->s_first && t < p->g[s].cm_tile0)
+        s--;
+    const VgAdmGeo *g = &p->g[s];
+    const int u = t - g->cm_tile0;
+    const int ri = (u / g->cm_tiles_x) * VG_ADM_CM_TH + warp;
+    const int j0 = g->cl + (u % g->cm_tiles_x) * VG_ADM_CM_TW + lane;
+    unsigned long long *row = rows + (size_t)(g->row0 + ri) * 9;
+    unsigned *ticket = (unsigned *)(uintptr_t)p->ticket + g->cm_trow0 +
+                       u / g->cm_tiles_x;
+    const int valid = g->ct + ri < g->cb;
 
-    for (int r = blockIdx.x; r < p->n_rows; r += gridDim.x) {
-        int s = VG_ADM_CUDA_SCALES - 1;
-        while (s > p->s_first && r < p->g[s].row0)
-            s--;
-        const VgAdmGeo *g = &p->g[s];
-        const int i = g->ct + (r - g->row0);
+    if (valid) {
         int64_t acc[9] = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
-
-        for (int j = g->cl + tid; j < g->cr; j += VG_ADM_CM_THREADS)
-            vg_adm_cm_elem(p, s, i, j, acc);
+#pragma unroll
+        for (int q = 0; q < VG_ADM_CM_TW / 32; q++)
+            if (j0 + 32 * q < g->cr)
+                vg_adm_cm_elem(p, s, g->ct + ri, j0 + 32 * q, acc);
 #pragma unroll
         for (int k = 0; k < 9; k++) {
-            long long v = acc[k];
+            unsigned long long v = (unsigned long long)acc[k];
             for (int o = 16; o > 0; o >>= 1)
                 v += __shfl_down_sync(0xffffffffu, v, o);
-            if (lane == 0)
-                part[warp][k] = v;
+            if (lane == 0 && v)
+                atomicAdd(row + k, v);
         }
-        __syncthreads();
-        if (tid == 0) {
-            int64_t row[9];
-#pragma unroll
-            for (int k = 0; k < 9; k++) {
-                long long v = 0;
-                for (int w = 0; w < VG_ADM_CM_WARPS; w++)
-                    v += part[w][k];
-                row[k] = v;
-            }
-            vg_adm_round_row(p, s, row, (int64_t *)tot[s]);
-        }
-        __syncthreads();
+        if (lane == 0)
+            __threadfence();
     }
+    __syncthreads();
+    if (tid == 0)
+        last = atomicAdd(ticket, 1u) == (unsigned)g->cm_tiles_x - 1;
+    __syncthreads();
+    if (!last)
+        return;
+    __threadfence();
 
-    if (tid < VG_ADM_CUDA_SCALES * 9) {
-        const int s = tid / 9, k = tid % 9;
-        const long long v = tot[s][k];
+    /* the last tile of the tile row: warp w rounds row w */
+    if (lane == 0) {
+        int64_t sum[9] = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+        if (valid) {
+            int64_t v[9];
+#pragma unroll
+            for (int k = 0; k < 9; k++)
+                v[k] = (int64_t)__ldcg(row + k);
+#pragma unroll
+            for (int k = 0; k < 9; k++)
+                row[k] = 0;
+            vg_adm_round_row(p, s, v, sum);
+        }
+#pragma unroll
+        for (int k = 0; k < 9; k++)
+            part[warp][k] = sum[k];
+    }
+    __syncthreads();
+    if (tid < 9) {
+        long long v = 0;
+        for (int w = 0; w < VG_ADM_CM_WARPS; w++)
+            v += part[w][tid];
         /* VgAdmResults: num[4][3], aim[4][3], den[4][3] */
-        const int at = (k / 3) * VG_ADM_CUDA_SCALES * 3 + s * 3 + k % 3;
+        const int at = (tid / 3) * VG_ADM_CUDA_SCALES * 3 + s * 3 + tid % 3;
         if (v)
             atomicAdd((unsigned long long *)(uintptr_t)l.res + at,
                       (unsigned long long)v);
     }
+    if (tid == 0)
+        *ticket = 0;
 }

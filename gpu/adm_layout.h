@@ -28,8 +28,9 @@ static inline size_t vg_adm_align_up(size_t v, size_t a)
 /**
  * Fill the parameters of the kernels for a configuration: the decouple
  * and CM regions, shifts and weights of each scale (from vg_adm_scales()
- * and vg_adm_factors()), and the layout of the buffers (26 bands per
- * scale) from address `base`, device or host.
+ * and vg_adm_factors()), and the layout of the buffers (20 bands and two
+ * int32 threshold planes per scale, then the CM row sums and tile counter)
+ * from address `base`, device or host.
  * @return bytes of buffer memory the layout needs from base
  */
 static inline size_t vg_adm_cuda_layout(VgAdmParams *p,
@@ -39,7 +40,7 @@ static inline size_t vg_adm_cuda_layout(VgAdmParams *p,
                                         const VgAdmOpts *o, uint64_t base)
 {
     size_t off = 0;
-    int tiles = 0, rows = 0;
+    int tiles = 0, rows = 0, cm_tiles = 0, cm_trows = 0;
 
     memset(p, 0, sizeof(*p));
     p->egl = o->enhn_gain_limit;
@@ -53,7 +54,9 @@ static inline size_t vg_adm_cuda_layout(VgAdmParams *p,
         const size_t bps = k ? 4 : 2;
         const int64_t pitch = (int64_t)vg_adm_align_up((size_t)sc->w * bps, 256);
         const size_t band = vg_adm_align_up((size_t)pitch * sc->h, 256);
-        uint64_t *slots[26];
+        const int64_t fpitch = (int64_t)vg_adm_align_up((size_t)sc->w * 4, 256);
+        const size_t fband = vg_adm_align_up((size_t)fpitch * sc->h, 256);
+        uint64_t *slots[20];
         int n = 0;
 
         for (int i = 0; i < 4; i++) {
@@ -64,15 +67,17 @@ static inline size_t vg_adm_cuda_layout(VgAdmParams *p,
             slots[n++] = &b->r[i];
             slots[n++] = &b->a[i];
             slots[n++] = &b->cav[i];
-            slots[n++] = &b->caf[i];
             slots[n++] = &b->crv[i];
-            slots[n++] = &b->crf[i];
         }
         for (int i = 0; i < n; i++) {
             *slots[i] = base + off;
             off += band;
         }
+        b->fa = base + off;
+        b->fr = base + off + fband;
+        off += 2 * fband;
         b->pitch = pitch;
+        b->fpitch = fpitch;
 
         g->w = sc->w;
         g->h = sc->h;
@@ -92,15 +97,27 @@ static inline size_t vg_adm_cuda_layout(VgAdmParams *p,
         g->den_cub = sc->den_cub_shift;
         g->den_rho = sc->den_row_shift;
         g->tiles_x = (g->dr - g->dl + VG_ADM_BX - 1) / VG_ADM_BX;
+        g->cm_tiles_x = (g->cr - g->cl + VG_ADM_CM_TW - 1) / VG_ADM_CM_TW;
         if (k >= p->s_first) {
             g->tile0 = tiles;
             g->row0 = rows;
+            g->cm_tile0 = cm_tiles;
+            g->cm_trow0 = cm_trows;
             tiles += g->tiles_x * ((g->db - g->dt + VG_ADM_BY - 1) / VG_ADM_BY);
             rows += g->cb - g->ct;
+            cm_trows += (g->cb - g->ct + VG_ADM_CM_TH - 1) / VG_ADM_CM_TH;
+            cm_tiles = g->cm_tile0 + g->cm_tiles_x * (cm_trows - g->cm_trow0);
         }
     }
     p->n_tiles = tiles;
     p->n_rows = rows;
+    p->n_cm_tiles = cm_tiles;
+    p->n_cm_trows = cm_trows;
+    /* the CM row sums and the tile counters, last */
+    p->rows = base + off;
+    off += vg_adm_align_up((size_t)rows * 9 * sizeof(int64_t), 256);
+    p->ticket = base + off;
+    off += vg_adm_align_up((size_t)cm_trows * sizeof(uint32_t), 256);
 
     /* DWT inputs: scale 0 reads the pictures (set per frame), each later
      * scale the LL band of the one before; integer_adm.c

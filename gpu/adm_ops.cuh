@@ -253,6 +253,7 @@ VG_ADM_HD void vg_adm_dec_elem(const VgAdmParams *p, int s, int i, int j)
         const int16_t th = VG_ADM_AT(int16_t, bd->dis[VG_ADM_BH], pt, i, j);
         const int16_t tv = VG_ADM_AT(int16_t, bd->dis[VG_ADM_BV], pt, i, j);
         const int flag = vg_adm_angle_flag(p->cos1, oh, ov, th, tv);
+        uint32_t fa = 0, fr = 0;
         for (int b = 0; b < 3; b++) {
             const int16_t o = VG_ADM_AT(int16_t, bd->ref[1 + b], pt, i, j);
             const int16_t t = VG_ADM_AT(int16_t, bd->dis[1 + b], pt, i, j);
@@ -263,19 +264,23 @@ VG_ADM_HD void vg_adm_dec_elem(const VgAdmParams *p, int s, int i, int j)
             VG_ADM_AT(int16_t, bd->a[b], pt, i, j) = a;
             const int16_t ca = vg_adm_csf_s0(b, fac, a);
             VG_ADM_AT(int16_t, bd->cav[b], pt, i, j) = ca;
-            VG_ADM_AT(int16_t, bd->caf[b], pt, i, j) = vg_adm_csf_f_s0(ca);
+            fa += (uint32_t)(int32_t)vg_adm_csf_f_s0(ca);
             if (p->aim) {
                 const int16_t cr = vg_adm_csf_s0(b, fac, r);
                 VG_ADM_AT(int16_t, bd->crv[b], pt, i, j) = cr;
-                VG_ADM_AT(int16_t, bd->crf[b], pt, i, j) = vg_adm_csf_f_s0(cr);
+                fr += (uint32_t)(int32_t)vg_adm_csf_f_s0(cr);
             }
         }
+        VG_ADM_AT(int32_t, bd->fa, bd->fpitch, i, j) = (int32_t)fa;
+        if (p->aim)
+            VG_ADM_AT(int32_t, bd->fr, bd->fpitch, i, j) = (int32_t)fr;
     } else {
         const int32_t oh = VG_ADM_AT(int32_t, bd->ref[VG_ADM_BH], pt, i, j);
         const int32_t ov = VG_ADM_AT(int32_t, bd->ref[VG_ADM_BV], pt, i, j);
         const int32_t th = VG_ADM_AT(int32_t, bd->dis[VG_ADM_BH], pt, i, j);
         const int32_t tv = VG_ADM_AT(int32_t, bd->dis[VG_ADM_BV], pt, i, j);
         const int flag = vg_adm_angle_flag(p->cos1, oh, ov, th, tv);
+        uint32_t fa = 0, fr = 0;
         for (int b = 0; b < 3; b++) {
             const int32_t o = VG_ADM_AT(int32_t, bd->ref[1 + b], pt, i, j);
             const int32_t t = VG_ADM_AT(int32_t, bd->dis[1 + b], pt, i, j);
@@ -286,13 +291,16 @@ VG_ADM_HD void vg_adm_dec_elem(const VgAdmParams *p, int s, int i, int j)
             VG_ADM_AT(int32_t, bd->a[b], pt, i, j) = a;
             const int32_t ca = vg_adm_csf_s123(fac, a);
             VG_ADM_AT(int32_t, bd->cav[b], pt, i, j) = ca;
-            VG_ADM_AT(int32_t, bd->caf[b], pt, i, j) = vg_adm_csf_f_s123(ca);
+            fa += (uint32_t)vg_adm_csf_f_s123(ca);
             if (p->aim) {
                 const int32_t cr = vg_adm_csf_s123(fac, r);
                 VG_ADM_AT(int32_t, bd->crv[b], pt, i, j) = cr;
-                VG_ADM_AT(int32_t, bd->crf[b], pt, i, j) = vg_adm_csf_f_s123(cr);
+                fr += (uint32_t)vg_adm_csf_f_s123(cr);
             }
         }
+        VG_ADM_AT(int32_t, bd->fa, bd->fpitch, i, j) = (int32_t)fa;
+        if (p->aim)
+            VG_ADM_AT(int32_t, bd->fr, bd->fpitch, i, j) = (int32_t)fr;
     }
 }
 
@@ -308,27 +316,27 @@ VG_ADM_HD int vg_adm_cm_mirror(int v, int n)
  * Masking threshold at (i, j), shared by the three bands (adm_cm
  * ADM_CM_THRESH_*): sum over h, v, d of the 3x3 sum of F = |csf|/30 with
  * the centre replaced by |csf|/15 computed from the value C. int32 wrap
- * arithmetic (written unsigned): the sum is order-free.
+ * arithmetic (written unsigned) is order-free, so the decoupling stores
+ * the sum of the three bands' F at each position (fsum) and the eight
+ * neighbours are read from it.
  */
 template <typename T>
-VG_ADM_HD int32_t vg_adm_cm_thr(int s, const uint64_t cval[3],
-                                const uint64_t flt[3], int64_t pt, int w,
-                                int h, int i, int j)
+VG_ADM_HD int32_t vg_adm_cm_thr(int s, const uint64_t cval[3], uint64_t fsum,
+                                int64_t fpt, int64_t pt, int w, int h, int i,
+                                int j)
 {
     const int r0 = vg_adm_cm_mirror(i - 1, h), r2 = vg_adm_cm_mirror(i + 1, h);
     const int c0 = vg_adm_cm_mirror(j - 1, w), c2 = vg_adm_cm_mirror(j + 1, w);
-    uint32_t t = 0;
+    uint32_t t = (uint32_t)VG_ADM_AT(int32_t, fsum, fpt, r0, c0) +
+                 (uint32_t)VG_ADM_AT(int32_t, fsum, fpt, r0, j) +
+                 (uint32_t)VG_ADM_AT(int32_t, fsum, fpt, r0, c2) +
+                 (uint32_t)VG_ADM_AT(int32_t, fsum, fpt, i, c0) +
+                 (uint32_t)VG_ADM_AT(int32_t, fsum, fpt, i, c2) +
+                 (uint32_t)VG_ADM_AT(int32_t, fsum, fpt, r2, c0) +
+                 (uint32_t)VG_ADM_AT(int32_t, fsum, fpt, r2, j) +
+                 (uint32_t)VG_ADM_AT(int32_t, fsum, fpt, r2, c2);
 
     for (int b = 0; b < 3; b++) {
-        const uint64_t f = flt[b];
-        t += (uint32_t)(int32_t)VG_ADM_AT(T, f, pt, r0, c0) +
-             (uint32_t)(int32_t)VG_ADM_AT(T, f, pt, r0, j) +
-             (uint32_t)(int32_t)VG_ADM_AT(T, f, pt, r0, c2) +
-             (uint32_t)(int32_t)VG_ADM_AT(T, f, pt, i, c0) +
-             (uint32_t)(int32_t)VG_ADM_AT(T, f, pt, i, c2) +
-             (uint32_t)(int32_t)VG_ADM_AT(T, f, pt, r2, c0) +
-             (uint32_t)(int32_t)VG_ADM_AT(T, f, pt, r2, j) +
-             (uint32_t)(int32_t)VG_ADM_AT(T, f, pt, r2, c2);
         const int32_t cv = VG_ADM_AT(T, cval[b], pt, i, j);
         if (s == 0) {
             /* centre: wrap16(R_12(8738 |C|)) (ONE_BY_15) */
@@ -399,14 +407,15 @@ VG_ADM_HD void vg_adm_cm_elem(const VgAdmParams *p, int s, int i, int j,
     const int64_t pt = bd->pitch;
 
     if (s == 0) {
-        const int32_t tn = vg_adm_cm_thr<int16_t>(0, bd->cav, bd->caf, pt,
-                                                  g->w, g->h, i, j);
+        const int32_t tn = vg_adm_cm_thr<int16_t>(0, bd->cav, bd->fa, bd->fpitch,
+                                                  pt, g->w, g->h, i, j);
         for (int b = 0; b < 3; b++)
             acc[b] += vg_adm_cm_val_s0(b, (int32_t)g->fac[b], g->cm_cub[b], tn,
                                        VG_ADM_AT(int16_t, bd->r[b], pt, i, j));
         if (p->aim) {
-            const int32_t ta = vg_adm_cm_thr<int16_t>(0, bd->crv, bd->crf, pt,
-                                                      g->w, g->h, i, j);
+            const int32_t ta = vg_adm_cm_thr<int16_t>(0, bd->crv, bd->fr,
+                                                      bd->fpitch, pt, g->w,
+                                                      g->h, i, j);
             for (int b = 0; b < 3; b++)
                 acc[3 + b] += vg_adm_cm_val_s0(b, (int32_t)g->fac[b],
                                                g->cm_cub[b], ta,
@@ -417,14 +426,15 @@ VG_ADM_HD void vg_adm_cm_elem(const VgAdmParams *p, int s, int i, int j,
     } else {
         /* adm_csf_den_s123: e = 31, 30, 31 for scales 1, 2, 3 */
         const uint32_t e = s == 2 ? 30 : 31;
-        const int32_t tn = vg_adm_cm_thr<int32_t>(s, bd->cav, bd->caf, pt,
-                                                  g->w, g->h, i, j);
+        const int32_t tn = vg_adm_cm_thr<int32_t>(s, bd->cav, bd->fa, bd->fpitch,
+                                                  pt, g->w, g->h, i, j);
         for (int b = 0; b < 3; b++)
             acc[b] += vg_adm_cm_val_s123(g->fac[b], g->cm_cub[b], tn,
                                          VG_ADM_AT(int32_t, bd->r[b], pt, i, j));
         if (p->aim) {
-            const int32_t ta = vg_adm_cm_thr<int32_t>(s, bd->crv, bd->crf, pt,
-                                                      g->w, g->h, i, j);
+            const int32_t ta = vg_adm_cm_thr<int32_t>(s, bd->crv, bd->fr,
+                                                      bd->fpitch, pt, g->w,
+                                                      g->h, i, j);
             for (int b = 0; b < 3; b++)
                 acc[3 + b] += vg_adm_cm_val_s123(g->fac[b], g->cm_cub[b], ta,
                                                  VG_ADM_AT(int32_t, bd->a[b], pt, i, j));

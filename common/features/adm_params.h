@@ -20,8 +20,10 @@
 #define VG_ADM_CUDA_SCALES 4
 #define VG_ADM_BX 32            ///< DWT / decouple block: threads along x
 #define VG_ADM_BY 8             ///< DWT / decouple block: threads along y
-#define VG_ADM_CM_THREADS 256   ///< CM block: one band row per block
+#define VG_ADM_CM_THREADS 256   ///< CM block: a warp per band row
 #define VG_ADM_CM_WARPS (VG_ADM_CM_THREADS / 32)
+#define VG_ADM_CM_TW 128        ///< CM tile: columns (four per lane)
+#define VG_ADM_CM_TH VG_ADM_CM_WARPS ///< CM tile: rows (one per warp)
 
 /** Band indices (cpu/adm.c): a = L.lo, h = L.hi, v = H.lo, d = H.hi. */
 enum { VG_ADM_BA = 0, VG_ADM_BH = 1, VG_ADM_BV = 2, VG_ADM_BD = 3 };
@@ -37,9 +39,10 @@ typedef struct VgAdmResults {
 typedef struct VgAdmBands {
     uint64_t ref[4], dis[4];   ///< DWT bands (VG_ADM_BA..BD)
     uint64_t r[3], a[3];       ///< decouple: restored / additive (h, v, d)
-    uint64_t cav[3], caf[3];   ///< csf(a): value, |value|/30
-    uint64_t crv[3], crf[3];   ///< csf(r): value, |value|/30 (AIM)
+    uint64_t cav[3], crv[3];   ///< csf(a), csf(r) (AIM)
+    uint64_t fa, fr;           ///< int32: sum over h, v, d of |csf(a)|/30, |csf(r)|/30
     int64_t pitch;             ///< bytes
+    int64_t fpitch;            ///< bytes, of fa and fr
 } VgAdmBands;
 
 /** Geometry and fixed-point weights of one scale. */
@@ -55,6 +58,9 @@ typedef struct VgAdmGeo {
     int32_t tiles_x;             ///< decouple tiles per tile row
     int32_t tile0;               ///< first flattened decouple tile of the scale
     int32_t row0;                ///< first flattened CM row of the scale
+    int32_t cm_tiles_x;          ///< CM tiles per tile row
+    int32_t cm_tile0;            ///< first flattened CM tile of the scale
+    int32_t cm_trow0;            ///< first flattened CM tile row of the scale
 } VgAdmGeo;
 
 /** Per-frame-invariant parameters; lives in device memory. */
@@ -67,6 +73,10 @@ typedef struct VgAdmParams {
     int32_t s_first;     ///< first scale decoupled (1 with adm_skip_scale0)
     int32_t n_tiles;     ///< decouple tiles of all scales
     int32_t n_rows;      ///< CM rows of all scales
+    int32_t n_cm_tiles;  ///< CM tiles of all scales
+    int32_t n_cm_trows;  ///< CM tile rows of all scales
+    uint64_t rows;       ///< int64[n_rows][9]: CM row sums being added, zero between frames
+    uint64_t ticket;     ///< uint32[n_cm_trows]: tiles of the tile row done, zero between frames
 } VgAdmParams;
 
 /** DWT of one scale, reference (z = 0) and distorted (z = 1). */

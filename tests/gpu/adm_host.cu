@@ -222,23 +222,57 @@ static void gpu_emulated(const Case *c, const Luma *ref, const Luma *dis,
             }
     }
 
-    /* vg_adm_cm: one row per block, per-thread partial sums */
-    memset(tot, 0, sizeof(tot));
-    for (int r = 0; r < par.n_rows; r++) {
+    /* vg_adm_cm: tiles of CM_TH rows (a warp each) and CM_TW columns
+     * (lane + 32 q), each warp's sums added to its row's sums in p->rows;
+     * then every row rounded, per scale, as the last tile of each tile
+     * row does */
+    int64_t *rows = (int64_t *)(uintptr_t)par.rows;
+    for (int t = 0; t < par.n_cm_tiles; t++) {
         int s = VG_ADM_CUDA_SCALES - 1;
-        while (s > par.s_first && r < par.g[s].row0)
+        while (s > par.s_first && t < par.g[s].cm_tile0)
             s--;
         const VgAdmGeo *g = &par.g[s];
-        const int i = g->ct + (r - g->row0);
-        int64_t row[9] = { 0 };
-        for (int tid = 0; tid < VG_ADM_CM_THREADS; tid++) {
-            int64_t acc[9] = { 0 };
-            for (int j = g->cl + tid; j < g->cr; j += VG_ADM_CM_THREADS)
-                vg_adm_cm_elem(&par, s, i, j, acc);
-            for (int k = 0; k < 9; k++)
-                row[k] += acc[k];
+        const int u = t - g->cm_tile0;
+        for (int w = 0; w < VG_ADM_CM_TH; w++) {
+            const int ri = (u / g->cm_tiles_x) * VG_ADM_CM_TH + w;
+            if (g->ct + ri >= g->cb)
+                continue;
+            for (int lane = 0; lane < 32; lane++) {
+                const int j0 = g->cl + (u % g->cm_tiles_x) * VG_ADM_CM_TW + lane;
+                int64_t acc[9] = { 0 };
+                for (int q = 0; q < VG_ADM_CM_TW / 32; q++)
+                    if (j0 + 32 * q < g->cr)
+                        vg_adm_cm_elem(&par, s, g->ct + ri, j0 + 32 * q, acc);
+                for (int k = 0; k < 9; k++)
+                    rows[(size_t)(g->row0 + ri) * 9 + k] =
+                        (int64_t)((uint64_t)rows[(size_t)(g->row0 + ri) * 9 + k] +
+                                  (uint64_t)acc[k]);
+            }
         }
-        vg_adm_round_row(&par, s, row, tot[s]);
+    }
+    memset(tot, 0, sizeof(tot));
+    for (int s = par.s_first; s < VG_ADM_CUDA_SCALES; s++) {
+        const VgAdmGeo *g = &par.g[s];
+        for (int r = 0; r < g->cb - g->ct; r++) {
+            int64_t *row = rows + (size_t)(g->row0 + r) * 9;
+            vg_adm_round_row(&par, s, row, tot[s]);
+            memset(row, 0, 9 * sizeof(*row));
+        }
+    }
+    /* what the kernel leaves for the next frame */
+    for (int r = 0; r < par.n_rows * 9; r++)
+        if (rows[r])
+            abort();
+    /* every tile belongs to one tile row of its scale */
+    for (int s = par.s_first; s < VG_ADM_CUDA_SCALES; s++) {
+        const VgAdmGeo *g = &par.g[s];
+        const int trows = (g->cb - g->ct + VG_ADM_CM_TH - 1) / VG_ADM_CM_TH;
+        const int next = s + 1 < VG_ADM_CUDA_SCALES ? par.g[s + 1].cm_tile0 :
+                         par.n_cm_tiles;
+        if (next - g->cm_tile0 != trows * g->cm_tiles_x ||
+            (s + 1 < VG_ADM_CUDA_SCALES ? par.g[s + 1].cm_trow0 : par.n_cm_trows) -
+            g->cm_trow0 != trows)
+            abort();
     }
     int64_t *flat = &res.num[0][0];
     for (int s = 0; s < VG_ADM_CUDA_SCALES; s++)
