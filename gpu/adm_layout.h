@@ -99,14 +99,16 @@ static inline size_t vg_adm_cuda_layout(VgAdmParams *p,
         g->tiles_x = (g->dr - g->dl + VG_ADM_BX - 1) / VG_ADM_BX;
         g->cm_tiles_x = (g->cr - g->cl + VG_ADM_CM_TW - 1) / VG_ADM_CM_TW;
         if (k >= p->s_first) {
+            const int cm_th = (g->cb - g->ct + VG_ADM_CM_TH - 1) / VG_ADM_CM_TH;
+
             g->tile0 = tiles;
             g->row0 = rows;
             g->cm_tile0 = cm_tiles;
             g->cm_trow0 = cm_trows;
             tiles += g->tiles_x * ((g->db - g->dt + VG_ADM_BY - 1) / VG_ADM_BY);
             rows += g->cb - g->ct;
-            cm_trows += (g->cb - g->ct + VG_ADM_CM_TH - 1) / VG_ADM_CM_TH;
-            cm_tiles = g->cm_tile0 + g->cm_tiles_x * (cm_trows - g->cm_trow0);
+            cm_trows += cm_th;
+            cm_tiles += g->cm_tiles_x * cm_th;
         }
     }
     p->n_tiles = tiles;
