@@ -67,7 +67,8 @@ __device__ __forceinline__ void vg_vif_run(const VgVifParams &p)
         /* uniform per block */
         if (!p.stat || bx0 >= p.w || by0 >= p.h)
             return;
-        vg_vif_stat_load(&t.st, tid, &p, fw / 2, BPS, bx0, by0);
+        if (!vg_vif_stat_load_inside(&t.st, tid, &p, fw / 2, BPS, bx0, by0))
+            vg_vif_stat_load(&t.st, tid, &p, fw / 2, BPS, bx0, by0);
         __syncthreads();
         vg_vif_stat_vert(&t.st, tid, fw, SCALE, BPS == 1, p.bpc);
         __syncthreads();
@@ -80,7 +81,8 @@ __device__ __forceinline__ void vg_vif_run(const VgVifParams &p)
 
         if (!p.dref || bx0 >= p.dw || by0 >= p.dh)
             return;
-        vg_vif_ds_load(&t.ds, tid, &p, dfw / 2, BPS, bx0, by0);
+        if (!vg_vif_ds_load_inside(&t.ds, tid, &p, dfw / 2, BPS, bx0, by0))
+            vg_vif_ds_load(&t.ds, tid, &p, dfw / 2, BPS, bx0, by0);
         __syncthreads();
         vg_vif_ds_vert(&t.ds, tid, dfw, ts, SCALE ? 16 : p.bpc);
         __syncthreads();

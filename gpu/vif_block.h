@@ -101,10 +101,14 @@ typedef struct VgVifStatTile {
     uint32_t xy[VG_VIF_TH][VG_VIF_SIW];
 } VgVifStatTile;
 
+/** Row length of a down-sampling tile: DIW rounded up to 8 samples, so
+ *  that whole words land on aligned entries. */
+#define VG_VIF_DIWP ((VG_VIF_DIW + 7) & ~7)
+
 typedef struct VgVifDsTile {
-    uint16_t x[VG_VIF_DIH][VG_VIF_DIW], y[VG_VIF_DIH][VG_VIF_DIW];
+    uint16_t x[VG_VIF_DIH][VG_VIF_DIWP], y[VG_VIF_DIH][VG_VIF_DIWP];
     /* vertical pass at the DH even rows */
-    uint16_t v1[VG_VIF_DH][VG_VIF_DIW], v2[VG_VIF_DH][VG_VIF_DIW];
+    uint16_t v1[VG_VIF_DH][VG_VIF_DIWP], v2[VG_VIF_DH][VG_VIF_DIWP];
 } VgVifDsTile;
 
 typedef union VgVifTile {
@@ -226,6 +230,114 @@ VG_VIF_FN void vg_vif_stat_load(VgVifStatTile *t, unsigned tid,
         t->x[r][c] = a;
         t->y[r][c] = b;
     }
+}
+
+/* the samples of one 4-byte word (4 of 8 bits, 2 of 16) into a tile row
+ * from entry c: one 8- or 4-byte shared-memory store on the device */
+VG_VIF_FN void vg_vif_put4(uint16_t *row, unsigned c, uint32_t v,
+                           unsigned bps)
+{
+#ifdef __CUDACC__
+    if (bps == 1)
+        *(uint2 *)(row + c) = make_uint2(__byte_perm(v, 0, 0x4140),
+                                         __byte_perm(v, 0, 0x4342));
+    else
+        *(uint32_t *)(row + c) = v;
+#else
+    for (unsigned k = 0; k < 4 / bps; k++)
+        row[c + k] = (uint16_t)(bps == 1 ? v >> 8 * k & 0xff : v >> 16 * k);
+#endif
+}
+
+/* the same for an 8-byte word (v0 its first four bytes): 16 or 8 bytes */
+VG_VIF_FN void vg_vif_put8(uint16_t *row, unsigned c, uint32_t v0,
+                           uint32_t v1, unsigned bps)
+{
+#ifdef __CUDACC__
+    if (bps == 1)
+        *(uint4 *)(row + c) = make_uint4(__byte_perm(v0, 0, 0x4140),
+                                         __byte_perm(v0, 0, 0x4342),
+                                         __byte_perm(v1, 0, 0x4140),
+                                         __byte_perm(v1, 0, 0x4342));
+    else
+        *(uint2 *)(row + c) = make_uint2(v0, v1);
+#else
+    vg_vif_put4(row, c, v0, bps);
+    vg_vif_put4(row, c + 4 / bps, v1, bps);
+#endif
+}
+
+/* the word of wb (4 or 8) bytes at a: w[0] its first four bytes */
+VG_VIF_FN void vg_vif_word(const uint8_t *a, unsigned wb, uint32_t w[2])
+{
+#ifdef __CUDACC__
+    if (wb == 8) {
+        const uint2 q = __ldg((const uint2 *)a);
+        w[0] = q.x;
+        w[1] = q.y;
+    } else {
+        w[0] = __ldg((const uint32_t *)a);
+    }
+#else
+    w[0] = w[1] = 0;
+    for (unsigned k = 0; k < wb; k++)
+        w[k / 4] |= (uint32_t)a[k] << 8 * (k % 4);
+#endif
+}
+
+/*
+ * The input of a tile that needs no mirroring (its rows and columns with
+ * the halo inside the picture), in whole words of 8 bytes where the
+ * alignment of the rows allows it, else of 4, one word of each picture
+ * per thread and pass. Returns 0, having loaded nothing, for other tiles
+ * and alignments; vg_vif_stat_load() then loads the tile. Uniform per
+ * block.
+ */
+VG_VIF_FN int vg_vif_stat_load_inside(VgVifStatTile *t, unsigned tid,
+                                      const VgVifParams *p, unsigned half,
+                                      unsigned bps, unsigned bx0,
+                                      unsigned by0)
+{
+    const unsigned iw = VG_VIF_TW + 2 * half, ih = VG_VIF_TH + 2 * half;
+    const unsigned wb = (half * bps) % 8 ? 4 : 8;   /* bytes per word */
+    const unsigned wpr = iw * bps / wb;             /* words per row */
+    const unsigned spw = wb / bps;                  /* samples per word */
+    const uint64_t bits = p->ref | p->dis | (uint64_t)p->ref_pitch |
+                          (uint64_t)p->dis_pitch;
+
+    /* bx0 is a multiple of TW, so the first word is aligned when the
+     * half-width is */
+    if ((half * bps) % 4 || (iw * bps) % wb || bits % wb ||
+        bx0 < half || by0 < half || bx0 + VG_VIF_TW + half > p->w ||
+        by0 + VG_VIF_TH + half > p->h)
+        return 0;
+
+    const uint8_t *ra = (const uint8_t *)(uintptr_t)p->ref +
+                        (int64_t)(by0 - half) * p->ref_pitch +
+                        (int64_t)(bx0 - half) * bps;
+    const uint8_t *da = (const uint8_t *)(uintptr_t)p->dis +
+                        (int64_t)(by0 - half) * p->dis_pitch +
+                        (int64_t)(bx0 - half) * bps;
+
+    VG_VIF_UNROLL
+    for (unsigned n = 0; n < (wpr * ih + VG_VIF_NT - 1) / VG_VIF_NT; n++) {
+        const unsigned i = tid + n * VG_VIF_NT;
+        if (i >= wpr * ih)
+            break;
+        const unsigned r = i / wpr, k = i % wpr;
+        uint32_t a[2], b[2];
+
+        vg_vif_word(ra + (int64_t)r * p->ref_pitch + k * wb, wb, a);
+        vg_vif_word(da + (int64_t)r * p->dis_pitch + k * wb, wb, b);
+        if (wb == 8) {
+            vg_vif_put8(t->x[r], k * spw, a[0], a[1], bps);
+            vg_vif_put8(t->y[r], k * spw, b[0], b[1], bps);
+        } else {
+            vg_vif_put4(t->x[r], k * spw, a[0], bps);
+            vg_vif_put4(t->y[r], k * spw, b[0], bps);
+        }
+    }
+    return 1;
 }
 
 /*
@@ -422,6 +534,59 @@ VG_VIF_FN void vg_vif_ds_load(VgVifDsTile *t, unsigned tid,
         t->x[r][c] = a;
         t->y[r][c] = b;
     }
+}
+
+/*
+ * vg_vif_ds_load() for a tile whose input needs no mirroring, in whole
+ * words as vg_vif_stat_load_inside() loads (the last word of a row may
+ * reach past the tile's columns, never past the picture's). Returns 0,
+ * having loaded nothing, for other tiles and alignments.
+ */
+VG_VIF_FN int vg_vif_ds_load_inside(VgVifDsTile *t, unsigned tid,
+                                    const VgVifParams *p, unsigned half,
+                                    unsigned bps, unsigned bx0, unsigned by0)
+{
+    const unsigned iw = 2 * VG_VIF_DW - 1 + 2 * half;
+    const unsigned ih = 2 * VG_VIF_DH - 1 + 2 * half;
+    const unsigned wb = (half * bps) % 8 ? 4 : 8;   /* bytes per word */
+    const unsigned wpr = (iw * bps + wb - 1) / wb;  /* words per row */
+    const unsigned spw = wb / bps;                  /* samples per word */
+    const uint64_t bits = p->ref | p->dis | (uint64_t)p->ref_pitch |
+                          (uint64_t)p->dis_pitch;
+
+    /* 2 bx0 is a multiple of 2 DW: the first word is aligned when the
+     * half-width is */
+    if ((half * bps) % 4 || wpr * spw > VG_VIF_DIWP || bits % wb ||
+        2 * bx0 < half || 2 * by0 < half ||
+        2 * bx0 - half + wpr * spw > p->w || 2 * by0 - half + ih > p->h)
+        return 0;
+
+    const uint8_t *ra = (const uint8_t *)(uintptr_t)p->ref +
+                        (int64_t)(2 * by0 - half) * p->ref_pitch +
+                        (int64_t)(2 * bx0 - half) * bps;
+    const uint8_t *da = (const uint8_t *)(uintptr_t)p->dis +
+                        (int64_t)(2 * by0 - half) * p->dis_pitch +
+                        (int64_t)(2 * bx0 - half) * bps;
+
+    VG_VIF_UNROLL
+    for (unsigned n = 0; n < (wpr * ih + VG_VIF_NT - 1) / VG_VIF_NT; n++) {
+        const unsigned i = tid + n * VG_VIF_NT;
+        if (i >= wpr * ih)
+            break;
+        const unsigned r = i / wpr, k = i % wpr;
+        uint32_t a[2], b[2];
+
+        vg_vif_word(ra + (int64_t)r * p->ref_pitch + k * wb, wb, a);
+        vg_vif_word(da + (int64_t)r * p->dis_pitch + k * wb, wb, b);
+        if (wb == 8) {
+            vg_vif_put8(t->x[r], k * spw, a[0], a[1], bps);
+            vg_vif_put8(t->y[r], k * spw, b[0], b[1], bps);
+        } else {
+            vg_vif_put4(t->x[r], k * spw, a[0], bps);
+            vg_vif_put4(t->y[r], k * spw, b[0], bps);
+        }
+    }
+    return 1;
 }
 
 /* vertical pass at the even rows 2r, taps of scale ts = s + 1, shift sh */
