@@ -23,10 +23,10 @@
 typedef struct AdmCuda {
     VgAdmScale sc[VG_ADM_NB_SCALES];
     VgAdmFactors fac;
-    VgAdmParams par;                ///< host copy of what dpar holds
+    VgAdmLaunch l;                  ///< the decouple and CM kernels' parameters
     VgAdmDwtParams dwt[VG_ADM_NB_SCALES];
     CUfunction f_dwt0, f_dwt1, f_dwt23, f_dec, f_cm;
-    CUdeviceptr mem, dpar;
+    CUdeviceptr mem;
     size_t mem_bytes;
 } AdmCuda;
 
@@ -37,9 +37,7 @@ static void adm_cuda_close(VgFeatureCtx *fc)
 
     if (s->mem)
         VG_CU(cu, fc->log, cuMemFree, s->mem);
-    if (s->dpar)
-        VG_CU(cu, fc->log, cuMemFree, s->dpar);
-    s->mem = s->dpar = 0;
+    s->mem = 0;
 }
 
 static int adm_cuda_init(VgFeatureCtx *fc)
@@ -74,18 +72,14 @@ static int adm_cuda_init(VgFeatureCtx *fc)
         (ret = vg_cuda_device_function(e, "vg_adm_cm", &s->f_cm)) < 0)
         return ret;
 
-    s->mem_bytes = vg_adm_cuda_layout(&s->par, s->dwt, s->sc, &s->fac, o, 0);
-    if ((ret = VG_CU(cu, fc->log, cuMemAlloc, &s->mem, s->mem_bytes)) < 0 ||
-        (ret = VG_CU(cu, fc->log, cuMemAlloc, &s->dpar, sizeof(VgAdmParams))) < 0)
+    s->mem_bytes = vg_adm_cuda_layout(&s->l.par, s->dwt, s->sc, &s->fac, o, 0);
+    if ((ret = VG_CU(cu, fc->log, cuMemAlloc, &s->mem, s->mem_bytes)) < 0)
         goto fail;
-    vg_adm_cuda_layout(&s->par, s->dwt, s->sc, &s->fac, o, (uint64_t)s->mem);
+    vg_adm_cuda_layout(&s->l.par, s->dwt, s->sc, &s->fac, o, (uint64_t)s->mem);
     /* zeroed like the CPU path's calloc() (the CM row sums and counter
-     * must start at zero); the params stay in s->par for the life of the
-     * feature, so the asynchronous copy may read them */
+     * must start at zero) */
     if ((ret = VG_CU(cu, fc->log, cuMemsetD8Async, s->mem, 0, s->mem_bytes,
-                     st)) < 0 ||
-        (ret = VG_CU(cu, fc->log, cuMemcpyHtoDAsync, s->dpar, &s->par,
-                     sizeof(s->par), st)) < 0)
+                     st)) < 0)
         goto fail;
     return 0;
 fail:
@@ -98,7 +92,6 @@ static int adm_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
     AdmCuda *s = fc->priv;
     const VgAdmOpts *o = fc->opts;
     VgCudaDevice *e = fc->backend;
-    VgAdmLaunch l = { .par = (uint64_t)s->dpar, .res = (uint64_t)f->res };
     int ret;
 
     /* integer_adm.c extract(), as cpu/adm.c adm_extract() */
@@ -125,11 +118,13 @@ static int adm_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
                                          VG_ADM_BX, VG_ADM_BY, d)) < 0)
             return ret;
     }
-    if ((ret = vg_cuda_device_launch(e, s->f_dec, (unsigned)s->par.n_tiles, 1, 1,
-                                     VG_ADM_BX, VG_ADM_BY, &l)) < 0)
+    /* the parameters are copied at the launch */
+    s->l.res = (uint64_t)f->res;
+    if ((ret = vg_cuda_device_launch(e, s->f_dec, (unsigned)s->l.par.n_tiles, 1, 1,
+                                     VG_ADM_BX, VG_ADM_BY, &s->l)) < 0)
         return ret;
-    return vg_cuda_device_launch(e, s->f_cm, (unsigned)s->par.n_cm_tiles, 1, 1,
-                                 VG_ADM_CM_THREADS, 1, &l);
+    return vg_cuda_device_launch(e, s->f_cm, (unsigned)s->l.par.n_cm_tiles, 1, 1,
+                                 VG_ADM_CM_THREADS, 1, &s->l);
 }
 
 static int adm_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)
@@ -142,7 +137,7 @@ static int adm_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)
 
     for (int k = 0; k < VG_ADM_NB_SCALES; k++) {
         uint64_t den[3];
-        if (k < s->par.s_first) {
+        if (k < s->l.par.s_first) {
             /* adm_skip_scale0: num 0, den 1e-10f (integer_compute_adm) */
             num_s[k] = 0.0f;
             den_s[k] = 1e-10f;
@@ -153,7 +148,7 @@ static int adm_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)
         den_s[k] = vg_adm_den_score(&s->sc[k], &s->fac, k, den,
                                     o->noise_weight);
         num_s[k] = vg_adm_cm_score(&s->sc[k], k, r->num[k], o->noise_weight);
-        if (s->par.aim)
+        if (s->l.par.aim)
             aim_s[k] = vg_adm_cm_score(&s->sc[k], k, r->aim[k], 0.0);
     }
     return vg_adm_finish(fc, f->index, num_s, den_s, aim_s);

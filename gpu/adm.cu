@@ -61,9 +61,9 @@ vg_adm_dwt_s23(const VgAdmDwtParams p)
 
 /* one 32 x 8 tile of a decouple region per block, scales flattened */
 extern "C" __global__ void __launch_bounds__(VG_ADM_BX * VG_ADM_BY)
-vg_adm_decouple(const VgAdmLaunch l)
+vg_adm_decouple(const __grid_constant__ VgAdmLaunch l)
 {
-    const VgAdmParams *p = (const VgAdmParams *)(uintptr_t)l.par;
+    const VgAdmParams *p = &l.par;
     const int t = blockIdx.x;
     int s = VG_ADM_CUDA_SCALES - 1;
 
@@ -87,9 +87,9 @@ vg_adm_decouple(const VgAdmLaunch l)
  * for the next frame.
  */
 extern "C" __global__ void __launch_bounds__(VG_ADM_CM_THREADS, 3)
-vg_adm_cm(const VgAdmLaunch l)
+vg_adm_cm(const __grid_constant__ VgAdmLaunch l)
 {
-    const VgAdmParams *p = (const VgAdmParams *)(uintptr_t)l.par;
+    const VgAdmParams *p = &l.par;
     unsigned long long *rows = (unsigned long long *)(uintptr_t)p->rows;
     __shared__ long long part[VG_ADM_CM_WARPS][9];
     __shared__ int last;

@@ -92,9 +92,12 @@ typedef struct VgAdmDwtParams {
     int32_t hrnd, hsh;        ///< scales 1..3: horizontal rounding
 } VgAdmDwtParams;
 
-/** Decouple and CM kernels: the parameters in device memory, the results. */
+/**
+ * Decouple and CM kernels: the parameters, by value (kernel parameter
+ * space, read through the constant cache), and the results.
+ */
 typedef struct VgAdmLaunch {
-    uint64_t par;   ///< const VgAdmParams * (device)
+    VgAdmParams par;
     uint64_t res;   ///< VgAdmResults * (device, zeroed by the engine)
 } VgAdmLaunch;
 

@@ -27,11 +27,10 @@
 static const VgCuda *cu;
 
 typedef struct Bench {
-    VgAdmParams par;
+    VgAdmLaunch l;      ///< decouple and CM parameters, by value
     VgAdmDwtParams dwt[VG_ADM_NB_SCALES];
     CUfunction fn[5];   ///< dwt s0, s1, s23, decouple, cm
-    CUdeviceptr dpar, res;
-    unsigned cm_grid;
+    CUdeviceptr res;
 } Bench;
 
 static int launch(CUfunction fn, unsigned gx, unsigned gy, unsigned gz,
@@ -47,8 +46,6 @@ static int launch(CUfunction fn, unsigned gx, unsigned gy, unsigned gz,
 static int launch_frame(Bench *b, CUdeviceptr ref, CUdeviceptr dis,
                         int64_t pitch, unsigned bpc, CUstream st)
 {
-    VgAdmLaunch l = { .par = b->dpar, .res = b->res };
-
     if (VG_CU(cu, NULL, cuMemsetD8Async, b->res, 0, sizeof(VgAdmResults), st) < 0)
         return -1;
     b->dwt[0].src[0] = ref;
@@ -62,9 +59,11 @@ static int launch_frame(Bench *b, CUdeviceptr ref, CUdeviceptr dis,
                    d, st) < 0)
             return -1;
     }
-    if (launch(b->fn[3], (unsigned)b->par.n_tiles, 1, 1, VG_ADM_BX, VG_ADM_BY,
-               &l, st) < 0 ||
-        launch(b->fn[4], b->cm_grid, 1, 1, VG_ADM_CM_THREADS, 1, &l, st) < 0)
+    b->l.res = b->res;
+    if (launch(b->fn[3], (unsigned)b->l.par.n_tiles, 1, 1, VG_ADM_BX, VG_ADM_BY,
+               &b->l, st) < 0 ||
+        launch(b->fn[4], (unsigned)b->l.par.n_cm_tiles, 1, 1, VG_ADM_CM_THREADS,
+               1, &b->l, st) < 0)
         return -1;
     return 0;
 }
@@ -120,17 +119,14 @@ int main(int argc, char **argv)
             vg_adm_scales(w, h, sc);
             if (vg_adm_factors(&o, &fac, NULL) < 0)
                 return 1;
-            const size_t bytes = vg_adm_cuda_layout(&b.par, b.dwt, sc, &fac, &o, 0);
+            const size_t bytes = vg_adm_cuda_layout(&b.l.par, b.dwt, sc, &fac, &o, 0);
             if (VG_CU(cu, NULL, cuMemAlloc, &mem, bytes) < 0 ||
-                VG_CU(cu, NULL, cuMemAlloc, &b.dpar, sizeof(b.par)) < 0 ||
                 VG_CU(cu, NULL, cuMemAlloc, &b.res, sizeof(VgAdmResults)) < 0)
                 return 1;
-            vg_adm_cuda_layout(&b.par, b.dwt, sc, &fac, &o, (uint64_t)mem);
-            if (VG_CU(cu, NULL, cuMemcpyHtoD, b.dpar, &b.par, sizeof(b.par)) < 0)
+            vg_adm_cuda_layout(&b.l.par, b.dwt, sc, &fac, &o, (uint64_t)mem);
+            /* the CM row sums and counters start at zero */
+            if (VG_CU(cu, NULL, cuMemsetD8Async, mem, 0, bytes, bc.st) < 0)
                 return 1;
-            b.cm_grid = (unsigned)b.par.n_rows;
-            if (n_sm > 0 && b.cm_grid > 4u * (unsigned)n_sm)
-                b.cm_grid = 4u * (unsigned)n_sm;
             for (int k = 0; k < 5; k++)
                 if (VG_CU(cu, NULL, cuModuleGetFunction, &b.fn[k], bc.mod,
                           k == 0 && f ? "vg_adm_dwt_s0_16" : names[k]) < 0)
@@ -147,13 +143,12 @@ int main(int argc, char **argv)
                 bench_cuda_elapsed(&bc, &ms) < 0)
                 return 1;
             printf("admbench: %ux%u %u-bit: ADM kernels %.3f ms/frame (CUDA "
-                   "events, CM grid %u blocks), adm through the API on device "
+                   "events, CM grid %d blocks), adm through the API on device "
                    "pictures %.3f ms/frame (wall)\n", w, h, bpc, ms / frames,
-                   b.cm_grid, api_ms(dp, dp + 2, frames));
+                   b.l.par.n_cm_tiles, api_ms(dp, dp + 2, frames));
             for (int i = 0; i < 4; i++)
                 VG_CU(cu, NULL, cuMemFree, buf[i]);
             VG_CU(cu, NULL, cuMemFree, mem);
-            VG_CU(cu, NULL, cuMemFree, b.dpar);
             VG_CU(cu, NULL, cuMemFree, b.res);
         }
     }
