@@ -14,6 +14,9 @@
 #   the library alone, frames resident (tests/bench/vmafbench), if given
 #   time to first score: a one-frame run less the same build's one-frame
 #   decode (library set-up, kernel module load, the first frame)
+#   steady state of the replay rows: the frames a run twice as long adds
+#   over the time it adds, which leaves out what both lengths pay once
+#   (process and CUDA start-up, decoding the frames to replay)
 #
 # Each figure is the best of VG_RUNS runs; the runs of one row alternate
 # between the two ffmpeg builds, so that both see the same machine state.
@@ -30,6 +33,7 @@
 #   VG_CORPUS_DIR   the encoded corpus (default <repo>/../shared/corpus)
 #   VG_RUNS         runs per figure (default 3)
 #   VG_REPLAY       extra passes of the replayed frames (default 199)
+#   VG_SIZES        the sizes measured (default "1080 2160")
 #   VG_FATE_WORK    work directory (default: a temporary one, removed)
 
 set -u
@@ -101,6 +105,45 @@ row() {
     [ -z "$anchor_args" ] || eval "${key}_anchor_$size=$(best max $a)"
 }
 
+# steady SIZE: the replay rows again at two lengths (VG_REPLAY and
+# 2 VG_REPLAY + 1 extra passes); the best time of each length, then the
+# added frames over the added time, for the replay alone and with each
+# filter (the runs alternate as in row())
+steady() {
+    size=$1
+    long=$((2 * replay + 1))
+    lp2="loop=loop=$long:size=$nf:start=0"
+    n1=$((nf * (replay + 1))) n2=$((nf * (long + 1)))
+    for k in rp ro ra; do
+        eval "${k}1= ${k}2="
+    done
+    i=0
+    while [ $i -lt "$runs" ]; do
+        for l in 1 2; do
+            if [ $l = 1 ]; then lpl=$lp; else lpl=$lp2; fi
+            # shellcheck disable=SC2086
+            t=$(secs "$ours" $in -filter_complex "[0:v]$lpl[d];[1:v]$lpl[r]" -map "[d]" -map "[r]" -f null -)
+            eval "rp$l=\"\$rp$l $t\""
+            # shellcheck disable=SC2086
+            t=$(secs "$ours" $in -filter_complex "[0:v]$lpl[d];[1:v]$lpl[r];[d][r]vmafgpu=model=version=vmaf_v0.6.1" -f null -)
+            eval "ro$l=\"\$ro$l $t\""
+            # shellcheck disable=SC2086
+            t=$(secs "$anchor" $in -filter_complex "[0:v]$lpl,scale_cuda=format=yuv420p[d];[1:v]$lpl,scale_cuda=format=yuv420p[r];[d][r]libvmaf_cuda" -f null -)
+            eval "ra$l=\"\$ra$l $t\""
+        done
+        i=$((i + 1))
+    done
+    for k in rp ro ra; do
+        # shellcheck disable=SC2046,SC2086
+        t1=$(best min $(eval echo "\$${k}1"))
+        # shellcheck disable=SC2046,SC2086
+        t2=$(best min $(eval echo "\$${k}2"))
+        v=$(awk -v a="$t1" -v b="$t2" -v n="$((n2 - n1))" \
+            'BEGIN { if (a + 0 > 0 && b + 0 > a + 0) printf "%.1f", n / (b - a); else printf "failed" }')
+        eval "steady_${k}_$size=$v"
+    done
+}
+
 # startup SIZE: the best (shortest) of 2 x VG_RUNS one-frame runs of each
 # build, with and without scoring; the difference is the time to first score
 startup() {
@@ -126,7 +169,7 @@ startup() {
     eval "start_anchor_$size=$(best min $a)"
 }
 
-for size in 1080 2160; do
+for size in ${VG_SIZES:-1080 2160}; do
     case $size in
     1080) dis=$corpus/p1080_dist_crf32.mp4 ref=$corpus/p1080_ref.mp4 nf=60 loops=19 ;;
     2160) dis=$corpus/p2160_dist_x265crf30.mp4 ref=$corpus/p2160_ref.mp4 nf=30 loops=19 ;;
@@ -148,10 +191,18 @@ for size in 1080 2160; do
     ours_args="$in -filter_complex [0:v]$lp[d];[1:v]$lp[r];[d][r]vmafgpu=model=version=vmaf_v0.6.1 -f null -"
     anchor_args="$in -filter_complex [0:v]$lp,scale_cuda=format=yuv420p[d];[1:v]$lp,scale_cuda=format=yuv420p[r];[d][r]libvmaf_cuda -f null -"
     row rvmaf $size
+    steady $size
     startup $size
 done
 
 lib_1080=- lib_2160=-
+for size in 1080 2160; do
+    for k in dec_ours dec_anchor vmaf_ours vmaf_anchor replay_ours replay_anchor \
+             rvmaf_ours rvmaf_anchor steady_rp steady_ro steady_ra start_dec \
+             start_deca start_ours start_anchor; do
+        eval "[ -n \"\${${k}_$size:-}\" ] || ${k}_$size=-"
+    done
+done
 if [ $# -ge 5 ]; then
     echo "throughput: the library alone (vmafbench)" >&2
     "$3" "$4" "$5" 1200 > "$w/vmafbench.out" 2>&1 || failed=1
@@ -175,10 +226,15 @@ echo "| replay alone (our build / libvmaf's) | $replay_ours_1080 / $replay_ancho
 echo "| replay + libvmaf_cuda | $rvmaf_anchor_1080 | $rvmaf_anchor_2160 |"
 echo "| replay + vmafgpu | $rvmaf_ours_1080 | $rvmaf_ours_2160 |"
 echo "| the library alone (vmafbench, resident frames) | $lib_1080 | $lib_2160 |"
+echo "| replay alone, steady state (frames added / time added) | $steady_rp_1080 | $steady_rp_2160 |"
+echo "| replay + libvmaf_cuda, steady state | $steady_ra_1080 | $steady_ra_2160 |"
+echo "| replay + vmafgpu, steady state | $steady_ro_1080 | $steady_ro_2160 |"
 echo "| vmafgpu / libvmaf_cuda on NVDEC | $(ratio "$vmaf_ours_1080" "$vmaf_anchor_1080") | $(ratio "$vmaf_ours_2160" "$vmaf_anchor_2160") |"
 echo "| vmafgpu on NVDEC / decode alone | $(ratio "$vmaf_ours_1080" "$dec_ours_1080") | $(ratio "$vmaf_ours_2160" "$dec_ours_2160") |"
 echo "| vmafgpu / libvmaf_cuda on replay | $(ratio "$rvmaf_ours_1080" "$rvmaf_anchor_1080") | $(ratio "$rvmaf_ours_2160" "$rvmaf_anchor_2160") |"
 echo "| replay + vmafgpu / the library alone | $(ratio "$rvmaf_ours_1080" "$lib_1080") | $(ratio "$rvmaf_ours_2160" "$lib_2160") |"
+echo "| replay + vmafgpu, steady state / the library alone | $(ratio "$steady_ro_1080" "$lib_1080") | $(ratio "$steady_ro_2160" "$lib_2160") |"
+echo "| vmafgpu / libvmaf_cuda on replay, steady state | $(ratio "$steady_ro_1080" "$steady_ra_1080") | $(ratio "$steady_ro_2160" "$steady_ra_2160") |"
 echo "| one-frame decode of the pair, ms (our build / libvmaf's) | $(ms "$start_dec_1080") / $(ms "$start_deca_1080") | $(ms "$start_dec_2160") / $(ms "$start_deca_2160") |"
 echo "| time to first score, ms: vmafgpu / libvmaf_cuda (a one-frame run less the same build's one-frame decode) | $(ms "$start_ours_1080" "$start_dec_1080") / $(ms "$start_anchor_1080" "$start_deca_1080") | $(ms "$start_ours_2160" "$start_dec_2160") / $(ms "$start_anchor_2160" "$start_deca_2160") |"
 for v in $dec_ours_1080 $vmaf_ours_1080 $vmaf_anchor_1080 $rvmaf_ours_1080 $rvmaf_anchor_1080; do
