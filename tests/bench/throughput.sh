@@ -108,7 +108,8 @@ row() {
 # steady SIZE: the replay rows again at two lengths (VG_REPLAY and
 # 2 VG_REPLAY + 1 extra passes); the best time of each length, then the
 # added frames over the added time, for the replay alone and with each
-# filter (the runs alternate as in row())
+# filter (the runs alternate as in row()); "-" when a run failed or the
+# longer run was not measurably longer (the replay alone at 2160p)
 steady() {
     size=$1
     long=$((2 * replay + 1))
@@ -139,7 +140,7 @@ steady() {
         # shellcheck disable=SC2046,SC2086
         t2=$(best min $(eval echo "\$${k}2"))
         v=$(awk -v a="$t1" -v b="$t2" -v n="$((n2 - n1))" \
-            'BEGIN { if (a + 0 > 0 && b + 0 > a + 0) printf "%.1f", n / (b - a); else printf "failed" }')
+            'BEGIN { if (a + 0 > 0 && b + 0 > a + 0) printf "%.1f", n / (b - a); else printf "-" }')
         eval "steady_${k}_$size=$v"
     done
 }
