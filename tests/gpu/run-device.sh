@@ -87,6 +87,15 @@ SOAK_CARRY=.devcarry-soak
 NVDEC_CARRY=.devcarry-nvdec
 SCALE_CARRY=.devcarry-scale
 
+# carry_exclude NAME: list the carry folder NAME in the checkout's
+# info/exclude (a path relative to the checkout in a main checkout,
+# absolute in a linked worktree)
+carry_exclude() {
+    excl=$(cd "$root" && git rev-parse --git-path info/exclude)
+    case $excl in /*) ;; *) excl=$root/$excl ;; esac
+    grep -qx "/$1/" "$excl" 2>/dev/null || echo "/$1/" >> "$excl"
+}
+
 prepare() {
     src=$(cd "$(dirname "$0")/../.." && pwd)
     build=${1:-$src/../build-cuda-device}
@@ -135,8 +144,7 @@ prepare() {
     cp "$shared/golden/r577x323_420p8.FROM_FFMPEG.json" "$root/$CARRY/golden/"
     # compressed: the carried tree is limited to 64 MiB; run() unpacks
     gzip -f "$root/$CARRY"/bin/* "$root/$CARRY"/corpus/*
-    excl=$(cd "$root" && git rev-parse --git-path info/exclude)
-    grep -qx "/$CARRY/" "$root/$excl" 2>/dev/null || echo "/$CARRY/" >> "$root/$excl"
+    carry_exclude "$CARRY"
     du -sh "$root/$CARRY"
     echo "now: run tool, command 'sh tests/gpu/run-device.sh run', carry ['$CARRY']"
 }
@@ -389,8 +397,7 @@ prepare_soak() {
     cp "$shared/corpus/p1080_dist_crf32.mp4" "$shared/corpus/p1080_ref.mp4" \
         "$root/$SOAK_CARRY/corpus/"
     gzip -f "$root/$SOAK_CARRY/ffmpeg"
-    excl=$(cd "$root" && git rev-parse --git-path info/exclude)
-    grep -qx "/$SOAK_CARRY/" "$root/$excl" 2>/dev/null || echo "/$SOAK_CARRY/" >> "$root/$excl"
+    carry_exclude "$SOAK_CARRY"
     du -sh "$root/$SOAK_CARRY"
     echo "now: run tool, command 'sh tests/gpu/run-device.sh soak' (or soak-memcheck), carry ['$SOAK_CARRY']"
 }
@@ -410,10 +417,7 @@ ffmpeg_carry() {
 # folder NAME in the checkout's info/exclude and say how to run it
 carry_ready() {
     gzip -f "$root/$1/ffmpeg"
-    # relative in a main checkout, absolute in a linked worktree
-    excl=$(cd "$root" && git rev-parse --git-path info/exclude)
-    case $excl in /*) ;; *) excl=$root/$excl ;; esac
-    grep -qx "/$1/" "$excl" 2>/dev/null || echo "/$1/" >> "$excl"
+    carry_exclude "$1"
     du -sh "$root/$1"
     echo "now: run tool, command 'sh tests/gpu/run-device.sh $2', carry ['$1']"
 }
