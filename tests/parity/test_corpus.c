@@ -42,6 +42,7 @@
 
 #include <json-c/json.h>
 
+#include "tests/golden_host.h"
 #include "tests/cli_util.h"
 #include "tests/check_run.h"
 #include "tests/report.h"
@@ -408,6 +409,7 @@ START_TEST(test_pair)
     char golden[CLI_PATH_MAX + 128];
     json_object *t2, *t1 = NULL, *t0, *g6, *ghp = NULL;
     VgReport r = { .len = 0 };
+    const int fadm_host = vg_golden_float_adm_host();
 
     run_pair(p, "2", 1, 0, tmp_path("t2.json"));
     run_pair(p, "2", 0, p->big, tmp_path("t0.json"));
@@ -433,8 +435,14 @@ START_TEST(test_pair)
         fprintf(stderr, "%s: ciede, float_vif, float_ms_ssim, float_adm, "
                 "psnr_hvs and cambi left out (VG_CORPUS_FULL=1 runs them)\n",
                 p->name);
+    if (!fadm_host)
+        fprintf(stderr, "%s: float_adm's outputs not compared with the "
+                "goldens: this processor's RCPSS is not the AMD one they were "
+                "made with (tests/golden_host.h)\n", p->name);
     for (unsigned k = 0; k < N_KEYS; k++) {
         if (!key_runs(p, k))
+            continue;
+        if (!fadm_host && keys[k].feature && !strcmp(keys[k].feature, "float_adm"))
             continue;
         if (ghp)
             compare_key(&r, "max precision vs golden/hp", t2, ghp, keys[k].key, 0);
