@@ -8,7 +8,7 @@
  * Block code of the integer VIF kernels (gpu/vif.cu): what one thread
  * does in each phase of a block, on a shared-memory tile. It is plain C
  * that nvcc compiles as device code and a host compiler as host code, so
- * that tests/gpu/vif_block_check.c runs the very same phases block by
+ * that tests/gpu/test_vif_block.c runs the very same phases block by
  * block on the host against cpu/vif.c without a GPU.
  *
  * Arithmetic (libvmaf v3.2.0 src/feature/integer_vif.c vif_statistic_8,
@@ -287,11 +287,11 @@ VG_VIF_FN void vg_vif_word(const uint8_t *a, unsigned wb, uint32_t w[2])
 
 /*
  * The input of a tile that needs no mirroring (its rows and columns with
- * the halo inside the picture), in whole words of 8 bytes where the
- * alignment of the rows allows it, else of 4, one word of each picture
- * per thread and pass. Returns 0, having loaded nothing, for other tiles
- * and alignments; vg_vif_stat_load() then loads the tile. Uniform per
- * block.
+ * the halo inside the picture), in whole words of 8 bytes when the
+ * filter's half-width keeps them aligned, else of 4, one word of each
+ * picture per thread and pass. Returns 0, having loaded nothing, for other
+ * tiles and for pictures whose rows are not aligned to the word;
+ * vg_vif_stat_load() then loads the tile. Uniform per block.
  */
 VG_VIF_FN int vg_vif_stat_load_inside(VgVifStatTile *t, unsigned tid,
                                       const VgVifParams *p, unsigned half,

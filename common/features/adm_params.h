@@ -63,7 +63,8 @@ typedef struct VgAdmGeo {
     int32_t cm_trow0;            ///< first flattened CM tile row of the scale
 } VgAdmGeo;
 
-/** Per-frame-invariant parameters; lives in device memory. */
+/** Per-frame-invariant parameters; the decouple and CM kernels get them by
+ *  value (VgAdmLaunch). */
 typedef struct VgAdmParams {
     VgAdmBands b[VG_ADM_CUDA_SCALES];
     VgAdmGeo g[VG_ADM_CUDA_SCALES];

@@ -206,7 +206,8 @@ static void run_case(const Case *c, uint32_t seed)
     VgFeatureCtx fc = { 0 };
     VgImage ref, dis;
     VgVifAccum acc[4];
-    /* half the sizes with aligned rows, which the kernels load in words */
+    /* sizes whose width and height are both even or both odd get aligned
+     * rows, which the kernels load in words; the others odd pitches */
     const int aligned = !((c->w ^ c->h) & 1);
     void *rb = plane(&ref, c->w, c->h, c->bpc, aligned ? 0 : 3);
     void *db = plane(&dis, c->w, c->h, c->bpc, aligned ? 0 : 5);
@@ -263,10 +264,14 @@ static void run_case(const Case *c, uint32_t seed)
     ck_assert_int_eq(vg_feature_cpu(d)->init(&fc), 0);
     ck_assert_int_eq(vg_feature_cpu(d)->extract(&fc, &frame), 0);
     replay_frame(&ref, &dis, &o, acc);
-    /* a tile at (32, 32) of scale 0 needs no mirroring from 72 x 72 on */
+    /* scale 0's statistic tile at (32, 32) needs no mirroring from 72 x 72
+     * on, its down-sampling tile at (32, 8) from 132 x 35 */
     if (aligned && !c->ssclz && c->w >= 72 && c->h >= 72)
-        ck_assert_msg(n_inside > inside0 && n_ds_inside > ds_inside0,
-                      "%s: no tile loaded in words", what);
+        ck_assert_msg(n_inside > inside0, "%s: no statistic tile loaded in "
+                      "words", what);
+    if (aligned && c->w >= 132 && c->h >= 35)
+        ck_assert_msg(n_ds_inside > ds_inside0, "%s: no down-sampling tile "
+                      "loaded in words", what);
     ck_assert_int_eq(vg_vif_emit(&fc, 1, acc), 0);
     for (unsigned k = 0; k < 15; k++) {
         double a, b;
@@ -313,9 +318,9 @@ START_TEST(large_sizes)
 {
     static const Case cases[] = {
         { 640, 360, 8, PAT_SMOOTH, PAT_NEAR, 100.0, 0 },
-        { 641, 359, 10, PAT_SMOOTH, PAT_NEAR, 100.0, 0 },
+        { 641, 360, 10, PAT_SMOOTH, PAT_NEAR, 100.0, 0 },
         { 640, 360, 12, PAT_NOISE, PAT_SMOOTH, 100.0, 0 },
-        { 639, 361, 16, PAT_CHECKER, PAT_NOISE, 100.0, 0 },
+        { 639, 360, 16, PAT_CHECKER, PAT_NOISE, 100.0, 0 },
         { 1920, 1080, 8, PAT_SMOOTH, PAT_NEAR, 100.0, 0 },
         { 1920, 1080, 16, PAT_SMOOTH, PAT_NEAR, 100.0, 0 },
     };
