@@ -63,15 +63,14 @@ def report(name, rows, top):
 
 def main():
     top = int(sys.argv[2]) if len(sys.argv) > 2 else 25
-    name, header, rows, n = "kernel", None, [], 0
+    name, header, rows = "kernel", None, []
     with open(sys.argv[1], newline="") as f:
         for rec in csv.reader(f):
             if not rec:
                 continue
             if "Source" in [c.strip() for c in rec] and \
                     any("Instructions Executed" in c for c in rec):
-                report(name if header is None else "%s (%d)" % (name, n), rows, top)
-                n += 1
+                report(name, rows, top)
                 header, rows = rec, []
                 isrc = column(header, "Source")
                 iex = column(header, "Warp Instructions Executed", "Instructions Executed")
@@ -86,7 +85,8 @@ def main():
                     report(name, rows, top)
                     name, rows = " ".join(rec), []
                 continue
-            rows.append((rec[isrc], num(rec[iex]), num(rec[ist]) if ist is not None else 0.0))
+            stall = num(rec[ist]) if ist is not None and ist < len(rec) else 0.0
+            rows.append((rec[isrc], num(rec[iex]), stall))
     report(name, rows, top)
     if header is None:
         print("no source table found; the first lines were:")

@@ -174,6 +174,7 @@ for size in ${VG_SIZES:-1080 2160}; do
     case $size in
     1080) dis=$corpus/p1080_dist_crf32.mp4 ref=$corpus/p1080_ref.mp4 nf=60 loops=19 ;;
     2160) dis=$corpus/p2160_dist_x265crf30.mp4 ref=$corpus/p2160_ref.mp4 nf=30 loops=19 ;;
+    *) echo "throughput: VG_SIZES: unknown size $size (1080, 2160)" >&2; exit 2 ;;
     esac
     echo "throughput: ${size}p, $runs runs per figure" >&2
     in="$hw $dec -stream_loop $loops -i $dis $dec -stream_loop $loops -i $ref"
@@ -238,7 +239,8 @@ echo "| replay + vmafgpu, steady state / the library alone | $(ratio "$steady_ro
 echo "| vmafgpu / libvmaf_cuda on replay, steady state | $(ratio "$steady_ro_1080" "$steady_ra_1080") | $(ratio "$steady_ro_2160" "$steady_ra_2160") |"
 echo "| one-frame decode of the pair, ms (our build / libvmaf's) | $(ms "$start_dec_1080") / $(ms "$start_deca_1080") | $(ms "$start_dec_2160") / $(ms "$start_deca_2160") |"
 echo "| time to first score, ms: vmafgpu / libvmaf_cuda (a one-frame run less the same build's one-frame decode) | $(ms "$start_ours_1080" "$start_dec_1080") / $(ms "$start_anchor_1080" "$start_deca_1080") | $(ms "$start_ours_2160" "$start_dec_2160") / $(ms "$start_anchor_2160" "$start_deca_2160") |"
-for v in $dec_ours_1080 $vmaf_ours_1080 $vmaf_anchor_1080 $rvmaf_ours_1080 $rvmaf_anchor_1080; do
+for v in $dec_ours_1080 $vmaf_ours_1080 $vmaf_anchor_1080 $rvmaf_ours_1080 $rvmaf_anchor_1080 \
+         $dec_ours_2160 $vmaf_ours_2160 $vmaf_anchor_2160 $rvmaf_ours_2160 $rvmaf_anchor_2160; do
     [ "$v" = failed ] && failed=1
 done
 exit $failed
