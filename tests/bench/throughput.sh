@@ -105,43 +105,37 @@ row() {
     [ -z "$anchor_args" ] || eval "${key}_anchor_$size=$(best max $a)"
 }
 
-# steady SIZE: the replay rows again at two lengths (VG_REPLAY and
-# 2 VG_REPLAY + 1 extra passes); the best time of each length, then the
-# added frames over the added time, for the replay alone and with each
-# filter (the runs alternate as in row()); "-" when a run failed or the
-# longer run was not measurably longer (the replay alone at 2160p)
+# steady SIZE: the replay rows at a second length (2 VG_REPLAY + 1 extra
+# passes), the best time of each command there against the best time of
+# the replay rows just measured (their frames over their best frames/s),
+# then the added frames over the added time, for the replay alone and
+# with each filter (the runs alternate as in row()); "-" when a run failed
+# or the longer run was not measurably longer (the replay alone at 2160p)
 steady() {
     size=$1
     long=$((2 * replay + 1))
     lp2="loop=loop=$long:size=$nf:start=0"
     n1=$((nf * (replay + 1))) n2=$((nf * (long + 1)))
-    for k in rp ro ra; do
-        eval "${k}1= ${k}2="
-    done
+    rp= ro= ra=
     i=0
     while [ $i -lt "$runs" ]; do
-        for l in 1 2; do
-            if [ $l = 1 ]; then lpl=$lp; else lpl=$lp2; fi
-            # shellcheck disable=SC2086
-            t=$(secs "$ours" $in -filter_complex "[0:v]$lpl[d];[1:v]$lpl[r]" -map "[d]" -map "[r]" -f null -)
-            eval "rp$l=\"\$rp$l $t\""
-            # shellcheck disable=SC2086
-            t=$(secs "$ours" $in -filter_complex "[0:v]$lpl[d];[1:v]$lpl[r];[d][r]vmafgpu=model=version=vmaf_v0.6.1" -f null -)
-            eval "ro$l=\"\$ro$l $t\""
-            # shellcheck disable=SC2086
-            t=$(secs "$anchor" $in -filter_complex "[0:v]$lpl,scale_cuda=format=yuv420p[d];[1:v]$lpl,scale_cuda=format=yuv420p[r];[d][r]libvmaf_cuda" -f null -)
-            eval "ra$l=\"\$ra$l $t\""
-        done
+        # shellcheck disable=SC2086
+        rp="$rp $(secs "$ours" $in -filter_complex "[0:v]$lp2[d];[1:v]$lp2[r]" -map "[d]" -map "[r]" -f null -)"
+        # shellcheck disable=SC2086
+        ro="$ro $(secs "$ours" $in -filter_complex "[0:v]$lp2[d];[1:v]$lp2[r];[d][r]vmafgpu=model=version=vmaf_v0.6.1" -f null -)"
+        # shellcheck disable=SC2086
+        ra="$ra $(secs "$anchor" $in -filter_complex "[0:v]$lp2,scale_cuda=format=yuv420p[d];[1:v]$lp2,scale_cuda=format=yuv420p[r];[d][r]libvmaf_cuda" -f null -)"
         i=$((i + 1))
     done
-    for k in rp ro ra; do
+    for k in "rp replay_ours" "ro rvmaf_ours" "ra rvmaf_anchor"; do
+        set -- $k
         # shellcheck disable=SC2046,SC2086
-        t1=$(best min $(eval echo "\$${k}1"))
-        # shellcheck disable=SC2046,SC2086
-        t2=$(best min $(eval echo "\$${k}2"))
-        v=$(awk -v a="$t1" -v b="$t2" -v n="$((n2 - n1))" \
-            'BEGIN { if (a + 0 > 0 && b + 0 > a + 0) printf "%.1f", n / (b - a); else printf "-" }')
-        eval "steady_${k}_$size=$v"
+        t2=$(best min $(eval echo "\$$1"))
+        f1=$(eval echo "\$${2}_$size")
+        v=$(awk -v f="$f1" -v b="$t2" -v n1="$n1" -v n2="$n2" \
+            'BEGIN { a = f + 0 > 0 ? n1 / f : 0
+                     if (a > 0 && b + 0 > a) printf "%.1f", (n2 - n1) / (b - a); else printf "-" }')
+        eval "steady_${1}_$size=$v"
     done
 }
 
