@@ -10,9 +10,10 @@
  *
  * A 32 x 8 block either (blockIdx.z == 0) computes the statistic of a
  * 32 x 32 output tile of scale s: input tile with the filter's halo into
- * shared memory, vertical pass for the 16 rows and all halo columns,
- * then the horizontal pass and the per-pixel terms, two pixels per
- * thread; or (blockIdx.z == 1) a 32 x 8 tile of the picture of scale
+ * shared memory (in whole words when it needs no mirroring), vertical
+ * pass for the 32 rows and all halo columns, then the horizontal pass and
+ * the per-pixel terms, four pixels per thread; or (blockIdx.z == 1) a
+ * 32 x 8 tile of the picture of scale
  * s + 1 from the same input. The four int64 sums of a block go to the
  * scale's accumulators with one atomic each (integer sums: any order
  * gives libvmaf's totals).
