@@ -120,14 +120,15 @@ steady() {
     i=0
     while [ $i -lt "$runs" ]; do
         # shellcheck disable=SC2086
-        rp="$rp $(secs "$ours" $in -filter_complex "[0:v]$lp2[d];[1:v]$lp2[r]" -map "[d]" -map "[r]" -f null -)"
+        rp="$rp $(secs "$ours" $in -filter_complex "[0:v]${lp2}[d];[1:v]${lp2}[r]" -map "[d]" -map "[r]" -f null -)"
         # shellcheck disable=SC2086
-        ro="$ro $(secs "$ours" $in -filter_complex "[0:v]$lp2[d];[1:v]$lp2[r];[d][r]vmafgpu=model=version=vmaf_v0.6.1" -f null -)"
+        ro="$ro $(secs "$ours" $in -filter_complex "[0:v]${lp2}[d];[1:v]${lp2}[r];[d][r]vmafgpu=model=version=vmaf_v0.6.1" -f null -)"
         # shellcheck disable=SC2086
         ra="$ra $(secs "$anchor" $in -filter_complex "[0:v]$lp2,scale_cuda=format=yuv420p[d];[1:v]$lp2,scale_cuda=format=yuv420p[r];[d][r]libvmaf_cuda" -f null -)"
         i=$((i + 1))
     done
     for k in "rp replay_ours" "ro rvmaf_ours" "ra rvmaf_anchor"; do
+        # shellcheck disable=SC2086
         set -- $k
         # shellcheck disable=SC2046,SC2086
         t2=$(best min $(eval echo "\$$1"))
