@@ -68,6 +68,8 @@ int vg_cuda_load(const VgCuda **cu, VgLog *log, enum VgLogLevel level)
     if (!(sym = dlsym(f->lib, "cuMemFreeHost")))
         goto missing;
     cuda_api.cuMemFreeHost = (vg_tcuMemFreeHost *)sym;
+    cuda_api.cuMemHostGetDevicePointer = (vg_tcuMemHostGetDevicePointer *)
+        dlsym(f->lib, "cuMemHostGetDevicePointer_v2");
 
     if ((res = f->cuInit(0)) != CUDA_SUCCESS) {
         const char *name = NULL;

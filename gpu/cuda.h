@@ -36,16 +36,24 @@ void vg_cuda_loader_log(void *log, const char *fmt, ...) VG_PRINTF(2, 3);
 
 /** cuMemHostAlloc() flag: memory is portable between contexts. */
 #define VG_CU_MEMHOSTALLOC_PORTABLE 0x01
+/** cuMemHostAlloc() flag: memory is mapped into the device's space. */
+#define VG_CU_MEMHOSTALLOC_DEVICEMAP 0x02
 
 typedef CUresult CUDAAPI vg_tcuMemHostAlloc(void **pp, size_t bytes,
                                             unsigned int flags);
 typedef CUresult CUDAAPI vg_tcuMemFreeHost(void *p);
+typedef CUresult CUDAAPI vg_tcuMemHostGetDevicePointer(CUdeviceptr *dptr,
+                                                       void *p,
+                                                       unsigned int flags);
 
 /** The loaded driver entry points. */
 typedef struct VgCuda {
     const CudaFunctions *f;    ///< nv-codec-headers' table
     vg_tcuMemHostAlloc *cuMemHostAlloc;
     vg_tcuMemFreeHost *cuMemFreeHost;
+    /** Optional (NULL when the driver lacks it): the device address of
+     *  mapped host memory. */
+    vg_tcuMemHostGetDevicePointer *cuMemHostGetDevicePointer;
 } VgCuda;
 
 /**
