@@ -25,6 +25,7 @@
 #include <stdlib.h>
 
 #include "common/features/ciede.h"
+#include "common/features/ciede_params.h"
 
 /** A Lab colour, float as ciede.c's LABColor. */
 typedef struct Lab {
@@ -82,15 +83,20 @@ static float to_radians(float d)
     return d * (M_PI / 180.0);
 }
 
-/* ciede.c get_r_sub_t(): the rotation term, with powf in float */
+/* ciede.c get_r_sub_t(): the rotation term, with powf in float. GCC and
+ * Clang compile its powf(d, 2) to the float product d * d (correctly
+ * rounded, unlike glibc's powf) and fold powf(25., 7) to the correctly
+ * rounded 6103515648; written out here so that no compiler calls libm for
+ * them */
 static float rotation(float cbp, float hb)
 {
     const float d = (to_degrees(hb) - 275.0) * (1.0 / 25.0);
     const float c7 = powf(cbp, 7);
+    const float d2 = d * d;
 
     /* powf(cbp, 7) once: the same call gives the same float */
-    return -2.0 * sqrt(c7 / (c7 + powf(25., 7))) *
-           sin(to_radians(60.0 * exp(-(powf(d, 2)))));
+    return -2.0 * sqrt(c7 / (c7 + VG_CIEDE_POWF_25_7)) *
+           sin(to_radians(60.0 * exp(-d2)));
 }
 
 /* ciede.c ciede2000() with its default weights {0.65, 1.0, 4.0} (floats) */
@@ -166,6 +172,13 @@ static Lab lab_of(double y, double u, double v, double scale)
     z = lab_f(z * (1.0 / 1.08883));
     return (Lab){ .l = 116.0 * y - 16.0, .a = 500.0 * (x - y),
                   .b = 200.0 * (y - z) };
+}
+
+float vg_ciede_de00_samples(const unsigned ref[3], const unsigned dis[3],
+                            double scale)
+{
+    return delta_e00(lab_of((float)ref[0], (float)ref[1], (float)ref[2], scale),
+                     lab_of((float)dis[0], (float)dis[1], (float)dis[2], scale));
 }
 
 /** Where each luma pixel of one row finds its chroma (see ciede.c's file
@@ -274,22 +287,23 @@ static void ciede_close(VgFeatureCtx *fc)
     s->cache = NULL;
 }
 
-static int ciede_extract(VgFeatureCtx *fc, const VgFrame *f)
+/* the double sum of the frame's ΔE00, in row-major order */
+static double frame_sum(CiedeCpu *s, const VgFeatureCtx *fc, const VgImage *ref,
+                        const VgImage *dis)
 {
-    CiedeCpu *s = fc->priv;
     const double scale = 1 << (fc->bpc - 8);
     double sum = 0.;
 
     for (unsigned y = 0; y < fc->height; y++) {
-        chroma_row(fc, f->ref, y, s->pos);
+        chroma_row(fc, ref, y, s->pos);
         for (unsigned x = 0; x < fc->width; x++) {
             const ChromaPos c = s->pos[x];
-            const unsigned ry = sample(f->ref, 0, y, (int)x);
-            const unsigned ru = sample(f->ref, 1, c.row, c.col);
-            const unsigned rv = sample(f->ref, 2, c.row, c.col);
-            const unsigned dy = sample(f->dis, 0, y, (int)x);
-            const unsigned du = sample(f->dis, 1, c.row, c.col);
-            const unsigned dv = sample(f->dis, 2, c.row, c.col);
+            const unsigned ry = sample(ref, 0, y, (int)x);
+            const unsigned ru = sample(ref, 1, c.row, c.col);
+            const unsigned rv = sample(ref, 2, c.row, c.col);
+            const unsigned dy = sample(dis, 0, y, (int)x);
+            const unsigned du = sample(dis, 1, c.row, c.col);
+            const unsigned dv = sample(dis, 2, c.row, c.col);
 
             /* equal samples have equal Lab colours, whose ΔE00 is +0
              * exactly (every difference is +0, each weight is finite and
@@ -301,8 +315,32 @@ static int ciede_extract(VgFeatureCtx *fc, const VgFrame *f)
                              lab_cached(s, dy, du, dv, scale));
         }
     }
+    return sum;
+}
+
+static int ciede_extract(VgFeatureCtx *fc, const VgFrame *f)
+{
     return vg_feature_emit(fc, VG_CIEDE_OUT_CIEDE2000, f->index,
-                           vg_ciede_score(sum, fc->width, fc->height));
+                           vg_ciede_score(frame_sum(fc->priv, fc, f->ref, f->dis),
+                                          fc->width, fc->height));
+}
+
+int vg_ciede_frame_sum(const VgFeatureCtx *fc, const VgImage *ref,
+                       const VgImage *dis, double *sum)
+{
+    CiedeCpu s = {
+        .pos = malloc(fc->width * sizeof(*s.pos)),
+        .cache = calloc((size_t)1 << LAB_CACHE_BITS, sizeof(*s.cache)),
+    };
+    int ret = 0;
+
+    if (s.pos && s.cache)
+        *sum = frame_sum(&s, fc, ref, dis);
+    else
+        ret = -ENOMEM;
+    free(s.pos);
+    free(s.cache);
+    return ret;
 }
 
 const VgFeatureImpl vg_cpu_ciede = {

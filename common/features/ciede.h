@@ -7,8 +7,7 @@
  * @file
  * CIEDE2000 (libvmaf v3.2.0 src/feature/ciede.c): the output, the input
  * checks and the per-frame score both backends use. The per-pixel colour
- * difference is cpu/ciede.c's; common/features/ciede.c says why the CUDA
- * backend runs it on the host.
+ * difference is cpu/ciede.c's, and gpu/ciede.cu's on the device.
  */
 
 #ifndef VG_FEATURES_CIEDE_H
@@ -35,5 +34,21 @@ int vg_ciede_check(VgLog *log, enum VgImageLayout layout, unsigned bpc,
  * +inf when every pixel is equal.
  */
 double vg_ciede_score(double de00_sum, unsigned w, unsigned h);
+
+/**
+ * One pixel's ΔE00 (cpu/ciede.c) from its samples: reference and
+ * distorted Y, U, V; scale = 2^(bpc - 8). For the pixels the device
+ * leaves to the host (gpu/ciede.c).
+ */
+float vg_ciede_de00_samples(const unsigned ref[3], const unsigned dis[3],
+                            double scale);
+
+/**
+ * The frame's double sum of ΔE00 (cpu/ciede.c) of host images of fc's
+ * geometry, for a frame the device could not settle.
+ * @return 0 or -ENOMEM
+ */
+int vg_ciede_frame_sum(const VgFeatureCtx *fc, const VgImage *ref,
+                       const VgImage *dis, double *sum);
 
 #endif /* VG_FEATURES_CIEDE_H */
