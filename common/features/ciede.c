@@ -42,30 +42,22 @@
  * crashes on such a pair, and FFmpeg's libvmaf filter reads past the
  * plane); even sizes are libvmaf's exactly. README.md (Status) says the same.
  *
- * CUDA: gpu = 0 in common/features/list.h, so the CUDA backend runs
- * cpu/ciede.c on its host job pool, on the pinned host copy of the device-
- * converted pictures (gpu/engine.c); tests/checkasm/ciede.c covers that
- * path against the CPU backend. A device version cannot be made to give
- * the same bits: every pixel's ΔE00 goes through about twenty libm calls
- * whose results are rounded into float locals (pow(x, 2.4) and pow(x, 1/3)
- * for Lab, pow(C, 7), atan2, sin, cos, exp in double and powf in float for
- * ΔE00), and the frame score is the double sum of all the float ΔE00, so
- * one ulp anywhere changes the score. glibc's manual ("Known Maximum
- * Errors in Math Functions") says it does not aim for correctly rounded
- * results; the CUDA C Programming Guide's math appendix gives 1-2 ulp
- * maximum errors for these double functions, from tests and not
- * guaranteed. They are different approximations and agree only most of the
- * time. Even a nearly correctly rounded libm is not glibc: on
- * p1080_crf32's first frame, the same code with each of those calls done
- * in long double (x87) and rounded gives a different float ΔE00 at 2 of
- * its 2073600 pixels, and ciede2000 43.147199276535169 instead of glibc's
- * (and libvmaf's) 43.147199276535602. CUDA's functions, 1-2 ulp from the
- * exact value, differ from glibc's more often than that. Equal bits would
- * need glibc's own algorithms and tables on the device. Nor does a table
- * help: a pixel's Lab depends on its (Y, U, V), 2^24 triples at 8 bits
- * (2^30 and more above), and ΔE00 on two such colours. The one exact
- * shortcut, ΔE00 = +0 for equal (Y, U, V), is taken on the host
- * (cpu/ciede.c).
+ * CUDA: gpu/ciede.cu computes each pixel's ΔE00 on the device with the
+ * CPU path's bits. Every IEEE-rounded operation is done as cpu/ciede.c
+ * does it; the libm calls (pow, exp, sin, cos, atan2 in double, powf in
+ * float) are not, as glibc's and CUDA's functions are different
+ * approximations that agree only most of the time (glibc's manual,
+ * "Known Maximum Errors in Math Functions", does not aim for correct
+ * rounding; even glibc's powf(x, 7) misses the correctly rounded float
+ * for 0.07% of the floats). So the kernel carries each libm result as an
+ * interval that holds glibc's value and settles a float only where the
+ * whole interval rounds to it; glibc's powf(x, 7) is settled by a rule
+ * tested against glibc on every float of its range
+ * (common/features/ciede_params.h, tests/unit/test_ciede_powf.c). The few
+ * pixels it cannot settle are finished with the host's libm (gpu/ciede.c).
+ * The frame score is the double sum of the float ΔE00 in row-major order,
+ * which the device adds in that order (gpu/seqsum.c). The one exact
+ * shortcut, ΔE00 = +0 for equal (Y, U, V), is taken on both.
  */
 
 #include <errno.h>
