@@ -19,7 +19,7 @@
  * Usage: vmafbench REF.yuv DIS.yuv [frames [setup]] (frames per
  * measurement, default 600). With VMAFBENCH_SET=float, the rows after
  * vmaf_v0.6.1 are vmaf_v0.6.1 + psnr + float_ssim + float_ms_ssim,
- * vmaf_float_v0.6.1 and each float feature (and psnr_hvs) alone; with
+ * vmaf_float_v0.6.1 and each float feature (and psnr_hvs, ciede) alone; with
  * VMAFBENCH_SET=v1, vmaf_v1.0.16_3d0h, vmaf_v1.0.16_hfr_3d0h and each of
  * their features alone, with the options the models give them. setup says how the caller's CUDA state looks:
  *   caller    (default) the device's primary context; the library works on
@@ -32,6 +32,8 @@
  * VMAFBENCH_SIZE=1080|2160 and VMAFBENCH_FORMAT=nv12|p010 keep one size
  * or format; VMAFBENCH_ROW=TEXT[,TEXT...] keeps the rows whose label
  * contains one of the TEXTs (for a profiler run of one configuration).
+ * VMAFBENCH_INFO=1 logs the library's INFO lines (the features' own
+ * figures) to stderr.
  */
 
 #include <dlfcn.h>
@@ -158,7 +160,9 @@ static int keep_row(const char *label)
 static int run(const char *model, const char *feature, const VgPicture *ref,
                const VgPicture *dis, unsigned frames, Result *r)
 {
-    VgConfig cfg = { .backend = VG_BACKEND_CUDA, .log_level = VG_LOG_WARNING,
+    VgConfig cfg = { .backend = VG_BACKEND_CUDA,
+                     .log_level = getenv("VMAFBENCH_INFO") ? VG_LOG_INFO :
+                                  VG_LOG_WARNING,
                      .cuda_context = cctx, .cuda_stream = lib_stream };
     static int started;
     VgContext *ctx = NULL;
@@ -258,7 +262,7 @@ int main(int argc, char **argv)
     static const char *const alone_float[] = {
         "float_vif", "float_adm", "float_motion", "float_ssim",
         "float_ms_ssim", "float_moment", "float_psnr", "float_ansnr",
-        "psnr_hvs", NULL
+        "psnr_hvs", "ciede", NULL
     };
     static const struct { const char *label, *model, *features; } sets[] = {
         { "vmaf_v0.6.1 + psnr + float_ssim + float_ms_ssim",
