@@ -8,8 +8,9 @@
  * ciede on CUDA. Per frame, on the feature's stream:
  *  1. vg_ciede_de00 (gpu/ciede.cu) writes every pixel's ΔE00 as a double,
  *     or records the pixel where it cannot settle the CPU's bits: most of
- *     those (about 0.4% of the pixels of random pictures) need only
- *     glibc's powf(cbp, 7), the others (far fewer) everything;
+ *     those (about 0.01% of the pixels of random pictures) need only
+ *     glibc's powf(cbp, 7), the others (about one in 16 million)
+ *     everything;
  *  2. the record count comes back to pinned memory and a stream callback
  *     computes, on the host, powf(cbp, 7) or the pixel's ΔE00
  *     (cpu/ciede.c), over the record (mapped host memory, no copy);
@@ -23,7 +24,7 @@
  * variable VG_CIEDE_RECORDS sets another number, for tests). A frame with more
  * (a picture made of few colours whose ΔE00 the device cannot settle)
  * is scored on the host instead: collect() copies the frame's pictures
- * back and runs cpu/ciede.c on them, waiting for the feature's stream.
+ * back on the engine stream, waits for it and runs cpu/ciede.c on them.
  *
  * Every frame's work runs on the feature's one stream in order, so the
  * frames in flight share the ΔE00 buffer, the records and the pinned

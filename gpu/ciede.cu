@@ -27,9 +27,9 @@
  * vg_ciede_de00: one thread per pixel, ΔE00 as a double (the term the CPU
  * adds to its double sum; 0 for equal samples, which it skips) at
  * de[y * w + x]. A pixel not settled is recorded (gpu/ciede.c has the
- * host finish it): when only powf(cbp, 7) is missing (about 0.4% of the
- * pixels of random pictures), with cbp; otherwise (far fewer) with its
- * samples.
+ * host finish it): when only powf(cbp, 7) is missing (about 0.01% of the
+ * pixels of random pictures), with cbp; otherwise (about one in 16
+ * million) with its samples.
  *
  * vg_ciede_settle: after the host, one thread per record: the pixel again
  * with glibc's powf(cbp, 7) from the host, which is one of the two

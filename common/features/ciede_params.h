@@ -91,7 +91,7 @@ typedef struct VgCiedeKernelParams {
     uint32_t wide;                  ///< samples are 16-bit
     double scale;                   ///< 2^(bpc - 8)
     uint64_t de;                    ///< double[w * h], row-major
-    uint64_t rec;                   ///< VgCiedeRecord[w * h] (mapped host memory)
+    uint64_t rec;                   ///< VgCiedeRecord[cap] (mapped host memory)
     uint64_t count;                 ///< uint32: pixels to record
     uint32_t cap;                   ///< records rec holds
     uint32_t pad;

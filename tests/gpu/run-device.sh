@@ -20,7 +20,7 @@
 #       required (what `make check-gpu` runs: checkgpu, the parallel
 #       sequential sums of tests/gpu/test_seqsum, the scaling of distorted
 #       pictures of tests/gpu/test_scale, and checkasm, each
-#       feature alone), compute-sanitizer memcheck on both (checkasm with
+#       feature alone, ciede again with VG_CIEDE_RECORDS=0), compute-sanitizer memcheck on both (checkasm with
 #       --quick), racecheck and synccheck on samples of checkgpu's cases,
 #       the CLI with --backend cuda on the raw corpus pairs against the
 #       goldens (every per-frame and pooled value of every key the golden
@@ -285,6 +285,8 @@ run() {
     step scale env VG_REQUIRE_GPU=1 "$bin/test_scale"
     grep "^checkgpu:" "$out/checkgpu.log" | tee -a "$summary"
     step checkasm env VG_REQUIRE_GPU=1 "$bin/checkasm" ${CHECKASM_SEED:+--seed=$CHECKASM_SEED}
+    step checkasm-ciede-whole env VG_CIEDE_RECORDS=0 VG_REQUIRE_GPU=1 "$bin/checkasm" \
+        --test=ciede --quick ${CHECKASM_SEED:+--seed=$CHECKASM_SEED}
     # the seed, the per-feature and total lines, the first failing cases
     grep "^checkasm: [^ ]" "$out/checkasm.log" | tee -a "$summary"
     if command -v compute-sanitizer > /dev/null; then
