@@ -38,9 +38,15 @@ else
 fi
 jobs=${JOBS:-2}
 cc=${CC:-}
+cxx=${CXX:-}
 if [ -z "$cc" ]; then
     cc=cc
     command -v clang >/dev/null 2>&1 && cc=clang
+fi
+# the C++ test links the sanitized library: the same compiler family
+if [ -z "$cxx" ]; then
+    cxx=c++
+    [ "$cc" = clang ] && command -v clang++ >/dev/null 2>&1 && cxx=clang++
 fi
 san_cflags="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 
@@ -66,13 +72,14 @@ if [ ! -x "$top/configure" ]; then
 fi
 mkdir -p "$build" || exit 1
 cd "$build" || exit 1
-flags="CC=$cc CFLAGS=$san_cflags"
+flags="CC=$cc CXX=$cxx CFLAGS=$san_cflags"
 if [ ! -f Makefile ] || [ ! -f config.status ] ||
    [ "$top/configure" -nt config.status ] ||
    [ "$(cat flags 2>/dev/null)" != "$flags" ]; then
     say "configure in $build"
-    "$top/configure" -q --disable-cuda --disable-shared CC="$cc" \
+    "$top/configure" -q --disable-cuda --disable-shared CC="$cc" CXX="$cxx" \
         CFLAGS="$san_cflags -Wno-missing-field-initializers" \
+        CXXFLAGS="$san_cflags" \
         LDFLAGS="-fsanitize=address,undefined" ||
         { say "configure failed (see $build/config.log)"; exit 1; }
     # objects built with other flags would be kept: start afresh
