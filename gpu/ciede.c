@@ -25,6 +25,8 @@
  * (a picture made of few colours whose ΔE00 the device cannot settle)
  * is scored on the host instead: collect() copies the frame's pictures
  * back on the engine stream, waits for it and runs cpu/ciede.c on them.
+ * So is every frame when this process's powf is not glibc's
+ * (vg_ciede_host_powf_agrees()): the device reproduces glibc's powf(x, 7) only.
  *
  * Every frame's work runs on the feature's one stream in order, so the
  * frames in flight share the ΔE00 buffer, the records and the pinned
@@ -53,6 +55,7 @@ typedef struct CiedeCuda {
     VgCiedeRecord *rec;     ///< mapped host memory, cap records
     CUdeviceptr rec_dev;    ///< its device address
     uint32_t cap;
+    int host_only;          ///< the host's powf is not the one the device assumes
     double scale;
     const VgCuda *cu;
     VgLog *log;
@@ -111,11 +114,20 @@ static int ciede_cuda_init(VgFeatureCtx *fc)
     }
     s->cu = d->cu;
     s->log = fc->log;
+    if (!vg_ciede_host_powf_agrees()) {
+        vg_log(fc->log, VG_LOG_WARNING, "ciede: this C library's powf is not "
+               "the one the device reproduces; every frame is scored on the "
+               "host");
+        s->host_only = 1;
+        return 0;
+    }
     s->scale = 1 << (fc->bpc - 8);
     s->cap = n / 32 > 1 << 16 ? (uint32_t)(n / 32) : 1 << 16;
     /* tests shrink the records to reach the whole-frame path */
     if ((env = getenv("VG_CIEDE_RECORDS")) && *env)
         s->cap = (uint32_t)strtoul(env, NULL, 10);
+    if (s->cap > n)
+        s->cap = (uint32_t)n;   /* a pixel is recorded once at most */
     if ((ret = vg_cuda_device_function(d, "vg_ciede_de00", &s->de00)) < 0 ||
         (ret = vg_cuda_device_function(d, "vg_ciede_settle", &s->settle)) < 0 ||
         (ret = VG_DCU(d, cuMemAlloc, &s->de, n * sizeof(double))) < 0 ||
@@ -145,12 +157,13 @@ static void CUDAAPI ciede_host_pixels(CUstream stream, CUresult status,
                                       void *opaque)
 {
     CiedeCuda *s = opaque;
-    const uint32_t n = *s->count_host < s->cap ? *s->count_host : s->cap;
+    const uint32_t n = *s->count_host;
     /* volatile: powf as cpu/ciede.c calls it, not a folded form */
     volatile float seven = 7;
 
     (void)stream;
-    if (status != CUDA_SUCCESS)
+    /* past the cap the whole frame is the host's (collect()) */
+    if (status != CUDA_SUCCESS || n > s->cap)
         return;
     for (uint32_t i = 0; i < n; i++) {
         VgCiedeRecord *r = &s->rec[i];
@@ -188,6 +201,8 @@ static int ciede_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
     };
     int ret;
 
+    if (s->host_only)
+        return 0;       /* collect() scores the frame */
     if (f->ref->w[0] != fc->width || f->ref->h[0] != fc->height ||
         f->dis->w[0] != fc->width || f->dis->h[0] != fc->height ||
         f->dis->w[1] != f->ref->w[1] || f->dis->h[1] != f->ref->h[1]) {
@@ -272,7 +287,7 @@ static int ciede_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)
     double sum = r->sum;
     int ret;
 
-    if (r->count > s->cap) {
+    if (s->host_only || r->count > s->cap || r->failed) {
         if ((ret = ciede_cuda_frame_on_host(fc, f, &sum)) < 0)
             return ret;
         s->n_frames_host++;

@@ -364,8 +364,8 @@ vg_ciede_de00(const VgCiedeKernelParams p)
     }
 }
 
-/* the recorded pixels into de, with what the host computed; the count
- * into the frame's results (past cap: the whole frame on the host) */
+/* the recorded pixels into de, with what the host computed; past cap, the
+ * count into the frame's results instead (the whole frame on the host) */
 extern "C" __global__ void __launch_bounds__(VG_CIEDE_SETTLE_THREADS)
 vg_ciede_settle(const VgCiedeKernelParams p)
 {
@@ -374,8 +374,11 @@ vg_ciede_settle(const VgCiedeKernelParams p)
     const VgCiedeRecord *r = (const VgCiedeRecord *)p.rec;
     VgCiedeRes *res = (VgCiedeRes *)p.res;
 
-    if (!blockIdx.x && !threadIdx.x && count > p.cap)
-        res->count = count;
+    if (count > p.cap) {
+        if (!blockIdx.x && !threadIdx.x)
+            res->count = count;
+        return;     /* the host scores the frame (gpu/ciede.c) */
+    }
     for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
          i += gridDim.x * blockDim.x) {
         const VgCiedeRecord rec = r[i];
@@ -387,7 +390,7 @@ vg_ciede_settle(const VgCiedeKernelParams p)
 
             ciede_samples(p, idx % p.w, idx / p.w, s);
             if (ciede_pixel(s, p.scale, rec.u.pw.c7, &de, &cbp) != 1) {
-                res->count = 0xffffffffu;
+                res->failed = 1;
                 continue;
             }
             ((double *)p.de)[idx] = de;

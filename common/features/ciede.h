@@ -51,4 +51,13 @@ float vg_ciede_de00_samples(const unsigned ref[3], const unsigned dis[3],
 int vg_ciede_frame_sum(const VgFeatureCtx *fc, const VgImage *ref,
                        const VgImage *dis, double *sum);
 
+/**
+ * Whether this process's powf(x, 7) is the one vg_ciede_powf7() assumes,
+ * glibc's (tests/unit/test_ciede_powf checks every float of the range
+ * against it): glibc's result at floats where it is not the nearest one,
+ * and one of vg_ciede_powf7()'s candidates at 4096 floats across the
+ * range. The CUDA backend scores every frame on the host when it is not.
+ */
+int vg_ciede_host_powf_agrees(void);
+
 #endif /* VG_FEATURES_CIEDE_H */

@@ -103,7 +103,8 @@ typedef struct VgCiedeRes {
     double sum;             ///< the sequential sum of the frame's ΔE00
     uint32_t count;         ///< 0, or above the records' cap: the whole
                             ///< frame is the host's
-    uint32_t pad;
+    uint32_t failed;        ///< 1: a recorded pixel did not settle with the
+                            ///< host's powf (never seen): the same
 } VgCiedeRes;
 
 /**

@@ -255,6 +255,7 @@ static unsigned run_kernels(unsigned layout, unsigned bpc, unsigned w,
     }
     launch(vg_ciede_settle, p, 3, 1, VG_CIEDE_SETTLE_THREADS, 1);
     ck_assert_uint_eq(res.count, 0);
+    ck_assert_uint_eq(res.failed, 0);
 
     for (unsigned y = 0; y < h; y++)
         for (unsigned x = 0; x < w; x++) {

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/features/ciede.h"
 #include "common/features/ciede_params.h"
 #include "tests/check_run.h"
 
@@ -132,6 +133,13 @@ START_TEST(test_pow_square)
 }
 END_TEST
 
+/* the CUDA backend's check of the process's powf passes on glibc */
+START_TEST(test_host_agrees)
+{
+    ck_assert_int_eq(vg_ciede_host_powf_agrees(), 1);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     Suite *s = suite_create("ciede_powf");
@@ -143,6 +151,7 @@ int main(int argc, char **argv)
     printf("libm build: %s\n", variant ? variant : "as loaded");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_edges);
+    tcase_add_test(tc, test_host_agrees);
     tcase_add_test(tc, test_pow_square);
     tcase_add_test(tc, test_powf7);
     suite_add_tcase(s, tc);
