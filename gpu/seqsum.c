@@ -6,7 +6,8 @@
 /**
  * @file
  * Launch of the sequential sums (gpu/seqsum.cu): one set of six launches
- * per submission, whatever the number of sums in it.
+ * (five when the terms' producer added the chunk sums) per submission,
+ * whatever the number of sums in it.
  */
 
 #include <errno.h>
@@ -39,6 +40,10 @@ int vg_cuda_seqsum_init(VgCudaDevice *d, VgCudaSeqsum *s, int max_arrays,
         (ret = vg_cuda_device_function(d, "vg_seqsum_fallback", &s->fallback)) < 0 ||
         (ret = VG_DCU(d, cuMemAlloc, &s->scratch, bytes)) < 0)
         return ret;
+    /* zero chunk sums for the first presummed submission; vg_seqsum_scan
+     * zeroes them again after each */
+    if ((ret = VG_DCU(d, cuMemsetD8Async, s->scratch, 0, bytes, d->stream)) < 0)
+        return ret;
     s->p.chunks = (uint64_t)s->scratch;
     s->p.flags = s->p.chunks + s->max_chunks * sizeof(VgSeqsumChunk);
     s->p.fail = s->p.flags + VG_SEQSUM_POOL * sizeof(VgSeqsumFlag);
@@ -56,6 +61,20 @@ void vg_cuda_seqsum_close(VgCudaDevice *d, VgCudaSeqsum *s)
 void vg_cuda_seqsum_reset(VgCudaSeqsum *s)
 {
     s->p.count = 0;
+    s->p.presummed = 0;
+}
+
+CUdeviceptr vg_cuda_seqsum_last_chunks(const VgCudaSeqsum *s)
+{
+    const int k = s->p.count - 1;
+
+    return k < 0 ? 0 : (CUdeviceptr)(s->p.chunks + (uint64_t)s->p.a[k].chunk0 *
+                                     sizeof(VgSeqsumChunk));
+}
+
+void vg_cuda_seqsum_presummed(VgCudaSeqsum *s)
+{
+    s->p.presummed = 1;
 }
 
 int vg_cuda_seqsum_add(VgCudaSeqsum *s, CUdeviceptr x, size_t n,
@@ -88,7 +107,8 @@ int vg_cuda_seqsum_submit(VgCudaDevice *d, VgCudaSeqsum *s)
     if (!n)
         return 0;
     p->verify = 0;
-    if ((ret = vg_cuda_device_launch(d, s->chunks, nc, 1, 1, VG_SEQSUM_THREADS, 1, p)) < 0 ||
+    if ((!p->presummed &&
+         (ret = vg_cuda_device_launch(d, s->chunks, nc, 1, 1, VG_SEQSUM_THREADS, 1, p)) < 0) ||
         (ret = vg_cuda_device_launch(d, s->scan, n, 1, 1, VG_SEQSUM_THREADS, 1, p)) < 0 ||
         (ret = vg_cuda_device_launch(d, s->local, nc, 1, 1, VG_SEQSUM_THREADS, 1, p)) < 0 ||
         (ret = vg_cuda_device_launch(d, s->resolve, n, 1, 1, VG_SEQSUM_THREADS, 1, p)) < 0)

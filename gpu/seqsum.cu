@@ -10,7 +10,8 @@
  * launches whatever their number and sizes:
  *
  *  vg_seqsum_chunks   one block per chunk of VG_SEQSUM_CHUNK terms: its
- *                     sum and sum of |x| (any order: only guesses use them)
+ *                     sum and sum of |x| (any order: only guesses use them;
+ *                     skipped when the terms' producer added them)
  *  vg_seqsum_scan     one block per array: their prefixes over the chunks
  *  vg_seqsum_local    verify = 0: one block per chunk, each thread 16
  *                     consecutive terms: the approximate prefix of every
@@ -45,6 +46,36 @@ __device__ __forceinline__ double vg_seqsum_shfl_up(double v, int d)
 __device__ __forceinline__ int vg_seqsum_shfl_up(int v, int d)
 {
     return __shfl_up_sync(0xffffffffu, v, d);
+}
+
+__device__ __forceinline__ int64_t vg_seqsum_shfl_up(int64_t v, int d)
+{
+    return __shfl_up_sync(0xffffffffu, (long long)v, d);
+}
+
+/* the block's minimum of mn and maximum of mx, to thread 0 (buf: 64
+ * values of shared scratch); reached by all threads */
+__device__ __forceinline__ void vg_seqsum_block_minmax(int64_t *mn, int64_t *mx,
+                                                       int64_t *buf)
+{
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+
+    for (int d = 16; d; d >>= 1) {
+        const int64_t a = __shfl_xor_sync(0xffffffffu, (long long)*mn, d);
+        const int64_t b = __shfl_xor_sync(0xffffffffu, (long long)*mx, d);
+        *mn = a < *mn ? a : *mn;
+        *mx = b > *mx ? b : *mx;
+    }
+    if (lane == 0) {
+        buf[warp] = *mn;
+        buf[32 + warp] = *mx;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0)
+        for (int w = 1; w < VG_SEQSUM_THREADS / 32; w++) {
+            *mn = buf[w] < *mn ? buf[w] : *mn;
+            *mx = buf[32 + w] > *mx ? buf[32 + w] : *mx;
+        }
 }
 
 __device__ __forceinline__ VgSeqsumFix vg_seqsum_shfl_up(VgSeqsumFix v, int d)
@@ -152,6 +183,8 @@ vg_seqsum_scan(const VgSeqsumParams p)
         if (t < a->nchunks) {
             c[t].pre = run + ps;
             c[t].abspre = runa + pa;
+            if (p.presummed)
+                c[t].sum = c[t].abs = 0.0;  /* for the next frame's producer */
         }
         run += ts;
         runa += ta;
@@ -171,6 +204,7 @@ vg_seqsum_local(const VgSeqsumParams p)
     __shared__ double dbuf[32];
     __shared__ VgSeqsumFix fbuf[32];
     __shared__ int ibuf[32];
+    __shared__ int64_t lbuf[64];
     const int chunk = blockIdx.x;
     const int k = vg_seqsum_array_of(&p, chunk);
     const VgSeqsumArray *a = &p.a[k];
@@ -188,6 +222,13 @@ vg_seqsum_local(const VgSeqsumParams p)
     int nf, ftot, f;
     unsigned flagged;
 
+    /* verify, one-binade chunk: one run, checked from the chunk's record */
+    if (p.verify && ch->binade != VG_SEQSUM_NO_BINADE) {
+        if (threadIdx.x == 0 && !*(volatile int32_t *)fail &&
+            !vg_seqsum_run_ok(ch->base, ch->binade, ch->kmin, ch->kmax))
+            *fail = 1;
+        return;
+    }
     if (threadIdx.x == 0)
         ibuf[0] = *(volatile int32_t *)fail;
     /* the chunk through shared memory: coalesced loads */
@@ -199,6 +240,32 @@ vg_seqsum_local(const VgSeqsumParams p)
     __syncthreads();
     if (ibuf[0])
         return;     /* already sequential (one read for the whole block) */
+    if (!p.verify) {
+        /* plan, one-binade chunk: k by k, no guess per step */
+        const int e = vg_seqsum_chunk_binade(ch->pre, ch->abspre, ch->abs);
+
+        if (e != VG_SEQSUM_NO_BINADE) {
+            int64_t ks, kmn, kmx, ktot, ex;
+
+            if (!__syncthreads_or(vg_seqsum_thread_uniform(v, n, e, &ks, &kmn, &kmx))) {
+                ex = vg_seqsum_block_scan(ks, &ktot, lbuf);
+                kmn = n ? ex + kmn : INT64_MAX;
+                kmx = n ? ex + kmx : INT64_MIN;
+                vg_seqsum_block_minmax(&kmn, &kmx, lbuf);
+                if (threadIdx.x == 0) {
+                    ch->fix = vg_seqsum_units(ktot, e);
+                    ch->kmin = kmn;
+                    ch->kmax = kmx;
+                    ch->nflag = 0;
+                    ch->flag0 = 0;
+                    ch->binade = e;
+                }
+                return;
+            }
+        }
+        if (threadIdx.x == 0)
+            ch->binade = VG_SEQSUM_NO_BINADE;   /* planned step by step */
+    }
 #pragma unroll
     for (int j = 0; j < VG_SEQSUM_PER_THREAD; j++) {
         s += v[j];

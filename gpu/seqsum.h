@@ -43,6 +43,17 @@ void vg_cuda_seqsum_reset(VgCudaSeqsum *s);
 int vg_cuda_seqsum_add(VgCudaSeqsum *s, CUdeviceptr x, size_t n,
                        CUdeviceptr out);
 
+/**
+ * The chunk records of the sum added last, for a producer of its terms
+ * that adds them into the records' sum and abs itself (atomically, in any
+ * order, from 0): VgSeqsumChunk[] on the device. A submission whose sums
+ * are all added so is marked with vg_cuda_seqsum_presummed().
+ */
+CUdeviceptr vg_cuda_seqsum_last_chunks(const VgCudaSeqsum *s);
+
+/** Mark the submission's chunk sums as added by the terms' producers. */
+void vg_cuda_seqsum_presummed(VgCudaSeqsum *s);
+
 /** Queue the submission's sums on d's stream. @return 0 or negative errno. */
 int vg_cuda_seqsum_submit(VgCudaDevice *d, VgCudaSeqsum *s);
 

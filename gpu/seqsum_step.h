@@ -73,6 +73,8 @@ typedef unsigned __int128 VgSeqsumFix;
 #define VG_SEQSUM_EMIN -36
 /** Running sums and results stay below 2^EMAX (the fixed point's range, with room). */
 #define VG_SEQSUM_EMAX 34
+/** A chunk whose steps are planned one by one (vg_seqsum_chunk_binade()). */
+#define VG_SEQSUM_NO_BINADE (-1000)
 
 /** Terms per thread and threads per block of the chunk kernels. */
 #define VG_SEQSUM_PER_THREAD 16
@@ -102,16 +104,22 @@ typedef struct VgSeqsumArray {
     int32_t nchunks;
 } VgSeqsumArray;
 
-/** Per chunk of VG_SEQSUM_CHUNK terms (device scratch). */
+/**
+ * Per chunk of VG_SEQSUM_CHUNK terms (device scratch). Its sum and abs may
+ * be added by the kernel that writes the terms (any order, atomically:
+ * only guesses read them).
+ */
 typedef struct VgSeqsumChunk {
     VgSeqsumFix fix;    ///< plan: total contribution of the unflagged steps
     VgSeqsumFix base;   ///< resolve: exact running sum before the chunk
     VgSeqsumFix corr_end; ///< resolve: the changes of all its flagged steps
     double sum, abs;    ///< the chunk's sum and sum of |x|, any order
     double pre, abspre; ///< approximate prefixes of those before the chunk
+    int64_t kmin, kmax; ///< plan, one-binade chunk: extremes of its running k totals
     int32_t nflag;      ///< plan: flagged steps
     int32_t flag0;      ///< plan: the first of them in the pool
-    int32_t pad[2];
+    int32_t binade;     ///< plan: the chunk's one binade, or VG_SEQSUM_NO_BINADE
+    int32_t pad;
 } VgSeqsumChunk;
 
 /** Per flagged step (device scratch: the pool, a chunk's steps in order). */
@@ -132,6 +140,10 @@ typedef struct VgSeqsumParams {
     uint64_t used;      ///< device int32_t: flagged steps taken from the pool
     int32_t count;      ///< arrays
     int32_t verify;     ///< vg_seqsum_local: 0 plan, 1 check
+    /** the chunks' sum and abs were added by the terms' producer, from 0
+     * (vg_seqsum_chunks skipped); vg_seqsum_scan sets them to 0 again */
+    int32_t presummed;
+    int32_t pad;
 } VgSeqsumParams;
 
 /** The array a chunk belongs to. */
@@ -384,6 +396,74 @@ VG_SEQSUM_UNROLL
     if (cur != -1000)
         ok &= vg_seqsum_run_ok(s0, cur, kmin, kmax);
     return ok;
+}
+
+/*
+ * One-binade chunks. Most chunks of a long sum lie between two powers of
+ * two: every running sum in the chunk, within the guess's margin, is in
+ * one binade e. Their steps need no guess each: each term's k is rint(x /
+ * u) in that binade, and the chunk is one run, checked once against the
+ * exact sum before it (vg_seqsum_run_ok() with the extremes of the
+ * chunk's running k totals). The other chunks (a power of two crossed,
+ * near zero, a tie) are planned step by step.
+ */
+
+/**
+ * The binade of a chunk from the approximate sum (pre) and sum of |x|
+ * (abspre) before it and its own sum of |x| (abs), when all its running
+ * sums lie in that one binade with the margin and each term is below half
+ * the binade's start (|x| <= abs); else VG_SEQSUM_NO_BINADE.
+ */
+VG_SEQSUM_FN int vg_seqsum_chunk_binade(double pre, double abspre, double abs)
+{
+    const double tol = (abspre + abs) * VG_SEQSUM_TOL;
+    const double lo = fabs(pre) - abs - tol, hi = fabs(pre) + abs + tol;
+    int b;
+
+    /* also false for a NaN or an infinity */
+    if (!(lo >= vg_seqsum_pow2(VG_SEQSUM_EMIN)) ||
+        !(hi < vg_seqsum_pow2(VG_SEQSUM_EMAX)))
+        return VG_SEQSUM_NO_BINADE;
+    b = vg_seqsum_binade(lo);
+    if (vg_seqsum_binade(hi) != b || !(abs < vg_seqsum_pow2(b - 1)))
+        return VG_SEQSUM_NO_BINADE;
+    return b;
+}
+
+/**
+ * Pass 1 of a one-binade chunk (binade e), a thread's n terms v: the total
+ * of their k in *ksum and the extremes of its running value after each
+ * term in *kmin, *kmax (INT64_MAX and INT64_MIN for no term). k = rint(x /
+ * u) by adding 1.5 * 2^52, exact for |x / u| < 2^51 (each k then below
+ * 2^51, a chunk's total below 2^63). @return 1 when a term is a tie or
+ * too large (the chunk is planned step by step instead), else 0.
+ */
+VG_SEQSUM_FN int vg_seqsum_thread_uniform(const double *v, int n, int e,
+                                          int64_t *ksum, int64_t *kmin,
+                                          int64_t *kmax)
+{
+    const double scale = vg_seqsum_pow2(52 - e), magic = 0x1.8p+52;
+    /* unsigned: a bad term's garbage wraps instead of overflowing */
+    uint64_t t = 0;
+    int64_t mn = INT64_MAX, mx = INT64_MIN;
+    int bad = 0;
+
+VG_SEQSUM_UNROLL
+    for (int j = 0; j < VG_SEQSUM_PER_THREAD; j++) {
+        if (j >= n)
+            break;
+        const double y = v[j] * scale;      /* exact */
+        const double r = y + magic;         /* 1.5 2^52 + rint(y) */
+
+        bad |= !(fabs(y) < 0x1p+51) || fabs(y - (r - magic)) == 0.5;
+        t += vg_seqsum_bits(r) - vg_seqsum_bits(magic);
+        mn = (int64_t)t < mn ? (int64_t)t : mn;
+        mx = (int64_t)t > mx ? (int64_t)t : mx;
+    }
+    *ksum = (int64_t)t;
+    *kmin = mn;
+    *kmax = mx;
+    return bad;
 }
 
 /** The double a fixed-point value is. @return 0, or -1 if it is not one. */

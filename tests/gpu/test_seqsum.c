@@ -105,6 +105,8 @@ static int same_bits(double a, double b)
 typedef struct Replay {
     int fallback;       ///< the sequential path was taken
     int flagged;        ///< flagged steps in all
+    int chunks;         ///< chunks
+    int uniform;        ///< one-binade chunks among them
     double skew;        ///< relative error added to every guess (0: none)
 } Replay;
 
@@ -124,7 +126,7 @@ static double replay(const double *x, size_t n, Replay *r)
     double pre = 0.0, abspre = 0.0;
     int fail = 0;
 
-    r->fallback = r->flagged = 0;
+    r->fallback = r->flagged = r->chunks = r->uniform = 0;
     for (size_t ci = 0; ci < nc && !fail; ci++) {
         const size_t c0 = ci * VG_SEQSUM_CHUNK;
         const int len = n - c0 < VG_SEQSUM_CHUNK ? (int)(n - c0) : VG_SEQSUM_CHUNK;
@@ -148,7 +150,38 @@ static double replay(const double *x, size_t n, Replay *r)
             csum += s;
             cabs += sa;
         }
-        /* plan */
+        r->chunks++;
+        /* plan, one-binade chunk: the threads' k totals and extremes in
+         * order (the device's block scan and reductions) */
+        {
+            const double g = pre + (r->skew != 0.0 ? r->skew * abspre : 0.0);
+            const int e = vg_seqsum_chunk_binade(g, abspre, cabs);
+            int64_t tot = 0, mn = INT64_MAX, mx = INT64_MIN;
+            int bad = 0;
+
+            for (int t = 0; t < T && e != VG_SEQSUM_NO_BINADE; t++) {
+                int64_t ks, kmn, kmx;
+
+                bad |= vg_seqsum_thread_uniform(x + c0 + t * R, nt[t], e, &ks,
+                                                &kmn, &kmx);
+                if (nt[t]) {
+                    mn = tot + kmn < mn ? tot + kmn : mn;
+                    mx = tot + kmx > mx ? tot + kmx : mx;
+                }
+                tot += ks;
+            }
+            if (e != VG_SEQSUM_NO_BINADE && !bad) {
+                r->uniform++;
+                /* check: one run from the exact sum before the chunk */
+                if (!vg_seqsum_run_ok(base, e, mn, mx))
+                    fail = 1;
+                run = base + vg_seqsum_units(tot, e);
+                pre += csum;
+                abspre += cabs;
+                continue;
+            }
+        }
+        /* plan, step by step */
         for (int t = 0; t < T; t++) {
             int k;
             const VgSeqsumFix c = vg_seqsum_thread_plan(x + c0 + t * R, nt[t], run0[t],
@@ -237,8 +270,13 @@ START_TEST(host_replay)
             ck_assert_msg(!r.fallback, "%s n=%zu: sequential path (%d flagged)",
                           kind_names[k], n, r.flagged);
         if (n == 2052700)
-            printf("%s n=%zu: %d flagged steps, %s path\n", kind_names[k], n,
-                   r.flagged, r.fallback ? "sequential" : "parallel");
+            printf("%s n=%zu: %d flagged steps, %d of %d chunks in one binade, "
+                   "%s path\n", kind_names[k], n, r.flagged, r.uniform,
+                   r.chunks, r.fallback ? "sequential" : "parallel");
+        /* an SSIM map's sum: nearly every chunk in one binade */
+        if (k == K_SSIM_L && n == 2052700)
+            ck_assert_msg(r.uniform * 100 >= r.chunks * 95, "%d of %d chunks in "
+                          "one binade", r.uniform, r.chunks);
     }
     /* the sums made to break the fast path break it */
     if (k == K_NAN || k == K_INF || k == K_HUGE || k == K_TIES || k == K_TINY)
