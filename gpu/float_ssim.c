@@ -29,13 +29,12 @@ int vg_cuda_ssim_map_init(VgFeatureCtx *fc, VgCudaSsimMap *m, int w, int h,
                           size_t terms, int max_sums)
 {
     VgCudaDevice *d = vg_cuda_fc_device(fc);
-    const size_t dw = (size_t)(w - (VG_SSIM_WIN - 1));
     int ret;
 
     if ((ret = vg_cuda_device_function(d, "vg_ssim_hconv", &m->hconv)) < 0 ||
         (ret = vg_cuda_device_function(d, "vg_ssim_vmap", &m->vmap)) < 0)
         return ret;
-    if ((ret = VG_DCU(d, cuMemAlloc, &m->hbuf, 5 * dw * h * sizeof(float))) < 0 ||
+    if ((ret = VG_DCU(d, cuMemAlloc, &m->hbuf, vg_cuda_ssim_hbuf_bytes(w, h))) < 0 ||
         (ret = VG_DCU(d, cuMemAlloc, &m->map, terms * sizeof(double))) < 0)
         return ret;
     m->map_cap = terms;
@@ -58,11 +57,13 @@ void vg_cuda_ssim_map_begin(VgCudaSsimMap *m)
 {
     m->map_used = 0;
     vg_cuda_seqsum_reset(&m->sums);
+    vg_cuda_seqsum_presummed(&m->sums);     /* vg_ssim_vmap adds the chunks */
 }
 
 int vg_cuda_ssim_map_submit(VgFeatureCtx *fc, VgCudaSsimMap *m,
                             CUdeviceptr ref, CUdeviceptr cmp, size_t pitch,
-                            int w, int h, int with_lcs, CUdeviceptr sums)
+                            int w, int h, int with_lcs, CUdeviceptr sums,
+                            CUdeviceptr hbuf)
 {
     VgCudaDevice *d = vg_cuda_fc_device(fc);
     const int dw = w - (VG_SSIM_WIN - 1), dh = h - (VG_SSIM_WIN - 1);
@@ -75,7 +76,7 @@ int vg_cuda_ssim_map_submit(VgFeatureCtx *fc, VgCudaSsimMap *m,
         .pitch = (int64_t)pitch,
         .w = w,
         .h = h,
-        .hbuf = (uint64_t)m->hbuf,
+        .hbuf = (uint64_t)(hbuf ? hbuf : m->hbuf),
         .map = (uint64_t)map,
         .with_lcs = with_lcs,
     };
@@ -83,6 +84,13 @@ int vg_cuda_ssim_map_submit(VgFeatureCtx *fc, VgCudaSsimMap *m,
 
     if (m->map_used + vg_cuda_ssim_map_terms(w, h, with_lcs) > m->map_cap)
         return -EINVAL;
+    /* the sums first: vg_ssim_vmap adds into their chunk records */
+    for (int k = first; k < VG_SSIM_NB_SUMS; k++) {
+        if ((ret = vg_cuda_seqsum_add(&m->sums, map + (k - first) * n * sizeof(double),
+                                      n, sums + k * sizeof(double))) < 0)
+            return ret;
+        p.chunks[k - first] = (uint64_t)vg_cuda_seqsum_last_chunks(&m->sums);
+    }
     if ((ret = vg_cuda_device_launch(d, m->hconv, blocks(dw, VG_SSIM_BX),
                                      blocks(h, VG_SSIM_BY), 1, VG_SSIM_BX,
                                      VG_SSIM_BY, &p)) < 0 ||
@@ -90,11 +98,6 @@ int vg_cuda_ssim_map_submit(VgFeatureCtx *fc, VgCudaSsimMap *m,
                                      blocks(dh, VG_SSIM_BY), 1, VG_SSIM_BX,
                                      VG_SSIM_BY, &p)) < 0)
         return ret;
-    for (int k = first; k < VG_SSIM_NB_SUMS; k++) {
-        if ((ret = vg_cuda_seqsum_add(&m->sums, map + (k - first) * n * sizeof(double),
-                                      n, sums + k * sizeof(double))) < 0)
-            return ret;
-    }
     m->map_used += vg_cuda_ssim_map_terms(w, h, with_lcs);
     return 0;
 }
@@ -183,7 +186,7 @@ static int float_ssim_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
     }
     vg_cuda_ssim_map_begin(&s->map);
     if ((ret = vg_cuda_ssim_map_submit(fc, &s->map, ref, dis, pitch, s->p.dw,
-                                       s->p.dh, 1, f->res)) < 0)
+                                       s->p.dh, 1, f->res, 0)) < 0)
         return ret;
     return vg_cuda_ssim_map_finish(fc, &s->map);
 }

@@ -26,6 +26,7 @@
  */
 
 #include "common/features/float_ssim_params.h"
+#include "gpu/seqsum_step.h"
 
 __constant__ float vg_ssim_gauss[VG_SSIM_WIN] = VG_SSIM_GAUSS_TAPS;
 
@@ -70,20 +71,59 @@ vg_ssim_hconv(const VgSsimMapParams p)
 }
 
 /*
+ * A warp's terms of one map plane into the sum and abs of the chunk
+ * records of its sum (gpu/seqsum_step.h): the warp's 32 consecutive
+ * terms of a row, from index i0, lie in one chunk or two.
+ */
+__device__ __forceinline__ void vg_ssim_chunk_add(uint64_t chunks, size_t i0,
+                                                  size_t i, int in, double v)
+{
+    const size_t k0 = i0 / VG_SEQSUM_CHUNK;
+    const int second = in && i / VG_SEQSUM_CHUNK != k0;
+    double a0 = in && !second ? v : 0.0, a1 = second ? v : 0.0;
+    double b0 = fabs(a0), b1 = fabs(a1);
+    const int two = __any_sync(0xffffffffu, second);
+
+    for (int d = 16; d; d >>= 1) {
+        a0 += __shfl_xor_sync(0xffffffffu, a0, d);
+        b0 += __shfl_xor_sync(0xffffffffu, b0, d);
+        if (two) {
+            a1 += __shfl_xor_sync(0xffffffffu, a1, d);
+            b1 += __shfl_xor_sync(0xffffffffu, b1, d);
+        }
+    }
+    if (threadIdx.x == 0) {
+        VgSeqsumChunk *c = (VgSeqsumChunk *)chunks + k0;
+
+        atomicAdd(&c->sum, a0);
+        atomicAdd(&c->abs, b0);
+        if (two) {
+            atomicAdd(&c[1].sum, a1);
+            atomicAdd(&c[1].abs, b1);
+        }
+    }
+}
+
+/*
  * Vertical pass and the per-pixel terms of _iqa_ssim()'s default branch.
  * Thread mapping: one thread per valid pixel (x, y) of the
- * (w - 10) x (h - 10) map; 32 x 8 blocks. Writes the map planes in the
- * order of the sums (VG_SSIM_SUM_*): l c s (with_lcs), l, c, s.
+ * (w - 10) x (h - 10) map; 32 x 8 blocks, a warp a row of 32. Writes the
+ * map planes in the order of the sums (VG_SSIM_SUM_*): l c s (with_lcs),
+ * l, c, s, and adds each plane's terms into its sum's chunk records
+ * (p.chunks), so that the sums need no pass of their own for them.
  */
 extern "C" __global__ void __launch_bounds__(VG_SSIM_BX * VG_SSIM_BY)
 vg_ssim_vmap(const VgSsimMapParams p)
 {
     const int dw = p.w - (VG_SSIM_WIN - 1), dh = p.h - (VG_SSIM_WIN - 1);
-    const int x = blockIdx.x * VG_SSIM_BX + threadIdx.x;
+    const int x0 = blockIdx.x * VG_SSIM_BX;
     const int y = blockIdx.y * VG_SSIM_BY + threadIdx.y;
+    /* lanes past the row's end stay for the warp's sums */
+    const int in = x0 + (int)threadIdx.x < dw;
+    const int x = in ? x0 + threadIdx.x : dw - 1;
 
-    if (x >= dw || y >= dh)
-        return;
+    if (y >= dh)
+        return;     /* the whole warp: one row */
     const size_t plane = (size_t)dw * p.h;
     const float *hb = (const float *)p.hbuf + (size_t)y * dw + x;
     double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0, a4 = 0.0;
@@ -116,14 +156,27 @@ vg_ssim_vmap(const VgSsimMapParams p)
     const double s = (cov_c + c3) / (sr + c3);
 
     const size_t n = (size_t)dw * dh, i = (size_t)y * dw + x;
+    const size_t i0 = (size_t)y * dw + x0;
     double *m = (double *)p.map + i;
-    if (p.with_lcs) {
-        m[0] = l * c * s;
+    /* constant indices: a parameter indexed at run time goes to the stack */
+    const int lcs = p.with_lcs;
+
+    if (lcs) {
+        const double v = l * c * s;
+
+        if (in)
+            m[0] = v;
+        vg_ssim_chunk_add(p.chunks[0], i0, i, in, v);
         m += n;
     }
-    m[0] = l;
-    m[n] = c;
-    m[2 * n] = s;
+    if (in) {
+        m[0] = l;
+        m[n] = c;
+        m[2 * n] = s;
+    }
+    vg_ssim_chunk_add(lcs ? p.chunks[1] : p.chunks[0], i0, i, in, l);
+    vg_ssim_chunk_add(lcs ? p.chunks[2] : p.chunks[1], i0, i, in, c);
+    vg_ssim_chunk_add(lcs ? p.chunks[3] : p.chunks[2], i0, i, in, s);
 }
 
 /*

@@ -53,11 +53,20 @@ void vg_cuda_ssim_map_begin(VgCudaSsimMap *m);
  * Queue the SSIM map of two w x h device float images (row pitch `pitch`
  * bytes) and take its sums into the frame's submission, each to
  * sums[VG_SSIM_SUM_*] (device doubles); with_lcs: the l c s sum too
- * (float_ssim), else only l, c and s.
+ * (float_ssim), else only l, c and s. hbuf: scratch of the horizontal
+ * pass, 5 (w - 10) h floats, for maps queued on another stream than the
+ * others (0: m's own).
  */
 int vg_cuda_ssim_map_submit(VgFeatureCtx *fc, VgCudaSsimMap *m,
                             CUdeviceptr ref, CUdeviceptr cmp, size_t pitch,
-                            int w, int h, int with_lcs, CUdeviceptr sums);
+                            int w, int h, int with_lcs, CUdeviceptr sums,
+                            CUdeviceptr hbuf);
+
+/** Bytes of the horizontal pass's scratch for a w x h image. */
+static inline size_t vg_cuda_ssim_hbuf_bytes(int w, int h)
+{
+    return 5 * (size_t)(w - (VG_SSIM_WIN - 1)) * (size_t)h * sizeof(float);
+}
 
 /** Queue the sums of the frame's maps. @return 0 or negative errno. */
 int vg_cuda_ssim_map_finish(VgFeatureCtx *fc, VgCudaSsimMap *m);

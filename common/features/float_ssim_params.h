@@ -81,6 +81,10 @@ typedef struct VgSsimMapParams {
     /** device double[3 or 4][h - 10][w - 10]: the map planes in the order
      * of VG_SSIM_SUM_*, from l c s when with_lcs, else from l */
     uint64_t map;
+    /** per map plane, device VgSeqsumChunk[]: the records of the chunks of
+     * its sum (gpu/seqsum_step.h), into whose sum and abs the kernel adds
+     * its terms (vg_cuda_seqsum_presummed()) */
+    uint64_t chunks[4];
     int32_t with_lcs;       ///< also write the l c s map (float_ssim's sum)
 } VgSsimMapParams;
 
