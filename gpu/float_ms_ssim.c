@@ -11,6 +11,14 @@
  * 15 sums in one submission (gpu/seqsum.c); the
  * means, the products of powers and the dB value are the feature's
  * home's (common/features/float_ms_ssim.c), on the host.
+ *
+ * Two streams: the feature's does scale 0's map, then scale 1's once it
+ * is decimated, then the sums; a side stream forked from it decimates the
+ * four scales one after the other and does the small maps of scales 2 to
+ * 4 (with scratch of its own), so that the pyramid's short, dependent
+ * launches overlap the large map instead of following it. The side
+ * stream starts each frame after all of the previous frame's work on the
+ * feature's stream, the last reader of the scales' images.
  */
 
 #include <errno.h>
@@ -24,7 +32,13 @@ typedef struct FloatMsSsimCuda {
     CUfunction decimate;
     CUdeviceptr img[VG_MS_SSIM_SCALES][2]; ///< scales 1..4, ref/dis, packed
     VgCudaSsimMap map;
+    CUstream side;          ///< the pyramid and the maps of scales 2..4
+    CUdeviceptr side_hbuf;  ///< their horizontal pass's scratch
+    CUevent fork, scale1, joined;
 } FloatMsSsimCuda;
+
+/* the side stream's maps: scales SIDE_MAP0 and above */
+#define SIDE_MAP0 2
 
 static void float_ms_ssim_cuda_close(VgFeatureCtx *fc)
 {
@@ -39,6 +53,19 @@ static void float_ms_ssim_cuda_close(VgFeatureCtx *fc)
         }
     }
     vg_cuda_ssim_map_close(fc, &s->map);
+    if (s->side_hbuf)
+        VG_DCU(d, cuMemFree, s->side_hbuf);
+    if (s->side)
+        VG_DCU(d, cuStreamDestroy, s->side);
+    if (s->fork)
+        VG_DCU(d, cuEventDestroy, s->fork);
+    if (s->scale1)
+        VG_DCU(d, cuEventDestroy, s->scale1);
+    if (s->joined)
+        VG_DCU(d, cuEventDestroy, s->joined);
+    s->side_hbuf = 0;
+    s->side = NULL;
+    s->fork = s->scale1 = s->joined = NULL;
 }
 
 static int float_ms_ssim_cuda_init(VgFeatureCtx *fc)
@@ -65,6 +92,14 @@ static int float_ms_ssim_cuda_init(VgFeatureCtx *fc)
             if ((ret = VG_DCU(d, cuMemAlloc, &s->img[i][k], bytes)) < 0)
                 goto fail;
     }
+    if ((ret = VG_DCU(d, cuStreamCreate, &s->side, CU_STREAM_NON_BLOCKING)) < 0 ||
+        (ret = VG_DCU(d, cuEventCreate, &s->fork, CU_EVENT_DISABLE_TIMING)) < 0 ||
+        (ret = VG_DCU(d, cuEventCreate, &s->scale1, CU_EVENT_DISABLE_TIMING)) < 0 ||
+        (ret = VG_DCU(d, cuEventCreate, &s->joined, CU_EVENT_DISABLE_TIMING)) < 0 ||
+        (ret = VG_DCU(d, cuMemAlloc, &s->side_hbuf,
+                      vg_cuda_ssim_hbuf_bytes(s->p.w[SIDE_MAP0],
+                                              s->p.h[SIDE_MAP0]))) < 0)
+        goto fail;
     for (unsigned i = 0; i < VG_MS_SSIM_SCALES; i++)
         terms += vg_cuda_ssim_map_terms(s->p.w[i], s->p.h[i], 0);
     if ((ret = vg_cuda_ssim_map_init(fc, &s->map, s->p.w[0], s->p.h[0], terms,
@@ -76,42 +111,73 @@ fail:
     return ret;
 }
 
+/* the map of scale i and its sums, on d's current stream */
+static int map_scale(VgFeatureCtx *fc, FloatMsSsimCuda *s, const VgCudaFrame *f,
+                     unsigned i, CUdeviceptr hbuf)
+{
+    const CUdeviceptr ref = i ? s->img[i][0] : f->ref_f;
+    const CUdeviceptr dis = i ? s->img[i][1] : f->dis_f;
+    const size_t pitch = i ? (size_t)s->p.w[i] * sizeof(float) : f->f_pitch;
+
+    return vg_cuda_ssim_map_submit(fc, &s->map, ref, dis, pitch, s->p.w[i],
+                                   s->p.h[i], 0, f->res + i * VG_SSIM_NB_SUMS *
+                                                         sizeof(double), hbuf);
+}
+
+/* scale i's images from scale i - 1's, on d's current stream */
+static int decimate(VgFeatureCtx *fc, FloatMsSsimCuda *s, const VgCudaFrame *f,
+                    unsigned i)
+{
+    VgSsimDecimateParams p = {
+        .src = { (uint64_t)(i > 1 ? s->img[i - 1][0] : f->ref_f),
+                 (uint64_t)(i > 1 ? s->img[i - 1][1] : f->dis_f) },
+        .dst = { (uint64_t)s->img[i][0], (uint64_t)s->img[i][1] },
+        .src_pitch = (int64_t)(i > 1 ? (size_t)s->p.w[i - 1] * sizeof(float) :
+                               f->f_pitch),
+        .w = s->p.w[i - 1],
+        .h = s->p.h[i - 1],
+        .sw = s->p.w[i],
+        .sh = s->p.h[i],
+        .factor = 2,
+    };
+
+    return vg_cuda_device_launch(vg_cuda_fc_device(fc), s->decimate,
+                                 (s->p.w[i] + VG_SSIM_BX - 1) / VG_SSIM_BX,
+                                 (s->p.h[i] + VG_SSIM_BY - 1) / VG_SSIM_BY,
+                                 2, VG_SSIM_BX, VG_SSIM_BY, &p);
+}
+
 static int float_ms_ssim_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
 {
     FloatMsSsimCuda *s = fc->priv;
     VgCudaDevice *d = vg_cuda_fc_device(fc);
-    CUdeviceptr ref = f->ref_f, dis = f->dis_f;
-    size_t pitch = f->f_pitch;
+    const CUstream main = d->stream;
     int ret;
 
     vg_cuda_ssim_map_begin(&s->map);
-    for (unsigned i = 0; i < VG_MS_SSIM_SCALES; i++) {
-        if (i) {
-            VgSsimDecimateParams p = {
-                .src = { (uint64_t)ref, (uint64_t)dis },
-                .dst = { (uint64_t)s->img[i][0], (uint64_t)s->img[i][1] },
-                .src_pitch = (int64_t)pitch,
-                .w = s->p.w[i - 1],
-                .h = s->p.h[i - 1],
-                .sw = s->p.w[i],
-                .sh = s->p.h[i],
-                .factor = 2,
-            };
-            if ((ret = vg_cuda_device_launch(d, s->decimate,
-                                             (s->p.w[i] + VG_SSIM_BX - 1) / VG_SSIM_BX,
-                                             (s->p.h[i] + VG_SSIM_BY - 1) / VG_SSIM_BY,
-                                             2, VG_SSIM_BX, VG_SSIM_BY, &p)) < 0)
-                return ret;
-            ref = s->img[i][0];
-            dis = s->img[i][1];
-            pitch = (size_t)s->p.w[i] * sizeof(float);
-        }
-        if ((ret = vg_cuda_ssim_map_submit(fc, &s->map, ref, dis, pitch,
-                                           s->p.w[i], s->p.h[i], 0,
-                                           f->res + i * VG_SSIM_NB_SUMS *
-                                                    sizeof(double))) < 0)
-            return ret;
+    /* the side stream: the pyramid, then the small maps */
+    if ((ret = VG_DCU(d, cuEventRecord, s->fork, main)) < 0 ||
+        (ret = VG_DCU(d, cuStreamWaitEvent, s->side, s->fork, 0)) < 0)
+        return ret;
+    d->stream = s->side;
+    for (unsigned i = 1; i < VG_MS_SSIM_SCALES && ret >= 0; i++) {
+        ret = decimate(fc, s, f, i);
+        if (ret >= 0 && i == 1)
+            ret = VG_DCU(d, cuEventRecord, s->scale1, s->side);
     }
+    for (unsigned i = SIDE_MAP0; i < VG_MS_SSIM_SCALES && ret >= 0; i++)
+        ret = map_scale(fc, s, f, i, s->side_hbuf);
+    if (ret >= 0)
+        ret = VG_DCU(d, cuEventRecord, s->joined, s->side);
+    d->stream = main;
+    if (ret < 0)
+        return ret;
+    /* the feature's stream: scales 0 and 1, then every sum */
+    if ((ret = map_scale(fc, s, f, 0, 0)) < 0 ||
+        (ret = VG_DCU(d, cuStreamWaitEvent, main, s->scale1, 0)) < 0 ||
+        (ret = map_scale(fc, s, f, 1, 0)) < 0 ||
+        (ret = VG_DCU(d, cuStreamWaitEvent, main, s->joined, 0)) < 0)
+        return ret;
     return vg_cuda_ssim_map_finish(fc, &s->map);
 }
 
