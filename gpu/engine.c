@@ -50,7 +50,7 @@
 /** Frames in flight; >= 3 so that frames n - 1 and n - 2 stay resident. */
 #define VG_CUDA_SLOTS 4
 /** Streams of a frame's CUDA features, which run side by side. */
-#define VG_CUDA_FEATURE_STREAMS 4
+#define VG_CUDA_FEATURE_STREAMS 8
 #define VG_CUDA_RES_ALIGN 16
 
 typedef struct Slot {
