@@ -221,33 +221,9 @@ static Lab lab_cached(CiedeCpu *s, unsigned y, unsigned u, unsigned v,
 static void chroma_row(const VgFeatureCtx *fc, const VgImage *img,
                        unsigned y, ChromaPos *pos)
 {
-    const unsigned w = fc->width, cw = img->w[1], ch = img->h[1];
-
-    switch (fc->layout) {
-    case VG_LAYOUT_420: {
-        const unsigned r = (y >> 1) < ch ? y >> 1 : ch - 1;
-        for (unsigned x = 0; x < w; x++)
-            pos[x] = (ChromaPos){ r, (x >> 1) < cw ? (int)(x >> 1) : (int)cw - 1 };
-        break;
-    }
-    case VG_LAYOUT_422: {
-        /* libvmaf's 4:2:2 walk: row y >> 1, 4:4:4-wide, through rows of
-         * s samples (vmaf_picture_alloc's 32-sample alignment) */
-        const unsigned s = (cw + 31) & ~31u;
-        for (unsigned x = 0; x < w; x++) {
-            unsigned r = (y >> 1) + x / s;
-            const unsigned c = x % s;
-            if (r >= ch)
-                r = ch - 1;
-            pos[x] = (ChromaPos){ r, c < cw ? (int)c : -1 };
-        }
-        break;
-    }
-    default:
-        for (unsigned x = 0; x < w; x++)
-            pos[x] = (ChromaPos){ y, (int)x };
-        break;
-    }
+    for (unsigned x = 0; x < fc->width; x++)
+        vg_ciede_chroma_pos(fc->layout, img->w[1], img->h[1], x, y,
+                            &pos[x].row, &pos[x].col);
 }
 
 static inline unsigned sample(const VgImage *img, unsigned p, unsigned row,

@@ -108,9 +108,11 @@ typedef struct VgCiedeRes {
 } VgCiedeRes;
 
 /**
- * The chroma sample of luma pixel (x, y), as cpu/ciede.c's chroma_row()
+ * The chroma sample of luma pixel (x, y) for both backends
  * (common/features/ciede.c says why): plane row *row, column *col, or
- * *col = -1 for a zero sample.
+ * *col = -1 for a zero sample. 4:2:2 follows libvmaf's walk: row y >> 1,
+ * 4:4:4-wide, through rows of s samples (vmaf_picture_alloc's 32-sample
+ * alignment).
  */
 VG_CIEDE_HD void vg_ciede_chroma_pos(enum VgImageLayout layout, unsigned cw,
                                      unsigned ch, unsigned x, unsigned y,
