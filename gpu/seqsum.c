@@ -40,7 +40,7 @@ int vg_cuda_seqsum_init(VgCudaDevice *d, VgCudaSeqsum *s, int max_arrays,
         (ret = vg_cuda_device_function(d, "vg_seqsum_fallback", &s->fallback)) < 0 ||
         (ret = VG_DCU(d, cuMemAlloc, &s->scratch, bytes)) < 0)
         return ret;
-    /* zero chunk sums for the first presummed submission; vg_seqsum_scan
+    /* zero chunk sums for the first presummed submission; the verify pass
      * zeroes them again after each */
     if ((ret = VG_DCU(d, cuMemsetD8Async, s->scratch, 0, bytes, d->stream)) < 0)
         return ret;

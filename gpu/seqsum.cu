@@ -11,7 +11,8 @@
  *
  *  vg_seqsum_chunks   one block per chunk of VG_SEQSUM_CHUNK terms: its
  *                     sum and sum of |x| (any order: only guesses use them;
- *                     skipped when the terms' producer added them)
+ *                     skipped when the terms' producer added them, which
+ *                     the verify pass sets to 0 again for the next one)
  *  vg_seqsum_scan     one block per array: their prefixes over the chunks
  *  vg_seqsum_local    verify = 0: one block per chunk, each thread 16
  *                     consecutive terms: the approximate prefix of every
@@ -183,8 +184,6 @@ vg_seqsum_scan(const VgSeqsumParams p)
         if (t < a->nchunks) {
             c[t].pre = run + ps;
             c[t].abspre = runa + pa;
-            if (p.presummed)
-                c[t].sum = c[t].abs = 0.0;  /* for the next frame's producer */
         }
         run += ts;
         runa += ta;
@@ -222,6 +221,10 @@ vg_seqsum_local(const VgSeqsumParams p)
     int nf, ftot, f;
     unsigned flagged;
 
+    /* the producer's chunk sums were last read by the plan: from 0 for the
+     * next submission's producer (here, whatever happened to this one) */
+    if (p.verify && p.presummed && threadIdx.x == 0)
+        ch->sum = ch->abs = 0.0;
     /* verify, one-binade chunk: one run, checked from the chunk's record */
     if (p.verify && ch->binade != VG_SEQSUM_NO_BINADE) {
         if (threadIdx.x == 0 && !*(volatile int32_t *)fail &&

@@ -141,7 +141,7 @@ typedef struct VgSeqsumParams {
     int32_t count;      ///< arrays
     int32_t verify;     ///< vg_seqsum_local: 0 plan, 1 check
     /** the chunks' sum and abs were added by the terms' producer, from 0
-     * (vg_seqsum_chunks skipped); vg_seqsum_scan sets them to 0 again */
+     * (vg_seqsum_chunks skipped); the verify pass sets them to 0 again */
     int32_t presummed;
     int32_t pad;
 } VgSeqsumParams;

@@ -22,6 +22,7 @@
 #include <check.h>
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -347,6 +348,7 @@ START_TEST(device)
     CUdeviceptr dx, dout;
     size_t total = 0, off[K_NB * 2], len[K_NB * 2];
     VgCudaSeqsum s;
+    int32_t fails[VG_SEQSUM_MAX_ARRAYS];
     int m = 0;
 
     ck_assert_int_eq(vg_cuda_device_push(&dev), 0);
@@ -388,9 +390,56 @@ START_TEST(device)
         ck_assert_int_eq(VG_DCU(&dev, cuMemcpyDtoHAsync, got, dout, (m + 1) * sizeof(double), dev.stream), 0);
         ck_assert_int_eq(VG_DCU(&dev, cuStreamSynchronize, dev.stream), 0);
         ck_assert(same_bits(got[m], 0.0));  /* the empty sum */
-        for (int i = b; i < m && i < b + VG_SEQSUM_MAX_ARRAYS - 1; i++)
+        ck_assert_int_eq(VG_DCU(&dev, cuMemcpyDtoHAsync, fails, (CUdeviceptr)s.p.fail,
+                                sizeof(fails), dev.stream), 0);
+        ck_assert_int_eq(VG_DCU(&dev, cuStreamSynchronize, dev.stream), 0);
+        for (int i = b; i < m && i < b + VG_SEQSUM_MAX_ARRAYS - 1; i++) {
+            const enum Kind k = (enum Kind)(i / 2);
+
             ck_assert_msg(same_bits(want[i], got[i]), "%s n=%zu: device %.17g, loop %.17g",
-                          kind_names[i / 2], len[i], got[i], want[i]);
+                          kind_names[k], len[i], got[i], want[i]);
+            /* the well-behaved sums take the parallel path (index i - b + 1
+             * in the submission, after the empty sum) */
+            if (k == K_SSIM_L || k == K_SIGNED || k == K_CONST || k == K_TIES_SPARSE)
+                ck_assert_msg(!fails[i - b + 1], "%s n=%zu: sequential path on the "
+                              "device", kind_names[k], len[i]);
+        }
+    }
+    /* a sum whose chunk sums come from its producer (the SSIM maps): here
+     * the test's, on the host; the parallel path, and the records left at 0
+     * for the next producer */
+    for (int rep = 0; rep < 2; rep++) {
+        const size_t nc = (n + VG_SEQSUM_CHUNK - 1) / VG_SEQSUM_CHUNK;
+        double pair[2], back[2];
+        CUdeviceptr rec;
+
+        vg_cuda_seqsum_reset(&s);
+        ck_assert_int_eq(vg_cuda_seqsum_add(&s, dx + off[1] * sizeof(double), len[1],
+                                            dout), 0);
+        vg_cuda_seqsum_presummed(&s);
+        rec = vg_cuda_seqsum_last_chunks(&s);
+        for (size_t c = 0; c < nc; c++) {
+            pair[0] = pair[1] = 0.0;
+            for (size_t i = c * VG_SEQSUM_CHUNK; i < len[1] && i < (c + 1) * VG_SEQSUM_CHUNK; i++) {
+                pair[0] += x[K_SSIM_L][i];
+                pair[1] += fabs(x[K_SSIM_L][i]);
+            }
+            ck_assert_int_eq(VG_DCU(&dev, cuMemcpyHtoD, rec + c * sizeof(VgSeqsumChunk) +
+                                    offsetof(VgSeqsumChunk, sum), pair, sizeof(pair)), 0);
+        }
+        ck_assert_int_eq(vg_cuda_seqsum_submit(&dev, &s), 0);
+        ck_assert_int_eq(VG_DCU(&dev, cuStreamSynchronize, dev.stream), 0);
+        ck_assert_int_eq(VG_DCU(&dev, cuMemcpyDtoH, got, dout, sizeof(double)), 0);
+        ck_assert_int_eq(VG_DCU(&dev, cuMemcpyDtoH, fails, (CUdeviceptr)s.p.fail,
+                                sizeof(fails)), 0);
+        ck_assert_msg(same_bits(want[1], got[0]), "presummed: device %.17g, loop %.17g",
+                      got[0], want[1]);
+        ck_assert_msg(!fails[0], "presummed: sequential path on the device");
+        for (size_t c = 0; c < nc; c++) {
+            ck_assert_int_eq(VG_DCU(&dev, cuMemcpyDtoH, back, rec + c * sizeof(VgSeqsumChunk) +
+                                    offsetof(VgSeqsumChunk, sum), sizeof(back)), 0);
+            ck_assert(back[0] == 0.0 && back[1] == 0.0);
+        }
     }
     /* the capacity is checked */
     vg_cuda_seqsum_reset(&s);
