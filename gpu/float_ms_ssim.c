@@ -111,14 +111,25 @@ fail:
     return ret;
 }
 
+/* scale i's ref and dis images and their row pitch: the engine's float
+ * luma at scale 0, the pyramid's packed images above */
+static void scale_images(const FloatMsSsimCuda *s, const VgCudaFrame *f,
+                         unsigned i, CUdeviceptr *ref, CUdeviceptr *dis,
+                         size_t *pitch)
+{
+    *ref = i ? s->img[i][0] : f->ref_f;
+    *dis = i ? s->img[i][1] : f->dis_f;
+    *pitch = i ? (size_t)s->p.w[i] * sizeof(float) : f->f_pitch;
+}
+
 /* the map of scale i and its sums, on d's current stream */
 static int map_scale(VgFeatureCtx *fc, FloatMsSsimCuda *s, const VgCudaFrame *f,
                      unsigned i, CUdeviceptr hbuf)
 {
-    const CUdeviceptr ref = i ? s->img[i][0] : f->ref_f;
-    const CUdeviceptr dis = i ? s->img[i][1] : f->dis_f;
-    const size_t pitch = i ? (size_t)s->p.w[i] * sizeof(float) : f->f_pitch;
+    CUdeviceptr ref, dis;
+    size_t pitch;
 
+    scale_images(s, f, i, &ref, &dis, &pitch);
     return vg_cuda_ssim_map_submit(fc, &s->map, ref, dis, pitch, s->p.w[i],
                                    s->p.h[i], 0, f->res + i * VG_SSIM_NB_SUMS *
                                                          sizeof(double), hbuf);
@@ -128,12 +139,14 @@ static int map_scale(VgFeatureCtx *fc, FloatMsSsimCuda *s, const VgCudaFrame *f,
 static int decimate(VgFeatureCtx *fc, FloatMsSsimCuda *s, const VgCudaFrame *f,
                     unsigned i)
 {
+    CUdeviceptr ref, dis;
+    size_t pitch;
+
+    scale_images(s, f, i - 1, &ref, &dis, &pitch);
     VgSsimDecimateParams p = {
-        .src = { (uint64_t)(i > 1 ? s->img[i - 1][0] : f->ref_f),
-                 (uint64_t)(i > 1 ? s->img[i - 1][1] : f->dis_f) },
+        .src = { (uint64_t)ref, (uint64_t)dis },
         .dst = { (uint64_t)s->img[i][0], (uint64_t)s->img[i][1] },
-        .src_pitch = (int64_t)(i > 1 ? (size_t)s->p.w[i - 1] * sizeof(float) :
-                               f->f_pitch),
+        .src_pitch = (int64_t)pitch,
         .w = s->p.w[i - 1],
         .h = s->p.h[i - 1],
         .sw = s->p.w[i],
