@@ -32,7 +32,7 @@ int vg_cuda_seqsum_init(VgCudaDevice *d, VgCudaSeqsum *s, int max_arrays,
     s->max_chunks = chunks_of(max_terms) + (size_t)max_arrays;
     bytes = s->max_chunks * sizeof(VgSeqsumChunk) +
             VG_SEQSUM_POOL * sizeof(VgSeqsumFlag) +
-            (VG_SEQSUM_MAX_ARRAYS + 1) * sizeof(int32_t);
+            2 * VG_SEQSUM_MAX_ARRAYS * sizeof(int32_t);
     if ((ret = vg_cuda_device_function(d, "vg_seqsum_chunks", &s->chunks)) < 0 ||
         (ret = vg_cuda_device_function(d, "vg_seqsum_scan", &s->scan)) < 0 ||
         (ret = vg_cuda_device_function(d, "vg_seqsum_local", &s->local)) < 0 ||
@@ -102,10 +102,19 @@ int vg_cuda_seqsum_submit(VgCudaDevice *d, VgCudaSeqsum *s)
     VgSeqsumParams *p = &s->p;
     const int n = p->count;
     const unsigned nc = n ? (unsigned)(p->a[n - 1].chunk0 + p->a[n - 1].nchunks) : 0;
+    int64_t total = 0;
+    int32_t pool0 = 0;
     int ret;
 
     if (!n)
         return 0;
+    for (int k = 0; k < n; k++)
+        total += p->a[k].n;
+    for (int k = 0; k < n; k++) {
+        p->a[k].pool0 = pool0;
+        p->a[k].pool_n = vg_seqsum_pool_share(p->a[k].n, total, n);
+        pool0 += p->a[k].pool_n;
+    }
     p->verify = 0;
     if ((!p->presummed &&
          (ret = vg_cuda_device_launch(d, s->chunks, nc, 1, 1, VG_SEQSUM_THREADS, 1, p)) < 0) ||

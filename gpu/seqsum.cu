@@ -29,7 +29,7 @@
  *                     so the same guesses), every unflagged step checked
  *                     against the exact running sum (vg_seqsum_run_ok())
  *  vg_seqsum_fallback one thread per array whose sum failed a check (or
- *                     more flagged steps than the pool holds): the
+ *                     more flagged steps than its share of the pool): the
  *                     sequential sum, as the CPU does it
  *
  * Every double operation whose result matters is the CPU's own addition;
@@ -170,8 +170,7 @@ vg_seqsum_scan(const VgSeqsumParams p)
 
     if (threadIdx.x == 0) {
         ((int32_t *)p.fail)[blockIdx.x] = 0;
-        if (blockIdx.x == 0)
-            *(int32_t *)p.used = 0;
+        ((int32_t *)p.used)[blockIdx.x] = 0;
     }
     for (int t0 = 0; t0 < a->nchunks; t0 += VG_SEQSUM_THREADS) {
         const int t = t0 + threadIdx.x;
@@ -282,13 +281,14 @@ vg_seqsum_local(const VgSeqsumParams p)
     f = vg_seqsum_block_scan(nf, &ftot, ibuf);
 
     if (!p.verify) {
-        /* the chunk's flagged steps go to the pool, in order */
+        /* the chunk's flagged steps go to the sum's share of the pool,
+         * in order */
         if (threadIdx.x == 0) {
-            const int f0 = ftot ? atomicAdd((int *)p.used, ftot) : 0;
-            ibuf[0] = f0 + ftot <= VG_SEQSUM_POOL ? f0 : -1;
+            const int f0 = ftot ? atomicAdd((int *)p.used + k, ftot) : 0;
+            ibuf[0] = f0 + ftot <= a->pool_n ? a->pool0 + f0 : -1;
             ch->fix = ctot;
             ch->nflag = ftot;
-            ch->flag0 = f0;
+            ch->flag0 = a->pool0 + f0;
         }
         __syncthreads();
         if (ibuf[0] < 0) {

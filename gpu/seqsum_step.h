@@ -81,10 +81,13 @@ typedef unsigned __int128 VgSeqsumFix;
 #define VG_SEQSUM_THREADS 256
 #define VG_SEQSUM_CHUNK (VG_SEQSUM_PER_THREAD * VG_SEQSUM_THREADS)
 /**
- * Flagged steps one submission may hold, in all (a pool the chunks share);
- * more sends the sums past it to the sequential path.
+ * Flagged steps one submission may hold, in all: a pool shared out among
+ * its sums (vg_seqsum_pool_share()). A sum with more flagged steps than
+ * its share takes the sequential path.
  */
 #define VG_SEQSUM_POOL (1 << 16)
+/** The least share of the pool of any sum (16 of them fill a quarter). */
+#define VG_SEQSUM_POOL_FLOOR 1024
 /** Sums one submission takes. */
 #define VG_SEQSUM_MAX_ARRAYS 16
 
@@ -102,6 +105,8 @@ typedef struct VgSeqsumArray {
     int64_t n;
     int32_t chunk0;     ///< its first chunk in the scratch
     int32_t nchunks;
+    int32_t pool0;      ///< its share of the pool: the first flagged step
+    int32_t pool_n;     ///< and how many (vg_seqsum_pool_share())
 } VgSeqsumArray;
 
 /**
@@ -137,7 +142,7 @@ typedef struct VgSeqsumParams {
     uint64_t chunks;    ///< device VgSeqsumChunk[total chunks]
     uint64_t flags;     ///< device VgSeqsumFlag[VG_SEQSUM_POOL]
     uint64_t fail;      ///< device int32_t[MAX_ARRAYS]: 1 = sequential path
-    uint64_t used;      ///< device int32_t: flagged steps taken from the pool
+    uint64_t used;      ///< device int32_t[MAX_ARRAYS]: flagged steps taken from each share
     int32_t count;      ///< arrays
     int32_t verify;     ///< vg_seqsum_local: 0 plan, 1 check
     /** the chunks' sum and abs were added by the terms' producer, from 0
@@ -154,6 +159,20 @@ VG_SEQSUM_FN int vg_seqsum_array_of(const VgSeqsumParams *p, int chunk)
     while (k + 1 < p->count && chunk >= p->a[k + 1].chunk0)
         k++;
     return k;
+}
+
+/**
+ * The share of the pool of a sum of n terms, in a submission of `count`
+ * sums of `total` terms in all: VG_SEQSUM_POOL_FLOOR, and the rest of the
+ * pool in proportion to n. The shares never add up past the pool, and
+ * whether a sum fits in its own does not depend on the other sums nor on
+ * the order its chunks run in.
+ */
+VG_SEQSUM_FN int32_t vg_seqsum_pool_share(int64_t n, int64_t total, int count)
+{
+    const int64_t rest = VG_SEQSUM_POOL - (int64_t)count * VG_SEQSUM_POOL_FLOOR;
+
+    return (int32_t)(VG_SEQSUM_POOL_FLOOR + (total > 0 ? rest * n / total : 0));
 }
 
 VG_SEQSUM_FN uint64_t vg_seqsum_bits(double d)

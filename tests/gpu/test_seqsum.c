@@ -197,7 +197,7 @@ static double replay(const double *x, size_t n, Replay *r)
                 vg_seqsum_thread_flags(x + c0 + t * R, nt[t], run0[t], runa0[t],
                                        flagged[t], lp[t], t * R, fl + f0[t]);
         r->flagged += nf;
-        if (r->flagged > VG_SEQSUM_POOL) {
+        if (r->flagged > vg_seqsum_pool_share((int64_t)n, (int64_t)n, 1)) {
             fail = 1;
             break;
         }
@@ -283,6 +283,31 @@ START_TEST(host_replay)
     if (k == K_NAN || k == K_INF || k == K_HUGE || k == K_TIES || k == K_TINY)
         ck_assert_msg(fallbacks > 0, "%s: never took the sequential path",
                       kind_names[k]);
+}
+END_TEST
+
+/* the pool's shares: each at least the floor, a lone sum the whole pool,
+ * never more than the pool in all */
+START_TEST(pool_shares)
+{
+    ck_assert_int_eq(vg_seqsum_pool_share(2052700, 2052700, 1), VG_SEQSUM_POOL);
+    ck_assert_int_eq(vg_seqsum_pool_share(0, 0, 1), VG_SEQSUM_POOL_FLOOR);
+    for (int rep = 0; rep < 1000; rep++) {
+        const int count = 1 + (int)(rnd() % VG_SEQSUM_MAX_ARRAYS);
+        int64_t n[VG_SEQSUM_MAX_ARRAYS], total = 0, used = 0;
+
+        for (int k = 0; k < count; k++) {
+            n[k] = (int64_t)(rnd() % (rep & 1 ? 40000000 : 5000));
+            total += n[k];
+        }
+        for (int k = 0; k < count; k++) {
+            const int32_t sh = vg_seqsum_pool_share(n[k], total, count);
+
+            ck_assert_int_ge(sh, VG_SEQSUM_POOL_FLOOR);
+            used += sh;
+        }
+        ck_assert_int_le(used, VG_SEQSUM_POOL);
+    }
 }
 END_TEST
 
@@ -399,7 +424,8 @@ START_TEST(device)
             ck_assert_msg(same_bits(want[i], got[i]), "%s n=%zu: device %.17g, loop %.17g",
                           kind_names[k], len[i], got[i], want[i]);
             /* the well-behaved sums take the parallel path (index i - b + 1
-             * in the submission, after the empty sum) */
+             * in the submission, after the empty sum), in the same
+             * submission as sums that overflow their share of the pool */
             if (k == K_SSIM_L || k == K_SIGNED || k == K_CONST || k == K_TIES_SPARSE)
                 ck_assert_msg(!fails[i - b + 1], "%s n=%zu: sequential path on the "
                               "device", kind_names[k], len[i]);
@@ -462,6 +488,7 @@ int main(void)
 
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, host_replay, 0, K_NB);
+    tcase_add_test(tc, pool_shares);
     tcase_add_test(tc, wrong_guesses);
     tcase_add_test(tc, conversions);
 #if HAVE_CUDA
