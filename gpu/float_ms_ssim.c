@@ -30,7 +30,7 @@
 typedef struct FloatMsSsimCuda {
     VgFloatMsSsimParams p;
     CUfunction decimate;
-    CUdeviceptr img[VG_MS_SSIM_SCALES][2]; ///< scales 1..4, ref/dis, packed
+    CUdeviceptr img[VG_MS_SSIM_SCALES][2]; ///< scales 1..4, ref/dis, rows of VG_SSIM_IMG_PITCH
     VgCudaSsimMap map;
     CUstream side;          ///< the pyramid and the maps of scales 2..4
     CUdeviceptr side_hbuf;  ///< their horizontal pass's scratch
@@ -87,7 +87,7 @@ static int float_ms_ssim_cuda_init(VgFeatureCtx *fc)
                                        &s->decimate)) < 0)
         return ret;
     for (unsigned i = 1; i < VG_MS_SSIM_SCALES; i++) {
-        const size_t bytes = (size_t)s->p.w[i] * s->p.h[i] * sizeof(float);
+        const size_t bytes = (size_t)VG_SSIM_IMG_PITCH(s->p.w[i]) * s->p.h[i] * sizeof(float);
         for (unsigned k = 0; k < 2; k++)
             if ((ret = VG_DCU(d, cuMemAlloc, &s->img[i][k], bytes)) < 0)
                 goto fail;
@@ -112,14 +112,14 @@ fail:
 }
 
 /* scale i's ref and dis images and their row pitch: the engine's float
- * luma at scale 0, the pyramid's packed images above */
+ * luma at scale 0, the pyramid's images above */
 static void scale_images(const FloatMsSsimCuda *s, const VgCudaFrame *f,
                          unsigned i, CUdeviceptr *ref, CUdeviceptr *dis,
                          size_t *pitch)
 {
     *ref = i ? s->img[i][0] : f->ref_f;
     *dis = i ? s->img[i][1] : f->dis_f;
-    *pitch = i ? (size_t)s->p.w[i] * sizeof(float) : f->f_pitch;
+    *pitch = i ? (size_t)VG_SSIM_IMG_PITCH(s->p.w[i]) * sizeof(float) : f->f_pitch;
 }
 
 /* the map of scale i and its sums, on d's current stream */
@@ -147,6 +147,7 @@ static int decimate(VgFeatureCtx *fc, FloatMsSsimCuda *s, const VgCudaFrame *f,
         .src = { (uint64_t)ref, (uint64_t)dis },
         .dst = { (uint64_t)s->img[i][0], (uint64_t)s->img[i][1] },
         .src_pitch = (int64_t)pitch,
+        .dst_pitch = (int64_t)VG_SSIM_IMG_PITCH(s->p.w[i]) * sizeof(float),
         .w = s->p.w[i - 1],
         .h = s->p.h[i - 1],
         .sw = s->p.w[i],

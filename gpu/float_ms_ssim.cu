@@ -31,7 +31,7 @@ vg_ms_ssim_decimate(const VgSsimDecimateParams p)
     if (x >= p.sw || y >= p.sh)
         return;
     const char *src = (const char *)(blockIdx.z ? p.src[1] : p.src[0]);
-    float *dst = (float *)(blockIdx.z ? p.dst[1] : p.dst[0]);
+    float *dst = (float *)((char *)(blockIdx.z ? p.dst[1] : p.dst[0]) + (int64_t)y * p.dst_pitch);
     const int half = VG_MS_SSIM_LPF / 2;
     double sum = 0.0;
 
@@ -58,5 +58,5 @@ vg_ms_ssim_decimate(const VgSsimDecimateParams p)
             }
         }
     }
-    dst[(size_t)y * p.sw + x] = (float)sum;
+    dst[x] = (float)sum;
 }

@@ -34,7 +34,9 @@ __constant__ float vg_ssim_gauss[VG_SSIM_WIN] = VG_SSIM_GAUSS_TAPS;
  * Horizontal pass of the five convolutions (ref, cmp, ref^2, cmp^2,
  * ref cmp; the products rounded to float first, as the CPU's maps).
  * Thread mapping: one thread per output (x, y), x < w - 10, y < h; a
- * 32 x 8 block covers 32 x 8 outputs. No shared memory.
+ * 32 x 8 block covers 32 x 8 outputs. No shared memory. Rows of
+ * VG_SSIM_HBUF_PITCH(w) floats: a warp's loads in vg_ssim_vmap are whole
+ * lines.
  */
 extern "C" __global__ void __launch_bounds__(VG_SSIM_BX * VG_SSIM_BY)
 vg_ssim_hconv(const VgSsimMapParams p)
@@ -61,8 +63,9 @@ vg_ssim_hconv(const VgSsimMapParams p)
         a3 += (double)(cc * g);
         a4 += (double)(rc * g);
     }
-    const size_t plane = (size_t)dw * p.h;
-    float *o = (float *)p.hbuf + (size_t)y * dw + x;
+    const int hp = VG_SSIM_HBUF_PITCH(p.w);
+    const size_t plane = (size_t)hp * p.h;
+    float *o = (float *)p.hbuf + (size_t)y * hp + x;
     o[0] = (float)a0;
     o[plane] = (float)a1;
     o[2 * plane] = (float)a2;
@@ -71,67 +74,41 @@ vg_ssim_hconv(const VgSsimMapParams p)
 }
 
 /*
- * A warp's terms of one map plane into the sum and abs of the chunk
- * records of its sum (gpu/seqsum_step.h): the warp's 32 consecutive
- * terms of a row, from index i0, lie in one chunk or two.
- */
-__device__ __forceinline__ void vg_ssim_chunk_add(uint64_t chunks, size_t i0,
-                                                  size_t i, int in, double v)
-{
-    const size_t k0 = i0 / VG_SEQSUM_CHUNK;
-    const int second = in && i / VG_SEQSUM_CHUNK != k0;
-    double a0 = in && !second ? v : 0.0, a1 = second ? v : 0.0;
-    double b0 = fabs(a0), b1 = fabs(a1);
-    const int two = __any_sync(0xffffffffu, second);
-
-    for (int d = 16; d; d >>= 1) {
-        a0 += __shfl_xor_sync(0xffffffffu, a0, d);
-        b0 += __shfl_xor_sync(0xffffffffu, b0, d);
-        if (two) {
-            a1 += __shfl_xor_sync(0xffffffffu, a1, d);
-            b1 += __shfl_xor_sync(0xffffffffu, b1, d);
-        }
-    }
-    if (threadIdx.x == 0) {
-        VgSeqsumChunk *c = (VgSeqsumChunk *)chunks + k0;
-
-        atomicAdd(&c->sum, a0);
-        atomicAdd(&c->abs, b0);
-        if (two) {
-            atomicAdd(&c[1].sum, a1);
-            atomicAdd(&c[1].abs, b1);
-        }
-    }
-}
-
-/*
  * Vertical pass and the per-pixel terms of _iqa_ssim()'s default branch.
  * Thread mapping: one thread per valid pixel (x, y) of the
  * (w - 10) x (h - 10) map; 32 x 8 blocks, a warp a row of 32. Writes the
  * map planes in the order of the sums (VG_SSIM_SUM_*): l c s (with_lcs),
  * l, c, s, and adds each plane's terms into its sum's chunk records
- * (p.chunks), so that the sums need no pass of their own for them.
+ * (p.chunks, gpu/seqsum_step.h: their sum and abs, in any order), so that
+ * the sums need no pass of their own for them. A warp's 32 terms of a
+ * row lie in one chunk or two; the block adds them up through shared
+ * memory, one thread per row, plane and sum, which takes fewer
+ * instructions than a shuffle tree per warp.
  */
 extern "C" __global__ void __launch_bounds__(VG_SSIM_BX * VG_SSIM_BY)
 vg_ssim_vmap(const VgSsimMapParams p)
 {
+    /* [row][plane][sum, abs][lane], rows of 33: conflict-free both ways */
+    __shared__ double red[VG_SSIM_BY][VG_SSIM_NB_SUMS][2][VG_SSIM_BX + 1];
     const int dw = p.w - (VG_SSIM_WIN - 1), dh = p.h - (VG_SSIM_WIN - 1);
+    const int hp = VG_SSIM_HBUF_PITCH(p.w);
     const int x0 = blockIdx.x * VG_SSIM_BX;
     const int y = blockIdx.y * VG_SSIM_BY + threadIdx.y;
-    /* lanes past the row's end stay for the warp's sums */
-    const int in = x0 + (int)threadIdx.x < dw;
-    const int x = in ? x0 + threadIdx.x : dw - 1;
-
-    if (y >= dh)
-        return;     /* the whole warp: one row */
-    const size_t plane = (size_t)dw * p.h;
-    const float *hb = (const float *)p.hbuf + (size_t)y * dw + x;
+    /* lanes past the row's end, and rows past the map's, stay for the
+     * block's sums and add 0 */
+    const int in = x0 + (int)threadIdx.x < dw && y < dh;
+    const int x = x0 + (int)threadIdx.x < dw ? x0 + threadIdx.x : dw - 1;
+    const int yy = y < dh ? y : dh - 1;
+    /* constant indices: a parameter indexed at run time goes to the stack */
+    const int lcs = p.with_lcs, planes = lcs ? 4 : 3;
+    const size_t plane = (size_t)hp * p.h, n = (size_t)dw * dh;
+    const float *hb = (const float *)p.hbuf + (size_t)yy * hp + x;
     double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0, a4 = 0.0;
 
 #pragma unroll
     for (int v = 0; v < VG_SSIM_WIN; v++) {
         const float g = vg_ssim_gauss[v];
-        const float *t = hb + (size_t)v * dw;
+        const float *t = hb + (size_t)v * hp;
 
         a0 += (double)(t[0] * g);
         a1 += (double)(t[plane] * g);
@@ -154,29 +131,67 @@ vg_ssim_vmap(const VgSsimMapParams p)
     const double c = (2.0 * sr + c2) / (vr + vc + c2);
     const float cov_c = (cov < 0.0f && sr <= 0.0f) ? 0.0f : cov;
     const double s = (cov_c + c3) / (sr + c3);
-
-    const size_t n = (size_t)dw * dh, i = (size_t)y * dw + x;
-    const size_t i0 = (size_t)y * dw + x0;
-    double *m = (double *)p.map + i;
-    /* constant indices: a parameter indexed at run time goes to the stack */
-    const int lcs = p.with_lcs;
+    double (*r)[2][VG_SSIM_BX + 1] = red[threadIdx.y];
+    double *m = (double *)p.map + (size_t)yy * dw + x;
+    const double lv = in ? l : 0.0, cv = in ? c : 0.0, sv = in ? s : 0.0;
 
     if (lcs) {
-        const double v = l * c * s;
+        const double v = in ? l * c * s : 0.0;
 
         if (in)
             m[0] = v;
-        vg_ssim_chunk_add(p.chunks[0], i0, i, in, v);
         m += n;
+        r[0][0][threadIdx.x] = v;
+        r[0][1][threadIdx.x] = fabs(v);
+        r[1][0][threadIdx.x] = lv;
+        r[1][1][threadIdx.x] = fabs(lv);
+        r[2][0][threadIdx.x] = cv;
+        r[2][1][threadIdx.x] = fabs(cv);
+        r[3][0][threadIdx.x] = sv;
+        r[3][1][threadIdx.x] = fabs(sv);
+    } else {
+        r[0][0][threadIdx.x] = lv;
+        r[0][1][threadIdx.x] = fabs(lv);
+        r[1][0][threadIdx.x] = cv;
+        r[1][1][threadIdx.x] = fabs(cv);
+        r[2][0][threadIdx.x] = sv;
+        r[2][1][threadIdx.x] = fabs(sv);
     }
     if (in) {
         m[0] = l;
         m[n] = c;
         m[2 * n] = s;
     }
-    vg_ssim_chunk_add(lcs ? p.chunks[1] : p.chunks[0], i0, i, in, l);
-    vg_ssim_chunk_add(lcs ? p.chunks[2] : p.chunks[1], i0, i, in, c);
-    vg_ssim_chunk_add(lcs ? p.chunks[3] : p.chunks[2], i0, i, in, s);
+    __syncthreads();
+
+    /* thread t: row t / (2 planes), plane (t / 2) % planes, sum t % 2 */
+    const int t = threadIdx.y * VG_SSIM_BX + threadIdx.x;
+    const int row = t / (2 * planes), q = t / 2 % planes, which = t & 1;
+    const int ry = blockIdx.y * VG_SSIM_BY + row;
+
+    if (row >= VG_SSIM_BY || ry >= dh)
+        return;
+    const size_t i0 = (size_t)ry * dw + x0;
+    const int nx = dw - x0 < VG_SSIM_BX ? dw - x0 : VG_SSIM_BX;
+    /* lanes from split on are the next chunk's */
+    const size_t k0 = i0 / VG_SEQSUM_CHUNK;
+    const int split = (int)((k0 + 1) * VG_SEQSUM_CHUNK - i0) < nx ?
+                      (int)((k0 + 1) * VG_SEQSUM_CHUNK - i0) : nx;
+    const double *src = red[row][q][which];
+    double first = 0.0, second = 0.0;
+
+    for (int j = 0; j < split; j++)
+        first += src[j];
+    for (int j = split; j < nx; j++)
+        second += src[j];
+
+    /* p.chunks[q] without a run-time index (see above) */
+    VgSeqsumChunk *rec = (VgSeqsumChunk *)(q == 0 ? p.chunks[0] : q == 1 ? p.chunks[1] :
+                                           q == 2 ? p.chunks[2] : p.chunks[3]) + k0;
+
+    atomicAdd(which ? &rec[0].abs : &rec[0].sum, first);
+    if (split < nx)
+        atomicAdd(which ? &rec[1].abs : &rec[1].sum, second);
 }
 
 /*
@@ -196,7 +211,7 @@ vg_ssim_decimate_box(const VgSsimDecimateParams p)
     if (x >= p.sw || y >= p.sh)
         return;
     const char *src = (const char *)(blockIdx.z ? p.src[1] : p.src[0]);
-    float *dst = (float *)(blockIdx.z ? p.dst[1] : p.dst[0]);
+    float *dst = (float *)((char *)(blockIdx.z ? p.dst[1] : p.dst[0]) + (int64_t)y * p.dst_pitch);
     const int f = p.factor, half = f / 2, even = !(f & 1);
     double sum = 0.0;
 
@@ -208,5 +223,5 @@ vg_ssim_decimate_box(const VgSsimDecimateParams p)
             sum += (double)(row[xx] * p.tap);
         }
     }
-    dst[(size_t)y * p.sw + x] = (float)sum;
+    dst[x] = (float)sum;
 }

@@ -54,7 +54,7 @@ void vg_cuda_ssim_map_begin(VgCudaSsimMap *m);
  * bytes) and take its sums into the frame's submission, each to
  * sums[VG_SSIM_SUM_*] (device doubles); with_lcs: the l c s sum too
  * (float_ssim), else only l, c and s. hbuf: scratch of the horizontal
- * pass, 5 (w - 10) h floats, for maps queued on another stream than the
+ * pass, vg_cuda_ssim_hbuf_bytes(), for maps queued on another stream than the
  * others (0: m's own).
  */
 int vg_cuda_ssim_map_submit(VgFeatureCtx *fc, VgCudaSsimMap *m,
@@ -65,7 +65,7 @@ int vg_cuda_ssim_map_submit(VgFeatureCtx *fc, VgCudaSsimMap *m,
 /** Bytes of the horizontal pass's scratch for a w x h image. */
 static inline size_t vg_cuda_ssim_hbuf_bytes(int w, int h)
 {
-    return 5 * (size_t)(w - (VG_SSIM_WIN - 1)) * (size_t)h * sizeof(float);
+    return 5 * (size_t)VG_SSIM_HBUF_PITCH(w) * (size_t)h * sizeof(float);
 }
 
 /** Queue the sums of the frame's maps. @return 0 or negative errno. */

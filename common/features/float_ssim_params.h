@@ -69,6 +69,15 @@ enum { VG_SSIM_SUM_SSIM, VG_SSIM_SUM_L, VG_SSIM_SUM_C, VG_SSIM_SUM_S, VG_SSIM_NB
 #define VG_SSIM_BY 8    ///< block height of the map kernels
 
 /**
+ * Row pitch, in floats, of the horizontal pass's scratch of a w-wide
+ * image: its w - 10 outputs rounded up to 32, so that a warp's row of 32
+ * (x a multiple of 32) is one 128-byte line.
+ */
+#define VG_SSIM_HBUF_PITCH(w) ((((w) - (VG_SSIM_WIN - 1)) + 31) & ~31)
+/** Row pitch, in floats, of a decimated w-wide image: w rounded up to 32. */
+#define VG_SSIM_IMG_PITCH(w) (((w) + 31) & ~31)
+
+/**
  * One SSIM map: the horizontal pass of the five convolutions
  * (vg_ssim_hconv), the vertical pass with the per-pixel terms
  * (vg_ssim_vmap); its sums are gpu/seqsum.cu's, in libvmaf's order.
@@ -77,7 +86,7 @@ typedef struct VgSsimMapParams {
     uint64_t ref, cmp;      ///< device float images, w x h
     int64_t pitch;          ///< their row pitch, bytes
     int32_t w, h;           ///< image size (>= 11)
-    uint64_t hbuf;          ///< device float[5][h][w - 10]: horizontal pass
+    uint64_t hbuf;          ///< device float[5][h][VG_SSIM_HBUF_PITCH(w)]: horizontal pass
     /** device double[3 or 4][h - 10][w - 10]: the map planes in the order
      * of VG_SSIM_SUM_*, from l c s when with_lcs, else from l */
     uint64_t map;
@@ -92,8 +101,9 @@ typedef struct VgSsimMapParams {
 typedef struct VgSsimDecimateParams {
     uint64_t src[2], dst[2];    ///< ref and dis: device float images
     int64_t src_pitch;          ///< bytes
+    int64_t dst_pitch;          ///< bytes
     int32_t w, h;               ///< source size
-    int32_t sw, sh;             ///< destination size (packed rows of sw)
+    int32_t sw, sh;             ///< destination size
     int32_t factor;             ///< float_ssim's box: its size and step
     float tap;                  ///< float_ssim's box: every tap, 1.0f / factor^2
 } VgSsimDecimateParams;
