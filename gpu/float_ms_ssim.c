@@ -87,7 +87,7 @@ static int float_ms_ssim_cuda_init(VgFeatureCtx *fc)
                                        &s->decimate)) < 0)
         return ret;
     for (unsigned i = 1; i < VG_MS_SSIM_SCALES; i++) {
-        const size_t bytes = (size_t)VG_SSIM_IMG_PITCH(s->p.w[i]) * s->p.h[i] * sizeof(float);
+        const size_t bytes = vg_cuda_ssim_img_pitch(s->p.w[i]) * s->p.h[i];
         for (unsigned k = 0; k < 2; k++)
             if ((ret = VG_DCU(d, cuMemAlloc, &s->img[i][k], bytes)) < 0)
                 goto fail;
@@ -119,7 +119,7 @@ static void scale_images(const FloatMsSsimCuda *s, const VgCudaFrame *f,
 {
     *ref = i ? s->img[i][0] : f->ref_f;
     *dis = i ? s->img[i][1] : f->dis_f;
-    *pitch = i ? (size_t)VG_SSIM_IMG_PITCH(s->p.w[i]) * sizeof(float) : f->f_pitch;
+    *pitch = i ? vg_cuda_ssim_img_pitch(s->p.w[i]) : f->f_pitch;
 }
 
 /* the map of scale i and its sums, on d's current stream */
@@ -147,7 +147,7 @@ static int decimate(VgFeatureCtx *fc, FloatMsSsimCuda *s, const VgCudaFrame *f,
         .src = { (uint64_t)ref, (uint64_t)dis },
         .dst = { (uint64_t)s->img[i][0], (uint64_t)s->img[i][1] },
         .src_pitch = (int64_t)pitch,
-        .dst_pitch = (int64_t)VG_SSIM_IMG_PITCH(s->p.w[i]) * sizeof(float),
+        .dst_pitch = (int64_t)vg_cuda_ssim_img_pitch(s->p.w[i]),
         .w = s->p.w[i - 1],
         .h = s->p.h[i - 1],
         .sw = s->p.w[i],

@@ -137,7 +137,7 @@ static int float_ssim_cuda_init(VgFeatureCtx *fc)
                                    fc->height, fc->log)) < 0)
         return ret;
     if (s->p.scale > 1) {
-        const size_t bytes = (size_t)VG_SSIM_IMG_PITCH(s->p.dw) * s->p.dh * sizeof(float);
+        const size_t bytes = vg_cuda_ssim_img_pitch(s->p.dw) * s->p.dh;
         if ((ret = vg_cuda_device_function(d, "vg_ssim_decimate_box",
                                            &s->decimate)) < 0 ||
             (ret = VG_DCU(d, cuMemAlloc, &s->img[0], bytes)) < 0 ||
@@ -167,7 +167,7 @@ static int float_ssim_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
             .src = { (uint64_t)f->ref_f, (uint64_t)f->dis_f },
             .dst = { (uint64_t)s->img[0], (uint64_t)s->img[1] },
             .src_pitch = (int64_t)f->f_pitch,
-            .dst_pitch = (int64_t)VG_SSIM_IMG_PITCH(s->p.dw) * sizeof(float),
+            .dst_pitch = (int64_t)vg_cuda_ssim_img_pitch(s->p.dw),
             .w = (int32_t)fc->width,
             .h = (int32_t)fc->height,
             .sw = s->p.dw,
@@ -183,7 +183,7 @@ static int float_ssim_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
             return ret;
         ref = s->img[0];
         dis = s->img[1];
-        pitch = (size_t)VG_SSIM_IMG_PITCH(s->p.dw) * sizeof(float);
+        pitch = vg_cuda_ssim_img_pitch(s->p.dw);
     }
     vg_cuda_ssim_map_begin(&s->map);
     if ((ret = vg_cuda_ssim_map_submit(fc, &s->map, ref, dis, pitch, s->p.dw,

@@ -68,6 +68,12 @@ static inline size_t vg_cuda_ssim_hbuf_bytes(int w, int h)
     return 5 * (size_t)VG_SSIM_HBUF_PITCH(w) * (size_t)h * sizeof(float);
 }
 
+/** Bytes of a row of a decimated or pyramid image w wide (VG_SSIM_IMG_PITCH). */
+static inline size_t vg_cuda_ssim_img_pitch(int w)
+{
+    return (size_t)VG_SSIM_IMG_PITCH(w) * sizeof(float);
+}
+
 /** Queue the sums of the frame's maps. @return 0 or negative errno. */
 int vg_cuda_ssim_map_finish(VgFeatureCtx *fc, VgCudaSsimMap *m);
 
