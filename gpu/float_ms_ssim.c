@@ -7,8 +7,9 @@
  * @file
  * float_ms_ssim on CUDA: the pyramid (gpu/float_ms_ssim.cu) from the
  * engine's float copy of the luma, and at each of the 5 scales the SSIM
- * map of gpu/float_ssim.c with its l, c and s sums on the device, the
- * 15 sums in one submission (gpu/seqsum.c); the
+ * map of gpu/float_ssim.c with the sums the outputs read on the device
+ * (c and s; l at the last scale, or everywhere for enable_lcs), all in one
+ * submission (gpu/seqsum.c); the
  * means, the products of powers and the dB value are the feature's
  * home's (common/features/float_ms_ssim.c), on the host.
  *
@@ -73,7 +74,7 @@ static int float_ms_ssim_cuda_init(VgFeatureCtx *fc)
     FloatMsSsimCuda *s = fc->priv;
     VgCudaDevice *d = vg_cuda_fc_device(fc);
     size_t terms = 0;
-    int ret;
+    int nsums = 0, ret;
 
     vg_float_ms_ssim_setup(&s->p, fc->opts, fc->bpc, fc->width, fc->height);
     /* the descriptor's minimum: the window fits every scale */
@@ -100,10 +101,12 @@ static int float_ms_ssim_cuda_init(VgFeatureCtx *fc)
                       vg_cuda_ssim_hbuf_bytes(s->p.w[SIDE_MAP0],
                                               s->p.h[SIDE_MAP0]))) < 0)
         goto fail;
-    for (unsigned i = 0; i < VG_MS_SSIM_SCALES; i++)
-        terms += vg_cuda_ssim_map_terms(s->p.w[i], s->p.h[i], 0);
+    for (unsigned i = 0; i < VG_MS_SSIM_SCALES; i++) {
+        terms += vg_cuda_ssim_map_terms(s->p.w[i], s->p.h[i], s->p.sums[i]);
+        nsums += vg_cuda_ssim_nb_sums(s->p.sums[i]);
+    }
     if ((ret = vg_cuda_ssim_map_init(fc, &s->map, s->p.w[0], s->p.h[0], terms,
-                                     VG_MS_SSIM_SCALES * (VG_SSIM_NB_SUMS - 1))) < 0)
+                                     nsums)) < 0)
         goto fail;
     return 0;
 fail:
@@ -131,7 +134,7 @@ static int map_scale(VgFeatureCtx *fc, FloatMsSsimCuda *s, const VgCudaFrame *f,
 
     scale_images(s, f, i, &ref, &dis, &pitch);
     return vg_cuda_ssim_map_submit(fc, &s->map, ref, dis, pitch, s->p.w[i],
-                                   s->p.h[i], 0, f->res + i * VG_SSIM_NB_SUMS *
+                                   s->p.h[i], s->p.sums[i], f->res + i * VG_SSIM_NB_SUMS *
                                                          sizeof(double), hbuf);
 }
 

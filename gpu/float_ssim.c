@@ -62,13 +62,12 @@ void vg_cuda_ssim_map_begin(VgCudaSsimMap *m)
 
 int vg_cuda_ssim_map_submit(VgFeatureCtx *fc, VgCudaSsimMap *m,
                             CUdeviceptr ref, CUdeviceptr cmp, size_t pitch,
-                            int w, int h, int with_lcs, CUdeviceptr sums,
+                            int w, int h, unsigned which, CUdeviceptr sums,
                             CUdeviceptr hbuf)
 {
     VgCudaDevice *d = vg_cuda_fc_device(fc);
     const int dw = w - (VG_SSIM_WIN - 1), dh = h - (VG_SSIM_WIN - 1);
     const size_t n = (size_t)dw * dh;
-    const int first = with_lcs ? VG_SSIM_SUM_SSIM : VG_SSIM_SUM_L;
     const CUdeviceptr map = m->map + m->map_used * sizeof(double);
     VgSsimMapParams p = {
         .ref = (uint64_t)ref,
@@ -78,18 +77,22 @@ int vg_cuda_ssim_map_submit(VgFeatureCtx *fc, VgCudaSsimMap *m,
         .h = h,
         .hbuf = (uint64_t)(hbuf ? hbuf : m->hbuf),
         .map = (uint64_t)map,
-        .with_lcs = with_lcs,
+        .sums = which,
     };
-    int ret;
+    int plane = 0, ret;
 
-    if (m->map_used + vg_cuda_ssim_map_terms(w, h, with_lcs) > m->map_cap)
+    if (m->map_used + vg_cuda_ssim_map_terms(w, h, which) > m->map_cap)
         return -EINVAL;
     /* the sums first: vg_ssim_vmap adds into their chunk records */
-    for (int k = first; k < VG_SSIM_NB_SUMS; k++) {
-        if ((ret = vg_cuda_seqsum_add(&m->sums, map + (k - first) * n * sizeof(double),
+    if (!which || which & ~VG_SSIM_SUMS_ALL)
+        return -EINVAL;
+    for (int k = 0; k < VG_SSIM_NB_SUMS; k++) {
+        if (!(which & VG_SSIM_SUM_BIT(k)))
+            continue;
+        if ((ret = vg_cuda_seqsum_add(&m->sums, map + plane * n * sizeof(double),
                                       n, sums + k * sizeof(double))) < 0)
             return ret;
-        p.chunks[k - first] = (uint64_t)vg_cuda_seqsum_last_chunks(&m->sums);
+        p.chunks[plane++] = (uint64_t)vg_cuda_seqsum_last_chunks(&m->sums);
     }
     if ((ret = vg_cuda_device_launch(d, m->hconv, blocks(dw, VG_SSIM_BX),
                                      blocks(h, VG_SSIM_BY), 1, VG_SSIM_BX,
@@ -98,7 +101,7 @@ int vg_cuda_ssim_map_submit(VgFeatureCtx *fc, VgCudaSsimMap *m,
                                      blocks(dh, VG_SSIM_BY), 1, VG_SSIM_BX,
                                      VG_SSIM_BY, &p)) < 0)
         return ret;
-    m->map_used += vg_cuda_ssim_map_terms(w, h, with_lcs);
+    m->map_used += vg_cuda_ssim_map_terms(w, h, which);
     return 0;
 }
 
@@ -111,6 +114,7 @@ typedef struct FloatSsimCuda {
     VgFloatSsimParams p;
     CUfunction decimate;
     CUdeviceptr img[2];     ///< decimated ref and dis (scale > 1), rows of VG_SSIM_IMG_PITCH
+    unsigned sums;          ///< the map's sums: the score's, and l c s for enable_lcs
     VgCudaSsimMap map;
 } FloatSsimCuda;
 
@@ -144,9 +148,11 @@ static int float_ssim_cuda_init(VgFeatureCtx *fc)
             (ret = VG_DCU(d, cuMemAlloc, &s->img[1], bytes)) < 0)
             goto fail;
     }
+    s->sums = ((const VgFloatSsimOptions *)fc->opts)->enable_lcs ?
+              VG_SSIM_SUMS_ALL : VG_SSIM_SUM_BIT(VG_SSIM_SUM_SSIM);
     if ((ret = vg_cuda_ssim_map_init(fc, &s->map, s->p.dw, s->p.dh,
-                                     vg_cuda_ssim_map_terms(s->p.dw, s->p.dh, 1),
-                                     VG_SSIM_NB_SUMS)) < 0)
+                                     vg_cuda_ssim_map_terms(s->p.dw, s->p.dh, s->sums),
+                                     vg_cuda_ssim_nb_sums(s->sums))) < 0)
         goto fail;
     return 0;
 fail:
@@ -187,7 +193,7 @@ static int float_ssim_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
     }
     vg_cuda_ssim_map_begin(&s->map);
     if ((ret = vg_cuda_ssim_map_submit(fc, &s->map, ref, dis, pitch, s->p.dw,
-                                       s->p.dh, 1, f->res, 0)) < 0)
+                                       s->p.dh, s->sums, f->res, 0)) < 0)
         return ret;
     return vg_cuda_ssim_map_finish(fc, &s->map);
 }

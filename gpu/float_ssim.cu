@@ -76,9 +76,9 @@ vg_ssim_hconv(const VgSsimMapParams p)
 /*
  * Vertical pass and the per-pixel terms of _iqa_ssim()'s default branch.
  * Thread mapping: one thread per valid pixel (x, y) of the
- * (w - 10) x (h - 10) map; 32 x 8 blocks, a warp a row of 32. Writes the
- * map planes in the order of the sums (VG_SSIM_SUM_*): l c s (with_lcs),
- * l, c, s, and adds each plane's terms into its sum's chunk records
+ * (w - 10) x (h - 10) map; 32 x 8 blocks, a warp a row of 32. Writes a
+ * map plane for each sum of p.sums, in the order of VG_SSIM_SUM_* (l c s,
+ * l, c, s), and adds each plane's terms into its sum's chunk records
  * (p.chunks, gpu/seqsum_step.h: their sum and abs, in any order), so that
  * the sums need no pass of their own for them. A warp's 32 terms of a
  * row lie in one chunk or two; the block adds them up through shared
@@ -99,8 +99,8 @@ vg_ssim_vmap(const VgSsimMapParams p)
     const int in = x0 + (int)threadIdx.x < dw && y < dh;
     const int x = x0 + (int)threadIdx.x < dw ? x0 + threadIdx.x : dw - 1;
     const int yy = y < dh ? y : dh - 1;
-    /* constant indices: a parameter indexed at run time goes to the stack */
-    const int lcs = p.with_lcs, planes = lcs ? 4 : 3;
+    const unsigned take = p.sums;
+    const int planes = __popc(take);
     const size_t plane = (size_t)hp * p.h, n = (size_t)dw * dh;
     const float *hb = (const float *)p.hbuf + (size_t)yy * hp + x;
     double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0, a4 = 0.0;
@@ -133,34 +133,22 @@ vg_ssim_vmap(const VgSsimMapParams p)
     const double s = (cov_c + c3) / (sr + c3);
     double (*r)[2][VG_SSIM_BX + 1] = red[threadIdx.y];
     double *m = (double *)p.map + (size_t)yy * dw + x;
-    const double lv = in ? l : 0.0, cv = in ? c : 0.0, sv = in ? s : 0.0;
 
-    if (lcs) {
-        const double v = in ? l * c * s : 0.0;
+    /* k is a constant once unrolled; r may move at run time (shared memory) */
+#pragma unroll
+    for (int k = 0; k < VG_SSIM_NB_SUMS; k++) {
+        if (!(take & VG_SSIM_SUM_BIT(k)))
+            continue;
+        const double v = k == VG_SSIM_SUM_SSIM ? l * c * s :
+                         k == VG_SSIM_SUM_L ? l : k == VG_SSIM_SUM_C ? c : s;
+        const double t = in ? v : 0.0;
 
         if (in)
             m[0] = v;
         m += n;
-        r[0][0][threadIdx.x] = v;
-        r[0][1][threadIdx.x] = fabs(v);
-        r[1][0][threadIdx.x] = lv;
-        r[1][1][threadIdx.x] = fabs(lv);
-        r[2][0][threadIdx.x] = cv;
-        r[2][1][threadIdx.x] = fabs(cv);
-        r[3][0][threadIdx.x] = sv;
-        r[3][1][threadIdx.x] = fabs(sv);
-    } else {
-        r[0][0][threadIdx.x] = lv;
-        r[0][1][threadIdx.x] = fabs(lv);
-        r[1][0][threadIdx.x] = cv;
-        r[1][1][threadIdx.x] = fabs(cv);
-        r[2][0][threadIdx.x] = sv;
-        r[2][1][threadIdx.x] = fabs(sv);
-    }
-    if (in) {
-        m[0] = l;
-        m[n] = c;
-        m[2 * n] = s;
+        r[0][0][threadIdx.x] = t;
+        r[0][1][threadIdx.x] = fabs(t);
+        r++;
     }
     __syncthreads();
 
@@ -185,7 +173,8 @@ vg_ssim_vmap(const VgSsimMapParams p)
     for (int j = split; j < nx; j++)
         second += src[j];
 
-    /* p.chunks[q] without a run-time index (see above) */
+    /* p.chunks[q] without a run-time index: a parameter indexed at run
+     * time goes to the stack */
     VgSeqsumChunk *rec = (VgSeqsumChunk *)(q == 0 ? p.chunks[0] : q == 1 ? p.chunks[1] :
                                            q == 2 ? p.chunks[2] : p.chunks[3]) + k0;
 

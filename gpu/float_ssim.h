@@ -30,10 +30,20 @@ typedef struct VgCudaSsimMap {
     VgCudaSeqsum sums;
 } VgCudaSsimMap;
 
-/** Doubles of the map planes of one w x h image (with_lcs: four, else three). */
-static inline size_t vg_cuda_ssim_map_terms(int w, int h, int with_lcs)
+/** Number of sums in a set of them (VG_SSIM_SUM_BIT): the map's planes. */
+static inline int vg_cuda_ssim_nb_sums(unsigned sums)
 {
-    return (size_t)(with_lcs ? VG_SSIM_NB_SUMS : VG_SSIM_NB_SUMS - 1) *
+    int n = 0;
+
+    for (int k = 0; k < VG_SSIM_NB_SUMS; k++)
+        n += sums >> k & 1;
+    return n;
+}
+
+/** Doubles of the map planes of one w x h image for a set of sums. */
+static inline size_t vg_cuda_ssim_map_terms(int w, int h, unsigned sums)
+{
+    return (size_t)vg_cuda_ssim_nb_sums(sums) *
            (size_t)(w - (VG_SSIM_WIN - 1)) * (size_t)(h - (VG_SSIM_WIN - 1));
 }
 
@@ -52,14 +62,14 @@ void vg_cuda_ssim_map_begin(VgCudaSsimMap *m);
 /**
  * Queue the SSIM map of two w x h device float images (row pitch `pitch`
  * bytes) and take its sums into the frame's submission, each to
- * sums[VG_SSIM_SUM_*] (device doubles); with_lcs: the l c s sum too
- * (float_ssim), else only l, c and s. hbuf: scratch of the horizontal
+ * sums[VG_SSIM_SUM_*] (device doubles), those of the set `which`
+ * (VG_SSIM_SUM_BIT; the others are not written). hbuf: scratch of the horizontal
  * pass, vg_cuda_ssim_hbuf_bytes(), for maps queued on another stream than the
  * others (0: m's own).
  */
 int vg_cuda_ssim_map_submit(VgFeatureCtx *fc, VgCudaSsimMap *m,
                             CUdeviceptr ref, CUdeviceptr cmp, size_t pitch,
-                            int w, int h, int with_lcs, CUdeviceptr sums,
+                            int w, int h, unsigned which, CUdeviceptr sums,
                             CUdeviceptr hbuf);
 
 /** Bytes of the horizontal pass's scratch for a w x h image. */

@@ -68,6 +68,10 @@ void vg_float_ms_ssim_setup(VgFloatMsSsimParams *p, const VgFloatMsSsimOptions *
     for (unsigned i = 0; i < VG_MS_SSIM_SCALES; i++) {
         p->w[i] = cw;
         p->h[i] = ch;
+        /* pow(l, 0) is 1 whatever l is: the score needs no l there */
+        p->sums[i] = VG_SSIM_SUM_BIT(VG_SSIM_SUM_C) | VG_SSIM_SUM_BIT(VG_SSIM_SUM_S) |
+                     (o->enable_lcs || ms_alpha[i] != 0.0f ?
+                      VG_SSIM_SUM_BIT(VG_SSIM_SUM_L) : 0);
         cw = cw / 2 + (cw & 1);
         ch = ch / 2 + (ch & 1);
     }
@@ -88,7 +92,8 @@ int vg_float_ms_ssim_emit(VgFeatureCtx *fc, const VgFloatMsSsimParams *p,
     for (unsigned i = 0; i < VG_MS_SSIM_SCALES; i++) {
         const int vw = p->w[i] - (VG_SSIM_WIN - 1), vh = p->h[i] - (VG_SSIM_WIN - 1);
 
-        l[i] = vg_ssim_mean(sums[i][VG_SSIM_SUM_L], vw, vh);
+        l[i] = p->sums[i] & VG_SSIM_SUM_BIT(VG_SSIM_SUM_L) ?
+               vg_ssim_mean(sums[i][VG_SSIM_SUM_L], vw, vh) : 1.0;
         c[i] = vg_ssim_mean(sums[i][VG_SSIM_SUM_C], vw, vh);
         s[i] = vg_ssim_mean(sums[i][VG_SSIM_SUM_S], vw, vh);
         msssim *= pow(l[i], ms_alpha[i]) * pow(c[i], ms_beta[i]) *

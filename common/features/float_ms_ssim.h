@@ -34,6 +34,9 @@ typedef struct VgFloatMsSsimOptions {
 
 typedef struct VgFloatMsSsimParams {
     int w[VG_MS_SSIM_SCALES], h[VG_MS_SSIM_SCALES]; ///< pyramid sizes
+    /** per scale, the sums the outputs read (VG_SSIM_SUM_BIT): c and s;
+     * l where its exponent is not 0 or enable_lcs prints it */
+    unsigned sums[VG_MS_SSIM_SCALES];
     double max_db;
 } VgFloatMsSsimParams;
 
@@ -43,13 +46,14 @@ typedef struct VgFloatMsSsimParams {
  */
 #define VG_MS_SSIM_MIN_SIZE (VG_SSIM_WIN << (VG_MS_SSIM_SCALES - 1))
 
-/** Pyramid sizes (ceil halving, iqa/decimate.c) and the dB cap. */
+/** Pyramid sizes (ceil halving, iqa/decimate.c), the sums and the dB cap. */
 void vg_float_ms_ssim_setup(VgFloatMsSsimParams *p, const VgFloatMsSsimOptions *o,
                             unsigned bpc, unsigned w, unsigned h);
 
 /**
  * Emit frame `index`'s outputs; sums[i][k] is sum k (VG_SSIM_SUM_L, _C or
- * _S; _SSIM is unused) of scale i's SSIM map.
+ * _S; _SSIM is unused) of scale i's SSIM map; only those of p->sums[i]
+ * are read.
  */
 int vg_float_ms_ssim_emit(VgFeatureCtx *fc, const VgFloatMsSsimParams *p,
                           unsigned index,

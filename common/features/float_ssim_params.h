@@ -40,6 +40,10 @@
 /** Number of per-image sums of the SSIM map (iqa/ssim_tools.c _iqa_ssim()). */
 enum { VG_SSIM_SUM_SSIM, VG_SSIM_SUM_L, VG_SSIM_SUM_C, VG_SSIM_SUM_S, VG_SSIM_NB_SUMS };
 
+/** A set of those sums: bit k for VG_SSIM_SUM_k. */
+#define VG_SSIM_SUM_BIT(k) (1u << (k))
+#define VG_SSIM_SUMS_ALL ((1u << VG_SSIM_NB_SUMS) - 1)
+
 /** Scales of MS-SSIM (iqa/ssim_tools.h SCALES). */
 #define VG_MS_SSIM_SCALES 5
 /** Taps of MS-SSIM's 2-D pyramid low-pass (ms_ssim.c LPF_LEN). */
@@ -87,14 +91,14 @@ typedef struct VgSsimMapParams {
     int64_t pitch;          ///< their row pitch, bytes
     int32_t w, h;           ///< image size (>= 11)
     uint64_t hbuf;          ///< device float[5][h][VG_SSIM_HBUF_PITCH(w)]: horizontal pass
-    /** device double[3 or 4][h - 10][w - 10]: the map planes in the order
-     * of VG_SSIM_SUM_*, from l c s when with_lcs, else from l */
+    /** device double[planes][h - 10][w - 10]: one map plane per sum of
+     * `sums`, in the order of VG_SSIM_SUM_* */
     uint64_t map;
     /** per map plane, device VgSeqsumChunk[]: the records of the chunks of
      * its sum (gpu/seqsum_step.h), into whose sum and abs the kernel adds
      * its terms (vg_cuda_seqsum_presummed()) */
-    uint64_t chunks[4];
-    int32_t with_lcs;       ///< also write the l c s map (float_ssim's sum)
+    uint64_t chunks[VG_SSIM_NB_SUMS];
+    uint32_t sums;          ///< the sums to take (VG_SSIM_SUM_BIT); not 0
 } VgSsimMapParams;
 
 /** Decimation of one image (iqa/decimate.c, mirrored borders). */
