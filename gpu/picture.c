@@ -191,11 +191,13 @@ int vg_cuda_picture_luma_float(VgCudaDevice *e, const VgCudaConverter *c,
         .dst_pitch = (int64_t)pitch,
         .w = img->w[0],
         .h = img->h[0],
-        .scaler = vg_fplane_scaler(img->bpc),
+        .inv_scaler = 1.0f / vg_fplane_scaler(img->bpc),
     };
 
+    if ((dst | pitch) & 15)
+        return -EINVAL;     /* the kernel writes float4 */
     return vg_cuda_device_launch(e, img->bpc > 8 ? c->tofloat16 : c->tofloat8,
-                                 (par.w + VG_CONV_BLOCK_X - 1) / VG_CONV_BLOCK_X,
+                                 (par.w + 4 * VG_CONV_BLOCK_X - 1) / (4 * VG_CONV_BLOCK_X),
                                  (par.h + VG_CONV_BLOCK_Y - 1) / VG_CONV_BLOCK_Y,
                                  1, VG_CONV_BLOCK_X, VG_CONV_BLOCK_Y, &par);
 }

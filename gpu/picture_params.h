@@ -43,14 +43,17 @@ typedef struct VgRangeParams {
     uint64_t out;        ///< device uint64, zeroed by the host
 } VgRangeParams;
 
-/** Luma as float (common/fplane.h): dst = (float)src / scaler. */
+/**
+ * Luma as float (common/fplane.h): dst = (float)src / scaler, the scaler
+ * 2^(bpc - 8); four samples per thread of a VG_CONV_BLOCK_X-wide block.
+ */
 typedef struct VgFloatParams {
     uint64_t src;        ///< device plane (internal layout)
-    uint64_t dst;        ///< device float plane
+    uint64_t dst;        ///< device float plane, 16-byte aligned
     int64_t src_pitch;   ///< bytes
-    int64_t dst_pitch;   ///< bytes
+    int64_t dst_pitch;   ///< bytes, a multiple of 16
     uint32_t w, h;       ///< plane size in samples
-    float scaler;        ///< 2^(bpc - 8); 1 for 8 bits
+    float inv_scaler;    ///< 1 / scaler, exact: 2^(8 - bpc); 1 for 8 bits
 } VgFloatParams;
 
 #endif /* VG_GPU_PICTURE_PARAMS_H */
