@@ -16,8 +16,9 @@ int vg_cuda_converter_init(VgCudaConverter *c, VgCudaDevice *e)
 {
     int ret;
 
-    if ((ret = vg_cuda_device_function(e, "vg_convert_8", &c->conv8)) < 0 ||
-        (ret = vg_cuda_device_function(e, "vg_convert_16", &c->conv16)) < 0 ||
+    if ((ret = vg_cuda_device_function(e, "vg_convert_16", &c->conv16)) < 0 ||
+        (ret = vg_cuda_device_function(e, "vg_split_8", &c->split8)) < 0 ||
+        (ret = vg_cuda_device_function(e, "vg_split_16", &c->split16)) < 0 ||
         (ret = vg_cuda_device_function(e, "vg_to_float_8", &c->tofloat8)) < 0 ||
         (ret = vg_cuda_device_function(e, "vg_to_float_16", &c->tofloat16)) < 0)
         return ret;
@@ -48,7 +49,7 @@ static int copy_plane(VgCudaDevice *e, const VgImage *dst, unsigned p,
 
 static int convert_plane(VgCudaDevice *e, CUfunction fn, const VgImage *dst,
                          unsigned p, const void *src, ptrdiff_t src_pitch,
-                         unsigned step, unsigned shift)
+                         unsigned shift)
 {
     VgConvParams par = {
         .src = (uint64_t)(uintptr_t)src,
@@ -57,12 +58,35 @@ static int convert_plane(VgCudaDevice *e, CUfunction fn, const VgImage *dst,
         .dst_pitch = dst->stride[p],
         .w = dst->w[p],
         .h = dst->h[p],
-        .step = step,
         .shift = shift,
     };
 
     return vg_cuda_device_launch(e, fn,
                                  (par.w + VG_CONV_BLOCK_X - 1) / VG_CONV_BLOCK_X,
+                                 (par.h + VG_CONV_BLOCK_Y - 1) / VG_CONV_BLOCK_Y,
+                                 1, VG_CONV_BLOCK_X, VG_CONV_BLOCK_Y, &par);
+}
+
+/* the interleaved chroma at src into planes 1 and 2 of dst */
+static int split_chroma(VgCudaDevice *e, CUfunction fn, const VgImage *dst,
+                        const void *src, ptrdiff_t src_pitch, unsigned shift)
+{
+    VgSplitParams par = {
+        .src = (uint64_t)(uintptr_t)src,
+        .dst = { (uint64_t)(uintptr_t)dst->data[1], (uint64_t)(uintptr_t)dst->data[2] },
+        .src_pitch = src_pitch,
+        .dst_pitch = { dst->stride[1], dst->stride[2] },
+        .w = dst->w[1],
+        .h = dst->h[1],
+        .shift = shift,
+    };
+    const unsigned tx = 4 * VG_CONV_BLOCK_X;
+
+    /* the vector stores (common/image.c aligns the planes far beyond) */
+    if ((par.dst[0] | par.dst[1] | (uint64_t)par.dst_pitch[0] |
+         (uint64_t)par.dst_pitch[1]) % 8)
+        return -EINVAL;
+    return vg_cuda_device_launch(e, fn, (par.w + tx - 1) / tx,
                                  (par.h + VG_CONV_BLOCK_Y - 1) / VG_CONV_BLOCK_Y,
                                  1, VG_CONV_BLOCK_X, VG_CONV_BLOCK_Y, &par);
 }
@@ -87,7 +111,7 @@ int vg_cuda_picture_convert(VgCudaDevice *e, const VgCudaConverter *c,
     case VG_PIX_FMT_YUV444P_MSB:
         for (unsigned p = 0; p < planes; p++)
             if ((ret = convert_plane(e, c->conv16, dst, p, pic->data[p],
-                                     pic->stride[p], 1, shift)) < 0)
+                                     pic->stride[p], shift)) < 0)
                 return ret;
         return 0;
     case VG_PIX_FMT_NV12:
@@ -95,22 +119,16 @@ int vg_cuda_picture_convert(VgCudaDevice *e, const VgCudaConverter *c,
         if ((ret = copy_plane(e, dst, 0, pic->data[0], pic->stride[0])) < 0 ||
             planes == 1)
             return ret;
-        if ((ret = convert_plane(e, c->conv8, dst, 1, uv, pic->stride[1], 2, 0)) < 0)
-            return ret;
-        return convert_plane(e, c->conv8, dst, 2, uv + 1, pic->stride[1], 2, 0);
+        return split_chroma(e, c->split8, dst, uv, pic->stride[1], 0);
     case VG_PIX_FMT_P010:
     case VG_PIX_FMT_P016:
     case VG_PIX_FMT_P216:
         /* samples in the high bits of each word: shift down to the
          * internal LSB-aligned layout, as common/picture.c does */
         if ((ret = convert_plane(e, c->conv16, dst, 0, pic->data[0],
-                                 pic->stride[0], 1, shift)) < 0 || planes == 1)
+                                 pic->stride[0], shift)) < 0 || planes == 1)
             return ret;
-        if ((ret = convert_plane(e, c->conv16, dst, 1, uv, pic->stride[1], 2,
-                                 shift)) < 0)
-            return ret;
-        return convert_plane(e, c->conv16, dst, 2, uv + 2, pic->stride[1], 2,
-                             shift);
+        return split_chroma(e, c->split16, dst, uv, pic->stride[1], shift);
     }
     return -EINVAL;
 }

@@ -5,36 +5,71 @@
 
 /*
  * Picture conversion into the internal planar, LSB-aligned layout
- * (common/image.h). One thread per destination sample, 32 x 8 blocks;
- * no shared memory, no reduction. Exact: a byte copy (8-bit) or a 16-bit
- * word shifted right by `shift` (P010 / P016 / P216 / planar MSB keep their significant bits
+ * (common/image.h). 32 x 8 blocks, one or four destination samples per
+ * thread; no shared memory, no reduction. Exact: a byte copy (8-bit) or a
+ * 16-bit word shifted right by `shift` (P010 / P016 / P216 / planar MSB keep their significant bits
  * in the high bits; the low bits are dropped, as a shift to LSB alignment
  * does on the CPU).
  */
 
 #include "gpu/picture_params.h"
 
-template <typename T>
-__device__ __forceinline__ void vg_convert(const VgConvParams &p)
+extern "C" __global__ void vg_convert_16(const VgConvParams p)
 {
     const unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned y = blockIdx.y * blockDim.y + threadIdx.y;
 
     if (x >= p.w || y >= p.h)
         return;
-    const T *src = (const T *)((const char *)p.src + (int64_t)y * p.src_pitch);
-    T *dst = (T *)((char *)p.dst + (int64_t)y * p.dst_pitch);
-    dst[x] = (T)(src[(size_t)x * p.step] >> p.shift);
+    const uint16_t *src = (const uint16_t *)((const char *)p.src +
+                                             (int64_t)y * p.src_pitch);
+    uint16_t *dst = (uint16_t *)((char *)p.dst + (int64_t)y * p.dst_pitch);
+    dst[x] = (uint16_t)(src[x] >> p.shift);
 }
 
-extern "C" __global__ void vg_convert_8(const VgConvParams p)
+/* Both chroma planes of a semi-planar picture in one pass: each thread
+ * four pairs, read sample by sample (the source may have any alignment a
+ * crop leaves), written as one 4-sample vector per plane. */
+template <typename T, typename V>
+__device__ __forceinline__ void vg_split(const VgSplitParams &p)
 {
-    vg_convert<uint8_t>(p);
+    const unsigned x = 4 * (blockIdx.x * blockDim.x + threadIdx.x);
+    const unsigned y = blockIdx.y * blockDim.y + threadIdx.y;
+
+    if (x >= p.w || y >= p.h)
+        return;
+    const T *src = (const T *)((const char *)p.src + (int64_t)y * p.src_pitch) + 2 * x;
+    T *du = (T *)((char *)p.dst[0] + (int64_t)y * p.dst_pitch[0]) + x;
+    T *dv = (T *)((char *)p.dst[1] + (int64_t)y * p.dst_pitch[1]) + x;
+    T u[4], v[4];
+
+#pragma unroll
+    for (unsigned k = 0; k < 4; k++) {
+        u[k] = x + k < p.w ? (T)(src[2 * k] >> p.shift) : 0;
+        v[k] = x + k < p.w ? (T)(src[2 * k + 1] >> p.shift) : 0;
+    }
+    if (x + 4 <= p.w) {
+        *(V *)du = V{ u[0], u[1], u[2], u[3] };
+        *(V *)dv = V{ v[0], v[1], v[2], v[3] };
+    } else {
+#pragma unroll
+        for (unsigned k = 0; k < 4; k++) {
+            if (x + k < p.w) {
+                du[k] = u[k];
+                dv[k] = v[k];
+            }
+        }
+    }
 }
 
-extern "C" __global__ void vg_convert_16(const VgConvParams p)
+extern "C" __global__ void vg_split_8(const VgSplitParams p)
 {
-    vg_convert<uint16_t>(p);
+    vg_split<uint8_t, uchar4>(p);
+}
+
+extern "C" __global__ void vg_split_16(const VgSplitParams p)
+{
+    vg_split<uint16_t, ushort4>(p);
 }
 
 /* Samples above the bit depth: no cost but one compare in range; an

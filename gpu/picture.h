@@ -19,7 +19,7 @@
 
 /** Conversion kernels on one device. */
 typedef struct VgCudaConverter {
-    CUfunction conv8, conv16, range16, tofloat8, tofloat16;
+    CUfunction conv16, split8, split16, range16, tofloat8, tofloat16;
     /** Only the luma plane is converted (no feature reads chroma). */
     int luma_only;
 } VgCudaConverter;

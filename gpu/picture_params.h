@@ -18,16 +18,29 @@
 #define VG_CONV_BLOCK_X 32
 #define VG_CONV_BLOCK_Y 8
 
-/** One plane: src sample (x, y) at src + y * src_pitch + x * step * size. */
+/** One plane of 16-bit words: src sample (x, y) at src + y * src_pitch + 2 x. */
 typedef struct VgConvParams {
     uint64_t src;        ///< device address of the first source sample
     uint64_t dst;        ///< device address of the destination plane
     int64_t src_pitch;   ///< bytes
     int64_t dst_pitch;   ///< bytes
-    uint32_t w, h;       ///< destination plane size in samples
-    uint32_t step;       ///< source samples per destination sample (1 planar, 2 interleaved)
-    uint32_t shift;      ///< right shift of 16-bit source words (MSB-aligned formats)
+    uint32_t w, h;       ///< plane size in samples
+    uint32_t shift;      ///< right shift of the source words (MSB-aligned formats)
 } VgConvParams;
+
+/**
+ * Interleaved chroma (NV12, NV16, P010, P016, P216) into two planes: pair
+ * x of row y at src + y * src_pitch + 2 x samples, U first; four pairs per
+ * thread of a VG_CONV_BLOCK_X-wide block.
+ */
+typedef struct VgSplitParams {
+    uint64_t src;        ///< device address of the first pair
+    uint64_t dst[2];     ///< device U and V planes, 8-byte aligned
+    int64_t src_pitch;   ///< bytes
+    int64_t dst_pitch[2];///< bytes, multiples of 8
+    uint32_t w, h;       ///< plane size in samples (pairs)
+    uint32_t shift;      ///< right shift of 16-bit source words (MSB-aligned formats)
+} VgSplitParams;
 
 /**
  * One plane of a converted 16-bit image checked against its bit depth:
