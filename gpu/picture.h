@@ -30,9 +30,12 @@ int vg_cuda_converter_init(VgCudaConverter *c, VgCudaDevice *e);
 /**
  * Queue the conversion of a VG_MEMORY_CUDA picture into the device image
  * dst (geometry from vg_image_geometry()) on the device stream: planar
- * planes are 2-D device copies, NV12 chroma is de-interleaved, P010/P016
- * samples are shifted down to LSB alignment (16 - bitdepth). With
- * c->luma_only, the chroma planes of dst are left as they are.
+ * planes are 2-D device copies, NV12/NV16 chroma is de-interleaved into
+ * both planes in one launch, P010/P016/P216 samples are shifted down to
+ * LSB alignment (16 - bitdepth) as well. With c->luma_only, the chroma
+ * planes of dst are left as they are. dst's chroma planes and strides
+ * must be 8-byte aligned (vg_image_place() aligns them further), else
+ * -EINVAL.
  */
 int vg_cuda_picture_convert(VgCudaDevice *e, const VgCudaConverter *c,
                             VgImage *dst, const VgPicture *pic);
@@ -57,7 +60,8 @@ int vg_cuda_picture_upload(VgCudaDevice *e, const VgCudaConverter *c,
 
 /**
  * Queue the conversion of img's luma into the float plane dst (pitch
- * bytes per row, >= 4 * width): common/fplane.h's formula, offset 0.
+ * bytes per row, >= 4 * width): common/fplane.h's formula, offset 0. dst
+ * and pitch must be 16-byte aligned (float4 stores), else -EINVAL.
  */
 int vg_cuda_picture_luma_float(VgCudaDevice *e, const VgCudaConverter *c,
                                const VgImage *img, CUdeviceptr dst,

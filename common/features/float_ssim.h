@@ -7,8 +7,8 @@
  * @file
  * float_ssim (libvmaf v3.2.0 src/feature/float_ssim.c, ssim.c and
  * iqa/ssim_tools.c): options, outputs and the finish both backends call
- * with the four sums of the SSIM map; the dB conversion float_ms_ssim
- * shares.
+ * with the sums of the SSIM map (l, c and s read only for enable_lcs);
+ * the dB conversion float_ms_ssim shares.
  */
 
 #ifndef VG_FEATURES_FLOAT_SSIM_H
