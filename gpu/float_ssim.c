@@ -81,11 +81,10 @@ int vg_cuda_ssim_map_submit(VgFeatureCtx *fc, VgCudaSsimMap *m,
     };
     int plane = 0, ret;
 
-    if (m->map_used + vg_cuda_ssim_map_terms(w, h, which) > m->map_cap)
+    if (!which || which & ~VG_SSIM_SUMS_ALL ||
+        m->map_used + vg_cuda_ssim_map_terms(w, h, which) > m->map_cap)
         return -EINVAL;
     /* the sums first: vg_ssim_vmap adds into their chunk records */
-    if (!which || which & ~VG_SSIM_SUMS_ALL)
-        return -EINVAL;
     for (int k = 0; k < VG_SSIM_NB_SUMS; k++) {
         if (!(which & VG_SSIM_SUM_BIT(k)))
             continue;
@@ -114,7 +113,6 @@ typedef struct FloatSsimCuda {
     VgFloatSsimParams p;
     CUfunction decimate;
     CUdeviceptr img[2];     ///< decimated ref and dis (scale > 1), rows of VG_SSIM_IMG_PITCH
-    unsigned sums;          ///< the map's sums: the score's, and l c s for enable_lcs
     VgCudaSsimMap map;
 } FloatSsimCuda;
 
@@ -148,11 +146,9 @@ static int float_ssim_cuda_init(VgFeatureCtx *fc)
             (ret = VG_DCU(d, cuMemAlloc, &s->img[1], bytes)) < 0)
             goto fail;
     }
-    s->sums = ((const VgFloatSsimOptions *)fc->opts)->enable_lcs ?
-              VG_SSIM_SUMS_ALL : VG_SSIM_SUM_BIT(VG_SSIM_SUM_SSIM);
     if ((ret = vg_cuda_ssim_map_init(fc, &s->map, s->p.dw, s->p.dh,
-                                     vg_cuda_ssim_map_terms(s->p.dw, s->p.dh, s->sums),
-                                     vg_cuda_ssim_nb_sums(s->sums))) < 0)
+                                     vg_cuda_ssim_map_terms(s->p.dw, s->p.dh, s->p.sums),
+                                     vg_cuda_ssim_nb_sums(s->p.sums))) < 0)
         goto fail;
     return 0;
 fail:
@@ -193,7 +189,7 @@ static int float_ssim_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
     }
     vg_cuda_ssim_map_begin(&s->map);
     if ((ret = vg_cuda_ssim_map_submit(fc, &s->map, ref, dis, pitch, s->p.dw,
-                                       s->p.dh, s->sums, f->res, 0)) < 0)
+                                       s->p.dh, s->p.sums, f->res, 0)) < 0)
         return ret;
     return vg_cuda_ssim_map_finish(fc, &s->map);
 }

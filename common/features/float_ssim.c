@@ -97,6 +97,7 @@ int vg_float_ssim_setup(VgFloatSsimParams *p, const VgFloatSsimOptions *o,
                VG_SSIM_MIN_SIZE, VG_SSIM_MIN_SIZE);
         return -EINVAL;
     }
+    p->sums = o->enable_lcs ? VG_SSIM_SUMS_ALL : VG_SSIM_SUM_BIT(VG_SSIM_SUM_SSIM);
     p->max_db = vg_ssim_max_db(o->clip_db, bpc, w, h);
     return 0;
 }

@@ -35,6 +35,9 @@ typedef struct VgFloatSsimOptions {
 typedef struct VgFloatSsimParams {
     int scale;          ///< decimation factor (1: none)
     int dw, dh;         ///< size after the decimation
+    /** the sums the outputs read (VG_SSIM_SUM_BIT): the score's; l, c and
+     * s for enable_lcs */
+    unsigned sums;
     double max_db;      ///< cap of the dB score (+inf without clip_db)
 } VgFloatSsimParams;
 
