@@ -57,23 +57,37 @@ __device__ __forceinline__ void vg_motion_sad(const VgMotionParams &p)
     const int64_t y_round = (int64_t)1 << (p.bpc - 1);
     unsigned long long sum = 0;
 
-    for (int i = tid; i < MH * MW; i += nthr) {
+    /* fixed trip counts, unrolled, every read before the first store: a
+     * thread's reads are all in flight at once */
+    int32_t d[(MH * MW + nthr - 1) / nthr];
+#pragma unroll
+    for (int n = 0; n < (MH * MW + nthr - 1) / nthr; n++) {
+        const int i = tid + n * nthr;
         const int r = i / MW, c = i % MW;
         int gy = y0 - 2 + r, gx = x0 - 2 + c;
-        int32_t d = 0;
 
-        if (gy < h + 2 && gx < w + 2) {
+        d[n] = 0;
+        if (i < MH * MW && gy < h + 2 && gx < w + 2) {
             gy = vg_motion_mirror(gy, h);
             gx = vg_motion_mirror(gx, w);
             const T *pr = (const T *)((const char *)p.prev + (int64_t)gy * p.prev_pitch);
             const T *cu = (const T *)((const char *)p.cur + (int64_t)gy * p.cur_pitch);
-            d = (int32_t)pr[gx] - (int32_t)cu[gx];
+            d[n] = (int32_t)pr[gx] - (int32_t)cu[gx];
         }
-        diff[r][c] = d;
+    }
+#pragma unroll
+    for (int n = 0; n < (MH * MW + nthr - 1) / nthr; n++) {
+        const int i = tid + n * nthr;
+        if (i < MH * MW)
+            diff[i / MW][i % MW] = d[n];
     }
     __syncthreads();
 
-    for (int i = tid; i < VG_MOTION_TILE_H * MW; i += nthr) {
+#pragma unroll
+    for (int n = 0; n < (VG_MOTION_TILE_H * MW + nthr - 1) / nthr; n++) {
+        const int i = tid + n * nthr;
+        if (i >= VG_MOTION_TILE_H * MW)
+            break;
         const int r = i / MW, c = i % MW;
 
         if (sizeof(T) == 1) {
