@@ -9,9 +9,9 @@
  * only sequences its phases with barriers and reduces the sums.
  *
  * A 32 x 8 block either (blockIdx.z == 0) computes the statistic of a
- * 32 x 32 output tile of scale s: input tile with the filter's halo into
+ * 64 x 16 output tile of scale s: input tile with the filter's halo into
  * shared memory (in whole words when it needs no mirroring), vertical
- * pass for the 32 rows and all halo columns, then the horizontal pass and
+ * pass for the 16 rows and all halo columns, then the horizontal pass and
  * the per-pixel terms, four pixels per thread; or (blockIdx.z == 1) a
  * 32 x 8 tile of the picture of scale
  * s + 1 from the same input. The four int64 sums of a block go to the

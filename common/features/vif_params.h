@@ -35,8 +35,15 @@
 #define VG_VIF_BY 8         ///< threads per block along y
 #define VG_VIF_NT (VG_VIF_BX * VG_VIF_BY)
 
-#define VG_VIF_TW 32        ///< statistic: output columns per block
-#define VG_VIF_TH 32        ///< statistic: output rows per block
+/*
+ * A statistic tile covers the same picture area as a down-sampling tile
+ * (DW x DH outputs of the half-size scale s + 1), so that the two jobs
+ * have the same grid and no block of either exits at once; wide rather
+ * than square, so that the vertical pass's halo columns are a quarter of
+ * its columns instead of a half.
+ */
+#define VG_VIF_TW 64        ///< statistic: output columns per block
+#define VG_VIF_TH 16        ///< statistic: output rows per block
 #define VG_VIF_HMAX 8       ///< largest filter half-width (scale 0)
 #define VG_VIF_VR 4         ///< statistic: rows per thread, vertical pass
 #define VG_VIF_HC 4         ///< statistic: columns per thread, horizontal pass
