@@ -32,6 +32,12 @@
 #       set; CHECKGPU_SEED and CHECKASM_SEED repeat a run. Exit status 0
 #       when every step passed.
 #
+#   sh tests/gpu/run-device.sh run-parity | run-rest
+#       the same in two calls, for a machine that limits a command's time:
+#       run-parity the loader test and what `make check-gpu` runs (full
+#       checkasm takes about seven minutes on an H200), run-rest all the
+#       rest.
+#
 #   sh tests/gpu/run-device.sh features FEATURE...
 #       on the GPU machine, with .devcarry-cuda/ carried along: checkasm
 #       --test=FEATURE and its memcheck (--quick) for each, then the
@@ -142,8 +148,12 @@ prepare() {
             "$shared/golden/hp/${g}__vmaf_float_"*.json "$root/$CARRY/golden/hp/"
     done
     cp "$shared/golden/r577x323_420p8.FROM_FFMPEG.json" "$root/$CARRY/golden/"
-    # compressed: the carried tree is limited to 64 MiB; run() unpacks
-    gzip -f "$root/$CARRY"/bin/* "$root/$CARRY"/corpus/*
+    # stripped and compressed: the carried tree is limited to 64 MiB;
+    # run() unpacks
+    for b in "$root/$CARRY"/bin/*; do
+        case $b in *.so) ;; *) strip "$b" ;; esac
+    done
+    gzip -9 -f "$root/$CARRY"/bin/* "$root/$CARRY"/corpus/*
     carry_exclude "$CARRY"
     du -sh "$root/$CARRY"
     echo "now: run tool, command 'sh tests/gpu/run-device.sh run', carry ['$CARRY']"
@@ -277,8 +287,8 @@ run_features() {
     [ $fails = 0 ]
 }
 
-run() {
-    run_setup
+# make check-gpu's programs, and the loader test
+parity_steps() {
     step loader "$bin/test_cuda_loader"
     step checkgpu env VG_REQUIRE_GPU=1 "$bin/checkgpu" ${CHECKGPU_SEED:+--seed=$CHECKGPU_SEED}
     step seqsum env VG_REQUIRE_GPU=1 "$bin/test_seqsum"
@@ -289,6 +299,11 @@ run() {
         --test=ciede --quick ${CHECKASM_SEED:+--seed=$CHECKASM_SEED}
     # the seed, the per-feature and total lines, the first failing cases
     grep "^checkasm: [^ ]" "$out/checkasm.log" | tee -a "$summary"
+}
+
+# the sanitizers, the CLI against the goldens, the benchmarks, the fault
+# sweep and threads8
+rest_steps() {
     if command -v compute-sanitizer > /dev/null; then
         # memcheck on every case; racecheck and synccheck (slower) on
         # every RACECHECK_SAMPLE-th / SYNCCHECK_SAMPLE-th small case; each
@@ -357,6 +372,14 @@ run() {
     grep -E "^test_fault: real: [0-9]|^FAIL" "$out/fault.log" | head -n 20 | tee -a "$summary"
     step threads8 env VG_REQUIRE_GPU=1 "$bin/threads8"
     grep -E "^threads8: (PASS|FAIL)" "$out/threads8.log" | tee -a "$summary"
+}
+
+# $1: the steps (parity_steps, rest_steps or both)
+run() {
+    run_setup
+    for part in "$@"; do
+        $part
+    done
     note "run-device: $fails step(s) failed"
     [ $fails = 0 ]
 }
@@ -518,9 +541,11 @@ prepare-nvdec) shift; prepare_nvdec "$@" ;;
 nvdec) nvdec ;;
 prepare-scale) shift; prepare_scale "$@" ;;
 scale) scale ;;
-run) run ;;
+run) run parity_steps rest_steps ;;
+run-parity) run parity_steps ;;
+run-rest) run rest_steps ;;
 features) shift; run_features "$@" ;;
 soak) soak soak ;;
 soak-memcheck) soak memcheck ;;
-*) echo "usage: $0 prepare [BUILD_DIR] | run | features FEATURE... | prepare-soak [BUILD_DIR] | soak | soak-memcheck | prepare-nvdec [BUILD_DIR] | nvdec | prepare-scale [FFMPEG] | scale" >&2; exit 2 ;;
+*) echo "usage: $0 prepare [BUILD_DIR] | run | run-parity | run-rest | features FEATURE... | prepare-soak [BUILD_DIR] | soak | soak-memcheck | prepare-nvdec [BUILD_DIR] | nvdec | prepare-scale [FFMPEG] | scale" >&2; exit 2 ;;
 esac
