@@ -156,6 +156,8 @@ static int decimate(VgFeatureCtx *fc, FloatMsSsimCuda *s, const VgCudaFrame *f,
         .sw = s->p.w[i],
         .sh = s->p.h[i],
         .factor = 2,
+        /* the engine's float luma: unsigned samples times a positive scale */
+        .src_pos = i == 1,
     };
 
     return vg_cuda_device_launch(vg_cuda_fc_device(fc), s->decimate,

@@ -64,6 +64,14 @@ enum { VG_SSIM_SUM_SSIM, VG_SSIM_SUM_L, VG_SSIM_SUM_C, VG_SSIM_SUM_S, VG_SSIM_NB
     { -0.000450f,  0.000283f,  0.001316f, -0.004490f, -0.010146f, -0.004490f,  0.001316f,  0.000283f, -0.000450f }, \
     {  0.000714f, -0.000450f, -0.002090f,  0.007132f,  0.016114f,  0.007132f, -0.002090f, -0.000450f,  0.000714f } }
 
+/*
+ * The signs of that table: entry (v, u) is negative exactly when one of v
+ * and u is 1, 2, 6 or 7 (bits of 0xc6); gpu/float_ms_ssim.cu checks it
+ * against the table when it compiles and takes the sign of each product
+ * from it.
+ */
+#define VG_MS_SSIM_LPF_NEG(v, u) (((0xc6 >> (v)) ^ (0xc6 >> (u))) & 1)
+
 /** Mirror a coordinate into 0..n-1 once (iqa/convolve.c KBND_SYMMETRIC). */
 #define VG_SSIM_MIRROR(x, n) ((x) < 0 ? -1 - (x) : (x) >= (n) ? 2 * (n) - (x) - 1 : (x))
 
@@ -110,6 +118,7 @@ typedef struct VgSsimDecimateParams {
     int32_t sw, sh;             ///< destination size
     int32_t factor;             ///< float_ssim's box: its size and step
     float tap;                  ///< float_ssim's box: every tap, 1.0f / factor^2
+    int32_t src_pos;            ///< MS-SSIM: no sample of the sources has its sign bit set
 } VgSsimDecimateParams;
 
 #endif /* VG_FEATURES_FLOAT_SSIM_PARAMS_H */
