@@ -13,6 +13,9 @@
  * thread's own sum, taps in ascending order, each tap a float product
  * added to a double accumulator and the sum rounded to float, exactly the
  * CPU's per-output operations (-fmad=false: nothing is contracted). The
+ * squares' products (ref^2, cmp^2) are added through gpu/f2d.h, which
+ * gives the same sums with integer operations in place of the conversion
+ * instruction, whose pipe bounds these kernels. The
  * per-pixel terms are the same float and double operations as the CPU's
  * (IEEE division and square root, no fast-math). The sums of the map
  * planes are libvmaf's sequential double sums in row-major order: a tree
@@ -26,6 +29,7 @@
  */
 
 #include "common/features/float_ssim_params.h"
+#include "gpu/f2d.h"
 #include "gpu/seqsum_step.h"
 
 __constant__ float vg_ssim_gauss[VG_SSIM_WIN] = VG_SSIM_GAUSS_TAPS;
@@ -34,9 +38,9 @@ __constant__ float vg_ssim_gauss[VG_SSIM_WIN] = VG_SSIM_GAUSS_TAPS;
  * Horizontal pass of the five convolutions (ref, cmp, ref^2, cmp^2,
  * ref cmp; the products rounded to float first, as the CPU's maps).
  * Thread mapping: one thread per output (x, y), x < w - 10, y < h; a
- * 32 x 8 block covers 32 x 8 outputs. No shared memory. Rows of
- * VG_SSIM_HBUF_PITCH(w) floats: a warp's loads in vg_ssim_vmap are whole
- * lines.
+ * 32 x 8 block covers 32 x 8 outputs. No shared memory. The scratch's
+ * layout (VG_SSIM_HBUF_AT): a warp's stores here and loads in
+ * vg_ssim_vmap are whole lines.
  */
 extern "C" __global__ void __launch_bounds__(VG_SSIM_BX * VG_SSIM_BY)
 vg_ssim_hconv(const VgSsimMapParams p)
@@ -59,18 +63,18 @@ vg_ssim_hconv(const VgSsimMapParams p)
 
         a0 += (double)(rv * g);
         a1 += (double)(cv * g);
-        a2 += (double)(rr * g);
-        a3 += (double)(cc * g);
+        /* the squares' products have their sign bit clear: gpu/f2d.h */
+        a2 = vg_f2d_add_pos(a2, rr * g);
+        a3 = vg_f2d_add_pos(a3, cc * g);
         a4 += (double)(rc * g);
     }
-    const int hp = VG_SSIM_HBUF_PITCH(p.w);
-    const size_t plane = (size_t)hp * p.h;
-    float *o = (float *)p.hbuf + (size_t)y * hp + x;
+    float *o = (float *)p.hbuf + VG_SSIM_HBUF_AT(VG_SSIM_HBUF_PITCH(p.w), x, y);
+
     o[0] = (float)a0;
-    o[plane] = (float)a1;
-    o[2 * plane] = (float)a2;
-    o[3 * plane] = (float)a3;
-    o[4 * plane] = (float)a4;
+    o[VG_SSIM_HBUF_PLANE] = (float)a1;
+    o[2 * VG_SSIM_HBUF_PLANE] = (float)a2;
+    o[3 * VG_SSIM_HBUF_PLANE] = (float)a3;
+    o[4 * VG_SSIM_HBUF_PLANE] = (float)a4;
 }
 
 /*
@@ -83,9 +87,18 @@ vg_ssim_hconv(const VgSsimMapParams p)
  * the sums need no pass of their own for them. A warp's 32 terms of a
  * row lie in one chunk or two; the block adds them up through shared
  * memory, one thread per row, plane and sum, which takes fewer
- * instructions than a shuffle tree per warp.
+ * instructions than a shuffle tree per warp. On the chips with 2048
+ * threads per multiprocessor, eight blocks on each (32 registers, every
+ * warp slot used): faster on an sm_90 than the 39 registers the compiler
+ * picks otherwise; elsewhere the compiler's choice.
  */
-extern "C" __global__ void __launch_bounds__(VG_SSIM_BX * VG_SSIM_BY)
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900 || \
+                               __CUDA_ARCH__ == 1000)
+#define VG_SSIM_VMAP_MIN_BLOCKS 8
+#else
+#define VG_SSIM_VMAP_MIN_BLOCKS 1
+#endif
+extern "C" __global__ void __launch_bounds__(VG_SSIM_BX * VG_SSIM_BY, VG_SSIM_VMAP_MIN_BLOCKS)
 vg_ssim_vmap(const VgSsimMapParams p)
 {
     /* [row][plane][sum, abs][lane], rows of 33: conflict-free both ways */
@@ -101,20 +114,21 @@ vg_ssim_vmap(const VgSsimMapParams p)
     const int yy = y < dh ? y : dh - 1;
     const unsigned take = p.sums;
     const int planes = __popc(take);
-    const size_t plane = (size_t)hp * p.h, n = (size_t)dw * dh;
-    const float *hb = (const float *)p.hbuf + (size_t)yy * hp + x;
+    const size_t n = (size_t)dw * dh;
+    const float *hb = (const float *)p.hbuf + VG_SSIM_HBUF_AT(hp, x, yy);
     double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0, a4 = 0.0;
 
 #pragma unroll
     for (int v = 0; v < VG_SSIM_WIN; v++) {
         const float g = vg_ssim_gauss[v];
-        const float *t = hb + (size_t)v * hp;
 
-        a0 += (double)(t[0] * g);
-        a1 += (double)(t[plane] * g);
-        a2 += (double)(t[2 * plane] * g);
-        a3 += (double)(t[3 * plane] * g);
-        a4 += (double)(t[4 * plane] * g);
+        a0 += (double)(hb[0] * g);
+        a1 += (double)(hb[VG_SSIM_HBUF_PLANE] * g);
+        /* the squares' sums have their sign bit clear: gpu/f2d.h */
+        a2 = vg_f2d_add_pos(a2, hb[2 * VG_SSIM_HBUF_PLANE] * g);
+        a3 = vg_f2d_add_pos(a3, hb[3 * VG_SSIM_HBUF_PLANE] * g);
+        a4 += (double)(hb[4 * VG_SSIM_HBUF_PLANE] * g);
+        hb += 5 * (size_t)hp;
     }
 
     const float c1 = (VG_SSIM_K1 * VG_SSIM_L) * (VG_SSIM_K1 * VG_SSIM_L);

@@ -81,11 +81,21 @@ enum { VG_SSIM_SUM_SSIM, VG_SSIM_SUM_L, VG_SSIM_SUM_C, VG_SSIM_SUM_S, VG_SSIM_NB
 #define VG_SSIM_BY 8    ///< block height of the map kernels
 
 /**
- * Row pitch, in floats, of the horizontal pass's scratch of a w-wide
- * image: its w - 10 outputs rounded up to 32, so that a warp's row of 32
- * (x a multiple of 32) is one 128-byte line.
+ * Outputs per plane of a row of the horizontal pass's scratch: the w - 10
+ * of a w-wide image rounded up to 32.
  */
 #define VG_SSIM_HBUF_PITCH(w) ((((w) - (VG_SSIM_WIN - 1)) + 31) & ~31)
+/**
+ * The scratch's layout: row after row, each row a run of groups of 32
+ * columns, each group the five planes' 32 values one after the other
+ * (float[h][pitch / 32][5][32]). A warp's 32 values of a plane are one
+ * 128-byte line, and a thread finds its five at fixed offsets of
+ * VG_SSIM_HBUF_PLANE floats from one address: no address per plane.
+ */
+#define VG_SSIM_HBUF_PLANE 32
+/** Index, in floats, of plane 0's value (x, y) of that layout. */
+#define VG_SSIM_HBUF_AT(pitch, x, y) \
+    ((size_t)(y) * 5 * (size_t)(pitch) + (size_t)((x) / 32) * 5 * 32 + (size_t)((x) % 32))
 /** Row pitch, in floats, of a decimated w-wide image: w rounded up to 32. */
 #define VG_SSIM_IMG_PITCH(w) (((w) + 31) & ~31)
 
@@ -98,7 +108,7 @@ typedef struct VgSsimMapParams {
     uint64_t ref, cmp;      ///< device float images, w x h
     int64_t pitch;          ///< their row pitch, bytes
     int32_t w, h;           ///< image size (>= 11)
-    uint64_t hbuf;          ///< device float[5][h][VG_SSIM_HBUF_PITCH(w)]: horizontal pass
+    uint64_t hbuf;          ///< device floats, VG_SSIM_HBUF_AT(): the horizontal pass
     /** device double[planes][h - 10][w - 10]: one map plane per sum of
      * `sums`, in the order of VG_SSIM_SUM_* */
     uint64_t map;
