@@ -7,7 +7,8 @@
  * @file
  * A float added exactly to a double sum without the conversion
  * instruction: plain C that nvcc compiles as device code and a host
- * compiler as host code (tests/gpu/test_f2d.c checks it for every float).
+ * compiler as host code (tests/gpu/test_f2d.c checks it on every exponent
+ * of both signs).
  *
  * Why. The SSIM maps and MS-SSIM's pyramid add float products to double
  * sums, one conversion per product; on sm_90 the conversion (F2F.F64.F32)
@@ -91,8 +92,8 @@ VG_F2D_FN double vg_f2d_add(double acc, float f)
 }
 
 /**
- * acc + (double)f for an f whose sign bit is clear: a product of
- * non-negative factors, for one (+0 included, -0 not).
+ * acc + (double)f for an f whose sign bit is clear (+0 included, -0 not):
+ * a product of two factors whose sign bits are clear, or a square.
  */
 VG_F2D_FN double vg_f2d_add_pos(double acc, float f)
 {

@@ -10,11 +10,12 @@
  * included), in both forms (any sign; sign bit clear), for every exponent
  * of both signs (every float of the zero and subnormal exponent and of the
  * two lowest and highest normal ones, 2^16 of each other); on a sample of
- * floats and sums, the sums vg_f2d_add(), vg_f2d_add_pos() and
+ * floats and sums, and on every pairing of signed zeros and subnormals
+ * with signed zero sums, the sums vg_f2d_add(), vg_f2d_add_pos() and
  * vg_f2d_sub_pos() return are those of a conversion and an addition.
- * The device runs the same code (the kernels of gpu/float_ssim.cu and
- * gpu/float_ms_ssim.cu); tests/checkasm compares their outputs with the
- * CPU's.
+ * The device compiles the same functions with its own intrinsics for the
+ * bit casts (the kernels of gpu/float_ssim.cu and gpu/float_ms_ssim.cu);
+ * tests/checkasm compares their outputs with the CPU's.
  */
 
 #include <check.h>
@@ -91,7 +92,10 @@ static uint32_t rng32(uint64_t *s)
     return (uint32_t)(*s >> 32);
 }
 
-/* the sums: against a conversion and an addition, ties and zeros included */
+/* the sums: against a conversion and an addition, on random floats and
+ * sums (ties among them), and on signed zeros and subnormals added to
+ * signed zeros (exact zero results take their sign from the rounding
+ * rule) */
 START_TEST(sums)
 {
     static const double accs[] = {
@@ -99,7 +103,7 @@ START_TEST(sums)
         0x1p-1074, 255.0 * 255.0 * 1920.0 * 1080.0,
     };
     uint64_t s = 0x5eed;
-    unsigned long n = 0, bad = 0;
+    unsigned long n = 0, bad = 0, checks = 0;
 
     for (unsigned i = 0; i < 4000000; i++) {
         uint32_t b = rng32(&s);
@@ -117,9 +121,26 @@ START_TEST(sums)
         bad += bits64(vg_f2d_add(acc, f)) != bits64(acc + (double)f);
         bad += bits64(vg_f2d_add_pos(acc, pos)) != bits64(acc + (double)pos);
         bad += bits64(vg_f2d_sub_pos(acc, pos)) != bits64(acc + (double)-pos);
+        checks += 3;
         n++;
     }
-    ck_assert_msg(!bad, "%lu of %lu sums differ", bad, 3 * n);
+    static const uint32_t small[] = { 0x00000000u, 0x80000000u, 0x00000001u,
+                                      0x80000001u, 0x007fffffu, 0x807fffffu };
+    static const double zeros[] = { 0.0, -0.0 };
+    for (unsigned i = 0; i < sizeof(small) / sizeof(small[0]); i++) {
+        for (unsigned k = 0; k < 2; k++) {
+            const float f = float_of(small[i]), pos = float_of(small[i] & 0x7fffffffu);
+            const double acc = zeros[k];
+
+            bad += bits64(vg_f2d_add(acc, f)) != bits64(acc + (double)f);
+            bad += bits64(vg_f2d_add_pos(acc, pos)) != bits64(acc + (double)pos);
+            bad += bits64(vg_f2d_sub_pos(acc, pos)) != bits64(acc + (double)-pos);
+            /* a subnormal's negation added back: an exact zero */
+            bad += bits64(vg_f2d_add(-(double)f, f)) != bits64(-(double)f + (double)f);
+            checks += 4;
+        }
+    }
+    ck_assert_msg(!bad, "%lu of %lu sums differ", bad, checks);
     ck_assert_uint_gt(n, 3000000);
 }
 END_TEST
