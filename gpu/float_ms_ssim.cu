@@ -9,17 +9,18 @@
  * vg_ssim_decimate(); the SSIM map of each scale is gpu/float_ssim.cu's.
  *
  * Thread mapping: one thread per output (x, y) of image blockIdx.z (0 ref,
- * 1 dis), 32 x 8 blocks, no shared memory; an output whose window is
- * inside the image reads each row of it as five aligned pairs (its first
- * column, 2x - 4, is even), the others mirror each coordinate. Exactness: every
+ * 1 dis), 32 x 8 blocks, no shared memory; an output whose window and the
+ * column after it are inside the image reads each row of the window as
+ * five aligned pairs (its first column, 2x - 4, is even), the others
+ * mirror each coordinate. Exactness: every
  * output is its own double sum of the 81 float products, v outer, u inner,
  * coordinates mirrored once (KBND_SYMMETRIC; every scale is at least 11
  * wide and high, so once is enough), rounded to float: the CPU's
  * operations in the CPU's order. A share of the products is added through
  * gpu/f2d.h instead of the conversion instruction (the same sum, bit for
- * bit): the even columns of the table when the source has no negative
- * sample (the engine's float luma: the first step), each product's sign
- * then known from the table's; the odd columns otherwise.
+ * bit): the even columns of the table when no sample of the source has
+ * its sign bit set (the engine's float luma: the first step), each
+ * product's sign then known from the table's; the odd columns otherwise.
  */
 
 #include "common/features/float_ssim_params.h"

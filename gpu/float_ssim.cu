@@ -34,6 +34,21 @@
 
 __constant__ float vg_ssim_gauss[VG_SSIM_WIN] = VG_SSIM_GAUSS_TAPS;
 
+/* the squares' products keep their sign bit clear (gpu/f2d.h) only with
+ * positive taps */
+namespace {
+constexpr float vg_ssim_gauss_host[VG_SSIM_WIN] = VG_SSIM_GAUSS_TAPS;
+
+constexpr bool vg_ssim_gauss_positive()
+{
+    for (int u = 0; u < VG_SSIM_WIN; u++)
+        if (!(vg_ssim_gauss_host[u] > 0.0f))
+            return false;
+    return true;
+}
+static_assert(vg_ssim_gauss_positive(), "a Gaussian tap is not positive");
+}
+
 /*
  * Horizontal pass of the five convolutions (ref, cmp, ref^2, cmp^2,
  * ref cmp; the products rounded to float first, as the CPU's maps).
@@ -89,8 +104,9 @@ vg_ssim_hconv(const VgSsimMapParams p)
  * memory, one thread per row, plane and sum, which takes fewer
  * instructions than a shuffle tree per warp. On the chips with 2048
  * threads per multiprocessor, eight blocks on each (32 registers, every
- * warp slot used): faster on an sm_90 than the 39 registers the compiler
- * picks otherwise; elsewhere the compiler's choice.
+ * warp slot used): measured faster on an sm_90 than the 39 registers the
+ * compiler picks otherwise, and given to sm_80 and sm_100 (the same
+ * limits) unmeasured; elsewhere the compiler's choice.
  */
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900 || \
                                __CUDA_ARCH__ == 1000)

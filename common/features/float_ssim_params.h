@@ -65,8 +65,8 @@ enum { VG_SSIM_SUM_SSIM, VG_SSIM_SUM_L, VG_SSIM_SUM_C, VG_SSIM_SUM_S, VG_SSIM_NB
     {  0.000714f, -0.000450f, -0.002090f,  0.007132f,  0.016114f,  0.007132f, -0.002090f, -0.000450f,  0.000714f } }
 
 /*
- * The signs of that table: entry (v, u) is negative exactly when one of v
- * and u is 1, 2, 6 or 7 (bits of 0xc6); gpu/float_ms_ssim.cu checks it
+ * The signs of that table: entry (v, u) is negative exactly when one and
+ * only one of v and u is 1, 2, 6 or 7 (bits of 0xc6); gpu/float_ms_ssim.cu checks it
  * against the table when it compiles and takes the sign of each product
  * from it.
  */
