@@ -91,15 +91,29 @@ __device__ __forceinline__ void vg_vif_run(const VgVifParams &p)
     }
 }
 
-#define VG_VIF_KERNEL(name, scale, bps)                                      \
-    extern "C" __global__ void __launch_bounds__(VG_VIF_NT)                  \
+/*
+ * minb: blocks per multiprocessor that the register allocation must allow.
+ * The 8-bit scale-0 kernel fits 48 registers without spilling on sm_80 to
+ * sm_90, so five blocks (5 x 31 KB of shared memory) run at once there
+ * instead of four; sm_75 holds four blocks of 256 threads at most, the
+ * kernel would spill on sm_100 and sm_120, and the other kernels need more
+ * registers than that.
+ */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 && __CUDA_ARCH__ < 1000
+#define VG_VIF_S0_8_MINB 5
+#else
+#define VG_VIF_S0_8_MINB 4
+#endif
+
+#define VG_VIF_KERNEL(name, scale, bps, minb)                                \
+    extern "C" __global__ void __launch_bounds__(VG_VIF_NT, minb)            \
     name(const VgVifParams p)                                                \
     {                                                                        \
         vg_vif_run<scale, bps>(p);                                           \
     }
 
-VG_VIF_KERNEL(vg_vif_s0_8, 0, 1)
-VG_VIF_KERNEL(vg_vif_s0_16, 0, 2)
-VG_VIF_KERNEL(vg_vif_s1, 1, 2)
-VG_VIF_KERNEL(vg_vif_s2, 2, 2)
-VG_VIF_KERNEL(vg_vif_s3, 3, 2)
+VG_VIF_KERNEL(vg_vif_s0_8, 0, 1, VG_VIF_S0_8_MINB)
+VG_VIF_KERNEL(vg_vif_s0_16, 0, 2, 4)
+VG_VIF_KERNEL(vg_vif_s1, 1, 2, 4)
+VG_VIF_KERNEL(vg_vif_s2, 2, 2, 4)
+VG_VIF_KERNEL(vg_vif_s3, 3, 2, 4)

@@ -67,8 +67,10 @@
 #define VG_VIF_DDIV(a, b) ((a) / (b))
 #endif
 
-/* the feature's taps (common/features/vif_params.h) in constant memory */
+/* the feature's taps (common/features/vif_params.h) in constant memory,
+ * and the same as doubles for the horizontal sums of the squares */
 VG_VIF_TABLE uint16_t vg_vif_ktaps[4][17] = VG_VIF_TAPS_INIT;
+VG_VIF_TABLE double vg_vif_dtaps[4][17] = VG_VIF_TAPS_INIT;
 
 #if VG_VIF_DW != VG_VIF_BX || VG_VIF_DH != VG_VIF_BY
 #error "vg_vif_ds_horiz() maps one output per thread"
@@ -126,6 +128,36 @@ typedef struct VgVifSums {
 VG_VIF_FN int vg_vif_mirror(int i, int n)
 {
     return i < 0 ? -i : i >= n ? 2 * (n - 1) - i : i;
+}
+
+/*
+ * An integer below 2^32 as a double: on the device from the bits of
+ * 2^52 + v, which a double holds exactly, less 2^52 (the conversion
+ * instruction is a slow one).
+ */
+VG_VIF_FN double vg_vif_u2d(uint32_t v)
+{
+#ifdef __CUDACC__
+    return __dsub_rn(__hiloint2double(0x43300000, (int)v), 4503599627370496.0);
+#else
+    return (double)v;
+#endif
+}
+
+/*
+ * (s + 2^15) >> 16 for a double s holding an integer 0 <= s < 2^48. On the
+ * device s + 2^52 + 2^15 is exact (an integer below 2^53), and its low 48
+ * bits are s + 2^15: the result is bits 16..47 of the double.
+ */
+VG_VIF_FN uint32_t vg_vif_d_rnd16(double s)
+{
+#ifdef __CUDACC__
+    const double t = __dadd_rn(s, 4503599627403264.0);
+    return __funnelshift_r((unsigned)__double2loint(t),
+                           (unsigned)__double2hiint(t), 16);
+#else
+    return (uint32_t)(((uint64_t)s + 32768) >> 16);
+#endif
 }
 
 /* integer_vif.h log2_32 / log2_64 */
@@ -430,18 +462,18 @@ VG_VIF_FN void vg_vif_stat_vert(VgVifStatTile *t, unsigned tid, unsigned fw,
 }
 
 /* four consecutive entries of a tile row from entry 4k (16-byte aligned
- * rows: one vector read on the device) */
-VG_VIF_FN void vg_vif_row4_u32(const uint32_t *row, unsigned k, uint32_t v[4])
+ * rows: one vector read on the device), as doubles */
+VG_VIF_FN void vg_vif_row4_f64(const uint32_t *row, unsigned k, double v[4])
 {
 #ifdef __CUDACC__
     const uint4 q = ((const uint4 *)row)[k];
-    v[0] = q.x;
-    v[1] = q.y;
-    v[2] = q.z;
-    v[3] = q.w;
+    v[0] = vg_vif_u2d(q.x);
+    v[1] = vg_vif_u2d(q.y);
+    v[2] = vg_vif_u2d(q.z);
+    v[3] = vg_vif_u2d(q.w);
 #else
     for (unsigned i = 0; i < 4; i++)
-        v[i] = row[4 * k + i];
+        v[i] = (double)row[4 * k + i];
 #endif
 }
 
@@ -459,9 +491,15 @@ VG_VIF_FN void vg_vif_row4_u16(const uint16_t *row, unsigned k, uint32_t v[4])
 #endif
 }
 
-/* the filter of one tile row for HC = 4 outputs from column c0 (a
- * multiple of 4): out[q] = sum over k of taps[k] * row[c0 + q + k] */
-#define VG_VIF_HROW(load, row, c0, fw, taps, T, out)                          \
+/*
+ * The filter of one tile row for HC = 4 outputs from column c0 (a
+ * multiple of 4): out[q] = sum over k of taps[k] * row[c0 + q + k], with
+ * the taps' symmetry (taps[k] == taps[fw - 1 - k], tested by
+ * tests/gpu/test_vif_block.c) used to add the two entries of a tap
+ * first: an addition in place of a multiply-add, which is the scarcer
+ * unit on the device. Exact in uint32 for sums whose true value fits.
+ */
+#define VG_VIF_HROW(load, row, c0, fw, taps, out)                             \
     do {                                                                      \
         uint32_t v_[VG_VIF_HMAX * 2 + VG_VIF_HC + 3];                         \
         VG_VIF_UNROLL                                                         \
@@ -469,10 +507,47 @@ VG_VIF_FN void vg_vif_row4_u16(const uint16_t *row, unsigned k, uint32_t v[4])
             load(row, (c0) / 4 + k_, v_ + 4 * k_);                            \
         VG_VIF_UNROLL                                                         \
         for (unsigned q_ = 0; q_ < VG_VIF_HC; q_++) {                         \
-            out[q_] = 0;                                                      \
+            out[q_] = (uint32_t)(taps)[(fw) / 2] * v_[q_ + (fw) / 2];         \
             VG_VIF_UNROLL                                                     \
-            for (unsigned k_ = 0; k_ < (fw); k_++)                            \
-                out[q_] += (T)(taps)[k_] * v_[q_ + k_];                       \
+            for (unsigned k_ = 0; k_ < (fw) / 2; k_++)                        \
+                out[q_] += (uint32_t)(taps)[k_] *                             \
+                           (v_[q_ + k_] + v_[q_ + (fw) - 1 - k_]);            \
+        }                                                                     \
+    } while (0)
+
+/* acc + c * v in double, one multiply-add on the device (exact here) */
+#ifdef __CUDACC__
+#define VG_VIF_DMAC(acc, c, v) __fma_rn(c, v, acc)
+#else
+#define VG_VIF_DMAC(acc, c, v) ((acc) + (c) * (v))
+#endif
+
+/*
+ * The same in double for integer entries below 2^32 (the filtered
+ * squares), whose every partial sum is then an integer below 2^48 and
+ * exact: the multiply-adds go to the FP64 unit, idle otherwise, instead
+ * of 64-bit integer multiply-adds. Each entry is added to the outputs as
+ * it is read: folding would save no instruction here (the pair's
+ * addition is one too), and four sums need fewer registers than a row.
+ */
+#define VG_VIF_HROW_F64(load, row, c0, fw, taps, out)                         \
+    do {                                                                      \
+        VG_VIF_UNROLL                                                         \
+        for (unsigned q_ = 0; q_ < VG_VIF_HC; q_++)                           \
+            out[q_] = 0;                                                      \
+        VG_VIF_UNROLL                                                         \
+        for (unsigned k_ = 0; k_ < ((fw) + VG_VIF_HC + 2) / 4; k_++) {        \
+            double v_[4];                                                     \
+            load(row, (c0) / 4 + k_, v_);                                     \
+            VG_VIF_UNROLL                                                     \
+            for (unsigned i_ = 0; i_ < 4; i_++) {                             \
+                VG_VIF_UNROLL                                                 \
+                for (unsigned q_ = 0; q_ < VG_VIF_HC; q_++) {                 \
+                    const unsigned j_ = 4 * k_ + i_;                          \
+                    if (j_ >= q_ && j_ - q_ < (fw))                           \
+                        out[q_] = VG_VIF_DMAC(out[q_], (taps)[j_ - q_], v_[i_]); \
+                }                                                             \
+            }                                                                 \
         }                                                                     \
     } while (0)
 
@@ -484,25 +559,36 @@ VG_VIF_FN void vg_vif_stat_horiz(const VgVifStatTile *t, unsigned tid,
                                  VgVifSums *a)
 {
     const uint16_t *taps = vg_vif_ktaps[scale];
+    const double *dtaps = vg_vif_dtaps[scale];
     const uint16_t *tab = (const uint16_t *)(uintptr_t)p->log2;
     const unsigned r = tid / (VG_VIF_TW / VG_VIF_HC);
     const unsigned c0 = tid % (VG_VIF_TW / VG_VIF_HC) * VG_VIF_HC;
     uint32_t m1[VG_VIF_HC], m2[VG_VIF_HC];
-    uint64_t sxx[VG_VIF_HC], syy[VG_VIF_HC], sxy[VG_VIF_HC];
+    uint32_t xx[VG_VIF_HC], yy[VG_VIF_HC], xy[VG_VIF_HC];
+    double d[VG_VIF_HC];
 
     if (by0 + r >= p->h || bx0 + c0 >= p->w)
         return;
-    VG_VIF_HROW(vg_vif_row4_u16, t->mu1[r], c0, fw, taps, uint32_t, m1);
-    VG_VIF_HROW(vg_vif_row4_u16, t->mu2[r], c0, fw, taps, uint32_t, m2);
-    VG_VIF_HROW(vg_vif_row4_u32, t->xx[r], c0, fw, taps, uint64_t, sxx);
-    VG_VIF_HROW(vg_vif_row4_u32, t->yy[r], c0, fw, taps, uint64_t, syy);
-    VG_VIF_HROW(vg_vif_row4_u32, t->xy[r], c0, fw, taps, uint64_t, sxy);
+    /* mu: uint16 entries, sums below 2^32; squares: uint32 entries, sums
+     * below 2^48, rounded to uint32 as soon as each is complete */
+    VG_VIF_HROW(vg_vif_row4_u16, t->mu1[r], c0, fw, taps, m1);
+    VG_VIF_HROW(vg_vif_row4_u16, t->mu2[r], c0, fw, taps, m2);
+    VG_VIF_HROW_F64(vg_vif_row4_f64, t->xx[r], c0, fw, dtaps, d);
+    VG_VIF_UNROLL
+    for (unsigned q = 0; q < VG_VIF_HC; q++)
+        xx[q] = vg_vif_d_rnd16(d[q]);
+    VG_VIF_HROW_F64(vg_vif_row4_f64, t->yy[r], c0, fw, dtaps, d);
+    VG_VIF_UNROLL
+    for (unsigned q = 0; q < VG_VIF_HC; q++)
+        yy[q] = vg_vif_d_rnd16(d[q]);
+    VG_VIF_HROW_F64(vg_vif_row4_f64, t->xy[r], c0, fw, dtaps, d);
+    VG_VIF_UNROLL
+    for (unsigned q = 0; q < VG_VIF_HC; q++)
+        xy[q] = vg_vif_d_rnd16(d[q]);
     VG_VIF_UNROLL
     for (unsigned q = 0; q < VG_VIF_HC; q++)
         if (bx0 + c0 + q < p->w)
-            vg_vif_pixel(a, m1[q], m2[q], (uint32_t)((sxx[q] + 32768) >> 16),
-                         (uint32_t)((syy[q] + 32768) >> 16),
-                         (uint32_t)((sxy[q] + 32768) >> 16), tab, p->egl);
+            vg_vif_pixel(a, m1[q], m2[q], xx[q], yy[q], xy[q], tab, p->egl);
 }
 
 /* ---- down-sampling s -> s + 1: tile of DW x DH outputs at (bx0, by0) ---- */

@@ -329,12 +329,30 @@ START_TEST(large_sizes)
 }
 END_TEST
 
+/* what the horizontal pass's folded sums rely on */
+START_TEST(symmetric_taps)
+{
+    for (unsigned sc = 0; sc < 4; sc++) {
+        const unsigned fw = vg_vif_taps_len[sc];
+        unsigned sum = 0;
+
+        for (unsigned k = 0; k < fw; k++) {
+            ck_assert_uint_eq(vg_vif_ktaps[sc][k], vg_vif_ktaps[sc][fw - 1 - k]);
+            ck_assert(vg_vif_dtaps[sc][k] == (double)vg_vif_ktaps[sc][k]);
+            sum += vg_vif_ktaps[sc][k];
+        }
+        ck_assert_uint_eq(sum, 65536);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("vif_block");
     TCase *tc = tcase_create("replay");
 
     tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, symmetric_taps);
     tcase_add_loop_test(tc, small_sizes, 0, sizeof(depths) / sizeof(depths[0]));
     tcase_add_loop_test(tc, large_sizes, 0, 6);
     suite_add_tcase(s, tc);
