@@ -86,7 +86,10 @@ vg_adm_decouple(const __grid_constant__ VgAdmLaunch l)
  * them to the results, leaving p->rows and the tile row's counter zeroed
  * for the next frame.
  */
-extern "C" __global__ void __launch_bounds__(VG_ADM_CM_THREADS, 3)
+#ifndef VG_ADM_CM_MINB
+#define VG_ADM_CM_MINB 3
+#endif
+extern "C" __global__ void __launch_bounds__(VG_ADM_CM_THREADS, VG_ADM_CM_MINB)
 vg_adm_cm(const __grid_constant__ VgAdmLaunch l)
 {
     const VgAdmParams *p = &l.par;

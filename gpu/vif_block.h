@@ -145,20 +145,30 @@ VG_VIF_FN double vg_vif_u2d(uint32_t v)
 }
 
 /*
- * (s + 2^15) >> 16 for a double s holding an integer 0 <= s < 2^48. On the
- * device s + 2^52 + 2^15 is exact (an integer below 2^53), and its low 48
- * bits are s + 2^15: the result is bits 16..47 of the double.
+ * (uint32_t)((s + 2^(sh-1)) >> sh), 0 <= sh <= 16 (no rounding term for
+ * 0), for a double s holding an integer 0 <= s < 2^48. On the device
+ * s + 2^52 + 2^(sh-1) is exact (an integer below 2^53) and its low 52
+ * bits are s + 2^(sh-1): the result is bits sh .. sh + 31 of the double,
+ * below its exponent.
  */
-VG_VIF_FN uint32_t vg_vif_d_rnd16(double s)
+VG_VIF_FN uint32_t vg_vif_d_rnd(double s, unsigned sh)
 {
 #ifdef __CUDACC__
-    const double t = __dadd_rn(s, 4503599627403264.0);
+    const double add = __hiloint2double(0x43300000, sh ? 1 << (sh - 1) : 0);
+    const double t = __dadd_rn(s, add);
     return __funnelshift_r((unsigned)__double2loint(t),
-                           (unsigned)__double2hiint(t), 16);
+                           (unsigned)__double2hiint(t), sh);
 #else
-    return (uint32_t)(((uint64_t)s + 32768) >> 16);
+    return (uint32_t)(((uint64_t)s + (sh ? (uint64_t)1 << (sh - 1) : 0)) >> sh);
 #endif
 }
+
+/* acc + c * v in double, one multiply-add on the device (exact here) */
+#ifdef __CUDACC__
+#define VG_VIF_DMAC(acc, c, v) __fma_rn(c, v, acc)
+#else
+#define VG_VIF_DMAC(acc, c, v) ((acc) + (c) * (v))
+#endif
 
 /* integer_vif.h log2_32 / log2_64 */
 VG_VIF_FN int32_t vg_vif_l32(const uint16_t *tab, uint32_t t)
@@ -426,8 +436,10 @@ VG_VIF_FN void vg_vif_stat_vert(VgVifStatTile *t, unsigned tid, unsigned fw,
         } else {
             const unsigned sh_mu = scale ? 16 : bpc;
             const unsigned sh_sq = scale ? 16 : 2 * (bpc - 8);
-            const uint64_t rnd_sq = sh_sq ? (uint64_t)1 << (sh_sq - 1) : 0;
-            uint64_t sxx[VG_VIF_VR], syy[VG_VIF_VR], sxy[VG_VIF_VR];
+            const double *dtaps = vg_vif_dtaps[scale];
+            /* the squares' sums in double: below 65536 * 2^32 = 2^48,
+             * exact, on the FP64 unit instead of 64-bit multiply-adds */
+            double sxx[VG_VIF_VR], syy[VG_VIF_VR], sxy[VG_VIF_VR];
 
             VG_VIF_UNROLL
             for (unsigned q = 0; q < VG_VIF_VR; q++)
@@ -435,27 +447,29 @@ VG_VIF_FN void vg_vif_stat_vert(VgVifStatTile *t, unsigned tid, unsigned fw,
             VG_VIF_UNROLL
             for (unsigned m = 0; m < fw + VG_VIF_VR - 1; m++) {
                 const uint32_t x = t->x[r0 + m][c], y = t->y[r0 + m][c];
-                const uint32_t xx = x * x, yy = y * y, xy = x * y;
+                const double xx = vg_vif_u2d(x * x), yy = vg_vif_u2d(y * y);
+                const double xy = vg_vif_u2d(x * y);
 
                 VG_VIF_UNROLL
                 for (unsigned q = 0; q < VG_VIF_VR; q++) {
                     if (m < q || m - q >= fw)
                         continue;
                     const uint32_t c0 = taps[m - q];
+                    const double d0 = dtaps[m - q];
                     s1[q] += c0 * x;
                     s2[q] += c0 * y;
-                    sxx[q] += (uint64_t)c0 * xx;
-                    syy[q] += (uint64_t)c0 * yy;
-                    sxy[q] += (uint64_t)c0 * xy;
+                    sxx[q] = VG_VIF_DMAC(sxx[q], d0, xx);
+                    syy[q] = VG_VIF_DMAC(syy[q], d0, yy);
+                    sxy[q] = VG_VIF_DMAC(sxy[q], d0, xy);
                 }
             }
             VG_VIF_UNROLL
             for (unsigned q = 0; q < VG_VIF_VR; q++) {
                 t->mu1[r0 + q][c] = (uint16_t)((s1[q] + (1u << (sh_mu - 1))) >> sh_mu);
                 t->mu2[r0 + q][c] = (uint16_t)((s2[q] + (1u << (sh_mu - 1))) >> sh_mu);
-                t->xx[r0 + q][c] = (uint32_t)((sxx[q] + rnd_sq) >> sh_sq);
-                t->yy[r0 + q][c] = (uint32_t)((syy[q] + rnd_sq) >> sh_sq);
-                t->xy[r0 + q][c] = (uint32_t)((sxy[q] + rnd_sq) >> sh_sq);
+                t->xx[r0 + q][c] = vg_vif_d_rnd(sxx[q], sh_sq);
+                t->yy[r0 + q][c] = vg_vif_d_rnd(syy[q], sh_sq);
+                t->xy[r0 + q][c] = vg_vif_d_rnd(sxy[q], sh_sq);
             }
         }
     }
@@ -515,13 +529,6 @@ VG_VIF_FN void vg_vif_row4_u16(const uint16_t *row, unsigned k, uint32_t v[4])
         }                                                                     \
     } while (0)
 
-/* acc + c * v in double, one multiply-add on the device (exact here) */
-#ifdef __CUDACC__
-#define VG_VIF_DMAC(acc, c, v) __fma_rn(c, v, acc)
-#else
-#define VG_VIF_DMAC(acc, c, v) ((acc) + (c) * (v))
-#endif
-
 /*
  * The same in double for integer entries below 2^32 (the filtered
  * squares), whose every partial sum is then an integer below 2^48 and
@@ -576,15 +583,15 @@ VG_VIF_FN void vg_vif_stat_horiz(const VgVifStatTile *t, unsigned tid,
     VG_VIF_HROW_F64(vg_vif_row4_f64, t->xx[r], c0, fw, dtaps, d);
     VG_VIF_UNROLL
     for (unsigned q = 0; q < VG_VIF_HC; q++)
-        xx[q] = vg_vif_d_rnd16(d[q]);
+        xx[q] = vg_vif_d_rnd(d[q], 16);
     VG_VIF_HROW_F64(vg_vif_row4_f64, t->yy[r], c0, fw, dtaps, d);
     VG_VIF_UNROLL
     for (unsigned q = 0; q < VG_VIF_HC; q++)
-        yy[q] = vg_vif_d_rnd16(d[q]);
+        yy[q] = vg_vif_d_rnd(d[q], 16);
     VG_VIF_HROW_F64(vg_vif_row4_f64, t->xy[r], c0, fw, dtaps, d);
     VG_VIF_UNROLL
     for (unsigned q = 0; q < VG_VIF_HC; q++)
-        xy[q] = vg_vif_d_rnd16(d[q]);
+        xy[q] = vg_vif_d_rnd(d[q], 16);
     VG_VIF_UNROLL
     for (unsigned q = 0; q < VG_VIF_HC; q++)
         if (bx0 + c0 + q < p->w)
