@@ -40,6 +40,7 @@
 #define VG_GPU_VIF_BLOCK_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "common/features/vif_params.h"
 
@@ -130,37 +131,63 @@ VG_VIF_FN int vg_vif_mirror(int i, int n)
     return i < 0 ? -i : i >= n ? 2 * (n - 1) - i : i;
 }
 
-/*
- * An integer below 2^32 as a double: on the device from the bits of
- * 2^52 + v, which a double holds exactly, less 2^52 (the conversion
- * instruction is a slow one).
- */
-VG_VIF_FN double vg_vif_u2d(uint32_t v)
+/* the double whose bits are hi:lo, and the bits of a double: the
+ * device's intrinsics, and the same through memcpy on the host, so that
+ * the host build of this file runs the device's bit arithmetic below */
+#ifdef __CUDACC__
+#define VG_VIF_HILO(hi, lo) __hiloint2double((int)(hi), (int)(lo))
+#define VG_VIF_DADD_RN(a, b) __dadd_rn(a, b)
+#define VG_VIF_DSUB_RN(a, b) __dsub_rn(a, b)
+#else
+VG_VIF_FN double vg_vif_hilo(uint32_t hi, uint32_t lo)
+{
+    const uint64_t b = (uint64_t)hi << 32 | lo;
+    double d;
+
+    memcpy(&d, &b, sizeof(d));
+    return d;
+}
+#define VG_VIF_HILO(hi, lo) vg_vif_hilo(hi, lo)
+#define VG_VIF_DADD_RN(a, b) ((a) + (b))
+#define VG_VIF_DSUB_RN(a, b) ((a) - (b))
+#endif
+
+/* bits sh .. sh + 31 of the double t, 0 <= sh < 32 */
+VG_VIF_FN uint32_t vg_vif_dbits(double t, unsigned sh)
 {
 #ifdef __CUDACC__
-    return __dsub_rn(__hiloint2double(0x43300000, (int)v), 4503599627370496.0);
+    return __funnelshift_r((unsigned)__double2loint(t),
+                           (unsigned)__double2hiint(t), sh);
 #else
-    return (double)v;
+    uint64_t b;
+
+    memcpy(&b, &t, sizeof(b));
+    return (uint32_t)(b >> sh);
 #endif
 }
 
 /*
+ * An integer below 2^32 as a double, from the bits of 2^52 + v, which a
+ * double holds exactly, less 2^52 (the conversion instruction is a slow
+ * one on the device).
+ */
+VG_VIF_FN double vg_vif_u2d(uint32_t v)
+{
+    return VG_VIF_DSUB_RN(VG_VIF_HILO(0x43300000, v), 4503599627370496.0);
+}
+
+/*
  * (uint32_t)((s + 2^(sh-1)) >> sh), 0 <= sh <= 16 (no rounding term for
- * 0), for a double s holding an integer 0 <= s < 2^48. On the device
- * s + 2^52 + 2^(sh-1) is exact (an integer below 2^53) and its low 52
- * bits are s + 2^(sh-1): the result is bits sh .. sh + 31 of the double,
- * below its exponent.
+ * 0), for a double s holding an integer 0 <= s < 2^48: s + 2^52 +
+ * 2^(sh-1) is exact (an integer below 2^53) and its low 52 bits are
+ * s + 2^(sh-1), so the result is bits sh .. sh + 31 of that double, below
+ * its exponent.
  */
 VG_VIF_FN uint32_t vg_vif_d_rnd(double s, unsigned sh)
 {
-#ifdef __CUDACC__
-    const double add = __hiloint2double(0x43300000, sh ? 1 << (sh - 1) : 0);
-    const double t = __dadd_rn(s, add);
-    return __funnelshift_r((unsigned)__double2loint(t),
-                           (unsigned)__double2hiint(t), sh);
-#else
-    return (uint32_t)(((uint64_t)s + (sh ? (uint64_t)1 << (sh - 1) : 0)) >> sh);
-#endif
+    const double add = VG_VIF_HILO(0x43300000, sh ? 1u << (sh - 1) : 0);
+
+    return vg_vif_dbits(VG_VIF_DADD_RN(s, add), sh);
 }
 
 /* acc + c * v in double, one multiply-add on the device (exact here) */

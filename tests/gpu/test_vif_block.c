@@ -24,6 +24,7 @@
  */
 
 #include <check.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -329,6 +330,43 @@ START_TEST(large_sizes)
 }
 END_TEST
 
+/*
+ * The double arithmetic of the squares' sums, as the device runs it
+ * (gpu/vif_block.h builds the host's doubles from the same bits): every
+ * integer below 2^32 through vg_vif_u2d(), and vg_vif_d_rnd() against the
+ * integer rounding for every shift on sums up to 2^48 - 1.
+ */
+START_TEST(double_sums)
+{
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    unsigned long bad = 0;
+
+    for (uint64_t v = 0; v < ((uint64_t)1 << 32); v += 65521)
+        bad += vg_vif_u2d((uint32_t)v) != (double)v;
+    bad += vg_vif_u2d(UINT32_MAX) != 4294967295.0;
+    for (unsigned n = 0; n < 1000000; n++) {
+        uint64_t s;
+
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        /* uniform, then small, then near the top */
+        s = n % 3 == 0 ? x >> 16 : n % 3 == 1 ? x >> (16 + x % 48) :
+            ((uint64_t)1 << 48) - 1 - (x >> 40);
+        for (unsigned sh = 0; sh <= 16; sh++) {
+            const uint64_t rnd = sh ? (uint64_t)1 << (sh - 1) : 0;
+            const uint32_t want = (uint32_t)((s + rnd) >> sh);
+            const uint32_t got = vg_vif_d_rnd((double)s, sh);
+
+            if (got != want && !bad++)
+                fprintf(stderr, "vg_vif_d_rnd(%" PRIu64 ", %u) = %" PRIu32
+                        ", want %" PRIu32 "\n", s, sh, got, want);
+        }
+    }
+    ck_assert_uint_eq(bad, 0);
+}
+END_TEST
+
 /* what the horizontal pass's folded sums rely on */
 START_TEST(symmetric_taps)
 {
@@ -353,6 +391,7 @@ int main(void)
 
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, symmetric_taps);
+    tcase_add_test(tc, double_sums);
     tcase_add_loop_test(tc, small_sizes, 0, sizeof(depths) / sizeof(depths[0]));
     tcase_add_loop_test(tc, large_sizes, 0, 6);
     suite_add_tcase(s, tc);
