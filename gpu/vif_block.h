@@ -136,8 +136,6 @@ VG_VIF_FN int vg_vif_mirror(int i, int n)
  * the host build of this file runs the device's bit arithmetic below */
 #ifdef __CUDACC__
 #define VG_VIF_HILO(hi, lo) __hiloint2double((int)(hi), (int)(lo))
-#define VG_VIF_DADD_RN(a, b) __dadd_rn(a, b)
-#define VG_VIF_DSUB_RN(a, b) __dsub_rn(a, b)
 #else
 VG_VIF_FN double vg_vif_hilo(uint32_t hi, uint32_t lo)
 {
@@ -148,8 +146,6 @@ VG_VIF_FN double vg_vif_hilo(uint32_t hi, uint32_t lo)
     return d;
 }
 #define VG_VIF_HILO(hi, lo) vg_vif_hilo(hi, lo)
-#define VG_VIF_DADD_RN(a, b) ((a) + (b))
-#define VG_VIF_DSUB_RN(a, b) ((a) - (b))
 #endif
 
 /* bits sh .. sh + 31 of the double t, 0 <= sh < 32 */
@@ -173,7 +169,7 @@ VG_VIF_FN uint32_t vg_vif_dbits(double t, unsigned sh)
  */
 VG_VIF_FN double vg_vif_u2d(uint32_t v)
 {
-    return VG_VIF_DSUB_RN(VG_VIF_HILO(0x43300000, v), 4503599627370496.0);
+    return VG_VIF_DSUB(VG_VIF_HILO(0x43300000, v), 4503599627370496.0);
 }
 
 /*
@@ -187,7 +183,7 @@ VG_VIF_FN uint32_t vg_vif_d_rnd(double s, unsigned sh)
 {
     const double add = VG_VIF_HILO(0x43300000, sh ? 1u << (sh - 1) : 0);
 
-    return vg_vif_dbits(VG_VIF_DADD_RN(s, add), sh);
+    return vg_vif_dbits(VG_VIF_DADD(s, add), sh);
 }
 
 /* acc + c * v in double, one multiply-add on the device (exact here) */
