@@ -338,21 +338,19 @@ END_TEST
  */
 START_TEST(double_sums)
 {
-    uint64_t x = 0x9e3779b97f4a7c15ull;
+    uint32_t seed = 0x5eed;
     unsigned long bad = 0;
 
     for (uint64_t v = 0; v < ((uint64_t)1 << 32); v += 65521)
         bad += vg_vif_u2d((uint32_t)v) != (double)v;
     bad += vg_vif_u2d(UINT32_MAX) != 4294967295.0;
     for (unsigned n = 0; n < 1000000; n++) {
-        uint64_t s;
-
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        /* uniform, then small, then near the top */
-        s = n % 3 == 0 ? x >> 16 : n % 3 == 1 ? x >> (16 + x % 48) :
-            ((uint64_t)1 << 48) - 1 - (x >> 40);
+        /* 48 random bits (two 24-bit draws): uniform, then small, then
+         * near the top */
+        const uint64_t x = (uint64_t)adm_synth_lcg(&seed) << 24 |
+                           adm_synth_lcg(&seed);
+        const uint64_t s = n % 3 == 0 ? x : n % 3 == 1 ? x >> x % 48 :
+                           ((uint64_t)1 << 48) - 1 - (x >> 24);
         for (unsigned sh = 0; sh <= 16; sh++) {
             const uint64_t rnd = sh ? (uint64_t)1 << (sh - 1) : 0;
             const uint32_t want = (uint32_t)((s + rnd) >> sh);
