@@ -559,12 +559,14 @@ VG_VIF_FN void vg_vif_row4_u16(const uint16_t *row, unsigned k, uint32_t v[4])
  * of 64-bit integer multiply-adds. Each entry is added to the outputs as
  * it is read: folding would save no instruction here (the pair's
  * addition is one too), and four sums need fewer registers than a row.
+ * out[q] gets the sum rounded, (s + 2^15) >> 16, as uint32.
  */
 #define VG_VIF_HROW_F64(load, row, c0, fw, taps, out)                         \
     do {                                                                      \
+        double s_[VG_VIF_HC];                                                 \
         VG_VIF_UNROLL                                                         \
         for (unsigned q_ = 0; q_ < VG_VIF_HC; q_++)                           \
-            out[q_] = 0;                                                      \
+            s_[q_] = 0;                                                       \
         VG_VIF_UNROLL                                                         \
         for (unsigned k_ = 0; k_ < ((fw) + VG_VIF_HC + 2) / 4; k_++) {        \
             double v_[4];                                                     \
@@ -575,10 +577,13 @@ VG_VIF_FN void vg_vif_row4_u16(const uint16_t *row, unsigned k, uint32_t v[4])
                 for (unsigned q_ = 0; q_ < VG_VIF_HC; q_++) {                 \
                     const unsigned j_ = 4 * k_ + i_;                          \
                     if (j_ >= q_ && j_ - q_ < (fw))                           \
-                        out[q_] = VG_VIF_DMAC(out[q_], (taps)[j_ - q_], v_[i_]); \
+                        s_[q_] = VG_VIF_DMAC(s_[q_], (taps)[j_ - q_], v_[i_]); \
                 }                                                             \
             }                                                                 \
         }                                                                     \
+        VG_VIF_UNROLL                                                         \
+        for (unsigned q_ = 0; q_ < VG_VIF_HC; q_++)                           \
+            out[q_] = vg_vif_d_rnd(s_[q_], 16);                               \
     } while (0)
 
 /* horizontal pass and per-pixel terms: thread tid takes the HC = 4
@@ -595,7 +600,6 @@ VG_VIF_FN void vg_vif_stat_horiz(const VgVifStatTile *t, unsigned tid,
     const unsigned c0 = tid % (VG_VIF_TW / VG_VIF_HC) * VG_VIF_HC;
     uint32_t m1[VG_VIF_HC], m2[VG_VIF_HC];
     uint32_t xx[VG_VIF_HC], yy[VG_VIF_HC], xy[VG_VIF_HC];
-    double d[VG_VIF_HC];
 
     if (by0 + r >= p->h || bx0 + c0 >= p->w)
         return;
@@ -603,18 +607,9 @@ VG_VIF_FN void vg_vif_stat_horiz(const VgVifStatTile *t, unsigned tid,
      * below 2^48, rounded to uint32 as soon as each is complete */
     VG_VIF_HROW(vg_vif_row4_u16, t->mu1[r], c0, fw, taps, m1);
     VG_VIF_HROW(vg_vif_row4_u16, t->mu2[r], c0, fw, taps, m2);
-    VG_VIF_HROW_F64(vg_vif_row4_f64, t->xx[r], c0, fw, dtaps, d);
-    VG_VIF_UNROLL
-    for (unsigned q = 0; q < VG_VIF_HC; q++)
-        xx[q] = vg_vif_d_rnd(d[q], 16);
-    VG_VIF_HROW_F64(vg_vif_row4_f64, t->yy[r], c0, fw, dtaps, d);
-    VG_VIF_UNROLL
-    for (unsigned q = 0; q < VG_VIF_HC; q++)
-        yy[q] = vg_vif_d_rnd(d[q], 16);
-    VG_VIF_HROW_F64(vg_vif_row4_f64, t->xy[r], c0, fw, dtaps, d);
-    VG_VIF_UNROLL
-    for (unsigned q = 0; q < VG_VIF_HC; q++)
-        xy[q] = vg_vif_d_rnd(d[q], 16);
+    VG_VIF_HROW_F64(vg_vif_row4_f64, t->xx[r], c0, fw, dtaps, xx);
+    VG_VIF_HROW_F64(vg_vif_row4_f64, t->yy[r], c0, fw, dtaps, yy);
+    VG_VIF_HROW_F64(vg_vif_row4_f64, t->xy[r], c0, fw, dtaps, xy);
     VG_VIF_UNROLL
     for (unsigned q = 0; q < VG_VIF_HC; q++)
         if (bx0 + c0 + q < p->w)
