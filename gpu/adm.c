@@ -23,9 +23,9 @@
 typedef struct AdmCuda {
     VgAdmScale sc[VG_ADM_NB_SCALES];
     VgAdmFactors fac;
-    VgAdmLaunch l;                  ///< the decouple and CM kernels' parameters
+    VgAdmLaunch l;                  ///< the decouple + CM kernel's parameters
     VgAdmDwtParams dwt[VG_ADM_NB_SCALES];
-    CUfunction f_dwt0, f_dwt1, f_dwt23, f_dec, f_cm;
+    CUfunction f_dwt0, f_dwt1, f_dwt23, f_dcm;
     CUdeviceptr mem;
     size_t mem_bytes;
 } AdmCuda;
@@ -68,8 +68,7 @@ static int adm_cuda_init(VgFeatureCtx *fc)
                                        "vg_adm_dwt_s0_16", &s->f_dwt0)) < 0 ||
         (ret = vg_cuda_device_function(e, "vg_adm_dwt_s1", &s->f_dwt1)) < 0 ||
         (ret = vg_cuda_device_function(e, "vg_adm_dwt_s23", &s->f_dwt23)) < 0 ||
-        (ret = vg_cuda_device_function(e, "vg_adm_decouple", &s->f_dec)) < 0 ||
-        (ret = vg_cuda_device_function(e, "vg_adm_cm", &s->f_cm)) < 0)
+        (ret = vg_cuda_device_function(e, "vg_adm_dcm", &s->f_dcm)) < 0)
         return ret;
 
     s->mem_bytes = vg_adm_cuda_layout(&s->l.par, s->dwt, s->sc, &s->fac, o, 0);
@@ -120,10 +119,7 @@ static int adm_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
     }
     /* the parameters are copied at the launch */
     s->l.res = (uint64_t)f->res;
-    if ((ret = vg_cuda_device_launch(e, s->f_dec, (unsigned)s->l.par.n_tiles, 1, 1,
-                                     VG_ADM_BX, VG_ADM_BY, &s->l)) < 0)
-        return ret;
-    return vg_cuda_device_launch(e, s->f_cm, (unsigned)s->l.par.n_cm_tiles, 1, 1,
+    return vg_cuda_device_launch(e, s->f_dcm, (unsigned)s->l.par.n_cm_tiles, 1, 1,
                                  VG_ADM_CM_THREADS, 1, &s->l);
 }
 

@@ -9,14 +9,14 @@
  *
  * Per frame: four DWT launches (scale 0 from the luma planes, then each
  * scale from the previous LL band; reference and distorted picture as
- * blockIdx.z), one decouple + CSF launch over the decouple regions of
- * every scale (flattened 32 x 8 tiles), and one contrast-masking launch
- * over the CM rows of every scale that also sums the denominator.
+ * blockIdx.z), then one launch over the CM regions of every scale
+ * (flattened tiles) that decouples, applies the CSFs, masks and sums the
+ * denominator, the decoupled values staying in shared memory.
  *
  * Exactness of the per-row rounding (adm_cm, i4_adm_cm, adm_csf_den_*):
  * libvmaf rounds each row sum before adding it to the total, so a row
- * must be complete before its rounding. The CM kernel adds the nine sums
- * of each row (num, AIM, den for h, v, d) in device memory from the warps
+ * must be complete before its rounding. The kernel adds the nine sums of
+ * each row (num, AIM, den for h, v, d) in device memory from the warps
  * that own pieces of the row (integers: any order is exact), and the last
  * block of each tile row rounds its rows.
  */
@@ -59,64 +59,40 @@ vg_adm_dwt_s23(const VgAdmDwtParams p)
         vg_adm_dwt_s123_elem<int32_t>(&p, blockIdx.z, i, j);
 }
 
-/* one 32 x 8 tile of a decouple region per block, scales flattened */
-extern "C" __global__ void __launch_bounds__(VG_ADM_BX * VG_ADM_BY)
-vg_adm_decouple(const __grid_constant__ VgAdmLaunch l)
-{
-    const VgAdmParams *p = &l.par;
-    const int t = blockIdx.x;
-    int s = VG_ADM_CUDA_SCALES - 1;
-
-    while (s > p->s_first && t < p->g[s].tile0)
-        s--;
-    const VgAdmGeo *g = &p->g[s];
-    const int u = t - g->tile0;
-    const int i = g->dt + (u / g->tiles_x) * VG_ADM_BY + threadIdx.y;
-    const int j = g->dl + (u % g->tiles_x) * VG_ADM_BX + threadIdx.x;
-    if (i < g->db && j < g->dr)
-        vg_adm_dec_elem(p, s, i, j);
-}
-
 /*
- * Contrast masking and denominator. A block takes a tile of CM_TH rows and
- * CM_TW columns of one scale, a warp one row of it, four columns per
- * lane; each warp adds its nine sums to the row's sums in p->rows (int64
- * atomics: any order gives the same integers). The block that completes
- * the last tile of a tile row rounds the row sums of its rows and adds
- * them to the results, leaving p->rows and the tile row's counter zeroed
- * for the next frame.
+ * Decouple, CSF, contrast masking and denominator of a tile per block
+ * (gpu/adm_ops.cuh, "the decouple + CM kernel's tiles"); each warp adds its
+ * nine sums to the row's sums in p->rows (int64 atomics: any order gives
+ * the same integers). The block that completes the last tile of a tile
+ * row rounds the row sums of its rows and adds them to the results,
+ * leaving p->rows and the tile row's counter zeroed for the next frame.
  */
-#ifndef VG_ADM_CM_MINB
-#define VG_ADM_CM_MINB 3
+#ifndef VG_ADM_DCM_MINB
+#define VG_ADM_DCM_MINB 4
 #endif
-extern "C" __global__ void __launch_bounds__(VG_ADM_CM_THREADS, VG_ADM_CM_MINB)
-vg_adm_cm(const __grid_constant__ VgAdmLaunch l)
+extern "C" __global__ void __launch_bounds__(VG_ADM_CM_THREADS, VG_ADM_DCM_MINB)
+vg_adm_dcm(const __grid_constant__ VgAdmLaunch l)
 {
     const VgAdmParams *p = &l.par;
     unsigned long long *rows = (unsigned long long *)(uintptr_t)p->rows;
+    __shared__ VgAdmTileMem m;
     __shared__ long long part[VG_ADM_CM_WARPS][9];
     __shared__ int last;
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    const int t = blockIdx.x;
-    int s = VG_ADM_CUDA_SCALES - 1;
-
-    while (s > p->s_first && t < p->g[s].cm_tile0)
-        s--;
-    const VgAdmGeo *g = &p->g[s];
-    const int u = t - g->cm_tile0;
-    const int ri = (u / g->cm_tiles_x) * VG_ADM_CM_TH + warp;
-    const int j0 = g->cl + (u % g->cm_tiles_x) * VG_ADM_CM_TW + lane;
+    const VgAdmTile tl = vg_adm_tile(p, blockIdx.x);
+    const VgAdmGeo *g = &p->g[tl.s];
+    const int ri = tl.i0 - g->ct + warp;
     unsigned long long *row = rows + (size_t)(g->row0 + ri) * 9;
-    unsigned *ticket = (unsigned *)(uintptr_t)p->ticket + g->cm_trow0 +
-                       u / g->cm_tiles_x;
-    const int valid = g->ct + ri < g->cb;
+    unsigned *ticket = (unsigned *)(uintptr_t)p->ticket + g->cm_trow0 + tl.trow;
+    const int valid = warp < tl.nr;
+    int64_t acc[9] = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
 
+    vg_adm_tile_centre(p, &tl, warp, lane, &m, acc);
+    for (int k = tid; k < vg_adm_tile_ring_n(&tl); k += VG_ADM_CM_THREADS)
+        vg_adm_tile_ring(p, &tl, k, &m);
+    __syncthreads();
+    vg_adm_tile_cm(p, &tl, warp, lane, &m, acc);
     if (valid) {
-        int64_t acc[9] = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
-#pragma unroll
-        for (int q = 0; q < VG_ADM_CM_TW / 32; q++)
-            if (j0 + 32 * q < g->cr)
-                vg_adm_cm_elem(p, s, g->ct + ri, j0 + 32 * q, acc);
 #pragma unroll
         for (int k = 0; k < 9; k++) {
             unsigned long long v = (unsigned long long)acc[k];
@@ -147,7 +123,7 @@ vg_adm_cm(const __grid_constant__ VgAdmLaunch l)
 #pragma unroll
             for (int k = 0; k < 9; k++)
                 row[k] = 0;
-            vg_adm_round_row(p, s, v, sum);
+            vg_adm_round_row(p, tl.s, v, sum);
         }
 #pragma unroll
         for (int k = 0; k < 9; k++)
@@ -159,7 +135,7 @@ vg_adm_cm(const __grid_constant__ VgAdmLaunch l)
         for (int w = 0; w < VG_ADM_CM_WARPS; w++)
             v += part[w][tid];
         /* VgAdmResults: num[4][3], aim[4][3], den[4][3] */
-        const int at = (tid / 3) * VG_ADM_CUDA_SCALES * 3 + s * 3 + tid % 3;
+        const int at = (tid / 3) * VG_ADM_CUDA_SCALES * 3 + tl.s * 3 + tid % 3;
         if (v)
             atomicAdd((unsigned long long *)(uintptr_t)l.res + at,
                       (unsigned long long)v);

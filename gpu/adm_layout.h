@@ -26,11 +26,11 @@ static inline size_t vg_adm_align_up(size_t v, size_t a)
 }
 
 /**
- * Fill the parameters of the kernels for a configuration: the decouple
- * and CM regions, shifts and weights of each scale (from vg_adm_scales()
- * and vg_adm_factors()), and the layout of the buffers (20 bands and two
- * int32 threshold planes per scale, then the CM row sums and tile counter)
- * from address `base`, device or host.
+ * Fill the parameters of the kernels for a configuration: the CM regions,
+ * shifts and weights of each scale (from vg_adm_scales() and
+ * vg_adm_factors()), and the layout of the buffers (the eight DWT bands of
+ * each scale, then the CM row sums and tile counters) from address `base`,
+ * device or host.
  * @return bytes of buffer memory the layout needs from base
  */
 static inline size_t vg_adm_cuda_layout(VgAdmParams *p,
@@ -40,7 +40,7 @@ static inline size_t vg_adm_cuda_layout(VgAdmParams *p,
                                         const VgAdmOpts *o, uint64_t base)
 {
     size_t off = 0;
-    int tiles = 0, rows = 0, cm_tiles = 0, cm_trows = 0;
+    int rows = 0, cm_tiles = 0, cm_trows = 0;
 
     memset(p, 0, sizeof(*p));
     p->egl = o->enhn_gain_limit;
@@ -54,37 +54,16 @@ static inline size_t vg_adm_cuda_layout(VgAdmParams *p,
         const size_t bps = k ? 4 : 2;
         const int64_t pitch = (int64_t)vg_adm_align_up((size_t)sc->w * bps, 256);
         const size_t band = vg_adm_align_up((size_t)pitch * sc->h, 256);
-        const int64_t fpitch = (int64_t)vg_adm_align_up((size_t)sc->w * 4, 256);
-        const size_t fband = vg_adm_align_up((size_t)fpitch * sc->h, 256);
-        uint64_t *slots[20];
-        int n = 0;
 
         for (int i = 0; i < 4; i++) {
-            slots[n++] = &b->ref[i];
-            slots[n++] = &b->dis[i];
+            b->ref[i] = base + off;
+            b->dis[i] = base + off + band;
+            off += 2 * band;
         }
-        for (int i = 0; i < 3; i++) {
-            slots[n++] = &b->r[i];
-            slots[n++] = &b->a[i];
-            slots[n++] = &b->cav[i];
-            slots[n++] = &b->crv[i];
-        }
-        for (int i = 0; i < n; i++) {
-            *slots[i] = base + off;
-            off += band;
-        }
-        b->fa = base + off;
-        b->fr = base + off + fband;
-        off += 2 * fband;
         b->pitch = pitch;
-        b->fpitch = fpitch;
 
         g->w = sc->w;
         g->h = sc->h;
-        g->dl = sc->dec.left;
-        g->dt = sc->dec.top;
-        g->dr = sc->dec.right;
-        g->db = sc->dec.bottom;
         g->cl = sc->cm.left;
         g->ct = sc->cm.top;
         g->cr = sc->cm.right;
@@ -96,22 +75,18 @@ static inline size_t vg_adm_cuda_layout(VgAdmParams *p,
         g->cm_rho = sc->cm_row_shift;
         g->den_cub = sc->den_cub_shift;
         g->den_rho = sc->den_row_shift;
-        g->tiles_x = (g->dr - g->dl + VG_ADM_BX - 1) / VG_ADM_BX;
         g->cm_tiles_x = (g->cr - g->cl + VG_ADM_CM_TW - 1) / VG_ADM_CM_TW;
         if (k >= p->s_first) {
             const int cm_th = (g->cb - g->ct + VG_ADM_CM_TH - 1) / VG_ADM_CM_TH;
 
-            g->tile0 = tiles;
             g->row0 = rows;
             g->cm_tile0 = cm_tiles;
             g->cm_trow0 = cm_trows;
-            tiles += g->tiles_x * ((g->db - g->dt + VG_ADM_BY - 1) / VG_ADM_BY);
             rows += g->cb - g->ct;
             cm_trows += cm_th;
             cm_tiles += g->cm_tiles_x * cm_th;
         }
     }
-    p->n_tiles = tiles;
     p->n_rows = rows;
     p->n_cm_tiles = cm_tiles;
     p->n_cm_trows = cm_trows;

@@ -241,67 +241,20 @@ VG_ADM_HD int32_t vg_adm_csf_f_s123(int32_t c)
 #define VG_ADM_AT(T, base, pitch, i, j) \
     (*(T *)((uint8_t *)(uintptr_t)(base) + (int64_t)(i) * (pitch) + (int64_t)(j) * sizeof(T)))
 
-/** Decouple and both CSFs at (i, j) of scale s (inside its decouple region). */
-VG_ADM_HD void vg_adm_dec_elem(const VgAdmParams *p, int s, int i, int j)
+/** adm_cm: centre term of the masking threshold, |csf| / 15 =
+ *  wrap16(R_12(8738 |c|)) (ONE_BY_15). */
+VG_ADM_HD int16_t vg_adm_csf_f15_s0(int16_t c)
 {
-    const VgAdmBands *bd = &p->b[s];
-    const int64_t pt = bd->pitch;
+    const int32_t m = c < 0 ? -c : c;
+    return (int16_t)((8738 * m + 2048) >> 12);
+}
 
-    if (s == 0) {
-        const int16_t oh = VG_ADM_AT(int16_t, bd->ref[VG_ADM_BH], pt, i, j);
-        const int16_t ov = VG_ADM_AT(int16_t, bd->ref[VG_ADM_BV], pt, i, j);
-        const int16_t th = VG_ADM_AT(int16_t, bd->dis[VG_ADM_BH], pt, i, j);
-        const int16_t tv = VG_ADM_AT(int16_t, bd->dis[VG_ADM_BV], pt, i, j);
-        const int flag = vg_adm_angle_flag(p->cos1, oh, ov, th, tv);
-        uint32_t fa = 0, fr = 0;
-        for (int b = 0; b < 3; b++) {
-            const int16_t o = VG_ADM_AT(int16_t, bd->ref[1 + b], pt, i, j);
-            const int16_t t = VG_ADM_AT(int16_t, bd->dis[1 + b], pt, i, j);
-            const int16_t r = vg_adm_dec_s0(flag, p->egl, o, t);
-            const int16_t a = (int16_t)(t - r);
-            const int32_t fac = (int32_t)p->g[s].fac[b];
-            VG_ADM_AT(int16_t, bd->r[b], pt, i, j) = r;
-            VG_ADM_AT(int16_t, bd->a[b], pt, i, j) = a;
-            const int16_t ca = vg_adm_csf_s0(b, fac, a);
-            VG_ADM_AT(int16_t, bd->cav[b], pt, i, j) = ca;
-            fa += (uint32_t)(int32_t)vg_adm_csf_f_s0(ca);
-            if (p->aim) {
-                const int16_t cr = vg_adm_csf_s0(b, fac, r);
-                VG_ADM_AT(int16_t, bd->crv[b], pt, i, j) = cr;
-                fr += (uint32_t)(int32_t)vg_adm_csf_f_s0(cr);
-            }
-        }
-        VG_ADM_AT(int32_t, bd->fa, bd->fpitch, i, j) = (int32_t)fa;
-        if (p->aim)
-            VG_ADM_AT(int32_t, bd->fr, bd->fpitch, i, j) = (int32_t)fr;
-    } else {
-        const int32_t oh = VG_ADM_AT(int32_t, bd->ref[VG_ADM_BH], pt, i, j);
-        const int32_t ov = VG_ADM_AT(int32_t, bd->ref[VG_ADM_BV], pt, i, j);
-        const int32_t th = VG_ADM_AT(int32_t, bd->dis[VG_ADM_BH], pt, i, j);
-        const int32_t tv = VG_ADM_AT(int32_t, bd->dis[VG_ADM_BV], pt, i, j);
-        const int flag = vg_adm_angle_flag(p->cos1, oh, ov, th, tv);
-        uint32_t fa = 0, fr = 0;
-        for (int b = 0; b < 3; b++) {
-            const int32_t o = VG_ADM_AT(int32_t, bd->ref[1 + b], pt, i, j);
-            const int32_t t = VG_ADM_AT(int32_t, bd->dis[1 + b], pt, i, j);
-            const int32_t r = vg_adm_dec_s123(flag, p->egl, o, t);
-            const int32_t a = (int32_t)((uint32_t)t - (uint32_t)r);
-            const uint32_t fac = p->g[s].fac[b];
-            VG_ADM_AT(int32_t, bd->r[b], pt, i, j) = r;
-            VG_ADM_AT(int32_t, bd->a[b], pt, i, j) = a;
-            const int32_t ca = vg_adm_csf_s123(fac, a);
-            VG_ADM_AT(int32_t, bd->cav[b], pt, i, j) = ca;
-            fa += (uint32_t)vg_adm_csf_f_s123(ca);
-            if (p->aim) {
-                const int32_t cr = vg_adm_csf_s123(fac, r);
-                VG_ADM_AT(int32_t, bd->crv[b], pt, i, j) = cr;
-                fr += (uint32_t)vg_adm_csf_f_s123(cr);
-            }
-        }
-        VG_ADM_AT(int32_t, bd->fa, bd->fpitch, i, j) = (int32_t)fa;
-        if (p->aim)
-            VG_ADM_AT(int32_t, bd->fr, bd->fpitch, i, j) = (int32_t)fr;
-    }
+/** i4_adm_cm: centre term, |csf| / 15 = int32((286331153 |c| - 2^31) >> 32)
+ *  (I4_ONE_BY_15). */
+VG_ADM_HD int32_t vg_adm_csf_f15_s123(int32_t c)
+{
+    const uint32_t m = c < 0 ? 0u - (uint32_t)c : (uint32_t)c;
+    return (int32_t)(((int64_t)286331153 * (int32_t)m - 2147483648LL) >> 32);
 }
 
 /* ---- contrast masking and denominator ------------------------------------ */
@@ -310,46 +263,6 @@ VG_ADM_HD void vg_adm_dec_elem(const VgAdmParams *p, int s, int i, int j)
 VG_ADM_HD int vg_adm_cm_mirror(int v, int n)
 {
     return v < 0 ? -v : v >= n ? n - 1 : v;
-}
-
-/**
- * Masking threshold at (i, j), shared by the three bands (adm_cm
- * ADM_CM_THRESH_*): sum over h, v, d of the 3x3 sum of F = |csf|/30 with
- * the centre replaced by |csf|/15 computed from the value C. int32 wrap
- * arithmetic (written unsigned) is order-free, so the decoupling stores
- * the sum of the three bands' F at each position (fsum) and the eight
- * neighbours are read from it.
- */
-template <typename T>
-VG_ADM_HD int32_t vg_adm_cm_thr(int s, const uint64_t cval[3], uint64_t fsum,
-                                int64_t fpt, int64_t pt, int w, int h, int i,
-                                int j)
-{
-    const int r0 = vg_adm_cm_mirror(i - 1, h), r2 = vg_adm_cm_mirror(i + 1, h);
-    const int c0 = vg_adm_cm_mirror(j - 1, w), c2 = vg_adm_cm_mirror(j + 1, w);
-    uint32_t t = (uint32_t)VG_ADM_AT(int32_t, fsum, fpt, r0, c0) +
-                 (uint32_t)VG_ADM_AT(int32_t, fsum, fpt, r0, j) +
-                 (uint32_t)VG_ADM_AT(int32_t, fsum, fpt, r0, c2) +
-                 (uint32_t)VG_ADM_AT(int32_t, fsum, fpt, i, c0) +
-                 (uint32_t)VG_ADM_AT(int32_t, fsum, fpt, i, c2) +
-                 (uint32_t)VG_ADM_AT(int32_t, fsum, fpt, r2, c0) +
-                 (uint32_t)VG_ADM_AT(int32_t, fsum, fpt, r2, j) +
-                 (uint32_t)VG_ADM_AT(int32_t, fsum, fpt, r2, c2);
-
-    for (int b = 0; b < 3; b++) {
-        const int32_t cv = VG_ADM_AT(T, cval[b], pt, i, j);
-        if (s == 0) {
-            /* centre: wrap16(R_12(8738 |C|)) (ONE_BY_15) */
-            const int32_t m = cv < 0 ? -cv : cv;
-            t += (uint32_t)(int32_t)(int16_t)((8738 * m + 2048) >> 12);
-        } else {
-            /* centre: int32((286331153 |C| - 2^31) >> 32) (I4_ONE_BY_15) */
-            const uint32_t m = cv < 0 ? 0u - (uint32_t)cv : (uint32_t)cv;
-            t += (uint32_t)(int32_t)(((int64_t)286331153 * (int32_t)m -
-                                      2147483648LL) >> 32);
-        }
-    }
-    return (int32_t)t;
 }
 
 /** adm_cm, scale 0, band b: R_cub(sq X') with X = x I (int32),
@@ -396,52 +309,228 @@ VG_ADM_HD uint64_t vg_adm_den_s123(uint32_t e, uint32_t c, int32_t x)
 }
 
 /**
- * Row sums at (i, j) of scale s: acc[0..2] num (r masked by csf(a)),
- * acc[3..5] AIM (a masked by csf(r)), acc[6..8] den (reference h, v, d).
+ * What the decoupling at one position gives the contrast masking. The
+ * masking threshold of a position is the sum, over h, v and d, of the
+ * 3 x 3 neighbours' |csf| / 30 and the centre's |csf| / 15, in int32 wrap
+ * arithmetic (written unsigned), which any order gives exactly.
  */
-VG_ADM_HD void vg_adm_cm_elem(const VgAdmParams *p, int s, int i, int j,
-                              int64_t acc[9])
+typedef struct VgAdmDec {
+    uint32_t f[2];      ///< sum over h, v, d of |csf(a)| / 30 [0], |csf(r)| / 30 [1]
+    uint32_t cen[2];    ///< sum over h, v, d of |csf(a)| / 15 [0], |csf(r)| / 15 [1]
+    int32_t r[3], a[3]; ///< restored and additive values, h, v, d
+    uint64_t den[3];    ///< the reference's h, v, d energy (adm_csf_den_*)
+} VgAdmDec;
+
+/**
+ * Decouple, both CSFs and the denominator terms at (i, j) of scale s
+ * (adm_decouple, adm_csf, adm_csf_den_scale; i4 and _s123 for scales
+ * 1..3). The AIM sums (f[1], cen[1]) only when p->aim.
+ */
+VG_ADM_HD void vg_adm_dec_pos(const VgAdmParams *p, int s, int i, int j,
+                              VgAdmDec *d)
 {
     const VgAdmBands *bd = &p->b[s];
-    const VgAdmGeo *g = &p->g[s];
     const int64_t pt = bd->pitch;
 
+    d->f[0] = d->f[1] = d->cen[0] = d->cen[1] = 0;
     if (s == 0) {
-        const int32_t tn = vg_adm_cm_thr<int16_t>(0, bd->cav, bd->fa, bd->fpitch,
-                                                  pt, g->w, g->h, i, j);
-        for (int b = 0; b < 3; b++)
-            acc[b] += vg_adm_cm_val_s0(b, (int32_t)g->fac[b], g->cm_cub[b], tn,
-                                       VG_ADM_AT(int16_t, bd->r[b], pt, i, j));
-        if (p->aim) {
-            const int32_t ta = vg_adm_cm_thr<int16_t>(0, bd->crv, bd->fr,
-                                                      bd->fpitch, pt, g->w,
-                                                      g->h, i, j);
-            for (int b = 0; b < 3; b++)
-                acc[3 + b] += vg_adm_cm_val_s0(b, (int32_t)g->fac[b],
-                                               g->cm_cub[b], ta,
-                                               VG_ADM_AT(int16_t, bd->a[b], pt, i, j));
+        const int16_t oh = VG_ADM_AT(int16_t, bd->ref[VG_ADM_BH], pt, i, j);
+        const int16_t ov = VG_ADM_AT(int16_t, bd->ref[VG_ADM_BV], pt, i, j);
+        const int16_t th = VG_ADM_AT(int16_t, bd->dis[VG_ADM_BH], pt, i, j);
+        const int16_t tv = VG_ADM_AT(int16_t, bd->dis[VG_ADM_BV], pt, i, j);
+        const int flag = vg_adm_angle_flag(p->cos1, oh, ov, th, tv);
+        for (int b = 0; b < 3; b++) {
+            const int16_t o = b == 0 ? oh : b == 1 ? ov :
+                              VG_ADM_AT(int16_t, bd->ref[VG_ADM_BD], pt, i, j);
+            const int16_t t = b == 0 ? th : b == 1 ? tv :
+                              VG_ADM_AT(int16_t, bd->dis[VG_ADM_BD], pt, i, j);
+            const int16_t r = vg_adm_dec_s0(flag, p->egl, o, t);
+            const int16_t a = (int16_t)(t - r);
+            const int32_t fac = (int32_t)p->g[s].fac[b];
+            const int16_t ca = vg_adm_csf_s0(b, fac, a);
+            d->f[0] += (uint32_t)(int32_t)vg_adm_csf_f_s0(ca);
+            d->cen[0] += (uint32_t)(int32_t)vg_adm_csf_f15_s0(ca);
+            if (p->aim) {
+                const int16_t cr = vg_adm_csf_s0(b, fac, r);
+                d->f[1] += (uint32_t)(int32_t)vg_adm_csf_f_s0(cr);
+                d->cen[1] += (uint32_t)(int32_t)vg_adm_csf_f15_s0(cr);
+            }
+            d->r[b] = r;
+            d->a[b] = a;
+            d->den[b] = vg_adm_den_s0(o);
         }
-        for (int b = 0; b < 3; b++)
-            acc[6 + b] += (int64_t)vg_adm_den_s0(VG_ADM_AT(int16_t, bd->ref[1 + b], pt, i, j));
     } else {
         /* adm_csf_den_s123: e = 31, 30, 31 for scales 1, 2, 3 */
         const uint32_t e = s == 2 ? 30 : 31;
-        const int32_t tn = vg_adm_cm_thr<int32_t>(s, bd->cav, bd->fa, bd->fpitch,
-                                                  pt, g->w, g->h, i, j);
-        for (int b = 0; b < 3; b++)
-            acc[b] += vg_adm_cm_val_s123(g->fac[b], g->cm_cub[b], tn,
-                                         VG_ADM_AT(int32_t, bd->r[b], pt, i, j));
-        if (p->aim) {
-            const int32_t ta = vg_adm_cm_thr<int32_t>(s, bd->crv, bd->fr,
-                                                      bd->fpitch, pt, g->w,
-                                                      g->h, i, j);
-            for (int b = 0; b < 3; b++)
-                acc[3 + b] += vg_adm_cm_val_s123(g->fac[b], g->cm_cub[b], ta,
-                                                 VG_ADM_AT(int32_t, bd->a[b], pt, i, j));
+        const int32_t oh = VG_ADM_AT(int32_t, bd->ref[VG_ADM_BH], pt, i, j);
+        const int32_t ov = VG_ADM_AT(int32_t, bd->ref[VG_ADM_BV], pt, i, j);
+        const int32_t th = VG_ADM_AT(int32_t, bd->dis[VG_ADM_BH], pt, i, j);
+        const int32_t tv = VG_ADM_AT(int32_t, bd->dis[VG_ADM_BV], pt, i, j);
+        const int flag = vg_adm_angle_flag(p->cos1, oh, ov, th, tv);
+        for (int b = 0; b < 3; b++) {
+            const int32_t o = b == 0 ? oh : b == 1 ? ov :
+                              VG_ADM_AT(int32_t, bd->ref[VG_ADM_BD], pt, i, j);
+            const int32_t t = b == 0 ? th : b == 1 ? tv :
+                              VG_ADM_AT(int32_t, bd->dis[VG_ADM_BD], pt, i, j);
+            const int32_t r = vg_adm_dec_s123(flag, p->egl, o, t);
+            const int32_t a = (int32_t)((uint32_t)t - (uint32_t)r);
+            const uint32_t fac = p->g[s].fac[b];
+            const int32_t ca = vg_adm_csf_s123(fac, a);
+            d->f[0] += (uint32_t)vg_adm_csf_f_s123(ca);
+            d->cen[0] += (uint32_t)vg_adm_csf_f15_s123(ca);
+            if (p->aim) {
+                const int32_t cr = vg_adm_csf_s123(fac, r);
+                d->f[1] += (uint32_t)vg_adm_csf_f_s123(cr);
+                d->cen[1] += (uint32_t)vg_adm_csf_f15_s123(cr);
+            }
+            d->r[b] = r;
+            d->a[b] = a;
+            d->den[b] = vg_adm_den_s123(e, p->g[s].den_cub, o);
         }
-        for (int b = 0; b < 3; b++)
-            acc[6 + b] += (int64_t)vg_adm_den_s123(e, g->den_cub,
-                                                   VG_ADM_AT(int32_t, bd->ref[1 + b], pt, i, j));
+    }
+}
+
+/* ---- the decouple + CM kernel's tiles ---------------------------------- */
+
+/*
+ * A block takes a tile of VG_ADM_CM_TH rows and VG_ADM_CM_TW columns of a
+ * scale's CM region, a warp a row of it, four columns per lane (lane +
+ * 32 q). It decouples the tile and the ring of positions around it that
+ * the 3 x 3 thresholds read (mirrored at the band's edges like adm_cm),
+ * keeping the sums in shared memory, then masks the tile. The functions
+ * below are the block's steps; the kernel (gpu/adm.cu) and
+ * tests/gpu/adm_host.cu run them, the latter thread by thread.
+ */
+
+/** A tile: its scale, its first row and column in band coordinates, the
+ *  rows and columns of it inside the CM region, its tile row. */
+typedef struct VgAdmTile {
+    int s, i0, j0, nr, nc, trow;
+} VgAdmTile;
+
+/** The tile's shared memory. f: the f sums of the tile and its ring, local
+ *  position (y, x) at [y + 1][x + 1]; c: per position of the tile, r h v
+ *  d, a h v d and the two centre sums, [value][q][warp][lane]. */
+typedef struct VgAdmTileMem {
+    uint32_t f[2][VG_ADM_CM_TH + 2][VG_ADM_CM_TW + 2];
+    int32_t c[8][VG_ADM_CM_TW / 32][VG_ADM_CM_TH][32];
+} VgAdmTileMem;
+
+/** Flattened tile t of all scales. */
+VG_ADM_HD VgAdmTile vg_adm_tile(const VgAdmParams *p, int t)
+{
+    VgAdmTile tl;
+    int s = VG_ADM_CUDA_SCALES - 1;
+
+    while (s > p->s_first && t < p->g[s].cm_tile0)
+        s--;
+    const VgAdmGeo *g = &p->g[s];
+    const int u = t - g->cm_tile0;
+    tl.s = s;
+    tl.trow = u / g->cm_tiles_x;
+    tl.i0 = g->ct + tl.trow * VG_ADM_CM_TH;
+    tl.j0 = g->cl + (u % g->cm_tiles_x) * VG_ADM_CM_TW;
+    tl.nr = g->cb - tl.i0 < VG_ADM_CM_TH ? g->cb - tl.i0 : VG_ADM_CM_TH;
+    tl.nc = g->cr - tl.j0 < VG_ADM_CM_TW ? g->cr - tl.j0 : VG_ADM_CM_TW;
+    return tl;
+}
+
+/** Step 1: thread (warp, lane) decouples its positions of the tile; the
+ *  denominator terms go to acc[6..8]. */
+VG_ADM_HD void vg_adm_tile_centre(const VgAdmParams *p, const VgAdmTile *tl,
+                                  int warp, int lane, VgAdmTileMem *m,
+                                  int64_t acc[9])
+{
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+    for (int q = 0; q < VG_ADM_CM_TW / 32; q++) {
+        const int x = lane + 32 * q;
+        VgAdmDec d;
+
+        if (warp >= tl->nr || x >= tl->nc)
+            break;
+        vg_adm_dec_pos(p, tl->s, tl->i0 + warp, tl->j0 + x, &d);
+        m->f[0][warp + 1][x + 1] = d.f[0];
+        m->c[6][q][warp][lane] = (int32_t)d.cen[0];
+        for (int b = 0; b < 3; b++) {
+            m->c[b][q][warp][lane] = d.r[b];
+            acc[6 + b] += (int64_t)d.den[b];
+        }
+        if (p->aim) {
+            m->f[1][warp + 1][x + 1] = d.f[1];
+            m->c[7][q][warp][lane] = (int32_t)d.cen[1];
+            for (int b = 0; b < 3; b++)
+                m->c[3 + b][q][warp][lane] = d.a[b];
+        }
+    }
+}
+
+/** Positions of the tile's ring: the row above and below its rows inside
+ *  the CM region, the column left and right of its columns. */
+VG_ADM_HD int vg_adm_tile_ring_n(const VgAdmTile *tl)
+{
+    return 2 * (tl->nc + 2) + 2 * tl->nr;
+}
+
+/** Step 2 (any thread, k < vg_adm_tile_ring_n()): the f sums of ring
+ *  position k, decoupled where adm_cm's mirror puts it. */
+VG_ADM_HD void vg_adm_tile_ring(const VgAdmParams *p, const VgAdmTile *tl,
+                                int k, VgAdmTileMem *m)
+{
+    const VgAdmGeo *g = &p->g[tl->s];
+    const int n = tl->nc + 2;
+    int y, x;
+    VgAdmDec d;
+
+    if (k < 2 * n) {
+        y = k < n ? -1 : tl->nr;
+        x = (k < n ? k : k - n) - 1;
+    } else {
+        k -= 2 * n;
+        y = k < tl->nr ? k : k - tl->nr;
+        x = k < tl->nr ? -1 : tl->nc;
+    }
+    vg_adm_dec_pos(p, tl->s, vg_adm_cm_mirror(tl->i0 + y, g->h),
+                   vg_adm_cm_mirror(tl->j0 + x, g->w), &d);
+    m->f[0][y + 1][x + 1] = d.f[0];
+    if (p->aim)
+        m->f[1][y + 1][x + 1] = d.f[1];
+}
+
+/**
+ * Step 3, after steps 1 and 2 of the whole block: thread (warp, lane)
+ * masks its positions of the tile. acc[0..2] num (r masked by csf(a)),
+ * acc[3..5] AIM (a masked by csf(r)).
+ */
+VG_ADM_HD void vg_adm_tile_cm(const VgAdmParams *p, const VgAdmTile *tl,
+                              int warp, int lane, const VgAdmTileMem *m,
+                              int64_t acc[9])
+{
+    const VgAdmGeo *g = &p->g[tl->s];
+    const int y = warp + 1;
+
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+    for (int q = 0; q < VG_ADM_CM_TW / 32; q++) {
+        const int x = lane + 32 * q + 1;
+
+        if (warp >= tl->nr || x > tl->nc)
+            break;
+        for (int n = 0; n < (p->aim ? 2 : 1); n++) {
+            const uint32_t (*f)[VG_ADM_CM_TW + 2] = m->f[n];
+            const int32_t t = (int32_t)(f[y - 1][x - 1] + f[y - 1][x] + f[y - 1][x + 1] +
+                                        f[y][x - 1] + f[y][x + 1] +
+                                        f[y + 1][x - 1] + f[y + 1][x] + f[y + 1][x + 1] +
+                                        (uint32_t)m->c[6 + n][q][warp][lane]);
+            for (int b = 0; b < 3; b++) {
+                const int32_t v = m->c[3 * n + b][q][warp][lane];
+                acc[3 * n + b] += tl->s == 0 ?
+                    vg_adm_cm_val_s0(b, (int32_t)g->fac[b], g->cm_cub[b], t, (int16_t)v) :
+                    vg_adm_cm_val_s123(g->fac[b], g->cm_cub[b], t, v);
+            }
+        }
     }
 }
 

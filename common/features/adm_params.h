@@ -18,12 +18,12 @@
 #include <stdint.h>
 
 #define VG_ADM_CUDA_SCALES 4
-#define VG_ADM_BX 32            ///< DWT / decouple block: threads along x
-#define VG_ADM_BY 8             ///< DWT / decouple block: threads along y
-#define VG_ADM_CM_THREADS 256   ///< CM block: a warp per band row
+#define VG_ADM_BX 32            ///< DWT block: threads along x
+#define VG_ADM_BY 8             ///< DWT block: threads along y
+#define VG_ADM_CM_THREADS 256   ///< decouple + CM block: a warp per band row
 #define VG_ADM_CM_WARPS (VG_ADM_CM_THREADS / 32)
-#define VG_ADM_CM_TW 128        ///< CM tile: columns (four per lane)
-#define VG_ADM_CM_TH VG_ADM_CM_WARPS ///< CM tile: rows (one per warp)
+#define VG_ADM_CM_TW 128        ///< decouple + CM tile: columns (four per lane)
+#define VG_ADM_CM_TH VG_ADM_CM_WARPS ///< decouple + CM tile: rows (one per warp)
 
 /** Band indices (cpu/adm.c): a = L.lo, h = L.hi, v = H.lo, d = H.hi. */
 enum { VG_ADM_BA = 0, VG_ADM_BH = 1, VG_ADM_BV = 2, VG_ADM_BD = 3 };
@@ -35,35 +35,28 @@ typedef struct VgAdmResults {
     int64_t den[VG_ADM_CUDA_SCALES][3];  ///< sum of per-row rounded reference energy
 } VgAdmResults;
 
-/** Buffers of one scale; all bands of a scale share one pitch. */
+/** Buffers of one scale: the DWT bands, all with one pitch. */
 typedef struct VgAdmBands {
     uint64_t ref[4], dis[4];   ///< DWT bands (VG_ADM_BA..BD)
-    uint64_t r[3], a[3];       ///< decouple: restored / additive (h, v, d)
-    uint64_t cav[3], crv[3];   ///< csf(a), csf(r) (AIM)
-    uint64_t fa, fr;           ///< int32: sum over h, v, d of |csf(a)|/30, |csf(r)|/30
     int64_t pitch;             ///< bytes
-    int64_t fpitch;            ///< bytes, of fa and fr
 } VgAdmBands;
 
 /** Geometry and fixed-point weights of one scale. */
 typedef struct VgAdmGeo {
     int32_t w, h;                ///< band size
-    int32_t dl, dt, dr, db;      ///< decouple / CSF region [dl, dr) x [dt, db)
-    int32_t cl, ct, cr, cb;      ///< CM / denominator region
+    int32_t cl, ct, cr, cb;      ///< CM / denominator region [cl, cr) x [ct, cb)
     uint32_t fac[3];             ///< CSF weight h, v, d: Q21/Q23 (scale 0), Q32
     uint32_t cm_cub[3];          ///< CM cube shifts h, v, d
     uint32_t cm_rho;             ///< CM per-row shift
     uint32_t den_cub;            ///< den: sigma (scale 0) / cube shift (1..3)
     uint32_t den_rho;            ///< den: per-row shift (1..3)
-    int32_t tiles_x;             ///< decouple tiles per tile row
-    int32_t tile0;               ///< first flattened decouple tile of the scale
     int32_t row0;                ///< first flattened CM row of the scale
     int32_t cm_tiles_x;          ///< CM tiles per tile row
     int32_t cm_tile0;            ///< first flattened CM tile of the scale
     int32_t cm_trow0;            ///< first flattened CM tile row of the scale
 } VgAdmGeo;
 
-/** Per-frame-invariant parameters; the decouple and CM kernels get them by
+/** Per-frame-invariant parameters; the decouple + CM kernel gets them by
  *  value (VgAdmLaunch). */
 typedef struct VgAdmParams {
     VgAdmBands b[VG_ADM_CUDA_SCALES];
@@ -72,7 +65,6 @@ typedef struct VgAdmParams {
     float cos1;          ///< cos(1 deg)^2 as libvmaf stores it
     int32_t aim;         ///< compute the AIM numerator
     int32_t s_first;     ///< first scale decoupled (1 with adm_skip_scale0)
-    int32_t n_tiles;     ///< decouple tiles of all scales
     int32_t n_rows;      ///< CM rows of all scales
     int32_t n_cm_tiles;  ///< CM tiles of all scales
     int32_t n_cm_trows;  ///< CM tile rows of all scales
@@ -94,7 +86,7 @@ typedef struct VgAdmDwtParams {
 } VgAdmDwtParams;
 
 /**
- * Decouple and CM kernels: the parameters, by value (kernel parameter
+ * Decouple + CM kernel: the parameters, by value (kernel parameter
  * space, read through the constant cache), and the results.
  */
 typedef struct VgAdmLaunch {

@@ -7,11 +7,11 @@
  * @file
  * admbench: GPU time per frame of the integer ADM kernels (gpu/adm.cu) at
  * 1920x1080 and 3840x2160, 8 and 10 bits, measured with CUDA events around
- * N frames of the six launches gpu/adm.c makes per frame (four DWT
- * scales, decouple, contrast masking), queued back to back on noise
- * pictures, and the wall time per frame of ADM alone through the public
- * API on device pictures (picture conversion, kernels, readback, host
- * finish). Usage: admbench [frames] (default 100).
+ * N frames of the five launches gpu/adm.c makes per frame (four DWT
+ * scales, then decouple and contrast masking in one), queued back to back
+ * on noise pictures, and the wall time per frame of ADM alone through the
+ * public API on device pictures (picture conversion, kernels, readback,
+ * host finish). Usage: admbench [frames] (default 100).
  */
 
 #include <stdint.h>
@@ -27,9 +27,9 @@
 static const VgCuda *cu;
 
 typedef struct Bench {
-    VgAdmLaunch l;      ///< decouple and CM parameters, by value
+    VgAdmLaunch l;      ///< decouple + CM parameters, by value
     VgAdmDwtParams dwt[VG_ADM_NB_SCALES];
-    CUfunction fn[5];   ///< dwt s0, s1, s23, decouple, cm
+    CUfunction fn[4];   ///< dwt s0, s1, s23, decouple + cm
     CUdeviceptr res;
 } Bench;
 
@@ -60,12 +60,8 @@ static int launch_frame(Bench *b, CUdeviceptr ref, CUdeviceptr dis,
             return -1;
     }
     b->l.res = b->res;
-    if (launch(b->fn[3], (unsigned)b->l.par.n_tiles, 1, 1, VG_ADM_BX, VG_ADM_BY,
-               &b->l, st) < 0 ||
-        launch(b->fn[4], (unsigned)b->l.par.n_cm_tiles, 1, 1, VG_ADM_CM_THREADS,
-               1, &b->l, st) < 0)
-        return -1;
-    return 0;
+    return launch(b->fn[3], (unsigned)b->l.par.n_cm_tiles, 1, 1,
+                  VG_ADM_CM_THREADS, 1, &b->l, st);
 }
 
 static double api_ms(const VgPicture *ref, const VgPicture *dis,
@@ -81,9 +77,8 @@ int main(int argc, char **argv)
 {
     const unsigned frames = argc > 1 && atoi(argv[1]) > 0 ? (unsigned)atoi(argv[1]) : 100;
     static const unsigned sizes[2][2] = { { 1920, 1080 }, { 3840, 2160 } };
-    static const char *const names[5] = {
-        "vg_adm_dwt_s0_8", "vg_adm_dwt_s1", "vg_adm_dwt_s23", "vg_adm_decouple",
-        "vg_adm_cm",
+    static const char *const names[4] = {
+        "vg_adm_dwt_s0_8", "vg_adm_dwt_s1", "vg_adm_dwt_s23", "vg_adm_dcm",
     };
     BenchCuda bc;
     int n_sm = 0;
@@ -127,7 +122,7 @@ int main(int argc, char **argv)
             /* the CM row sums and counters start at zero */
             if (VG_CU(cu, NULL, cuMemsetD8Async, mem, 0, bytes, bc.st) < 0)
                 return 1;
-            for (int k = 0; k < 5; k++)
+            for (int k = 0; k < 4; k++)
                 if (VG_CU(cu, NULL, cuModuleGetFunction, &b.fn[k], bc.mod,
                           k == 0 && f ? "vg_adm_dwt_s0_16" : names[k]) < 0)
                     return 1;

@@ -206,48 +206,34 @@ static void gpu_emulated(const Case *c, const Luma *ref, const Luma *dis,
                         vg_adm_dwt_s123_elem<int32_t>(&dwt[k], z, i, j);
                 }
 
-    /* vg_adm_decouple: flattened tiles */
-    for (int t = 0; t < par.n_tiles; t++) {
-        int s = VG_ADM_CUDA_SCALES - 1;
-        while (s > par.s_first && t < par.g[s].tile0)
-            s--;
-        const VgAdmGeo *g = &par.g[s];
-        const int u = t - g->tile0;
-        for (int ty = 0; ty < VG_ADM_BY; ty++)
-            for (int tx = 0; tx < VG_ADM_BX; tx++) {
-                const int i = g->dt + (u / g->tiles_x) * VG_ADM_BY + ty;
-                const int j = g->dl + (u % g->tiles_x) * VG_ADM_BX + tx;
-                if (i < g->db && j < g->dr)
-                    vg_adm_dec_elem(&par, s, i, j);
-            }
-    }
-
-    /* vg_adm_cm: tiles of CM_TH rows (a warp each) and CM_TW columns
-     * (lane + 32 q), each warp's sums added to its row's sums in p->rows;
-     * then every row rounded, per scale, as the last tile of each tile
-     * row does */
+    /* vg_adm_dcm: per tile, step 1 for every thread, step 2 for every
+     * ring position, step 3 for every thread (the block's barrier between
+     * steps 2 and 3); each warp's sums added to its row's sums in p->rows;
+     * then every row rounded, per scale, as the last tile of each tile row
+     * does. The tile memory starts as garbage, like shared memory. */
     int64_t *rows = (int64_t *)(uintptr_t)par.rows;
+    std::vector<VgAdmTileMem> tmem(1);
+    std::vector<int64_t> acc((size_t)VG_ADM_CM_THREADS * 9);
     for (int t = 0; t < par.n_cm_tiles; t++) {
-        int s = VG_ADM_CUDA_SCALES - 1;
-        while (s > par.s_first && t < par.g[s].cm_tile0)
-            s--;
-        const VgAdmGeo *g = &par.g[s];
-        const int u = t - g->cm_tile0;
-        for (int w = 0; w < VG_ADM_CM_TH; w++) {
-            const int ri = (u / g->cm_tiles_x) * VG_ADM_CM_TH + w;
-            if (g->ct + ri >= g->cb)
+        const VgAdmTile tl = vg_adm_tile(&par, t);
+        const VgAdmGeo *g = &par.g[tl.s];
+        VgAdmTileMem *m = tmem.data();
+
+        memset((void *)m, 0xa5, sizeof(*m));
+        std::fill(acc.begin(), acc.end(), 0);
+        for (int tid = 0; tid < VG_ADM_CM_THREADS; tid++)
+            vg_adm_tile_centre(&par, &tl, tid >> 5, tid & 31, m, &acc[(size_t)tid * 9]);
+        for (int k = 0; k < vg_adm_tile_ring_n(&tl); k++)
+            vg_adm_tile_ring(&par, &tl, k, m);
+        for (int tid = 0; tid < VG_ADM_CM_THREADS; tid++)
+            vg_adm_tile_cm(&par, &tl, tid >> 5, tid & 31, m, &acc[(size_t)tid * 9]);
+        for (int tid = 0; tid < VG_ADM_CM_THREADS; tid++) {
+            const int w = tid >> 5;
+            if (w >= tl.nr)
                 continue;
-            for (int lane = 0; lane < 32; lane++) {
-                const int j0 = g->cl + (u % g->cm_tiles_x) * VG_ADM_CM_TW + lane;
-                int64_t acc[9] = { 0 };
-                for (int q = 0; q < VG_ADM_CM_TW / 32; q++)
-                    if (j0 + 32 * q < g->cr)
-                        vg_adm_cm_elem(&par, s, g->ct + ri, j0 + 32 * q, acc);
-                for (int k = 0; k < 9; k++)
-                    rows[(size_t)(g->row0 + ri) * 9 + k] =
-                        (int64_t)((uint64_t)rows[(size_t)(g->row0 + ri) * 9 + k] +
-                                  (uint64_t)acc[k]);
-            }
+            int64_t *row = rows + (size_t)(g->row0 + tl.i0 - g->ct + w) * 9;
+            for (int k = 0; k < 9; k++)
+                row[k] = (int64_t)((uint64_t)row[k] + (uint64_t)acc[(size_t)tid * 9 + k]);
         }
     }
     memset(tot, 0, sizeof(tot));
