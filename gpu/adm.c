@@ -112,8 +112,8 @@ static int adm_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
     for (int k = 0; k < VG_ADM_NB_SCALES; k++) {
         VgAdmDwtParams *d = &s->dwt[k];
         CUfunction fn = k == 0 ? s->f_dwt0 : k == 1 ? s->f_dwt1 : s->f_dwt23;
-        if ((ret = vg_cuda_device_launch(e, fn, (d->w + VG_ADM_BX - 1) / VG_ADM_BX,
-                                         (d->h + VG_ADM_BY - 1) / VG_ADM_BY, 2,
+        if ((ret = vg_cuda_device_launch(e, fn, vg_adm_dwt_grid_x(d),
+                                         vg_adm_dwt_grid_y(d, k), 2,
                                          VG_ADM_BX, VG_ADM_BY, d)) < 0)
             return ret;
     }

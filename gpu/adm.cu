@@ -23,40 +23,107 @@
 
 #include "gpu/adm_ops.cuh"
 
+/*
+ * DWT: a warp takes R output rows of 32 - 2 output columns (R =
+ * VG_ADM_DWT_R0 at scale 0, VG_ADM_DWT_R on the smaller bands of scales
+ * 1..3, which give fewer warps).
+ * Lane l filters input columns 2 j and 2 j + 1 (j = first column - 1 + l)
+ * vertically, once for all the warp's outputs; an output's other two
+ * columns, 2 j - 1 and 2 j + 2, are its neighbours' (shuffles), so lanes 0
+ * and 31 only lend theirs. Aligned pairs of columns are read as one word.
+ */
+template <int S0, typename T, typename V, int R>
+__device__ __forceinline__ void vg_adm_dwt_rows(const VgAdmDwtParams &p)
+{
+    const int lane = threadIdx.x, z = blockIdx.z;
+    const int j = blockIdx.x * VG_ADM_DWT_OW + lane - 1;
+    const int i0 = (blockIdx.y * VG_ADM_BY + threadIdx.y) * R;
+    const uint8_t *src = (const uint8_t *)(uintptr_t)p.src[z];
+    const int c0 = vg_adm_dwt_mirror(2 * j, p.in_w);
+    const int c1 = vg_adm_dwt_mirror(2 * j + 1, p.in_w);
+    const bool pair = c1 == c0 + 1 && !(c0 & 1) &&
+                      !((p.src_pitch | (int64_t)p.src[z]) & (2 * sizeof(T) - 1));
+    const bool out = lane >= 1 && lane <= VG_ADM_DWT_OW && j < p.w;
+    T x0[2 * R + 2], x1[2 * R + 2];
+
+    if (i0 >= p.h)
+        return;
+#pragma unroll
+    for (int t = 0; t < 2 * R + 2; t++) {
+        const T *row = (const T *)(src + (int64_t)vg_adm_dwt_mirror(2 * i0 - 1 + t, p.in_h) *
+                                   p.src_pitch);
+        if (pair) {
+            if (sizeof(T) == 1) {
+                const uchar2 v = *(const uchar2 *)(row + c0);
+                x0[t] = (T)v.x;
+                x1[t] = (T)v.y;
+            } else if (sizeof(T) == 2) {
+                const ushort2 v = *(const ushort2 *)(row + c0);
+                x0[t] = (T)v.x;
+                x1[t] = (T)v.y;
+            } else {
+                const int2 v = *(const int2 *)(row + c0);
+                x0[t] = (T)v.x;
+                x1[t] = (T)v.y;
+            }
+        } else {
+            x0[t] = row[c0];
+            x1[t] = row[c1];
+        }
+    }
+#pragma unroll
+    for (int k = 0; k < R; k++) {
+        V lo[4], hi[4];
+
+        if (S0) {
+            int32_t l0, h0, l1, h1;
+            vg_adm_dwt_s0_v(p.bpc, x0[2 * k], x0[2 * k + 1], x0[2 * k + 2], x0[2 * k + 3], &l0, &h0);
+            vg_adm_dwt_s0_v(p.bpc, x1[2 * k], x1[2 * k + 1], x1[2 * k + 2], x1[2 * k + 3], &l1, &h1);
+            lo[1] = l0;
+            hi[1] = h0;
+            lo[2] = l1;
+            hi[2] = h1;
+        } else {
+            int64_t l0, h0, l1, h1;
+            vg_adm_dwt_s123_v(&p, x0[2 * k], x0[2 * k + 1], x0[2 * k + 2], x0[2 * k + 3], &l0, &h0);
+            vg_adm_dwt_s123_v(&p, x1[2 * k], x1[2 * k + 1], x1[2 * k + 2], x1[2 * k + 3], &l1, &h1);
+            lo[1] = (V)l0;
+            hi[1] = (V)h0;
+            lo[2] = (V)l1;
+            hi[2] = (V)h1;
+        }
+        lo[0] = __shfl_up_sync(0xffffffffu, lo[2], 1);
+        hi[0] = __shfl_up_sync(0xffffffffu, hi[2], 1);
+        lo[3] = __shfl_down_sync(0xffffffffu, lo[1], 1);
+        hi[3] = __shfl_down_sync(0xffffffffu, hi[1], 1);
+        if (out && i0 + k < p.h)
+            vg_adm_dwt_store<S0>(&p, z, i0 + k, j, lo, hi);
+    }
+}
+
 extern "C" __global__ void __launch_bounds__(VG_ADM_BX * VG_ADM_BY)
 vg_adm_dwt_s0_8(const VgAdmDwtParams p)
 {
-    const int j = blockIdx.x * VG_ADM_BX + threadIdx.x;
-    const int i = blockIdx.y * VG_ADM_BY + threadIdx.y;
-    if (i < p.h && j < p.w)
-        vg_adm_dwt_s0_elem<uint8_t>(&p, blockIdx.z, i, j);
+    vg_adm_dwt_rows<1, uint8_t, int32_t, VG_ADM_DWT_R0>(p);
 }
 
 extern "C" __global__ void __launch_bounds__(VG_ADM_BX * VG_ADM_BY)
 vg_adm_dwt_s0_16(const VgAdmDwtParams p)
 {
-    const int j = blockIdx.x * VG_ADM_BX + threadIdx.x;
-    const int i = blockIdx.y * VG_ADM_BY + threadIdx.y;
-    if (i < p.h && j < p.w)
-        vg_adm_dwt_s0_elem<uint16_t>(&p, blockIdx.z, i, j);
+    vg_adm_dwt_rows<1, uint16_t, int32_t, VG_ADM_DWT_R0>(p);
 }
 
+/* the int64 sums of scales 1..3 are of int32 values: int32 between passes */
 extern "C" __global__ void __launch_bounds__(VG_ADM_BX * VG_ADM_BY)
 vg_adm_dwt_s1(const VgAdmDwtParams p)
 {
-    const int j = blockIdx.x * VG_ADM_BX + threadIdx.x;
-    const int i = blockIdx.y * VG_ADM_BY + threadIdx.y;
-    if (i < p.h && j < p.w)
-        vg_adm_dwt_s123_elem<int16_t>(&p, blockIdx.z, i, j);
+    vg_adm_dwt_rows<0, int16_t, int32_t, VG_ADM_DWT_R>(p);
 }
 
 extern "C" __global__ void __launch_bounds__(VG_ADM_BX * VG_ADM_BY)
 vg_adm_dwt_s23(const VgAdmDwtParams p)
 {
-    const int j = blockIdx.x * VG_ADM_BX + threadIdx.x;
-    const int i = blockIdx.y * VG_ADM_BY + threadIdx.y;
-    if (i < p.h && j < p.w)
-        vg_adm_dwt_s123_elem<int32_t>(&p, blockIdx.z, i, j);
+    vg_adm_dwt_rows<0, int32_t, int32_t, VG_ADM_DWT_R>(p);
 }
 
 /*

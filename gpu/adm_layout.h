@@ -25,6 +25,21 @@ static inline size_t vg_adm_align_up(size_t v, size_t a)
     return (v + a - 1) / a * a;
 }
 
+/** Launch grid of DWT scale k (gpu/adm.cu vg_adm_dwt_rows()): blocks of
+ *  VG_ADM_BX x VG_ADM_BY threads, a warp VG_ADM_DWT_OW columns and
+ *  VG_ADM_DWT_R0 (scale 0) or VG_ADM_DWT_R rows of outputs. */
+static inline unsigned vg_adm_dwt_grid_x(const VgAdmDwtParams *d)
+{
+    return (unsigned)((d->w + VG_ADM_DWT_OW - 1) / VG_ADM_DWT_OW);
+}
+
+static inline unsigned vg_adm_dwt_grid_y(const VgAdmDwtParams *d, int k)
+{
+    const int rows = VG_ADM_BY * (k ? VG_ADM_DWT_R : VG_ADM_DWT_R0);
+
+    return (unsigned)((d->h + rows - 1) / rows);
+}
+
 /**
  * Fill the parameters of the kernels for a configuration: the CM regions,
  * shifts and weights of each scale (from vg_adm_scales() and

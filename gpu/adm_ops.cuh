@@ -46,16 +46,6 @@ VG_ADM_HD int vg_adm_clz32(uint32_t x)
 #endif
 }
 
-/** integer_adm.c dwt2_src_indices_filt(): input index of tap k of output i
- *  (top/left reflect -1 -> 1, bottom/right n + m -> n - 1 - m). */
-VG_ADM_HD int vg_adm_dwt_idx(int i, int k, int n)
-{
-    int v = 2 * i - 1 + k;
-    if (i == 0)
-        return k == 0 ? 1 : k - 1;
-    return v >= n ? 2 * n - v - 1 : v;
-}
-
 /** integer_adm.h div_lookup_generator(): entry 32768 + i = 2^30 / i. */
 VG_ADM_HD int32_t vg_adm_recip(int32_t i)
 {
@@ -64,80 +54,122 @@ VG_ADM_HD int32_t vg_adm_recip(int32_t i)
 
 /* ---- DWT ----------------------------------------------------------------- */
 
-/**
- * adm_dwt2_8 / adm_dwt2_16: the four scale-0 bands at output (i, j) of
- * image z. Vertical: lo = (sum L p - 46342 2^(b-1) + 2^(b-1)) >> b,
- * hi = (sum H p + 2^(b-1)) >> b in modulo-2^32 arithmetic (libvmaf's int32
- * sums wrap for 16 bits; the true values fit), stored int16; horizontal
- * R_16 of the four taps, int32 -> int16.
- */
-template <typename T>
-VG_ADM_HD void vg_adm_dwt_s0_elem(const VgAdmDwtParams *p, int z, int i, int j)
+/** Input index v of a DWT tap, mirrored as dwt2_src_indices_filt() does
+ *  (-1 -> 1, n + m -> n - 1 - m), clamped to 0 for the taps of outputs
+ *  past the band's end on small bands (read, never used). */
+VG_ADM_HD int vg_adm_dwt_mirror(int v, int n)
 {
-    const uint8_t *src = (const uint8_t *)(uintptr_t)p->src[z];
-    const uint32_t rnd = 1u << (p->bpc - 1);
-    const uint32_t dc = (uint32_t)VG_ADM_LSUM * rnd;
-    const T *row[4];
-    int32_t lo[4], hi[4];
-
-    for (int k = 0; k < 4; k++)
-        row[k] = (const T *)(src + (int64_t)vg_adm_dwt_idx(i, k, p->in_h) *
-                             p->src_pitch);
-    for (int c = 0; c < 4; c++) {
-        const int x = vg_adm_dwt_idx(j, c, p->in_w);
-        const uint32_t s0 = row[0][x], s1 = row[1][x], s2 = row[2][x], s3 = row[3][x];
-        const uint32_t l = (uint32_t)VG_ADM_L0 * s0 + (uint32_t)VG_ADM_L1 * s1 +
-                           (uint32_t)VG_ADM_L2 * s2 + (uint32_t)VG_ADM_L3 * s3 -
-                           dc + rnd;
-        const uint32_t h = (uint32_t)VG_ADM_H0 * s0 + (uint32_t)VG_ADM_H1 * s1 +
-                           (uint32_t)VG_ADM_H2 * s2 + (uint32_t)VG_ADM_H3 * s3 +
-                           rnd;
-        lo[c] = (int16_t)((int32_t)l >> p->bpc);
-        hi[c] = (int16_t)((int32_t)h >> p->bpc);
-    }
-    const int64_t off = (int64_t)i * p->dst_pitch + (int64_t)j * 2;
-    *(int16_t *)((uint8_t *)(uintptr_t)p->dst[z][VG_ADM_BA] + off) = (int16_t)
-        ((VG_ADM_L0 * lo[0] + VG_ADM_L1 * lo[1] + VG_ADM_L2 * lo[2] + VG_ADM_L3 * lo[3] + 32768) >> 16);
-    *(int16_t *)((uint8_t *)(uintptr_t)p->dst[z][VG_ADM_BV] + off) = (int16_t)
-        ((VG_ADM_H0 * lo[0] + VG_ADM_H1 * lo[1] + VG_ADM_H2 * lo[2] + VG_ADM_H3 * lo[3] + 32768) >> 16);
-    *(int16_t *)((uint8_t *)(uintptr_t)p->dst[z][VG_ADM_BH] + off) = (int16_t)
-        ((VG_ADM_L0 * hi[0] + VG_ADM_L1 * hi[1] + VG_ADM_L2 * hi[2] + VG_ADM_L3 * hi[3] + 32768) >> 16);
-    *(int16_t *)((uint8_t *)(uintptr_t)p->dst[z][VG_ADM_BD] + off) = (int16_t)
-        ((VG_ADM_H0 * hi[0] + VG_ADM_H1 * hi[1] + VG_ADM_H2 * hi[2] + VG_ADM_H3 * hi[3] + 32768) >> 16);
+    v = v < 0 ? -v : v >= n ? 2 * n - v - 1 : v;
+    return v < 0 ? 0 : v;
 }
 
 /**
- * adm_dwt2_s123_combined: int64 sums; vertical (sum + vrnd) >> vsh,
- * horizontal (sum + hrnd) >> hsh, int32 results. T = int16_t at scale 1
- * (the scale-0 LL band, i16_to_i32 in libvmaf), int32_t at 2 and 3.
+ * adm_dwt2_8 / adm_dwt2_16, vertical, one input column: lo = (sum L p -
+ * 46342 2^(b-1) + 2^(b-1)) >> b, hi = (sum H p + 2^(b-1)) >> b in
+ * modulo-2^32 arithmetic (libvmaf's int32 sums wrap for 16 bits; the true
+ * values fit), stored int16.
  */
-template <typename T>
-VG_ADM_HD void vg_adm_dwt_s123_elem(const VgAdmDwtParams *p, int z, int i, int j)
+VG_ADM_HD void vg_adm_dwt_s0_v(int bpc, uint32_t s0, uint32_t s1, uint32_t s2,
+                               uint32_t s3, int32_t *lo, int32_t *hi)
+{
+    const uint32_t rnd = 1u << (bpc - 1);
+    const uint32_t dc = (uint32_t)VG_ADM_LSUM * rnd;
+    const uint32_t l = (uint32_t)VG_ADM_L0 * s0 + (uint32_t)VG_ADM_L1 * s1 +
+                       (uint32_t)VG_ADM_L2 * s2 + (uint32_t)VG_ADM_L3 * s3 -
+                       dc + rnd;
+    const uint32_t h = (uint32_t)VG_ADM_H0 * s0 + (uint32_t)VG_ADM_H1 * s1 +
+                       (uint32_t)VG_ADM_H2 * s2 + (uint32_t)VG_ADM_H3 * s3 +
+                       rnd;
+    *lo = (int16_t)((int32_t)l >> bpc);
+    *hi = (int16_t)((int32_t)h >> bpc);
+}
+
+/** adm_dwt2_8 / adm_dwt2_16, horizontal: R_16 of the low-pass (hp = 0) or
+ *  high-pass (hp = 1) taps over four vertical results, int32 -> int16. */
+VG_ADM_HD int16_t vg_adm_dwt_s0_h(int hp, int32_t v0, int32_t v1, int32_t v2,
+                                  int32_t v3)
+{
+    return (int16_t)(((hp ? VG_ADM_H0 : VG_ADM_L0) * v0 + (hp ? VG_ADM_H1 : VG_ADM_L1) * v1 +
+                      (hp ? VG_ADM_H2 : VG_ADM_L2) * v2 + (hp ? VG_ADM_H3 : VG_ADM_L3) * v3 +
+                      32768) >> 16);
+}
+
+/** adm_dwt2_s123_combined, vertical, one input column: int64 sums,
+ *  (sum + vrnd) >> vsh, int32. */
+VG_ADM_HD void vg_adm_dwt_s123_v(const VgAdmDwtParams *p, int64_t s0,
+                                 int64_t s1, int64_t s2, int64_t s3,
+                                 int64_t *lo, int64_t *hi)
+{
+    *lo = (int32_t)((VG_ADM_L0 * s0 + VG_ADM_L1 * s1 + VG_ADM_L2 * s2 +
+                     VG_ADM_L3 * s3 + p->vrnd) >> p->vsh);
+    *hi = (int32_t)((VG_ADM_H0 * s0 + VG_ADM_H1 * s1 + VG_ADM_H2 * s2 +
+                     VG_ADM_H3 * s3 + p->vrnd) >> p->vsh);
+}
+
+/** adm_dwt2_s123_combined, horizontal: (sum + hrnd) >> hsh of the low-pass
+ *  (hp = 0) or high-pass (hp = 1) taps, int64 sums, int32 result. */
+VG_ADM_HD int32_t vg_adm_dwt_s123_h(const VgAdmDwtParams *p, int hp, int64_t v0,
+                                    int64_t v1, int64_t v2, int64_t v3)
+{
+    return (int32_t)(((hp ? VG_ADM_H0 : VG_ADM_L0) * v0 + (hp ? VG_ADM_H1 : VG_ADM_L1) * v1 +
+                      (hp ? VG_ADM_H2 : VG_ADM_L2) * v2 + (hp ? VG_ADM_H3 : VG_ADM_L3) * v3 +
+                      p->hrnd) >> p->hsh);
+}
+
+/**
+ * The four bands at output (i, j) of image z from the vertical results
+ * lo[c], hi[c] of its input columns 2 j - 1 + c: a = L(lo), v = H(lo),
+ * h = L(hi), d = H(hi). S0: adm_dwt2_8 / _16 (int16 bands), else
+ * adm_dwt2_s123_combined (int32 bands).
+ */
+template <int S0, typename V>
+VG_ADM_HD void vg_adm_dwt_store(const VgAdmDwtParams *p, int z, int i, int j,
+                                const V lo[4], const V hi[4])
+{
+    const int64_t off = (int64_t)i * p->dst_pitch + (int64_t)j * (S0 ? 2 : 4);
+    const V *in[4] = { lo, lo, hi, hi };
+    static const int band[4] = { VG_ADM_BA, VG_ADM_BV, VG_ADM_BH, VG_ADM_BD };
+
+    for (int k = 0; k < 4; k++) {
+        uint8_t *d = (uint8_t *)(uintptr_t)p->dst[z][band[k]] + off;
+        const V *v = in[k];
+        if (S0)
+            *(int16_t *)d = vg_adm_dwt_s0_h(k & 1, (int32_t)v[0], (int32_t)v[1],
+                                            (int32_t)v[2], (int32_t)v[3]);
+        else
+            *(int32_t *)d = vg_adm_dwt_s123_h(p, k & 1, v[0], v[1], v[2], v[3]);
+    }
+}
+
+/**
+ * The four bands at output (i, j) of image z, one output at a time (the
+ * kernels compute each input column once for a warp's outputs). T: the
+ * input sample type, uint8_t or uint16_t at scale 0 (S0), int16_t at
+ * scale 1 (the scale-0 LL band, i16_to_i32 in libvmaf), int32_t at 2, 3.
+ */
+template <int S0, typename T>
+VG_ADM_HD void vg_adm_dwt_elem(const VgAdmDwtParams *p, int z, int i, int j)
 {
     const uint8_t *src = (const uint8_t *)(uintptr_t)p->src[z];
     const T *row[4];
     int64_t lo[4], hi[4];
 
     for (int k = 0; k < 4; k++)
-        row[k] = (const T *)(src + (int64_t)vg_adm_dwt_idx(i, k, p->in_h) *
+        row[k] = (const T *)(src + (int64_t)vg_adm_dwt_mirror(2 * i - 1 + k, p->in_h) *
                              p->src_pitch);
     for (int c = 0; c < 4; c++) {
-        const int x = vg_adm_dwt_idx(j, c, p->in_w);
-        const int64_t s0 = row[0][x], s1 = row[1][x], s2 = row[2][x], s3 = row[3][x];
-        lo[c] = (int32_t)((VG_ADM_L0 * s0 + VG_ADM_L1 * s1 + VG_ADM_L2 * s2 +
-                           VG_ADM_L3 * s3 + p->vrnd) >> p->vsh);
-        hi[c] = (int32_t)((VG_ADM_H0 * s0 + VG_ADM_H1 * s1 + VG_ADM_H2 * s2 +
-                           VG_ADM_H3 * s3 + p->vrnd) >> p->vsh);
+        const int x = vg_adm_dwt_mirror(2 * j - 1 + c, p->in_w);
+        if (S0) {
+            int32_t l, h;
+            vg_adm_dwt_s0_v(p->bpc, row[0][x], row[1][x], row[2][x], row[3][x], &l, &h);
+            lo[c] = l;
+            hi[c] = h;
+        } else {
+            vg_adm_dwt_s123_v(p, row[0][x], row[1][x], row[2][x], row[3][x],
+                              &lo[c], &hi[c]);
+        }
     }
-    const int64_t off = (int64_t)i * p->dst_pitch + (int64_t)j * 4;
-    *(int32_t *)((uint8_t *)(uintptr_t)p->dst[z][VG_ADM_BA] + off) = (int32_t)
-        ((VG_ADM_L0 * lo[0] + VG_ADM_L1 * lo[1] + VG_ADM_L2 * lo[2] + VG_ADM_L3 * lo[3] + p->hrnd) >> p->hsh);
-    *(int32_t *)((uint8_t *)(uintptr_t)p->dst[z][VG_ADM_BV] + off) = (int32_t)
-        ((VG_ADM_H0 * lo[0] + VG_ADM_H1 * lo[1] + VG_ADM_H2 * lo[2] + VG_ADM_H3 * lo[3] + p->hrnd) >> p->hsh);
-    *(int32_t *)((uint8_t *)(uintptr_t)p->dst[z][VG_ADM_BH] + off) = (int32_t)
-        ((VG_ADM_L0 * hi[0] + VG_ADM_L1 * hi[1] + VG_ADM_L2 * hi[2] + VG_ADM_L3 * hi[3] + p->hrnd) >> p->hsh);
-    *(int32_t *)((uint8_t *)(uintptr_t)p->dst[z][VG_ADM_BD] + off) = (int32_t)
-        ((VG_ADM_H0 * hi[0] + VG_ADM_H1 * hi[1] + VG_ADM_H2 * hi[2] + VG_ADM_H3 * hi[3] + p->hrnd) >> p->hsh);
+    vg_adm_dwt_store<S0>(p, z, i, j, lo, hi);
 }
 
 /* ---- decouple and CSF ------------------------------------------------------ */

@@ -20,6 +20,9 @@
 #define VG_ADM_CUDA_SCALES 4
 #define VG_ADM_BX 32            ///< DWT block: threads along x
 #define VG_ADM_BY 8             ///< DWT block: threads along y
+#define VG_ADM_DWT_OW 30        ///< DWT: output columns of a warp (32 lanes)
+#define VG_ADM_DWT_R0 4         ///< DWT: output rows of a warp at scale 0
+#define VG_ADM_DWT_R 2          ///< DWT: output rows of a warp at scales 1..3
 #define VG_ADM_CM_THREADS 256   ///< decouple + CM block: a warp per band row
 #define VG_ADM_CM_WARPS (VG_ADM_CM_THREADS / 32)
 #define VG_ADM_CM_TW 128        ///< decouple + CM tile: columns (four per lane)

@@ -54,9 +54,8 @@ static int launch_frame(Bench *b, CUdeviceptr ref, CUdeviceptr dis,
     b->dwt[0].bpc = (int32_t)bpc;
     for (int k = 0; k < VG_ADM_NB_SCALES; k++) {
         VgAdmDwtParams *d = &b->dwt[k];
-        if (launch(b->fn[k < 2 ? k : 2], (d->w + VG_ADM_BX - 1) / VG_ADM_BX,
-                   (d->h + VG_ADM_BY - 1) / VG_ADM_BY, 2, VG_ADM_BX, VG_ADM_BY,
-                   d, st) < 0)
+        if (launch(b->fn[k < 2 ? k : 2], vg_adm_dwt_grid_x(d),
+                   vg_adm_dwt_grid_y(d, k), 2, VG_ADM_BX, VG_ADM_BY, d, st) < 0)
             return -1;
     }
     b->l.res = b->res;

@@ -197,13 +197,13 @@ static void gpu_emulated(const Case *c, const Luma *ref, const Luma *dis,
             for (int i = 0; i < dwt[k].h; i++)
                 for (int j = 0; j < dwt[k].w; j++) {
                     if (k == 0 && c->bpc == 8)
-                        vg_adm_dwt_s0_elem<uint8_t>(&dwt[k], z, i, j);
+                        vg_adm_dwt_elem<1, uint8_t>(&dwt[k], z, i, j);
                     else if (k == 0)
-                        vg_adm_dwt_s0_elem<uint16_t>(&dwt[k], z, i, j);
+                        vg_adm_dwt_elem<1, uint16_t>(&dwt[k], z, i, j);
                     else if (k == 1)
-                        vg_adm_dwt_s123_elem<int16_t>(&dwt[k], z, i, j);
+                        vg_adm_dwt_elem<0, int16_t>(&dwt[k], z, i, j);
                     else
-                        vg_adm_dwt_s123_elem<int32_t>(&dwt[k], z, i, j);
+                        vg_adm_dwt_elem<0, int32_t>(&dwt[k], z, i, j);
                 }
 
     /* vg_adm_dcm: per tile, step 1 for every thread, step 2 for every
