@@ -20,10 +20,11 @@
 #define VG_MOTION_TAP1 16004
 #define VG_MOTION_TAP2 26386
 
-#define VG_MOTION_BLOCK_X 32   ///< threads per block along x = output tile width
-#define VG_MOTION_BLOCK_Y 8    ///< threads per block along y
-#define VG_MOTION_TILE_W  32   ///< output columns per block
-#define VG_MOTION_TILE_H  16   ///< output rows per block (2 per thread)
+#define VG_MOTION_BLOCK_X 32   ///< threads per block along x (a warp)
+#define VG_MOTION_BLOCK_Y 8    ///< warps per block
+#define VG_MOTION_ROWS 4       ///< output rows per warp
+#define VG_MOTION_TILE_W  60   ///< output columns per warp and block (two per lane, less two lanes)
+#define VG_MOTION_TILE_H  (VG_MOTION_BLOCK_Y * VG_MOTION_ROWS) ///< output rows per block
 
 typedef struct VgMotionParams {
     uint64_t prev;       ///< previous reference luma (device)
