@@ -5,9 +5,10 @@
 
 /**
  * @file
- * Integer ADM, per-element arithmetic of the CUDA kernels (gpu/adm.cu),
- * written as __host__ __device__ functions so that tests/gpu/adm_host.cu
- * runs the very same code on the host against cpu/adm.c. Every integer
+ * Integer ADM, per-element arithmetic of the CUDA kernels (gpu/adm.cu) and
+ * the steps of the decouple + CM kernel, written as __host__ __device__
+ * functions so that tests/gpu/adm_host.cu runs the very same code on the
+ * host against cpu/adm.c. Every integer
  * width, shift and rounding is libvmaf v3.2.0 src/feature/integer_adm.c's
  * portable C path as cpu/adm.c reproduces it (the function each step comes
  * from is named); signed overflows that x86-64 compiles to a wrap are
@@ -55,8 +56,11 @@ VG_ADM_HD int32_t vg_adm_recip(int32_t i)
 /* ---- DWT ----------------------------------------------------------------- */
 
 /** Input index v of a DWT tap, mirrored as dwt2_src_indices_filt() does
- *  (-1 -> 1, n + m -> n - 1 - m), clamped to 0 for the taps of outputs
- *  past the band's end on small bands (read, never used). */
+ *  (-1 -> 1, n + m -> n - 1 - m). The kernels also ask for -2 (lane 0 of
+ *  a row's first warp lends column -2, unused), which gives 2: inputs have
+ *  at least 5 samples (VG_ADM_MIN_SIZE 33 at scale 0). Taps of outputs
+ *  past the band's end on small bands (read, never used) are clamped to
+ *  0. */
 VG_ADM_HD int vg_adm_dwt_mirror(int v, int n)
 {
     v = v < 0 ? -v : v >= n ? 2 * n - v - 1 : v;
@@ -84,13 +88,23 @@ VG_ADM_HD void vg_adm_dwt_s0_v(int bpc, uint32_t s0, uint32_t s1, uint32_t s2,
     *hi = (int16_t)((int32_t)h >> bpc);
 }
 
+/** Tap k of the low-pass (hp = 0) or high-pass (hp = 1) filter. */
+VG_ADM_HD int32_t vg_adm_dwt_tap(int hp, int k)
+{
+    static const int16_t taps[2][4] = {
+        { VG_ADM_L0, VG_ADM_L1, VG_ADM_L2, VG_ADM_L3 },
+        { VG_ADM_H0, VG_ADM_H1, VG_ADM_H2, VG_ADM_H3 },
+    };
+    return taps[hp][k];
+}
+
 /** adm_dwt2_8 / adm_dwt2_16, horizontal: R_16 of the low-pass (hp = 0) or
  *  high-pass (hp = 1) taps over four vertical results, int32 -> int16. */
 VG_ADM_HD int16_t vg_adm_dwt_s0_h(int hp, int32_t v0, int32_t v1, int32_t v2,
                                   int32_t v3)
 {
-    return (int16_t)(((hp ? VG_ADM_H0 : VG_ADM_L0) * v0 + (hp ? VG_ADM_H1 : VG_ADM_L1) * v1 +
-                      (hp ? VG_ADM_H2 : VG_ADM_L2) * v2 + (hp ? VG_ADM_H3 : VG_ADM_L3) * v3 +
+    return (int16_t)((vg_adm_dwt_tap(hp, 0) * v0 + vg_adm_dwt_tap(hp, 1) * v1 +
+                      vg_adm_dwt_tap(hp, 2) * v2 + vg_adm_dwt_tap(hp, 3) * v3 +
                       32768) >> 16);
 }
 
@@ -111,8 +125,8 @@ VG_ADM_HD void vg_adm_dwt_s123_v(const VgAdmDwtParams *p, int64_t s0,
 VG_ADM_HD int32_t vg_adm_dwt_s123_h(const VgAdmDwtParams *p, int hp, int64_t v0,
                                     int64_t v1, int64_t v2, int64_t v3)
 {
-    return (int32_t)(((hp ? VG_ADM_H0 : VG_ADM_L0) * v0 + (hp ? VG_ADM_H1 : VG_ADM_L1) * v1 +
-                      (hp ? VG_ADM_H2 : VG_ADM_L2) * v2 + (hp ? VG_ADM_H3 : VG_ADM_L3) * v3 +
+    return (int32_t)((vg_adm_dwt_tap(hp, 0) * v0 + vg_adm_dwt_tap(hp, 1) * v1 +
+                      vg_adm_dwt_tap(hp, 2) * v2 + vg_adm_dwt_tap(hp, 3) * v3 +
                       p->hrnd) >> p->hsh);
 }
 
@@ -133,7 +147,7 @@ VG_ADM_HD void vg_adm_dwt_store(const VgAdmDwtParams *p, int z, int i, int j,
     for (int k = 0; k < 4; k++) {
         uint8_t *d = (uint8_t *)(uintptr_t)p->dst[z][band[k]] + off;
         const V *v = in[k];
-        if (S0)
+        if constexpr (S0)
             *(int16_t *)d = vg_adm_dwt_s0_h(k & 1, (int32_t)v[0], (int32_t)v[1],
                                             (int32_t)v[2], (int32_t)v[3]);
         else
@@ -159,7 +173,7 @@ VG_ADM_HD void vg_adm_dwt_elem(const VgAdmDwtParams *p, int z, int i, int j)
                              p->src_pitch);
     for (int c = 0; c < 4; c++) {
         const int x = vg_adm_dwt_mirror(2 * j - 1 + c, p->in_w);
-        if (S0) {
+        if constexpr (S0) {
             int32_t l, h;
             vg_adm_dwt_s0_v(p->bpc, row[0][x], row[1][x], row[2][x], row[3][x], &l, &h);
             lo[c] = l;

@@ -20,9 +20,10 @@
  * mirroring the columns of the vertical result, since the vertical pass
  * works per column.
  *
- * Widths of the sums: |prev - cur| < 2^bpc and the taps add up to 2^16,
- * so the vertical sums fit an int32 up to 15 bits (int64 above), and every
- * vertical result is below 2^16 in magnitude.
+ * Widths of the sums: |prev - cur| < 2^bpc (samples above the bit depth
+ * are refused or fail the frame, include/vmafgpu.h) and the taps add up to
+ * 2^16, so the vertical sums fit an int32 up to 15 bits (int64 above), and
+ * every vertical result is below 2^16 in magnitude.
  *
  * Reduction: |v| summed per thread, then per block (gpu/reduce.cuh), one
  * 64-bit atomic per block. libvmaf sums |v| per row in uint32 and the rows
@@ -32,12 +33,16 @@
  */
 
 #include "common/features/motion_params.h"
+#include "gpu/pair.cuh"
 #include "gpu/reduce.cuh"
 
+static_assert(VG_MOTION_BLOCK_X == 32, "a block row is one warp");
+
 /* integer_motion.c mirror(): -i below 0, 2n - i - 2 past the end; valid
- * for i in [-2, n + 1] when n >= 3 (the feature's minimum size). Indices
- * further out belong to outputs past the frame's end (read, never used)
- * and are clamped. */
+ * for i in [-2, n + 1] when n >= 3 (the feature's minimum size), and the
+ * kernel asks for nothing below -2. Indices past n + 1 belong to outputs
+ * past the frame's end (read, never used); the result is clamped into the
+ * frame whatever it asks. */
 __device__ __forceinline__ int vg_motion_mirror(int i, int n)
 {
     i = i < 0 ? -i : i >= n ? 2 * n - i - 2 : i;
@@ -81,8 +86,8 @@ __device__ __forceinline__ void vg_motion_sad(const VgMotionParams &p)
     const int xe = x0 - 2 + 2 * lane;
     const int ce = vg_motion_mirror(xe, w), co = vg_motion_mirror(xe + 1, w);
     const bool pair = co == ce + 1 && !(ce & 1) &&
-                      !((p.prev_pitch | p.cur_pitch | (int64_t)p.prev | (int64_t)p.cur) &
-                        (2 * sizeof(T) - 1));
+                      vg_pair_aligned<T>(p.prev_pitch | p.cur_pitch | (int64_t)p.prev |
+                                         (int64_t)p.cur);
     const bool out = lane >= 1 && lane <= VG_MOTION_TILE_W / 2;
     int32_t de[VG_MOTION_ROWS + 4], dd[VG_MOTION_ROWS + 4];
     unsigned sum = 0;
@@ -94,14 +99,12 @@ __device__ __forceinline__ void vg_motion_sad(const VgMotionParams &p)
             const int r = vg_motion_mirror(y0 - 2 + t, h);
             const T *pr = (const T *)((const char *)p.prev + (int64_t)r * p.prev_pitch);
             const T *cu = (const T *)((const char *)p.cur + (int64_t)r * p.cur_pitch);
-            if (pair && sizeof(T) == 1) {
-                const uchar2 a = *(const uchar2 *)(pr + ce), b = *(const uchar2 *)(cu + ce);
-                de[t] = (int32_t)a.x - (int32_t)b.x;
-                dd[t] = (int32_t)a.y - (int32_t)b.y;
-            } else if (pair) {
-                const ushort2 a = *(const ushort2 *)(pr + ce), b = *(const ushort2 *)(cu + ce);
-                de[t] = (int32_t)a.x - (int32_t)b.x;
-                dd[t] = (int32_t)a.y - (int32_t)b.y;
+            if (pair) {
+                T pe, po, ue, uo;
+                vg_load_pair(pr + ce, &pe, &po);
+                vg_load_pair(cu + ce, &ue, &uo);
+                de[t] = (int32_t)pe - (int32_t)ue;
+                dd[t] = (int32_t)po - (int32_t)uo;
             } else {
                 de[t] = (int32_t)pr[ce] - (int32_t)cu[ce];
                 dd[t] = (int32_t)pr[co] - (int32_t)cu[co];

@@ -5,10 +5,13 @@
 
 /**
  * @file
- * adm_host: the CUDA ADM kernels' per-element code (gpu/adm_ops.cuh), run
- * on the host with the kernels' buffer layout (gpu/adm_layout.h), their
- * tile and row mapping and their per-row reduction, against the CPU ADM
- * (cpu/adm.c through the public API), exactly: every per-scale num and den
+ * adm_host: the CUDA ADM kernels' code (gpu/adm_ops.cuh), run on the host
+ * with the kernels' buffer layout (gpu/adm_layout.h) against the CPU ADM
+ * (cpu/adm.c through the public API): the DWT's per-column and per-output
+ * arithmetic output by output (its warp mapping, lanes lending columns and
+ * pair loads, is checked on the device by checkasm and checkgpu), then the
+ * decouple + CM kernel's steps thread by thread with its tile and row
+ * mapping and its per-row reduction. Exactly: every per-scale num and den
  * value (debug outputs), the per-scale ratios, adm2 and aim, compared as
  * doubles with memcmp. No GPU needed; built with nvcc (host code only).
  * Inputs: 8/10/12/16 bits (9 and 11 on fewer cases); sizes from the smallest legal (33x33) over odd
@@ -187,7 +190,7 @@ static void gpu_emulated(const Case *c, const Luma *ref, const Luma *dis,
     /* the device buffers start zeroed (gpu/adm.c init) */
     memset((void *)(uintptr_t)base, 0, bytes);
 
-    /* DWT launches: grid over (w, h), z = ref / dis */
+    /* DWT: every output of both images (z = ref / dis), one at a time */
     dwt[0].src[0] = (uint64_t)(uintptr_t)ref->buf.data();
     dwt[0].src[1] = (uint64_t)(uintptr_t)dis->buf.data();
     dwt[0].src_pitch = ref->pitch;
