@@ -6,6 +6,8 @@
 # by side, in frames/s of a distorted/reference pair, at 1080p and 2160p:
 #
 #   NVDEC decode of the pair alone
+#   NVDEC into vmafgpu=enable=0: the pair joined in one filter graph,
+#   frames paired and none scored (what the graph costs decoding)
 #   NVDEC + libvmaf_cuda (scale_cuda=format=yuv420p in front, as it needs)
 #   NVDEC + vmafgpu
 #   frames decoded once and replayed from GPU memory (loop), alone
@@ -176,6 +178,9 @@ for size in ${VG_SIZES:-1080 2160}; do
     ours_args="$in -map 0:v -map 1:v -f null -"
     anchor_args=$ours_args
     row dec $size
+    ours_args="$in -lavfi [0:v][1:v]vmafgpu=enable=0 -f null -"
+    anchor_args=
+    row pair $size
     ours_args="$in -lavfi [0:v][1:v]vmafgpu=model=version=vmaf_v0.6.1 -f null -"
     anchor_args="$in -lavfi [0:v]scale_cuda=format=yuv420p[d];[1:v]scale_cuda=format=yuv420p[r];[d][r]libvmaf_cuda -f null -"
     row vmaf $size
@@ -194,7 +199,7 @@ done
 
 lib_1080=- lib_2160=-
 for size in 1080 2160; do
-    for k in dec_ours dec_anchor vmaf_ours vmaf_anchor replay_ours replay_anchor \
+    for k in dec_ours dec_anchor pair_ours vmaf_ours vmaf_anchor replay_ours replay_anchor \
              rvmaf_ours rvmaf_anchor steady_rp steady_ro steady_ra start_dec \
              start_deca start_ours start_anchor; do
         eval "[ -n \"\${${k}_$size:-}\" ] || ${k}_$size=-"
@@ -217,6 +222,7 @@ ms() {
 echo "| path (vmaf_v0.6.1, best of $runs) | 1080p fps | 2160p fps |"
 echo "| --- | --- | --- |"
 echo "| NVDEC decode of the pair alone (our build / libvmaf's) | $dec_ours_1080 / $dec_anchor_1080 | $dec_ours_2160 / $dec_anchor_2160 |"
+echo "| NVDEC into vmafgpu=enable=0 (paired, none scored) | $pair_ours_1080 | $pair_ours_2160 |"
 echo "| NVDEC + libvmaf_cuda | $vmaf_anchor_1080 | $vmaf_anchor_2160 |"
 echo "| NVDEC + vmafgpu | $vmaf_ours_1080 | $vmaf_ours_2160 |"
 echo "| replay alone (our build / libvmaf's) | $replay_ours_1080 / $replay_anchor_1080 | $replay_ours_2160 / $replay_anchor_2160 |"
@@ -228,6 +234,7 @@ echo "| replay + libvmaf_cuda, steady state | $steady_ra_1080 | $steady_ra_2160 
 echo "| replay + vmafgpu, steady state | $steady_ro_1080 | $steady_ro_2160 |"
 echo "| vmafgpu / libvmaf_cuda on NVDEC | $(ratio "$vmaf_ours_1080" "$vmaf_anchor_1080") | $(ratio "$vmaf_ours_2160" "$vmaf_anchor_2160") |"
 echo "| vmafgpu on NVDEC / decode alone | $(ratio "$vmaf_ours_1080" "$dec_ours_1080") | $(ratio "$vmaf_ours_2160" "$dec_ours_2160") |"
+echo "| the pair joined, unscored / decode alone | $(ratio "$pair_ours_1080" "$dec_ours_1080") | $(ratio "$pair_ours_2160" "$dec_ours_2160") |"
 echo "| vmafgpu / libvmaf_cuda on replay | $(ratio "$rvmaf_ours_1080" "$rvmaf_anchor_1080") | $(ratio "$rvmaf_ours_2160" "$rvmaf_anchor_2160") |"
 echo "| replay + vmafgpu / the library alone | $(ratio "$rvmaf_ours_1080" "$lib_1080") | $(ratio "$rvmaf_ours_2160" "$lib_2160") |"
 echo "| replay + vmafgpu, steady state / the library alone | $(ratio "$steady_ro_1080" "$lib_1080") | $(ratio "$steady_ro_2160" "$lib_2160") |"
