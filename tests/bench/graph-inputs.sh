@@ -58,26 +58,8 @@ in="$hw $dec -stream_loop $loops -i $dis $dec -stream_loop $loops -i $ref"
 failed=0
 alone_1=failed graph_1=failed alone_2=failed graph_2=failed
 
-# fps FFMPEG ARGS...: frames/s of one run (frames of the first output over
-# the whole process's wall time), or nothing when it failed
-fps() {
-    bin=$1
-    shift
-    t0=$(date +%s.%N)
-    if "$bin" -nostdin -hide_banner -nostats -y "$@" > "$w/run.out" 2>&1; then
-        t1=$(date +%s.%N)
-        n=$(grep -o "frame= *[0-9]*" "$w/run.out" | tail -n 1 | tr -dc 0-9)
-        awk -v n="$n" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f\n", n / (b - a) }'
-    else
-        tail -n 3 "$w/run.out" >&2
-    fi
-}
-
-# best VALUES...: the largest, or "failed"
-best() {
-    printf '%s\n' "$@" | awk 'NF { if (!n || $1 > b) b = $1; n++ }
-        END { if (n) print b; else print "failed" }'
-}
+# shellcheck source=tests/bench/runs.sh
+. "$top/tests/bench/runs.sh"
 
 # row KEY ARGS...: runs of ARGS with each build, alternating; sets
 # KEY_1 and KEY_2 to the best figures
@@ -92,13 +74,9 @@ row() {
         i=$((i + 1))
     done
     # shellcheck disable=SC2086
-    eval "${key}_1=$(best $o1)"
+    eval "${key}_1=$(best max $o1)"
     # shellcheck disable=SC2086
-    [ "$builds" -lt 2 ] || eval "${key}_2=$(best $o2)"
-}
-
-ratio() {
-    awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else printf "-" }'
+    [ "$builds" -lt 2 ] || eval "${key}_2=$(best max $o2)"
 }
 
 echo "graph-inputs: $(basename "$dis") / $(basename "$ref"), $((loops + 1)) passes," \

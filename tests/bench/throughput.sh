@@ -58,36 +58,8 @@ dec="-hwaccel cuda -hwaccel_device gpu -hwaccel_output_format cuda"
 hw="-init_hw_device cuda=gpu -filter_hw_device gpu"
 failed=0
 
-# secs FFMPEG ARGS...: wall seconds of one run (the whole process; its
-# output in $w/run.out), or nothing when it failed
-secs() {
-    bin=$1
-    shift
-    t0=$(date +%s.%N)
-    if "$bin" -nostdin -hide_banner -nostats -y "$@" > "$w/run.out" 2>&1; then
-        t1=$(date +%s.%N)
-        awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.9f\n", b - a }'
-    else
-        tail -n 3 "$w/run.out" >&2
-    fi
-}
-
-# fps FFMPEG ARGS...: frames/s of one run, or nothing when it failed
-fps() {
-    t=$(secs "$@")
-    [ -n "$t" ] || return 0
-    n=$(grep -o "frame= *[0-9]*" "$w/run.out" | tail -n 1 | tr -dc 0-9)
-    awk -v n="$n" -v t="$t" 'BEGIN { printf "%.1f\n", n / t }'
-}
-
-# best OP VALUES...: the largest (OP=max) or smallest (min) value
-best() {
-    op=$1
-    shift
-    printf '%s\n' "$@" | awk -v op="$op" 'NF {
-        if (!n || (op == "max" ? $1 > b : $1 < b)) b = $1; n++ }
-        END { if (n) print b; else print "failed" }'
-}
+# shellcheck source=tests/bench/runs.sh
+. "$top/tests/bench/runs.sh"
 
 # row KEY SIZE: runs of the row's ours and libvmaf's commands, alternating;
 # sets $KEY_ours_SIZE and $KEY_anchor_SIZE to the best figures
@@ -213,9 +185,6 @@ if [ $# -ge 5 ]; then
     grep '^vmafbench' "$w/vmafbench.out" | head -n 4
 fi
 
-ratio() {
-    awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else printf "-" }'
-}
 ms() {
     awk -v a="$1" -v b="${2:-0}" 'BEGIN { if (a + 0 > 0 && b + 0 >= 0) printf "%.0f", (a - b) * 1000; else printf "-" }'
 }
