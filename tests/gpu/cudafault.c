@@ -281,6 +281,7 @@ static struct {
     int err;                    ///< -1: per function
     int print_counts;
     unsigned event_lag;         ///< VG_FAULT_EVENT_LAG
+    int no_copy;                ///< VG_FAULT_NO_COPY
     /* counts */
     unsigned long calls[NB_FUNCS];
     unsigned long total, n_selected, fired, errors;
@@ -429,6 +430,7 @@ __attribute__((constructor)) static void setup(void)
     g.err = parse_err(getenv("VG_FAULT_ERR"));
     g.print_counts = (s = getenv("VG_FAULT_COUNT")) && atoi(s) > 0;
     g.event_lag = (s = getenv("VG_FAULT_EVENT_LAG")) ? (unsigned)atoi(s) : 0;
+    g.no_copy = (s = getenv("VG_FAULT_NO_COPY")) && atoi(s) > 0;
 
     if (real && *real) {
         g.fwd = 1;
@@ -845,7 +847,8 @@ static CUresult emu_copy(int f, uintptr_t dst, uintptr_t src, size_t n,
         NEED_DEV_RANGE(f, src, n, "source");
     if (!dst || !src)
         REJECT(f, E_INVALID_VALUE, "NULL pointer");
-    memmove((void *)dst, (const void *)src, n);
+    if (!(g.no_copy && dst_dev && src_dev))
+        memmove((void *)dst, (const void *)src, n);
     return CUDA_SUCCESS;
 }
 
@@ -904,6 +907,8 @@ static CUresult emu_copy_2d(int f, const CUDA_MEMCPY2D *c)
                      c->dstDevice, c->dstXInBytes, c->dstY, c->dstPitch,
                      c->WidthInBytes, c->Height, &d, &d_dev)) != CUDA_SUCCESS)
         return r;
+    if (g.no_copy && s_dev && d_dev)
+        return CUDA_SUCCESS;
     for (size_t y = 0; y < c->Height; y++)
         memmove((void *)(d + y * c->dstPitch), (const void *)(s + y * c->srcPitch),
                 c->WidthInBytes);

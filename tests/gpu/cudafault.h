@@ -27,6 +27,9 @@
  *   VG_FAULT_EVENT_LAG=K emulation: the first K queries of a recorded
  *                        event answer CUDA_ERROR_NOT_READY (default 0:
  *                        events are complete when recorded)
+ *   VG_FAULT_NO_COPY=1   emulation: copies from device to device memory are
+ *                        checked but not carried out (the caller's host
+ *                        cost without the emulation's memmove())
  *   VG_FAULT_COUNT=1     at exit, print the calls per function and the
  *                        objects still allocated to stderr
  */
