@@ -131,6 +131,8 @@ typedef struct VMAFGPUContext {
     struct SwsContext *sws;     ///< scales the distorted frames, NULL: same size
     enum VgScale scale_cuda;    ///< the library scales the distorted CUDA frames
     const char *scale_cuda_refusal; ///< why it cannot, or NULL
+    char **meta_keys;           ///< "lavfi.vmafgpu.<metric>" of metric i
+    unsigned nb_meta_keys;
 #if CONFIG_CUDA
     AVCUDADeviceContext *hwctx; ///< the distorted input's, where scoring runs
     AVBufferRef *device_ref;    ///< keeps hwctx alive until uninit
@@ -1074,22 +1076,40 @@ static int attach_scores(AVFilterContext *ctx, AVFrame *frame, unsigned index)
 {
     VMAFGPUContext *s = ctx->priv;
     unsigned n = vg_metric_count(s->vg);
-    char *key, val[64];
-    int ret;
+    char val[64];
+    int flags = 0, ret;
 
+    /* the library only appends metrics: each key is made once */
+    if (n > s->nb_meta_keys) {
+        char **keys = av_realloc_array(s->meta_keys, n, sizeof(*keys));
+
+        if (!keys)
+            return AVERROR(ENOMEM);
+        s->meta_keys = keys;
+        for (; s->nb_meta_keys < n; s->nb_meta_keys++) {
+            const char *name = vg_metric_name(s->vg, s->nb_meta_keys);
+            /* model names have no length limit */
+            keys[s->nb_meta_keys] = name ? av_asprintf("lavfi.vmafgpu.%s", name) : NULL;
+            if (name && !keys[s->nb_meta_keys])
+                return AVERROR(ENOMEM);
+        }
+    }
+    /* Keys that are new to the frame are added without looking each up
+     * (a search per key makes the frame's scores cost quadratic time);
+     * a frame scored before by another vmafgpu gets its values replaced. */
+    if (!av_dict_get(frame->metadata, "lavfi.vmafgpu.", NULL,
+                     AV_DICT_IGNORE_SUFFIX))
+        flags = AV_DICT_MULTIKEY;
     for (unsigned i = 0; i < n; i++) {
         const char *name = vg_metric_name(s->vg, i);
         double score;
 
-        if (!name || vg_get_score(s->vg, name, index, &score) < 0)
+        if (!name || !s->meta_keys[i] ||
+            vg_get_score(s->vg, name, index, &score) < 0)
             continue;
-        /* model names have no length limit */
-        key = av_asprintf("lavfi.vmafgpu.%s", name);
-        if (!key)
-            return AVERROR(ENOMEM);
         snprintf(val, sizeof(val),
                  s->precision == VG_PRECISION_MAX ? "%.17g" : "%.6f", score);
-        ret = av_dict_set(&frame->metadata, key, val, AV_DICT_DONT_STRDUP_KEY);
+        ret = av_dict_set(&frame->metadata, s->meta_keys[i], val, flags);
         if (ret < 0)
             return ret;
     }
@@ -1491,6 +1511,10 @@ static av_cold void uninit(AVFilterContext *ctx)
     if (!count_taken(ctx, 1) && s->eof_sent)
         s->n_passed = s->frame_cnt;
     av_fifo_freep2(&s->sent);
+    for (unsigned i = 0; i < s->nb_meta_keys; i++)
+        av_freep(&s->meta_keys[i]);
+    av_freep(&s->meta_keys);
+    s->nb_meta_keys = 0;
 
     if (!s->vg)
         goto end;

@@ -149,6 +149,17 @@ else
     fail "metadata $p: frame metadata missing or different" "$w/meta.out" "$w/meta.cmp"
 fi
 
+# a second vmafgpu on frames the first one scored replaces their values:
+# one value per key, the second's (precision=max over the first's %.6f)
+# shellcheck disable=SC2086
+if ff $dis_in $ref_in -lavfi "[1:v]split[r1][r2];[0:v][r1]vmafgpu=$(vmafgpu_opts "$w/meta1.json" default)[o];[o][r2]vmafgpu=$(vmafgpu_opts "$w/meta2.json" max),metadata=mode=print:file=$w/meta2.txt" \
+        -f null - > "$w/meta2.out" 2>&1 &&
+   "$cmp" --meta "$gold" "$w/meta2.txt" $required > "$w/meta2.cmp" 2>&1; then
+    pass "metadata $p: a second vmafgpu replaces the first one's values"
+else
+    fail "metadata $p: a second vmafgpu left other or repeated values" "$w/meta2.out" "$w/meta2.cmp"
+fi
+
 # shellcheck disable=SC2086
 a=$(ff $dis_in -f rawvideo - 2>/dev/null | md5sum | cut -d' ' -f1)
 # shellcheck disable=SC2086
