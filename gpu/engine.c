@@ -567,30 +567,48 @@ fail:
     return ret;
 }
 
-/* make the engine stream wait for work queued on a picture's stream */
-static int order_after(VgCudaEngine *e, CUevent ev, const VgPicture *pic)
+/* the stream a device picture was produced on, when it is not the
+ * engine's own */
+static CUstream picture_stream(const VgCudaEngine *e, const VgPicture *pic)
 {
-    int ret;
-
     if (pic->memory != VG_MEMORY_CUDA || !pic->cuda_stream ||
         pic->cuda_stream == e->dev.stream)
-        return 0;
-    if ((ret = CU(cuEventRecord, ev, pic->cuda_stream)) < 0)
-        return ret;
-    return CU(cuStreamWaitEvent, e->dev.stream, ev, 0);
+        return NULL;
+    return pic->cuda_stream;
 }
 
-/* make a picture's stream wait until the engine has read the picture */
-static int order_before(VgCudaEngine *e, CUevent ev, const VgPicture *pic)
+/* make the engine stream wait for the work queued on the pictures' streams:
+ * one event for both when they share one, as the frames of one FFmpeg
+ * device do */
+static int order_after(VgCudaEngine *e, CUevent ev, const VgPicture *ref,
+                       const VgPicture *dis)
 {
+    CUstream a = picture_stream(e, ref), b = picture_stream(e, dis);
     int ret;
 
-    if (pic->memory != VG_MEMORY_CUDA || !pic->cuda_stream ||
-        pic->cuda_stream == e->dev.stream)
-        return 0;
-    if ((ret = CU(cuEventRecord, ev, e->dev.stream)) < 0)
+    if (a && ((ret = CU(cuEventRecord, ev, a)) < 0 ||
+              (ret = CU(cuStreamWaitEvent, e->dev.stream, ev, 0)) < 0))
         return ret;
-    return CU(cuStreamWaitEvent, pic->cuda_stream, ev, 0);
+    if (b && b != a && ((ret = CU(cuEventRecord, ev, b)) < 0 ||
+                        (ret = CU(cuStreamWaitEvent, e->dev.stream, ev, 0)) < 0))
+        return ret;
+    return 0;
+}
+
+/* make the pictures' streams wait until the engine has read the pictures */
+static int order_before(VgCudaEngine *e, CUevent ev, const VgPicture *ref,
+                        const VgPicture *dis)
+{
+    CUstream a = picture_stream(e, ref), b = picture_stream(e, dis);
+    int ret;
+
+    if (!a && !b)
+        return 0;
+    if ((ret = CU(cuEventRecord, ev, e->dev.stream)) < 0 ||
+        (a && (ret = CU(cuStreamWaitEvent, a, ev, 0)) < 0) ||
+        (b && b != a && (ret = CU(cuStreamWaitEvent, b, ev, 0)) < 0))
+        return ret;
+    return 0;
 }
 
 /* the picture into its image: the slot's, or for a distorted picture to
@@ -652,12 +670,10 @@ static int cuda_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
                   e->slot[(index - 2) % VG_CUDA_SLOTS].done_ev, 0)) < 0)
         goto fail;
 
-    if ((ret = order_after(e, s->in_ev, ref)) < 0 ||
-        (ret = order_after(e, s->in_ev, dis)) < 0 ||
+    if ((ret = order_after(e, s->in_ev, ref, dis)) < 0 ||
         (ret = load_picture(e, s, 0, ref)) < 0 ||
         (ret = load_picture(e, s, 1, dis)) < 0 ||
-        (ret = order_before(e, s->out_ev, ref)) < 0 ||
-        (ret = order_before(e, s->out_ev, dis)) < 0 ||
+        (ret = order_before(e, s->out_ev, ref, dis)) < 0 ||
         (ret = CU(cuMemsetD8Async, s->res, 0, e->res_bytes, e->dev.stream)) < 0)
         goto fail;
     /* device pictures were not seen on the host: their samples are checked

@@ -12,7 +12,8 @@
  * tests/gpu/libcudafault.so (VG_CUDA_DRIVER). Four variants: (a) host
  * pictures on the library's context; (b) NV12 device pictures on a
  * caller's context and stream; (c) P010 device pictures on the library's
- * context, produced on another stream; (d) 10-bit host pictures with
+ * context, produced on other streams (the reference on one, the distorted
+ * pictures alternately on a second one and on the reference's); (d) 10-bit host pictures with
  * events that the emulation completes only after nine queries, so that
  * frames are also waited for with cuEventSynchronize. For each variant a
  * first run counts the driver calls; then, for every N from 1 to that
@@ -100,7 +101,7 @@ static const Variant variants[] = {
       VG_MEMORY_HOST, 0, 0, 0 },
     { 'b', "device nv12, caller's context and stream", VG_PIX_FMT_NV12, 8,
       VG_MEMORY_CUDA, 1, 1, 0 },
-    { 'c', "device p010 on another stream, library's context",
+    { 'c', "device p010 on other streams, library's context",
       VG_PIX_FMT_P010, 10, VG_MEMORY_CUDA, 0, 1, 0 },
     { 'd', "host yuv420p 10-bit, events complete late", VG_PIX_FMT_YUV420P,
       10, VG_MEMORY_HOST, 0, 0, 9 },
@@ -182,6 +183,7 @@ typedef struct Own {
     CUcontext ctx;
     int primary;
     CUstream stream;
+    CUstream stream2;   ///< variant c: the first distorted picture's
     CUdeviceptr buf[4];
 } Own;
 
@@ -299,11 +301,14 @@ static int own_setup(const Variant *v, Own *own, VgPicture pics[4],
     OWN_CU(cuCtxPushCurrent, own->ctx);
     if (v->pic_stream)
         OWN_CU(cuStreamCreate, &own->stream, CU_STREAM_NON_BLOCKING);
+    if (v->pic_stream && !v->caller_ctx)
+        OWN_CU(cuStreamCreate, &own->stream2, CU_STREAM_NON_BLOCKING);
     for (int i = 0; i < 4; i++) {
         fill_noise(v, host, bytes);
         OWN_CU(cuMemAlloc, &own->buf[i], bytes);
         OWN_CU(cuMemcpyHtoD, own->buf[i], host, bytes);
-        describe(v, &pics[i], (uintptr_t)own->buf[i], own->stream);
+        describe(v, &pics[i], (uintptr_t)own->buf[i],
+                 i == 2 && own->stream2 ? own->stream2 : own->stream);
     }
     OWN_CU(cuCtxPopCurrent, &dummy);
     return 0;
@@ -321,6 +326,8 @@ static int own_cleanup(Own *own)
             OWN_CU(cuMemFree, own->buf[i]);
     if (own->stream)
         OWN_CU(cuStreamDestroy, own->stream);
+    if (own->stream2)
+        OWN_CU(cuStreamDestroy, own->stream2);
     OWN_CU(cuCtxPopCurrent, &dummy);
     if (own->primary)
         OWN_CU(cuDevicePrimaryCtxRelease, own->dev);
