@@ -109,6 +109,12 @@ if [ -x "$top/tests/fate/run.sh" ]; then
     count fate $?
 fi
 
+if [ -x "$top/tests/fate/emulated.sh" ]; then
+    step "ffmpeg -lavfi vmafgpu on CUDA frames, emulated driver"
+    "$top/tests/fate/emulated.sh" "$ffmpeg" "$build/lib/tests/gpu/libcudafault.so"
+    count emulated $?
+fi
+
 if [ -x "$top/tests/fate/chunks.sh" ]; then
     step "chunked scoring: merged chunks = the whole run"
     VMAFGPU="$build/lib/tools/vmafgpu" "$top/tests/fate/chunks.sh"
