@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #include <ffnvcodec/dynlink_cuda.h>
 
@@ -282,8 +283,10 @@ static struct {
     int print_counts;
     unsigned event_lag;         ///< VG_FAULT_EVENT_LAG
     int no_copy;                ///< VG_FAULT_NO_COPY
+    int timed;                  ///< VG_FAULT_TIME
     /* counts */
     unsigned long calls[NB_FUNCS];
+    uint64_t ns[NB_FUNCS];      ///< time spent in each function's calls
     unsigned long total, n_selected, fired, errors;
     int fired_func, fired_err;
     unsigned long fired_at;
@@ -431,6 +434,7 @@ __attribute__((constructor)) static void setup(void)
     g.print_counts = (s = getenv("VG_FAULT_COUNT")) && atoi(s) > 0;
     g.event_lag = (s = getenv("VG_FAULT_EVENT_LAG")) ? (unsigned)atoi(s) : 0;
     g.no_copy = (s = getenv("VG_FAULT_NO_COPY")) && atoi(s) > 0;
+    g.timed = (s = getenv("VG_FAULT_TIME")) && atoi(s) > 0;
 
     if (real && *real) {
         g.fwd = 1;
@@ -462,6 +466,14 @@ __attribute__((destructor)) static void teardown(void)
 }
 
 /* ---- counting and injection ------------------------------------------------- */
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 static CUresult enter(int f, const void *site)
 {
@@ -517,8 +529,18 @@ static CUresult leave(int f, CUresult r)
     return r;
 }
 
+/* with VG_FAULT_TIME: the time since t0 (taken on entry) to function f */
+static CUresult timed_leave(int f, CUresult r, uint64_t t0)
+{
+    if (g.timed)
+        __atomic_fetch_add(&g.ns[f], now_ns() - t0, __ATOMIC_RELAXED);
+    return leave(f, r);
+}
+
 #define BEGIN(f)                                                         \
+    const uint64_t t0_ = g.timed ? now_ns() : 0;                         \
     CUresult r_ = enter(f, __builtin_return_address(0));                 \
+    (void)t0_;                                                           \
     if (r_ != CUDA_SUCCESS)                                              \
         return r_
 
@@ -710,6 +732,10 @@ static void print_report(void)
     for (int f = 0; f < NB_FUNCS; f++)
         if (calls[f])
             fprintf(stderr, "cudafault: calls %s %lu\n", funcs[f].name, calls[f]);
+    for (int f = 0; g.timed && f < NB_FUNCS; f++)
+        if (calls[f])
+            fprintf(stderr, "cudafault: ns %s %llu\n", funcs[f].name,
+                    (unsigned long long)__atomic_load_n(&g.ns[f], __ATOMIC_RELAXED));
     fprintf(stderr, "cudafault: total %lu calls, %lu of the selected functions\n",
             st.total, st.selected);
     if (st.fired)
@@ -967,7 +993,7 @@ static CUresult track_gone(int kind, CUresult r, uintptr_t h)
     do {                                                                   \
         if (g.fwd) {                                                       \
             NEED_REAL(f);                                                  \
-            return leave(f, REAL(f, type)(__VA_ARGS__));                   \
+            return timed_leave(f, REAL(f, type)(__VA_ARGS__), t0_);        \
         }                                                                  \
     } while (0)
 
@@ -978,7 +1004,7 @@ static CUresult track_gone(int kind, CUresult r, uintptr_t h)
         pthread_mutex_lock(&g.lock);                                       \
         r2_ = (body);                                                      \
         pthread_mutex_unlock(&g.lock);                                     \
-        return leave(f, r2_);                                              \
+        return timed_leave(f, r2_, t0_);                                   \
     } while (0)
 
 /* -- initialisation and devices -- */

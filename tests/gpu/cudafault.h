@@ -30,6 +30,10 @@
  *   VG_FAULT_NO_COPY=1   emulation: copies from device to device memory are
  *                        checked but not carried out (the caller's host
  *                        cost without the emulation's memmove())
+ *   VG_FAULT_TIME=1      time each function's calls (forwarded or emulated,
+ *                        the shim's bookkeeping included) and print the
+ *                        total nanoseconds per function at exit with
+ *                        VG_FAULT_COUNT
  *   VG_FAULT_COUNT=1     at exit, print the calls per function and the
  *                        objects still allocated to stderr
  */
