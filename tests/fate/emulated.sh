@@ -13,7 +13,7 @@
 #    distorted input of half the size that the library scales,
 #    scale=bicubic): exit status 0, the summary printed, a log entry per
 #    frame, no refused call, nothing left allocated;
-#  - on the nv12 run, every call of the driver functions that only the
+#  - on the nv12 run (VG_SWEEP), every call of the driver functions that only the
 #    filter and the library use (those a run with enable=0 does not make)
 #    fails once in turn (VG_FAULT_N): no crash, no hang, no refused call,
 #    nothing left allocated, an error line that names the function, and a
@@ -25,7 +25,8 @@
 # Usage: tests/fate/emulated.sh FFMPEG SHIM
 #   SHIM  tests/gpu/libcudafault.so of the build (make check builds it)
 # Environment: VG_SHARED_DIR, VG_FATE_WORK, JSONCMP, CC as for run.sh;
-#   VG_FAULT_SAMPLE=K fails every K-th call only (default 1: all)
+#   VG_FAULT_SAMPLE=K fails every K-th call only (default 1: all);
+#   VG_SWEEP=nv12|p010|scale the run swept (default nv12)
 
 set -u
 
@@ -80,13 +81,21 @@ sound() {
 }
 
 vm="vmafgpu=log_fmt=json:log_path=$w/log.json"
-nv12="[0:v]format=nv12,hwupload[d];[1:v]format=nv12,hwupload[r];[d][r]$vm"
-for t in "nv12|$nv12" \
-         "p010|[0:v]format=p010le,hwupload[d];[1:v]format=p010le,hwupload[r];[d][r]$vm" \
-         "nv12, distorted 320x180, scale=bicubic|[0:v]scale=320:180,format=nv12,hwupload[d];[1:v]format=nv12,hwupload[r];[d][r]$vm:scale=bicubic"; do
-    name=${t%%|*}
+# uploads KIND: the graph in front of the filter; graph KIND FILTER
+uploads() {
+    case $1 in
+    nv12)  echo "[0:v]format=nv12,hwupload[d];[1:v]format=nv12,hwupload[r];[d][r]" ;;
+    p010)  echo "[0:v]format=p010le,hwupload[d];[1:v]format=p010le,hwupload[r];[d][r]" ;;
+    scale) echo "[0:v]scale=320:180,format=nv12,hwupload[d];[1:v]format=nv12,hwupload[r];[d][r]" ;;
+    esac
+}
+graph() {
+    case $1 in scale) echo "$(uploads "$1")$2:scale=bicubic" ;; *) echo "$(uploads "$1")$2" ;; esac
+}
+for t in "nv12|nv12" "p010|p010" "scale|nv12, distorted 320x180, scale=bicubic"; do
+    k=${t%%|*} name=${t#*|}
     rm -f "$w/log.json"
-    if emu "$w/clean.out" "${t#*|}" && scored "$w/clean.out" "$w/log.json" &&
+    if emu "$w/clean.out" "$(graph "$k" "$vm")" && scored "$w/clean.out" "$w/log.json" &&
        sound "$w/clean.out"; then
         pass "clean run, $name: $frames frames scored, $(sed -n 's/^cudafault: total \([0-9]*\) calls.*/\1/p' "$w/clean.out") driver calls, none refused, nothing left"
     else
@@ -95,8 +104,11 @@ for t in "nv12|$nv12" \
 done
 
 # the functions only the filter and the library call
-emu "$w/ffonly.out" "[0:v]format=nv12,hwupload[d];[1:v]format=nv12,hwupload[r];[d][r]vmafgpu=enable=0"
-emu "$w/all.out" "$nv12"
+sw=${VG_SWEEP:-nv12}
+case $sw in nv12|p010|scale) ;; *) echo "emulated: VG_SWEEP: nv12, p010 or scale" >&2; exit 1 ;; esac
+sweep=$(graph "$sw" "$vm")
+emu "$w/ffonly.out" "$(graph "$sw" vmafgpu=enable=0)"
+emu "$w/all.out" "$sweep"
 sed -n 's/^cudafault: calls \([a-zA-Z0-9_]*\) .*/\1/p' "$w/ffonly.out" | sort > "$w/ffonly.lst"
 sed -n 's/^cudafault: calls \([a-zA-Z0-9_]*\) .*/\1/p' "$w/all.out" | sort > "$w/all.lst"
 funcs=$(comm -13 "$w/ffonly.lst" "$w/all.lst" | paste -sd, -)
@@ -106,12 +118,12 @@ if [ -z "$funcs" ] || [ ! -s "$w/ffonly.lst" ]; then
     exit 1
 fi
 export VG_FAULT_FUNCS="$funcs"
-emu "$w/count.out" "$nv12"
+emu "$w/count.out" "$sweep"
 n=$(sed -n 's/^cudafault: total [0-9]* calls, \([0-9]*\) of the selected.*/\1/p' "$w/count.out")
 i=1 runs=0 bad=0 crashed=0 hung=0 silent=0 zero=0 unsound=0
 while [ "$i" -le "${n:-0}" ]; do
     rm -f "$w/log.json"
-    VG_FAULT_N=$i emu "$w/f.out" "$nv12"
+    VG_FAULT_N=$i emu "$w/f.out" "$sweep"
     rc=$?
     runs=$((runs + 1))
     f=$(sed -n 's/^cudafault: injected [0-9]* failure(s), first \([a-zA-Z0-9_]*\) at.*/\1/p' "$w/f.out")
@@ -135,9 +147,9 @@ while [ "$i" -le "${n:-0}" ]; do
 done
 what="$runs runs failing each of $n calls to $(echo "$funcs" | tr ',' ' ' | wc -w) functions in turn"
 if [ "$runs" -gt 0 ] && [ $bad = 0 ]; then
-    pass "fault sweep, nv12: $what; each named in an error line, nothing left, no crash or hang"
+    pass "fault sweep, $sw: $what; each named in an error line, nothing left, no crash or hang"
 else
-    fail "fault sweep, nv12: $what: $crashed crashed, $hung hung, $unsound refused calls or left objects, $silent did not name the failure, $zero exited 0 without scores"
+    fail "fault sweep, $sw: $what: $crashed crashed, $hung hung, $unsound refused calls or left objects, $silent did not name the failure, $zero exited 0 without scores"
 fi
 
 echo "$n_pass passed, $n_fail failed"
