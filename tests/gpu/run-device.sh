@@ -60,6 +60,22 @@
 #       sampled into $OUT/soak.csv), or its memcheck variant (a short clip
 #       under compute-sanitizer). Exit status 0 on PASS.
 #
+#   tests/gpu/run-device.sh prepare-bench [BUILD_DIR]
+#       on the build machine: the ffmpeg of prepare-soak, vmafbench, the
+#       driver shim (tests/gpu/libcudafault.so), the FFmpeg with
+#       libvmaf_cuda of ../shared/anchor (for measurements only), the
+#       p1080 and p2160 corpus pairs and the raw 640x360 pair in the carry
+#       folder .devcarry-bench/.
+#
+#   sh tests/gpu/run-device.sh bench throughput|host|graph
+#       on the GPU machine, with .devcarry-bench/ carried along, one part
+#       per call (each fits a 10-minute command): tests/bench/throughput.sh
+#       against libvmaf_cuda with vmafbench (VG_RUNS, default 2);
+#       tests/bench/host-cost.sh forwarding to the real driver (the
+#       driver's time per call and per scored frame); or
+#       tests/bench/graph-inputs.sh on NVDEC for both pairs. Output in
+#       $OUT/bench-PART.log.
+#
 #   tests/gpu/run-device.sh prepare-nvdec [BUILD_DIR]
 #       on the build machine, with the encoders of tests/fate/nvdec-clips.sh
 #       installed: the ffmpeg of prepare-soak, tests/fate/jsoncmp and the
@@ -92,6 +108,7 @@ CARRY=.devcarry-cuda
 SOAK_CARRY=.devcarry-soak
 NVDEC_CARRY=.devcarry-nvdec
 SCALE_CARRY=.devcarry-scale
+BENCH_CARRY=.devcarry-bench
 
 # carry_exclude NAME: list the carry folder NAME in the checkout's
 # info/exclude (a path relative to the checkout in a main checkout,
@@ -534,8 +551,71 @@ soak() { # soak | memcheck
     return $rc
 }
 
+prepare_bench() {
+    src=$(cd "$(dirname "$0")/../.." && pwd)
+    build=${1:-$src/../build-cuda-device}
+    shared=${VG_SHARED_DIR:-$src/../shared}
+    root=${VG_CARRY_ROOT:-$src}
+    set -e
+    build_ffmpeg
+    make -j2 tests/bench/vmafbench tests/gpu/libcudafault.so
+    c=$root/$BENCH_CARRY
+    rm -rf "${c:?}"
+    mkdir -p "$c/lib" "$c/corpus"
+    cp "$build/ffmpeg/ffmpeg" "$shared/anchor/ffmpeg-anchor" "$c/"
+    strip -o "$c/vmafbench" tests/bench/vmafbench
+    cp tests/gpu/libcudafault.so "$c/lib/"
+    for b in "$c/ffmpeg" "$c/ffmpeg-anchor" "$c/vmafbench"; do
+        copy_libs "$b" "$c/lib"
+    done
+    cp "$shared/corpus/p1080_dist_crf32.mp4" "$shared/corpus/p1080_ref.mp4" \
+        "$shared/corpus/p2160_dist_x265crf30.mp4" "$shared/corpus/p2160_ref.mp4" \
+        "$shared/corpus/raw/r640x360_yuv444p_ref.yuv" \
+        "$shared/corpus/raw/r640x360_yuv444p_dist.yuv" "$c/corpus/"
+    gzip -9 -f "$c/ffmpeg" "$c/ffmpeg-anchor" "$c/vmafbench" "$c"/corpus/*.yuv
+    carry_exclude "$BENCH_CARRY"
+    du -sh "$c"
+    echo "now: run tool, command 'sh tests/gpu/run-device.sh bench throughput' (or host, graph), carry ['$BENCH_CARRY']"
+}
+
+bench() { # throughput | host | graph
+    out=${OUT:-/tmp/run-device-out}
+    mkdir -p "$out"
+    c=$PWD/$BENCH_CARRY
+    for z in "$c"/*.gz "$c"/corpus/*.gz; do
+        [ -f "$z" ] && gunzip -f "$z"
+    done
+    chmod +x "$c/ffmpeg" "$c/ffmpeg-anchor" "$c/vmafbench"
+    export LD_LIBRARY_PATH="$c/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" VG_CORPUS_DIR="$c/corpus"
+    echo "device: $(nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader 2>&1 | head -1)" |
+        tee -a "$out/summary.txt"
+    case $1 in
+    throughput)
+        VG_RUNS=${VG_RUNS:-2} sh tests/bench/throughput.sh "$c/ffmpeg" "$c/ffmpeg-anchor" \
+            "$c/vmafbench" "$c/corpus/r640x360_yuv444p_ref.yuv" \
+            "$c/corpus/r640x360_yuv444p_dist.yuv" > "$out/bench-$1.log" 2>&1 ;;
+    host)
+        real=$(ldconfig -p | awk '/libcuda\.so\.1 / { print $NF; exit }')
+        echo "the real driver: ${real:-not found}" > "$out/bench-$1.log"
+        [ -n "$real" ] &&
+            VG_FAULT_REAL=$real VG_RUNS=${VG_RUNS:-2} sh tests/bench/host-cost.sh \
+                "$c/lib/libcudafault.so" "$c/ffmpeg" >> "$out/bench-$1.log" 2>&1 ;;
+    graph)
+        for p in "p1080_dist_crf32.mp4 p1080_ref.mp4" "p2160_dist_x265crf30.mp4 p2160_ref.mp4"; do
+            VG_PAIR=$p VG_LOOPS=19 VG_HWACCEL=cuda VG_RUNS=${VG_RUNS:-2} \
+                sh tests/bench/graph-inputs.sh "$c/ffmpeg" || return 1
+        done > "$out/bench-$1.log" 2>&1 ;;
+    *) echo "run-device: bench throughput|host|graph" >&2; return 2 ;;
+    esac
+    rc=$?
+    grep "^|" "$out/bench-$1.log" | tee -a "$out/summary.txt"
+    return $rc
+}
+
 case ${1:-} in
 prepare) shift; prepare "$@" ;;
+prepare-bench) shift; prepare_bench "$@" ;;
+bench) shift; bench "${1:-}" ;;
 prepare-soak) shift; prepare_soak "$@" ;;
 prepare-nvdec) shift; prepare_nvdec "$@" ;;
 nvdec) nvdec ;;
@@ -547,5 +627,5 @@ run-rest) run rest_steps ;;
 features) shift; run_features "$@" ;;
 soak) soak soak ;;
 soak-memcheck) soak memcheck ;;
-*) echo "usage: $0 prepare [BUILD_DIR] | run | run-parity | run-rest | features FEATURE... | prepare-soak [BUILD_DIR] | soak | soak-memcheck | prepare-nvdec [BUILD_DIR] | nvdec | prepare-scale [FFMPEG] | scale" >&2; exit 2 ;;
+*) echo "usage: $0 prepare [BUILD_DIR] | run | run-parity | run-rest | features FEATURE... | prepare-soak [BUILD_DIR] | soak | soak-memcheck | prepare-bench [BUILD_DIR] | bench throughput|host|graph | prepare-nvdec [BUILD_DIR] | nvdec | prepare-scale [FFMPEG] | scale" >&2; exit 2 ;;
 esac
