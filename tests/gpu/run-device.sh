@@ -119,11 +119,23 @@ carry_exclude() {
     grep -qx "/$1/" "$excl" 2>/dev/null || echo "/$1/" >> "$excl"
 }
 
-prepare() {
+# the GPU's name, driver and compute capability, for the logs
+device_name() {
+    nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader 2>&1 | head -1
+}
+
+# build_paths [BUILD_DIR]: src (this checkout), build (default
+# ../build-cuda-device beside it), shared and root (the checkout whose tree
+# the GPU machine gets) for the prepare steps
+build_paths() {
     src=$(cd "$(dirname "$0")/../.." && pwd)
     build=${1:-$src/../build-cuda-device}
     shared=${VG_SHARED_DIR:-$src/../shared}
-    root=${VG_CARRY_ROOT:-$src}   # repository whose tree the GPU machine gets
+    root=${VG_CARRY_ROOT:-$src}
+}
+
+prepare() {
+    build_paths "$@"
     set -e
     mkdir -p "$build"
     cd "$build"
@@ -243,7 +255,7 @@ run_setup() {
     fails=0
     summary=$out/summary.txt
     : > "$summary"
-    note "device: $(nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader 2>&1 | head -1)"
+    note "device: $(device_name)"
 }
 note() { echo "$*" | tee -a "$summary"; }
 step() { # name, command...
@@ -426,10 +438,7 @@ copy_libs() {
 }
 
 prepare_soak() {
-    src=$(cd "$(dirname "$0")/../.." && pwd)
-    build=${1:-$src/../build-cuda-device}
-    shared=${VG_SHARED_DIR:-$src/../shared}
-    root=${VG_CARRY_ROOT:-$src}
+    build_paths "$@"
     set -e
     build_ffmpeg
     rm -rf "${root:?}/$SOAK_CARRY"
@@ -476,7 +485,7 @@ carry_open() {
     fi
     chmod +x "$c/ffmpeg" "$c/jsoncmp"
     export LD_LIBRARY_PATH="$PWD/$c/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-    echo "device: $(nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader 2>&1 | head -1)" |
+    echo "device: $(device_name)" |
         tee -a "$out/summary.txt"
 }
 
@@ -508,9 +517,7 @@ scale() {
 }
 
 prepare_nvdec() {
-    src=$(cd "$(dirname "$0")/../.." && pwd)
-    build=${1:-$src/../build-cuda-device}
-    root=${VG_CARRY_ROOT:-$src}
+    build_paths "$@"
     set -e
     build_ffmpeg
     c=$root/$NVDEC_CARRY
@@ -542,7 +549,7 @@ soak() { # soak | memcheck
     fi
     chmod +x "$SOAK_CARRY/ffmpeg"
     export LD_LIBRARY_PATH="$PWD/$SOAK_CARRY/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-    echo "device: $(nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader 2>&1 | head -1)" |
+    echo "device: $(device_name)" |
         tee -a "$out/summary.txt"
     SOAK_CSV=$out/soak.csv VG_REQUIRE_GPU=1 VG_CORPUS_DIR=$PWD/$SOAK_CARRY/corpus \
         sh tests/fate/soak.sh "$1" "$PWD/$SOAK_CARRY/ffmpeg" > "$out/soak-$1.log" 2>&1
@@ -552,10 +559,7 @@ soak() { # soak | memcheck
 }
 
 prepare_bench() {
-    src=$(cd "$(dirname "$0")/../.." && pwd)
-    build=${1:-$src/../build-cuda-device}
-    shared=${VG_SHARED_DIR:-$src/../shared}
-    root=${VG_CARRY_ROOT:-$src}
+    build_paths "$@"
     set -e
     build_ffmpeg
     make -j2 tests/bench/vmafbench tests/gpu/libcudafault.so
@@ -587,7 +591,7 @@ bench() { # throughput | host | graph
     done
     chmod +x "$c/ffmpeg" "$c/ffmpeg-anchor" "$c/vmafbench"
     export LD_LIBRARY_PATH="$c/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" VG_CORPUS_DIR="$c/corpus"
-    echo "device: $(nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader 2>&1 | head -1)" |
+    echo "device: $(device_name)" |
         tee -a "$out/summary.txt"
     case $1 in
     throughput)
