@@ -13,12 +13,12 @@
 #    distorted input of half the size that the library scales,
 #    scale=bicubic): exit status 0, the summary printed, a log entry per
 #    frame, no refused call, nothing left allocated;
-#  - on the nv12 run (VG_SWEEP), every call of the driver functions that only the
-#    filter and the library use (those a run with enable=0 does not make)
-#    fails once in turn (VG_FAULT_N): no crash, no hang, no refused call,
-#    nothing left allocated, an error line that names the function, and a
-#    non-zero exit status unless every frame was scored (a failure while
-#    closing can only be logged).
+#  - on the nv12 run (VG_SWEEP), every call of the driver functions that
+#    only the filter and the library use (those a run with enable=0 does
+#    not make) fails once in turn (VG_FAULT_N): no crash, no hang, no
+#    refused call, nothing left allocated, an error line that names the
+#    function, and a non-zero exit status unless every frame was scored
+#    (a failure while closing can only be logged).
 # Prints one line per test and "N passed, N failed"; exits 1 if any test
 # failed, 77 when the shim was not built (no CUDA toolkit at configure).
 #

@@ -13,9 +13,10 @@
  * pictures on the library's context; (b) NV12 device pictures on a
  * caller's context and stream; (c) P010 device pictures on the library's
  * context, produced on other streams (the reference on one, the distorted
- * pictures alternately on a second one and on the reference's); (d) 10-bit host pictures with
- * events that the emulation completes only after nine queries, so that
- * frames are also waited for with cuEventSynchronize. For each variant a
+ * pictures alternately on a second one and on the reference's); (d)
+ * 10-bit host pictures with events that the emulation completes only
+ * after nine queries, so that frames are also waited for with
+ * cuEventSynchronize. For each variant a
  * first run counts the driver calls; then, for every N from 1 to that
  * count, a run in a forked child fails the Nth call (VG_FAULT_N, with
  * VG_FAULT_FUNCS=all or the --funcs list) and must:
