@@ -38,6 +38,13 @@
 #       checkasm takes about seven minutes on an H200), run-rest all the
 #       rest.
 #
+#   sh tests/gpu/run-device.sh run-host
+#       for a change to the host code alone, the kernels unchanged since
+#       the last full run (about four minutes): the loader test, checkgpu
+#       and its memcheck on the quick cases, the sequential sums, the
+#       scaler, checkasm --quick, the CLI against the goldens, the fault
+#       sweep and threads8.
+#
 #   sh tests/gpu/run-device.sh features FEATURE...
 #       on the GPU machine, with .devcarry-cuda/ carried along: checkasm
 #       --test=FEATURE and its memcheck (--quick) for each, then the
@@ -316,6 +323,43 @@ run_features() {
     [ $fails = 0 ]
 }
 
+# the CLI with --backend cuda on the raw corpus pairs against the goldens
+cli_goldens() {
+    # the features of the golden runs (every one the CUDA backend has)
+    feature_args=
+    for f in ${CLI_FEATURES:-psnr}; do
+        feature_args="$feature_args --feature $f"
+    done
+    for row in "r640x360_444p8 r640x360_yuv444p 640 360 444 8 1" \
+               "r640x360_422p10 r640x360_yuv422p10le 640 360 422 10 1" \
+               "r352x288_420p12 r352x288_yuv420p12le 352 288 420 12 1" \
+               "r577x323_420p8 r577x323_yuv420p 577 323 420 8 0"; do
+        set -- $row
+        if [ "$7" = 1 ]; then
+            golden=$CARRY/golden/hp/$1.json prec=max
+        else
+            golden=$CARRY/golden/$1.FROM_FFMPEG.json prec=default
+        fi
+        step "cli-$1" "$bin/vmafgpu" -r "$c/$2_ref.yuv" -d "$c/$2_dist.yuv" \
+            -w "$3" -h "$4" -p "$5" -b "$6" --backend cuda --threads 2 \
+            $feature_args --json --precision $prec -o "$out/$1.json" -q &&
+        step "golden-$1" python3 -c "$compare_py" "$golden" "$out/$1.json" "$7"
+        tail -1 "$out/golden-$1.log" 2>/dev/null | sed "s/^/  $1: /" | tee -a "$summary"
+    done
+    cli_v1_models
+}
+
+# the driver-fault sweep on the real driver, and threads8
+fault_steps() {
+    # every FAULT_SAMPLE-th driver call of a scoring run fails, on the real
+    # driver; then eight contexts at once in eight threads
+    step fault "$bin/test_fault" --real --shim="$PWD/$bin/libcudafault.so" \
+        --sample="${FAULT_SAMPLE:-8}"
+    grep -E "^test_fault: real: [0-9]|^FAIL" "$out/fault.log" | head -n 20 | tee -a "$summary"
+    step threads8 env VG_REQUIRE_GPU=1 "$bin/threads8"
+    grep -E "^threads8: (PASS|FAIL)" "$out/threads8.log" | tee -a "$summary"
+}
+
 # make check-gpu's programs, and the loader test
 parity_steps() {
     step loader "$bin/test_cuda_loader"
@@ -361,28 +405,7 @@ rest_steps() {
         fails=$((fails + 1))
     fi
 
-    # the features of the golden runs (every one the CUDA backend has)
-    feature_args=
-    for f in ${CLI_FEATURES:-psnr}; do
-        feature_args="$feature_args --feature $f"
-    done
-    for row in "r640x360_444p8 r640x360_yuv444p 640 360 444 8 1" \
-               "r640x360_422p10 r640x360_yuv422p10le 640 360 422 10 1" \
-               "r352x288_420p12 r352x288_yuv420p12le 352 288 420 12 1" \
-               "r577x323_420p8 r577x323_yuv420p 577 323 420 8 0"; do
-        set -- $row
-        if [ "$7" = 1 ]; then
-            golden=$CARRY/golden/hp/$1.json prec=max
-        else
-            golden=$CARRY/golden/$1.FROM_FFMPEG.json prec=default
-        fi
-        step "cli-$1" "$bin/vmafgpu" -r "$c/$2_ref.yuv" -d "$c/$2_dist.yuv" \
-            -w "$3" -h "$4" -p "$5" -b "$6" --backend cuda --threads 2 \
-            $feature_args --json --precision $prec -o "$out/$1.json" -q &&
-        step "golden-$1" python3 -c "$compare_py" "$golden" "$out/$1.json" "$7"
-        tail -1 "$out/golden-$1.log" 2>/dev/null | sed "s/^/  $1: /" | tee -a "$summary"
-    done
-    cli_v1_models
+    cli_goldens
     step bench "$bin/cudabench" 200
     grep "^cudabench" "$out/bench.log" | tee -a "$summary"
     step vifbench "$bin/vifbench" 100
@@ -394,13 +417,31 @@ rest_steps() {
     grep "^vmafbench" "$out/vmafbench.log" | tee -a "$summary"
     step checkasm-bench env VG_REQUIRE_GPU=1 "$bin/checkasm" --bench
     grep "^checkasm: bench" "$out/checkasm-bench.log" | tee -a "$summary"
-    # every FAULT_SAMPLE-th driver call of a scoring run fails, on the real
-    # driver; then eight contexts at once in eight threads
-    step fault "$bin/test_fault" --real --shim="$PWD/$bin/libcudafault.so" \
-        --sample="${FAULT_SAMPLE:-8}"
-    grep -E "^test_fault: real: [0-9]|^FAIL" "$out/fault.log" | head -n 20 | tee -a "$summary"
-    step threads8 env VG_REQUIRE_GPU=1 "$bin/threads8"
-    grep -E "^threads8: (PASS|FAIL)" "$out/threads8.log" | tee -a "$summary"
+    fault_steps
+}
+
+# for a change to the host code alone (the engine's scheduling, the
+# device's calls), the kernels unchanged since the last full run: the
+# loader test, checkgpu (and its memcheck on the quick cases), the
+# sequential sums, the scaler, checkasm --quick, the CLI against the
+# goldens, the fault sweep and threads8
+host_steps() {
+    step loader "$bin/test_cuda_loader"
+    step checkgpu env VG_REQUIRE_GPU=1 "$bin/checkgpu" ${CHECKGPU_SEED:+--seed=$CHECKGPU_SEED}
+    grep "^checkgpu:" "$out/checkgpu.log" | tee -a "$summary"
+    step seqsum env VG_REQUIRE_GPU=1 "$bin/test_seqsum"
+    step scale env VG_REQUIRE_GPU=1 "$bin/test_scale"
+    step checkasm-quick env VG_REQUIRE_GPU=1 "$bin/checkasm" --quick \
+        ${CHECKASM_SEED:+--seed=$CHECKASM_SEED}
+    grep "^checkasm: [^ ]" "$out/checkasm-quick.log" | tail -1 | tee -a "$summary"
+    if command -v compute-sanitizer > /dev/null; then
+        step memcheck-quick timeout "${SANITIZER_TIMEOUT:-150}" compute-sanitizer \
+            --tool memcheck --leak-check full --error-exitcode 1 \
+            env VG_REQUIRE_GPU=1 "$bin/checkgpu" --quick
+        grep -E "ERROR SUMMARY|^checkgpu: [0-9]" "$out/memcheck-quick.log" | tail -2 | tee -a "$summary"
+    fi
+    cli_goldens
+    fault_steps
 }
 
 # $1: the steps (parity_steps, rest_steps or both)
@@ -628,6 +669,7 @@ scale) scale ;;
 run) run parity_steps rest_steps ;;
 run-parity) run parity_steps ;;
 run-rest) run rest_steps ;;
+run-host) run host_steps ;;
 features) shift; run_features "$@" ;;
 soak) soak soak ;;
 soak-memcheck) soak memcheck ;;
