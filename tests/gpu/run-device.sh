@@ -320,6 +320,7 @@ run_features() {
     done
     [ -n "${NO_CLI:-}" ] || cli_v1_models
     note "run-device: $fails step(s) failed"
+    pack_out
     [ $fails = 0 ]
 }
 
@@ -444,6 +445,16 @@ host_steps() {
     fault_steps
 }
 
+# the device tool brings back at most eight files from $OUT: past that,
+# every file but the summary goes into logs.tar.gz
+pack_out() {
+    [ "$(find "$out" -type f | wc -l)" -le 8 ] && return 0
+    (cd "$out" &&
+        find . -type f ! -name summary.txt ! -name logs.tar.gz ! -name .packed > .packed &&
+        tar -czf logs.tar.gz -T .packed &&
+        xargs rm -f < .packed && rm -f .packed)
+}
+
 # $1: the steps (parity_steps, rest_steps or both)
 run() {
     run_setup
@@ -451,6 +462,7 @@ run() {
         $part
     done
     note "run-device: $fails step(s) failed"
+    pack_out
     [ $fails = 0 ]
 }
 
