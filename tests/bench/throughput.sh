@@ -15,7 +15,9 @@
 #   replayed + vmafgpu
 #   the library alone, frames resident (tests/bench/vmafbench), if given
 #   time to first score: a one-frame run less the same build's one-frame
-#   decode (library set-up, kernel module load, the first frame)
+#   decode (library set-up, kernel module load, the first frame), and
+#   split: a one-frame run into vmafgpu=enable=0 (the graph's share, the
+#   same for any filter joining the pair) against one scored
 #   steady state of the replay rows: the frames a run twice as long adds
 #   over the time it adds, which leaves out what both lengths pay once
 #   (process and CUDA start-up, decoding the frames to replay)
@@ -118,13 +120,16 @@ steady() {
 # build, with and without scoring; the difference is the time to first score
 startup() {
     size=$1
-    d= da= o= a=
+    d= da= o= a= p=
     i=0
     while [ $i -lt $((2 * runs)) ]; do
         # shellcheck disable=SC2086
         d="$d $(secs "$ours" $hw $dec -i "$dis" $dec -i "$ref" -frames:v 1 -map 0:v -map 1:v -f null -)"
         # shellcheck disable=SC2086
         da="$da $(secs "$anchor" $hw $dec -i "$dis" $dec -i "$ref" -frames:v 1 -map 0:v -map 1:v -f null -)"
+        # shellcheck disable=SC2086
+        p="$p $(secs "$ours" $hw $dec -i "$dis" $dec -i "$ref" -frames:v 1 \
+            -lavfi "[0:v][1:v]vmafgpu=enable=0" -f null -)"
         # shellcheck disable=SC2086
         o="$o $(secs "$ours" $hw $dec -i "$dis" $dec -i "$ref" -frames:v 1 \
             -lavfi "[0:v][1:v]vmafgpu=model=version=vmaf_v0.6.1" -f null -)"
@@ -135,6 +140,7 @@ startup() {
     done
     eval "start_dec_$size=$(best min $d)"
     eval "start_deca_$size=$(best min $da)"
+    eval "start_pair_$size=$(best min $p)"
     eval "start_ours_$size=$(best min $o)"
     eval "start_anchor_$size=$(best min $a)"
 }
@@ -173,7 +179,7 @@ lib_1080=- lib_2160=-
 for size in 1080 2160; do
     for k in dec_ours dec_anchor pair_ours vmaf_ours vmaf_anchor replay_ours replay_anchor \
              rvmaf_ours rvmaf_anchor steady_rp steady_ro steady_ra start_dec \
-             start_deca start_ours start_anchor; do
+             start_deca start_pair start_ours start_anchor; do
         eval "[ -n \"\${${k}_$size:-}\" ] || ${k}_$size=-"
     done
 done
@@ -210,6 +216,8 @@ echo "| replay + vmafgpu, steady state / the library alone | $(ratio "$steady_ro
 echo "| vmafgpu / libvmaf_cuda on replay, steady state | $(ratio "$steady_ro_1080" "$steady_ra_1080") | $(ratio "$steady_ro_2160" "$steady_ra_2160") |"
 echo "| one-frame decode of the pair, ms (our build / libvmaf's) | $(ms "$start_dec_1080") / $(ms "$start_deca_1080") | $(ms "$start_dec_2160") / $(ms "$start_deca_2160") |"
 echo "| time to first score, ms: vmafgpu / libvmaf_cuda (a one-frame run less the same build's one-frame decode) | $(ms "$start_ours_1080" "$start_dec_1080") / $(ms "$start_anchor_1080" "$start_deca_1080") | $(ms "$start_ours_2160" "$start_dec_2160") / $(ms "$start_anchor_2160" "$start_deca_2160") |"
+echo "| of which the graph's: vmafgpu=enable=0, a one-frame run less the one-frame decode, ms | $(ms "$start_pair_1080" "$start_dec_1080") | $(ms "$start_pair_2160" "$start_dec_2160") |"
+echo "| of which scoring's: a one-frame run scored less unscored, ms | $(ms "$start_ours_1080" "$start_pair_1080") | $(ms "$start_ours_2160" "$start_pair_2160") |"
 for v in $dec_ours_1080 $vmaf_ours_1080 $vmaf_anchor_1080 $rvmaf_ours_1080 $rvmaf_anchor_1080 \
          $dec_ours_2160 $vmaf_ours_2160 $vmaf_anchor_2160 $rvmaf_ours_2160 $rvmaf_anchor_2160; do
     [ "$v" = failed ] && failed=1
