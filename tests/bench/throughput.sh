@@ -117,7 +117,8 @@ steady() {
 }
 
 # startup SIZE: the best (shortest) of 2 x VG_RUNS one-frame runs of each
-# build, with and without scoring; the difference is the time to first score
+# build, with and without scoring (and ours into vmafgpu=enable=0); the
+# difference is the time to first score
 startup() {
     size=$1
     d= da= o= a= p=

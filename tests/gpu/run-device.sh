@@ -361,13 +361,18 @@ fault_steps() {
     grep -E "^threads8: (PASS|FAIL)" "$out/threads8.log" | tee -a "$summary"
 }
 
-# make check-gpu's programs, and the loader test
-parity_steps() {
+# the loader test and make check-gpu's programs but checkasm
+program_steps() {
     step loader "$bin/test_cuda_loader"
     step checkgpu env VG_REQUIRE_GPU=1 "$bin/checkgpu" ${CHECKGPU_SEED:+--seed=$CHECKGPU_SEED}
     step seqsum env VG_REQUIRE_GPU=1 "$bin/test_seqsum"
     step scale env VG_REQUIRE_GPU=1 "$bin/test_scale"
     grep "^checkgpu:" "$out/checkgpu.log" | tee -a "$summary"
+}
+
+# make check-gpu's programs, and the loader test
+parity_steps() {
+    program_steps
     step checkasm env VG_REQUIRE_GPU=1 "$bin/checkasm" ${CHECKASM_SEED:+--seed=$CHECKASM_SEED}
     step checkasm-ciede-whole env VG_CIEDE_RECORDS=0 VG_REQUIRE_GPU=1 "$bin/checkasm" \
         --test=ciede --quick ${CHECKASM_SEED:+--seed=$CHECKASM_SEED}
@@ -427,11 +432,7 @@ rest_steps() {
 # sequential sums, the scaler, checkasm --quick, the CLI against the
 # goldens, the fault sweep and threads8
 host_steps() {
-    step loader "$bin/test_cuda_loader"
-    step checkgpu env VG_REQUIRE_GPU=1 "$bin/checkgpu" ${CHECKGPU_SEED:+--seed=$CHECKGPU_SEED}
-    grep "^checkgpu:" "$out/checkgpu.log" | tee -a "$summary"
-    step seqsum env VG_REQUIRE_GPU=1 "$bin/test_seqsum"
-    step scale env VG_REQUIRE_GPU=1 "$bin/test_scale"
+    program_steps
     step checkasm-quick env VG_REQUIRE_GPU=1 "$bin/checkasm" --quick \
         ${CHECKASM_SEED:+--seed=$CHECKASM_SEED}
     grep "^checkasm: [^ ]" "$out/checkasm-quick.log" | tail -1 | tee -a "$summary"
@@ -440,6 +441,9 @@ host_steps() {
             --tool memcheck --leak-check full --error-exitcode 1 \
             env VG_REQUIRE_GPU=1 "$bin/checkgpu" --quick
         grep -E "ERROR SUMMARY|^checkgpu: [0-9]" "$out/memcheck-quick.log" | tail -2 | tee -a "$summary"
+    else
+        note "compute-sanitizer: not found"
+        fails=$((fails + 1))
     fi
     cli_goldens
     fault_steps
