@@ -38,6 +38,8 @@
 #   VG_RUNS         runs per figure (default 3)
 #   VG_REPLAY       extra passes of the replayed frames (default 199)
 #   VG_SIZES        the sizes measured (default "1080 2160")
+#   VG_ROWS         "startup" for the time to first score rows alone (a
+#                   minute on the GPU); default: every row
 #   VG_FATE_WORK    work directory (default: a temporary one, removed)
 
 set -u
@@ -153,6 +155,10 @@ for size in ${VG_SIZES:-1080 2160}; do
     *) echo "throughput: VG_SIZES: unknown size $size (1080, 2160)" >&2; exit 2 ;;
     esac
     echo "throughput: ${size}p, $runs runs per figure" >&2
+    if [ "${VG_ROWS:-all}" = startup ]; then
+        startup "$size"
+        continue
+    fi
     in="$hw $dec -stream_loop $loops -i $dis $dec -stream_loop $loops -i $ref"
     ours_args="$in -map 0:v -map 1:v -f null -"
     anchor_args=$ours_args
@@ -184,7 +190,7 @@ for size in 1080 2160; do
         eval "[ -n \"\${${k}_$size:-}\" ] || ${k}_$size=-"
     done
 done
-if [ $# -ge 5 ]; then
+if [ $# -ge 5 ] && [ "${VG_ROWS:-all}" != startup ]; then
     echo "throughput: the library alone (vmafbench)" >&2
     "$3" "$4" "$5" 1200 > "$w/vmafbench.out" 2>&1 || failed=1
     lib_1080=$(awk '/^vmafbench/ && /1920x1080/ && /nv12/ && /vmaf_v0.6.1/ { for (i = 1; i <= NF; i++) if ($i ~ /^frames\/s/) { print $(i - 1); exit } }' "$w/vmafbench.out")
@@ -195,32 +201,39 @@ fi
 ms() {
     awk -v a="$1" -v b="${2:-0}" 'BEGIN { if (a + 0 > 0 && b + 0 >= 0) printf "%.0f", (a - b) * 1000; else printf "-" }'
 }
-echo "| path (vmaf_v0.6.1, best of $runs) | 1080p fps | 2160p fps |"
-echo "| --- | --- | --- |"
-echo "| NVDEC decode of the pair alone (our build / libvmaf's) | $dec_ours_1080 / $dec_anchor_1080 | $dec_ours_2160 / $dec_anchor_2160 |"
-echo "| NVDEC into vmafgpu=enable=0 (paired, none scored) | $pair_ours_1080 | $pair_ours_2160 |"
-echo "| NVDEC + libvmaf_cuda | $vmaf_anchor_1080 | $vmaf_anchor_2160 |"
-echo "| NVDEC + vmafgpu | $vmaf_ours_1080 | $vmaf_ours_2160 |"
-echo "| replay alone (our build / libvmaf's) | $replay_ours_1080 / $replay_anchor_1080 | $replay_ours_2160 / $replay_anchor_2160 |"
-echo "| replay + libvmaf_cuda | $rvmaf_anchor_1080 | $rvmaf_anchor_2160 |"
-echo "| replay + vmafgpu | $rvmaf_ours_1080 | $rvmaf_ours_2160 |"
-echo "| the library alone (vmafbench, resident frames) | $lib_1080 | $lib_2160 |"
-echo "| replay alone, steady state (frames added / time added) | $steady_rp_1080 | $steady_rp_2160 |"
-echo "| replay + libvmaf_cuda, steady state | $steady_ra_1080 | $steady_ra_2160 |"
-echo "| replay + vmafgpu, steady state | $steady_ro_1080 | $steady_ro_2160 |"
-echo "| vmafgpu / libvmaf_cuda on NVDEC | $(ratio "$vmaf_ours_1080" "$vmaf_anchor_1080") | $(ratio "$vmaf_ours_2160" "$vmaf_anchor_2160") |"
-echo "| vmafgpu on NVDEC / decode alone | $(ratio "$vmaf_ours_1080" "$dec_ours_1080") | $(ratio "$vmaf_ours_2160" "$dec_ours_2160") |"
-echo "| the pair joined, unscored / decode alone | $(ratio "$pair_ours_1080" "$dec_ours_1080") | $(ratio "$pair_ours_2160" "$dec_ours_2160") |"
-echo "| vmafgpu / libvmaf_cuda on replay | $(ratio "$rvmaf_ours_1080" "$rvmaf_anchor_1080") | $(ratio "$rvmaf_ours_2160" "$rvmaf_anchor_2160") |"
-echo "| replay + vmafgpu / the library alone | $(ratio "$rvmaf_ours_1080" "$lib_1080") | $(ratio "$rvmaf_ours_2160" "$lib_2160") |"
-echo "| replay + vmafgpu, steady state / the library alone | $(ratio "$steady_ro_1080" "$lib_1080") | $(ratio "$steady_ro_2160" "$lib_2160") |"
-echo "| vmafgpu / libvmaf_cuda on replay, steady state | $(ratio "$steady_ro_1080" "$steady_ra_1080") | $(ratio "$steady_ro_2160" "$steady_ra_2160") |"
+if [ "${VG_ROWS:-all}" = startup ]; then
+    echo "| start-up (vmaf_v0.6.1, best of $((2 * runs))) | 1080p | 2160p |"
+    echo "| --- | --- | --- |"
+else
+    echo "| path (vmaf_v0.6.1, best of $runs) | 1080p fps | 2160p fps |"
+    echo "| --- | --- | --- |"
+    echo "| NVDEC decode of the pair alone (our build / libvmaf's) | $dec_ours_1080 / $dec_anchor_1080 | $dec_ours_2160 / $dec_anchor_2160 |"
+    echo "| NVDEC into vmafgpu=enable=0 (paired, none scored) | $pair_ours_1080 | $pair_ours_2160 |"
+    echo "| NVDEC + libvmaf_cuda | $vmaf_anchor_1080 | $vmaf_anchor_2160 |"
+    echo "| NVDEC + vmafgpu | $vmaf_ours_1080 | $vmaf_ours_2160 |"
+    echo "| replay alone (our build / libvmaf's) | $replay_ours_1080 / $replay_anchor_1080 | $replay_ours_2160 / $replay_anchor_2160 |"
+    echo "| replay + libvmaf_cuda | $rvmaf_anchor_1080 | $rvmaf_anchor_2160 |"
+    echo "| replay + vmafgpu | $rvmaf_ours_1080 | $rvmaf_ours_2160 |"
+    echo "| the library alone (vmafbench, resident frames) | $lib_1080 | $lib_2160 |"
+    echo "| replay alone, steady state (frames added / time added) | $steady_rp_1080 | $steady_rp_2160 |"
+    echo "| replay + libvmaf_cuda, steady state | $steady_ra_1080 | $steady_ra_2160 |"
+    echo "| replay + vmafgpu, steady state | $steady_ro_1080 | $steady_ro_2160 |"
+    echo "| vmafgpu / libvmaf_cuda on NVDEC | $(ratio "$vmaf_ours_1080" "$vmaf_anchor_1080") | $(ratio "$vmaf_ours_2160" "$vmaf_anchor_2160") |"
+    echo "| vmafgpu on NVDEC / decode alone | $(ratio "$vmaf_ours_1080" "$dec_ours_1080") | $(ratio "$vmaf_ours_2160" "$dec_ours_2160") |"
+    echo "| the pair joined, unscored / decode alone | $(ratio "$pair_ours_1080" "$dec_ours_1080") | $(ratio "$pair_ours_2160" "$dec_ours_2160") |"
+    echo "| vmafgpu / libvmaf_cuda on replay | $(ratio "$rvmaf_ours_1080" "$rvmaf_anchor_1080") | $(ratio "$rvmaf_ours_2160" "$rvmaf_anchor_2160") |"
+    echo "| replay + vmafgpu / the library alone | $(ratio "$rvmaf_ours_1080" "$lib_1080") | $(ratio "$rvmaf_ours_2160" "$lib_2160") |"
+    echo "| replay + vmafgpu, steady state / the library alone | $(ratio "$steady_ro_1080" "$lib_1080") | $(ratio "$steady_ro_2160" "$lib_2160") |"
+    echo "| vmafgpu / libvmaf_cuda on replay, steady state | $(ratio "$steady_ro_1080" "$steady_ra_1080") | $(ratio "$steady_ro_2160" "$steady_ra_2160") |"
+fi
 echo "| one-frame decode of the pair, ms (our build / libvmaf's) | $(ms "$start_dec_1080") / $(ms "$start_deca_1080") | $(ms "$start_dec_2160") / $(ms "$start_deca_2160") |"
 echo "| time to first score, ms: vmafgpu / libvmaf_cuda (a one-frame run less the same build's one-frame decode) | $(ms "$start_ours_1080" "$start_dec_1080") / $(ms "$start_anchor_1080" "$start_deca_1080") | $(ms "$start_ours_2160" "$start_dec_2160") / $(ms "$start_anchor_2160" "$start_deca_2160") |"
 echo "| of which the graph's: vmafgpu=enable=0, a one-frame run less the one-frame decode, ms | $(ms "$start_pair_1080" "$start_dec_1080") | $(ms "$start_pair_2160" "$start_dec_2160") |"
 echo "| of which scoring's: a one-frame run scored less unscored, ms | $(ms "$start_ours_1080" "$start_pair_1080") | $(ms "$start_ours_2160" "$start_pair_2160") |"
 for v in $dec_ours_1080 $vmaf_ours_1080 $vmaf_anchor_1080 $rvmaf_ours_1080 $rvmaf_anchor_1080 \
-         $dec_ours_2160 $vmaf_ours_2160 $vmaf_anchor_2160 $rvmaf_ours_2160 $rvmaf_anchor_2160; do
+         $dec_ours_2160 $vmaf_ours_2160 $vmaf_anchor_2160 $rvmaf_ours_2160 $rvmaf_anchor_2160 \
+         $start_dec_1080 $start_deca_1080 $start_pair_1080 $start_ours_1080 $start_anchor_1080 \
+         $start_dec_2160 $start_deca_2160 $start_pair_2160 $start_ours_2160 $start_anchor_2160; do
     [ "$v" = failed ] && failed=1
 done
 exit $failed

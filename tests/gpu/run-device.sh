@@ -74,10 +74,11 @@
 #       p1080 and p2160 corpus pairs and the raw 640x360 pair in the carry
 #       folder .devcarry-bench/.
 #
-#   sh tests/gpu/run-device.sh bench throughput|host|graph
+#   sh tests/gpu/run-device.sh bench throughput|startup|host|graph
 #       on the GPU machine, with .devcarry-bench/ carried along, one part
 #       per call (each fits a 10-minute command): tests/bench/throughput.sh
-#       against libvmaf_cuda with vmafbench (VG_RUNS, default 2);
+#       against libvmaf_cuda with vmafbench (VG_RUNS, default 2); its time
+#       to first score rows alone (VG_RUNS, default 4, about a minute);
 #       tests/bench/host-cost.sh forwarding to the real driver (the
 #       driver's time per call and per scored frame); or
 #       tests/bench/graph-inputs.sh on NVDEC for both pairs. Output in
@@ -639,7 +640,7 @@ prepare_bench() {
     echo "now: run tool, command 'sh tests/gpu/run-device.sh bench throughput' (or host, graph), carry ['$BENCH_CARRY']"
 }
 
-bench() { # throughput | host | graph
+bench() { # throughput | startup | host | graph
     out=${OUT:-/tmp/run-device-out}
     mkdir -p "$out"
     c=$PWD/$BENCH_CARRY
@@ -651,6 +652,9 @@ bench() { # throughput | host | graph
     echo "device: $(device_name)" |
         tee -a "$out/summary.txt"
     case $1 in
+    startup)
+        VG_ROWS=startup VG_RUNS=${VG_RUNS:-4} sh tests/bench/throughput.sh "$c/ffmpeg" \
+            "$c/ffmpeg-anchor" > "$out/bench-$1.log" 2>&1 ;;
     throughput)
         VG_RUNS=${VG_RUNS:-2} sh tests/bench/throughput.sh "$c/ffmpeg" "$c/ffmpeg-anchor" \
             "$c/vmafbench" "$c/corpus/r640x360_yuv444p_ref.yuv" \
@@ -666,7 +670,7 @@ bench() { # throughput | host | graph
             VG_PAIR=$p VG_LOOPS=19 VG_HWACCEL=cuda VG_RUNS=${VG_RUNS:-2} \
                 sh tests/bench/graph-inputs.sh "$c/ffmpeg" || return 1
         done > "$out/bench-$1.log" 2>&1 ;;
-    *) echo "run-device: bench throughput|host|graph" >&2; return 2 ;;
+    *) echo "run-device: bench throughput|startup|host|graph" >&2; return 2 ;;
     esac
     rc=$?
     grep "^|" "$out/bench-$1.log" | tee -a "$out/summary.txt"
@@ -689,5 +693,5 @@ run-host) run host_steps ;;
 features) shift; run_features "$@" ;;
 soak) soak soak ;;
 soak-memcheck) soak memcheck ;;
-*) echo "usage: $0 prepare [BUILD_DIR] | run | run-parity | run-rest | features FEATURE... | prepare-soak [BUILD_DIR] | soak | soak-memcheck | prepare-bench [BUILD_DIR] | bench throughput|host|graph | prepare-nvdec [BUILD_DIR] | nvdec | prepare-scale [FFMPEG] | scale" >&2; exit 2 ;;
+*) echo "usage: $0 prepare [BUILD_DIR] | run | run-parity | run-rest | features FEATURE... | prepare-soak [BUILD_DIR] | soak | soak-memcheck | prepare-bench [BUILD_DIR] | bench throughput|startup|host|graph | prepare-nvdec [BUILD_DIR] | nvdec | prepare-scale [FFMPEG] | scale" >&2; exit 2 ;;
 esac
