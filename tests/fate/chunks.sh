@@ -17,16 +17,29 @@
 #
 # Usage: VMAFGPU=tools/vmafgpu tests/fate/chunks.sh
 # (VG_SHARED_DIR: the shared folder, default ../shared beside the tree;
-# VG_FATE_WORK keeps the work files; VG_CORPUS_RAW: the decoded corpus)
+# VG_RAW_DIR: the raw pairs, default its corpus/raw; VG_FATE_WORK keeps
+# the work files; VG_CORPUS_RAW: the decoded corpus; VG_CHUNK_ARGS: more
+# options for every scoring run, such as --backend cuda)
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 fate_name=chunks
+fate_no_jsoncmp=1   # logs are compared byte for byte
 . "$top/tests/fate/lib.sh"
 
-vmafgpu=${VMAFGPU:?VMAFGPU: the vmafgpu tool to test}
 shared=${VG_SHARED_DIR:-$top/../shared}
 work=$w
-raw=$shared/corpus/raw
+raw=${VG_RAW_DIR:-$shared/corpus/raw}
+# the tool, with VG_CHUNK_ARGS before the command's own options (merge
+# takes none of them: it runs as given)
+tool() {
+    case $1 in
+    merge) "${VMAFGPU:?}" "$@" ;;
+    # shellcheck disable=SC2086
+    *) "${VMAFGPU:?}" ${VG_CHUNK_ARGS:-} "$@" ;;
+    esac
+}
+: "${VMAFGPU:?VMAFGPU: the vmafgpu tool to test}"
+vmafgpu=tool
 
 # loop PAIR TIMES: the raw pair repeated into $work
 loop() {

@@ -10,7 +10,8 @@
 #                          count and print a result (fail shows the files'
 #                          last lines); n_pass, n_fail
 #   cmp                    the exact JSON comparer (JSONCMP, or built here
-#                          with ${CC:-cc} from tests/fate/jsoncmp.c)
+#                          with ${CC:-cc} from tests/fate/jsoncmp.c; not
+#                          when fate_no_jsoncmp is set)
 #   required               the metrics every log must have
 #   feature_opt, model_opt the filter's feature= and model= values
 #   ff ARGS...             ffmpeg, quiet and non-interactive
@@ -48,7 +49,7 @@ fail() {
 }
 
 cmp=${JSONCMP:-}
-if [ -z "$cmp" ]; then
+if [ -z "$cmp" ] && [ -z "${fate_no_jsoncmp:-}" ]; then
     cmp=$w/jsoncmp
     # shellcheck disable=SC2046
     ${CC:-cc} -std=c11 -O2 $(pkg-config --cflags json-c) \
