@@ -42,8 +42,8 @@
 #       for a change to the host code alone, the kernels unchanged since
 #       the last full run (about four minutes): the loader test, checkgpu
 #       and its memcheck on the quick cases, the sequential sums, the
-#       scaler, checkasm --quick, the CLI against the goldens, the fault
-#       sweep and threads8.
+#       scaler, checkasm --quick, the CLI against the goldens and chunked
+#       scoring (tests/fate/chunks.sh), the fault sweep and threads8.
 #
 #   sh tests/gpu/run-device.sh features FEATURE...
 #       on the GPU machine, with .devcarry-cuda/ carried along: checkasm
@@ -325,7 +325,8 @@ run_features() {
     [ $fails = 0 ]
 }
 
-# the CLI with --backend cuda on the raw corpus pairs against the goldens
+# the CLI with --backend cuda on the raw corpus pairs against the goldens,
+# then chunked scoring
 cli_goldens() {
     # the features of the golden runs (every one the CUDA backend has)
     feature_args=
@@ -349,6 +350,12 @@ cli_goldens() {
         tail -1 "$out/golden-$1.log" 2>/dev/null | sed "s/^/  $1: /" | tee -a "$summary"
     done
     cli_v1_models
+    # chunked scoring on the device: each chunk rebuilds the device state
+    # of the temporal features from its lead-in frames
+    step chunks env VMAFGPU="$bin/vmafgpu" VG_RAW_DIR="$c" \
+        VG_CHUNK_ARGS="--backend cuda" sh tests/fate/chunks.sh
+    grep -E "^[0-9]+ passed, [0-9]+ failed" "$out/chunks.log" |
+        sed 's/^/  chunks, --backend cuda: /' | tee -a "$summary"
 }
 
 # the driver-fault sweep on the real driver, and threads8
