@@ -32,6 +32,9 @@
 #                   hwupload_cuda, no decoders but rawvideo): a quick build
 #                   for checking the filter against another release
 #   VG_FFMPEG_DAV1D auto (default: when dav1d.pc is found), yes, no
+#   VG_FFMPEG_CUDA=0  an FFmpeg without CUDA (no ffnvcodec, NVDEC, CUDA
+#                   filters), as on a machine without nv-codec-headers: the
+#                   filter takes software frames only
 #   JOBS            parallel make jobs (default 2)
 #   CC              C compiler (default gcc)
 
@@ -45,6 +48,7 @@ esac
 deps=${VG_DEPS_DIR:-$top/../shared/deps}
 jobs=${JOBS:-2}
 cc=${CC:-gcc}
+cuda=${VG_FFMPEG_CUDA:-1}
 b=${1:-${FFMPEG_BUILD_DIR:-$PWD/ffmpeg-n$ver}}
 tarball=ffmpeg_$ver.orig.tar.xz
 series=$top/patches/n$ver
@@ -115,7 +119,10 @@ grep -q '^/.vg-series$' "$b/src/.git/info/exclude" 2>/dev/null ||
 # ---- pkg-config files: nv-codec-headers and libvmafgpu --------------------
 mkdir -p "$b/pkgconfig" "$b/staticlibs"
 deb=$(ls "$deps"/libffmpeg-nvenc-dev_*_all.deb 2>/dev/null | tail -n 1)
-if [ -n "$deb" ]; then
+if [ "$cuda" = 0 ]; then
+    log "without CUDA (VG_FFMPEG_CUDA=0)"
+    rm -f "$b/pkgconfig/ffnvcodec.pc"
+elif [ -n "$deb" ]; then
     debsum=$(awk -v f="$(basename "$deb")" '$2 == f || $2 == "*" f { print $1 }' "$deps/SHA256SUMS")
     [ -n "$debsum" ] || die "$(basename "$deb") is not listed in $deps/SHA256SUMS"
     echo "$debsum  $deb" | sha256sum -c --status ||
@@ -173,10 +180,15 @@ set -- \
     --disable-network --disable-avdevice --disable-ffplay --disable-ffprobe \
     --disable-everything \
     --enable-libvmafgpu \
-    --enable-ffnvcodec --enable-cuda --enable-nvdec \
     --enable-protocol=file,pipe \
     $asm
-filters=vmafgpu,hwupload,hwupload_cuda,hwdownload,loop,format,scale,null,split,metadata,crop,setpts,trim,buffer,buffersink
+filters=vmafgpu,hwupload,hwdownload,loop,format,scale,null,split,metadata,crop,setpts,trim,buffer,buffersink
+minfilters=vmafgpu,hwdownload,format,scale,null,buffer,buffersink
+if [ "$cuda" != 0 ]; then
+    set -- "$@" --enable-ffnvcodec --enable-cuda --enable-nvdec
+    filters=$filters,hwupload_cuda
+    minfilters=$minfilters,hwupload_cuda
+fi
 if [ "${VG_FFMPEG_MINIMAL:-0}" = 1 ]; then
     # raw and y4m input only: no decoder to build but rawvideo's
     set -- "$@" \
@@ -184,7 +196,7 @@ if [ "${VG_FFMPEG_MINIMAL:-0}" = 1 ]; then
         --enable-demuxer=rawvideo,yuv4mpegpipe \
         --enable-muxer=null,rawvideo \
         --enable-encoder=rawvideo,wrapped_avframe \
-        --enable-filter=vmafgpu,hwupload_cuda,hwdownload,format,scale,null,buffer,buffersink
+        --enable-filter=$minfilters
 else
     # AV1 on the CPU: libdav1d (Debian's libdav1d-dev, a shared library
     # only: it is copied next to ffmpeg, which finds it there). The run
@@ -198,14 +210,17 @@ else
     [ "$dav1d" = yes ] || log "no libdav1d (dav1d.pc): AV1 decodes on NVDEC only"
     # scale_cuda: its kernels are built with clang (--enable-cuda-llvm)
     cudallvm=no
-    if command -v clang >/dev/null 2>&1; then
+    if [ "$cuda" = 0 ]; then
+        :
+    elif command -v clang >/dev/null 2>&1; then
         cudallvm=yes
         filters=$filters,scale_cuda
     else
         log "no clang: building without scale_cuda"
     fi
+    [ "$cuda" = 0 ] ||
+        set -- "$@" --enable-hwaccel=h264_nvdec,hevc_nvdec,av1_nvdec,vp9_nvdec,mpeg2_nvdec
     set -- "$@" \
-        --enable-hwaccel=h264_nvdec,hevc_nvdec,av1_nvdec,vp9_nvdec,mpeg2_nvdec \
         --enable-decoder=h264,hevc,av1,vp9,mpeg2video,prores,rawvideo \
         --enable-parser=h264,hevc,av1,vp9,mpegvideo \
         --enable-bsf=h264_mp4toannexb,hevc_mp4toannexb,vp9_superframe \

@@ -127,18 +127,23 @@ if [ -x "$top/tests/fate/slurm.sh" ]; then
     count slurm $?
 fi
 
-# the other FFmpeg releases: a minimal build of each and its scoring runs
-for rel in ${VG_OTHER_FFMPEG:-8.1.2 7.1.5}; do
-    step "ffmpeg $rel: minimal build and one scoring run"
+# the other FFmpeg releases, and this one built without CUDA (no
+# nv-codec-headers): a minimal build of each and its scoring runs
+for rel in ${VG_OTHER_FFMPEG:-8.1.2 7.1.5 9.0.2-nocuda}; do
+    case $rel in
+    *-nocuda) cuda=0 what="${rel%-nocuda} without CUDA" ;;
+    *) cuda=1 what=$rel ;;
+    esac
+    step "ffmpeg $what: minimal build and one scoring run"
     t0=$(date +%s)
-    if VG_FFMPEG_MINIMAL=1 VMAFGPU_PREFIX="$build/prefix" JOBS="$jobs" \
-        "$top/tools/build-ffmpeg.sh" "$rel" "$build/ffmpeg-n$rel"; then
+    if VG_FFMPEG_CUDA=$cuda VG_FFMPEG_MINIMAL=1 VMAFGPU_PREFIX="$build/prefix" JOBS="$jobs" \
+        "$top/tools/build-ffmpeg.sh" "${rel%-nocuda}" "$build/ffmpeg-n$rel"; then
         "$top/tests/fate/release.sh" "$build/ffmpeg-n$rel/ffmpeg"
         count "ffmpeg-$rel" $?
     else
         count "ffmpeg-$rel build" 1
     fi
-    echo "ffmpeg $rel: $(($(date +%s) - t0)) s"
+    echo "ffmpeg $what: $(($(date +%s) - t0)) s"
 done
 
 if [ -x "$top/tests/sanitize.sh" ]; then
