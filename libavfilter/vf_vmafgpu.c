@@ -48,7 +48,9 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <vmafgpu.h>
 
@@ -56,6 +58,7 @@
 #include "libavutil/bprint.h"
 #include "libavutil/dict.h"
 #include "libavutil/fifo.h"
+#include "libavutil/file_open.h"
 #include "libavutil/hwcontext.h"
 #include "libavutil/imgutils.h"
 #include "libavutil/internal.h"
@@ -1453,10 +1456,50 @@ static int activate(AVFilterContext *ctx)
     return send_ready(ctx, 0);
 }
 
+/* A log or chart file that cannot be written fails the run at its start
+ * rather than after the last frame. The probe appends nothing, so a file
+ * already there stays as it is until the end; standard output, devices
+ * and pipes (whose reader would see the probe's writer leave) are not
+ * probed. */
+static int check_output_path(AVFilterContext *ctx, const char *opt,
+                             const char *path)
+{
+    int err = 0;
+    FILE *f;
+
+    if (!path || !strcmp(path, "-"))
+        return 0;
+#if defined(S_ISREG) && defined(S_ISDIR)
+    {
+        struct stat st;
+
+        if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+            if (!S_ISDIR(st.st_mode))
+                return 0;
+            err = AVERROR(EISDIR);
+        }
+    }
+#endif
+    if (!err) {
+        if ((f = avpriv_fopen_utf8(path, "a"))) {
+            fclose(f);
+            return 0;
+        }
+        err = AVERROR(errno);
+    }
+    av_log(ctx, AV_LOG_ERROR, "Cannot write the %s file '%s': %s\n", opt, path,
+           av_err2str(err));
+    return err;
+}
+
 static av_cold int init(AVFilterContext *ctx)
 {
     VMAFGPUContext *s = ctx->priv;
+    int ret;
 
+    if ((ret = check_output_path(ctx, "log_path", s->log_path)) < 0 ||
+        (ret = check_output_path(ctx, "plot_path", s->plot_path)) < 0)
+        return ret;
     s->queue = av_fifo_alloc2(s->queue_size + 1, sizeof(QueuedFrame),
                               AV_FIFO_FLAG_AUTO_GROW);
     s->sent  = av_fifo_alloc2(4, sizeof(int64_t), AV_FIFO_FLAG_AUTO_GROW);

@@ -231,11 +231,13 @@ else
     fail "plot $p: chart missing, invalid or wrong (worst frames '$got', want '$worst')" \
         "$w/plot.out" "$w/plot.xmllint"
 fi
+# a chart that cannot be written: refused when the filter starts
 # shellcheck disable=SC2086
-ff $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=plot_path=/nonexistent-dir/x.svg" \
-    -f null - > "$w/plot-err.out" 2>&1
-if grep -q "Could not write the plot to /nonexistent-dir/x.svg" "$w/plot-err.out"; then
-    pass "plot unwritable: $(grep -m 1 'Could not write the plot' "$w/plot-err.out" | sed 's/^\[[^]]*\] //')"
+if ff $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=plot_path=/nonexistent-dir/x.svg" \
+    -f null - > "$w/plot-err.out" 2>&1; then
+    fail "plot unwritable: ffmpeg succeeded" "$w/plot-err.out"
+elif grep -q "Cannot write the plot_path file '/nonexistent-dir/x.svg'" "$w/plot-err.out"; then
+    pass "plot unwritable: $(grep -m 1 'Cannot write the plot_path' "$w/plot-err.out" | sed 's/^\[[^]]*\] //')"
 else
     fail "plot unwritable: no message" "$w/plot-err.out"
 fi
@@ -524,6 +526,30 @@ expect_error "n_threads above the library's maximum" "Value 257.* for parameter 
 # shellcheck disable=SC2086
 expect_error "bad log_fmt" "Unable to parse .*log_fmt.*|Error setting option log_fmt" \
     $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=log_fmt=yaml"
+
+# outputs that cannot be written: refused when the filter starts, before
+# any frame is scored
+# shellcheck disable=SC2086
+expect_error "log_path in a missing folder" "Cannot write the log_path file '/nonexistent/vmafgpu/log.xml': No such file or directory" \
+    $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=model=:feature=name=psnr:log_path=/nonexistent/vmafgpu/log.xml"
+if grep -q "psnr_y:\|VMAF score" "$w/err.out"; then
+    fail "error log_path in a missing folder: frames were scored first" "$w/err.out"
+fi
+# shellcheck disable=SC2086
+expect_error "plot_path a folder" "Cannot write the plot_path file '$w': Is a directory" \
+    $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=plot_path=$w"
+# a run that fails leaves a log already there as it was: the check appends
+# nothing
+printf 'an earlier log\n' > "$w/kept.xml"
+# shellcheck disable=SC2086
+if ff $dis_in $ref_in -lavfi "[1:v]format=yuv444p[r];[0:v][r]vmafgpu=model=:feature=name=psnr:log_path=$w/kept.xml" \
+    -f null - > "$w/kept.out" 2>&1; then
+    fail "a failed run keeps the earlier log: ffmpeg succeeded" "$w/kept.out"
+elif [ "$(cat "$w/kept.xml")" = "an earlier log" ]; then
+    pass "a failed run keeps the earlier log"
+else
+    fail "a failed run keeps the earlier log: it changed" "$w/kept.xml"
+fi
 
 echo "$n_pass passed, $n_fail failed"
 [ "$n_fail" = 0 ]
