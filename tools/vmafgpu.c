@@ -720,6 +720,35 @@ same:
     return -EINVAL;
 }
 
+/**
+ * An output that cannot be written fails the run at its start rather than
+ * after the last frame. The probe appends nothing, so a file already there
+ * stays as it is until the end; standard output, devices and pipes (whose
+ * reader would see the probe's writer leave) are not probed.
+ */
+static int check_output(const char *opt, const char *path)
+{
+    struct stat st;
+    FILE *f;
+    int err;
+
+    if (!path || !strcmp(path, "-"))
+        return 0;
+    if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+        if (!S_ISDIR(st.st_mode))
+            return 0;
+        err = EISDIR;
+    } else if ((f = fopen(path, "a"))) {
+        fclose(f);
+        return 0;
+    } else {
+        err = errno;
+    }
+    fprintf(stderr, "vmafgpu: cannot write %s %s (%s)\n", opt, path,
+            strerror(err));
+    return -err;
+}
+
 static int open_input(YuvInput **in, const Settings *s, const char *path)
 {
     if (s->use_raw)
@@ -831,6 +860,8 @@ static int run(const Settings *s)
     int ret, r1, r2;
 
     if ((ret = check_distinct_inputs(s)) < 0 ||
+        (ret = check_output("--output", s->output_path)) < 0 ||
+        (ret = check_output("--plot", s->plot_path)) < 0 ||
         (ret = open_input(&ref, s, s->path_ref)) < 0 ||
         (ret = open_input(&dis, s, s->path_dis)) < 0 ||
         (ret = check_inputs(s, ref, dis)) < 0)

@@ -36,7 +36,7 @@ static const char *const tmp_files[] = {
     "over10.yuv", "over12.yuv", "over10.y4m", "max16.yuv", "huge.y4m",
     "o1.json", "o2.json", "o3.json", "o4.json", "err.txt", "out.txt",
     "gray1000x16.yuv", "gray216x8.yuv", "gray216p10.yuv", "ref577s.y4m",
-    "small64.y4m", "o5.json", NULL
+    "small64.y4m", "o5.json", "kept.json", NULL
 };
 
 static char raw_dir[CLI_PATH_MAX + 64];
@@ -343,6 +343,16 @@ static const BadCase bad_cases[] = {
     { "log into a missing directory",
       { R_SMALL, SMALL, "-n", "--feature", "psnr", "-o", "/nonexistent/dir/log.xml" },
       "log.xml", 0 },
+    /* refused before the first frame is read: the broken second frame
+     * would be the error otherwise */
+    { "log into a missing directory, before any frame",
+      { "-r", "@badframe.y4m", "-d", "@badframe.y4m", "-n", "--feature", "psnr",
+        "-o", "/nonexistent/dir/log.json" },
+      "cannot write --output /nonexistent/dir/log.json (No such file or directory)", 0 },
+    { "chart into a directory, before any frame",
+      { "-r", "@badframe.y4m", "-d", "@badframe.y4m", "-n", "--feature", "psnr",
+        "--plot", "@." },
+      "(Is a directory)", 0 },
     { "stdin for both inputs (raw)", { "-r", "-", "-d", "-", SMALL },
       "are one stream", 0, "@both.yuv" },
     { "stdin for both inputs (y4m)", { "-r", "-", "-d", "-", "-n", "--feature", "psnr" },
@@ -1099,6 +1109,33 @@ START_TEST(test_internal_output_not_printed)
 }
 END_TEST
 
+/* A run that fails leaves a log already at its --output path as it was:
+ * the check that the path can be written appends nothing. */
+START_TEST(test_failed_run_keeps_log)
+{
+    static const char old[] = "an earlier log\n";
+    const char *args[] = {
+        "-r", tmp_path("badframe.y4m"), "-d", tmp_path("badframe.y4m"), "-n",
+        "--feature", "psnr", "-o", tmp_path("kept.json"), NULL
+    };
+    char *e, *kept;
+    size_t n;
+    int rc;
+
+    write_file("kept.json", old, sizeof(old) - 1);
+    rc = run_tool(0, NULL, args);
+    e = err_text();
+    ck_assert_msg(rc == 1 && strstr(e, "bad YUV4MPEG2 frame header"),
+                  "exit status %d: %s", rc, e);
+    kept = slurp(tmp_path("kept.json"), &n);
+    ck_assert_ptr_nonnull(kept);
+    ck_assert_msg(n == sizeof(old) - 1 && !memcmp(kept, old, n),
+                  "the earlier log changed: %.*s", (int)n, kept);
+    free(kept);
+    free(e);
+}
+END_TEST
+
 /* A bootstrap model with a name longer than 255 bytes: both score lines. */
 START_TEST(test_long_model_name)
 {
@@ -1307,6 +1344,7 @@ int main(void)
     tcase_add_test(tc, test_y4m_and_stdin_odd_size);
     tcase_add_test(tc, test_16bit_full_words);
     tcase_add_test(tc, test_long_model_name);
+    tcase_add_test(tc, test_failed_run_keeps_log);
     tcase_add_test(tc, test_float_adm_key_names);
     tcase_add_test(tc, test_speed_outputs);
     tcase_add_test(tc, test_internal_output_not_printed);

@@ -759,7 +759,7 @@ static const BadRun bad_runs[] = {
       "--plot FILE.svg, which is missing" },
     { "unwritable --plot", { "-r", "@small.yuv", "-d", "@small_dis.yuv",
       "-w", "64", "-h", "48", "-p", "420", "-b", "8", "--plot", "/nonexistent-dir/x.svg" },
-      "cannot write the plot /nonexistent-dir/x.svg" },
+      "cannot write --plot /nonexistent-dir/x.svg (No such file or directory)" },
 };
 #define N_BAD_RUNS (sizeof(bad_runs) / sizeof(bad_runs[0]))
 
