@@ -105,6 +105,8 @@ typedef struct VMAFGPUContext {
     char *log_path;
     int log_fmt;
     char *plot_path;
+    int log_created;            ///< check_output_path() made the file
+    int plot_created;
     int pool;
     int n_threads;
     int n_subsample;
@@ -1460,29 +1462,32 @@ static int activate(AVFilterContext *ctx)
  * rather than after the last frame. The probe appends nothing, so a file
  * already there stays as it is until the end; standard output, devices
  * and pipes (whose reader would see the probe's writer leave) are not
- * probed. */
+ * probed. *created: the probe made the (empty) file, for
+ * remove_unwritten() to take back if the run writes nothing there. */
 static int check_output_path(AVFilterContext *ctx, const char *opt,
-                             const char *path)
+                             const char *path, int *created)
 {
-    int err = 0;
+    struct stat st;
+    int err = 0, found, missing;
     FILE *f;
 
+    *created = 0;
     if (!path || !strcmp(path, "-"))
         return 0;
+    found = !stat(path, &st);
+    missing = !found && errno == ENOENT;
 #if defined(S_ISREG) && defined(S_ISDIR)
-    {
-        struct stat st;
-
-        if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
-            if (!S_ISDIR(st.st_mode))
-                return 0;
-            err = AVERROR(EISDIR);
-        }
+    if (found && !S_ISREG(st.st_mode)) {
+        if (!S_ISDIR(st.st_mode))
+            return 0;
+        err = AVERROR(EISDIR);
     }
 #endif
     if (!err) {
         if ((f = avpriv_fopen_utf8(path, "a"))) {
             fclose(f);
+            /* only where the name reaches the same file both ways */
+            *created = missing && !stat(path, &st) && !st.st_size;
             return 0;
         }
         err = AVERROR(errno);
@@ -1492,13 +1497,25 @@ static int check_output_path(AVFilterContext *ctx, const char *opt,
     return err;
 }
 
+/* the file the probe made, still empty: no trace of a run that wrote
+ * nothing there */
+static void remove_unwritten(const char *path, int created, int written)
+{
+    struct stat st;
+
+    if (created && !written && !stat(path, &st) && !st.st_size)
+        remove(path);
+}
+
 static av_cold int init(AVFilterContext *ctx)
 {
     VMAFGPUContext *s = ctx->priv;
     int ret;
 
-    if ((ret = check_output_path(ctx, "log_path", s->log_path)) < 0 ||
-        (ret = check_output_path(ctx, "plot_path", s->plot_path)) < 0)
+    if ((ret = check_output_path(ctx, "log_path", s->log_path,
+                                 &s->log_created)) < 0 ||
+        (ret = check_output_path(ctx, "plot_path", s->plot_path,
+                                 &s->plot_created)) < 0)
         return ret;
     s->queue = av_fifo_alloc2(s->queue_size + 1, sizeof(QueuedFrame),
                               AV_FIFO_FLAG_AUTO_GROW);
@@ -1545,7 +1562,7 @@ static av_cold void uninit(AVFilterContext *ctx)
 {
     VMAFGPUContext *s = ctx->priv;
     QueuedFrame q;
-    int ret;
+    int ret, wrote_log = 0, wrote_plot = 0;
 
     ff_framesync_uninit(&s->fs);
 
@@ -1574,6 +1591,7 @@ static av_cold void uninit(AVFilterContext *ctx)
     else if (s->frame_cnt && flush_library(ctx, s->n_passed) >= 0) {
         print_summary(ctx);
         if (s->log_path) {
+            wrote_log = 1;
             ret = vg_write_log(s->vg, s->log_path, s->log_fmt, s->precision);
             if (ret < 0)
                 av_log(ctx, AV_LOG_ERROR, "Could not write the log to %s: %s\n",
@@ -1586,6 +1604,7 @@ static av_cold void uninit(AVFilterContext *ctx)
                 .label = "distorted (main)",
             };
 
+            wrote_plot = 1;
             ret = vg_write_plot(s->vg, s->plot_path, &plot);
             if (ret < 0)
                 av_log(ctx, AV_LOG_ERROR, "Could not write the plot to %s: %s\n",
@@ -1599,6 +1618,8 @@ static av_cold void uninit(AVFilterContext *ctx)
         vg_context_destroy(&s->vg);
     }
 end:
+    remove_unwritten(s->log_path, s->log_created, wrote_log);
+    remove_unwritten(s->plot_path, s->plot_created, wrote_plot);
     sws_freeContext(s->sws);
     s->sws = NULL;
 #if CONFIG_CUDA

@@ -550,6 +550,16 @@ elif [ "$(cat "$w/kept.xml")" = "an earlier log" ]; then
 else
     fail "a failed run keeps the earlier log: it changed" "$w/kept.xml"
 fi
+# and makes no new log or chart
+# shellcheck disable=SC2086
+if ff $dis_in $ref_in -lavfi "[1:v]format=yuv444p[r];[0:v][r]vmafgpu=model=:feature=name=psnr:log_path=$w/new.xml:plot_path=$w/new.svg" \
+    -f null - > "$w/new.out" 2>&1; then
+    fail "a failed run makes no new log: ffmpeg succeeded" "$w/new.out"
+elif [ -e "$w/new.xml" ] || [ -e "$w/new.svg" ]; then
+    fail "a failed run makes no new log: $(ls "$w"/new.xml "$w"/new.svg 2>/dev/null | tr '\n' ' ')left behind"
+else
+    pass "a failed run makes no new log or chart"
+fi
 
 echo "$n_pass passed, $n_fail failed"
 [ "$n_fail" = 0 ]
