@@ -724,22 +724,28 @@ same:
  * An output that cannot be written fails the run at its start rather than
  * after the last frame. The probe appends nothing, so a file already there
  * stays as it is until the end; standard output, devices and pipes (whose
- * reader would see the probe's writer leave) are not probed.
+ * reader would see the probe's writer leave) are not probed. *created:
+ * the probe made the (empty) file, for remove_unwritten() to take back if
+ * the run writes nothing there.
  */
-static int check_output(const char *opt, const char *path)
+static int check_output(const char *opt, const char *path, int *created)
 {
     struct stat st;
     FILE *f;
-    int err;
+    int err, found, missing;
 
+    *created = 0;
     if (!path || !strcmp(path, "-"))
         return 0;
-    if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+    found = !stat(path, &st);
+    missing = !found && errno == ENOENT;
+    if (found && !S_ISREG(st.st_mode)) {
         if (!S_ISDIR(st.st_mode))
             return 0;
         err = EISDIR;
     } else if ((f = fopen(path, "a"))) {
         fclose(f);
+        *created = missing && !stat(path, &st) && !st.st_size;
         return 0;
     } else {
         err = errno;
@@ -747,6 +753,15 @@ static int check_output(const char *opt, const char *path)
     fprintf(stderr, "vmafgpu: cannot write %s %s (%s)\n", opt, path,
             strerror(err));
     return -err;
+}
+
+/** The file the probe made, still empty: no trace of a failed run. */
+static void remove_unwritten(const char *path, int created, int written)
+{
+    struct stat st;
+
+    if (created && !written && !stat(path, &st) && !st.st_size)
+        remove(path);
 }
 
 static int open_input(YuvInput **in, const Settings *s, const char *path)
@@ -855,13 +870,14 @@ static int run(const Settings *s)
     VgPicture pref, pdis;
     const int progress = !s->quiet && isatty(fileno(stderr));
     unsigned n = 0, lead = 0, frame_cnt = s->frame_cnt;
-    int ended = 0;
+    int ended = 0, out_created = 0, plot_created = 0, wrote_out = 0,
+        wrote_plot = 0;
     clock_t t0;
     int ret, r1, r2;
 
     if ((ret = check_distinct_inputs(s)) < 0 ||
-        (ret = check_output("--output", s->output_path)) < 0 ||
-        (ret = check_output("--plot", s->plot_path)) < 0 ||
+        (ret = check_output("--output", s->output_path, &out_created)) < 0 ||
+        (ret = check_output("--plot", s->plot_path, &plot_created)) < 0 ||
         (ret = open_input(&ref, s, s->path_ref)) < 0 ||
         (ret = open_input(&dis, s, s->path_dis)) < 0 ||
         (ret = check_inputs(s, ref, dis)) < 0)
@@ -999,6 +1015,7 @@ static int run(const Settings *s)
             }
             ended = !r1 || !r2;
         }
+        wrote_out = 1;
         if ((ret = vg_write_chunk(ctx, s->output_path, lead, s->chunk_start,
                                   ended)) < 0) {
             fprintf(stderr, "vmafgpu: cannot write the chunk log %s\n",
@@ -1021,6 +1038,7 @@ static int run(const Settings *s)
             goto fail;
     }
 
+    wrote_out = 1;
     if (s->output_path &&
         (ret = vg_write_log(ctx, s->output_path, s->log_fmt, s->precision)) < 0) {
         fprintf(stderr, "vmafgpu: cannot write %s (%s)\n", s->output_path,
@@ -1035,6 +1053,7 @@ static int run(const Settings *s)
         if (!pc.fps && rate->fps_num)
             pc.fps = (double)rate->fps_num / rate->fps_den;
         pc.label = strcmp(s->path_dis, "-") ? base_name(s->path_dis) : "stdin";
+        wrote_plot = 1;
         if ((ret = vg_write_plot(ctx, s->plot_path, &pc)) < 0) {
             fprintf(stderr, "vmafgpu: cannot write the plot %s\n",
                     s->plot_path);
@@ -1044,6 +1063,8 @@ static int run(const Settings *s)
     ret = 0;
 
 fail:
+    remove_unwritten(s->output_path, out_created, wrote_out);
+    remove_unwritten(s->plot_path, plot_created, wrote_plot);
     vg_context_destroy(&ctx);
     yuv_input_close(&ref);
     yuv_input_close(&dis);

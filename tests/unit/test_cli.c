@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include <json-c/json.h>
 
@@ -36,7 +37,7 @@ static const char *const tmp_files[] = {
     "over10.yuv", "over12.yuv", "over10.y4m", "max16.yuv", "huge.y4m",
     "o1.json", "o2.json", "o3.json", "o4.json", "err.txt", "out.txt",
     "gray1000x16.yuv", "gray216x8.yuv", "gray216p10.yuv", "ref577s.y4m",
-    "small64.y4m", "o5.json", "kept.json", NULL
+    "small64.y4m", "o5.json", "kept.json", "new.json", "new.svg", NULL
 };
 
 static char raw_dir[CLI_PATH_MAX + 64];
@@ -1136,6 +1137,30 @@ START_TEST(test_failed_run_keeps_log)
 }
 END_TEST
 
+/* ... and makes no new log or chart: the files the check made go again */
+START_TEST(test_failed_run_leaves_no_log)
+{
+    const char *args[] = {
+        "-r", tmp_path("badframe.y4m"), "-d", tmp_path("badframe.y4m"), "-n",
+        "--feature", "psnr", "-o", tmp_path("new.json"), "--plot",
+        tmp_path("new.svg"), "--metrics", "psnr_y", NULL
+    };
+    struct stat st;
+    char *e;
+    int rc;
+
+    remove(tmp_path("new.json"));
+    remove(tmp_path("new.svg"));
+    rc = run_tool(0, NULL, args);
+    e = err_text();
+    ck_assert_msg(rc == 1 && strstr(e, "bad YUV4MPEG2 frame header"),
+                  "exit status %d: %s", rc, e);
+    ck_assert_msg(stat(tmp_path("new.json"), &st) && stat(tmp_path("new.svg"), &st),
+                  "a file of the failed run is left");
+    free(e);
+}
+END_TEST
+
 /* A bootstrap model with a name longer than 255 bytes: both score lines. */
 START_TEST(test_long_model_name)
 {
@@ -1345,6 +1370,7 @@ int main(void)
     tcase_add_test(tc, test_16bit_full_words);
     tcase_add_test(tc, test_long_model_name);
     tcase_add_test(tc, test_failed_run_keeps_log);
+    tcase_add_test(tc, test_failed_run_leaves_no_log);
     tcase_add_test(tc, test_float_adm_key_names);
     tcase_add_test(tc, test_speed_outputs);
     tcase_add_test(tc, test_internal_output_not_printed);
