@@ -105,7 +105,7 @@ typedef struct VMAFGPUContext {
     char *log_path;
     int log_fmt;
     char *plot_path;
-    int log_created;            ///< check_output_path() made the file
+    int log_created;            ///< check_output_path() made the file, unwritten
     int plot_created;
     int pool;
     int n_threads;
@@ -1497,13 +1497,13 @@ static int check_output_path(AVFilterContext *ctx, const char *opt,
     return err;
 }
 
-/* the file the probe made, still empty: no trace of a run that wrote
- * nothing there */
-static void remove_unwritten(const char *path, int created, int written)
+/* the file the probe made, never written and still empty: no trace of a
+ * run that wrote nothing there */
+static void remove_unwritten(const char *path, int created)
 {
     struct stat st;
 
-    if (created && !written && !stat(path, &st) && !st.st_size)
+    if (created && !stat(path, &st) && !st.st_size)
         remove(path);
 }
 
@@ -1562,7 +1562,7 @@ static av_cold void uninit(AVFilterContext *ctx)
 {
     VMAFGPUContext *s = ctx->priv;
     QueuedFrame q;
-    int ret, wrote_log = 0, wrote_plot = 0;
+    int ret;
 
     ff_framesync_uninit(&s->fs);
 
@@ -1591,7 +1591,7 @@ static av_cold void uninit(AVFilterContext *ctx)
     else if (s->frame_cnt && flush_library(ctx, s->n_passed) >= 0) {
         print_summary(ctx);
         if (s->log_path) {
-            wrote_log = 1;
+            s->log_created = 0;
             ret = vg_write_log(s->vg, s->log_path, s->log_fmt, s->precision);
             if (ret < 0)
                 av_log(ctx, AV_LOG_ERROR, "Could not write the log to %s: %s\n",
@@ -1604,7 +1604,7 @@ static av_cold void uninit(AVFilterContext *ctx)
                 .label = "distorted (main)",
             };
 
-            wrote_plot = 1;
+            s->plot_created = 0;
             ret = vg_write_plot(s->vg, s->plot_path, &plot);
             if (ret < 0)
                 av_log(ctx, AV_LOG_ERROR, "Could not write the plot to %s: %s\n",
@@ -1618,8 +1618,8 @@ static av_cold void uninit(AVFilterContext *ctx)
         vg_context_destroy(&s->vg);
     }
 end:
-    remove_unwritten(s->log_path, s->log_created, wrote_log);
-    remove_unwritten(s->plot_path, s->plot_created, wrote_plot);
+    remove_unwritten(s->log_path, s->log_created);
+    remove_unwritten(s->plot_path, s->plot_created);
     sws_freeContext(s->sws);
     s->sws = NULL;
 #if CONFIG_CUDA
