@@ -755,12 +755,13 @@ static int check_output(const char *opt, const char *path, int *created)
     return -err;
 }
 
-/** The file the probe made, still empty: no trace of a failed run. */
-static void remove_unwritten(const char *path, int created, int written)
+/** The file the probe made, never written and still empty: no trace of a
+ * failed run. */
+static void remove_unwritten(const char *path, int created)
 {
     struct stat st;
 
-    if (created && !written && !stat(path, &st) && !st.st_size)
+    if (created && !stat(path, &st) && !st.st_size)
         remove(path);
 }
 
@@ -870,8 +871,9 @@ static int run(const Settings *s)
     VgPicture pref, pdis;
     const int progress = !s->quiet && isatty(fileno(stderr));
     unsigned n = 0, lead = 0, frame_cnt = s->frame_cnt;
-    int ended = 0, out_created = 0, plot_created = 0, wrote_out = 0,
-        wrote_plot = 0;
+    int ended = 0;
+    /* check_output() made the file, and nothing has written it */
+    int out_created = 0, plot_created = 0;
     clock_t t0;
     int ret, r1, r2;
 
@@ -1015,7 +1017,7 @@ static int run(const Settings *s)
             }
             ended = !r1 || !r2;
         }
-        wrote_out = 1;
+        out_created = 0;
         if ((ret = vg_write_chunk(ctx, s->output_path, lead, s->chunk_start,
                                   ended)) < 0) {
             fprintf(stderr, "vmafgpu: cannot write the chunk log %s\n",
@@ -1038,7 +1040,7 @@ static int run(const Settings *s)
             goto fail;
     }
 
-    wrote_out = 1;
+    out_created = 0;
     if (s->output_path &&
         (ret = vg_write_log(ctx, s->output_path, s->log_fmt, s->precision)) < 0) {
         fprintf(stderr, "vmafgpu: cannot write %s (%s)\n", s->output_path,
@@ -1053,7 +1055,7 @@ static int run(const Settings *s)
         if (!pc.fps && rate->fps_num)
             pc.fps = (double)rate->fps_num / rate->fps_den;
         pc.label = strcmp(s->path_dis, "-") ? base_name(s->path_dis) : "stdin";
-        wrote_plot = 1;
+        plot_created = 0;
         if ((ret = vg_write_plot(ctx, s->plot_path, &pc)) < 0) {
             fprintf(stderr, "vmafgpu: cannot write the plot %s\n",
                     s->plot_path);
@@ -1063,8 +1065,8 @@ static int run(const Settings *s)
     ret = 0;
 
 fail:
-    remove_unwritten(s->output_path, out_created, wrote_out);
-    remove_unwritten(s->plot_path, plot_created, wrote_plot);
+    remove_unwritten(s->output_path, out_created);
+    remove_unwritten(s->plot_path, plot_created);
     vg_context_destroy(&ctx);
     yuv_input_close(&ref);
     yuv_input_close(&dis);
