@@ -208,18 +208,18 @@ else
         pkg-config --exists 'dav1d >= 1.0.0' 2>/dev/null && dav1d=yes
     fi
     [ "$dav1d" = yes ] || log "no libdav1d (dav1d.pc): AV1 decodes on NVDEC only"
-    # scale_cuda: its kernels are built with clang (--enable-cuda-llvm)
+    # NVDEC, and scale_cuda, whose kernels are built with clang
+    # (--enable-cuda-llvm)
     cudallvm=no
-    if [ "$cuda" = 0 ]; then
-        :
-    elif command -v clang >/dev/null 2>&1; then
-        cudallvm=yes
-        filters=$filters,scale_cuda
-    else
-        log "no clang: building without scale_cuda"
-    fi
-    [ "$cuda" = 0 ] ||
+    if [ "$cuda" != 0 ]; then
         set -- "$@" --enable-hwaccel=h264_nvdec,hevc_nvdec,av1_nvdec,vp9_nvdec,mpeg2_nvdec
+        if command -v clang >/dev/null 2>&1; then
+            cudallvm=yes
+            filters=$filters,scale_cuda
+        else
+            log "no clang: building without scale_cuda"
+        fi
+    fi
     set -- "$@" \
         --enable-decoder=h264,hevc,av1,vp9,mpeg2video,prores,rawvideo \
         --enable-parser=h264,hevc,av1,vp9,mpegvideo \
