@@ -50,6 +50,7 @@ corpus=${VG_CORPUS_DIR:-$top/../shared/corpus}
 ours=${1:?usage: $0 OUR_FFMPEG ANCHOR_FFMPEG [VMAFBENCH REF DIS]}
 anchor=${2:?usage: $0 OUR_FFMPEG ANCHOR_FFMPEG [VMAFBENCH REF DIS]}
 runs=${VG_RUNS:-3}
+rows=${VG_ROWS:-all}
 replay=${VG_REPLAY:-199}
 if [ -n "${VG_FATE_WORK:-}" ]; then
     w=$VG_FATE_WORK
@@ -155,7 +156,7 @@ for size in ${VG_SIZES:-1080 2160}; do
     *) echo "throughput: VG_SIZES: unknown size $size (1080, 2160)" >&2; exit 2 ;;
     esac
     echo "throughput: ${size}p, $runs runs per figure" >&2
-    if [ "${VG_ROWS:-all}" = startup ]; then
+    if [ "$rows" = startup ]; then
         startup "$size"
         continue
     fi
@@ -190,7 +191,7 @@ for size in 1080 2160; do
         eval "[ -n \"\${${k}_$size:-}\" ] || ${k}_$size=-"
     done
 done
-if [ $# -ge 5 ] && [ "${VG_ROWS:-all}" != startup ]; then
+if [ $# -ge 5 ] && [ "$rows" != startup ]; then
     echo "throughput: the library alone (vmafbench)" >&2
     "$3" "$4" "$5" 1200 > "$w/vmafbench.out" 2>&1 || failed=1
     lib_1080=$(awk '/^vmafbench/ && /1920x1080/ && /nv12/ && /vmaf_v0.6.1/ { for (i = 1; i <= NF; i++) if ($i ~ /^frames\/s/) { print $(i - 1); exit } }' "$w/vmafbench.out")
@@ -201,7 +202,7 @@ fi
 ms() {
     awk -v a="$1" -v b="${2:-0}" 'BEGIN { if (a + 0 > 0 && b + 0 >= 0) printf "%.0f", (a - b) * 1000; else printf "-" }'
 }
-if [ "${VG_ROWS:-all}" = startup ]; then
+if [ "$rows" = startup ]; then
     echo "| start-up (vmaf_v0.6.1, best of $((2 * runs))) | 1080p | 2160p |"
     echo "| --- | --- | --- |"
 else
