@@ -14,10 +14,11 @@
 #   replayed + libvmaf_cuda
 #   replayed + vmafgpu
 #   the library alone, frames resident (tests/bench/vmafbench), if given
-#   time to first score: a one-frame run less the same build's one-frame
-#   decode (library set-up, kernel module load, the first frame), and
-#   split: a one-frame run into vmafgpu=enable=0 (the graph's share, the
-#   same for any filter joining the pair) against one scored
+#   time to first score: a run on the pair's first frames alone (one-frame
+#   clips) less the same build's decoding of them (library set-up, kernel
+#   module load, the first frame), and split: the clips joined into
+#   vmafgpu=enable=0 (the graph's share, the same for any filter joining
+#   the pair) against scored
 #   steady state of the replay rows: the frames a run twice as long adds
 #   over the time it adds, which leaves out what both lengths pay once
 #   (process and CUDA start-up, decoding the frames to replay)
@@ -119,26 +120,38 @@ steady() {
     done
 }
 
-# startup SIZE: the best (shortest) of 2 x VG_RUNS one-frame runs of each
-# build, with and without scoring (and ours into vmafgpu=enable=0); the
-# difference is the time to first score
+# startup SIZE: the best (shortest) of 2 x VG_RUNS runs of each build on
+# the pair's first frames alone (one-frame clips, stream copies), decoded,
+# scored, and (ours) joined into vmafgpu=enable=0; the difference is the
+# time to first score. A clip of one frame, not -frames:v 1 on the whole
+# pair: the filter holds a frame until its scores are ready (motion needs
+# the next frame), so a run cut at its first output frame decodes more
+# frames scored than unscored, and the difference would count their
+# decoding as start-up.
 startup() {
     size=$1
     d= da= o= a= p=
+    cd1=$w/dis1_$size.mkv cr1=$w/ref1_$size.mkv
+    "$ours" -nostdin -v error -y -i "$dis" -map 0:v -c copy -frames:v 1 "$cd1" &&
+        "$ours" -nostdin -v error -y -i "$ref" -map 0:v -c copy -frames:v 1 "$cr1" || {
+        echo "throughput: cannot cut the one-frame clips of the ${size}p pair" >&2
+        failed=1
+        return
+    }
     i=0
     while [ $i -lt $((2 * runs)) ]; do
         # shellcheck disable=SC2086
-        d="$d $(secs "$ours" $hw $dec -i "$dis" $dec -i "$ref" -frames:v 1 -map 0:v -map 1:v -f null -)"
+        d="$d $(secs "$ours" $hw $dec -i "$cd1" $dec -i "$cr1" -map 0:v -map 1:v -f null -)"
         # shellcheck disable=SC2086
-        da="$da $(secs "$anchor" $hw $dec -i "$dis" $dec -i "$ref" -frames:v 1 -map 0:v -map 1:v -f null -)"
+        da="$da $(secs "$anchor" $hw $dec -i "$cd1" $dec -i "$cr1" -map 0:v -map 1:v -f null -)"
         # shellcheck disable=SC2086
-        p="$p $(secs "$ours" $hw $dec -i "$dis" $dec -i "$ref" -frames:v 1 \
+        p="$p $(secs "$ours" $hw $dec -i "$cd1" $dec -i "$cr1" \
             -lavfi "[0:v][1:v]vmafgpu=enable=0" -f null -)"
         # shellcheck disable=SC2086
-        o="$o $(secs "$ours" $hw $dec -i "$dis" $dec -i "$ref" -frames:v 1 \
+        o="$o $(secs "$ours" $hw $dec -i "$cd1" $dec -i "$cr1" \
             -lavfi "[0:v][1:v]vmafgpu=model=version=vmaf_v0.6.1" -f null -)"
         # shellcheck disable=SC2086
-        a="$a $(secs "$anchor" $hw $dec -i "$dis" $dec -i "$ref" -frames:v 1 \
+        a="$a $(secs "$anchor" $hw $dec -i "$cd1" $dec -i "$cr1" \
             -lavfi "[0:v]scale_cuda=format=yuv420p[d];[1:v]scale_cuda=format=yuv420p[r];[d][r]libvmaf_cuda" -f null -)"
         i=$((i + 1))
     done
@@ -227,10 +240,10 @@ else
     echo "| replay + vmafgpu, steady state / the library alone | $(ratio "$steady_ro_1080" "$lib_1080") | $(ratio "$steady_ro_2160" "$lib_2160") |"
     echo "| vmafgpu / libvmaf_cuda on replay, steady state | $(ratio "$steady_ro_1080" "$steady_ra_1080") | $(ratio "$steady_ro_2160" "$steady_ra_2160") |"
 fi
-echo "| one-frame decode of the pair, ms (our build / libvmaf's) | $(ms "$start_dec_1080") / $(ms "$start_deca_1080") | $(ms "$start_dec_2160") / $(ms "$start_deca_2160") |"
-echo "| time to first score, ms: vmafgpu / libvmaf_cuda (a one-frame run less the same build's one-frame decode) | $(ms "$start_ours_1080" "$start_dec_1080") / $(ms "$start_anchor_1080" "$start_deca_1080") | $(ms "$start_ours_2160" "$start_dec_2160") / $(ms "$start_anchor_2160" "$start_deca_2160") |"
-echo "| of which the graph's: vmafgpu=enable=0, a one-frame run less the one-frame decode, ms | $(ms "$start_pair_1080" "$start_dec_1080") | $(ms "$start_pair_2160" "$start_dec_2160") |"
-echo "| of which scoring's: a one-frame run scored less unscored, ms | $(ms "$start_ours_1080" "$start_pair_1080") | $(ms "$start_ours_2160" "$start_pair_2160") |"
+echo "| decode of the one-frame clips, ms (our build / libvmaf's) | $(ms "$start_dec_1080") / $(ms "$start_deca_1080") | $(ms "$start_dec_2160") / $(ms "$start_deca_2160") |"
+echo "| time to first score, ms: vmafgpu / libvmaf_cuda (the clips scored less the same build's decode of them) | $(ms "$start_ours_1080" "$start_dec_1080") / $(ms "$start_anchor_1080" "$start_deca_1080") | $(ms "$start_ours_2160" "$start_dec_2160") / $(ms "$start_anchor_2160" "$start_deca_2160") |"
+echo "| of which the graph's: the clips into vmafgpu=enable=0 less their decode, ms | $(ms "$start_pair_1080" "$start_dec_1080") | $(ms "$start_pair_2160" "$start_dec_2160") |"
+echo "| of which scoring's: the clips scored less unscored, ms | $(ms "$start_ours_1080" "$start_pair_1080") | $(ms "$start_ours_2160" "$start_pair_2160") |"
 for v in $dec_ours_1080 $vmaf_ours_1080 $vmaf_anchor_1080 $rvmaf_ours_1080 $rvmaf_anchor_1080 \
          $dec_ours_2160 $vmaf_ours_2160 $vmaf_anchor_2160 $rvmaf_ours_2160 $rvmaf_anchor_2160 \
          $start_dec_1080 $start_deca_1080 $start_pair_1080 $start_ours_1080 $start_anchor_1080 \
