@@ -120,6 +120,21 @@ steady() {
     done
 }
 
+# clip FILE: prints the name of FILE's first frame alone: FILE.1f.mp4
+# beside it if there, else cut by our build into the work directory, as
+# MP4 (which both builds read) where it writes MP4, else as Matroska (the
+# libvmaf_cuda rows then fail and show -)
+clip() {
+    c=${1%.*}.1f.mp4
+    [ -f "$c" ] && { echo "$c"; return 0; }
+    c=$w/$(basename "${1%.*}").1f
+    for x in mp4 mkv; do
+        "$ours" -nostdin -v error -y -i "$1" -map 0:v -c copy -frames:v 1 "$c.$x" \
+            2> /dev/null && { echo "$c.$x"; return 0; }
+    done
+    return 1
+}
+
 # startup SIZE: the best (shortest) of 2 x VG_RUNS runs of each build on
 # the pair's first frames alone (one-frame clips, stream copies), decoded,
 # scored, and (ours) joined into vmafgpu=enable=0; the difference is the
@@ -131,9 +146,7 @@ steady() {
 startup() {
     size=$1
     d= da= o= a= p=
-    cd1=$w/dis1_$size.mkv cr1=$w/ref1_$size.mkv
-    "$ours" -nostdin -v error -y -i "$dis" -map 0:v -c copy -frames:v 1 "$cd1" &&
-        "$ours" -nostdin -v error -y -i "$ref" -map 0:v -c copy -frames:v 1 "$cr1" || {
+    cd1=$(clip "$dis") && cr1=$(clip "$ref") || {
         echo "throughput: cannot cut the one-frame clips of the ${size}p pair" >&2
         failed=1
         return
