@@ -9,7 +9,8 @@
 # demuxers matroska/webm, mpegts, ivf, mov/mp4, y4m, rawvideo; decoders
 # h264, hevc, av1 (libdav1d on the CPU, NVDEC on the GPU), vp9,
 # mpeg2video, prores, rawvideo; scale_cuda where clang can build CUDA
-# kernels (--enable-cuda-llvm).
+# kernels (--enable-cuda-llvm); muxers for stream copies (matroska,
+# mpegts, mov/mp4) besides null, rawvideo and y4m.
 #
 # Usage: tools/build-ffmpeg.sh [RELEASE] [BUILD_DIR]
 #   RELEASE is an FFmpeg release with a series in patches/ (9.0.2, 8.1.2,
@@ -225,7 +226,7 @@ else
         --enable-parser=h264,hevc,av1,vp9,mpegvideo \
         --enable-bsf=h264_mp4toannexb,hevc_mp4toannexb,vp9_superframe \
         --enable-demuxer=matroska,mpegts,ivf,mov,rawvideo,yuv4mpegpipe \
-        --enable-muxer=null,rawvideo,yuv4mpegpipe,matroska,mpegts \
+        --enable-muxer=null,rawvideo,yuv4mpegpipe,matroska,mpegts,mov,mp4 \
         --enable-encoder=rawvideo,wrapped_avframe \
         --enable-filter=$filters
     if [ "$dav1d" = yes ]; then
