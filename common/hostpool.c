@@ -56,7 +56,7 @@ static int run_job(VgHostPool *pool, Worker *w, const VgHostJob *job)
             return ret;
         }
     }
-    return 0;
+    return job->run ? job->run(pool->owner, job) : 0;
 }
 
 static void *worker_main(void *arg)

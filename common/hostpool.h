@@ -13,7 +13,8 @@
  * depend on the thread count.
  *
  * With n_threads 0 there are no threads: vg_host_pool_push() runs the job
- * on the calling thread before it returns.
+ * on the calling thread before it returns. A pool may have no features and
+ * only run its jobs' own functions (VgHostJob.run).
  */
 
 #ifndef VG_COMMON_HOSTPOOL_H
@@ -21,11 +22,21 @@
 
 #include "common/backend.h"
 
+typedef struct VgHostJob VgHostJob;
+
+/**
+ * The owner's own work on a job's frame, run after the pool's features on
+ * the same thread (the CUDA engine's host steps of its CUDA features).
+ * @return 0 or negative errno (logged).
+ */
+typedef int VgHostJobFn(void *owner, const VgHostJob *job);
+
 /** One frame's work: the frame and what the owner needs to release it. */
-typedef struct VgHostJob {
+struct VgHostJob {
     VgFrame frame;
+    VgHostJobFn *run;   ///< optional, after the features
     void *opaque[5];
-} VgHostJob;
+};
 
 /**
  * Called once per job on the thread that ran it, after every feature ran
