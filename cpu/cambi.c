@@ -79,8 +79,7 @@ struct CambiCpu {
     uint16_t *flat;     ///< mask: one row of zero-derivative flags, 3 zeros
                         ///< either side; anti-dithering: one row
     uint16_t *none;     ///< a row of KEY_NONE, + KEY_PAD
-    uint32_t *bins;     ///< pooling: 3 x 4096 counts
-    uint64_t *sums;     ///< pooling: 2 x 4096 sums
+    VgCambiPoolBins *bins;  ///< pooling's scratch
     VgCambiHeatmaps hm;
 };
 
@@ -872,150 +871,10 @@ static void scale_avx512(CambiCpu *s, unsigned w, unsigned h, int decim,
 
 /* ---- pooling -------------------------------------------------------------- */
 
-/* c-values as integers: times 2^26 (every float from 1/8 up is a
- * multiple of 2^-26), below 2^14 */
-#define POOL_SHIFT 26
-#define POOL_MIN 0x3e000000u    /* 0.125f */
-#define POOL_MAX 0x46800000u    /* 16384.0f */
-
-/* a float in [POOL_MIN, POOL_MAX) times 2^POOL_SHIFT: its significand
- * shifted by its exponent less 23 plus POOL_SHIFT (from 0 up) */
-static inline unsigned pool_shift(uint32_t bits)
-{
-    return (bits >> 23) - 127 - 23 + POOL_SHIFT;
-}
-
-static inline uint64_t pool_fixed(uint32_t bits)
-{
-    return (uint64_t)((bits & 0x7fffff) | 0x800000) << pool_shift(bits);
-}
-
-/*
- * The boundary bin of a descending walk over n bins of significand sums
- * (shifted by `shift`, or with shift < 0 by pool_shift() of the first
- * level's bin): the first whose count reaches `need`, which is left as
- * what that bin must still give; the sums of the bins above are added to
- * *sum.
- */
-static unsigned pool_bin(const uint32_t *cnt, const uint64_t *sig, unsigned n,
-                         int shift, uint32_t *need, uint64_t *sum)
-{
-    unsigned b = n - 1;
-
-    for (; b > 0 && cnt[b] < *need; b--) {
-        /* (empty bins below POOL_MIN have no shift) */
-        if (!cnt[b])
-            continue;
-        *need -= cnt[b];
-        *sum += sig[b] << (shift < 0 ? pool_shift((uint32_t)b << 20)
-                                     : (unsigned)shift);
-    }
-    return b;
-}
-
-/*
- * spatial_pooling() without the selection's order where the order cannot
- * matter. Every c-value is 0 or a float in [1/8, 2^14); those of the top k
- * are at least 2^e (e: the exponent of the smallest), so multiples of
- * 2^(e - 23), and so is every partial sum of them. While their total is
- * below 2^(30 + e), every partial sum is a double, cambi.c's double sum
- * is exact in whatever order quick_select() leaves them, and equals the
- * integer sum of the k largest values (a radix selection on the float
- * bits, which order non-negative floats; the 4096 bins of the first level
- * are the exponent and 3 bits of the significand, those of the second
- * the next 10 bits, so that significands sum per bin). Returns 0 where
- * that does not hold (the caller then pools as cambi.c).
- */
-static int pool_exact(CambiCpu *s, const float *c, unsigned n, uint32_t k,
-                      double *out)
-{
-    uint32_t *cnt1 = s->bins, *cnt2 = s->bins + 4096, *cnt3 = s->bins + 8192;
-    uint64_t *sig1 = s->sums, *sig2 = s->sums + 4096;
-    uint64_t sum = 0;
-    uint32_t nz = 0, need = k, bad = 0;
-    unsigned b1, b2;
-    int exp;
-
-    /* n < 2^24 values below 2^40 each: no uint64 overflow */
-    if (n >= 1u << 24)
-        return 0;
-    memset(cnt1, 0, 4096 * sizeof(*cnt1));
-    memset(sig1, 0, 4096 * sizeof(*sig1));
-    for (unsigned i = 0; i < n; i++) {
-        uint32_t bits;
-
-        memcpy(&bits, c + i, sizeof(bits));
-        if (!bits)
-            continue;
-        bad |= (bits < POOL_MIN) | (bits >= POOL_MAX);
-        cnt1[bits >> 20]++;
-        sig1[bits >> 20] += (bits & 0x7fffff) | 0x800000;
-    }
-    if (bad)
-        return 0;
-    for (unsigned b = 0; b < 4096; b++)
-        nz += cnt1[b];
-    if (nz <= k) {
-        /* all the non-zero values, and zeros */
-        need = nz;
-        b1 = pool_bin(cnt1, sig1, 4096, -1, &need, &sum);
-        if (nz)
-            sum += sig1[b1] << pool_shift((uint32_t)b1 << 20);
-    } else {
-        b1 = pool_bin(cnt1, sig1, 4096, -1, &need, &sum);
-        if (need == cnt1[b1]) {
-            sum += sig1[b1] << pool_shift((uint32_t)b1 << 20);
-        } else {
-            memset(cnt2, 0, 1024 * sizeof(*cnt2));
-            memset(sig2, 0, 1024 * sizeof(*sig2));
-            for (unsigned i = 0; i < n; i++) {
-                uint32_t bits;
-
-                memcpy(&bits, c + i, sizeof(bits));
-                if (bits >> 20 == b1) {
-                    cnt2[bits >> 10 & 1023]++;
-                    sig2[bits >> 10 & 1023] += (bits & 0x7fffff) | 0x800000;
-                }
-            }
-            /* the bins of level 2 share the exponent of b1 */
-            b2 = pool_bin(cnt2, sig2, 1024,
-                          (int)pool_shift((uint32_t)b1 << 20), &need, &sum);
-            b2 |= b1 << 10;
-            memset(cnt3, 0, 1024 * sizeof(*cnt3));
-            for (unsigned i = 0; i < n; i++) {
-                uint32_t bits;
-
-                memcpy(&bits, c + i, sizeof(bits));
-                if (bits >> 10 == b2)
-                    cnt3[bits & 1023]++;
-            }
-            for (unsigned b = 1023; need; b--) {
-                const uint32_t t = cnt3[b] < need ? cnt3[b] : need;
-
-                sum += t * pool_fixed(b2 << 10 | b);
-                need -= t;
-            }
-        }
-    }
-    /* below 2^(30 + e) is below 2^(56 + e) in units of 2^-26 */
-    exp = (int)(b1 >> 3) - 127;
-    if (nz && exp < 8 && sum >= (uint64_t)1 << (56 + exp))
-        return 0;
-    *out = (double)sum / (double)(1u << POOL_SHIFT) / k;
-    return 1;
-}
-
-/* spatial_pooling(): the mean of the top max(1, trunc(topk * n)) c-values */
+/* spatial_pooling(): the home's exact shortcut, else cambi.c's order */
 static double pool(CambiCpu *s, double topk, unsigned w, unsigned h)
 {
-    const int n = (int)(w * h);
-    const int t = (int)(topk * n);
-    const int k = t < 1 ? 1 : t > n ? n : t;
-    double score;
-
-    if (pool_exact(s, s->cval, (unsigned)n, (uint32_t)k, &score))
-        return score;
-    return vg_cambi_pool(s->cval, topk, w, h);
+    return vg_cambi_pool_fast(s->cval, topk, w, h, s->bins, NULL);
 }
 
 /* ---- the feature ------------------------------------------------------------ */
@@ -1061,8 +920,7 @@ static int cambi_init(VgFeatureCtx *fc)
         !(s->flat = malloc(((size_t)p->alloc_w + 6) * sizeof(*s->flat))) ||
         !(s->none = malloc(((size_t)p->alloc_w + KEY_PAD) *
                            sizeof(*s->none))) ||
-        !(s->bins = malloc(3 * 4096 * sizeof(*s->bins))) ||
-        !(s->sums = malloc(2 * 4096 * sizeof(*s->sums)))) {
+        !(s->bins = malloc(sizeof(*s->bins)))) {
         vg_log(fc->log, VG_LOG_ERROR, "cambi: out of memory");
         return -ENOMEM;
     }
@@ -1085,7 +943,6 @@ static void cambi_close(VgFeatureCtx *fc)
     free(s->flat);
     free(s->none);
     free(s->bins);
-    free(s->sums);
     vg_cambi_heatmaps_close(&s->hm);
     memset(s, 0, sizeof(*s));
 }
