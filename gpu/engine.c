@@ -5,15 +5,23 @@
 
 /**
  * @file
- * CUDA engine. Frames go through a ring of VG_CUDA_SLOTS slots; each slot
- * holds the frame's device images (internal layout, shared by every CUDA
- * feature), pinned staging for host pictures, a device result area with
- * its pinned host copy and a completion event. Nothing in the frame path
- * waits for the device except to reuse a slot (the event of the frame
- * that last used it). Features without a CUDA implementation run their
- * reference implementation on the host job pool (common/hostpool.c), on a
- * pinned host copy of the frame's internal images. The device itself
- * (context, stream, kernels, launches) is gpu/device.c's.
+ * CUDA engine. Frames go through a ring of slots; each slot holds the
+ * frame's device images (internal layout, shared by every CUDA feature),
+ * pinned staging for host pictures, a device result area with its pinned
+ * host copy and a completion event. Nothing in the frame path waits for
+ * the device except to reuse a slot (the event of the frame that last
+ * used it). The device itself (context, stream, kernels, launches) is
+ * gpu/device.c's.
+ *
+ * The host's share of a frame runs as one job on the host pool
+ * (common/hostpool.c), several frames at once and in any order: the
+ * reference implementations of features without a CUDA implementation,
+ * on a pinned host copy of the frame's internal images, and the host
+ * steps (VgCudaFeatureImpl.finish) of CUDA features, on the frame's
+ * results. A frame is ready when its job is done; frames become ready in
+ * frame order. The ring holds enough slots to keep the device busy while
+ * the host steps of earlier frames run: VG_CUDA_SLOTS without host work,
+ * one more per host thread with it.
  *
  * With one CUDA feature, all of a frame's work is queued on the engine
  * stream. With several, the engine stream converts the frame's pictures,
@@ -38,6 +46,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/backend.h"
 #include "common/hostpool.h"
@@ -49,6 +58,10 @@
 
 /** Frames in flight; >= 3 so that frames n - 1 and n - 2 stay resident. */
 #define VG_CUDA_SLOTS 4
+/** Most frames in flight, with host work. */
+#define VG_CUDA_SLOTS_MAX 24
+/** Host threads for the host steps when the configuration asks for none. */
+#define VG_CUDA_HOST_THREADS_MAX 16
 /** Streams of a frame's CUDA features, which run side by side. */
 #define VG_CUDA_FEATURE_STREAMS 8
 #define VG_CUDA_RES_ALIGN 16
@@ -57,6 +70,7 @@ typedef struct Slot {
     unsigned index;
     int done;                   ///< every output of the frame is emitted
     int need_cpu;               ///< host features run on this frame
+    int need_host;              ///< a host job runs on this frame
     int range_checked;          ///< device pictures checked against their depth
     uint64_t gpu_ran;           ///< CUDA features queued for this frame
     VgImage ref, dis;           ///< device images
@@ -93,11 +107,14 @@ typedef struct VgCudaEngine {
     size_t *res_off;
     size_t res_bytes;
 
+    uint64_t finish_mask;       ///< CUDA features with a host step
+
     unsigned n_cpu;
     const VgFeatureInst **cpu_inst;
     VgHostPool *pool;
 
-    Slot slot[VG_CUDA_SLOTS];
+    unsigned n_slots;
+    Slot *slot;
     unsigned n_submitted, n_collected;
 
     /* with several CUDA features, each frame's features run side by side
@@ -164,7 +181,7 @@ static void image_at(const VgCudaEngine *e, VgImage *img, uintptr_t base)
 static void advance_ready_locked(VgCudaEngine *e)
 {
     while (e->n_ready < e->n_collected) {
-        const Slot *s = &e->slot[e->n_ready % VG_CUDA_SLOTS];
+        const Slot *s = &e->slot[e->n_ready % e->n_slots];
         if (s->index != e->n_ready || !s->done)
             break;
         e->n_ready++;
@@ -186,6 +203,42 @@ static void host_job_done(void *owner, const VgHostJob *job, int ret)
     pthread_mutex_unlock(&e->lock);
 }
 
+/* the frame's view for feature f of slot s, as collect() and finish see it */
+static VgCudaFrame collected_frame(const VgCudaEngine *e, const Slot *s,
+                                   unsigned f)
+{
+    return (VgCudaFrame) {
+        .index = s->index,
+        .ref = &s->ref,
+        .dis = &s->dis,
+        .res = s->res + e->res_off[f],
+        .host_res = (const uint8_t *)s->host_res + e->res_off[f],
+    };
+}
+
+/* the host pool's job function: the host steps of the frame's CUDA
+ * features (opaque[0] is the slot), on a pool thread */
+static int host_steps(void *owner, const VgHostJob *job)
+{
+    VgCudaEngine *e = owner;
+    const Slot *s = job->opaque[0];
+    const uint64_t run = s->gpu_ran & e->finish_mask;
+
+    for (unsigned f = 0; run && f < e->n_gpu; f++) {
+        const VgCudaFrame frame = collected_frame(e, s, f);
+        int ret;
+
+        if (!(run & (UINT64_C(1) << f)))
+            continue;
+        if ((ret = e->gimpl[f]->finish(&e->gfc[f], &frame)) < 0) {
+            vg_log(e->log, VG_LOG_ERROR, "feature '%s' failed on frame %u "
+                   "(%d)", e->gfc[f].desc->name, s->index, ret);
+            return ret;
+        }
+    }
+    return 0;
+}
+
 /* ---- collection ---------------------------------------------------------- */
 
 /*
@@ -196,7 +249,7 @@ static void host_job_done(void *owner, const VgHostJob *job, int ret)
 static int collect(VgCudaEngine *e, int wait, unsigned wait_upto)
 {
     while (e->n_collected < e->n_submitted) {
-        Slot *s = &e->slot[e->n_collected % VG_CUDA_SLOTS];
+        Slot *s = &e->slot[e->n_collected % e->n_slots];
         CUresult res;
         int ret;
 
@@ -226,15 +279,9 @@ static int collect(VgCudaEngine *e, int wait, unsigned wait_upto)
         for (unsigned f = 0; f < e->n_gpu; f++) {
             VgFeatureCtx *fc = &e->gfc[f];
             const VgCudaFeatureImpl *impl = e->gimpl[f];
-            const VgCudaFrame frame = {
-                .index = s->index,
-                .ref = &s->ref,
-                .dis = &s->dis,
-                .res = s->res + e->res_off[f],
-                .host_res = (const uint8_t *)s->host_res + e->res_off[f],
-            };
+            const VgCudaFrame frame = collected_frame(e, s, f);
 
-            if (!(s->gpu_ran & (UINT64_C(1) << f)))
+            if (!(s->gpu_ran & (UINT64_C(1) << f)) || !impl->collect)
                 continue;
             if ((ret = impl->collect(fc, &frame)) < 0) {
                 vg_log(e->log, VG_LOG_ERROR, "feature '%s' failed on frame "
@@ -243,16 +290,18 @@ static int collect(VgCudaEngine *e, int wait, unsigned wait_upto)
             }
         }
 
+        s->need_host = s->need_cpu || (s->gpu_ran & e->finish_mask);
         pthread_mutex_lock(&e->lock);
         e->n_collected++;
-        if (!s->need_cpu)
+        if (!s->need_host)
             s->done = 1;
         advance_ready_locked(e);
         pthread_mutex_unlock(&e->lock);
-        if (s->need_cpu) {
+        if (s->need_host) {
             const VgHostJob job = {
                 .frame = { .index = s->index, .ref = &s->host[0],
                            .dis = &s->host[1] },
+                .run = host_steps,
                 .opaque = { s },
             };
             if ((ret = vg_host_pool_push(e->pool, &job)) < 0)
@@ -372,7 +421,7 @@ static void cuda_close(void **engine)
             if (fc->priv && e->gimpl[f]->close)
                 e->gimpl[f]->close(fc);
         }
-        for (int i = 0; i < VG_CUDA_SLOTS; i++)
+        for (unsigned i = 0; e->slot && i < e->n_slots; i++)
             free_slot(e, &e->slot[i]);
         vg_cuda_scaler_close(&e->scaler, &e->dev);
         for (unsigned k = 0; k < e->n_fs; k++) {
@@ -396,6 +445,7 @@ static void cuda_close(void **engine)
     free(e->gimpl);
     free(e->res_off);
     free(e->cpu_inst);
+    free(e->slot);
     pthread_cond_destroy(&e->done_cond);
     pthread_mutex_destroy(&e->lock);
     free(e);
@@ -450,6 +500,8 @@ static int open_features(VgCudaEngine *e)
         fc->priv = calloc(1, impl->priv_size ? impl->priv_size : 1);
         if (!fc->priv)
             return -ENOMEM;
+        if (impl->finish)
+            e->finish_mask |= UINT64_C(1) << e->n_gpu;
         e->n_gpu++;
         if (impl->init && (ret = impl->init(fc)) < 0) {
             vg_log(e->log, VG_LOG_ERROR, "feature '%s': CUDA initialisation "
@@ -470,6 +522,7 @@ static int open_features(VgCudaEngine *e)
 static int cuda_open(void **engine, const VgEngineParams *p)
 {
     VgCudaEngine *e = calloc(1, sizeof(*e));
+    unsigned host_threads;
     int pushed = 0, ret;
 
     if (!e)
@@ -519,7 +572,26 @@ static int cuda_open(void **engine, const VgEngineParams *p)
         if (e->gimpl[f]->needs & VG_CUDA_NEED_FLOAT_LUMA)
             e->f_pitch = ((size_t)e->geom.w[0] * sizeof(float) + 255) &
                          ~(size_t)255;
-    for (int i = 0; i < VG_CUDA_SLOTS; i++)
+    /* host work: the host features on n_threads workers, or the calling
+     * thread with 0, as on the CPU backend; host steps of CUDA features
+     * run on n_threads workers too, or with 0 on one per processor (up to
+     * VG_CUDA_HOST_THREADS_MAX), so that they never serialise the frames */
+    host_threads = p->cfg->n_threads;
+    if (e->finish_mask && !host_threads) {
+        const long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+        host_threads = n < 1 ? 1 : n > VG_CUDA_HOST_THREADS_MAX ?
+                       VG_CUDA_HOST_THREADS_MAX : (unsigned)n;
+    }
+    e->n_slots = VG_CUDA_SLOTS;
+    if (e->n_cpu || e->finish_mask)
+        e->n_slots = host_threads + VG_CUDA_SLOTS > VG_CUDA_SLOTS_MAX ?
+                     VG_CUDA_SLOTS_MAX : host_threads + VG_CUDA_SLOTS;
+    if (!(e->slot = calloc(e->n_slots, sizeof(*e->slot)))) {
+        ret = -ENOMEM;
+        goto fail;
+    }
+    for (unsigned i = 0; i < e->n_slots; i++)
         if ((ret = alloc_slot(e, &e->slot[i])) < 0)
             goto fail;
     if (e->n_gpu > 1) {
@@ -544,16 +616,16 @@ static int cuda_open(void **engine, const VgEngineParams *p)
         }
     }
 
-    /* host features: n_threads workers, or the calling thread with 0, as
-     * on the CPU backend */
-    if (e->n_cpu &&
+    if ((e->n_cpu || e->finish_mask) &&
         (ret = vg_host_pool_open(&e->pool, &e->p, e->cpu_inst, e->n_cpu,
-                                 p->cfg->n_threads, host_job_done, e)) < 0)
+                                 host_threads, host_job_done, e)) < 0)
         goto fail;
     vg_log(e->log, VG_LOG_INFO, "cuda engine: %s (sm_%d%d), %s context, %u "
-           "feature(s) on the GPU, %u on %u host thread(s)", e->dev.name,
-           e->dev.major, e->dev.minor, e->dev.own_ctx ? "own" : "caller's",
-           e->n_gpu, e->n_cpu, e->pool ? vg_host_pool_threads(e->pool) : 0);
+           "feature(s) on the GPU (%u with a host step), %u on the host; %u "
+           "host thread(s), %u frames in flight", e->dev.name, e->dev.major,
+           e->dev.minor, e->dev.own_ctx ? "own" : "caller's", e->n_gpu,
+           (unsigned)__builtin_popcountll(e->finish_mask), e->n_cpu,
+           e->pool ? vg_host_pool_threads(e->pool) : 0, e->n_slots);
     pushed = 0;
     if ((ret = pop_ctx(e)) < 0)
         goto fail;
@@ -634,7 +706,7 @@ static int cuda_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
                        unsigned index)
 {
     VgCudaEngine *e = engine;
-    Slot *s = &e->slot[index % VG_CUDA_SLOTS];
+    Slot *s = &e->slot[index % e->n_slots];
     CUstream out;
     int ret, pret;
 
@@ -648,8 +720,8 @@ static int cuda_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
     if ((ret = push_ctx(e)) < 0)
         return ret;
     /* the slot's previous frame must be finished, host features included */
-    if (index >= VG_CUDA_SLOTS &&
-        (ret = wait_done(e, index - VG_CUDA_SLOTS)) < 0)
+    if (index >= e->n_slots &&
+        (ret = wait_done(e, index - e->n_slots)) < 0)
         goto fail;
 
     s->index = index;
@@ -667,7 +739,7 @@ static int cuda_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
      * on the result stream, the slot's previous one included. */
     if (e->n_fs && index >= 2 &&
         (ret = CU(cuStreamWaitEvent, e->dev.stream,
-                  e->slot[(index - 2) % VG_CUDA_SLOTS].done_ev, 0)) < 0)
+                  e->slot[(index - 2) % e->n_slots].done_ev, 0)) < 0)
         goto fail;
 
     if ((ret = order_after(e, s->in_ev, ref, dis)) < 0 ||
@@ -711,8 +783,8 @@ static int cuda_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
         VgFeatureCtx *fc = &e->gfc[f];
         const VgCudaFeatureImpl *impl = e->gimpl[f];
         const CUstream main_stream = e->dev.stream;
-        const Slot *s1 = &e->slot[(index + VG_CUDA_SLOTS - 1) % VG_CUDA_SLOTS];
-        const Slot *s2 = &e->slot[(index + VG_CUDA_SLOTS - 2) % VG_CUDA_SLOTS];
+        const Slot *s1 = &e->slot[(index + e->n_slots - 1) % e->n_slots];
+        const Slot *s2 = &e->slot[(index + e->n_slots - 2) % e->n_slots];
         const VgCudaFrame frame = {
             .index = index,
             .ref = &s->ref,

@@ -11,8 +11,8 @@
  * common/features/list.h with gpu = 1 (gpu/engine.c).
  *
  * A feature's CUDA implementation sees fc->backend as the VgCudaDevice
- * (gpu/device.h); every callback runs on the thread that called into the
- * library, with the device's context current.
+ * (gpu/device.h); every callback but finish runs on the thread that called
+ * into the library, with the device's context current.
  */
 
 #ifndef VG_GPU_FEATURE_H
@@ -41,7 +41,7 @@ typedef struct VgCudaFrame {
     CUdeviceptr ref_f, dis_f;
     size_t f_pitch;
     CUdeviceptr res;                ///< device result area (res_size bytes, zeroed)
-    const void *host_res;           ///< its host copy; valid in collect() only
+    const void *host_res;           ///< its host copy; valid in collect() and finish() only
 } VgCudaFrame;
 
 /** Queue the frame's kernels on the device stream (no host sync). */
@@ -65,7 +65,17 @@ typedef struct VgCudaFeatureImpl {
     size_t (*res_size_of)(const VgFeatureCtx *fc);
     VgFeatureInitFn *init;
     VgCudaSubmitFn *submit;
+    /** Optional with finish: runs first, in frame order. */
     VgCudaCollectFn *collect;
+    /**
+     * Optional: the frame's host step (pooling, solves, libm steps that
+     * only the host settles exactly), after collect(). It runs on a thread
+     * of the engine's host pool, for several frames at once and in any
+     * order, without the device's context: it reads f->host_res and what
+     * collect() left for the frame, takes any scratch under a lock of its
+     * own, and emits the frame's values.
+     */
+    VgCudaCollectFn *finish;
     VgFeatureFlushFn *flush;    ///< optional
     VgFeatureCloseFn *close;    ///< optional
     /**
