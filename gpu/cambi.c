@@ -10,21 +10,24 @@
  * working size, the anti-dithering, the spatial mask, and per scale the
  * decimation, the mode filter and the c-values, into one device area that
  * holds every pass's and scale's c-values of the frame. That area is
- * copied back to pinned host memory; on the host, in collect(), the home
- * pools each scale (vg_cambi_pool(): cambi.c's quick_select() and the
- * double sum in the order it leaves the values, which no parallel order
- * reproduces) and weights the scales, so both backends print the same
- * bits. The set-up, the refusals and the tables are the home's
- * (vg_cambi_setup()), and so are the nearest-sample tables of a resize
- * (vg_cambi_resize_tables(), the CPU's float steps).
+ * copied back to pinned host memory; on the host, in the frame's host step
+ * (finish(), on a thread of the engine's host pool, several frames at
+ * once), the home pools each scale (vg_cambi_pool(): cambi.c's
+ * quick_select() and the double sum in the order it leaves the values,
+ * which no parallel order reproduces) and weights the scales, so both
+ * backends print the same bits. The set-up, the refusals and the tables
+ * are the home's (vg_cambi_setup()), and so are the nearest-sample tables
+ * of a resize (vg_cambi_resize_tables(), the CPU's float steps).
  *
- * Frames in flight each need their c-values until collected: the pinned
- * buffers are a pool that grows to the number of frames in flight. The
- * heatmaps of heatmaps_path are written from them in collect(), before the
- * pooling reorders them.
+ * Frames in flight each need their c-values until finished: the pinned
+ * buffers are a pool, under a lock, that grows to the number of frames in
+ * flight. The heatmaps of heatmaps_path are written from them in
+ * collect(), in frame order, before the pooling reorders them.
  */
 
 #include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,8 +56,11 @@ typedef struct CambiCuda {
     size_t n_cval;                   ///< floats of c-values per frame
     int resize[2];                   ///< pass p changes the size
     uint32_t *tab;                   ///< host tables (kept for the copies)
-    CambiHostBuf *bufs;
+    pthread_mutex_t lock;            ///< of bufs[].busy
+    int lock_init;
+    CambiHostBuf **bufs;
     unsigned n_bufs;
+    uint64_t n_pooled, n_ordered;    ///< scales pooled; of them in cambi.c's order
     VgCambiHeatmaps hm;
 } CambiCuda;
 
@@ -63,14 +69,22 @@ static void cambi_cuda_close(VgFeatureCtx *fc)
     CambiCuda *s = fc->priv;
     const VgCuda *cu = vg_cuda_fc_device(fc)->cu;
 
+    if (s->n_pooled)
+        vg_log(fc->log, VG_LOG_INFO, "cambi: %" PRIu64 " of %" PRIu64 " scales "
+               "pooled in cambi.c's order, the others by the exact integer "
+               "sum", s->n_ordered, s->n_pooled);
     if (s->mem)
         VG_CU(cu, fc->log, cuMemFree, s->mem);
-    for (unsigned i = 0; i < s->n_bufs; i++)
-        if (s->bufs[i].c)
-            VG_CUX(cu, fc->log, cuMemFreeHost, s->bufs[i].c);
+    for (unsigned i = 0; i < s->n_bufs; i++) {
+        if (s->bufs[i]->c)
+            VG_CUX(cu, fc->log, cuMemFreeHost, s->bufs[i]->c);
+        free(s->bufs[i]);
+    }
     free(s->bufs);
     free(s->tab);
     vg_cambi_heatmaps_close(&s->hm);
+    if (s->lock_init)
+        pthread_mutex_destroy(&s->lock);
     memset(s, 0, sizeof(*s));
 }
 
@@ -84,6 +98,8 @@ static int cambi_cuda_init(VgFeatureCtx *fc)
     size_t n, off = 0, tab_n = 0, tab_off[2][2], total;
     int ret;
 
+    pthread_mutex_init(&s->lock, NULL);
+    s->lock_init = 1;
     if ((ret = vg_cambi_setup(p, fc->opts, fc->width, fc->height, fc->bpc,
                               fc->log)) < 0)
         return ret;
@@ -280,29 +296,77 @@ static int submit_pass(VgFeatureCtx *fc, int k, const VgImage *in)
     return 0;
 }
 
-/* a free pinned buffer (the pool grows with the frames in flight) */
-static CambiHostBuf *take_buf(VgFeatureCtx *fc)
+/* a free pinned buffer, marked busy for frame `index` (the pool grows
+ * with the frames in flight; finish() gives buffers back from other
+ * threads) */
+static CambiHostBuf *take_buf(VgFeatureCtx *fc, unsigned index)
 {
     CambiCuda *s = fc->priv;
     VgCudaDevice *d = vg_cuda_fc_device(fc);
-    CambiHostBuf *b;
+    CambiHostBuf *b = NULL, **bufs;
     void *c;
 
-    for (unsigned i = 0; i < s->n_bufs; i++)
-        if (!s->bufs[i].busy)
-            return &s->bufs[i];
-    if (!(b = realloc(s->bufs, (s->n_bufs + 1) * sizeof(*b)))) {
+    pthread_mutex_lock(&s->lock);
+    for (unsigned i = 0; !b && i < s->n_bufs; i++)
+        if (!s->bufs[i]->busy)
+            b = s->bufs[i];
+    if (b) {
+        b->index = index;
+        b->busy = 1;
+    }
+    pthread_mutex_unlock(&s->lock);
+    if (b)
+        return b;
+    /* only this thread adds buffers: the array may grow outside the lock,
+     * but others read it under the lock */
+    if (!(b = calloc(1, sizeof(*b)))) {
         vg_log(fc->log, VG_LOG_ERROR, "cambi: out of memory");
         return NULL;
     }
-    s->bufs = b;
     if (VG_DCUX(d, cuMemHostAlloc, &c, s->n_cval * sizeof(float),
-                VG_CU_MEMHOSTALLOC_PORTABLE) < 0)
+                VG_CU_MEMHOSTALLOC_PORTABLE) < 0) {
+        free(b);
         return NULL;
-    b = &s->bufs[s->n_bufs++];
+    }
     b->c = c;
-    b->busy = 0;
+    b->index = index;
+    b->busy = 1;
+    pthread_mutex_lock(&s->lock);
+    if (!(bufs = realloc(s->bufs, (s->n_bufs + 1) * sizeof(*bufs)))) {
+        pthread_mutex_unlock(&s->lock);
+        VG_DCUX(d, cuMemFreeHost, c);
+        free(b);
+        vg_log(fc->log, VG_LOG_ERROR, "cambi: out of memory");
+        return NULL;
+    }
+    s->bufs = bufs;
+    s->bufs[s->n_bufs++] = b;
+    pthread_mutex_unlock(&s->lock);
     return b;
+}
+
+/* the busy buffer of frame `index`, or NULL (logged) */
+static CambiHostBuf *frame_buf(VgFeatureCtx *fc, unsigned index)
+{
+    CambiCuda *s = fc->priv;
+    CambiHostBuf *b = NULL;
+
+    pthread_mutex_lock(&s->lock);
+    for (unsigned i = 0; !b && i < s->n_bufs; i++)
+        if (s->bufs[i]->busy && s->bufs[i]->index == index)
+            b = s->bufs[i];
+    pthread_mutex_unlock(&s->lock);
+    if (!b)
+        vg_log(fc->log, VG_LOG_ERROR, "cambi: no c-values for frame %u",
+               index);
+    return b;
+}
+
+static void give_buf(CambiCuda *s, CambiHostBuf *b)
+{
+    pthread_mutex_lock(&s->lock);
+    b->busy = 0;
+    pthread_mutex_unlock(&s->lock);
 }
 
 static int cambi_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
@@ -317,22 +381,23 @@ static int cambi_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
     if ((ret = submit_pass(fc, 0, f->dis)) < 0 ||
         (s->p.full_ref && (ret = submit_pass(fc, 1, f->ref)) < 0))
         return ret;
-    if (!(b = take_buf(fc)))
+    if (!(b = take_buf(fc, f->index)))
         return -ENOMEM;
     if ((ret = VG_DCU(d, cuMemcpyDtoHAsync, b->c, s->cval,
-                      s->n_cval * sizeof(float), d->stream)) < 0)
+                      s->n_cval * sizeof(float), d->stream)) < 0) {
+        give_buf(s, b);
         return ret;
-    b->index = f->index;
-    b->busy = 1;
+    }
     return 0;
 }
 
+/* in frame order: the heatmaps, from the c-values before the pooling
+ * reorders them; a picture of zeros is scored here */
 static int cambi_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)
 {
     CambiCuda *s = fc->priv;
     const VgCambiParams *p = &s->p;
-    double score[2] = { 0.0, 0.0 };
-    CambiHostBuf *b = NULL;
+    CambiHostBuf *b;
     int ret;
 
     if (p->all_zero) {
@@ -341,32 +406,56 @@ static int cambi_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)
             return ret;
         return vg_cambi_emit(fc, p, f->index, 0.0, 0.0);
     }
-    for (unsigned i = 0; i < s->n_bufs; i++)
-        if (s->bufs[i].busy && s->bufs[i].index == f->index)
-            b = &s->bufs[i];
-    if (!b) {
-        vg_log(fc->log, VG_LOG_ERROR, "cambi: no c-values for frame %u",
-               f->index);
+    if (!s->hm.on)
+        return 0;
+    if (!(b = frame_buf(fc, f->index)))
         return -EINVAL;
+    for (int sc = 0; sc < VG_CAMBI_SCALES; sc++)
+        if ((ret = vg_cambi_heatmaps_write(&s->hm, sc, f->index,
+                                           b->c + s->off[0][sc], s->sw[0][sc],
+                                           s->sh[0][sc], fc->log)) < 0)
+            return ret;
+    return 0;
+}
+
+/* the host step: each scale pooled (the home's exact shortcut where it
+ * holds, else cambi.c's order), the scales weighted */
+static int cambi_cuda_finish(VgFeatureCtx *fc, const VgCudaFrame *f)
+{
+    CambiCuda *s = fc->priv;
+    const VgCambiParams *p = &s->p;
+    double score[2] = { 0.0, 0.0 };
+    unsigned ordered = 0;
+    VgCambiPoolBins *bins;
+    CambiHostBuf *b;
+
+    if (p->all_zero)
+        return 0;
+    if (!(b = frame_buf(fc, f->index)))
+        return -EINVAL;
+    if (!(bins = malloc(sizeof(*bins)))) {
+        vg_log(fc->log, VG_LOG_ERROR, "cambi: out of memory");
+        return -ENOMEM;
     }
     for (int k = 0; k < 1 + p->full_ref; k++) {
         double scores[VG_CAMBI_SCALES];
 
         for (int sc = 0; sc < VG_CAMBI_SCALES; sc++) {
-            if (k == 0 && s->hm.on &&
-                (ret = vg_cambi_heatmaps_write(&s->hm, sc, f->index,
-                                               b->c + s->off[k][sc],
-                                               s->sw[k][sc], s->sh[k][sc],
-                                               fc->log)) < 0) {
-                b->busy = 0;
-                return ret;
-            }
-            scores[sc] = vg_cambi_pool(b->c + s->off[k][sc], p->topk,
-                                       s->sw[k][sc], s->sh[k][sc]);
+            int exact;
+
+            scores[sc] = vg_cambi_pool_fast(b->c + s->off[k][sc], p->topk,
+                                            s->sw[k][sc], s->sh[k][sc], bins,
+                                            &exact);
+            ordered += !exact;
         }
         score[k] = vg_cambi_score(scores, p->pass[k].window);
     }
-    b->busy = 0;
+    free(bins);
+    give_buf(s, b);
+    pthread_mutex_lock(&s->lock);
+    s->n_pooled += (1 + p->full_ref) * VG_CAMBI_SCALES;
+    s->n_ordered += ordered;
+    pthread_mutex_unlock(&s->lock);
     return vg_cambi_emit(fc, p, f->index, score[0], score[1]);
 }
 
@@ -375,5 +464,6 @@ const VgCudaFeatureImpl vg_cuda_cambi = {
     .init = cambi_cuda_init,
     .submit = cambi_cuda_submit,
     .collect = cambi_cuda_collect,
+    .finish = cambi_cuda_finish,
     .close = cambi_cuda_close,
 };
