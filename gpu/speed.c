@@ -32,7 +32,57 @@ void vg_cuda_speed_close(VgFeatureCtx *fc, VgCudaSpeed *s)
     free(s->tab_w);
     s->tab_i = NULL;
     s->tab_w = NULL;
+    for (unsigned i = 0; i < s->n_spare; i++) {
+        vg_speed_free(s->spare[i]);
+        free(s->spare[i]);
+    }
+    free(s->spare);
+    s->spare = NULL;
+    s->n_spare = s->n_made = 0;
+    if (s->lock_init)
+        pthread_mutex_destroy(&s->lock);
+    s->lock_init = 0;
     vg_speed_free(&s->speed);
+}
+
+VgSpeed *vg_cuda_speed_take(VgFeatureCtx *fc, VgCudaSpeed *s)
+{
+    VgSpeed *sp = NULL, **spare;
+
+    pthread_mutex_lock(&s->lock);
+    if (s->n_spare) {
+        sp = s->spare[--s->n_spare];
+    } else if ((spare = realloc(s->spare, (s->n_made + 1) * sizeof(*spare)))) {
+        /* room to give every state made back */
+        s->spare = spare;
+        s->n_made++;
+    } else {
+        pthread_mutex_unlock(&s->lock);
+        vg_log(fc->log, VG_LOG_ERROR, "%s: out of memory", fc->desc->name);
+        return NULL;
+    }
+    pthread_mutex_unlock(&s->lock);
+    if (sp)
+        return sp;
+    if (!(sp = malloc(sizeof(*sp))) ||
+        vg_speed_init(sp, &s->speed.p, s->speed.w, s->speed.h,
+                      fc->desc->name, fc->log) < 0) {
+        if (!sp)
+            vg_log(fc->log, VG_LOG_ERROR, "%s: out of memory", fc->desc->name);
+        free(sp);
+        pthread_mutex_lock(&s->lock);
+        s->n_made--;
+        pthread_mutex_unlock(&s->lock);
+        return NULL;
+    }
+    return sp;
+}
+
+void vg_cuda_speed_give(VgCudaSpeed *s, VgSpeed *sp)
+{
+    pthread_mutex_lock(&s->lock);
+    s->spare[s->n_spare++] = sp;
+    pthread_mutex_unlock(&s->lock);
 }
 
 size_t vg_cuda_speed_res_size(const VgCudaSpeed *s)
@@ -69,6 +119,8 @@ int vg_cuda_speed_init(VgFeatureCtx *fc, VgCudaSpeed *s, unsigned npics,
     size_t n_pre = 0, n_tab_x = 0, n_tab_y = 0, off = 0;
     int ret;
 
+    pthread_mutex_init(&s->lock, NULL);
+    s->lock_init = 1;
     s->npics = npics;
     if (npics > VG_SPEED_MAX_PICS || sp->taps_aa > VG_SPEED_MAX_TAPS ||
         sp->taps4 > VG_SPEED_MAX_TAPS) {

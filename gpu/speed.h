@@ -9,12 +9,15 @@
  * the picture-sized steps on the device (gpu/speed.cuh), from the device
  * images to the decimated pictures and their covariance matrices, which
  * land in the frame's result area; the rest on the host with the CPU's
- * code (common/features/speed.h vg_speed_score_decimated()) when the frame is
- * collected.
+ * code (common/features/speed.h vg_speed_score_decimated()) in the frame's
+ * host step, which runs for several frames at once, each on a scratch
+ * state of its own (vg_cuda_speed_take()).
  */
 
 #ifndef VG_GPU_SPEED_H
 #define VG_GPU_SPEED_H
+
+#include <pthread.h>
 
 #include "common/features/speed_chroma_params.h"
 #include "common/features/speed.h"
@@ -29,6 +32,10 @@ typedef struct VgCudaSpeed {
     CUdeviceptr pre, col, dec, tmp, means, xi, xw, yi, yw;
     int *tab_i;             ///< host tables: x then y indices
     float *tab_w;           ///< and weights
+    pthread_mutex_t lock;   ///< of the scratch states
+    int lock_init;
+    VgSpeed **spare;        ///< scratch states not in use
+    unsigned n_spare, n_made;
 } VgCudaSpeed;
 
 /**
@@ -55,6 +62,14 @@ size_t vg_cuda_speed_res_size(const VgCudaSpeed *s);
 int vg_cuda_speed_submit(VgFeatureCtx *fc, const VgCudaSpeed *s,
                          const uint64_t *a, const uint64_t *b, size_t pitch,
                          CUdeviceptr out);
+
+/**
+ * A scratch state of speed's geometry for one host step (made on first
+ * need, kept for the next), or NULL (logged). Thread-safe.
+ */
+VgSpeed *vg_cuda_speed_take(VgFeatureCtx *fc, VgCudaSpeed *s);
+/** Give a state of vg_cuda_speed_take() back. Thread-safe. */
+void vg_cuda_speed_give(VgCudaSpeed *s, VgSpeed *sp);
 
 /** Decimated picture z of a collected frame's host results. */
 static inline const float *vg_cuda_speed_result(const VgCudaSpeed *s,

@@ -8,11 +8,13 @@
  * speed_chroma on CUDA: the U and V planes of both pictures converted,
  * prescaled, filtered and decimated on the device in one set of launches,
  * with their covariance matrices (gpu/speed.cuh); the decimated pictures
- * and the matrices come back in the frame's results and are scored on the
- * host by the CPU's code (common/features/speed.c
+ * and the matrices come back in the frame's results and are scored in the
+ * frame's host step by the CPU's code (common/features/speed.c
  * vg_speed_score_decimated(), speed_chroma.c vg_speed_chroma_emit()),
  * so both backends print the same bits.
  */
+
+#include <errno.h>
 
 #include "common/features/speed_chroma.h"
 #include "gpu/speed.h"
@@ -55,20 +57,28 @@ static int speed_chroma_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
     return vg_cuda_speed_submit(fc, s, a, b, f->ref->stride[1], f->res);
 }
 
-static int speed_chroma_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)
+/* the host step, on a scratch state of its own */
+static int speed_chroma_cuda_finish(VgFeatureCtx *fc, const VgCudaFrame *f)
 {
     VgCudaSpeed *s = fc->priv;
-    float u, v;
+    VgSpeed *sp = vg_cuda_speed_take(fc, s);
     const void *r = f->host_res;
-    const int err_u = vg_speed_score_decimated(
-        &s->speed, vg_cuda_speed_result(s, r, U_REF),
-        vg_cuda_speed_result(s, r, U_DIS), vg_cuda_speed_cov(s, r, U_REF),
-        vg_cuda_speed_cov(s, r, U_DIS), &u, fc->log);
-    const int err_v = vg_speed_score_decimated(
-        &s->speed, vg_cuda_speed_result(s, r, V_REF),
-        vg_cuda_speed_result(s, r, V_DIS), vg_cuda_speed_cov(s, r, V_REF),
-        vg_cuda_speed_cov(s, r, V_DIS), &v, fc->log);
+    int err_u, err_v;
+    float u, v;
 
+    if (!sp)
+        return -ENOMEM;
+    err_u = vg_speed_score_decimated(sp, vg_cuda_speed_result(s, r, U_REF),
+                                     vg_cuda_speed_result(s, r, U_DIS),
+                                     vg_cuda_speed_cov(s, r, U_REF),
+                                     vg_cuda_speed_cov(s, r, U_DIS), &u,
+                                     fc->log);
+    err_v = vg_speed_score_decimated(sp, vg_cuda_speed_result(s, r, V_REF),
+                                     vg_cuda_speed_result(s, r, V_DIS),
+                                     vg_cuda_speed_cov(s, r, V_REF),
+                                     vg_cuda_speed_cov(s, r, V_DIS), &v,
+                                     fc->log);
+    vg_cuda_speed_give(s, sp);
     return vg_speed_chroma_emit(fc, f->index, u, v, err_u, err_v);
 }
 
@@ -77,6 +87,6 @@ const VgCudaFeatureImpl vg_cuda_speed_chroma = {
     .res_size_of = speed_chroma_cuda_res_size,
     .init = speed_chroma_cuda_init,
     .submit = speed_chroma_cuda_submit,
-    .collect = speed_chroma_cuda_collect,
+    .finish = speed_chroma_cuda_finish,
     .close = speed_chroma_cuda_close,
 };

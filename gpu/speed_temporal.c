@@ -71,19 +71,24 @@ static int speed_temporal_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
     return vg_cuda_speed_submit(fc, s, a, b, f->ref->stride[0], f->res);
 }
 
-static int speed_temporal_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)
+/* the host step, on a scratch state of its own */
+static int speed_temporal_cuda_finish(VgFeatureCtx *fc, const VgCudaFrame *f)
 {
     VgCudaSpeed *s = fc->priv;
+    VgSpeed *sp;
     float score;
 
     if (!f->index)
         return vg_feature_emit(fc, VG_SPEED_TEMPORAL_OUT_SCORE, 0, 0.0);
+    if (!(sp = vg_cuda_speed_take(fc, s)))
+        return -ENOMEM;
     /* as on the CPU, the singular flag is ignored */
-    vg_speed_score_decimated(&s->speed, vg_cuda_speed_result(s, f->host_res, REF),
+    vg_speed_score_decimated(sp, vg_cuda_speed_result(s, f->host_res, REF),
                              vg_cuda_speed_result(s, f->host_res, DIS),
                              vg_cuda_speed_cov(s, f->host_res, REF),
                              vg_cuda_speed_cov(s, f->host_res, DIS), &score,
                              fc->log);
+    vg_cuda_speed_give(s, sp);
     return vg_feature_emit(fc, VG_SPEED_TEMPORAL_OUT_SCORE, f->index, score);
 }
 
@@ -92,6 +97,6 @@ const VgCudaFeatureImpl vg_cuda_speed_temporal = {
     .res_size_of = speed_temporal_cuda_res_size,
     .init = speed_temporal_cuda_init,
     .submit = speed_temporal_cuda_submit,
-    .collect = speed_temporal_cuda_collect,
+    .finish = speed_temporal_cuda_finish,
     .close = speed_temporal_cuda_close,
 };
