@@ -11,7 +11,9 @@
  *
  * Inputs: encoded pairs decoded by tests/prepare-corpus.sh into
  * VG_CORPUS_RAW (default <builddir>/tests/corpus-raw), raw pairs and
- * goldens from VG_SHARED_DIR (default <srcdir>/../shared).
+ * goldens from VG_SHARED_DIR (default <srcdir>/../shared). The contexts
+ * run on the CPU backend, or with VG_TEST_BACKEND=cuda on the CUDA one
+ * (on a machine with a GPU: tests/gpu/run-device.sh).
  */
 
 #ifndef VG_TESTS_PARITY_API_CORPUS_H
@@ -258,8 +260,11 @@ static void ac_compare(VgReport *rep, const char *what, unsigned i,
 
 static VgContext *ac_context(unsigned threads)
 {
+    const char *backend = getenv("VG_TEST_BACKEND");
     VgConfig cfg = {
-        .backend = VG_BACKEND_CPU, .n_threads = threads,
+        .backend = backend && !strcmp(backend, "cuda") ? VG_BACKEND_CUDA :
+                   VG_BACKEND_CPU,
+        .n_threads = threads,
         .log_level = VG_LOG_WARNING,
     };
     VgContext *ctx = NULL;
