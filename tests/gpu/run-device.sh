@@ -155,7 +155,7 @@ prepare() {
         tests/unit/test_cuda_loader tests/bench/cudabench tests/bench/vifbench \
         tests/bench/admbench tests/bench/vmafbench tests/gpu/test_fault \
         tests/gpu/libcudafault.so tests/gpu/threads8 tests/gpu/test_seqsum \
-        tests/gpu/test_scale
+        tests/gpu/test_scale tests/parity/test_cambi_corpus
     rm -rf "${root:?}/$CARRY"
     mkdir -p "$root/$CARRY/bin" "$root/$CARRY/lib" "$root/$CARRY/corpus" \
         "$root/$CARRY/golden/hp"
@@ -163,7 +163,8 @@ prepare() {
              tests/unit/test_cuda_loader tests/bench/cudabench \
              tests/bench/vifbench tests/bench/admbench tests/bench/vmafbench \
              tests/gpu/test_fault tests/gpu/libcudafault.so tests/gpu/threads8 \
-             tests/gpu/test_seqsum tests/gpu/test_scale; do
+             tests/gpu/test_seqsum tests/gpu/test_scale \
+             tests/parity/test_cambi_corpus; do
         cp "$p" "$root/$CARRY/bin/"
     done
     # shared libraries other than glibc's (json-c, subunit)
@@ -319,6 +320,7 @@ run_features() {
             env VG_REQUIRE_GPU=1 "$bin/checkasm" --test="$f" --quick
         grep -E "ERROR SUMMARY|^checkasm: $f" "$out/memcheck-$f.log" | tail -2 | tee -a "$summary"
     done
+    cambi_api_step
     [ -n "${NO_CLI:-}" ] || cli_v1_models
     note "run-device: $fails step(s) failed"
     pack_out
@@ -369,6 +371,24 @@ fault_steps() {
     grep -E "^threads8: (PASS|FAIL)" "$out/threads8.log" | tee -a "$summary"
 }
 
+# cambi through the API on the CUDA backend, the frames' host steps on
+# the engine's host pool: vmaf_v1.0.16_3d0h's cambi against libvmaf's
+# goldens, and heatmaps_path's files against libvmaf's bytes
+# (tests/parity/test_cambi_corpus on the raw pairs)
+cambi_api_step() {
+    vgshared=/tmp/run-device-shared
+    rm -rf "$vgshared" /tmp/run-device-cambi
+    mkdir -p "$vgshared/corpus" /tmp/run-device-cambi
+    ln -s "$PWD/$CARRY/corpus" "$vgshared/corpus/raw"
+    ln -s "$PWD/$CARRY/golden" "$vgshared/golden"
+    step cambi-api env -C /tmp/run-device-cambi VG_TEST_BACKEND=cuda \
+        VG_SHARED_DIR="$vgshared" \
+        VG_CORPUS_PAIRS=r640x360_444p8,r640x360_422p10,r352x288_420p12 \
+        "$PWD/$bin/test_cambi_corpus"
+    grep -E "^[0-9]+%:|Checks" "$out/cambi-api.log" | tail -1 |
+        sed 's/^/  cambi-api, CUDA backend: /' | tee -a "$summary"
+}
+
 # the loader test and make check-gpu's programs but checkasm
 program_steps() {
     step loader "$bin/test_cuda_loader"
@@ -376,6 +396,7 @@ program_steps() {
     step seqsum env VG_REQUIRE_GPU=1 "$bin/test_seqsum"
     step scale env VG_REQUIRE_GPU=1 "$bin/test_scale"
     grep "^checkgpu:" "$out/checkgpu.log" | tee -a "$summary"
+    cambi_api_step
 }
 
 # make check-gpu's programs, and the loader test
