@@ -33,7 +33,9 @@
  * or format; VMAFBENCH_ROW=TEXT[,TEXT...] keeps the rows whose label
  * contains one of the TEXTs (for a profiler run of one configuration).
  * VMAFBENCH_INFO=1 logs the library's INFO lines (the features' own
- * figures) to stderr.
+ * figures, such as how many of cambi's scales were pooled in libvmaf's
+ * order) to stderr. VMAFBENCH_THREADS=N sets VgConfig.n_threads (default
+ * 0: the library's choice).
  */
 
 #include <dlfcn.h>
@@ -160,9 +162,11 @@ static int keep_row(const char *label)
 static int run(const char *model, const char *feature, const VgPicture *ref,
                const VgPicture *dis, unsigned frames, Result *r)
 {
+    const char *threads = getenv("VMAFBENCH_THREADS");
     VgConfig cfg = { .backend = VG_BACKEND_CUDA,
                      .log_level = getenv("VMAFBENCH_INFO") ? VG_LOG_INFO :
                                   VG_LOG_WARNING,
+                     .n_threads = threads ? (unsigned)atoi(threads) : 0,
                      .cuda_context = cctx, .cuda_stream = lib_stream };
     static int started;
     VgContext *ctx = NULL;
