@@ -13,7 +13,11 @@
 #       (nvidia-smi --query-compute-apps, or the GPU's memory.used when
 #       the process is not listed), its host RSS (/proc/PID/status VmRSS)
 #       and the frames done are written to a CSV. Then ffmpeg gets SIGINT
-#       and must end cleanly, each instance printing its score.
+#       and must end cleanly, each instance printing its score and writing
+#       its JSON log. The instances score the same replayed frames: each
+#       one's frame count is printed, and every frame that two instances
+#       both scored must have the same scores in both logs, to the bit
+#       (and so must the pooled scores of instances with the same count).
 #       Judgement, on the samples after SOAK_WARMUP seconds: device memory
 #       is flat (the highest sample of the second half exceeds the first
 #       sample after warm-up by less than SOAK_GPU_MIB, default 16 MiB);
@@ -37,6 +41,8 @@
 #   VG_SHARED_DIR    default <repo>/../shared; VG_CORPUS_DIR default
 #                    $VG_SHARED_DIR/corpus (the encoded pairs)
 #   SOAK_PAIR        p1080_crf32 (default), p1080_scaled, p2160, p720_10
+#   SOAK_MODEL       the model's version (default vmaf_v0.6.1; e.g.
+#                    vmaf_v1.0.16_3d0h)
 #   SOAK_SECONDS, SOAK_INTERVAL (5), SOAK_WARMUP (60), SOAK_INSTANCES,
 #   SOAK_GPU_MIB, SOAK_RSS_MIB, SOAK_SCORE_BYTES  as above
 #   SOAK_DECODE      nvdec (default); upload: software decoding and
@@ -66,6 +72,7 @@ gpu_mib=${SOAK_GPU_MIB:-16}
 rss_mib=${SOAK_RSS_MIB:-64}
 score_bytes=${SOAK_SCORE_BYTES:-320}
 decode=${SOAK_DECODE:-nvdec}
+model=${SOAK_MODEL:-vmaf_v0.6.1}
 nthr=${VG_N_THREADS:-$(nproc)}
 
 if [ -n "${VG_FATE_WORK:-}" ]; then
@@ -164,9 +171,10 @@ graph_head() {
 }
 
 # the options of instance I: every third one with queue_size=0, every
-# other one with its own host threads, so that the instances differ
+# other one with its own host threads, so that the instances differ; each
+# writes a JSON log
 instance_opts() {
-    o="model=version=vmaf_v0.6.1:feature=name=psnr"
+    o="model=version=$model:feature=name=psnr:log_fmt=json:log_path=$w/instance$1.json"
     [ "$decode" = cpu ] && o="$o:backend=cpu"
     [ $(($1 % 3)) = 1 ] && o="$o:queue_size=0"
     [ $(($1 % 2)) = 0 ] && o="$o:n_threads=$nthr"
@@ -299,11 +307,32 @@ if grep -q 'vmafgpu.*\(rror\|fail\)' "$out"; then
 fi
 n_scores=$(scores_of "$out" | wc -l)
 [ "$n_scores" = "$instances" ] || finish FAIL "$n_scores of $instances instances printed a score"
-# the instances saw the same frames, give or take those in flight
-spread=$(scores_of "$out" | awk 'NR == 1 || $1 < lo { lo = $1 } NR == 1 || $1 > hi { hi = $1 } END { printf "%.6f", hi - lo }')
-if awk -v s="$spread" 'BEGIN { exit !(s > 0.5) }'; then
-    finish FAIL "the instances' scores differ by $spread"
-fi
+# the instances scored the same frames, up to the count each reached: the
+# same values for every frame two of them scored, and the same pooled
+# values where the counts are equal
+same=$(python3 - "$w" "$instances" <<'PY'
+import json, sys
+w, n = sys.argv[1], int(sys.argv[2])
+logs = [json.load(open("%s/instance%d.json" % (w, i))) for i in range(n)]
+counts = [len(l["frames"]) for l in logs]
+bad = []
+for i in range(n):
+    for j in range(i + 1, n):
+        a, b = logs[i], logs[j]
+        for k in range(min(counts[i], counts[j])):
+            if a["frames"][k]["metrics"] != b["frames"][k]["metrics"]:
+                bad.append("instances %d and %d differ at frame %d" % (i, j, k))
+                break
+        if counts[i] == counts[j] and a["pooled_metrics"] != b["pooled_metrics"]:
+            bad.append("instances %d and %d scored %d frames each, pooled "
+                       "values differ" % (i, j, counts[i]))
+print("frames scored per instance: %s; %s" % (
+    " ".join(map(str, counts)), "; ".join(bad) if bad else
+    "every frame scored by two instances has the same values"))
+sys.exit(1 if bad else 0)
+PY
+) || finish FAIL "$same"
+say "$same"
 
 # flat after warm-up: the first sample at or after SOAK_WARMUP against the
 # highest one of the second half of those samples
