@@ -9,20 +9,24 @@
  * luma, and with full_ref the reference): the conversion to 10 bits at the
  * working size, the anti-dithering, the spatial mask, and per scale the
  * decimation, the mode filter and the c-values, into one device area that
- * holds every pass's and scale's c-values of the frame. That area is
- * copied back to pinned host memory; on the host, in the frame's host step
- * (finish(), on a thread of the engine's host pool, several frames at
- * once), the home pools each scale (vg_cambi_pool(): cambi.c's
- * quick_select() and the double sum in the order it leaves the values,
- * which no parallel order reproduces) and weights the scales, so both
- * backends print the same bits. The set-up, the refusals and the tables
- * are the home's (vg_cambi_setup()), and so are the nearest-sample tables
- * of a resize (vg_cambi_resize_tables(), the CPU's float steps).
+ * holds every pass's and scale's c-values of the frame. Each scale's
+ * top-k pooling runs on the device where the home's exact shortcut holds
+ * (gpu/cambi_pool.h: the k largest add up exactly in any order, as their
+ * integer sum); the c-values of a scale where it does not hold are
+ * written to mapped host memory, and the frame's host step (finish(), on
+ * a thread of the engine's host pool, several frames at once) pools that
+ * scale with the home's vg_cambi_pool() (cambi.c's quick_select() and the
+ * double sum in the order it leaves the values, which no parallel order
+ * reproduces). The host step weights the scales, so both backends print
+ * the same bits. The set-up, the refusals and the tables are the home's
+ * (vg_cambi_setup()), and so are the nearest-sample tables of a resize
+ * (vg_cambi_resize_tables(), the CPU's float steps).
  *
- * Frames in flight each need their c-values until finished: the pinned
- * buffers are a pool, under a lock, that grows to the number of frames in
- * flight. The heatmaps of heatmaps_path are written from them in
- * collect(), in frame order, before the pooling reorders them.
+ * Frames in flight each need a host buffer for their c-values until
+ * finished: the pinned buffers are a pool, under a lock, that grows to the
+ * number of frames in flight. With heatmaps_path, every c-value is copied
+ * back, and the heatmaps are written from them in collect(), in frame
+ * order.
  */
 
 #include <errno.h>
@@ -34,14 +38,18 @@
 
 #include "common/features/cambi.h"
 #include "common/features/cambi_params.h"
+#include "gpu/cambi_pool.h"
 #include "gpu/feature.h"
 
 _Static_assert(VG_CAMBI_K_MAX_DIFFS == VG_CAMBI_MAX_DIFFS,
                "kernel and home disagree on the contrast steps");
+_Static_assert(VG_CAMBI_POOL_SEGS == 2 * VG_CAMBI_SCALES,
+               "a pooling segment per pass and scale");
 
-/** One frame's c-values on the host. */
+/** One frame's c-values on the host (mapped into the device's space). */
 typedef struct CambiHostBuf {
     float *c;
+    CUdeviceptr dev;    ///< c in the device's space
     unsigned index;
     int busy;
 } CambiHostBuf;
@@ -49,8 +57,11 @@ typedef struct CambiHostBuf {
 typedef struct CambiCuda {
     VgCambiParams p;
     CUfunction f_to10, f_dither, f_flat, f_mask, f_dec, f_mode, f_cval;
+    CUfunction f_hist1, f_hist2, f_hist3, f_select, f_spill;
     CUdeviceptr mem;
-    CUdeviceptr img[2], msk[2], rlut, ix[2], iy[2], cval;
+    CUdeviceptr img[2], msk[2], rlut, ix[2], iy[2], cval, pool_seg;
+    VgCambiPoolParams pp;            ///< the pooling kernels' parameters but res
+    unsigned pool_gx;                ///< blocks per segment of the pooling passes
     size_t off[2][VG_CAMBI_SCALES];  ///< c-value offsets (floats) per scale
     unsigned sw[2][VG_CAMBI_SCALES], sh[2][VG_CAMBI_SCALES];
     size_t n_cval;                   ///< floats of c-values per frame
@@ -71,8 +82,8 @@ static void cambi_cuda_close(VgFeatureCtx *fc)
 
     if (s->n_pooled)
         vg_log(fc->log, VG_LOG_INFO, "cambi: %" PRIu64 " of %" PRIu64 " scales "
-               "pooled in cambi.c's order, the others by the exact integer "
-               "sum", s->n_ordered, s->n_pooled);
+               "pooled on the host in cambi.c's order, the others by the "
+               "exact integer sum on the device", s->n_ordered, s->n_pooled);
     if (s->mem)
         VG_CU(cu, fc->log, cuMemFree, s->mem);
     for (unsigned i = 0; i < s->n_bufs; i++) {
@@ -96,6 +107,7 @@ static int cambi_cuda_init(VgFeatureCtx *fc)
     VgCambiParams *p = &s->p;
     VgCudaDevice *d = vg_cuda_fc_device(fc);
     size_t n, off = 0, tab_n = 0, tab_off[2][2], total;
+    const char *env;
     int ret;
 
     pthread_mutex_init(&s->lock, NULL);
@@ -142,15 +154,26 @@ static int cambi_cuda_init(VgFeatureCtx *fc)
         (ret = vg_cuda_device_function(d, "vg_cambi_mask", &s->f_mask)) < 0 ||
         (ret = vg_cuda_device_function(d, "vg_cambi_decimate", &s->f_dec)) < 0 ||
         (ret = vg_cuda_device_function(d, "vg_cambi_mode", &s->f_mode)) < 0 ||
-        (ret = vg_cuda_device_function(d, "vg_cambi_cvalues", &s->f_cval)) < 0)
+        (ret = vg_cuda_device_function(d, "vg_cambi_cvalues", &s->f_cval)) < 0 ||
+        (ret = vg_cuda_device_function(d, "vg_cambi_pool_hist1", &s->f_hist1)) < 0 ||
+        (ret = vg_cuda_device_function(d, "vg_cambi_pool_hist2", &s->f_hist2)) < 0 ||
+        (ret = vg_cuda_device_function(d, "vg_cambi_pool_hist3", &s->f_hist3)) < 0 ||
+        (ret = vg_cuda_device_function(d, "vg_cambi_pool_select", &s->f_select)) < 0 ||
+        (ret = vg_cuda_device_function(d, "vg_cambi_pool_spill", &s->f_spill)) < 0)
         return ret;
+    if (!d->cu->cuMemHostGetDevicePointer) {
+        vg_log(fc->log, VG_LOG_ERROR, "cambi: the CUDA driver lacks "
+               "cuMemHostGetDevicePointer");
+        return -ENOSYS;
+    }
 
     /* two 10-bit planes and two masks of the work size, the reciprocal
      * table, the resize tables, the c-values */
     n = (size_t)p->alloc_w * p->alloc_h;
     total = 2 * ALIGN256(n * sizeof(uint16_t)) + 2 * ALIGN256(n) +
             ALIGN256(sizeof(p->rlut)) + ALIGN256(tab_n * sizeof(uint32_t)) +
-            ALIGN256(s->n_cval * sizeof(float));
+            ALIGN256(s->n_cval * sizeof(float)) +
+            ALIGN256(VG_CAMBI_POOL_SEGS * sizeof(VgCambiPoolSeg));
     if ((ret = VG_CU(d->cu, fc->log, cuMemAlloc, &s->mem, total)) < 0)
         goto fail;
 #define TAKE(ptr, bytes) (ptr = s->mem + off, off += ALIGN256(bytes))
@@ -185,7 +208,31 @@ static int cambi_cuda_init(VgFeatureCtx *fc)
         }
     }
     TAKE(s->cval, s->n_cval * sizeof(float));
+    TAKE(s->pool_seg, VG_CAMBI_POOL_SEGS * sizeof(VgCambiPoolSeg));
 #undef TAKE
+    /* each pass's scales, in order: the pooling's segments, and the k of
+     * spatial_pooling() (max(1, trunc(topk * n)), at most n) */
+    s->pp.cval = s->cval;
+    s->pp.seg = s->pool_seg;
+    /* tests: VG_CAMBI_DEVICE_POOL=0 leaves every scale to the host */
+    s->pp.all_to_host = (env = getenv("VG_CAMBI_DEVICE_POOL")) && !strcmp(env, "0");
+    for (int k = 0; k < 1 + p->full_ref; k++) {
+        for (int sc = 0; sc < VG_CAMBI_SCALES; sc++) {
+            const unsigned z = s->pp.nseg++;
+            const int n_sc = (int)(s->sw[k][sc] * s->sh[k][sc]);
+            const int t = (int)(p->topk * n_sc);
+            const unsigned blocks = (unsigned)((n_sc + VG_CAMBI_POOL_THREADS *
+                                                VG_CAMBI_POOL_PER_THREAD - 1) /
+                                               (VG_CAMBI_POOL_THREADS *
+                                                VG_CAMBI_POOL_PER_THREAD));
+
+            s->pp.off[z] = (int64_t)s->off[k][sc];
+            s->pp.n[z] = (uint32_t)n_sc;
+            s->pp.k[z] = (uint32_t)(t < 1 ? 1 : t > n_sc ? n_sc : t);
+            if (blocks > s->pool_gx)
+                s->pool_gx = blocks;
+        }
+    }
     /* p (and its table) lives as long as the feature */
     if ((ret = VG_CU(d->cu, fc->log, cuMemcpyHtoDAsync, s->rlut, p->rlut,
                      sizeof(p->rlut), d->stream)) < 0)
@@ -324,7 +371,12 @@ static CambiHostBuf *take_buf(VgFeatureCtx *fc, unsigned index)
         return NULL;
     }
     if (VG_DCUX(d, cuMemHostAlloc, &c, s->n_cval * sizeof(float),
-                VG_CU_MEMHOSTALLOC_PORTABLE) < 0) {
+                VG_CU_MEMHOSTALLOC_PORTABLE | VG_CU_MEMHOSTALLOC_DEVICEMAP) < 0) {
+        free(b);
+        return NULL;
+    }
+    if (VG_DCUX(d, cuMemHostGetDevicePointer, &b->dev, c, 0) < 0) {
+        VG_DCUX(d, cuMemFreeHost, c);
         free(b);
         return NULL;
     }
@@ -369,10 +421,47 @@ static void give_buf(CambiCuda *s, CambiHostBuf *b)
     pthread_mutex_unlock(&s->lock);
 }
 
-static int cambi_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
+/* the pooling passes (gpu/cambi_pool.h) into the frame's results res, and
+ * the c-values the host needs into b: those of the segments left to it,
+ * or with heatmaps every one */
+static int submit_pooling(VgFeatureCtx *fc, CambiHostBuf *b, CUdeviceptr res)
 {
     CambiCuda *s = fc->priv;
     VgCudaDevice *d = vg_cuda_fc_device(fc);
+    VgCambiPoolParams pp = s->pp;
+    const unsigned nseg = (unsigned)pp.nseg;
+    int ret;
+
+    pp.res = res;
+    pp.spill = b->dev;
+    if ((ret = VG_DCU(d, cuMemsetD8Async, s->pool_seg, 0,
+                      nseg * sizeof(VgCambiPoolSeg), d->stream)) < 0 ||
+        (ret = vg_cuda_device_launch(d, s->f_hist1, s->pool_gx, nseg, 1,
+                                     VG_CAMBI_POOL_THREADS, 1, &pp)) < 0)
+        return ret;
+    pp.level = VG_CAMBI_POOL_LEVEL1;
+    if ((ret = vg_cuda_device_launch(d, s->f_select, 1, 1, 1, 32, 1, &pp)) < 0 ||
+        (ret = vg_cuda_device_launch(d, s->f_hist2, s->pool_gx, nseg, 1,
+                                     VG_CAMBI_POOL_THREADS, 1, &pp)) < 0)
+        return ret;
+    pp.level = VG_CAMBI_POOL_LEVEL2;
+    if ((ret = vg_cuda_device_launch(d, s->f_select, 1, 1, 1, 32, 1, &pp)) < 0 ||
+        (ret = vg_cuda_device_launch(d, s->f_hist3, s->pool_gx, nseg, 1,
+                                     VG_CAMBI_POOL_THREADS, 1, &pp)) < 0)
+        return ret;
+    pp.level = VG_CAMBI_POOL_LEVEL3;
+    if ((ret = vg_cuda_device_launch(d, s->f_select, 1, 1, 1, 32, 1, &pp)) < 0)
+        return ret;
+    if (s->hm.on)
+        return VG_DCU(d, cuMemcpyDtoHAsync, b->c, s->cval,
+                      s->n_cval * sizeof(float), d->stream);
+    return vg_cuda_device_launch(d, s->f_spill, s->pool_gx, nseg, 1,
+                                 VG_CAMBI_POOL_THREADS, 1, &pp);
+}
+
+static int cambi_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
+{
+    CambiCuda *s = fc->priv;
     CambiHostBuf *b;
     int ret;
 
@@ -383,8 +472,7 @@ static int cambi_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
         return ret;
     if (!(b = take_buf(fc, f->index)))
         return -ENOMEM;
-    if ((ret = VG_DCU(d, cuMemcpyDtoHAsync, b->c, s->cval,
-                      s->n_cval * sizeof(float), d->stream)) < 0) {
+    if ((ret = submit_pooling(fc, b, f->res)) < 0) {
         give_buf(s, b);
         return ret;
     }
@@ -418,49 +506,50 @@ static int cambi_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)
     return 0;
 }
 
-/* the host step: each scale pooled (the home's exact shortcut where it
- * holds, else cambi.c's order), the scales weighted */
+/* the host step: each scale's pooled score, from the device's exact sum
+ * where it settled the scale (with the home's division), else from its
+ * c-values in cambi.c's order; the scales weighted */
 static int cambi_cuda_finish(VgFeatureCtx *fc, const VgCudaFrame *f)
 {
     CambiCuda *s = fc->priv;
     const VgCambiParams *p = &s->p;
+    const VgCambiPoolResult *res = f->host_res;
     double score[2] = { 0.0, 0.0 };
-    unsigned ordered = 0;
-    VgCambiPoolBins *bins;
+    unsigned spilled = 0;
     CambiHostBuf *b;
 
     if (p->all_zero)
         return 0;
     if (!(b = frame_buf(fc, f->index)))
         return -EINVAL;
-    if (!(bins = malloc(sizeof(*bins)))) {
-        vg_log(fc->log, VG_LOG_ERROR, "cambi: out of memory");
-        return -ENOMEM;
-    }
     for (int k = 0; k < 1 + p->full_ref; k++) {
         double scores[VG_CAMBI_SCALES];
 
         for (int sc = 0; sc < VG_CAMBI_SCALES; sc++) {
-            int exact;
+            const VgCambiPoolResult *r = res + k * VG_CAMBI_SCALES + sc;
 
-            scores[sc] = vg_cambi_pool_fast(b->c + s->off[k][sc], p->topk,
-                                            s->sw[k][sc], s->sh[k][sc], bins,
-                                            &exact);
-            ordered += !exact;
+            if (r->exact) {
+                scores[sc] = (double)r->sum / (double)(1u << VG_CAMBI_POOL_SHIFT) /
+                             r->k;
+            } else {
+                scores[sc] = vg_cambi_pool(b->c + s->off[k][sc], p->topk,
+                                           s->sw[k][sc], s->sh[k][sc]);
+                spilled++;
+            }
         }
         score[k] = vg_cambi_score(scores, p->pass[k].window);
     }
-    free(bins);
     give_buf(s, b);
     pthread_mutex_lock(&s->lock);
     s->n_pooled += (1 + p->full_ref) * VG_CAMBI_SCALES;
-    s->n_ordered += ordered;
+    s->n_ordered += spilled;
     pthread_mutex_unlock(&s->lock);
     return vg_cambi_emit(fc, p, f->index, score[0], score[1]);
 }
 
 const VgCudaFeatureImpl vg_cuda_cambi = {
     .priv_size = sizeof(CambiCuda),
+    .res_size = VG_CAMBI_POOL_SEGS * sizeof(VgCambiPoolResult),
     .init = cambi_cuda_init,
     .submit = cambi_cuda_submit,
     .collect = cambi_cuda_collect,
