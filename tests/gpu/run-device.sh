@@ -319,6 +319,14 @@ run_features() {
             compute-sanitizer --tool memcheck --leak-check full --error-exitcode 1 \
             env VG_REQUIRE_GPU=1 "$bin/checkasm" --test="$f" --quick
         grep -E "ERROR SUMMARY|^checkasm: $f" "$out/memcheck-$f.log" | tail -2 | tee -a "$summary"
+        if [ "$f" = cambi ]; then
+            # every scale pooled on the host, from the spilled c-values
+            step checkasm-cambi-hostpool env VG_REQUIRE_GPU=1 \
+                VG_CAMBI_DEVICE_POOL=0 "$bin/checkasm" --test=cambi --quick \
+                ${CHECKASM_SEED:+--seed=$CHECKASM_SEED}
+            grep "^checkasm: cambi" "$out/checkasm-cambi-hostpool.log" |
+                sed 's/^/  VG_CAMBI_DEVICE_POOL=0: /' | tee -a "$summary"
+        fi
     done
     cambi_api_step
     [ -n "${NO_CLI:-}" ] || cli_v1_models
@@ -381,12 +389,18 @@ cambi_api_step() {
     mkdir -p "$vgshared/corpus" /tmp/run-device-cambi
     ln -s "$PWD/$CARRY/corpus" "$vgshared/corpus/raw"
     ln -s "$PWD/$CARRY/golden" "$vgshared/golden"
-    step cambi-api env -C /tmp/run-device-cambi VG_TEST_BACKEND=cuda \
-        VG_SHARED_DIR="$vgshared" \
-        VG_CORPUS_PAIRS=r640x360_444p8,r640x360_422p10,r352x288_420p12 \
-        "$PWD/$bin/test_cambi_corpus"
-    grep -E "^[0-9]+%:|Checks" "$out/cambi-api.log" | tail -1 |
-        sed 's/^/  cambi-api, CUDA backend: /' | tee -a "$summary"
+    for pool in 1 0; do
+        # VG_CAMBI_DEVICE_POOL=0: every scale pooled on the host, from the
+        # c-values the device spills
+        step cambi-api-pool$pool env -C /tmp/run-device-cambi \
+            VG_TEST_BACKEND=cuda VG_CAMBI_DEVICE_POOL=$pool \
+            VG_SHARED_DIR="$vgshared" \
+            VG_CORPUS_PAIRS=r640x360_444p8,r640x360_422p10,r352x288_420p12 \
+            "$PWD/$bin/test_cambi_corpus"
+        grep -E "^[0-9]+%:|Checks" "$out/cambi-api-pool$pool.log" | tail -1 |
+            sed "s/^/  cambi-api, CUDA backend, device pooling $pool: /" |
+            tee -a "$summary"
+    done
 }
 
 # the loader test and make check-gpu's programs but checkasm
