@@ -10,6 +10,8 @@
 #   frames paired and none scored (what the graph costs decoding)
 #   NVDEC + libvmaf_cuda (scale_cuda=format=yuv420p in front, as it needs)
 #   NVDEC + vmafgpu
+#   NVDEC + vmafgpu with vmaf_v1.0.16_3d0h (libvmaf_cuda has no CUDA
+#   cambi or SpEED), alternating with decoding alone
 #   frames decoded once and replayed from GPU memory (loop), alone
 #   replayed + libvmaf_cuda
 #   replayed + vmafgpu
@@ -40,7 +42,8 @@
 #   VG_REPLAY       extra passes of the replayed frames (default 199)
 #   VG_SIZES        the sizes measured (default "1080 2160")
 #   VG_ROWS         "startup" for the time to first score rows alone (a
-#                   minute on the GPU); default: every row
+#                   minute on the GPU); "v1" for decoding alone against
+#                   vmaf_v1.0.16_3d0h on NVDEC alone; default: every row
 #   VG_FATE_WORK    work directory (default: a temporary one, removed)
 
 set -u
@@ -83,6 +86,25 @@ row() {
     eval "${key}_ours_$size=$(best max $o)"
     # shellcheck disable=SC2086
     [ -z "$anchor_args" ] || eval "${key}_anchor_$size=$(best max $a)"
+}
+
+# v1row SIZE: decoding the pair alone and scoring it with
+# vmaf_v1.0.16_3d0h, both our build, alternating; sets $v1dec_SIZE and
+# $v1_SIZE to the best figures
+v1row() {
+    d= o=
+    i=0
+    while [ $i -lt "$runs" ]; do
+        # shellcheck disable=SC2086
+        d="$d $(fps "$ours" $in -map 0:v -map 1:v -f null -)"
+        # shellcheck disable=SC2086
+        o="$o $(fps "$ours" $in -lavfi "[0:v][1:v]vmafgpu=model=version=vmaf_v1.0.16_3d0h" -f null -)"
+        i=$((i + 1))
+    done
+    # shellcheck disable=SC2086
+    eval "v1dec_$1=$(best max $d)"
+    # shellcheck disable=SC2086
+    eval "v1_$1=$(best max $o)"
 }
 
 # steady SIZE: the replay rows at a second length (2 VG_REPLAY + 1 extra
@@ -187,6 +209,8 @@ for size in ${VG_SIZES:-1080 2160}; do
         continue
     fi
     in="$hw $dec -stream_loop $loops -i $dis $dec -stream_loop $loops -i $ref"
+    v1row $size
+    [ "$rows" = v1 ] && continue
     ours_args="$in -map 0:v -map 1:v -f null -"
     anchor_args=$ours_args
     row dec $size
@@ -213,11 +237,11 @@ lib_1080=- lib_2160=-
 for size in 1080 2160; do
     for k in dec_ours dec_anchor pair_ours vmaf_ours vmaf_anchor replay_ours replay_anchor \
              rvmaf_ours rvmaf_anchor steady_rp steady_ro steady_ra start_dec \
-             start_deca start_pair start_ours start_anchor; do
+             start_deca start_pair start_ours start_anchor v1dec v1; do
         eval "[ -n \"\${${k}_$size:-}\" ] || ${k}_$size=-"
     done
 done
-if [ $# -ge 5 ] && [ "$rows" != startup ]; then
+if [ $# -ge 5 ] && [ "$rows" = all ]; then
     echo "throughput: the library alone (vmafbench)" >&2
     "$3" "$4" "$5" 1200 > "$w/vmafbench.out" 2>&1 || failed=1
     lib_1080=$(awk '/^vmafbench/ && /1920x1080/ && /nv12/ && /vmaf_v0.6.1/ { for (i = 1; i <= NF; i++) if ($i ~ /^frames\/s/) { print $(i - 1); exit } }' "$w/vmafbench.out")
@@ -228,6 +252,20 @@ fi
 ms() {
     awk -v a="$1" -v b="${2:-0}" 'BEGIN { if (a + 0 > 0 && b + 0 >= 0) printf "%.0f", (a - b) * 1000; else printf "-" }'
 }
+v1_table() {
+    echo "| path (vmaf_v1.0.16_3d0h, best of $runs, alternating) | 1080p fps | 2160p fps |"
+    echo "| --- | --- | --- |"
+    echo "| NVDEC decode of the pair alone | $v1dec_1080 | $v1dec_2160 |"
+    echo "| NVDEC + vmafgpu=model=version=vmaf_v1.0.16_3d0h | $v1_1080 | $v1_2160 |"
+    echo "| vmafgpu (vmaf_v1.0.16_3d0h) on NVDEC / decode alone | $(ratio "$v1_1080" "$v1dec_1080") | $(ratio "$v1_2160" "$v1dec_2160") |"
+}
+if [ "$rows" = v1 ]; then
+    v1_table
+    for v in $v1dec_1080 $v1_1080 $v1dec_2160 $v1_2160; do
+        [ "$v" = failed ] && failed=1
+    done
+    exit $failed
+fi
 if [ "$rows" = startup ]; then
     echo "| start-up (vmaf_v0.6.1, best of $((2 * runs))) | 1080p | 2160p |"
     echo "| --- | --- | --- |"
@@ -253,6 +291,7 @@ else
     echo "| replay + vmafgpu, steady state / the library alone | $(ratio "$steady_ro_1080" "$lib_1080") | $(ratio "$steady_ro_2160" "$lib_2160") |"
     echo "| vmafgpu / libvmaf_cuda on replay, steady state | $(ratio "$steady_ro_1080" "$steady_ra_1080") | $(ratio "$steady_ro_2160" "$steady_ra_2160") |"
 fi
+[ "$rows" = all ] && v1_table
 echo "| decode of the one-frame clips, ms (our build / libvmaf's) | $(ms "$start_dec_1080") / $(ms "$start_deca_1080") | $(ms "$start_dec_2160") / $(ms "$start_deca_2160") |"
 echo "| time to first score, ms: vmafgpu / libvmaf_cuda (the clips scored less the same build's decode of them) | $(ms "$start_ours_1080" "$start_dec_1080") / $(ms "$start_anchor_1080" "$start_deca_1080") | $(ms "$start_ours_2160" "$start_dec_2160") / $(ms "$start_anchor_2160" "$start_deca_2160") |"
 echo "| of which the graph's: the clips into vmafgpu=enable=0 less their decode, ms | $(ms "$start_pair_1080" "$start_dec_1080") | $(ms "$start_pair_2160" "$start_dec_2160") |"
@@ -260,7 +299,8 @@ echo "| of which scoring's: the clips scored less unscored, ms | $(ms "$start_ou
 for v in $dec_ours_1080 $vmaf_ours_1080 $vmaf_anchor_1080 $rvmaf_ours_1080 $rvmaf_anchor_1080 \
          $dec_ours_2160 $vmaf_ours_2160 $vmaf_anchor_2160 $rvmaf_ours_2160 $rvmaf_anchor_2160 \
          $start_dec_1080 $start_deca_1080 $start_pair_1080 $start_ours_1080 $start_anchor_1080 \
-         $start_dec_2160 $start_deca_2160 $start_pair_2160 $start_ours_2160 $start_anchor_2160; do
+         $start_dec_2160 $start_deca_2160 $start_pair_2160 $start_ours_2160 $start_anchor_2160 \
+         $v1dec_1080 $v1_1080 $v1dec_2160 $v1_2160; do
     [ "$v" = failed ] && failed=1
 done
 exit $failed
