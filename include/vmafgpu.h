@@ -129,7 +129,7 @@ enum VgScale {
 /** Context configuration. Zero-initialise, then set what you need. */
 typedef struct VgConfig {
     enum VgBackend backend;
-    unsigned n_threads;     ///< host worker threads (CPU backend; CUDA backend: features without a CUDA implementation), at most VG_MAX_THREADS; 0 = on the calling thread
+    unsigned n_threads;     ///< host worker threads (CPU backend; CUDA backend: features without a CUDA implementation and the host steps of CUDA features), at most VG_MAX_THREADS; 0 = on the calling thread, except the CUDA backend's host steps (cambi's, SpEED's), which then run on one thread per processor, up to 16
     unsigned n_subsample;   ///< compute non-temporal features on every n-th frame (0, 1 = all)
     enum VgLogLevel log_level;
     VgLogCallback log_cb;   ///< NULL: log to stderr
