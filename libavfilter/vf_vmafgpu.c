@@ -176,8 +176,8 @@ static const AVOption vmafgpu_options[] = {
         { "harmonic_mean", "harmonic mean",   0, AV_OPT_TYPE_CONST, { .i64 = VG_POOL_HARMONIC_MEAN }, 0, 0, FLAGS, .unit = "pool" },
         { "min",           "minimum",         0, AV_OPT_TYPE_CONST, { .i64 = VG_POOL_MIN },           0, 0, FLAGS, .unit = "pool" },
         { "max",           "maximum",         0, AV_OPT_TYPE_CONST, { .i64 = VG_POOL_MAX },           0, 0, FLAGS, .unit = "pool" },
-    { "n_threads", "Set the number of CPU worker threads (0: compute on the filter thread)",
-        OFFSET(n_threads), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, VG_MAX_THREADS, FLAGS },
+    { "n_threads", "Set the number of CPU worker threads (0: compute on the filter thread; above 256: 256)",
+        OFFSET(n_threads), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, INT_MAX, FLAGS },
     { "n_subsample", "Compute non-temporal features on every n-th frame only",
         OFFSET(n_subsample), AV_OPT_TYPE_INT, { .i64 = 1 }, 1, INT_MAX, FLAGS },
     { "backend", "Set the compute backend",
@@ -999,7 +999,17 @@ static int check_inputs(AVFilterContext *ctx)
 static int init_library(AVFilterContext *ctx)
 {
     VMAFGPUContext *s = ctx->priv;
-    VgConfig cfg = {
+    VgConfig cfg;
+    int ret, err;
+
+    /* libvmaf takes any thread count (tools pass the processor count) */
+    if (s->n_threads > VG_MAX_THREADS) {
+        av_log(ctx, AV_LOG_WARNING, "n_threads=%d is more host threads than "
+               "vmafgpu runs; using %d (the scores do not depend on it)\n",
+               s->n_threads, VG_MAX_THREADS);
+        s->n_threads = VG_MAX_THREADS;
+    }
+    cfg = (VgConfig) {
         .backend     = s->backend,
         .n_threads   = s->n_threads,
         .n_subsample = s->n_subsample,
@@ -1008,7 +1018,6 @@ static int init_library(AVFilterContext *ctx)
         .log_opaque  = ctx,
         .scale       = s->scale_cuda,
     };
-    int ret, err;
 
 #if CONFIG_CUDA
     if (s->is_cuda) {

@@ -181,6 +181,17 @@ if ff $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=$(vmafgpu_opts "$w/thr.json" max
 else
     fail "threads $p: n_threads=2 differs" "$w/thr.out" "$w/thr.cmp"
 fi
+# libvmaf takes any n_threads (tools pass the processor count): past our
+# pool's limit it is clamped, with a warning, and the scores stay
+# shellcheck disable=SC2086
+if ff $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=$(vmafgpu_opts "$w/thr-big.json" max n_threads=100000)" \
+        -f null - > "$w/thr-big.out" 2>&1 &&
+   grep -q "n_threads=100000 is more host threads than vmafgpu runs; using 256" "$w/thr-big.out" &&
+   "$cmp" "$w/thr.json" "$w/thr-big.json" $required > "$w/thr-big.cmp" 2>&1; then
+    pass "threads $p: n_threads=100000 runs 256 threads with a warning, scores equal n_threads=2's"
+else
+    fail "threads $p: n_threads=100000 refused, unwarned or different" "$w/thr-big.out" "$w/thr-big.cmp"
+fi
 
 # gray: the luma planes of the 4:2:0 pair as gray frames give the golden's
 # luma-only metrics (psnr_y, motion, VIF, ADM, vmaf)
@@ -521,8 +532,8 @@ expect_error "feature without name" "Feature 'eps=1' has no name=" \
 expect_error "bad option" "Error applying option 'no_such_option' to filter 'vmafgpu'" \
     $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=no_such_option=1"
 # shellcheck disable=SC2086
-expect_error "n_threads above the library's maximum" "Value 257.* for parameter 'n_threads' out of range \[0 - 256\]" \
-    $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=model=:feature=name=psnr:n_threads=257"
+expect_error "negative n_threads" "Value -1.* for parameter 'n_threads' out of range" \
+    $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=model=:feature=name=psnr:n_threads=-1"
 # shellcheck disable=SC2086
 expect_error "bad log_fmt" "Unable to parse .*log_fmt.*|Error setting option log_fmt" \
     $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=log_fmt=yaml"
