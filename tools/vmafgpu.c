@@ -888,6 +888,13 @@ static int run(const Settings *s)
     cfg.backend = s->backend;
     cfg.scale = s->scale;
     cfg.n_threads = s->threads;
+    /* libvmaf's tool takes any thread count */
+    if (cfg.n_threads > VG_MAX_THREADS) {
+        fprintf(stderr, "vmafgpu: warning: --threads %u is more host threads "
+                "than vmafgpu runs; using %d (the scores do not depend on "
+                "it)\n", s->threads, VG_MAX_THREADS);
+        cfg.n_threads = VG_MAX_THREADS;
+    }
     cfg.n_subsample = s->subsample;
     cfg.log_level = VG_LOG_WARNING;
     cfg.log_cb = log_cb;

@@ -748,6 +748,35 @@ static void assert_same_frames(const char *a, const char *b)
     json_object_put(fb);
 }
 
+/* --threads past the library's maximum: libvmaf's tool takes any count, so
+ * it is clamped with a warning, and the scores are those of --threads 2 */
+START_TEST(test_threads_clamped)
+{
+    char *data;
+    int rc;
+
+    for (int k = 0; k < 2; k++) {
+        const char *args[] = {
+            "-r", raw_input("r640x360_yuv444p_ref.yuv"),
+            "-d", raw_input("r640x360_yuv444p_dist.yuv"),
+            "-w", "640", "-h", "360", "-p", "444", "-b", "8",
+            "--frame_cnt", "3", "--threads", k ? "100000" : "2",
+            "--json", "--precision", "max",
+            "-o", tmp_path(k ? "thr-big.json" : "thr-2.json"), NULL
+        };
+        rc = run_tool(0, NULL, args);
+        data = err_text();
+        ck_assert_msg(rc == 0, "exit status %d: %s", rc, data);
+        if (k)
+            ck_assert_msg(strstr(data, "--threads 100000 is more host threads "
+                                 "than vmafgpu runs; using 256"),
+                          "no clamp warning: %s", data);
+        free(data);
+    }
+    assert_same_frames("thr-2.json", "thr-big.json");
+}
+END_TEST
+
 START_TEST(test_different_lengths)
 {
     char *data, golden[CLI_PATH_MAX + 64];
@@ -1365,6 +1394,7 @@ int main(void)
 
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, test_bad_input, 0, N_BAD);
+    tcase_add_test(tc, test_threads_clamped);
     tcase_add_test(tc, test_different_lengths);
     tcase_add_test(tc, test_y4m_and_stdin_odd_size);
     tcase_add_test(tc, test_16bit_full_words);
