@@ -246,7 +246,8 @@ if [ ! -f "$b/obj/ffbuild/config.mak" ] || [ "$(cat "$b/obj/.vg-configure" 2>/de
         tail -n 40 "$b/obj/ffbuild/config.log" >&2 2>/dev/null || true
         die "configure failed (see $b/configure.log, $b/obj/ffbuild/config.log)"
     }
-    echo "$cfg|$want|$prefix" > "$b/obj/.vg-configure"
+    # printf, not echo: the arguments hold backslashes (the run path)
+    printf '%s\n' "$cfg|$want|$prefix" > "$b/obj/.vg-configure"
 fi
 grep -q '^#define CONFIG_VMAFGPU_FILTER 1' "$b/obj/config_components.h" ||
     die "configure did not enable the vmafgpu filter"

@@ -41,6 +41,24 @@ step "set-up"
 "$top/tools/setup.sh" || { echo "FAILED: set-up"; echo "tests: 0 passed, 1 failed"; exit 1; }
 
 ffmpeg="$build/ffmpeg/ffmpeg"
+
+# the main job runs tools/setup.sh again on every score: an unchanged tree
+# must neither configure FFmpeg nor relink it
+step "the main job's ffmpeg: a second build configures nothing"
+if [ "${VG_SKIP_FFMPEG:-0}" != 1 ]; then
+    t0=$(date +%s)
+    VMAFGPU_PREFIX="$build/prefix" JOBS="$jobs" "$top/tools/build-ffmpeg.sh" \
+        "$build/ffmpeg" > "$build/rebuild.out" 2>&1
+    st=$?
+    cat "$build/rebuild.out"
+    if [ $st -eq 0 ] && ! grep -q "configuring" "$build/rebuild.out" &&
+       ! grep -q "LD	ffmpeg_g" "$build/ffmpeg/make.log"; then
+        echo "PASS a second build of the main job's ffmpeg: $(($(date +%s) - t0)) s, not configured, not linked"
+        count ffmpeg-rebuild 0
+    else
+        count ffmpeg-rebuild 1
+    fi
+fi
 export VG_SHARED_DIR="${VG_SHARED_DIR:-$top/../shared}"
 export VG_CORPUS_RAW="${VG_CORPUS_RAW:-$build/corpus-raw}"
 
