@@ -8,8 +8,9 @@
 #
 # Usage: tools/score.sh [DISTORTED REFERENCE [extra vmafgpu options]]
 #   Defaults to the corpus pair p1080_dist_crf32.mp4 / p1080_ref.mp4.
-#   Prints the per-model "VMAF score" and writes vmafgpu.json (log_fmt=json)
-#   in the current directory.
+#   Prints the summary on stdout ("VMAF score: X", one line per model),
+#   ffmpeg's messages on stderr, and writes the per-frame log (log_fmt=json)
+#   to $VG_SCORE_DIR/DISTORTED.json (default <build>/scores), saying where.
 
 set -eu
 
@@ -31,7 +32,10 @@ if ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1' ||
     have_gpu=yes
 fi
 
-opts="log_fmt=json:log_path=vmafgpu.json${extra:+:$extra}"
+outdir=${VG_SCORE_DIR:-$build/scores}
+mkdir -p "$outdir"
+log=$outdir/$(basename "${dis%.*}").json
+opts="log_fmt=json:log_path=$log${extra:+:$extra}"
 if [ $have_gpu = yes ]; then
     echo "score: NVDEC decode, CUDA scoring" >&2
     set -- -hwaccel cuda -hwaccel_output_format cuda -i "$dis" \
@@ -41,4 +45,11 @@ else
     echo "score: no CUDA driver found; software decode, CPU scoring" >&2
     set -- -i "$dis" -i "$ref" -lavfi "[0:v][1:v]vmafgpu=backend=cpu:$opts"
 fi
-exec "$ffmpeg" -nostdin -hide_banner -nostats "$@" -f null -
+err=$(mktemp "${TMPDIR:-/tmp}/vg-score.XXXXXX")
+trap 'rm -f "$err"' EXIT
+st=0
+"$ffmpeg" -nostdin -hide_banner -nostats "$@" -f null - 2> "$err" || st=$?
+grep -v 'VMAF score:' "$err" >&2 || true
+[ $st -eq 0 ] || exit $st
+grep -o 'VMAF score: .*' "$err" || true
+echo "score: per-frame log in $log" >&2
