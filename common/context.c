@@ -553,6 +553,8 @@ static int choose_backend(VgContext *ctx, enum VgMemory memory)
             return -ENODEV;
         }
     } else {
+        const VgBackendOps *passed = NULL;
+
         for (unsigned i = 0; vg_backends[i]; i++) {
             if (!reads(vg_backends[i], memory))
                 continue;
@@ -560,16 +562,23 @@ static int choose_backend(VgContext *ctx, enum VgMemory memory)
                 ops = vg_backends[i];
                 break;
             }
-            if (!ops)
-                ops = vg_backends[i];
+            if (!passed)
+                passed = vg_backends[i];
         }
+        if (!ops)
+            ops = passed;
         if (!ops) {
             vg_log(&ctx->log, VG_LOG_ERROR, "pictures are in %s memory, which "
                    "no backend of this build can read", memory_name(memory));
             return -ENOTSUP;
         }
-        vg_log(&ctx->log, VG_LOG_INFO, "backend=auto: using the %s backend",
-               ops->name);
+        if (passed && passed != ops)
+            vg_log(&ctx->log, VG_LOG_INFO, "backend=auto: using the %s "
+                   "backend (no usable %s device here)", ops->name,
+                   passed->name);
+        else
+            vg_log(&ctx->log, VG_LOG_INFO, "backend=auto: using the %s "
+                   "backend", ops->name);
     }
     if (!reads(ops, memory)) {
         vg_log(&ctx->log, VG_LOG_ERROR, "pictures are in %s memory, which the "

@@ -14,9 +14,10 @@ extern const unsigned char vg_cuda_fatbin[];
 int vg_cuda_device_usable(const VgConfig *cfg, VgLog *log)
 {
     /* the reason matters to a caller that asked for CUDA; for
-     * backend=auto it only explains the fallback to the CPU */
+     * backend=auto, which says at INFO which backend it took, it only
+     * explains the fallback to the CPU */
     const enum VgLogLevel level = cfg->backend == VG_BACKEND_CUDA ?
-                                  VG_LOG_WARNING : VG_LOG_INFO;
+                                  VG_LOG_WARNING : VG_LOG_DEBUG;
     const VgCuda *cu;
     const char *err = NULL;
     CUresult res;
