@@ -38,7 +38,7 @@ count() {   # name, status
 }
 
 step "set-up"
-"$top/tools/setup.sh" || { echo "FAILED: set-up"; echo "tests: 0 passed, 1 failed"; exit 1; }
+VG_SETUP_TESTS=1 "$top/tools/setup.sh" || { echo "FAILED: set-up"; echo "tests: 0 passed, 1 failed"; exit 1; }
 
 ffmpeg="$build/ffmpeg/ffmpeg"
 

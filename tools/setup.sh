@@ -9,6 +9,7 @@
 # changed.
 #
 # Environment:
+#   VG_SETUP_TESTS=1    also install what the tests need (tools/run-tests.sh)
 #   VG_BUILD_DIR        build directory (default <repo>/build)
 #   VG_DEPS_DIR         FFmpeg tarballs + nv-codec-headers (default <repo>/../shared/deps)
 #   VG_CONFIGURE_FLAGS  extra ./configure flags (e.g. --disable-cuda)
@@ -25,12 +26,17 @@ log() {
     echo "setup: $*"
 }
 
-packages="build-essential autoconf automake libtool pkg-config check
-libsubunit-dev libjson-c-dev nasm valgrind xz-utils git ca-certificates
-dpkg-dev curl libxml2-dev libxml2-utils w3c-sgml-lib chromium clang
-libclang-rt-dev
-libdav1d-dev
-slurmctld slurmd slurm-client munge"
+# what the main job needs: the library (json-c), FFmpeg (nasm, dav1d;
+# clang builds scale_cuda's kernels); with VG_SETUP_TESTS=1 (the test
+# command) also what the tests need: Check, libxml2 and the SVG DTDs for
+# the charts, Chromium, valgrind, Slurm and munge
+packages="build-essential autoconf automake libtool pkg-config libjson-c-dev
+nasm xz-utils git ca-certificates dpkg-dev curl clang libclang-rt-dev
+libdav1d-dev"
+if [ "${VG_SETUP_TESTS:-0}" = 1 ]; then
+    packages="$packages check libsubunit-dev valgrind libxml2-dev
+libxml2-utils w3c-sgml-lib chromium slurmctld slurmd slurm-client munge"
+fi
 
 if [ "${VG_SKIP_APT:-0}" != 1 ] && command -v apt-get >/dev/null 2>&1 &&
    [ "$(id -u)" = 0 ]; then
@@ -44,6 +50,9 @@ if [ "${VG_SKIP_APT:-0}" != 1 ] && command -v apt-get >/dev/null 2>&1 &&
         apt-get update -qq
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
             --no-install-recommends $missing >/dev/null
+        # configure looks for the tests' libraries (Check, libxml2): a
+        # build configured before they came configures again
+        rm -f "$build/lib/config.status"
     fi
 fi
 
