@@ -1572,9 +1572,21 @@ int vg_model_load_with(VgModel **model, const char *spec,
     if (sp.version) {
         if (!(data = vg_builtin_model_json(sp.version, &len))) {
             const char *const *names = vg_builtin_models();
-            vg_log(log, VG_LOG_ERROR, "unknown built-in model version '%s'%s",
-                   sp.version, names && names[0] ? "" :
-                   " (this build embeds no models; use path=)");
+            char known[768] = "";
+            size_t n = 0;
+
+            for (unsigned i = 0; names && names[i]; i++)
+                n += snprintf(known + n, n < sizeof(known) ? sizeof(known) - n : 0,
+                              "%s%s", i ? ", " : "", names[i]);
+            if (n >= sizeof(known))
+                memcpy(known + sizeof(known) - 4, "...", 4);
+            if (names && names[0])
+                vg_log(log, VG_LOG_ERROR, "unknown built-in model version "
+                       "'%s' (built in: %s; or use path=)", sp.version, known);
+            else
+                vg_log(log, VG_LOG_ERROR, "unknown built-in model version "
+                       "'%s' (this build embeds no models; use path=)",
+                       sp.version);
             ret = -EINVAL;
             goto fail;
         }

@@ -1243,6 +1243,15 @@ START_TEST(bad_input)
     expect_fail("version=vmaf_v0.6.1:name=", -EINVAL, "must not be empty");
     expect_fail("version=no_such_model", -EINVAL,
                 "unknown built-in model version 'no_such_model'");
+    /* and the built-in ones named, as an unknown feature names the features */
+    if (vg_builtin_models() && vg_builtin_models()[0]) {
+        expect_fail("version=vmaf_v0.6", -EINVAL, "(built in: vmaf_4k_v0.6.1, "
+                    "vmaf_4k_v0.6.1neg");
+        expect_fail("version=vmaf_v0.6", -EINVAL, "vmaf_v0.6.1, vmaf_v0.6.1neg, "
+                    "vmaf_v1.0.16_1d5h_2160");
+        expect_fail("version=vmaf_v0.6", -EINVAL, "vmaf_v1.0.16_hfr_5d0h; or "
+                    "use path=)");
+    }
     expect_fail("path=/nonexistent/dir/model.json", -ENOENT,
                 "cannot open model file '/nonexistent/dir/model.json'");
 
