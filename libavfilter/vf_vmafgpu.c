@@ -46,6 +46,7 @@
  */
 
 #include "config.h"
+#include "config_components.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -201,6 +202,16 @@ static const AVOption vmafgpu_options[] = {
 };
 
 FRAMESYNC_DEFINE_CLASS(vmafgpu, VMAFGPUContext, fs);
+/* the same filter under libvmaf's names, in a build without libvmaf
+ * (configure: vmafgpu_libvmaf_filter_conflict), so that the tools that
+ * drive the libvmaf filter find it; their classes are named as the
+ * filters, for -h and the option errors */
+#if CONFIG_VMAFGPU_LIBVMAF_FILTER
+FRAMESYNC_DEFINE_CLASS_EXT(libvmaf, VMAFGPUContext, fs, vmafgpu_options);
+#endif
+#if CONFIG_VMAFGPU_LIBVMAF_CUDA_FILTER
+FRAMESYNC_DEFINE_CLASS_EXT(libvmaf_cuda, VMAFGPUContext, fs, vmafgpu_options);
+#endif
 
 /* Frames scaled without an initialised context, configured from their
  * properties, from libswscale 8.12 (FFmpeg 8.0), as the scale filter does
@@ -1660,28 +1671,52 @@ static const AVFilterPad vmafgpu_outputs[] = {
 #define VMAFGPU_DESCRIPTION NULL_IF_CONFIG_SMALL("Calculate VMAF and its " \
     "features between two video streams with libvmafgpu (CPU or CUDA).")
 
+#define LIBVMAF_DESCRIPTION NULL_IF_CONFIG_SMALL("Calculate VMAF and its " \
+    "features between two video streams: the vmafgpu filter under libvmaf's " \
+    "name, with libvmaf's options and libvmaf v3.2.0's numbers (CPU or CUDA).")
+
 /* FFFilter wraps the public AVFilter from libavfilter 11 (FFmpeg 8.0) */
 #if LIBAVFILTER_VERSION_MAJOR >= 11
-const FFFilter ff_vf_vmafgpu = {
-    .p.name        = "vmafgpu",
-    .p.description = VMAFGPU_DESCRIPTION,
-    .p.priv_class  = &vmafgpu_class,
-    .p.flags       = AVFILTER_FLAG_SUPPORT_TIMELINE_INTERNAL |
-                     AVFILTER_FLAG_METADATA_ONLY,
+#define VMAFGPU_FILTER(sym, fname, desc, prefix)                        \
+const FFFilter sym = {                                                  \
+    .p.name        = fname,                                             \
+    .p.description = desc,                                              \
+    .p.priv_class  = &prefix##_class,                                   \
+    .p.flags       = AVFILTER_FLAG_SUPPORT_TIMELINE_INTERNAL |          \
+                     AVFILTER_FLAG_METADATA_ONLY,                       \
+    .preinit       = prefix##_framesync_preinit,                        \
+    .init          = init,                                              \
+    .uninit        = uninit,                                            \
+    .activate      = activate,                                          \
+    .priv_size     = sizeof(VMAFGPUContext),                            \
+    FILTER_INPUTS(vmafgpu_inputs),                                      \
+    FILTER_OUTPUTS(vmafgpu_outputs),                                    \
+    FILTER_QUERY_FUNC2(query_formats),                                  \
+}
 #else
-const AVFilter ff_vf_vmafgpu = {
-    .name          = "vmafgpu",
-    .description   = VMAFGPU_DESCRIPTION,
-    .priv_class    = &vmafgpu_class,
-    .flags         = AVFILTER_FLAG_SUPPORT_TIMELINE_INTERNAL |
-                     AVFILTER_FLAG_METADATA_ONLY,
+#define VMAFGPU_FILTER(sym, fname, desc, prefix)                        \
+const AVFilter sym = {                                                  \
+    .name          = fname,                                             \
+    .description   = desc,                                              \
+    .priv_class    = &prefix##_class,                                   \
+    .flags         = AVFILTER_FLAG_SUPPORT_TIMELINE_INTERNAL |          \
+                     AVFILTER_FLAG_METADATA_ONLY,                       \
+    .preinit       = prefix##_framesync_preinit,                        \
+    .init          = init,                                              \
+    .uninit        = uninit,                                            \
+    .activate      = activate,                                          \
+    .priv_size     = sizeof(VMAFGPUContext),                            \
+    FILTER_INPUTS(vmafgpu_inputs),                                      \
+    FILTER_OUTPUTS(vmafgpu_outputs),                                    \
+    FILTER_QUERY_FUNC2(query_formats),                                  \
+}
 #endif
-    .preinit       = vmafgpu_framesync_preinit,
-    .init          = init,
-    .uninit        = uninit,
-    .activate      = activate,
-    .priv_size     = sizeof(VMAFGPUContext),
-    FILTER_INPUTS(vmafgpu_inputs),
-    FILTER_OUTPUTS(vmafgpu_outputs),
-    FILTER_QUERY_FUNC2(query_formats),
-};
+
+VMAFGPU_FILTER(ff_vf_vmafgpu, "vmafgpu", VMAFGPU_DESCRIPTION, vmafgpu);
+#if CONFIG_VMAFGPU_LIBVMAF_FILTER
+VMAFGPU_FILTER(ff_vf_vmafgpu_libvmaf, "libvmaf", LIBVMAF_DESCRIPTION, libvmaf);
+#endif
+#if CONFIG_VMAFGPU_LIBVMAF_CUDA_FILTER
+VMAFGPU_FILTER(ff_vf_vmafgpu_libvmaf_cuda, "libvmaf_cuda", LIBVMAF_DESCRIPTION,
+               libvmaf_cuda);
+#endif

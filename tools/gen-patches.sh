@@ -129,28 +129,42 @@ insert_after "$src/configure" \
     "  --enable-libvmaf         enable vmaf filter via libvmaf [no]" \
     "  --enable-libvmafgpu      enable vmafgpu filter via libvmafgpu [no]"
 insert_after "$src/configure" "    libvmaf" "    libvmafgpu"
+# the filter, and the same filter under libvmaf's names (libvmaf,
+# libvmaf_cuda) where the build has no libvmaf of its own
 insert_after "$src/configure" \
     'libvmaf_cuda_filter_deps="libvmaf libvmaf_cuda ffnvcodec"' \
-    'vmafgpu_filter_deps="libvmafgpu swscale"'
+    'vmafgpu_filter_deps="libvmafgpu swscale"
+vmafgpu_libvmaf_filter_deps="libvmafgpu swscale"
+vmafgpu_libvmaf_filter_conflict="libvmaf"
+vmafgpu_libvmaf_cuda_filter_deps="libvmafgpu swscale"
+vmafgpu_libvmaf_cuda_filter_conflict="libvmaf"'
 insert_after "$src/configure" \
     'enabled libvmaf           && check_pkg_config libvmaf_cuda "libvmaf >= 2.0.0" libvmaf_cuda.h vmaf_cuda_state_init' \
-    'enabled libvmafgpu        && require_pkg_config libvmafgpu "vmafgpu >= 0.2.0" vmafgpu.h vg_context_create'
+    'enabled libvmafgpu        && require_pkg_config libvmafgpu "vmafgpu >= 0.2.0" vmafgpu.h vg_context_create
+enabled libvmafgpu && enabled libvmaf &&
+    warn "libvmaf is enabled: vmafgpu is registered as vmafgpu only, not also as libvmaf and libvmaf_cuda"'
 # libavfilter links libswscale for the filters that scale
 insert_before "$src/configure" \
     'enabled zoompan_filter      && prepend avfilter_deps "swscale"' \
-    'enabled vmafgpu_filter      && prepend avfilter_deps "swscale"'
+    'enabled vmafgpu_filter      && prepend avfilter_deps "swscale"
+enabled vmafgpu_libvmaf_filter && prepend avfilter_deps "swscale"
+enabled vmafgpu_libvmaf_cuda_filter && prepend avfilter_deps "swscale"'
 chmod "$chmod_x" "$src/configure"
 
 insert_before "$src/libavfilter/Makefile" \
     'OBJS-$(CONFIG_VMAFMOTION_FILTER)             += vf_vmafmotion.o framesync.o' \
-    'OBJS-$(CONFIG_VMAFGPU_FILTER)                += vf_vmafgpu.o framesync.o'
+    'OBJS-$(CONFIG_VMAFGPU_FILTER)                += vf_vmafgpu.o framesync.o
+OBJS-$(CONFIG_VMAFGPU_LIBVMAF_FILTER)        += vf_vmafgpu.o framesync.o
+OBJS-$(CONFIG_VMAFGPU_LIBVMAF_CUDA_FILTER)   += vf_vmafgpu.o framesync.o'
 # FFFilter from libavfilter 11 (FFmpeg 8.0), AVFilter before
 ftype=FFFilter
 grep -q -x -F 'extern const FFFilter ff_vf_vmafmotion;' "$src/libavfilter/allfilters.c" ||
     ftype=AVFilter
 insert_before "$src/libavfilter/allfilters.c" \
     "extern const $ftype ff_vf_vmafmotion;" \
-    "extern const $ftype ff_vf_vmafgpu;"
+    "extern const $ftype ff_vf_vmafgpu;
+extern const $ftype ff_vf_vmafgpu_libvmaf;
+extern const $ftype ff_vf_vmafgpu_libvmaf_cuda;"
 
 [ -f "$top/libavfilter/vf_vmafgpu.c" ] || die "libavfilter/vf_vmafgpu.c missing"
 cp "$top/libavfilter/vf_vmafgpu.c" "$src/libavfilter/vf_vmafgpu.c"
@@ -169,6 +183,11 @@ yuv420p/422p/444p at 8 to 16 bits are accepted as well.
 The first input is the distorted video, the second the reference, as in
 the libvmaf filter, whose model and feature syntax this filter accepts.
 Per-frame scores are exported as lavfi.vmafgpu.<metric> frame metadata.
+
+In a build without libvmaf (--enable-libvmafgpu without --enable-libvmaf),
+the same filter is also registered as libvmaf and libvmaf_cuda, so that
+the tools that drive the libvmaf filter by name find it; with libvmaf
+enabled too, configure says that only vmafgpu is registered.
 
 With the scale option, a distorted input of a lower (or higher)
 resolution is scored scaled to the reference's size with libswscale, as
