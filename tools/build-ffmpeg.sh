@@ -183,8 +183,13 @@ set -- \
     --enable-libvmafgpu \
     --enable-protocol=file,pipe \
     $asm
-filters=vmafgpu,hwupload,hwdownload,loop,format,scale,null,split,metadata,crop,setpts,trim,buffer,buffersink
-minfilters=vmafgpu,hwdownload,format,scale,null,buffer,buffersink
+# vmafgpu_libvmaf(_cuda): the filter under libvmaf's names (in a build
+# without libvmaf); the full build adds the stock filters that metrics
+# tools put around libvmaf (settb, fps, select, setparams, and psnr,
+# ssim, vif, msad beside it)
+filters=vmafgpu,vmafgpu_libvmaf,vmafgpu_libvmaf_cuda,hwupload,hwdownload,loop,format,scale,null,split,metadata,crop,setpts,trim,buffer,buffersink
+filters=$filters,settb,fps,select,setparams,psnr,ssim,vif,msad,pad,setsar,setdar,copy,fifo,concat
+minfilters=vmafgpu,vmafgpu_libvmaf,vmafgpu_libvmaf_cuda,hwdownload,format,scale,null,buffer,buffersink
 if [ "$cuda" != 0 ]; then
     set -- "$@" --enable-ffnvcodec --enable-cuda --enable-nvdec
     filters=$filters,hwupload_cuda
@@ -251,6 +256,8 @@ if [ ! -f "$b/obj/ffbuild/config.mak" ] || [ "$(cat "$b/obj/.vg-configure" 2>/de
 fi
 grep -q '^#define CONFIG_VMAFGPU_FILTER 1' "$b/obj/config_components.h" ||
     die "configure did not enable the vmafgpu filter"
+grep -q '^#define CONFIG_VMAFGPU_LIBVMAF_FILTER 1' "$b/obj/config_components.h" ||
+    log "the filter is not registered as libvmaf (libvmaf is enabled too)"
 
 # ---- build ---------------------------------------------------------------
 # FFmpeg's Makefile does not know the external archives: relink when
