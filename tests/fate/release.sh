@@ -43,6 +43,17 @@ for chain in null format=p012; do
             "$w/out" "$w/cmp"
     fi
 done
+# the same filter under libvmaf's name (this build has no libvmaf)
+# shellcheck disable=SC2086
+if ff $raw -i "${base}_dist.yuv" $raw -i "${base}_ref.yuv" \
+       -lavfi "[0:v][1:v]libvmaf=model=$model_opt:feature=$feature_opt:log_fmt=json:log_path=$w/lv.json:precision=max" \
+       -f null - > "$w/lv.out" 2>&1 &&
+   "$ffmpeg" -hide_banner -filters 2>/dev/null | grep -q ' libvmaf_cuda  *VV->V' &&
+   "$cmp" "$gold" "$w/lv.json" $required > "$w/lv.cmp" 2>&1; then
+    pass "$version: r352x288_420p12 through the libvmaf name (libvmaf_cuda registered too), $(tail -n 1 "$w/lv.cmp")"
+else
+    fail "$version: the libvmaf name missing, or its scores differ" "$w/lv.out" "$w/lv.cmp"
+fi
 # the library's scaling (CUDA frames' scale option) against this release's
 # libswscale, sample for sample
 scalecmp_gen "$version: scaling as libswscale"

@@ -283,6 +283,45 @@ if [ -n "$model_opt" ]; then
     fi
 fi
 
+# ---- libvmaf's name: in a build without libvmaf the filter is also
+# registered as libvmaf and libvmaf_cuda, and the graphs that metrics
+# tools build for libvmaf run verbatim, with libvmaf's numbers ------------
+if "$ffmpeg" -hide_banner -filters 2>/dev/null | grep -q ' libvmaf  *VV->V' &&
+   "$ffmpeg" -hide_banner -filters 2>/dev/null | grep -q ' libvmaf_cuda  *VV->V' &&
+   "$ffmpeg" -hide_banner -h filter=libvmaf 2>/dev/null | grep -q 'the vmafgpu filter under libvmaf' &&
+   "$ffmpeg" -hide_banner -h filter=libvmaf 2>/dev/null | grep -q 'log_fmt'; then
+    pass "libvmaf name: -filters lists libvmaf and libvmaf_cuda, -h filter=libvmaf says it is vmafgpu"
+else
+    fail "libvmaf name: libvmaf or libvmaf_cuda missing from -filters or -h"
+fi
+p=p1080_crf32
+inputs $p
+# a Python metrics wrapper's graph: settb, setpts, scale, then libvmaf with
+# a model file, shortest=1:repeatlast=0
+mp=$shared/models/vmaf_v0.6.1.json
+# shellcheck disable=SC2086
+if ff $dis_in $ref_in -filter_complex "[0:v]settb=AVTB,setpts=PTS-STARTPTS[main];[1:v]settb=AVTB,setpts=PTS-STARTPTS[ref];[main]scale=1920:1080:flags=bicubic[main1];[ref]scale=1920:1080:flags=bicubic[ref1];[main1][ref1]libvmaf='model=path=$mp:log_path=$w/tool1.json:log_fmt=json:n_threads=0:n_subsample=1:shortest=1:repeatlast=0'" \
+        -f null - > "$w/tool1.out" 2>&1 &&
+   "$cmp" "$golden/$p.json" "$w/tool1.json" vmaf > "$w/tool1.cmp" 2>&1; then
+    pass "libvmaf name $p: a wrapper's settb/setpts/scale graph into libvmaf=model=path=..., $(tail -n 1 "$w/tool1.cmp")"
+else
+    fail "libvmaf name $p: the wrapper's graph failed or differs" "$w/tool1.out" "$w/tool1.cmp"
+fi
+# an auto-scaling tool's graph: scale and fps, two models by name with
+# escaped separators, n_threads of the processor count past our limit
+want=$("$cmp" --pooled "$golden/hp/$p.json" vmaf mean)
+want_neg=$("$cmp" --pooled "$golden/hp/${p}__vmaf_v0.6.1neg.json" vmaf mean)
+# shellcheck disable=SC2086
+if ff $dis_in $ref_in -filter_complex "[0:v]scale=1920:1080:flags=bicubic,fps=fps=30[d];[1:v]scale=1920:1080:flags=bicubic,fps=fps=30[r];[d][r]libvmaf=log_fmt=json:model=version=vmaf_v0.6.1\\\\:name=vmaf_hd|version=vmaf_v0.6.1neg\\\\:name=vmaf_hd_neg:n_subsample=1:log_path=$w/tool2.json:n_threads=300:shortest=0:feature=name=psnr" \
+        -f null - > "$w/tool2.out" 2>&1 &&
+   grep -q "VMAF score: $want (vmaf_hd)" "$w/tool2.out" &&
+   grep -q "VMAF score: $want_neg (vmaf_hd_neg)" "$w/tool2.out" &&
+   grep -q '"psnr_y"' "$w/tool2.json"; then
+    pass "libvmaf name $p: an auto-scaling tool's scale/fps graph, two models by name, n_threads=300: $want, $want_neg"
+else
+    fail "libvmaf name $p: the auto-scaling tool's graph failed or differs (want $want and $want_neg)" "$w/tool2.out"
+fi
+
 # ---- the output stops first (-frames:v): the log and the summary cover
 # exactly the frames passed on, on every run, whatever the timing ----------
 if [ -n "$model_opt" ]; then
