@@ -239,7 +239,11 @@ else
             '--extra-ldflags=-Wl,-rpath,\\\$\$ORIGIN/lib'
     fi
     [ $cudallvm = no ] || set -- "$@" --enable-cuda-llvm --nvcc=clang
+    # metrics tools call ffprobe first
+    set -- "$@" --enable-ffprobe
 fi
+progs=ffmpeg
+[ "${VG_FFMPEG_MINIMAL:-0}" = 1 ] || progs="ffmpeg ffprobe"
 
 cfg="$*"
 if [ ! -f "$b/obj/ffbuild/config.mak" ] || [ "$(cat "$b/obj/.vg-configure" 2>/dev/null)" != "$cfg|$want|$prefix" ] ||
@@ -262,16 +266,22 @@ grep -q '^#define CONFIG_VMAFGPU_LIBVMAF_FILTER 1' "$b/obj/config_components.h" 
 # ---- build ---------------------------------------------------------------
 # FFmpeg's Makefile does not know the external archives: relink when
 # libvmafgpu.a is newer than the last link.
-if [ -f "$b/obj/ffmpeg_g" ] && [ "$vglibdir/libvmafgpu.a" -nt "$b/obj/ffmpeg_g" ]; then
-    rm -f "$b/obj/ffmpeg_g" "$b/obj/ffmpeg"
-fi
-log "building ffmpeg with $jobs jobs"
-make -C "$b/obj" -j"$jobs" ffmpeg > "$b/make.log" 2>&1 || {
+for p in $progs; do
+    if [ -f "$b/obj/${p}_g" ] && [ "$vglibdir/libvmafgpu.a" -nt "$b/obj/${p}_g" ]; then
+        rm -f "$b/obj/${p}_g" "$b/obj/$p"
+    fi
+done
+log "building $progs with $jobs jobs"
+# shellcheck disable=SC2086
+make -C "$b/obj" -j"$jobs" $progs > "$b/make.log" 2>&1 || {
     grep -E 'error|Error' "$b/make.log" | head -n 30 >&2
     die "make failed (see $b/make.log)"
 }
-cp "$b/obj/ffmpeg" "$b/ffmpeg.new"
-mv "$b/ffmpeg.new" "$b/ffmpeg"
+rm -f "$b/ffprobe"
+for p in $progs; do
+    cp "$b/obj/$p" "$b/$p.new"
+    mv "$b/$p.new" "$b/$p"
+done
 
 # libdav1d (shared only in Debian) travels with the binary: $b/lib, found
 # through the binary's $ORIGIN/lib run path
@@ -283,7 +293,8 @@ if [ -n "$dav" ]; then
 fi
 
 # ---- the binary must run on a machine without our Debian packages --------
-bad=$(ldd "$b/ffmpeg" | awk -v lib="$b/lib/" 'index($3, lib) != 1 { print $1 }' |
+bad=$(for p in $progs; do ldd "$b/$p"; done |
+      awk -v lib="$b/lib/" 'index($3, lib) != 1 { print $1 }' |
       grep -v -E '^(linux-vdso\.so|/lib64/ld-linux|ld-linux|libc\.so|libm\.so|libmvec\.so|libpthread\.so|libdl\.so|librt\.so|libgcc_s\.so)' || true)
 [ -z "$bad" ] || die "ffmpeg links libraries that are not part of glibc: $bad"
 "$b/ffmpeg" -hide_banner -h filter=vmafgpu > /dev/null ||
