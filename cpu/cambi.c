@@ -79,7 +79,7 @@ struct CambiCpu {
     uint16_t *flat;     ///< mask: one row of zero-derivative flags, 3 zeros
                         ///< either side; anti-dithering: one row
     uint16_t *none;     ///< a row of KEY_NONE, + KEY_PAD
-    VgCambiPoolBins *bins;  ///< pooling's scratch
+    VgCambiPoolSeg *bins;   ///< pooling's scratch
     VgCambiHeatmaps hm;
 };
 

@@ -11,7 +11,7 @@
  * decimation, the mode filter and the c-values, into one device area that
  * holds every pass's and scale's c-values of the frame. Each scale's
  * top-k pooling runs on the device where the home's exact shortcut holds
- * (gpu/cambi_pool.h: the k largest add up exactly in any order, as their
+ * (common/features/cambi_params.h: the k largest add up exactly in any order, as their
  * integer sum); the c-values of a scale where it does not hold are
  * written to mapped host memory, and the frame's host step (finish(), on
  * a thread of the engine's host pool, several frames at once) pools that
@@ -38,7 +38,6 @@
 
 #include "common/features/cambi.h"
 #include "common/features/cambi_params.h"
-#include "gpu/cambi_pool.h"
 #include "gpu/feature.h"
 
 _Static_assert(VG_CAMBI_K_MAX_DIFFS == VG_CAMBI_MAX_DIFFS,
@@ -421,7 +420,7 @@ static void give_buf(CambiCuda *s, CambiHostBuf *b)
     pthread_mutex_unlock(&s->lock);
 }
 
-/* the pooling passes (gpu/cambi_pool.h) into the frame's results res, and
+/* the pooling passes (common/features/cambi_params.h) into the frame's results res, and
  * the c-values the host needs into b: those of the segments left to it,
  * or with heatmaps every one */
 static int submit_pooling(VgFeatureCtx *fc, CambiHostBuf *b, CUdeviceptr res)
@@ -529,8 +528,7 @@ static int cambi_cuda_finish(VgFeatureCtx *fc, const VgCudaFrame *f)
             const VgCambiPoolResult *r = res + k * VG_CAMBI_SCALES + sc;
 
             if (r->exact) {
-                scores[sc] = (double)r->sum / (double)(1u << VG_CAMBI_POOL_SHIFT) /
-                             r->k;
+                scores[sc] = vg_cambi_pool_mean(r);
             } else {
                 scores[sc] = vg_cambi_pool(b->c + s->off[k][sc], p->topk,
                                            s->sw[k][sc], s->sh[k][sc]);

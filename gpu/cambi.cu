@@ -51,14 +51,13 @@ vg_cambi_cvalues(const VgCambiKernelParams p)
 
 /*
  * The top-k pooling where the home's exact shortcut holds
- * (gpu/cambi_pool.h): three histogram passes over the frame's c-values,
+ * (common/features/cambi_params.h): three histogram passes over the frame's c-values,
  * blockIdx.y the segment, each followed by a one-thread selection per
  * segment; then the c-values of the segments it does not settle go to the
  * host (spill), for cambi.c's order there. A pass skips the segments that
  * do not need it. The histograms add in shared memory, then into the
  * segment's device scratch: integer sums, exact in any order.
  */
-#include "gpu/cambi_pool.h"
 
 /* the segment's values handled by this block: VG_CAMBI_POOL_PER_THREAD per
  * thread, strided by the block's width */

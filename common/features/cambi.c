@@ -480,147 +480,72 @@ double vg_cambi_pool(float *c, double topk, unsigned w, unsigned h)
     return sum / k;
 }
 
-/* c-values as integers: times 2^26 (every float from 1/8 up is a
- * multiple of 2^-26), below 2^14 */
-#define POOL_SHIFT 26
-#define POOL_MIN 0x3e000000u    /* 0.125f */
-#define POOL_MAX 0x46800000u    /* 16384.0f */
-
-/* a float in [POOL_MIN, POOL_MAX) times 2^POOL_SHIFT: its significand
- * shifted by its exponent less 23 plus POOL_SHIFT (from 0 up) */
-static inline unsigned pool_shift(uint32_t bits)
-{
-    return (bits >> 23) - 127 - 23 + POOL_SHIFT;
-}
-
-static inline uint64_t pool_fixed(uint32_t bits)
-{
-    return (uint64_t)((bits & 0x7fffff) | 0x800000) << pool_shift(bits);
-}
-
-/*
- * The boundary bin of a descending walk over n bins of significand sums
- * (shifted by `shift`, or with shift < 0 by pool_shift() of the first
- * level's bin): the first whose count reaches `need`, which is left as
- * what that bin must still give; the sums of the bins above are added to
- * *sum.
- */
-static unsigned pool_bin(const uint32_t *cnt, const uint64_t *sig, unsigned n,
-                         int shift, uint32_t *need, uint64_t *sum)
-{
-    unsigned b = n - 1;
-
-    for (; b > 0 && cnt[b] < *need; b--) {
-        /* (empty bins below POOL_MIN have no shift) */
-        if (!cnt[b])
-            continue;
-        *need -= cnt[b];
-        *sum += sig[b] << (shift < 0 ? pool_shift((uint32_t)b << 20)
-                                     : (unsigned)shift);
-    }
-    return b;
-}
-
 /*
  * spatial_pooling() without the selection's order where the order cannot
- * matter. Every c-value is 0 or a float in [1/8, 2^14); those of the top k
- * are at least 2^e (e: the exponent of the smallest), so multiples of
- * 2^(e - 23), and so is every partial sum of them. While their total is
- * below 2^(30 + e), every partial sum is a double, cambi.c's double sum
- * is exact in whatever order quick_select() leaves them, and equals the
- * integer sum of the k largest values (a radix selection on the float
- * bits, which order non-negative floats; the 4096 bins of the first level
- * are the exponent and 3 bits of the significand, those of the second
- * the next 10 bits, so that significands sum per bin). Returns 0 where
- * that does not hold (the caller then pools as cambi.c).
+ * matter: common/features/cambi_params.h's selection (the one the CUDA
+ * kernels run), its histograms added here in one pass each over the
+ * c-values.
  */
 int vg_cambi_pool_exact(const float *c, unsigned n, uint32_t k,
-                        VgCambiPoolBins *bins, double *out)
+                        VgCambiPoolSeg *seg, double *out)
 {
-    uint32_t *cnt1 = bins->cnt, *cnt2 = bins->cnt + 4096, *cnt3 = bins->cnt + 5120;
-    uint64_t *sig1 = bins->sig, *sig2 = bins->sig + 4096;
-    uint64_t sum = 0;
-    uint32_t nz = 0, need = k, bad = 0;
-    unsigned b1, b2;
-    int exp;
+    VgCambiPoolResult r;
 
-    /* n < 2^24 values below 2^40 each: no uint64 overflow */
     if (n >= 1u << 24)
         return 0;
-    memset(cnt1, 0, 4096 * sizeof(*cnt1));
-    memset(sig1, 0, 4096 * sizeof(*sig1));
+    memset(seg, 0, sizeof(*seg));
     for (unsigned i = 0; i < n; i++) {
         uint32_t bits;
+        int cl;
 
         memcpy(&bits, c + i, sizeof(bits));
-        if (!bits)
-            continue;
-        bad |= (bits < POOL_MIN) | (bits >= POOL_MAX);
-        cnt1[bits >> 20]++;
-        sig1[bits >> 20] += (bits & 0x7fffff) | 0x800000;
-    }
-    if (bad)
-        return 0;
-    for (unsigned b = 0; b < 4096; b++)
-        nz += cnt1[b];
-    if (nz <= k) {
-        /* all the non-zero values, and zeros */
-        need = nz;
-        b1 = pool_bin(cnt1, sig1, 4096, -1, &need, &sum);
-        if (nz)
-            sum += sig1[b1] << pool_shift((uint32_t)b1 << 20);
-    } else {
-        b1 = pool_bin(cnt1, sig1, 4096, -1, &need, &sum);
-        if (need == cnt1[b1]) {
-            sum += sig1[b1] << pool_shift((uint32_t)b1 << 20);
-        } else {
-            memset(cnt2, 0, 1024 * sizeof(*cnt2));
-            memset(sig2, 0, 1024 * sizeof(*sig2));
-            for (unsigned i = 0; i < n; i++) {
-                uint32_t bits;
-
-                memcpy(&bits, c + i, sizeof(bits));
-                if (bits >> 20 == b1) {
-                    cnt2[bits >> 10 & 1023]++;
-                    sig2[bits >> 10 & 1023] += (bits & 0x7fffff) | 0x800000;
-                }
-            }
-            /* the bins of level 2 share the exponent of b1 */
-            b2 = pool_bin(cnt2, sig2, 1024,
-                          (int)pool_shift((uint32_t)b1 << 20), &need, &sum);
-            b2 |= b1 << 10;
-            memset(cnt3, 0, 1024 * sizeof(*cnt3));
-            for (unsigned i = 0; i < n; i++) {
-                uint32_t bits;
-
-                memcpy(&bits, c + i, sizeof(bits));
-                if (bits >> 10 == b2)
-                    cnt3[bits & 1023]++;
-            }
-            for (unsigned b = 1023; need; b--) {
-                const uint32_t t = cnt3[b] < need ? cnt3[b] : need;
-
-                sum += t * pool_fixed(b2 << 10 | b);
-                need -= t;
-            }
+        if ((cl = vg_cambi_pool_class(bits)) < 0)
+            return 0;
+        if (cl) {
+            seg->cnt1[(bits >> 20) - VG_CAMBI_POOL_BIN0]++;
+            seg->sig1[(bits >> 20) - VG_CAMBI_POOL_BIN0] += vg_cambi_pool_sig(bits);
         }
     }
-    /* below 2^(30 + e) is below 2^(56 + e) in units of 2^-26 */
-    exp = (int)(b1 >> 3) - 127;
-    if (nz && exp < 8 && sum >= (uint64_t)1 << (56 + exp))
+    vg_cambi_pool_select1(seg, k);
+    if (seg->level == VG_CAMBI_POOL_LEVEL2) {
+        for (unsigned i = 0; i < n; i++) {
+            uint32_t bits;
+
+            memcpy(&bits, c + i, sizeof(bits));
+            if (bits >> 20 == seg->b1) {
+                seg->cnt2[bits >> 10 & 1023]++;
+                seg->sig2[bits >> 10 & 1023] += vg_cambi_pool_sig(bits);
+            }
+        }
+        vg_cambi_pool_select2(seg);
+        for (unsigned i = 0; i < n; i++) {
+            uint32_t bits;
+
+            memcpy(&bits, c + i, sizeof(bits));
+            if (bits >> 10 == seg->b2)
+                seg->cnt3[bits & 1023]++;
+        }
+    }
+    vg_cambi_pool_select3(seg, n, k, &r);
+    if (!r.exact)
         return 0;
-    *out = (double)sum / (double)(1u << POOL_SHIFT) / k;
+    *out = vg_cambi_pool_mean(&r);
     return 1;
 }
 
+double vg_cambi_pool_mean(const VgCambiPoolResult *r)
+{
+    return (double)r->sum / (double)(1u << VG_CAMBI_POOL_SHIFT) / r->k;
+}
+
 double vg_cambi_pool_fast(float *c, double topk, unsigned w, unsigned h,
-                          VgCambiPoolBins *bins, int *exact)
+                          VgCambiPoolSeg *seg, int *exact)
 {
     const int n = (int)(w * h);
     const int t = (int)(topk * n);
     const int k = t < 1 ? 1 : t > n ? n : t;
     double score;
-    const int ok = vg_cambi_pool_exact(c, (unsigned)n, (uint32_t)k, bins,
+    const int ok = vg_cambi_pool_exact(c, (unsigned)n, (uint32_t)k, seg,
                                        &score);
 
     if (exact)

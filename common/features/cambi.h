@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "common/feature.h"
+#include "common/features/cambi_params.h"
 #include "common/log.h"
 
 enum {
@@ -100,30 +101,28 @@ int vg_cambi_setup(VgCambiParams *p, const VgCambiOptions *o, unsigned w,
  */
 double vg_cambi_pool(float *c, double topk, unsigned w, unsigned h);
 
-/** vg_cambi_pool_exact()'s scratch: three levels of counts, two of sums. */
-typedef struct VgCambiPoolBins {
-    uint32_t cnt[4096 + 1024 + 1024];
-    uint64_t sig[4096 + 1024];
-} VgCambiPoolBins;
-
 /**
  * spatial_pooling() of the n c-values c with k = max(1, trunc(topk * n))
  * where cambi.c's order of the double sum cannot matter: when every
  * c-value is 0 or in [1/8, 2^14) and the k largest add up below
  * 2^(30 + e) (2^e the smallest of them), every partial double sum is
- * exact, and the mean is their integer sum (a radix selection on the
- * float bits) over k. @return 1 with *out set, or 0 where that does not
+ * exact, and the mean is their integer sum (common/features/cambi_params.h's
+ * radix selection on the float bits, which the CUDA kernels run too) over
+ * k. seg is scratch. @return 1 with *out set, or 0 where that does not
  * hold (c is not changed).
  */
 int vg_cambi_pool_exact(const float *c, unsigned n, uint32_t k,
-                        VgCambiPoolBins *bins, double *out);
+                        VgCambiPoolSeg *seg, double *out);
+
+/** The pooled score of a segment the selection settled: its sum over k. */
+double vg_cambi_pool_mean(const VgCambiPoolResult *r);
 
 /**
  * vg_cambi_pool() by vg_cambi_pool_exact() where that holds (*exact, when
  * not NULL, says whether it did), else in cambi.c's order.
  */
 double vg_cambi_pool_fast(float *c, double topk, unsigned w, unsigned h,
-                          VgCambiPoolBins *bins, int *exact);
+                          VgCambiPoolSeg *seg, int *exact);
 
 /** A pass's score from its scale scores and its window (weights 16..1). */
 double vg_cambi_score(const double scores[VG_CAMBI_SCALES], unsigned window);

@@ -5,14 +5,14 @@
 
 /**
  * @file
- * CAMBI's top-k pooling on the device (gpu/cambi_pool.h) replayed on the
- * host, without a GPU: the three histogram passes of gpu/cambi.cu (their
- * adds in any order: integer counts and sums) and the selections, the
- * very code the kernels run. For every segment, the outcome must be the
+ * CAMBI's top-k pooling on the device (common/features/cambi_params.h)
+ * replayed on the host, without a GPU: the three histogram passes of
+ * gpu/cambi.cu (their adds in another order: integer counts and sums) and
+ * the selections, the very code the kernels and the CPU backend
+ * (vg_cambi_pool_exact()) run. For every segment, the outcome must be the
  * home's: settled exactly where vg_cambi_pool_exact() settles it, with the
- * same sum (so the same score, bit for bit, which is also
- * vg_cambi_pool()'s in cambi.c's order), and left to the host where it
- * does not. The c-values: zeros, one value, k = n and k = 1, ties across
+ * same score, bit for bit, which must also be vg_cambi_pool()'s in
+ * cambi.c's order (the oracle), and left to the host where it does not. The c-values: zeros, one value, k = n and k = 1, ties across
  * the three levels' bin boundaries, values at 1/8 and just below 2^14,
  * sums past the exactness bound, values outside [1/8, 2^14) (bad), and
  * random c-values as cambi.c's c-value formula makes them (multiples of
@@ -26,7 +26,6 @@
 #include <string.h>
 
 #include "common/features/cambi.h"
-#include "gpu/cambi_pool.h"
 #include "tests/check_run.h"
 
 static uint32_t rng_state = 0x2545f491u;
@@ -104,7 +103,7 @@ static unsigned n_exact, n_host;
 static void check_segment(const float *c, uint32_t n, double topk,
                           const char *what)
 {
-    static VgCambiPoolBins bins;
+    static VgCambiPoolSeg bins;
     const uint32_t k = topk_count(topk, n);
     VgCambiPoolResult r;
     double home, dev, ordered;
@@ -119,7 +118,7 @@ static void check_segment(const float *c, uint32_t n, double topk,
                   ok ? "exact" : "to the host");
     ck_assert_uint_eq(r.k, k);
     if (ok) {
-        dev = (double)r.sum / (double)(1u << VG_CAMBI_POOL_SHIFT) / r.k;
+        dev = vg_cambi_pool_mean(&r);
         ck_assert_msg(dev == home, "%s (n %u, k %u): device %.17g, home %.17g",
                       what, n, k, dev, home);
         memcpy(copy, c, n * sizeof(*c));
