@@ -1677,30 +1677,20 @@ static const AVFilterPad vmafgpu_outputs[] = {
 
 /* FFFilter wraps the public AVFilter from libavfilter 11 (FFmpeg 8.0) */
 #if LIBAVFILTER_VERSION_MAJOR >= 11
-#define VMAFGPU_FILTER(sym, fname, desc, prefix)                        \
-const FFFilter sym = {                                                  \
-    .p.name        = fname,                                             \
-    .p.description = desc,                                              \
-    .p.priv_class  = &prefix##_class,                                   \
-    .p.flags       = AVFILTER_FLAG_SUPPORT_TIMELINE_INTERNAL |          \
-                     AVFILTER_FLAG_METADATA_ONLY,                       \
-    .preinit       = prefix##_framesync_preinit,                        \
-    .init          = init,                                              \
-    .uninit        = uninit,                                            \
-    .activate      = activate,                                          \
-    .priv_size     = sizeof(VMAFGPUContext),                            \
-    FILTER_INPUTS(vmafgpu_inputs),                                      \
-    FILTER_OUTPUTS(vmafgpu_outputs),                                    \
-    FILTER_QUERY_FUNC2(query_formats),                                  \
-}
+#define VMAFGPU_FILTER_TYPE FFFilter
+#define VMAFGPU_PUBLIC(field) .p.field
 #else
+#define VMAFGPU_FILTER_TYPE AVFilter
+#define VMAFGPU_PUBLIC(field) .field
+#endif
+
 #define VMAFGPU_FILTER(sym, fname, desc, prefix)                        \
-const AVFilter sym = {                                                  \
-    .name          = fname,                                             \
-    .description   = desc,                                              \
-    .priv_class    = &prefix##_class,                                   \
-    .flags         = AVFILTER_FLAG_SUPPORT_TIMELINE_INTERNAL |          \
-                     AVFILTER_FLAG_METADATA_ONLY,                       \
+const VMAFGPU_FILTER_TYPE sym = {                                       \
+    VMAFGPU_PUBLIC(name)        = fname,                                \
+    VMAFGPU_PUBLIC(description) = desc,                                 \
+    VMAFGPU_PUBLIC(priv_class)  = &prefix##_class,                      \
+    VMAFGPU_PUBLIC(flags)       = AVFILTER_FLAG_SUPPORT_TIMELINE_INTERNAL | \
+                                  AVFILTER_FLAG_METADATA_ONLY,          \
     .preinit       = prefix##_framesync_preinit,                        \
     .init          = init,                                              \
     .uninit        = uninit,                                            \
@@ -1710,7 +1700,6 @@ const AVFilter sym = {                                                  \
     FILTER_OUTPUTS(vmafgpu_outputs),                                    \
     FILTER_QUERY_FUNC2(query_formats),                                  \
 }
-#endif
 
 VMAFGPU_FILTER(ff_vf_vmafgpu, "vmafgpu", VMAFGPU_DESCRIPTION, vmafgpu);
 #if CONFIG_VMAFGPU_LIBVMAF_FILTER
