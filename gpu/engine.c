@@ -70,7 +70,6 @@ typedef struct Slot {
     unsigned index;
     int done;                   ///< every output of the frame is emitted
     int need_cpu;               ///< host features run on this frame
-    int need_host;              ///< a host job runs on this frame
     int range_checked;          ///< device pictures checked against their depth
     uint64_t gpu_ran;           ///< CUDA features queued for this frame
     VgImage ref, dis;           ///< device images
@@ -251,7 +250,7 @@ static int collect(VgCudaEngine *e, int wait, unsigned wait_upto)
     while (e->n_collected < e->n_submitted) {
         Slot *s = &e->slot[e->n_collected % e->n_slots];
         CUresult res;
-        int ret;
+        int host, ret;
 
         if (wait && s->index <= wait_upto) {
             res = e->cu->f->cuEventSynchronize(s->done_ev);
@@ -290,14 +289,14 @@ static int collect(VgCudaEngine *e, int wait, unsigned wait_upto)
             }
         }
 
-        s->need_host = s->need_cpu || (s->gpu_ran & e->finish_mask);
+        host = s->need_cpu || (s->gpu_ran & e->finish_mask);
         pthread_mutex_lock(&e->lock);
         e->n_collected++;
-        if (!s->need_host)
+        if (!host)
             s->done = 1;
         advance_ready_locked(e);
         pthread_mutex_unlock(&e->lock);
-        if (s->need_host) {
+        if (host) {
             const VgHostJob job = {
                 .frame = { .index = s->index, .ref = &s->host[0],
                            .dis = &s->host[1] },
