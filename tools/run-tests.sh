@@ -52,7 +52,7 @@ if [ "${VG_SKIP_FFMPEG:-0}" != 1 ]; then
     st=$?
     cat "$build/rebuild.out"
     if [ $st -eq 0 ] && ! grep -q "configuring" "$build/rebuild.out" &&
-       ! grep -q "LD	ffmpeg_g" "$build/ffmpeg/make.log"; then
+       ! grep -q "^LD	" "$build/ffmpeg/make.log"; then
         echo "PASS a second build of the main job's ffmpeg: $(($(date +%s) - t0)) s, not configured, not linked"
         count ffmpeg-rebuild 0
     else
