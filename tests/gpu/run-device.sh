@@ -18,7 +18,7 @@
 #       on the GPU machine, from the repository root, with .devcarry-cuda/
 #       carried along: the loader test, the parity programs with a GPU
 #       required (what `make check-gpu` runs: checkgpu, the parallel
-#       sequential sums of tests/gpu/test_seqsum, the scaling of distorted
+#       sequential sums of tests/gpu/test_seqsum and test_f32sum, the scaling of distorted
 #       pictures of tests/gpu/test_scale, and checkasm, each
 #       feature alone, ciede again with VG_CIEDE_RECORDS=0), compute-sanitizer memcheck on both (checkasm with
 #       --quick), racecheck and synccheck on samples of checkgpu's cases,
@@ -155,7 +155,7 @@ prepare() {
         tests/unit/test_cuda_loader tests/bench/cudabench tests/bench/vifbench \
         tests/bench/admbench tests/bench/vmafbench tests/gpu/test_fault \
         tests/gpu/libcudafault.so tests/gpu/threads8 tests/gpu/test_seqsum \
-        tests/gpu/test_scale tests/parity/test_cambi_corpus
+        tests/gpu/test_f32sum tests/gpu/test_scale tests/parity/test_cambi_corpus
     rm -rf "${root:?}/$CARRY"
     mkdir -p "$root/$CARRY/bin" "$root/$CARRY/lib" "$root/$CARRY/corpus" \
         "$root/$CARRY/golden/hp"
@@ -163,7 +163,7 @@ prepare() {
              tests/unit/test_cuda_loader tests/bench/cudabench \
              tests/bench/vifbench tests/bench/admbench tests/bench/vmafbench \
              tests/gpu/test_fault tests/gpu/libcudafault.so tests/gpu/threads8 \
-             tests/gpu/test_seqsum tests/gpu/test_scale \
+             tests/gpu/test_seqsum tests/gpu/test_f32sum tests/gpu/test_scale \
              tests/parity/test_cambi_corpus; do
         cp "$p" "$root/$CARRY/bin/"
     done
@@ -408,6 +408,8 @@ program_steps() {
     step loader "$bin/test_cuda_loader"
     step checkgpu env VG_REQUIRE_GPU=1 "$bin/checkgpu" ${CHECKGPU_SEED:+--seed=$CHECKGPU_SEED}
     step seqsum env VG_REQUIRE_GPU=1 "$bin/test_seqsum"
+    step f32sum env VG_REQUIRE_GPU=1 "$bin/test_f32sum"
+    grep "^test_f32sum: psnr-hvs" "$out/f32sum.log" | tee -a "$summary"
     step scale env VG_REQUIRE_GPU=1 "$bin/test_scale"
     grep "^checkgpu:" "$out/checkgpu.log" | tee -a "$summary"
     cambi_api_step
