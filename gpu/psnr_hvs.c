@@ -7,15 +7,17 @@
  * @file
  * PSNR-HVS on CUDA: per frame, one launch computes every 8x8 block's 64
  * terms (the home's block code, common/features/psnr_hvs_params.h, one
- * thread per block) into device memory, a second one adds each plane's
- * terms in the CPU's order (gpu/psnr_hvs.cu). The three float sums come
+ * thread per block) into device memory (gpu/psnr_hvs.cu); the sequential
+ * float sums (gpu/f32sum.h) add each plane's terms with the bits of the
+ * CPU's one float accumulator, in parallel. The three float sums come
  * back; the plane scores and dB values are the home's finish
  * (common/features/psnr_hvs.c), so both backends print the same bits.
  *
  * Device memory: the tables (float[3][2][64], from the home, uploaded
  * once), then each plane's terms, 256 bytes per block. Every frame's
  * kernels run on the engine's one stream, so the frames in flight share
- * it: a frame's block kernel starts after the previous frame's sums.
+ * it, and the sums' records: a frame's block kernel starts after the
+ * previous frame's sums.
  */
 
 #include <errno.h>
@@ -23,13 +25,15 @@
 
 #include "common/features/psnr_hvs.h"
 #include "common/features/psnr_hvs_params.h"
+#include "gpu/f32sum.h"
 #include "gpu/feature.h"
 
 #define TABLE_BYTES sizeof(VgPsnrHvsTables)
 
 typedef struct PsnrHvsCuda {
     VgPsnrHvsTables tab;       ///< host copy of the tables (source of the upload)
-    CUfunction blocks, sum;
+    CUfunction blocks;
+    VgCudaF32sum sum;          ///< the planes' sums of terms
     unsigned nbx[3], nby[3];   ///< blocks per row and column of each plane
     CUdeviceptr mem;           ///< tables, then the terms of each plane
     CUdeviceptr terms[3];
@@ -39,6 +43,7 @@ static void psnr_hvs_cuda_close(VgFeatureCtx *fc)
 {
     PsnrHvsCuda *s = fc->priv;
 
+    vg_cuda_f32sum_close(vg_cuda_fc_device(fc), &s->sum);
     if (s->mem)
         VG_CU(vg_cuda_fc_device(fc)->cu, fc->log, cuMemFree, s->mem);
     s->mem = 0;
@@ -63,8 +68,9 @@ static int psnr_hvs_cuda_init(VgFeatureCtx *fc)
     }
     if ((ret = vg_cuda_device_function(d, fc->bpc == 8 ? "vg_psnr_hvs_blocks_8" :
                                        "vg_psnr_hvs_blocks_16", &s->blocks)) < 0 ||
-        (ret = vg_cuda_device_function(d, "vg_psnr_hvs_sum", &s->sum)) < 0)
-        return ret;
+        (ret = vg_cuda_f32sum_init(d, &s->sum, 3, (size - TABLE_BYTES) /
+                                   sizeof(float))) < 0)
+        goto fail;
     if ((ret = VG_CU(d->cu, fc->log, cuMemAlloc, &s->mem, size)) < 0)
         goto fail;
     /* 1536 bytes of tables keep every plane's terms 256-byte aligned */
@@ -90,7 +96,6 @@ static int psnr_hvs_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
     VgCudaDevice *d = vg_cuda_fc_device(fc);
     VgPsnrHvsKernelParams p = {
         .tables = (uint64_t)s->mem,
-        .ret = (uint64_t)f->res,
     };
     unsigned gx = 0, gy = 0;
     int ret;
@@ -119,8 +124,12 @@ static int psnr_hvs_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
     if ((ret = vg_cuda_device_launch(d, s->blocks, gx, gy, 3, VG_PSNR_HVS_BX,
                                      VG_PSNR_HVS_BY, &p)) < 0)
         return ret;
-    /* one single-thread block per plane */
-    return vg_cuda_device_launch(d, s->sum, 3, 1, 1, 1, 1, &p);
+    vg_cuda_f32sum_reset(&s->sum);
+    for (unsigned pl = 0; pl < 3; pl++)
+        if ((ret = vg_cuda_f32sum_add(&s->sum, s->terms[pl], (size_t)s->nbx[pl] *
+                                      s->nby[pl] * 64, f->res + pl * sizeof(float))) < 0)
+            return ret;
+    return vg_cuda_f32sum_submit(d, &s->sum);
 }
 
 static int psnr_hvs_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)

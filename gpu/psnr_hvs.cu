@@ -5,7 +5,8 @@
 
 /*
  * PSNR-HVS (libvmaf v3.2.0 src/feature/third_party/xiph/psnr_hvs.c
- * calc_psnrhvs()), in two kernels per frame.
+ * calc_psnrhvs()): the blocks' terms; gpu/psnr_hvs.c adds them up with the
+ * sequential float sums (gpu/f32sum.cu).
  *
  * vg_psnr_hvs_blocks_8/16: blockIdx.z is the plane; each thread of a
  * 32 x 4 block computes one 8x8 block of the plane (block (bx, by) at
@@ -18,12 +19,6 @@
  * shared memory; samples are read from the device pictures (each block
  * reads 8 x 8 samples, which are in bounds as 7 bx + 7 < w for every
  * bx < nbx = (w - 1) / 7).
- *
- * vg_psnr_hvs_sum: one single-thread block per plane adds the plane's
- * terms into one float, block after block in raster order and each
- * block's terms in order: libvmaf's one float accumulator, whose rounding
- * depends on the order, so the sum is sequential. Loads are float4 and run
- * ahead of the dependent adds.
  */
 
 #define VG_PSNR_HVS_FN static __device__ __forceinline__
@@ -77,27 +72,4 @@ extern "C" __global__ void __launch_bounds__(VG_PSNR_HVS_BX * VG_PSNR_HVS_BY)
 vg_psnr_hvs_blocks_16(const VgPsnrHvsKernelParams p)
 {
     vg_psnr_hvs_blocks<uint16_t>(p);
-}
-
-extern "C" __global__ void __launch_bounds__(1)
-vg_psnr_hvs_sum(const VgPsnrHvsKernelParams p)
-{
-    const unsigned z = blockIdx.x;
-    const uint64_t terms = z == 0 ? p.terms[0] : z == 1 ? p.terms[1] : p.terms[2];
-    const size_t n = (size_t)(z == 0 ? p.nbx[0] : z == 1 ? p.nbx[1] : p.nbx[2]) *
-                     (z == 0 ? p.nby[0] : z == 1 ? p.nby[1] : p.nby[2]) * 16;
-    const float4 *t = (const float4 *)terms;
-    float ret = 0;
-
-    if (z > 2)
-        return;
-#pragma unroll 8
-    for (size_t i = 0; i < n; i++) {
-        const float4 v = t[i];
-        ret += v.x;
-        ret += v.y;
-        ret += v.z;
-        ret += v.w;
-    }
-    ((float *)p.ret)[z] = ret;
 }

@@ -52,7 +52,6 @@ typedef struct VgPsnrHvsKernelParams {
     uint32_t nbx[3], nby[3];          ///< blocks per row and per column
     uint64_t terms[3];                ///< device float[nby][nbx][64]: the blocks' terms
     uint64_t tables;                  ///< device float[3][2][64]: csf, then mask, of each plane
-    uint64_t ret;                     ///< device float[3]: each plane's sum of terms
 } VgPsnrHvsKernelParams;
 
 /** psnr_hvs.c OD_DCT_RSHIFT(a, 1): a / 2 rounded toward zero. */
