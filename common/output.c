@@ -283,22 +283,28 @@ static void write_sub(Writer *w)
 }
 
 /**
- * Metrics to print: those with a value on some frame. libvmaf's collector
- * only knows a metric once a value was appended; ours may register names
- * ahead (e.g. psnr_cb on 4:0:0 input), and those must not appear.
+ * Metrics to print, in p->order (or the collector's order): those with a
+ * value on some frame. libvmaf's collector only knows a metric once a value
+ * was appended; ours may register names ahead (e.g. psnr_cb on 4:0:0
+ * input), and those must not appear.
  */
 static int select_keys(Writer *w)
 {
     unsigned n = vg_collector_count(w->c);
+    unsigned n_in = w->p->order ? w->p->n_order : n;
     double v;
 
-    w->keys = malloc((n ? n : 1) * sizeof(*w->keys));
+    w->keys = malloc((n_in ? n_in : 1) * sizeof(*w->keys));
     if (!w->keys)
         return -ENOMEM;
-    for (unsigned k = 0; k < n; k++) {
+    for (unsigned j = 0; j < n_in; j++) {
+        int k = w->p->order ? w->p->order[j] : (int)j;
+
+        if (k < 0 || (unsigned)k >= n)
+            continue;
         for (unsigned i = 0; i < w->p->n_frames; i++) {
-            if (!vg_collector_get(w->c, (int)k, i, &v)) {
-                w->keys[w->n_keys++] = (int)k;
+            if (!vg_collector_get(w->c, k, i, &v)) {
+                w->keys[w->n_keys++] = k;
                 break;
             }
         }

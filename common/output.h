@@ -25,6 +25,10 @@ typedef struct VgOutputParams {
     unsigned width, height;
     double fps;            ///< < 0: unknown (json null)
     const char *version;   ///< written as "version"
+    /** collector keys in the order the log lists them (each once), or NULL
+     * for the collector's order; keys left out are not written */
+    const int *order;
+    unsigned n_order;      ///< entries in order
 } VgOutputParams;
 
 int vg_output_write(FILE *f, VgCollector *c, const VgOutputParams *p);

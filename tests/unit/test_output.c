@@ -428,6 +428,31 @@ START_TEST(test_subsample_empty)
 END_TEST
 
 /* Every format on a full device: the write error and its cause. */
+/* p->order sets the metrics' order; keys it leaves out are not written */
+START_TEST(test_order)
+{
+    VgCollector *c = small_collector();
+    VgOutputParams p = small_params;
+    const int order[] = {
+        vg_collector_find(c, "b"), vg_collector_find(c, "never"),
+        vg_collector_find(c, "a"),
+    };
+    char *out;
+
+    p.fmt = VG_LOG_FMT_CSV;
+    p.order = order;
+    p.n_order = sizeof(order) / sizeof(order[0]);
+    out = write_to_string(c, &p);
+    assert_same_text(out,
+        "Frame,b,a,\n"
+        "0,4.000000,1.000000,\n"
+        "1,nan,2.500000,\n"
+        "2,6.000000,-3.250000,\n", "csv order");
+    free(out);
+    vg_collector_destroy(&c);
+}
+END_TEST
+
 START_TEST(test_write_error)
 {
     VgCollector *c = small_collector();
@@ -458,6 +483,7 @@ static Suite *output_suite(void)
     tcase_add_test(tc, test_json_small);
     tcase_add_test(tc, test_csv_sub);
     tcase_add_test(tc, test_subsample_empty);
+    tcase_add_test(tc, test_order);
     tcase_add_test(tc, test_write_error);
     suite_add_tcase(s, tc);
     return s;
