@@ -1038,10 +1038,120 @@ int vg_get_pooled(VgContext *ctx, const char *name, enum VgPool pool,
     return ret;
 }
 
+/* ---- the order of the metrics in a log ----------------------------------- */
+
+/*
+ * libvmaf v3.2.0 lists a log's metrics in the order in which its feature
+ * collector first received a value of each (src/feature/feature_collector.c
+ * appends a vector per new name), which is not the order of registration:
+ *  - with n_threads > 0 (src/libvmaf.c's thread pool), the values of
+ *    psnr, float_motion and speed_temporal (extractors that run on every
+ *    frame, but not integer_motion) come first: they are computed before
+ *    the frame's pooled jobs finish;
+ *  - the others follow in registration order (the pool is a FIFO; with one
+ *    worker this is exact, with more it is what the timing gives in practice:
+ *    a frame-0 job finishes before the next frame's temporal work);
+ *  - some outputs are first written one frame late (float_motion's motion3)
+ *    or later still (integer_motion's motion2 and motion3, written for frame
+ *    n - 1 or at the flush): they come after every frame-0 value of their
+ *    group;
+ *  - float_motion writes motion2 before motion;
+ *  - model scores are predicted when the scores are pooled, after every
+ *    feature: they come last, in model order.
+ * Checked against ffmpeg's libvmaf filter with n_threads 0, 1, 2 and 4, and
+ * libvmaf's CLI with --threads 2.
+ */
+
+/** Sort entry of one collector key. */
+typedef struct LogKey {
+    int key;
+    int group;       ///< LOG_GROUP_*
+    unsigned inst;   ///< feature instance (registration order)
+    int pos;         ///< position among the instance's outputs
+} LogKey;
+
+enum {
+    LOG_GROUP_SYNC,        ///< temporal extractors' frame-0 values (n_threads > 0)
+    LOG_GROUP_SYNC_LATE,   ///< their later first values
+    LOG_GROUP_FRAME0,      ///< everything else's frame-0 values
+    LOG_GROUP_LATE1,       ///< first written at frame 1
+    LOG_GROUP_LATE2,       ///< first written later (integer_motion)
+    LOG_GROUP_MODEL,       ///< model scores and anything not a feature's
+};
+
+/** @return how late libvmaf first writes an output: 0, 1 or 2. */
+static int output_lateness(const char *name)
+{
+    if (!strcmp(name, "VMAF_integer_feature_motion2_score") ||
+        !strcmp(name, "VMAF_integer_feature_motion3_score"))
+        return 2;
+    return !strcmp(name, "VMAF_feature_motion3_score");
+}
+
+static int log_key_cmp(const void *a, const void *b)
+{
+    const LogKey *x = a, *y = b;
+
+    if (x->group != y->group)
+        return x->group < y->group ? -1 : 1;
+    if (x->inst != y->inst)
+        return x->inst < y->inst ? -1 : 1;
+    if (x->pos != y->pos)
+        return x->pos < y->pos ? -1 : 1;
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/** The collector's keys in libvmaf's order (above); *out is malloc()ed. */
+static int log_order(VgContext *ctx, int **out, unsigned *n_out)
+{
+    const unsigned n = vg_collector_count(ctx->collector);
+    LogKey *k = malloc((n ? n : 1) * sizeof(*k));
+    int *order = malloc((n ? n : 1) * sizeof(*order));
+
+    if (!k || !order) {
+        free(k);
+        free(order);
+        return -ENOMEM;
+    }
+    for (unsigned i = 0; i < n; i++)
+        k[i] = (LogKey){ .key = (int)i, .group = LOG_GROUP_MODEL };
+    /* later instances never take a key an earlier one gave (deduplicated
+     * names keep the first writer's place) */
+    for (unsigned f = ctx->n_feats; f-- > 0;) {
+        const VgFeatureInst *inst = &ctx->feats[f];
+        const VgFeatureDesc *d = inst->desc;
+        const int sync = ctx->cfg.n_threads > 0 &&
+                         (d->flags & VG_FEATURE_EVERY_FRAME) &&
+                         d != &vg_feature_motion;
+
+        for (unsigned o = 0; d->outputs[o].name; o++) {
+            const char *name = d->outputs[o].name;
+            const int key = inst->keys ? inst->keys[o] : -1;
+            int late;
+
+            if (key < 0 || (unsigned)key >= n || VG_OUTPUT_IS_INTERNAL(d, o))
+                continue;
+            late = output_lateness(name);
+            k[key].group = sync ? (late ? LOG_GROUP_SYNC_LATE : LOG_GROUP_SYNC) :
+                           LOG_GROUP_FRAME0 + late;
+            k[key].inst = f;
+            k[key].pos = strcmp(name, "VMAF_feature_motion2_score") ? (int)o : -1;
+        }
+    }
+    qsort(k, n, sizeof(*k), log_key_cmp);
+    for (unsigned i = 0; i < n; i++)
+        order[i] = k[i].key;
+    free(k);
+    *out = order;
+    *n_out = n;
+    return 0;
+}
+
 int vg_write_log(VgContext *ctx, const char *path, enum VgLogFormat fmt,
                  enum VgPrecision precision)
 {
     VgOutputParams p = { 0 };
+    int *order = NULL;
     FILE *f;
     int ret;
 
@@ -1051,11 +1161,15 @@ int vg_write_log(VgContext *ctx, const char *path, enum VgLogFormat fmt,
         vg_log(&ctx->log, VG_LOG_ERROR, "unknown log format or precision");
         return -EINVAL;
     }
+    if ((ret = log_order(ctx, &order, &p.n_order)) < 0)
+        return ret;
+    p.order = order;
     f = strcmp(path, "-") ? fopen(path, "w") : stdout;
     if (!f) {
         ret = -errno;
         vg_log(&ctx->log, VG_LOG_ERROR, "cannot open '%s' for writing: %s",
                path, strerror(errno));
+        free(order);
         return ret;
     }
     p.fmt = fmt;
@@ -1076,6 +1190,7 @@ int vg_write_log(VgContext *ctx, const char *path, enum VgLogFormat fmt,
         vg_log(&ctx->log, VG_LOG_ERROR, "closing the log '%s' failed: %s",
                path, strerror(-ret));
     }
+    free(order);
     return ret;
 }
 
