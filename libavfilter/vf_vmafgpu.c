@@ -1563,7 +1563,8 @@ static void print_summary(AVFilterContext *ctx)
                    "'%s': %s\n", name, av_err2str(ret));
             continue;
         }
-        if (n_models == 1)
+        /* under libvmaf's names, libvmaf's lines: one per model, unnamed */
+        if (n_models == 1 || strcmp(ctx->filter->name, "vmafgpu"))
             av_log(ctx, AV_LOG_INFO, "VMAF score: %f\n", score);
         else
             av_log(ctx, AV_LOG_INFO, "VMAF score: %f (%s)\n", score, name);
