@@ -127,6 +127,12 @@ if [ -x "$top/tests/fate/run.sh" ]; then
     count fate $?
 fi
 
+if [ -x "$top/tests/fate/logs.sh" ]; then
+    step "ffmpeg -lavfi libvmaf logs = libvmaf's, byte for byte"
+    "$top/tests/fate/logs.sh" "$ffmpeg"
+    count fate-logs $?
+fi
+
 if [ -x "$top/tests/fate/emulated.sh" ]; then
     step "ffmpeg -lavfi vmafgpu on CUDA frames, emulated driver"
     "$top/tests/fate/emulated.sh" "$ffmpeg" "$build/lib/tests/gpu/libcudafault.so"
