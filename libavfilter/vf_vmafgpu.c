@@ -49,6 +49,7 @@
 #include "config_components.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -129,6 +130,10 @@ typedef struct VMAFGPUContext {
     int flushed;                ///< 0: not yet, 1: vg_flush() done, <0: its error
     int is_cuda;                ///< inputs are AV_PIX_FMT_CUDA frames
     double frame_rate;          ///< of the distorted input, 0 if unknown (plot's time axis)
+    double half_interval;       ///< half a frame interval in seconds, 0 if unknown
+    int64_t last_pts[2];        ///< the previous pair's frames (framesync's time base)
+    unsigned n_apart;           ///< pairs more than half a frame interval apart
+    unsigned n_repeated;        ///< pairs that repeat a frame of one input
     VgPicture pic_ref;          ///< per-stream constant fields of the pictures
     VgPicture pic_dis;          ///< of the reference's size when scaling
                                 ///< software frames, of its own for CUDA
@@ -1094,7 +1099,57 @@ static int config_output(AVFilterLink *outlink)
     ol->frame_rate               = il->frame_rate;
     s->frame_rate = il->frame_rate.num > 0 && il->frame_rate.den > 0 ?
                     av_q2d(il->frame_rate) : 0;
+    {
+        /* the reference's rate, else the distorted input's */
+        const AVRational r = ff_filter_link(ctx->inputs[1])->frame_rate;
+        const double rate = r.num > 0 && r.den > 0 ? av_q2d(r) : s->frame_rate;
+
+        s->half_interval = rate > 0 ? 0.5 / rate : 0;
+    }
+    s->last_pts[0] = s->last_pts[1] = AV_NOPTS_VALUE;
     return ff_framesync_configure(&s->fs);
+}
+
+/**
+ * Check how framesync paired the frames being scored: libvmaf's filter
+ * pairs them the same way and says nothing, so say it once for each kind,
+ * and count them for the summary. Timestamps of other containers
+ * (Matroska's milliseconds) can put each distorted frame just before its
+ * reference and pair it with the one before.
+ */
+static void check_pairing(AVFilterContext *ctx)
+{
+    VMAFGPUContext *s = ctx->priv;
+    const int64_t t_dis = s->fs.in[0].pts, t_ref = s->fs.in[1].pts;
+    const double tb = av_q2d(s->fs.time_base);
+
+    if (t_dis == AV_NOPTS_VALUE || t_ref == AV_NOPTS_VALUE)
+        return;
+    if (s->frame_cnt &&
+        (t_dis == s->last_pts[0] || t_ref == s->last_pts[1])) {
+        const int which = t_ref == s->last_pts[1];
+
+        if (!s->n_repeated++)
+            av_log(ctx, AV_LOG_WARNING, "Frame %u: the %s frame at %.6f s is "
+                   "scored again, against the next %s frame: one input has "
+                   "ended or has fewer frames (libvmaf repeats it so too; "
+                   "shortest=1 stops at the end of the shorter input)\n",
+                   s->frame_cnt, which ? "reference" : "distorted (main)",
+                   (which ? t_ref : t_dis) * tb,
+                   which ? "distorted (main)" : "reference");
+    } else if (s->half_interval > 0 &&
+               fabs((double)(t_dis - t_ref) * tb) > s->half_interval) {
+        if (!s->n_apart++)
+            av_log(ctx, AV_LOG_WARNING, "Frame %u: the distorted (main) frame "
+                   "at %.6f s is scored against the reference frame at %.6f s, "
+                   "more than half a frame interval apart (libvmaf pairs them "
+                   "so too). Inputs from different containers (Matroska keeps "
+                   "millisecond timestamps) can pair every frame with its "
+                   "neighbour: set ts_sync_mode=nearest, or use the same "
+                   "container for both\n", s->frame_cnt, t_dis * tb, t_ref * tb);
+    }
+    s->last_pts[0] = t_dis;
+    s->last_pts[1] = t_ref;
 }
 
 /** Attach every score the library has for this frame as metadata. */
@@ -1383,6 +1438,7 @@ static int do_vmafgpu(FFFrameSync *fs)
             ref = ref_copy;
         }
 #endif
+        check_pairing(ctx);
         fill_picture(ctx, &s->pic_dis, dis_scaled ? dis_scaled : dis,
                      dis_scaled ? dis_scaled : dis);
         fill_picture(ctx, &s->pic_ref, ref, ref_in);
@@ -1569,6 +1625,15 @@ static void print_summary(AVFilterContext *ctx)
         else
             av_log(ctx, AV_LOG_INFO, "VMAF score: %f (%s)\n", score, name);
     }
+    if (s->n_apart)
+        av_log(ctx, AV_LOG_WARNING, "%u of the %u frames scored were paired "
+               "with a reference frame more than half a frame interval away "
+               "(ts_sync_mode=nearest pairs the nearest)\n", s->n_apart,
+               s->frame_cnt);
+    if (s->n_repeated)
+        av_log(ctx, AV_LOG_WARNING, "%u of the %u frames scored repeated a "
+               "frame of the input that had ended or had fewer frames\n",
+               s->n_repeated, s->frame_cnt);
     if (av_log_get_level() < AV_LOG_VERBOSE)
         return;
     for (unsigned i = 0; i < n_metrics; i++) {

@@ -18,6 +18,10 @@
 #  - p210, p012, p016 (bitdepth=12), nv16 and yuv444p10/12msb frames score
 #    as the planar frames they hold;
 #  - the HEVC pair remuxed into Matroska and MPEG-TS scores as the MP4;
+#  - a Matroska distorted input against an MP4 reference warns that frames
+#    are paired more than half a frame interval apart (two MP4s do not),
+#    ts_sync_mode=nearest gives the golden, a short reference warns that
+#    its last frame repeats;
 #  - scale=bicubic, bilinear, lanczos score a 540p rendition (and odd and
 #    10-bit 4:2:2 sizes) as the scale filter with the same algorithm and
 #    accurate_rnd+bitexact in front does; scale with equal sizes is a no-op;
@@ -436,6 +440,56 @@ if ff -h muxer=matroska > /dev/null 2>&1 && ff -h muxer=mpegts > /dev/null 2>&1;
     done
 else
     fail "container: no matroska/mpegts muxers in $ffmpeg"
+fi
+
+# ---- pairing: a Matroska distorted input (millisecond timestamps) against
+# the MP4 reference pairs frames a frame apart, as libvmaf does: the filter
+# warns once and counts them; two MP4s do not warn; ts_sync_mode=nearest
+# pairs them right (the golden); a reference that ends early repeats its
+# last frame, with a warning ----------------------------------------------
+apart="more than half a frame interval apart"
+if [ -f "$w/dis.mkv" ]; then
+    p=p720_10
+    inputs $p && golden_of $p
+    ff -i "$w/dis.mkv" -i "$corpus/$ref" \
+        -lavfi "[0:v][1:v]vmafgpu=$(vmafgpu_opts "$w/pair-mkv.json" "$prec")" \
+        -f null - > "$w/pair-mkv.out" 2>&1
+    if [ "$(grep -c "$apart" "$w/pair-mkv.out")" = 1 ] &&
+       grep -q "of the [0-9]* frames scored were paired with a reference frame more than half" \
+           "$w/pair-mkv.out"; then
+        pass "pairing: mkv against mp4 warns once, with the count"
+    else
+        fail "pairing: mkv against mp4 gave no warning or no count" "$w/pair-mkv.out"
+    fi
+    if ff -i "$corpus/$dis" -i "$corpus/$ref" \
+           -lavfi "[0:v][1:v]vmafgpu=$(vmafgpu_opts "$w/pair-mp4.json" "$prec")" \
+           -f null - > "$w/pair-mp4.out" 2>&1 &&
+       ! grep -q "$apart\|frames scored repeated" "$w/pair-mp4.out"; then
+        pass "pairing: two mp4s give no pairing warning"
+    else
+        fail "pairing: two mp4s warned or failed" "$w/pair-mp4.out"
+    fi
+    if ff -i "$w/dis.mkv" -i "$corpus/$ref" \
+           -lavfi "[0:v][1:v]vmafgpu=$(vmafgpu_opts "$w/pair-near.json" "$prec" ts_sync_mode=nearest)" \
+           -f null - > "$w/pair-near.out" 2>&1 &&
+       ! grep -q "$apart" "$w/pair-near.out" &&
+       "$cmp" "$gold" "$w/pair-near.json" $required > "$w/pair-near.cmp" 2>&1; then
+        pass "pairing: ts_sync_mode=nearest gives the golden, $(tail -n 1 "$w/pair-near.cmp")"
+    else
+        fail "pairing: ts_sync_mode=nearest differs, warned or failed" "$w/pair-near.out" \
+            "$w/pair-near.cmp"
+    fi
+    if ff -i "$corpus/$dis" -i "$corpus/$ref" \
+           -lavfi "[1:v]trim=end_frame=25[r];[0:v][r]vmafgpu=$(vmafgpu_opts "$w/pair-rep.json" "$prec")" \
+           -f null - > "$w/pair-rep.out" 2>&1 &&
+       [ "$(grep -c "the reference frame at .* is scored again" "$w/pair-rep.out")" = 1 ] &&
+       grep -q "5 of the 30 frames scored repeated a frame" "$w/pair-rep.out"; then
+        pass "pairing: a reference 5 frames short repeats its last frame, with a warning"
+    else
+        fail "pairing: no warning for the repeated reference frame" "$w/pair-rep.out"
+    fi
+else
+    fail "pairing: no remuxed Matroska file (the container test failed)"
 fi
 
 # ---- scale: a distorted input of another size, scaled in the filter, gives
