@@ -133,7 +133,15 @@ typedef struct VMAFGPUContext {
     double half_interval;       ///< half a frame interval in seconds, 0 if unknown
     int64_t last_pts[2];        ///< the previous pair's frames (framesync's time base)
     unsigned n_apart;           ///< pairs more than half a frame interval apart
-    unsigned n_repeated;        ///< pairs that repeat a frame of one input
+    int warned_apart;
+    /* the current run of pairs that repeat a frame of one input: at the
+     * end of the stream, that input had ended; before, its apart pairs
+     * were mispaired */
+    unsigned run_len, run_apart;
+    int run_ref;                ///< the reference's frame repeats, else the distorted one's
+    unsigned run_apart_frame;   ///< the run's first apart pair
+    int64_t run_apart_pts[2];
+    int64_t run_pts;            ///< the repeated frame
     VgPicture pic_ref;          ///< per-stream constant fields of the pictures
     VgPicture pic_dis;          ///< of the reference's size when scaling
                                 ///< software frames, of its own for CUDA
@@ -1110,49 +1118,78 @@ static int config_output(AVFilterLink *outlink)
     return ff_framesync_configure(&s->fs);
 }
 
+static void warn_apart(AVFilterContext *ctx, unsigned frame, int64_t t_dis,
+                       int64_t t_ref)
+{
+    VMAFGPUContext *s = ctx->priv;
+    const double tb = av_q2d(s->fs.time_base);
+
+    if (s->warned_apart++)
+        return;
+    av_log(ctx, AV_LOG_WARNING, "Frame %u: the distorted (main) frame at "
+           "%.6f s is scored against the reference frame at %.6f s, more than "
+           "half a frame interval apart (libvmaf pairs them so too). Inputs "
+           "from different containers (Matroska keeps millisecond timestamps) "
+           "can pair every frame with its neighbour: set ts_sync_mode=nearest, "
+           "or use the same container for both\n", frame, t_dis * tb, t_ref * tb);
+}
+
+/* the run of repeats ends: mid-stream, its apart pairs were mispaired */
+static void end_run(AVFilterContext *ctx)
+{
+    VMAFGPUContext *s = ctx->priv;
+
+    if (s->run_apart) {
+        s->n_apart += s->run_apart;
+        warn_apart(ctx, s->run_apart_frame, s->run_apart_pts[0],
+                   s->run_apart_pts[1]);
+    }
+    s->run_len = s->run_apart = 0;
+}
+
 /**
  * Check how framesync paired the frames being scored: libvmaf's filter
- * pairs them the same way and says nothing, so say it once for each kind,
- * and count them for the summary. Timestamps of other containers
- * (Matroska's milliseconds) can put each distorted frame just before its
- * reference and pair it with the one before.
+ * pairs them the same way and says nothing. Count the pairs more than half
+ * a frame interval apart (timestamps of other containers, Matroska's
+ * milliseconds, can put each distorted frame just before its reference
+ * and pair it with the one before) and the frames of an input that ended
+ * first scored again; print_summary() warns about those, warn_apart()
+ * once about the first.
  */
 static void check_pairing(AVFilterContext *ctx)
 {
     VMAFGPUContext *s = ctx->priv;
     const int64_t t_dis = s->fs.in[0].pts, t_ref = s->fs.in[1].pts;
     const double tb = av_q2d(s->fs.time_base);
+    int apart, repeat;
 
     if (t_dis == AV_NOPTS_VALUE || t_ref == AV_NOPTS_VALUE)
         return;
-    if (s->frame_cnt &&
-        (t_dis == s->last_pts[0] || t_ref == s->last_pts[1])) {
-        const int which = t_ref == s->last_pts[1];
-
-        if (!s->n_repeated++)
-            av_log(ctx, AV_LOG_WARNING, "Frame %u: the %s frame at %.6f s is "
-                   "scored again, against the next %s frame: one input has "
-                   "ended or has fewer frames (libvmaf repeats it so too; "
-                   "shortest=1 stops at the end of the shorter input)\n",
-                   s->frame_cnt, which ? "reference" : "distorted (main)",
-                   (which ? t_ref : t_dis) * tb,
-                   which ? "distorted (main)" : "reference");
-    } else if (s->half_interval > 0 &&
-               fabs((double)(t_dis - t_ref) * tb) > s->half_interval) {
-        if (!s->n_apart++)
-            av_log(ctx, AV_LOG_WARNING, "Frame %u: the distorted (main) frame "
-                   "at %.6f s is scored against the reference frame at %.6f s, "
-                   "more than half a frame interval apart (libvmaf pairs them "
-                   "so too). Inputs from different containers (Matroska keeps "
-                   "millisecond timestamps) can pair every frame with its "
-                   "neighbour: set ts_sync_mode=nearest, or use the same "
-                   "container for both\n", s->frame_cnt, t_dis * tb, t_ref * tb);
+    apart = s->half_interval > 0 &&
+            fabs((double)(t_dis - t_ref) * tb) > s->half_interval;
+    repeat = s->frame_cnt &&
+             (t_dis == s->last_pts[0] || t_ref == s->last_pts[1]);
+    if (repeat) {
+        if (!s->run_len++) {
+            s->run_ref = t_ref == s->last_pts[1];
+            s->run_pts = s->run_ref ? t_ref : t_dis;
+        }
+        if (apart && !s->run_apart++) {
+            s->run_apart_frame = s->frame_cnt;
+            s->run_apart_pts[0] = t_dis;
+            s->run_apart_pts[1] = t_ref;
+        }
+    } else {
+        end_run(ctx);
+        if (apart) {
+            s->n_apart++;
+            warn_apart(ctx, s->frame_cnt, t_dis, t_ref);
+        }
     }
     s->last_pts[0] = t_dis;
     s->last_pts[1] = t_ref;
 }
 
-/** Attach every score the library has for this frame as metadata. */
 static int attach_scores(AVFilterContext *ctx, AVFrame *frame, unsigned index)
 {
     VMAFGPUContext *s = ctx->priv;
@@ -1630,10 +1667,13 @@ static void print_summary(AVFilterContext *ctx)
                "with a reference frame more than half a frame interval away "
                "(ts_sync_mode=nearest pairs the nearest)\n", s->n_apart,
                s->frame_cnt);
-    if (s->n_repeated)
-        av_log(ctx, AV_LOG_WARNING, "%u of the %u frames scored repeated a "
-               "frame of the input that had ended or had fewer frames\n",
-               s->n_repeated, s->frame_cnt);
+    if (s->run_apart)
+        av_log(ctx, AV_LOG_WARNING, "The %s input ended first: its last "
+               "frame, at %.6f s, was scored again against the last %u of the "
+               "%u frames scored (libvmaf repeats it so too; shortest=1 stops "
+               "at the end of the shorter input)\n",
+               s->run_ref ? "reference" : "distorted (main)",
+               s->run_pts * av_q2d(s->fs.time_base), s->run_len, s->frame_cnt);
     if (av_log_get_level() < AV_LOG_VERBOSE)
         return;
     for (unsigned i = 0; i < n_metrics; i++) {
