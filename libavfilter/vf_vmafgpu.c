@@ -105,11 +105,13 @@ typedef struct VMAFGPUContext {
     char *model_cfg;
     char *feature_cfg;
     char *log_path;
-    int log_fmt;
+    char *log_fmt_name;
+    int log_fmt;                ///< VG_LOG_FMT_*, from log_fmt_name
     char *plot_path;
     int log_created;            ///< check_output_path() made the file, unwritten
     int plot_created;
-    int pool;
+    char *pool_name;
+    int pool;                   ///< VG_POOL_*, from pool_name
     int n_threads;
     int n_subsample;
     int backend;
@@ -176,20 +178,12 @@ static const AVOption vmafgpu_options[] = {
         OFFSET(feature_cfg), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "log_path", "Set the file path of the per-frame log (\"-\" for stdout)",
         OFFSET(log_path), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
-    { "log_fmt", "Set the format of the log",
-        OFFSET(log_fmt), AV_OPT_TYPE_INT, { .i64 = VG_LOG_FMT_XML }, VG_LOG_FMT_XML, VG_LOG_FMT_SUB, FLAGS, .unit = "log_fmt" },
-        { "xml",  "XML",        0, AV_OPT_TYPE_CONST, { .i64 = VG_LOG_FMT_XML },  0, 0, FLAGS, .unit = "log_fmt" },
-        { "json", "JSON",       0, AV_OPT_TYPE_CONST, { .i64 = VG_LOG_FMT_JSON }, 0, 0, FLAGS, .unit = "log_fmt" },
-        { "csv",  "CSV",        0, AV_OPT_TYPE_CONST, { .i64 = VG_LOG_FMT_CSV },  0, 0, FLAGS, .unit = "log_fmt" },
-        { "sub",  "subtitles",  0, AV_OPT_TYPE_CONST, { .i64 = VG_LOG_FMT_SUB },  0, 0, FLAGS, .unit = "log_fmt" },
+    { "log_fmt", "Set the format of the log: xml, json, csv or sub (under libvmaf's names, another value: xml, as libvmaf)",
+        OFFSET(log_fmt_name), AV_OPT_TYPE_STRING, { .str = "xml" }, 0, 0, FLAGS },
     { "plot_path", "Set the file path of an SVG chart of the per-frame model scores",
         OFFSET(plot_path), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
-    { "pool", "Set the pooling method of the summary score",
-        OFFSET(pool), AV_OPT_TYPE_INT, { .i64 = VG_POOL_MEAN }, VG_POOL_MEAN, VG_POOL_MAX, FLAGS, .unit = "pool" },
-        { "mean",          "arithmetic mean", 0, AV_OPT_TYPE_CONST, { .i64 = VG_POOL_MEAN },          0, 0, FLAGS, .unit = "pool" },
-        { "harmonic_mean", "harmonic mean",   0, AV_OPT_TYPE_CONST, { .i64 = VG_POOL_HARMONIC_MEAN }, 0, 0, FLAGS, .unit = "pool" },
-        { "min",           "minimum",         0, AV_OPT_TYPE_CONST, { .i64 = VG_POOL_MIN },           0, 0, FLAGS, .unit = "pool" },
-        { "max",           "maximum",         0, AV_OPT_TYPE_CONST, { .i64 = VG_POOL_MAX },           0, 0, FLAGS, .unit = "pool" },
+    { "pool", "Set the pooling method of the summary score: mean, harmonic_mean, min or max (under libvmaf's names, another value: mean, as libvmaf)",
+        OFFSET(pool_name), AV_OPT_TYPE_STRING, { .str = "mean" }, 0, 0, FLAGS },
     { "n_threads", "Set the number of CPU worker threads (0: compute on the filter thread; above 256: 256)",
         OFFSET(n_threads), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, INT_MAX, FLAGS },
     { "n_subsample", "Compute non-temporal features on every n-th frame only",
@@ -1620,12 +1614,63 @@ static void remove_unwritten(const char *path, int created)
         remove(path);
 }
 
+/**
+ * log_fmt and pool. Under libvmaf's names, as libvmaf's filter takes them:
+ * any string, a value it does not know meaning XML and the mean, with a
+ * warning, and one where our meaning differs from its (pool=max, which it
+ * pools by the mean). Under our own name, such values are refused.
+ */
+static int parse_names(AVFilterContext *ctx)
+{
+    static const struct { const char *name; int value; } fmts[] = {
+        { "xml", VG_LOG_FMT_XML }, { "json", VG_LOG_FMT_JSON },
+        { "csv", VG_LOG_FMT_CSV }, { "sub",  VG_LOG_FMT_SUB },
+    }, pools[] = {
+        { "mean", VG_POOL_MEAN }, { "harmonic_mean", VG_POOL_HARMONIC_MEAN },
+        { "min",  VG_POOL_MIN },  { "max",           VG_POOL_MAX },
+    };
+    VMAFGPUContext *s = ctx->priv;
+    const int own = !strcmp(ctx->filter->name, "vmafgpu");
+    const char *fmt = s->log_fmt_name ? s->log_fmt_name : "";
+    const char *pool = s->pool_name ? s->pool_name : "";
+    int i;
+
+    for (i = 0; i < FF_ARRAY_ELEMS(fmts) && strcmp(fmt, fmts[i].name); i++)
+        ;
+    s->log_fmt = i < FF_ARRAY_ELEMS(fmts) ? fmts[i].value : VG_LOG_FMT_XML;
+    if (i == FF_ARRAY_ELEMS(fmts) && own) {
+        av_log(ctx, AV_LOG_ERROR, "Invalid log_fmt '%s': xml, json, csv or "
+               "sub\n", fmt);
+        return AVERROR(EINVAL);
+    }
+    if (i == FF_ARRAY_ELEMS(fmts) && s->log_path)
+        av_log(ctx, AV_LOG_WARNING, "log_fmt '%s' is none of xml, json, csv "
+               "and sub: writing XML, as libvmaf's filter does\n", fmt);
+    for (i = 0; i < FF_ARRAY_ELEMS(pools) && strcmp(pool, pools[i].name); i++)
+        ;
+    s->pool = i < FF_ARRAY_ELEMS(pools) ? pools[i].value : VG_POOL_MEAN;
+    if (i == FF_ARRAY_ELEMS(pools) && own) {
+        av_log(ctx, AV_LOG_ERROR, "Invalid pool '%s': mean, harmonic_mean, min "
+               "or max\n", pool);
+        return AVERROR(EINVAL);
+    }
+    if (i == FF_ARRAY_ELEMS(pools))
+        av_log(ctx, AV_LOG_WARNING, "pool '%s' is none of mean, harmonic_mean, "
+               "min and max: pooling by the mean, as libvmaf's filter does\n",
+               pool);
+    else if (s->pool == VG_POOL_MAX && !own)
+        av_log(ctx, AV_LOG_WARNING, "pool=max: libvmaf's filter knows no max "
+               "and pools by the mean; this one prints the maximum\n");
+    return 0;
+}
+
 static av_cold int init(AVFilterContext *ctx)
 {
     VMAFGPUContext *s = ctx->priv;
     int ret;
 
-    if ((ret = check_output_path(ctx, "log_path", s->log_path,
+    if ((ret = parse_names(ctx)) < 0 ||
+        (ret = check_output_path(ctx, "log_path", s->log_path,
                                  &s->log_created)) < 0 ||
         (ret = check_output_path(ctx, "plot_path", s->plot_path,
                                  &s->plot_created)) < 0)

@@ -22,6 +22,8 @@
 #    are paired more than half a frame interval apart (two MP4s do not),
 #    ts_sync_mode=nearest gives the golden, a short reference warns that
 #    its last frame repeats;
+#  - under the libvmaf name, a log_fmt or pool value libvmaf's filter does
+#    not know is taken as it takes it (XML, the mean), with a warning;
 #  - scale=bicubic, bilinear, lanczos score a 540p rendition (and odd and
 #    10-bit 4:2:2 sizes) as the scale filter with the same algorithm and
 #    accurate_rnd+bitexact in front does; scale with equal sizes is a no-op;
@@ -465,7 +467,7 @@ if [ -f "$w/dis.mkv" ]; then
     if ff -i "$corpus/$dis" -i "$corpus/$ref" \
            -lavfi "[0:v][1:v]vmafgpu=$(vmafgpu_opts "$w/pair-mp4.json" "$prec")" \
            -f null - > "$w/pair-mp4.out" 2>&1 &&
-       ! grep -q "$apart\|frames scored repeated" "$w/pair-mp4.out"; then
+       ! grep -q "$apart\|ended first" "$w/pair-mp4.out"; then
         pass "pairing: two mp4s give no pairing warning"
     else
         fail "pairing: two mp4s warned or failed" "$w/pair-mp4.out"
@@ -491,6 +493,31 @@ if [ -f "$w/dis.mkv" ]; then
     fi
 else
     fail "pairing: no remuxed Matroska file (the container test failed)"
+fi
+
+# ---- option values as libvmaf's filter takes them: a log_fmt it does not
+# know writes XML, a pool it does not know pools by the mean, each with a
+# warning; pool=max under libvmaf's name warns that libvmaf means the mean -
+p=p720_10
+inputs $p
+if ff -i "$corpus/$dis" -i "$corpus/$ref" \
+       -lavfi "[0:v][1:v]libvmaf=log_fmt=JSON:log_path=$w/names.log:pool=median" \
+       -f null - > "$w/names.out" 2>&1 &&
+   grep -q '^<VMAF version=' "$w/names.log" &&
+   grep -q "log_fmt 'JSON' is none of xml, json, csv and sub: writing XML" "$w/names.out" &&
+   grep -q "pool 'median' is none of mean, harmonic_mean, min and max: pooling by the mean" "$w/names.out" &&
+   [ -n "$(grep -o "VMAF score: .*" "$w/pair-mp4.out")" ] &&
+   [ "$(grep -o "VMAF score: .*" "$w/names.out")" = "$(grep -o "VMAF score: .*" "$w/pair-mp4.out")" ]; then
+    pass "option values: log_fmt=JSON writes XML, pool=median pools by the mean, with warnings"
+else
+    fail "option values: unknown log_fmt / pool not taken as libvmaf takes them" "$w/names.out"
+fi
+if ff -i "$corpus/$dis" -i "$corpus/$ref" -lavfi "[0:v][1:v]libvmaf=pool=max" \
+       -f null - > "$w/poolmax.out" 2>&1 &&
+   grep -q "pool=max: libvmaf's filter knows no max and pools by the mean" "$w/poolmax.out"; then
+    pass "option values: pool=max under libvmaf's name warns that libvmaf pools by the mean"
+else
+    fail "option values: no warning for pool=max under libvmaf's name" "$w/poolmax.out"
 fi
 
 # ---- scale: a distorted input of another size, scaled in the filter, gives
@@ -629,8 +656,11 @@ expect_error "bad option" "Error applying option 'no_such_option' to filter 'vma
 expect_error "negative n_threads" "Value -1.* for parameter 'n_threads' out of range" \
     $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=model=:feature=name=psnr:n_threads=-1"
 # shellcheck disable=SC2086
-expect_error "bad log_fmt" "Unable to parse .*log_fmt.*|Error setting option log_fmt" \
+expect_error "bad log_fmt" "Invalid log_fmt 'yaml'" \
     $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=log_fmt=yaml"
+# shellcheck disable=SC2086
+expect_error "bad pool" "Invalid pool 'median'" \
+    $dis_in $ref_in -lavfi "[0:v][1:v]vmafgpu=pool=median"
 
 # outputs that cannot be written: refused when the filter starts, before
 # any frame is scored
