@@ -42,6 +42,8 @@
 
 _Static_assert(VG_CAMBI_K_MAX_DIFFS == VG_CAMBI_MAX_DIFFS,
                "kernel and home disagree on the contrast steps");
+_Static_assert(VG_CAMBI_K_SCALES == VG_CAMBI_SCALES,
+               "kernel and home disagree on the scales");
 _Static_assert(VG_CAMBI_POOL_SEGS == 2 * VG_CAMBI_SCALES,
                "a pooling segment per pass and scale");
 
@@ -55,10 +57,11 @@ typedef struct CambiHostBuf {
 
 typedef struct CambiCuda {
     VgCambiParams p;
-    CUfunction f_to10, f_dither, f_flat, f_mask, f_dec, f_mode, f_cval;
+    CUfunction f_prep, f_mask, f_decmode, f_cval;
     CUfunction f_hist1, f_hist2, f_hist3, f_select, f_spill;
     CUdeviceptr mem;
-    CUdeviceptr img[2], msk[2], rlut, ix[2], iy[2], cval, pool_seg;
+    CUdeviceptr img, flags, msk, rlut, ix[2], iy[2], cval, pool_seg;
+    CUdeviceptr simg[VG_CAMBI_SCALES];  ///< each scale's picture (work pitch)
     VgCambiPoolParams pp;            ///< the pooling kernels' parameters but res
     unsigned pool_gx;                ///< blocks per segment of the pooling passes
     size_t off[2][VG_CAMBI_SCALES];  ///< c-value offsets (floats) per scale
@@ -99,6 +102,12 @@ static void cambi_cuda_close(VgFeatureCtx *fc)
 }
 
 #define ALIGN256(n) (((n) + 255) & ~(size_t)255)
+
+/* rows of scale sc's picture: the larger of the passes' */
+static unsigned scale_rows(const CambiCuda *s, int sc)
+{
+    return s->sh[0][sc] > s->sh[1][sc] ? s->sh[0][sc] : s->sh[1][sc];
+}
 
 static int cambi_cuda_init(VgFeatureCtx *fc)
 {
@@ -147,12 +156,9 @@ static int cambi_cuda_init(VgFeatureCtx *fc)
         }
     }
 
-    if ((ret = vg_cuda_device_function(d, "vg_cambi_to10", &s->f_to10)) < 0 ||
-        (ret = vg_cuda_device_function(d, "vg_cambi_dither", &s->f_dither)) < 0 ||
-        (ret = vg_cuda_device_function(d, "vg_cambi_flat", &s->f_flat)) < 0 ||
+    if ((ret = vg_cuda_device_function(d, "vg_cambi_prep", &s->f_prep)) < 0 ||
         (ret = vg_cuda_device_function(d, "vg_cambi_mask", &s->f_mask)) < 0 ||
-        (ret = vg_cuda_device_function(d, "vg_cambi_decimate", &s->f_dec)) < 0 ||
-        (ret = vg_cuda_device_function(d, "vg_cambi_mode", &s->f_mode)) < 0 ||
+        (ret = vg_cuda_device_function(d, "vg_cambi_decmode", &s->f_decmode)) < 0 ||
         (ret = vg_cuda_device_function(d, "vg_cambi_cvalues", &s->f_cval)) < 0 ||
         (ret = vg_cuda_device_function(d, "vg_cambi_pool_hist1", &s->f_hist1)) < 0 ||
         (ret = vg_cuda_device_function(d, "vg_cambi_pool_hist2", &s->f_hist2)) < 0 ||
@@ -166,20 +172,26 @@ static int cambi_cuda_init(VgFeatureCtx *fc)
         return -ENOSYS;
     }
 
-    /* two 10-bit planes and two masks of the work size, the reciprocal
-     * table, the resize tables, the c-values */
+    /* the 10-bit picture, the flags and the mask of the work size, each
+     * scale's picture (the largest pass's rows), the reciprocal table, the
+     * resize tables, the c-values */
     n = (size_t)p->alloc_w * p->alloc_h;
-    total = 2 * ALIGN256(n * sizeof(uint16_t)) + 2 * ALIGN256(n) +
+    total = ALIGN256(n * sizeof(uint16_t)) + 2 * ALIGN256(n) +
             ALIGN256(sizeof(p->rlut)) + ALIGN256(tab_n * sizeof(uint32_t)) +
             ALIGN256(s->n_cval * sizeof(float)) +
             ALIGN256(VG_CAMBI_POOL_SEGS * sizeof(VgCambiPoolSeg));
+    for (int sc = 0; sc < VG_CAMBI_SCALES; sc++)
+        total += ALIGN256((size_t)p->alloc_w * scale_rows(s, sc) *
+                          sizeof(uint16_t));
     if ((ret = VG_CU(d->cu, fc->log, cuMemAlloc, &s->mem, total)) < 0)
         goto fail;
 #define TAKE(ptr, bytes) (ptr = s->mem + off, off += ALIGN256(bytes))
-    TAKE(s->img[0], n * sizeof(uint16_t));
-    TAKE(s->img[1], n * sizeof(uint16_t));
-    TAKE(s->msk[0], n);
-    TAKE(s->msk[1], n);
+    TAKE(s->img, n * sizeof(uint16_t));
+    TAKE(s->flags, n);
+    TAKE(s->msk, n);
+    for (int sc = 0; sc < VG_CAMBI_SCALES; sc++)
+        TAKE(s->simg[sc], (size_t)p->alloc_w * scale_rows(s, sc) *
+                          sizeof(uint16_t));
     TAKE(s->rlut, sizeof(p->rlut));
     {
         CUdeviceptr tabs;
@@ -259,7 +271,7 @@ static int submit_pass(VgFeatureCtx *fc, int k, const VgImage *in)
     const unsigned bpc = in->bpc;
     const unsigned down = bpc > 10 ? bpc - 10 : 0;
     VgCambiKernelParams kp;
-    int cur = 0, ret;
+    int ret;
 
     memset(&kp, 0, sizeof(kp));
     kp.pitch = p->alloc_w;
@@ -275,10 +287,12 @@ static int submit_pass(VgFeatureCtx *fc, int k, const VgImage *in)
         kp.diff_weights[d] = p->diff_weights[d];
     }
 
-    /* to 10 bits at the working size */
+    /* the work picture (10 bits at the working size, anti-dithered below
+     * 10 encoding bits) and its flags, then the spatial mask */
     kp.src = (uint64_t)(uintptr_t)in->data[0];
     kp.src_pitch = in->stride[0];
-    kp.dst = s->img[0];
+    kp.dst = s->img;
+    kp.fdst = s->flags;
     kp.ix = s->ix[k];
     kp.iy = s->iy[k];
     kp.w = (int32_t)ps->width;
@@ -287,59 +301,48 @@ static int submit_pass(VgFeatureCtx *fc, int k, const VgImage *in)
     kp.up = bpc < 10 ? 10 - (int32_t)bpc : 0;
     kp.down = (int32_t)down;
     kp.rnd = down ? 1 << (down - 1) : 0;
-    if ((ret = launch(fc, s->f_to10, &kp)) < 0)
+    kp.dither = p->enc_bitdepth < 10;
+    if ((ret = launch(fc, s->f_prep, &kp)) < 0)
         return ret;
-    kp.ix = kp.iy = 0;
-    if (p->enc_bitdepth < 10) {
-        kp.src = s->img[0];
-        kp.dst = s->img[1];
-        if ((ret = launch(fc, s->f_dither, &kp)) < 0)
-            return ret;
-        cur = 1;
-    }
-
-    /* the spatial mask: flags into msk[1], counts into msk[0] */
-    kp.src = s->img[cur];
-    kp.mdst = s->msk[1];
-    if ((ret = launch(fc, s->f_flat, &kp)) < 0)
-        return ret;
-    kp.msrc = s->msk[1];
-    kp.mdst = s->msk[0];
+    kp.msrc = s->flags;
+    kp.mdst = s->msk;
     if ((ret = launch(fc, s->f_mask, &kp)) < 0)
         return ret;
 
-    /* the picture is in img[cur], the mask in msk[mc] */
-    for (int sc = 0, mc = 0; sc < VG_CAMBI_SCALES; sc++) {
+    /* each scale's picture: decimated (but scale 0 without high_res) and
+     * mode-filtered from the previous one; its mask is the work mask's
+     * every (1 << mshift)-th sample. Then the c-values of every scale in
+     * one launch, the smallest scale's tiles first. */
+    kp.msrc = s->msk;
+    for (int sc = 0; sc < VG_CAMBI_SCALES; sc++) {
+        const int dec = sc > 0 || p->high_res;
+        VgCambiScale *e = &kp.scale[VG_CAMBI_SCALES - 1 - sc];
+
         kp.w = (int32_t)s->sw[k][sc];
         kp.h = (int32_t)s->sh[k][sc];
-        if (sc > 0 || p->high_res) {
-            kp.src = s->img[cur];
-            kp.dst = s->img[!cur];
-            kp.msrc = s->msk[mc];
-            kp.mdst = s->msk[!mc];
-            if ((ret = launch(fc, s->f_dec, &kp)) < 0)
-                return ret;
-            cur = !cur;
-            mc = !mc;
-        }
-        kp.src = s->img[cur];
-        kp.dst = s->img[!cur];
-        if ((ret = launch(fc, s->f_mode, &kp)) < 0)
+        kp.src = sc ? s->simg[sc - 1] : s->img;
+        kp.dst = s->simg[sc];
+        kp.dec = dec;
+        if ((ret = launch(fc, s->f_decmode, &kp)) < 0)
             return ret;
-        cur = !cur;
-
-        kp.src = s->img[cur];
-        kp.msrc = s->msk[mc];
-        kp.cval = s->cval + s->off[k][sc] * sizeof(float);
-        if ((ret = vg_cuda_device_launch(vg_cuda_fc_device(fc), s->f_cval,
-                                         ((unsigned)kp.w + VG_CAMBI_TILE - 1) /
-                                         VG_CAMBI_TILE,
-                                         ((unsigned)kp.h + VG_CAMBI_TILE - 1) /
-                                         VG_CAMBI_TILE, 1, VG_CAMBI_TILE,
-                                         VG_CAMBI_TILE, &kp)) < 0)
-            return ret;
+        e->src = s->simg[sc];
+        e->cval = s->cval + s->off[k][sc] * sizeof(float);
+        e->w = kp.w;
+        e->h = kp.h;
+        e->mshift = sc + (p->high_res ? 1 : 0);
+        e->gx = (kp.w + VG_CAMBI_TILE - 1) / VG_CAMBI_TILE;
     }
-    return 0;
+    kp.n_scales = VG_CAMBI_SCALES;
+    kp.n_blocks = 0;
+    for (int z = 0; z < VG_CAMBI_SCALES; z++) {
+        VgCambiScale *e = &kp.scale[z];
+
+        e->b0 = kp.n_blocks;
+        kp.n_blocks += e->gx * ((e->h + VG_CAMBI_TILE - 1) / VG_CAMBI_TILE);
+    }
+    return vg_cuda_device_launch(vg_cuda_fc_device(fc), s->f_cval,
+                                 (unsigned)kp.n_blocks, 1, 1, VG_CAMBI_TILE,
+                                 VG_CAMBI_TILE, &kp);
 }
 
 /* a free pinned buffer, marked busy for frame `index` (the pool grows
@@ -439,17 +442,20 @@ static int submit_pooling(VgFeatureCtx *fc, CambiHostBuf *b, CUdeviceptr res)
                                      VG_CAMBI_POOL_THREADS, 1, &pp)) < 0)
         return ret;
     pp.level = VG_CAMBI_POOL_LEVEL1;
-    if ((ret = vg_cuda_device_launch(d, s->f_select, 1, 1, 1, 32, 1, &pp)) < 0 ||
+    if ((ret = vg_cuda_device_launch(d, s->f_select, nseg, 1, 1,
+                                     VG_CAMBI_POOL_THREADS, 1, &pp)) < 0 ||
         (ret = vg_cuda_device_launch(d, s->f_hist2, s->pool_gx, nseg, 1,
                                      VG_CAMBI_POOL_THREADS, 1, &pp)) < 0)
         return ret;
     pp.level = VG_CAMBI_POOL_LEVEL2;
-    if ((ret = vg_cuda_device_launch(d, s->f_select, 1, 1, 1, 32, 1, &pp)) < 0 ||
+    if ((ret = vg_cuda_device_launch(d, s->f_select, nseg, 1, 1,
+                                     VG_CAMBI_POOL_THREADS, 1, &pp)) < 0 ||
         (ret = vg_cuda_device_launch(d, s->f_hist3, s->pool_gx, nseg, 1,
                                      VG_CAMBI_POOL_THREADS, 1, &pp)) < 0)
         return ret;
     pp.level = VG_CAMBI_POOL_LEVEL3;
-    if ((ret = vg_cuda_device_launch(d, s->f_select, 1, 1, 1, 32, 1, &pp)) < 0)
+    if ((ret = vg_cuda_device_launch(d, s->f_select, nseg, 1, 1,
+                                     VG_CAMBI_POOL_THREADS, 1, &pp)) < 0)
         return ret;
     if (s->hm.on)
         return VG_DCU(d, cuMemcpyDtoHAsync, b->c, s->cval,

@@ -7,15 +7,17 @@
  * CAMBI's kernels (libvmaf v3.2.0 src/feature/cambi.c, as cpu/cambi.c
  * computes it): one thread per output sample, each running the thread
  * code of gpu/cambi_block.h, which describes the steps and their
- * exactness. The c-value kernel's block of 16 x 16 threads loads its
- * shared tile, waits at the barrier, then counts and computes.
+ * exactness. The tiled kernels (the mask, the c-values) load their
+ * shared tile, wait at the barrier, then compute.
  *
- * What runs where: every picture step and every c-value on the device;
- * the top-k pooling (quick_select() and the double sum in the order it
- * leaves the values, which no parallel order reproduces) and the scale
- * weighting on the host, from the c-values copied back (gpu/cambi.c with
- * common/features/cambi.c's vg_cambi_pool()).
+ * What runs where: every picture step and every c-value on the device,
+ * and the top-k pooling where the home's exact shortcut holds (below);
+ * the pooling of a scale where it does not (quick_select() and the double
+ * sum in the order it leaves the values, which no parallel order
+ * reproduces) and the scale weighting on the host (gpu/cambi.c).
  */
+
+#include <stddef.h>
 
 #include "gpu/cambi_block.h"
 
@@ -30,23 +32,37 @@ vg_cambi_##name(const VgCambiKernelParams p)                            \
         vg_cambi_##name##_px(&p, i, j);                                 \
 }
 
-CAMBI_PIXEL_KERNEL(to10)
-CAMBI_PIXEL_KERNEL(dither)
-CAMBI_PIXEL_KERNEL(flat)
-CAMBI_PIXEL_KERNEL(mask)
-CAMBI_PIXEL_KERNEL(decimate)
-CAMBI_PIXEL_KERNEL(mode)
+CAMBI_PIXEL_KERNEL(prep)
+CAMBI_PIXEL_KERNEL(decmode)
 
+extern "C" __global__ void __launch_bounds__(VG_CAMBI_BX * VG_CAMBI_BY)
+vg_cambi_mask(const VgCambiKernelParams p)
+{
+    __shared__ VgCambiMaskTile t;
+    const int tid = threadIdx.y * VG_CAMBI_BX + threadIdx.x;
+
+    vg_cambi_mask_load(&t, &p, tid, blockIdx.x, blockIdx.y);
+    __syncthreads();
+    vg_cambi_mask_rows(&t, tid);
+    __syncthreads();
+    vg_cambi_mask_px(&t, &p, threadIdx.x, threadIdx.y, blockIdx.x,
+                     blockIdx.y);
+}
+
+/* every scale of a pass in one launch, the smallest scales' blocks first:
+ * their windows hold the most pixels in the band per tile */
 extern "C" __global__ void __launch_bounds__(VG_CAMBI_NTHR)
 vg_cambi_cvalues(const VgCambiKernelParams p)
 {
     __shared__ VgCambiTile t;
+    VgCambiScale sc;
+    int bx, by;
 
-    vg_cambi_cval_load(&t, &p, threadIdx.y * VG_CAMBI_TILE + threadIdx.x,
-                       blockIdx.x, blockIdx.y);
+    vg_cambi_cval_block(&p, blockIdx.x, &sc, &bx, &by);
+    vg_cambi_cval_load(&t, &p, &sc, threadIdx.y * VG_CAMBI_TILE + threadIdx.x,
+                       bx, by);
     __syncthreads();
-    vg_cambi_cval_pixel(&t, &p, threadIdx.x, threadIdx.y, blockIdx.x,
-                        blockIdx.y);
+    vg_cambi_cval_pixel(&t, &p, &sc, threadIdx.x, threadIdx.y, bx, by);
 }
 
 /*
@@ -163,27 +179,39 @@ vg_cambi_pool_hist3(const VgCambiPoolParams p)
     vg_cambi_pool_hist<VG_CAMBI_POOL_LEVEL3>(p);
 }
 
-/* one thread per segment: the selection after histogram `level` */
-extern "C" __global__ void __launch_bounds__(32)
+/* the selection after histogram `level`, a block per segment: the block
+ * stages the segment's scratch in shared memory (the walks read up to
+ * 1024 bins one after the other), one thread selects, the block writes
+ * back what the selection changed (the fields after the histograms) */
+extern "C" __global__ void __launch_bounds__(VG_CAMBI_POOL_THREADS)
 vg_cambi_pool_select(const VgCambiPoolParams p)
 {
+    __shared__ VgCambiPoolSeg t;
     const int level = p.level;
-    const unsigned z = threadIdx.x;
-    VgCambiPoolSeg *seg = (VgCambiPoolSeg *)p.seg + z;
+    const unsigned z = blockIdx.x;
+    uint32_t *seg = (uint32_t *)((VgCambiPoolSeg *)p.seg + z);
+    uint32_t *w = (uint32_t *)&t;
+    const unsigned n = sizeof(t) / 4, tail = offsetof(VgCambiPoolSeg, bad) / 4;
 
-    if (z >= (unsigned)p.nseg)
-        return;
-    if (level == VG_CAMBI_POOL_LEVEL1)
-        vg_cambi_pool_select1(seg, p.k[z]);
-    else if (level == VG_CAMBI_POOL_LEVEL2 && seg->level == level && !seg->bad)
-        vg_cambi_pool_select2(seg);
-    else if (level == VG_CAMBI_POOL_LEVEL3) {
-        VgCambiPoolResult *r = (VgCambiPoolResult *)p.res + z;
+    for (unsigned i = threadIdx.x; i < n; i += VG_CAMBI_POOL_THREADS)
+        w[i] = seg[i];
+    __syncthreads();
+    if (!threadIdx.x) {
+        if (level == VG_CAMBI_POOL_LEVEL1)
+            vg_cambi_pool_select1(&t, p.k[z]);
+        else if (level == VG_CAMBI_POOL_LEVEL2 && t.level == level && !t.bad)
+            vg_cambi_pool_select2(&t);
+        else if (level == VG_CAMBI_POOL_LEVEL3) {
+            VgCambiPoolResult *r = (VgCambiPoolResult *)p.res + z;
 
-        vg_cambi_pool_select3(seg, p.n[z], p.k[z], r);
-        if (p.all_to_host)
-            r->exact = 0;
+            vg_cambi_pool_select3(&t, p.n[z], p.k[z], r);
+            if (p.all_to_host)
+                r->exact = 0;
+        }
     }
+    __syncthreads();
+    for (unsigned i = tail + threadIdx.x; i < n; i += VG_CAMBI_POOL_THREADS)
+        seg[i] = w[i];
 }
 
 /* the c-values of the segments left to the host, into its mapped copy */

@@ -13,17 +13,21 @@
  * Each step writes a new plane (the CPU's in-place steps only ever read
  * samples they have not yet written, so out of place gives the same
  * planes); work planes share one pitch in samples (p->pitch):
- *  - to10: the luma to 10 bits, shifts as cambi_preprocessing(); a
- *    resize takes the nearest sample from tables the host builds with the
- *    CPU's float steps (ix, iy);
- *  - dither: the 2x2 anti-dithering mean below 10 encoding bits;
- *  - flat, mask: the zero-derivative flags, then their 7x7 box count
- *    (clipped to the picture) against mask_index;
- *  - decimate: every other sample of the picture and of the mask;
- *  - mode: the 3x3 separable mode filter (the vertical mode of the
- *    horizontal ones; mode3() is symmetric in its three arguments);
- *  - cval_load, cval_pixel: the c-values. A block's threads load its
- *    16 x 16 tile plus the half window into the shared tile as values,
+ *  - prep: the luma to 10 bits, shifts as cambi_preprocessing() (a resize
+ *    takes the nearest sample from tables the host builds with the CPU's
+ *    float steps, ix, iy), the 2x2 anti-dithering mean below 10 encoding
+ *    bits, and the zero-derivative flag, each thread recomputing the
+ *    neighbours it compares;
+ *  - mask: the flags' 7x7 box count (clipped to the picture) against
+ *    mask_index, from a shared tile, rows then columns;
+ *  - decmode: a scale's picture, every other sample of the previous
+ *    scale's (dec) then the 3x3 separable mode filter (the vertical mode
+ *    of the horizontal ones; mode3() is symmetric in its three arguments).
+ *    A scale's mask is never written: the CPU's decimations keep the
+ *    mask's samples at (i, j) << scale (one more with high_res);
+ *  - cval_load, cval_pixel: the c-values of every scale in one launch
+ *    (cval_block() finds a block's scale and tile). A block's threads load
+ *    its 16 x 16 tile plus the half window into the shared tile as values,
  *    with 0xffff where the pixel is masked off, outside the histogram band
  *    or outside the picture (the CPU's histograms count none of them);
  *    after the barrier each thread counts, in its own column of shared
@@ -61,8 +65,9 @@ typedef struct VgCambiTile {
 
 #define VG_CAMBI_PTR(type, a) ((type *)(uintptr_t)(a))
 
-/* (i, j) inside p->w x p->h for every function below */
-VG_CAMBI_FN void vg_cambi_to10_px(const VgCambiKernelParams *p, int i, int j)
+/* the input luma at (i, j) of the working size, to 10 bits */
+VG_CAMBI_FN unsigned vg_cambi_to10_at(const VgCambiKernelParams *p, int i,
+                                      int j)
 {
     const unsigned sy = p->iy ? VG_CAMBI_PTR(const uint32_t, p->iy)[i] :
                                 (unsigned)i;
@@ -72,58 +77,96 @@ VG_CAMBI_FN void vg_cambi_to10_px(const VgCambiKernelParams *p, int i, int j)
                          (int64_t)sy * p->src_pitch;
     const unsigned v = p->in_bpc > 8 ? ((const uint16_t *)row)[sx] : row[sx];
 
-    VG_CAMBI_PTR(uint16_t, p->dst)[i * p->pitch + j] =
-        (uint16_t)(((v << p->up) + (unsigned)p->rnd) >> p->down);
+    return (uint16_t)(((v << p->up) + (unsigned)p->rnd) >> p->down);
 }
 
-VG_CAMBI_FN void vg_cambi_dither_px(const VgCambiKernelParams *p, int i, int j)
-{
-    const uint16_t *r = VG_CAMBI_PTR(const uint16_t, p->src) + i * p->pitch;
-    unsigned v;
-
-    if (i + 1 < p->h)
-        v = j + 1 < p->w ?
-            (r[j] + r[j + 1] + r[j + p->pitch] + r[j + 1 + p->pitch]) >> 2 :
-            (r[j] + r[j + p->pitch]) >> 1;
-    else
-        v = j + 1 < p->w ? (r[j] + r[j + 1]) >> 1 : r[j];
-    VG_CAMBI_PTR(uint16_t, p->dst)[i * p->pitch + j] = (uint16_t)v;
-}
-
-/* zero derivative to the right and below (edges count as equal) */
-VG_CAMBI_FN void vg_cambi_flat_px(const VgCambiKernelParams *p, int i, int j)
-{
-    const uint16_t *r = VG_CAMBI_PTR(const uint16_t, p->src) + i * p->pitch;
-
-    VG_CAMBI_PTR(uint8_t, p->mdst)[i * p->pitch + j] =
-        (j == p->w - 1 || r[j] == r[j + 1]) &&
-        (i == p->h - 1 || r[j] == r[j + p->pitch]);
-}
-
-/* the flags (msrc) counted over the 7x7 box clipped to the picture */
-VG_CAMBI_FN void vg_cambi_mask_px(const VgCambiKernelParams *p, int i, int j)
-{
-    const uint8_t *z = VG_CAMBI_PTR(const uint8_t, p->msrc);
-    int n = 0;
-
-    for (int y = i - 3; y <= i + 3; y++) {
-        if (y < 0 || y >= p->h)
-            continue;
-        for (int x = j - 3; x <= j + 3; x++)
-            if (x >= 0 && x < p->w)
-                n += z[y * p->pitch + x];
-    }
-    VG_CAMBI_PTR(uint8_t, p->mdst)[i * p->pitch + j] = n > p->mask_index;
-}
-
-/* (w, h) is the decimated size */
-VG_CAMBI_FN void vg_cambi_decimate_px(const VgCambiKernelParams *p, int i,
+/* the work picture at (i, j): 10 bits, anti-dithered when asked (the
+ * mean of the 2x2 samples below and to the right, those inside) */
+VG_CAMBI_FN unsigned vg_cambi_prep_at(const VgCambiKernelParams *p, int i,
                                       int j)
 {
-    const int64_t s = 2 * i * p->pitch + 2 * j, d = i * p->pitch + j;
+    const int r = i + 1 < p->h, c = j + 1 < p->w;
+    unsigned v;
 
-    VG_CAMBI_PTR(uint16_t, p->dst)[d] = VG_CAMBI_PTR(const uint16_t, p->src)[s];
-    VG_CAMBI_PTR(uint8_t, p->mdst)[d] = VG_CAMBI_PTR(const uint8_t, p->msrc)[s];
+    if (!p->dither)
+        return vg_cambi_to10_at(p, i, j);
+    v = vg_cambi_to10_at(p, i, j);
+    if (c)
+        v += vg_cambi_to10_at(p, i, j + 1);
+    if (r)
+        v += vg_cambi_to10_at(p, i + 1, j);
+    if (r && c)
+        v += vg_cambi_to10_at(p, i + 1, j + 1);
+    return v >> (r + c);
+}
+
+/* (i, j) inside p->w x p->h: the work picture, and its zero-derivative
+ * flag (equal to the right and below; edges count as equal) */
+VG_CAMBI_FN void vg_cambi_prep_px(const VgCambiKernelParams *p, int i, int j)
+{
+    const unsigned v = vg_cambi_prep_at(p, i, j);
+
+    VG_CAMBI_PTR(uint16_t, p->dst)[i * p->pitch + j] = (uint16_t)v;
+    VG_CAMBI_PTR(uint8_t, p->fdst)[i * p->pitch + j] =
+        (j == p->w - 1 || v == vg_cambi_prep_at(p, i, j + 1)) &&
+        (i == p->h - 1 || v == vg_cambi_prep_at(p, i + 1, j));
+}
+
+/* The spatial mask: the flags (msrc) counted over the 7x7 box clipped to
+ * the picture, against mask_index; a block of VG_CAMBI_BX x VG_CAMBI_BY
+ * threads loads its flags with the box's margin (0 outside the picture),
+ * adds them along rows, then down columns, a barrier between the steps. */
+#define VG_CAMBI_MASK_W (VG_CAMBI_BX + 2 * VG_CAMBI_MASK_PAD)
+#define VG_CAMBI_MASK_H (VG_CAMBI_BY + 2 * VG_CAMBI_MASK_PAD)
+
+typedef struct VgCambiMaskTile {
+    uint8_t f[VG_CAMBI_MASK_H * VG_CAMBI_MASK_W];
+    uint8_t row[VG_CAMBI_MASK_H * VG_CAMBI_BX];
+} VgCambiMaskTile;
+
+VG_CAMBI_FN void vg_cambi_mask_load(VgCambiMaskTile *t,
+                                    const VgCambiKernelParams *p, int tid,
+                                    int bx, int by)
+{
+    const uint8_t *z = VG_CAMBI_PTR(const uint8_t, p->msrc);
+    const int x0 = bx * VG_CAMBI_BX - VG_CAMBI_MASK_PAD;
+    const int y0 = by * VG_CAMBI_BY - VG_CAMBI_MASK_PAD;
+
+    for (int k = tid; k < VG_CAMBI_MASK_H * VG_CAMBI_MASK_W;
+         k += VG_CAMBI_BX * VG_CAMBI_BY) {
+        const int y = y0 + k / VG_CAMBI_MASK_W, x = x0 + k % VG_CAMBI_MASK_W;
+
+        t->f[k] = y >= 0 && y < p->h && x >= 0 && x < p->w ?
+                  z[y * p->pitch + x] : 0;
+    }
+}
+
+VG_CAMBI_FN void vg_cambi_mask_rows(VgCambiMaskTile *t, int tid)
+{
+    for (int k = tid; k < VG_CAMBI_MASK_H * VG_CAMBI_BX;
+         k += VG_CAMBI_BX * VG_CAMBI_BY) {
+        const uint8_t *f = t->f + (k / VG_CAMBI_BX) * VG_CAMBI_MASK_W +
+                           k % VG_CAMBI_BX;
+        unsigned n = 0;
+
+        for (int x = 0; x <= 2 * VG_CAMBI_MASK_PAD; x++)
+            n += f[x];
+        t->row[k] = (uint8_t)n;
+    }
+}
+
+VG_CAMBI_FN void vg_cambi_mask_px(const VgCambiMaskTile *t,
+                                  const VgCambiKernelParams *p, int tx,
+                                  int ty, int bx, int by)
+{
+    const int i = by * VG_CAMBI_BY + ty, j = bx * VG_CAMBI_BX + tx;
+    int n = 0;
+
+    if (i >= p->h || j >= p->w)
+        return;
+    for (int y = 0; y <= 2 * VG_CAMBI_MASK_PAD; y++)
+        n += t->row[(ty + y) * VG_CAMBI_BX + tx];
+    VG_CAMBI_PTR(uint8_t, p->mdst)[i * p->pitch + j] = n > p->mask_index;
 }
 
 VG_CAMBI_FN unsigned vg_cambi_mode3(unsigned a, unsigned b, unsigned c)
@@ -135,35 +178,62 @@ VG_CAMBI_FN unsigned vg_cambi_mode3(unsigned a, unsigned b, unsigned c)
     return a < b ? (a < c ? a : c) : (b < c ? b : c);
 }
 
-/* the horizontal mode of row r at column j, edge columns kept */
-VG_CAMBI_FN unsigned vg_cambi_hmode(const uint16_t *r, int j, int w)
+/* the scale's picture before the mode filter: src, or with dec every
+ * other sample of it */
+VG_CAMBI_FN unsigned vg_cambi_dec_at(const VgCambiKernelParams *p, int i,
+                                     int j)
 {
-    if (j == 0 || j == w - 1)
-        return r[j];
-    return vg_cambi_mode3(r[j - 1], r[j], r[j + 1]);
+    return VG_CAMBI_PTR(const uint16_t, p->src)[(int64_t)(i << p->dec) *
+                                                p->pitch + (j << p->dec)];
 }
 
-VG_CAMBI_FN void vg_cambi_mode_px(const VgCambiKernelParams *p, int i, int j)
+/* the horizontal mode of row i at column j, edge columns kept */
+VG_CAMBI_FN unsigned vg_cambi_hmode(const VgCambiKernelParams *p, int i,
+                                    int j)
 {
-    const uint16_t *r = VG_CAMBI_PTR(const uint16_t, p->src) + i * p->pitch;
+    if (j == 0 || j == p->w - 1)
+        return vg_cambi_dec_at(p, i, j);
+    return vg_cambi_mode3(vg_cambi_dec_at(p, i, j - 1),
+                          vg_cambi_dec_at(p, i, j),
+                          vg_cambi_dec_at(p, i, j + 1));
+}
+
+/* (i, j) inside the scale's size (w, h): the decimation (with dec) and
+ * the 3x3 mode filter, the vertical mode of the horizontal ones */
+VG_CAMBI_FN void vg_cambi_decmode_px(const VgCambiKernelParams *p, int i,
+                                     int j)
+{
     unsigned v;
 
     if (i == 0 || i == p->h - 1)
-        v = r[j];
+        v = vg_cambi_dec_at(p, i, j);
     else
-        v = vg_cambi_mode3(vg_cambi_hmode(r - p->pitch, j, p->w),
-                           vg_cambi_hmode(r, j, p->w),
-                           vg_cambi_hmode(r + p->pitch, j, p->w));
+        v = vg_cambi_mode3(vg_cambi_hmode(p, i - 1, j), vg_cambi_hmode(p, i, j),
+                           vg_cambi_hmode(p, i + 1, j));
     VG_CAMBI_PTR(uint16_t, p->dst)[i * p->pitch + j] = (uint16_t)v;
+}
+
+/* block b of the c-value launch: its scale and tile */
+VG_CAMBI_FN void vg_cambi_cval_block(const VgCambiKernelParams *p, int b,
+                                     VgCambiScale *sc, int *bx, int *by)
+{
+    *sc = p->scale[0];
+    for (int k = 1; k < VG_CAMBI_K_SCALES; k++)
+        if (k < p->n_scales && b >= p->scale[k].b0)
+            *sc = p->scale[k];
+    b -= sc->b0;
+    *bx = b % sc->gx;
+    *by = b / sc->gx;
 }
 
 /* thread tid of block (bx, by): its share of the tile (all threads, then
  * a barrier) */
 VG_CAMBI_FN void vg_cambi_cval_load(VgCambiTile *t,
-                                    const VgCambiKernelParams *p, int tid,
-                                    int bx, int by)
+                                    const VgCambiKernelParams *p,
+                                    const VgCambiScale *sc, int tid, int bx,
+                                    int by)
 {
-    const uint16_t *img = VG_CAMBI_PTR(const uint16_t, p->src);
+    const uint16_t *img = VG_CAMBI_PTR(const uint16_t, sc->src);
     const uint8_t *msk = VG_CAMBI_PTR(const uint8_t, p->msrc);
     const int pad = p->pad, side = VG_CAMBI_TILE + 2 * pad;
     const int x0 = bx * VG_CAMBI_TILE - pad, y0 = by * VG_CAMBI_TILE - pad;
@@ -172,12 +242,12 @@ VG_CAMBI_FN void vg_cambi_cval_load(VgCambiTile *t,
         const int y = y0 + k / side, x = x0 + k % side;
         unsigned v = VG_CAMBI_SENT;
 
-        if (y >= 0 && y < p->h && x >= 0 && x < p->w) {
-            const int64_t o = y * p->pitch + x;
-            const unsigned u = img[o];
+        if (y >= 0 && y < sc->h && x >= 0 && x < sc->w) {
+            const unsigned u = img[(int64_t)y * p->pitch + x];
 
             /* in_band(): uint16 wrap as the CPU */
-            if (msk[o] && (uint16_t)(u - (unsigned)p->band_base) <
+            if (msk[((int64_t)y << sc->mshift) * p->pitch +
+                    (x << sc->mshift)] && (uint16_t)(u - (unsigned)p->band_base) <
                           (unsigned)p->band_size)
                 v = u;
         }
@@ -188,8 +258,9 @@ VG_CAMBI_FN void vg_cambi_cval_load(VgCambiTile *t,
 /* thread (tx, ty) of block (bx, by), after the barrier: its c-value, if
  * inside the picture */
 VG_CAMBI_FN void vg_cambi_cval_pixel(VgCambiTile *t,
-                                     const VgCambiKernelParams *p, int tx,
-                                     int ty, int bx, int by)
+                                     const VgCambiKernelParams *p,
+                                     const VgCambiScale *sc, int tx, int ty,
+                                     int bx, int by)
 {
     const float *rlut = VG_CAMBI_PTR(const float, p->rlut);
     const int i = by * VG_CAMBI_TILE + ty, j = bx * VG_CAMBI_TILE + tx;
@@ -198,7 +269,7 @@ VG_CAMBI_FN void vg_cambi_cval_pixel(VgCambiTile *t,
     unsigned s;
     float c = 0.0f;
 
-    if (i >= p->h || j >= p->w)
+    if (i >= sc->h || j >= sc->w)
         return;
     s = t->v[(ty + pad) * VG_CAMBI_TILE_SIDE + tx + pad];
     if (s != VG_CAMBI_SENT) {
@@ -238,7 +309,7 @@ VG_CAMBI_FN void vg_cambi_cval_pixel(VgCambiTile *t,
                 c = val;
         }
     }
-    VG_CAMBI_PTR(float, p->cval)[(int64_t)i * p->w + j] = c;
+    VG_CAMBI_PTR(float, sc->cval)[(int64_t)i * sc->w + j] = c;
 }
 
 #endif /* VG_GPU_CAMBI_BLOCK_H */

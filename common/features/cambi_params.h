@@ -27,19 +27,34 @@
 #define VG_CAMBI_PAD_MAX 32
 /** Shared tile side of the c-value kernel. */
 #define VG_CAMBI_TILE_SIDE (VG_CAMBI_TILE + 2 * VG_CAMBI_PAD_MAX)
+/** Scales (VG_CAMBI_SCALES of the home). */
+#define VG_CAMBI_K_SCALES 5
+/** Half side of the spatial mask's box (7 x 7). */
+#define VG_CAMBI_MASK_PAD 3
+
+/** One scale of the c-value launch, which covers every scale of a pass:
+ * blocks b0 .. b0 + gx * gy - 1 are this scale's tiles, row by row. */
+typedef struct VgCambiScale {
+    uint64_t src;        ///< the scale's picture (work pitch)
+    uint64_t cval;       ///< its c-values (float, w x h packed)
+    int32_t w, h;
+    int32_t mshift;      ///< mask sample of (i, j): (i, j) << mshift
+    int32_t gx;          ///< tiles per row
+    int32_t b0;          ///< first block
+    int32_t reserved;
+} VgCambiScale;
 
 typedef struct VgCambiKernelParams {
-    uint64_t src;        ///< to_10bit: input luma; else the input work plane
-    int64_t src_pitch;   ///< to_10bit: the input's pitch in bytes
+    uint64_t src;        ///< prep: input luma; else the input work plane
+    int64_t src_pitch;   ///< prep: the input's pitch in bytes
     uint64_t dst;        ///< output work plane (same pitch as src's planes)
     uint64_t msrc, mdst; ///< masks (uint8, work pitch)
-    uint64_t ix, iy;     ///< to_10bit: nearest-sample tables (uint32), or 0
-    uint64_t cval;       ///< c-values (float, w x h packed)
+    uint64_t ix, iy;     ///< prep: nearest-sample tables (uint32), or 0
     uint64_t rlut;       ///< the reciprocal table (floats)
     int64_t pitch;       ///< work planes' pitch in samples
     int32_t w, h;        ///< output size
-    int32_t in_bpc;      ///< to_10bit: input depth (8..16)
-    int32_t up, down, rnd; ///< to_10bit: shifts and rounding
+    int32_t in_bpc;      ///< prep: input depth (8..16)
+    int32_t up, down, rnd; ///< prep: shifts and rounding
     int32_t mask_index;
     int32_t pad;
     int32_t band_base, band_size;
@@ -47,6 +62,12 @@ typedef struct VgCambiKernelParams {
     int32_t vlt_luma;
     int32_t tvi_for_diff[VG_CAMBI_K_MAX_DIFFS];
     int32_t diff_weights[VG_CAMBI_K_MAX_DIFFS];
+    int32_t dither;      ///< prep: the anti-dithering mean
+    int32_t dec;         ///< decmode: every other sample of src
+    uint64_t fdst;       ///< prep: the zero-derivative flags (uint8)
+    int32_t n_scales;    ///< c-values: entries of scale[], b0 increasing
+    int32_t n_blocks;    ///< c-values: blocks of the launch
+    VgCambiScale scale[VG_CAMBI_K_SCALES];
 } VgCambiKernelParams;
 
 /*

@@ -55,21 +55,45 @@ static void replay_px(void (*fn)(const VgCambiKernelParams *, int, int),
             fn(kp, i, j);
 }
 
-static void replay_cvalues(const VgCambiKernelParams *kp)
+/* the mask launch: each block's load for every thread, then its row
+ * sums, then its outputs, as its barriers order them */
+static void replay_mask(const VgCambiKernelParams *kp)
 {
-    static VgCambiTile t;
-    const int gx = (kp->w + VG_CAMBI_TILE - 1) / VG_CAMBI_TILE;
-    const int gy = (kp->h + VG_CAMBI_TILE - 1) / VG_CAMBI_TILE;
+    static VgCambiMaskTile t;
+    const int gx = (kp->w + VG_CAMBI_BX - 1) / VG_CAMBI_BX;
+    const int gy = (kp->h + VG_CAMBI_BY - 1) / VG_CAMBI_BY;
+    const int nthr = VG_CAMBI_BX * VG_CAMBI_BY;
 
     memset(&t, 0x5a, sizeof(t));
     for (int by = 0; by < gy; by++)
         for (int bx = 0; bx < gx; bx++) {
-            for (int tid = 0; tid < VG_CAMBI_NTHR; tid++)
-                vg_cambi_cval_load(&t, kp, tid, bx, by);
-            for (int ty = 0; ty < VG_CAMBI_TILE; ty++)
-                for (int tx = 0; tx < VG_CAMBI_TILE; tx++)
-                    vg_cambi_cval_pixel(&t, kp, tx, ty, bx, by);
+            for (int tid = 0; tid < nthr; tid++)
+                vg_cambi_mask_load(&t, kp, tid, bx, by);
+            for (int tid = 0; tid < nthr; tid++)
+                vg_cambi_mask_rows(&t, tid);
+            for (int ty = 0; ty < VG_CAMBI_BY; ty++)
+                for (int tx = 0; tx < VG_CAMBI_BX; tx++)
+                    vg_cambi_mask_px(&t, kp, tx, ty, bx, by);
         }
+}
+
+/* the c-value launch of every scale: block by block */
+static void replay_cvalues(const VgCambiKernelParams *kp)
+{
+    static VgCambiTile t;
+
+    memset(&t, 0x5a, sizeof(t));
+    for (int b = 0; b < kp->n_blocks; b++) {
+        VgCambiScale sc;
+        int bx, by;
+
+        vg_cambi_cval_block(kp, b, &sc, &bx, &by);
+        for (int tid = 0; tid < VG_CAMBI_NTHR; tid++)
+            vg_cambi_cval_load(&t, kp, &sc, tid, bx, by);
+        for (int ty = 0; ty < VG_CAMBI_TILE; ty++)
+            for (int tx = 0; tx < VG_CAMBI_TILE; tx++)
+                vg_cambi_cval_pixel(&t, kp, &sc, tx, ty, bx, by);
+    }
 }
 
 #define U64(ptr) ((uint64_t)(uintptr_t)(ptr))
@@ -80,14 +104,13 @@ static double replay_pass(const VgCambiParams *p, int k, const VgImage *in)
     const VgCambiPass *ps = &p->pass[k];
     const size_t n = (size_t)p->alloc_w * p->alloc_h;
     const unsigned bpc = in->bpc, down = bpc > 10 ? bpc - 10 : 0;
-    uint16_t *img[2] = { alloc_dirty(n * 2), alloc_dirty(n * 2) };
-    uint8_t *msk[2] = { alloc_dirty(n), alloc_dirty(n) };
+    uint16_t *img = alloc_dirty(n * 2), *simg[VG_CAMBI_SCALES];
+    uint8_t *flags = alloc_dirty(n), *msk = alloc_dirty(n);
     uint32_t *tx = NULL, *ty = NULL;
-    float *cval = alloc_dirty(n * sizeof(float));
+    float *cval[VG_CAMBI_SCALES];
     double scores[VG_CAMBI_SCALES];
     VgCambiKernelParams kp;
     unsigned w = ps->width, h = ps->height;
-    int cur = 0, mc = 0;
 
     memset(&kp, 0, sizeof(kp));
     kp.pitch = p->alloc_w;
@@ -109,7 +132,8 @@ static double replay_pass(const VgCambiParams *p, int k, const VgImage *in)
     }
     kp.src = U64(in->data[0]);
     kp.src_pitch = in->stride[0];
-    kp.dst = U64(img[0]);
+    kp.dst = U64(img);
+    kp.fdst = U64(flags);
     kp.ix = U64(tx);
     kp.iy = U64(ty);
     kp.w = (int32_t)w;
@@ -118,52 +142,53 @@ static double replay_pass(const VgCambiParams *p, int k, const VgImage *in)
     kp.up = bpc < 10 ? 10 - (int32_t)bpc : 0;
     kp.down = (int32_t)down;
     kp.rnd = down ? 1 << (down - 1) : 0;
-    replay_px(vg_cambi_to10_px, &kp);
-    kp.ix = kp.iy = 0;
-    if (p->enc_bitdepth < 10) {
-        kp.src = U64(img[0]);
-        kp.dst = U64(img[1]);
-        replay_px(vg_cambi_dither_px, &kp);
-        cur = 1;
-    }
-    kp.src = U64(img[cur]);
-    kp.mdst = U64(msk[1]);
-    replay_px(vg_cambi_flat_px, &kp);
-    kp.msrc = U64(msk[1]);
-    kp.mdst = U64(msk[0]);
-    replay_px(vg_cambi_mask_px, &kp);
+    kp.dither = p->enc_bitdepth < 10;
+    replay_px(vg_cambi_prep_px, &kp);
+    kp.msrc = U64(flags);
+    kp.mdst = U64(msk);
+    replay_mask(&kp);
+    kp.msrc = U64(msk);
     for (int sc = 0; sc < VG_CAMBI_SCALES; sc++) {
-        if (sc > 0 || p->high_res) {
+        VgCambiScale *e = &kp.scale[VG_CAMBI_SCALES - 1 - sc];
+
+        kp.dec = sc > 0 || p->high_res;
+        if (kp.dec) {
             w = (w + 1) >> 1;
             h = (h + 1) >> 1;
-            kp.w = (int32_t)w;
-            kp.h = (int32_t)h;
-            kp.src = U64(img[cur]);
-            kp.dst = U64(img[!cur]);
-            kp.msrc = U64(msk[mc]);
-            kp.mdst = U64(msk[!mc]);
-            replay_px(vg_cambi_decimate_px, &kp);
-            cur = !cur;
-            mc = !mc;
         }
-        kp.src = U64(img[cur]);
-        kp.dst = U64(img[!cur]);
-        replay_px(vg_cambi_mode_px, &kp);
-        cur = !cur;
-        kp.src = U64(img[cur]);
-        kp.msrc = U64(msk[mc]);
-        kp.cval = U64(cval);
-        memset(cval, 0xa5, (size_t)w * h * sizeof(float));
-        replay_cvalues(&kp);
-        scores[sc] = vg_cambi_pool(cval, p->topk, w, h);
+        kp.w = (int32_t)w;
+        kp.h = (int32_t)h;
+        simg[sc] = alloc_dirty((size_t)p->alloc_w * h * 2);
+        cval[sc] = alloc_dirty((size_t)w * h * sizeof(float));
+        kp.src = sc ? U64(simg[sc - 1]) : U64(img);
+        kp.dst = U64(simg[sc]);
+        replay_px(vg_cambi_decmode_px, &kp);
+        e->src = U64(simg[sc]);
+        e->cval = U64(cval[sc]);
+        e->w = kp.w;
+        e->h = kp.h;
+        e->mshift = sc + (p->high_res ? 1 : 0);
+        e->gx = (kp.w + VG_CAMBI_TILE - 1) / VG_CAMBI_TILE;
     }
-    free(img[0]);
-    free(img[1]);
-    free(msk[0]);
-    free(msk[1]);
+    kp.n_scales = VG_CAMBI_SCALES;
+    for (int z = 0; z < VG_CAMBI_SCALES; z++) {
+        kp.scale[z].b0 = kp.n_blocks;
+        kp.n_blocks += kp.scale[z].gx *
+                       ((kp.scale[z].h + VG_CAMBI_TILE - 1) / VG_CAMBI_TILE);
+    }
+    replay_cvalues(&kp);
+    for (int sc = 0; sc < VG_CAMBI_SCALES; sc++) {
+        const VgCambiScale *e = &kp.scale[VG_CAMBI_SCALES - 1 - sc];
+
+        scores[sc] = vg_cambi_pool(cval[sc], p->topk, e->w, e->h);
+        free(simg[sc]);
+        free(cval[sc]);
+    }
+    free(img);
+    free(flags);
+    free(msk);
     free(tx);
     free(ty);
-    free(cval);
     return vg_cambi_score(scores, ps->window);
 }
 
