@@ -1181,6 +1181,9 @@ int vg_write_log(VgContext *ctx, const char *path, enum VgLogFormat fmt,
     p.fps = ctx->t_end > ctx->t_start ?
             ctx->n_frames / (ctx->t_end - ctx->t_start) : -1.0;
     p.version = vg_version();
+    p.count_key = ctx->log_key;
+    p.count = ctx->log_count;
+    p.n_counts = ctx->n_log_counts;
     ret = vg_output_write(f, ctx->collector, &p);
     if (ret < 0)
         vg_log(&ctx->log, VG_LOG_ERROR, "writing the log '%s' failed: %s",
@@ -1192,6 +1195,37 @@ int vg_write_log(VgContext *ctx, const char *path, enum VgLogFormat fmt,
     }
     free(order);
     return ret;
+}
+
+int vg_set_log_count(VgContext *ctx, const char *key, uint64_t count)
+{
+    size_t n;
+    unsigned i;
+
+    if (!ctx || !key)
+        return null_argument(ctx, "vg_set_log_count");
+    n = strlen(key);
+    if (!n || n >= sizeof(ctx->log_key[0]) || strspn(key,
+        "abcdefghijklmnopqrstuvwxyz0123456789_") != n ||
+        !strcmp(key, "fps") || !strcmp(key, "version")) {
+        vg_log(&ctx->log, VG_LOG_ERROR, "log count key '%s': 1 to %zu "
+               "characters of a-z, 0-9 and _, not fps or version", key,
+               sizeof(ctx->log_key[0]) - 1);
+        return -EINVAL;
+    }
+    for (i = 0; i < ctx->n_log_counts && strcmp(ctx->log_key[i], key); i++)
+        ;
+    if (i == VG_MAX_LOG_COUNTS) {
+        vg_log(&ctx->log, VG_LOG_ERROR, "log count '%s': %d counts are "
+               "already set", key, VG_MAX_LOG_COUNTS);
+        return -ENOSPC;
+    }
+    if (i == ctx->n_log_counts) {
+        memcpy(ctx->log_key[i], key, n + 1);
+        ctx->n_log_counts++;
+    }
+    ctx->log_count[i] = count;
+    return 0;
 }
 
 enum VgBackend vg_backend_used(const VgContext *ctx)

@@ -43,6 +43,10 @@ struct VgContext {
     int started, flushed;
     int error;
     double t_start, t_end;  ///< first submit, flush (seconds): log's fps
+    /** vg_set_log_count()'s counts, in the order first set */
+    char log_key[VG_MAX_LOG_COUNTS][32];
+    uint64_t log_count[VG_MAX_LOG_COUNTS];
+    unsigned n_log_counts;
 
     /** the vg_use_model() / vg_use_feature() calls, in order: what
      * identifies a run in its chunk logs (common/chunk.c) */

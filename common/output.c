@@ -15,6 +15,9 @@
  *    not on the index: libvmaf prints `[,` when frame 0 has no value, and
  *    `{,` when the first pooling method fails.
  *  - XML: an unknown fps (< 0) prints as "nan" (libvmaf always has one).
+ * And one addition: the caller's counts (vg_set_log_count()), after fps in
+ * JSON and as attributes of <fyi> in XML; none is set unless the caller
+ * has something to say (the filter's mispaired frames).
  * Everything else, including the number format, is byte-for-byte libvmaf's,
  * down to a non-finite per-frame JSON value: `null` with no newline after
  * it, so that the next key (or the closing brace) follows on the same line
@@ -22,6 +25,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,7 +141,10 @@ static void write_xml(Writer *w)
     fprintf(f, "<VMAF version=\"%s\">\n", w->version);
     fprintf(f, "  <params qualityWidth=\"%u\" qualityHeight=\"%u\" />\n",
             w->p->width, w->p->height);
-    fprintf(f, "  <fyi fps=\"%.2f\" />\n", w->p->fps < 0 ? NAN : w->p->fps);
+    fprintf(f, "  <fyi fps=\"%.2f\" ", w->p->fps < 0 ? NAN : w->p->fps);
+    for (unsigned i = 0; i < w->p->n_counts; i++)
+        fprintf(f, "%s=\"%" PRIu64 "\" ", w->p->count_key[i], w->p->count[i]);
+    fprintf(f, "/>\n");
 
     fprintf(f, "  <frames>\n");
     for (unsigned i = 0; i < w->p->n_frames; i++) {
@@ -188,6 +195,8 @@ static void write_json(Writer *w)
         fprintf(f, "  \"fps\": %.2f,\n", w->p->fps);
     else
         fprintf(f, "  \"fps\": null,\n");
+    for (unsigned i = 0; i < w->p->n_counts; i++)
+        fprintf(f, "  \"%s\": %" PRIu64 ",\n", w->p->count_key[i], w->p->count[i]);
 
     fprintf(f, "  \"frames\": [");
     for (unsigned i = 0; i < w->p->n_frames; i++) {

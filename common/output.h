@@ -29,6 +29,10 @@ typedef struct VgOutputParams {
      * for the collector's order; keys left out are not written */
     const int *order;
     unsigned n_order;      ///< entries in order
+    /** the caller's counts for the header (JSON, XML), after fps */
+    const char (*count_key)[32];
+    const uint64_t *count;
+    unsigned n_counts;
 } VgOutputParams;
 
 int vg_output_write(FILE *f, VgCollector *c, const VgOutputParams *p);

@@ -287,6 +287,22 @@ int vg_get_pooled(VgContext *ctx, const char *name, enum VgPool pool,
 int vg_write_log(VgContext *ctx, const char *path, enum VgLogFormat fmt,
                  enum VgPrecision precision);
 
+/** Most counts vg_set_log_count() keeps. */
+#define VG_MAX_LOG_COUNTS 4
+
+/**
+ * A count of the caller's, written into the header of the logs that
+ * vg_write_log() writes from then on, after fps: in JSON a top-level
+ * "key": count, in XML an attribute of <fyi>. CSV and sub logs have no
+ * header and carry none. For what the caller knows of the frames and the
+ * library cannot (the FFmpeg filter: frames paired with a reference frame
+ * more than half a frame interval away). Setting a key again replaces its
+ * count.
+ * @param key 1 to 31 characters of [a-z0-9_], not "fps" or "version"
+ * @return 0, -EINVAL bad key, -ENOSPC VG_MAX_LOG_COUNTS keys already set.
+ */
+int vg_set_log_count(VgContext *ctx, const char *key, uint64_t count);
+
 /**
  * Chunked scoring: frames [start, start + count) of a title scored by one
  * run, many such runs (on many machines) merged into exactly the result of

@@ -23,6 +23,7 @@
 #include "vmafgpu.h"
 #include "common/cpu.h"
 #include "tests/check_run.h"
+#include "tests/slurp.h"
 
 static char last_error[1024];
 
@@ -398,6 +399,71 @@ START_TEST(test_flush_frames)
             vg_context_destroy(&b);
         }
     }
+}
+END_TEST
+
+/* the log of ctx in fmt, as text (caller frees) */
+static char *log_text(VgContext *ctx, enum VgLogFormat fmt)
+{
+    char path[] = "/tmp/vg_test_log_XXXXXX";
+    int fd = mkstemp(path);
+    char *text;
+
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    ck_assert_int_eq(vg_write_log(ctx, path, fmt, VG_PRECISION_DEFAULT), 0);
+    text = slurp(path, NULL);
+    ck_assert_ptr_nonnull(text);
+    unlink(path);
+    return text;
+}
+
+/* vg_set_log_count(): refused keys, the limit, replacement, and where the
+ * counts go (JSON after fps, XML's <fyi>; CSV and sub unchanged) */
+START_TEST(test_log_counts)
+{
+    static const char *const bad[] = {
+        "", "fps", "version", "Frames", "a-b", "a b", "a:b",
+        "abcdefghijklmnopqrstuvwxyz_01234",   /* 32 characters */
+    };
+    VgContext *ctx = clip_ctx(0, 3, 1, 0);
+    char *plain[4], *text;
+
+    for (int f = VG_LOG_FMT_XML; f <= VG_LOG_FMT_SUB; f++)
+        plain[f - VG_LOG_FMT_XML] = log_text(ctx, (enum VgLogFormat)f);
+    ck_assert_ptr_null(strstr(plain[VG_LOG_FMT_JSON - VG_LOG_FMT_XML], "frames_"));
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        ck_assert_int_eq(vg_set_log_count(ctx, bad[i], 1), -EINVAL);
+    ck_assert_int_eq(vg_set_log_count(ctx, NULL, 1), -EINVAL);
+    ck_assert_int_eq(vg_set_log_count(NULL, "a", 1), -EINVAL);
+    ck_assert_int_eq(vg_set_log_count(ctx, "frames_paired_apart", 7), 0);
+    ck_assert_int_eq(vg_set_log_count(ctx, "b2", 1), 0);
+    ck_assert_int_eq(vg_set_log_count(ctx, "frames_paired_apart", 2), 0);
+    ck_assert_int_eq(vg_set_log_count(ctx, "c3", 18446744073709551615u), 0);
+    ck_assert_int_eq(vg_set_log_count(ctx, "abcdefghijklmnopqrstuvwxyz_0123", 4), 0);
+    ck_assert_int_eq(vg_set_log_count(ctx, "e5", 5), -ENOSPC);
+    ck_assert_int_eq(vg_set_log_count(ctx, "b2", 3), 0);
+
+    text = log_text(ctx, VG_LOG_FMT_JSON);
+    ck_assert_ptr_nonnull(strstr(text, ",\n  \"frames_paired_apart\": 2,\n"
+                                 "  \"b2\": 3,\n  \"c3\": 18446744073709551615,\n"
+                                 "  \"abcdefghijklmnopqrstuvwxyz_0123\": 4,\n"
+                                 "  \"frames\": ["));
+    free(text);
+    text = log_text(ctx, VG_LOG_FMT_XML);
+    ck_assert_ptr_nonnull(strstr(text, "\" frames_paired_apart=\"2\" b2=\"3\" "
+                                 "c3=\"18446744073709551615\" "
+                                 "abcdefghijklmnopqrstuvwxyz_0123=\"4\" />\n"
+                                 "  <frames>"));
+    free(text);
+    for (int f = VG_LOG_FMT_CSV; f <= VG_LOG_FMT_SUB; f++) {
+        text = log_text(ctx, (enum VgLogFormat)f);
+        ck_assert_str_eq(text, plain[f - VG_LOG_FMT_XML]);
+        free(text);
+    }
+    for (int f = 0; f < 4; f++)
+        free(plain[f]);
+    vg_context_destroy(&ctx);
 }
 END_TEST
 
@@ -1441,6 +1507,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_bad_pictures);
     tcase_add_test(tc, test_out_of_range_samples);
     tcase_add_test(tc, test_flush_frames);
+    tcase_add_test(tc, test_log_counts);
     tcase_add_test(tc, test_long_model_names);
     tcase_add_test(tc, test_minimum_size);
     tcase_add_test(tc, test_threads_identical);
