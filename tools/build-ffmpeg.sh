@@ -8,9 +8,10 @@
 # nv-codec-headers and the components that read what users have:
 # demuxers matroska/webm, mpegts, ivf, mov/mp4, y4m, rawvideo; decoders
 # h264, hevc, av1 (libdav1d on the CPU, NVDEC on the GPU), vp9,
-# mpeg2video, prores, rawvideo; scale_cuda where clang can build CUDA
-# kernels (--enable-cuda-llvm); muxers for stream copies (matroska,
-# mpegts, mov/mp4) besides null, rawvideo and y4m.
+# mpeg2video, prores, rawvideo; every filter of FFmpeg's own (GPL ones
+# included; the CUDA ones, scale_cuda among them, where clang can build
+# CUDA kernels, --enable-cuda-llvm); muxers for stream copies (matroska,
+# mpegts, mov/mp4) besides null, rawvideo and y4m; and ffprobe.
 #
 # Usage: tools/build-ffmpeg.sh [RELEASE] [BUILD_DIR]
 #   RELEASE is an FFmpeg release with a series in patches/ (9.0.2, 8.1.2,
@@ -181,18 +182,17 @@ set -- \
     --disable-network --disable-avdevice --disable-ffplay --disable-ffprobe \
     --disable-everything \
     --enable-libvmafgpu \
-    --enable-protocol=file,pipe \
+    --enable-protocol=file,pipe,fd \
     $asm
 # vmafgpu_libvmaf(_cuda): the filter under libvmaf's names (in a build
-# without libvmaf); the full build adds the stock filters that metrics
-# tools put around libvmaf (settb, fps, select, setparams, and psnr,
-# ssim, vif, msad beside it)
-filters=vmafgpu,vmafgpu_libvmaf,vmafgpu_libvmaf_cuda,hwupload,hwdownload,loop,format,scale,null,split,metadata,crop,setpts,trim,buffer,buffersink
-filters=$filters,settb,fps,select,setparams,psnr,ssim,vif,msad,pad,setsar,setdar,copy,fifo,concat
+# without libvmaf). The full build has every filter of FFmpeg's own that
+# needs no outside library (GPL ones included); `need` lists those that
+# metrics tools put around libvmaf, checked after configure.
+need=vmafgpu,vmafgpu_libvmaf,vmafgpu_libvmaf_cuda,settb,setpts,fps,scale,psnr,ssim,vif,msad,select,setparams,split,trim,format,null
 minfilters=vmafgpu,vmafgpu_libvmaf,vmafgpu_libvmaf_cuda,hwdownload,format,scale,null,buffer,buffersink
 if [ "$cuda" != 0 ]; then
     set -- "$@" --enable-ffnvcodec --enable-cuda --enable-nvdec
-    filters=$filters,hwupload_cuda
+    need=$need,hwupload_cuda
     minfilters=$minfilters,hwupload_cuda
 fi
 if [ "${VG_FFMPEG_MINIMAL:-0}" = 1 ]; then
@@ -221,7 +221,7 @@ else
         set -- "$@" --enable-hwaccel=h264_nvdec,hevc_nvdec,av1_nvdec,vp9_nvdec,mpeg2_nvdec
         if command -v clang >/dev/null 2>&1; then
             cudallvm=yes
-            filters=$filters,scale_cuda
+            need=$need,scale_cuda
         else
             log "no clang: building without scale_cuda"
         fi
@@ -233,7 +233,7 @@ else
         --enable-demuxer=matroska,mpegts,ivf,mov,rawvideo,yuv4mpegpipe \
         --enable-muxer=null,rawvideo,yuv4mpegpipe,matroska,mpegts,mov,mp4 \
         --enable-encoder=rawvideo,wrapped_avframe \
-        --enable-filter=$filters
+        --enable-gpl --enable-filters
     if [ "$dav1d" = yes ]; then
         set -- "$@" --enable-libdav1d --enable-decoder=libdav1d \
             '--extra-ldflags=-Wl,-rpath,\\\$\$ORIGIN/lib'
@@ -262,6 +262,14 @@ grep -q '^#define CONFIG_VMAFGPU_FILTER 1' "$b/obj/config_components.h" ||
     die "configure did not enable the vmafgpu filter"
 grep -q '^#define CONFIG_VMAFGPU_LIBVMAF_FILTER 1' "$b/obj/config_components.h" ||
     log "the filter is not registered as libvmaf (libvmaf is enabled too)"
+if [ "${VG_FFMPEG_MINIMAL:-0}" != 1 ]; then
+    for f in $(echo "$need" | tr , ' '); do
+        case $f in vmafgpu_libvmaf*) continue ;; esac
+        grep -q "^#define CONFIG_$(echo "$f" | tr a-z A-Z)_FILTER 1" \
+            "$b/obj/config_components.h" || die "configure did not enable the $f filter"
+    done
+    log "$(grep -c '^#define CONFIG_[A-Z0-9_]*_FILTER 1' "$b/obj/config_components.h") filters"
+fi
 
 # ---- build ---------------------------------------------------------------
 # FFmpeg's Makefile does not know the external archives: relink when
