@@ -350,11 +350,16 @@ static int query_formats(const AVFilterContext *ctx,
     /* The distorted input and the output share one list: frames pass
      * through. The reference negotiates on its own, so that inputs of
      * different formats reach config_output() and are refused there with
-     * a message, rather than being converted silently. */
+     * a message, rather than being converted silently. Under libvmaf's
+     * names, all three share the list, as in libvmaf's filter: FFmpeg
+     * then converts the inputs to one format (a 10-bit reference against
+     * an 8-bit distorted video is scored in 8 bits, as there). */
     main_fmts = ff_make_pixel_format_list(pix_fmts);
     if ((ret = ff_formats_ref(main_fmts, &cfg_in[0]->formats)) < 0 ||
         (ret = ff_formats_ref(main_fmts, &cfg_out[0]->formats)) < 0)
         return ret;
+    if (strcmp(ctx->filter->name, "vmafgpu"))
+        return ff_formats_ref(main_fmts, &cfg_in[1]->formats);
     ref_fmts = ff_make_pixel_format_list(pix_fmts);
     return ff_formats_ref(ref_fmts, &cfg_in[1]->formats);
 }
@@ -1763,6 +1768,15 @@ static av_cold void uninit(AVFilterContext *ctx)
         print_summary(ctx);
         if (s->log_path) {
             s->log_created = 0;
+            /* the log says what the warnings said: frames paired apart, and
+             * the frames that an input's last frame was scored against after
+             * that input ended */
+            if (s->n_apart)
+                vg_set_log_count(s->vg, "frames_paired_apart", s->n_apart);
+            if (s->run_apart)
+                vg_set_log_count(s->vg, s->run_ref ?
+                                 "frames_after_reference_ended" :
+                                 "frames_after_distorted_ended", s->run_len);
             ret = vg_write_log(s->vg, s->log_path, s->log_fmt, s->precision);
             if (ret < 0)
                 av_log(ctx, AV_LOG_ERROR, "Could not write the log to %s: %s\n",

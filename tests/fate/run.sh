@@ -328,6 +328,81 @@ if ff $dis_in $ref_in -filter_complex "[0:v]scale=1920:1080:flags=bicubic,fps=fp
 else
     fail "libvmaf name $p: the auto-scaling tool's graph failed or differs (want $want and $want_neg)" "$w/tool2.out"
 fi
+# the graphs of two encoding tools that score with libvmaf, with n_threads
+# of the processor count as they pass it
+nt=$(nproc)
+# ab-av1's vmaf command with its defaults: distorted then reference, both
+# read at -r 25; each converted to the richer of the two pixel formats
+# (format=yuv420p here) and no scale (a 1080p distorted input needs none),
+# setpts and settb=AVTB; libvmaf with shortest=true, ts_sync_mode=nearest
+# and the default model. It reads the score from the summary line, as a
+# number to the end of the line
+# shellcheck disable=SC2086
+if ff -r 25 $dis_in -r 25 $ref_in -filter_complex "[0:v]format=yuv420p,setpts=PTS-STARTPTS,settb=AVTB[dis];[1:v]format=yuv420p,setpts=PTS-STARTPTS,settb=AVTB[ref];[dis][ref]libvmaf=shortest=true:ts_sync_mode=nearest:n_threads=$nt" \
+        -an -sn -dn -f null - > "$w/tool3.out" 2>&1 &&
+   [ "$(grep -o "VMAF score: .*" "$w/tool3.out")" = "VMAF score: $want" ]; then
+    pass "libvmaf name $p: ab-av1's vmaf graph (format, setpts, settb=AVTB, shortest=true, ts_sync_mode=nearest, inputs at -r 25): VMAF score: $want"
+else
+    fail "libvmaf name $p: ab-av1's vmaf graph failed or differs (want VMAF score: $want)" "$w/tool3.out"
+fi
+# ab-av1's crf-search and auto-encode score each sample encode with the
+# same graph; with their default encoder (libsvtav1, yuv420p10le) both
+# inputs go through format=yuv420p10le, so the frames scored are 10-bit
+# ones, which have no golden: the run must give one summary line with a
+# number, the same as the same graph with vmafgpu for libvmaf
+g="[0:v]format=yuv420p10le,setpts=PTS-STARTPTS,settb=AVTB[dis];[1:v]format=yuv420p10le,setpts=PTS-STARTPTS,settb=AVTB[ref];[dis][ref]"
+got=
+# shellcheck disable=SC2086
+if ff -r 25 $dis_in -r 25 $ref_in -filter_complex "${g}libvmaf=shortest=true:ts_sync_mode=nearest:n_threads=$nt" \
+        -an -sn -dn -f null - > "$w/tool4.out" 2>&1 &&
+   ff -r 25 $dis_in -r 25 $ref_in -filter_complex "${g}vmafgpu=shortest=true:ts_sync_mode=nearest:n_threads=$nt" \
+        -an -sn -dn -f null - > "$w/tool4v.out" 2>&1 &&
+   [ "$(grep -c "VMAF score: " "$w/tool4.out")" = 1 ] &&
+   got=$(grep -o "VMAF score: .*" "$w/tool4.out") &&
+   echo "$got" | grep -qx 'VMAF score: [0-9][0-9]*\.[0-9]*' &&
+   [ "$got" = "$(grep -o "VMAF score: .*" "$w/tool4v.out")" ]; then
+    pass "libvmaf name $p: ab-av1's sample-encode graph with format=yuv420p10le: $got, as vmafgpu's"
+else
+    fail "libvmaf name $p: ab-av1's yuv420p10le graph failed, gave no score or not vmafgpu's ('$got')" \
+        "$w/tool4.out" "$w/tool4v.out"
+fi
+# Av1an's --vmaf run (the chart of the finished encode) with its defaults:
+# the reference decoded by a second ffmpeg into a y4m pipe, both inputs at
+# -r 60 with a thread_queue_size; each scaled to --vmaf-res given as one
+# size (scale=1920x1080) with flags=bicubic and
+# force_original_aspect_ratio=decrease, setpts and setsar=1; libvmaf with a
+# quoted log_fmt='json', eof_action=endall, a log_path and no model (the
+# default). Its own -loglevel error leaves no summary line: it reads the
+# per-frame vmaf of the log. FFmpeg reads an input named - through the fd
+# protocol (tools/build-ffmpeg.sh builds it)
+# shellcheck disable=SC2086
+if ff $ref_in -strict -1 -f yuv4mpegpipe - 2> "$w/tool5.src" |
+   ff -loglevel error -thread_queue_size 1024 -r 60 $dis_in -r 60 -i - -filter_complex "[0:v]scale=1920x1080:flags=bicubic:force_original_aspect_ratio=decrease,setpts=PTS-STARTPTS,setsar=1[distorted];[1:v]scale=1920x1080:flags=bicubic:force_original_aspect_ratio=decrease,setpts=PTS-STARTPTS,setsar=1[ref];[distorted][ref]libvmaf=log_fmt='json':eof_action=endall:log_path=$w/tool5.json:n_threads=$nt" \
+        -f null - > "$w/tool5.out" 2>&1 &&
+   "$cmp" "$golden/$p.json" "$w/tool5.json" vmaf > "$w/tool5.cmp" 2>&1; then
+    pass "libvmaf name $p: Av1an's --vmaf graph (y4m pipe, scale=WxH:flags=bicubic:force_original_aspect_ratio, setsar, eof_action=endall), $(tail -n 1 "$w/tool5.cmp")"
+else
+    fail "libvmaf name $p: Av1an's --vmaf graph failed or differs" "$w/tool5.out" "$w/tool5.src" "$w/tool5.cmp"
+fi
+# Av1an's target-quality probe with its defaults, for a chunk of the whole
+# clip: the chunk's reference piped as y4m with select=between(n\,0\,59)
+# and -pix_fmt yuv420p10le (--pix-format), both inputs at the chunk's
+# -r 30, scaled as above, and the default model given as a quoted
+# model='version=vmaf_v0.6.1' (Av1an names it vmaf_v0.6.1.json, and turns
+# any model file name ending in .json into a version). The reference is
+# 10-bit, the distorted input 8-bit: libvmaf's formats are common to its
+# inputs and output, so FFmpeg negotiates yuv420p for both (as it does for
+# psnr) and the reference's scale takes the frames back to 8 bits, exactly:
+# libvmaf scores the golden's frames
+# shellcheck disable=SC2086
+if ff -loglevel error $ref_in -vf 'select=between(n\,0\,59)' -pix_fmt yuv420p10le -strict -1 -f yuv4mpegpipe - 2> "$w/tool6.src" |
+   ff -loglevel error -thread_queue_size 1024 -r 30 $dis_in -r 30 -i - -filter_complex "[0:v]scale=1920x1080:flags=bicubic:force_original_aspect_ratio=decrease,setpts=PTS-STARTPTS,setsar=1[distorted];[1:v]scale=1920x1080:flags=bicubic:force_original_aspect_ratio=decrease,setpts=PTS-STARTPTS,setsar=1[ref];[distorted][ref]libvmaf=log_fmt='json':eof_action=endall:log_path=$w/tool6.json:model='version=vmaf_v0.6.1':n_threads=$nt" \
+        -f null - > "$w/tool6.out" 2>&1 &&
+   "$cmp" "$golden/$p.json" "$w/tool6.json" vmaf > "$w/tool6.cmp" 2>&1; then
+    pass "libvmaf name $p: Av1an's target-quality graph (10-bit y4m reference against 8-bit frames, model='version=...'), $(tail -n 1 "$w/tool6.cmp")"
+else
+    fail "libvmaf name $p: Av1an's target-quality graph failed or differs" "$w/tool6.out" "$w/tool6.src" "$w/tool6.cmp"
+fi
 
 # ---- the output stops first (-frames:v): the log and the summary cover
 # exactly the frames passed on, on every run, whatever the timing ----------
@@ -457,18 +532,20 @@ if [ -f "$w/dis.mkv" ]; then
     ff -i "$w/dis.mkv" -i "$corpus/$ref" \
         -lavfi "[0:v][1:v]vmafgpu=$(vmafgpu_opts "$w/pair-mkv.json" "$prec")" \
         -f null - > "$w/pair-mkv.out" 2>&1
-    if [ "$(grep -c "$apart" "$w/pair-mkv.out")" = 1 ] &&
-       grep -q "of the [0-9]* frames scored were paired with a reference frame more than half" \
-           "$w/pair-mkv.out"; then
-        pass "pairing: mkv against mp4 warns once, with the count"
+    n=$(sed -n 's/.* \([0-9]*\) of the [0-9]* frames scored were paired with a reference frame more than half.*/\1/p' \
+        "$w/pair-mkv.out")
+    if [ "$(grep -c "$apart" "$w/pair-mkv.out")" = 1 ] && [ -n "$n" ] &&
+       grep -q "^  \"frames_paired_apart\": $n,\$" "$w/pair-mkv.json"; then
+        pass "pairing: mkv against mp4 warns once, with the count ($n) in the summary and the log"
     else
         fail "pairing: mkv against mp4 gave no warning or no count" "$w/pair-mkv.out"
     fi
     if ff -i "$corpus/$dis" -i "$corpus/$ref" \
            -lavfi "[0:v][1:v]vmafgpu=$(vmafgpu_opts "$w/pair-mp4.json" "$prec")" \
            -f null - > "$w/pair-mp4.out" 2>&1 &&
-       ! grep -q "$apart\|ended first" "$w/pair-mp4.out"; then
-        pass "pairing: two mp4s give no pairing warning"
+       ! grep -q "$apart\|ended first" "$w/pair-mp4.out" &&
+       ! grep -q '"frames_' "$w/pair-mp4.json"; then
+        pass "pairing: two mp4s give no pairing warning and no count in the log"
     else
         fail "pairing: two mp4s warned or failed" "$w/pair-mp4.out"
     fi
@@ -486,8 +563,9 @@ if [ -f "$w/dis.mkv" ]; then
            -lavfi "[1:v]trim=end_frame=25[r];[0:v][r]vmafgpu=$(vmafgpu_opts "$w/pair-rep.json" "$prec")" \
            -f null - > "$w/pair-rep.out" 2>&1 &&
        grep -q "The reference input ended first: its last frame, at 0.800000 s, was scored again against the last 5 of the 30 frames" \
-           "$w/pair-rep.out" && ! grep -q "$apart" "$w/pair-rep.out"; then
-        pass "pairing: a reference 5 frames short repeats its last frame, with a warning"
+           "$w/pair-rep.out" && ! grep -q "$apart" "$w/pair-rep.out" &&
+       grep -q '^  "frames_after_reference_ended": 5,$' "$w/pair-rep.json"; then
+        pass "pairing: a reference 5 frames short repeats its last frame, with a warning and the count in the log"
     else
         fail "pairing: no warning for the repeated reference frame" "$w/pair-rep.out"
     fi
