@@ -57,10 +57,10 @@ typedef struct CambiHostBuf {
 
 typedef struct CambiCuda {
     VgCambiParams p;
-    CUfunction f_prep, f_mask, f_decmode, f_cval;
+    CUfunction f_prep, f_decmode, f_cval;
     CUfunction f_hist1, f_hist2, f_hist3, f_select, f_spill;
     CUdeviceptr mem;
-    CUdeviceptr img, flags, msk, rlut, ix[2], iy[2], cval, pool_seg;
+    CUdeviceptr img, msk, rlut, ix[2], iy[2], cval, pool_seg;
     CUdeviceptr simg[VG_CAMBI_SCALES];  ///< each scale's picture (work pitch)
     VgCambiPoolParams pp;            ///< the pooling kernels' parameters but res
     unsigned pool_gx;                ///< blocks per segment of the pooling passes
@@ -157,7 +157,6 @@ static int cambi_cuda_init(VgFeatureCtx *fc)
     }
 
     if ((ret = vg_cuda_device_function(d, "vg_cambi_prep", &s->f_prep)) < 0 ||
-        (ret = vg_cuda_device_function(d, "vg_cambi_mask", &s->f_mask)) < 0 ||
         (ret = vg_cuda_device_function(d, "vg_cambi_decmode", &s->f_decmode)) < 0 ||
         (ret = vg_cuda_device_function(d, "vg_cambi_cvalues", &s->f_cval)) < 0 ||
         (ret = vg_cuda_device_function(d, "vg_cambi_pool_hist1", &s->f_hist1)) < 0 ||
@@ -172,11 +171,11 @@ static int cambi_cuda_init(VgFeatureCtx *fc)
         return -ENOSYS;
     }
 
-    /* the 10-bit picture, the flags and the mask of the work size, each
+    /* the 10-bit picture and the mask of the work size, each
      * scale's picture (the largest pass's rows), the reciprocal table, the
      * resize tables, the c-values */
     n = (size_t)p->alloc_w * p->alloc_h;
-    total = ALIGN256(n * sizeof(uint16_t)) + 2 * ALIGN256(n) +
+    total = ALIGN256(n * sizeof(uint16_t)) + ALIGN256(n) +
             ALIGN256(sizeof(p->rlut)) + ALIGN256(tab_n * sizeof(uint32_t)) +
             ALIGN256(s->n_cval * sizeof(float)) +
             ALIGN256(VG_CAMBI_POOL_SEGS * sizeof(VgCambiPoolSeg));
@@ -187,7 +186,6 @@ static int cambi_cuda_init(VgFeatureCtx *fc)
         goto fail;
 #define TAKE(ptr, bytes) (ptr = s->mem + off, off += ALIGN256(bytes))
     TAKE(s->img, n * sizeof(uint16_t));
-    TAKE(s->flags, n);
     TAKE(s->msk, n);
     for (int sc = 0; sc < VG_CAMBI_SCALES; sc++)
         TAKE(s->simg[sc], (size_t)p->alloc_w * scale_rows(s, sc) *
@@ -288,11 +286,11 @@ static int submit_pass(VgFeatureCtx *fc, int k, const VgImage *in)
     }
 
     /* the work picture (10 bits at the working size, anti-dithered below
-     * 10 encoding bits) and its flags, then the spatial mask */
+     * 10 encoding bits) and its spatial mask, at scale 0's samples */
     kp.src = (uint64_t)(uintptr_t)in->data[0];
     kp.src_pitch = in->stride[0];
     kp.dst = s->img;
-    kp.fdst = s->flags;
+    kp.mdst = s->msk;
     kp.ix = s->ix[k];
     kp.iy = s->iy[k];
     kp.w = (int32_t)ps->width;
@@ -302,34 +300,33 @@ static int submit_pass(VgFeatureCtx *fc, int k, const VgImage *in)
     kp.down = (int32_t)down;
     kp.rnd = down ? 1 << (down - 1) : 0;
     kp.dither = p->enc_bitdepth < 10;
-    if ((ret = launch(fc, s->f_prep, &kp)) < 0)
-        return ret;
-    kp.msrc = s->flags;
-    kp.mdst = s->msk;
-    if ((ret = launch(fc, s->f_mask, &kp)) < 0)
+    kp.dec = p->high_res ? 1 : 0;
+    if ((ret = vg_cuda_device_launch(vg_cuda_fc_device(fc), s->f_prep,
+                                     (s->sw[k][0] + VG_CAMBI_BX - 1) / VG_CAMBI_BX,
+                                     (s->sh[k][0] + VG_CAMBI_BY - 1) / VG_CAMBI_BY,
+                                     1, VG_CAMBI_BX, VG_CAMBI_BY, &kp)) < 0)
         return ret;
 
-    /* each scale's picture: decimated (but scale 0 without high_res) and
-     * mode-filtered from the previous one; its mask is the work mask's
-     * every (1 << mshift)-th sample. Then the c-values of every scale in
-     * one launch, the smallest scale's tiles first. */
+    /* each scale's picture: decimated (but scale 0) and mode-filtered from
+     * the previous one; its mask is scale 0's every (1 << sc)-th sample.
+     * Then the c-values of every scale in one launch, the smallest scale's
+     * tiles first. */
     kp.msrc = s->msk;
     for (int sc = 0; sc < VG_CAMBI_SCALES; sc++) {
-        const int dec = sc > 0 || p->high_res;
         VgCambiScale *e = &kp.scale[VG_CAMBI_SCALES - 1 - sc];
 
         kp.w = (int32_t)s->sw[k][sc];
         kp.h = (int32_t)s->sh[k][sc];
         kp.src = sc ? s->simg[sc - 1] : s->img;
         kp.dst = s->simg[sc];
-        kp.dec = dec;
+        kp.dec = sc > 0;
         if ((ret = launch(fc, s->f_decmode, &kp)) < 0)
             return ret;
         e->src = s->simg[sc];
         e->cval = s->cval + s->off[k][sc] * sizeof(float);
         e->w = kp.w;
         e->h = kp.h;
-        e->mshift = sc + (p->high_res ? 1 : 0);
+        e->mshift = sc;
         e->gx = (kp.w + VG_CAMBI_TILE - 1) / VG_CAMBI_TILE;
     }
     kp.n_scales = VG_CAMBI_SCALES;

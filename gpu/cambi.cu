@@ -7,8 +7,8 @@
  * CAMBI's kernels (libvmaf v3.2.0 src/feature/cambi.c, as cpu/cambi.c
  * computes it): one thread per output sample, each running the thread
  * code of gpu/cambi_block.h, which describes the steps and their
- * exactness. The tiled kernels (the mask, the c-values) load their
- * shared tile, wait at the barrier, then compute.
+ * exactness. The tiled kernels (the picture steps, the c-values) fill
+ * their shared tile, a barrier after each step, then compute.
  *
  * What runs where: every picture step and every c-value on the device,
  * and the top-k pooling where the home's exact shortcut holds (below);
@@ -32,21 +32,20 @@ vg_cambi_##name(const VgCambiKernelParams p)                            \
         vg_cambi_##name##_px(&p, i, j);                                 \
 }
 
-CAMBI_PIXEL_KERNEL(prep)
 CAMBI_PIXEL_KERNEL(decmode)
 
-extern "C" __global__ void __launch_bounds__(VG_CAMBI_BX * VG_CAMBI_BY)
-vg_cambi_mask(const VgCambiKernelParams p)
+extern "C" __global__ void __launch_bounds__(VG_CAMBI_PREP_NTHR)
+vg_cambi_prep(const VgCambiKernelParams p)
 {
-    __shared__ VgCambiMaskTile t;
+    __shared__ VgCambiPrepTile t;
     const int tid = threadIdx.y * VG_CAMBI_BX + threadIdx.x;
 
-    vg_cambi_mask_load(&t, &p, tid, blockIdx.x, blockIdx.y);
-    __syncthreads();
-    vg_cambi_mask_rows(&t, tid);
-    __syncthreads();
-    vg_cambi_mask_px(&t, &p, threadIdx.x, threadIdx.y, blockIdx.x,
-                     blockIdx.y);
+    for (int step = 0; step < 4; step++) {
+        vg_cambi_prep_step(&t, &p, step, tid, blockIdx.x, blockIdx.y);
+        __syncthreads();
+    }
+    vg_cambi_prep_out(&t, &p, threadIdx.x, threadIdx.y, blockIdx.x,
+                      blockIdx.y);
 }
 
 /* every scale of a pass in one launch, the smallest scales' blocks first:

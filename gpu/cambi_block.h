@@ -16,15 +16,15 @@
  *  - prep: the luma to 10 bits, shifts as cambi_preprocessing() (a resize
  *    takes the nearest sample from tables the host builds with the CPU's
  *    float steps, ix, iy), the 2x2 anti-dithering mean below 10 encoding
- *    bits, and the zero-derivative flag, each thread recomputing the
- *    neighbours it compares;
- *  - mask: the flags' 7x7 box count (clipped to the picture) against
- *    mask_index, from a shared tile, rows then columns;
+ *    bits, the zero-derivative flags and their 7x7 box count (clipped to
+ *    the picture) against mask_index: one tiled launch that writes the
+ *    picture and the mask at scale 0's samples (every other one with
+ *    high_res: the CPU's first decimation);
  *  - decmode: a scale's picture, every other sample of the previous
  *    scale's (dec) then the 3x3 separable mode filter (the vertical mode
  *    of the horizontal ones; mode3() is symmetric in its three arguments).
  *    A scale's mask is never written: the CPU's decimations keep the
- *    mask's samples at (i, j) << scale (one more with high_res);
+ *    mask's samples at (i, j) << scale of scale 0's;
  *  - cval_load, cval_pixel: the c-values of every scale in one launch
  *    (cval_block() finds a block's scale and tile). A block's threads load
  *    its 16 x 16 tile plus the half window into the shared tile as values,
@@ -80,92 +80,126 @@ VG_CAMBI_FN unsigned vg_cambi_to10_at(const VgCambiKernelParams *p, int i,
     return (uint16_t)(((v << p->up) + (unsigned)p->rnd) >> p->down);
 }
 
-/* the work picture at (i, j): 10 bits, anti-dithered when asked (the
- * mean of the 2x2 samples below and to the right, those inside) */
-VG_CAMBI_FN unsigned vg_cambi_prep_at(const VgCambiKernelParams *p, int i,
-                                      int j)
-{
-    const int r = i + 1 < p->h, c = j + 1 < p->w;
-    unsigned v;
+/*
+ * The picture steps of a pass in one tiled launch: the work picture (10
+ * bits, anti-dithered when asked: the mean of the 2x2 samples below and
+ * to the right, those inside), its zero-derivative flags (equal to the
+ * right and below; edges count as equal) and the spatial mask (the flags'
+ * 7x7 box count, clipped to the picture, against mask_index). The outputs
+ * are written at every (1 << dec)-th sample of the work size, the samples
+ * scale 0 keeps (dec with high_res): a block of VG_CAMBI_BX x VG_CAMBI_BY
+ * threads has that many outputs, and computes into shared memory, a
+ * barrier after each step, the samples its outputs read: to 10 bits, the
+ * mean, the flags, the flags' sums along rows (the outputs' columns).
+ */
+#define VG_CAMBI_PREP_FH (((VG_CAMBI_BY - 1) << 1) + 2 * VG_CAMBI_MASK_PAD + 1)
+#define VG_CAMBI_PREP_FW (((VG_CAMBI_BX - 1) << 1) + 2 * VG_CAMBI_MASK_PAD + 1)
 
-    if (!p->dither)
-        return vg_cambi_to10_at(p, i, j);
-    v = vg_cambi_to10_at(p, i, j);
-    if (c)
-        v += vg_cambi_to10_at(p, i, j + 1);
-    if (r)
-        v += vg_cambi_to10_at(p, i + 1, j);
-    if (r && c)
-        v += vg_cambi_to10_at(p, i + 1, j + 1);
-    return v >> (r + c);
+typedef struct VgCambiPrepTile {
+    uint16_t t[(VG_CAMBI_PREP_FH + 2) * (VG_CAMBI_PREP_FW + 2)]; ///< 10 bits
+    uint16_t d[(VG_CAMBI_PREP_FH + 1) * (VG_CAMBI_PREP_FW + 1)]; ///< the mean
+    uint8_t f[VG_CAMBI_PREP_FH * VG_CAMBI_PREP_FW];              ///< flags
+    uint8_t row[VG_CAMBI_PREP_FH * VG_CAMBI_BX];                 ///< row sums
+} VgCambiPrepTile;
+
+#define VG_CAMBI_PREP_NTHR (VG_CAMBI_BX * VG_CAMBI_BY)
+
+/* the block's flag rows and columns, and its first work sample (the box's
+ * corner) */
+VG_CAMBI_FN void vg_cambi_prep_geom(const VgCambiKernelParams *p, int bx,
+                                    int by, int *fh, int *fw, int *y0,
+                                    int *x0)
+{
+    *fh = ((VG_CAMBI_BY - 1) << p->dec) + 2 * VG_CAMBI_MASK_PAD + 1;
+    *fw = ((VG_CAMBI_BX - 1) << p->dec) + 2 * VG_CAMBI_MASK_PAD + 1;
+    *y0 = ((by * VG_CAMBI_BY) << p->dec) - VG_CAMBI_MASK_PAD;
+    *x0 = ((bx * VG_CAMBI_BX) << p->dec) - VG_CAMBI_MASK_PAD;
 }
 
-/* (i, j) inside p->w x p->h: the work picture, and its zero-derivative
- * flag (equal to the right and below; edges count as equal) */
-VG_CAMBI_FN void vg_cambi_prep_px(const VgCambiKernelParams *p, int i, int j)
+/* step `step` (0 to 3) of thread tid of block (bx, by); a barrier after
+ * each */
+VG_CAMBI_FN void vg_cambi_prep_step(VgCambiPrepTile *t,
+                                    const VgCambiKernelParams *p, int step,
+                                    int tid, int bx, int by)
 {
-    const unsigned v = vg_cambi_prep_at(p, i, j);
+    const int tw = VG_CAMBI_PREP_FW + 2, dw = VG_CAMBI_PREP_FW + 1;
+    int fh, fw, y0, x0;
 
-    VG_CAMBI_PTR(uint16_t, p->dst)[i * p->pitch + j] = (uint16_t)v;
-    VG_CAMBI_PTR(uint8_t, p->fdst)[i * p->pitch + j] =
-        (j == p->w - 1 || v == vg_cambi_prep_at(p, i, j + 1)) &&
-        (i == p->h - 1 || v == vg_cambi_prep_at(p, i + 1, j));
-}
+    vg_cambi_prep_geom(p, bx, by, &fh, &fw, &y0, &x0);
+    if (step == 0) {
+        for (int k = tid; k < (fh + 2) * (fw + 2); k += VG_CAMBI_PREP_NTHR) {
+            const int r = k / (fw + 2), c = k % (fw + 2);
+            const int y = y0 + r, x = x0 + c;
 
-/* The spatial mask: the flags (msrc) counted over the 7x7 box clipped to
- * the picture, against mask_index; a block of VG_CAMBI_BX x VG_CAMBI_BY
- * threads loads its flags with the box's margin (0 outside the picture),
- * adds them along rows, then down columns, a barrier between the steps. */
-#define VG_CAMBI_MASK_W (VG_CAMBI_BX + 2 * VG_CAMBI_MASK_PAD)
-#define VG_CAMBI_MASK_H (VG_CAMBI_BY + 2 * VG_CAMBI_MASK_PAD)
+            t->t[r * tw + c] = (uint16_t)(y >= 0 && y < p->h && x >= 0 &&
+                                          x < p->w ?
+                                          vg_cambi_to10_at(p, y, x) : 0);
+        }
+    } else if (step == 1) {
+        for (int k = tid; k < (fh + 1) * (fw + 1); k += VG_CAMBI_PREP_NTHR) {
+            const int r = k / (fw + 1), c = k % (fw + 1);
+            const int y = y0 + r, x = x0 + c;
+            const uint16_t *q = t->t + r * tw + c;
+            unsigned v = 0;
 
-typedef struct VgCambiMaskTile {
-    uint8_t f[VG_CAMBI_MASK_H * VG_CAMBI_MASK_W];
-    uint8_t row[VG_CAMBI_MASK_H * VG_CAMBI_BX];
-} VgCambiMaskTile;
+            if (y >= 0 && y < p->h && x >= 0 && x < p->w) {
+                const int ry = y + 1 < p->h, cx = x + 1 < p->w;
 
-VG_CAMBI_FN void vg_cambi_mask_load(VgCambiMaskTile *t,
-                                    const VgCambiKernelParams *p, int tid,
-                                    int bx, int by)
-{
-    const uint8_t *z = VG_CAMBI_PTR(const uint8_t, p->msrc);
-    const int x0 = bx * VG_CAMBI_BX - VG_CAMBI_MASK_PAD;
-    const int y0 = by * VG_CAMBI_BY - VG_CAMBI_MASK_PAD;
+                v = q[0];
+                if (p->dither) {
+                    if (cx)
+                        v += q[1];
+                    if (ry)
+                        v += q[tw];
+                    if (ry && cx)
+                        v += q[tw + 1];
+                    v >>= ry + cx;
+                }
+            }
+            t->d[r * dw + c] = (uint16_t)v;
+        }
+    } else if (step == 2) {
+        for (int k = tid; k < fh * fw; k += VG_CAMBI_PREP_NTHR) {
+            const int r = k / fw, c = k % fw;
+            const int y = y0 + r, x = x0 + c;
+            const uint16_t *q = t->d + r * dw + c;
 
-    for (int k = tid; k < VG_CAMBI_MASK_H * VG_CAMBI_MASK_W;
-         k += VG_CAMBI_BX * VG_CAMBI_BY) {
-        const int y = y0 + k / VG_CAMBI_MASK_W, x = x0 + k % VG_CAMBI_MASK_W;
+            t->f[r * VG_CAMBI_PREP_FW + c] =
+                y >= 0 && y < p->h && x >= 0 && x < p->w &&
+                (x == p->w - 1 || q[0] == q[1]) &&
+                (y == p->h - 1 || q[0] == q[dw]);
+        }
+    } else {
+        for (int k = tid; k < fh * VG_CAMBI_BX; k += VG_CAMBI_PREP_NTHR) {
+            const int r = k / VG_CAMBI_BX, c = (k % VG_CAMBI_BX) << p->dec;
+            const uint8_t *q = t->f + r * VG_CAMBI_PREP_FW + c;
+            unsigned n = 0;
 
-        t->f[k] = y >= 0 && y < p->h && x >= 0 && x < p->w ?
-                  z[y * p->pitch + x] : 0;
+            for (int x = 0; x <= 2 * VG_CAMBI_MASK_PAD; x++)
+                n += q[x];
+            t->row[k] = (uint8_t)n;
+        }
     }
 }
 
-VG_CAMBI_FN void vg_cambi_mask_rows(VgCambiMaskTile *t, int tid)
-{
-    for (int k = tid; k < VG_CAMBI_MASK_H * VG_CAMBI_BX;
-         k += VG_CAMBI_BX * VG_CAMBI_BY) {
-        const uint8_t *f = t->f + (k / VG_CAMBI_BX) * VG_CAMBI_MASK_W +
-                           k % VG_CAMBI_BX;
-        unsigned n = 0;
-
-        for (int x = 0; x <= 2 * VG_CAMBI_MASK_PAD; x++)
-            n += f[x];
-        t->row[k] = (uint8_t)n;
-    }
-}
-
-VG_CAMBI_FN void vg_cambi_mask_px(const VgCambiMaskTile *t,
-                                  const VgCambiKernelParams *p, int tx,
-                                  int ty, int bx, int by)
+/* thread (tx, ty) after the last step: its work sample and mask, at the
+ * output size ((w, h) + (1 << dec) - 1) >> dec */
+VG_CAMBI_FN void vg_cambi_prep_out(const VgCambiPrepTile *t,
+                                   const VgCambiKernelParams *p, int tx,
+                                   int ty, int bx, int by)
 {
     const int i = by * VG_CAMBI_BY + ty, j = bx * VG_CAMBI_BX + tx;
+    const int ry = ty << p->dec, cx = tx << p->dec;
     int n = 0;
 
-    if (i >= p->h || j >= p->w)
+    if (i >= (p->h + (1 << p->dec) - 1) >> p->dec ||
+        j >= (p->w + (1 << p->dec) - 1) >> p->dec)
         return;
     for (int y = 0; y <= 2 * VG_CAMBI_MASK_PAD; y++)
-        n += t->row[(ty + y) * VG_CAMBI_BX + tx];
+        n += t->row[(ry + y) * VG_CAMBI_BX + tx];
+    VG_CAMBI_PTR(uint16_t, p->dst)[i * p->pitch + j] =
+        t->d[(ry + VG_CAMBI_MASK_PAD) * (VG_CAMBI_PREP_FW + 1) + cx +
+             VG_CAMBI_MASK_PAD];
     VG_CAMBI_PTR(uint8_t, p->mdst)[i * p->pitch + j] = n > p->mask_index;
 }
 

@@ -55,25 +55,23 @@ static void replay_px(void (*fn)(const VgCambiKernelParams *, int, int),
             fn(kp, i, j);
 }
 
-/* the mask launch: each block's load for every thread, then its row
- * sums, then its outputs, as its barriers order them */
-static void replay_mask(const VgCambiKernelParams *kp)
+/* the picture launch over the output size: each block's steps for every
+ * thread, then its outputs, as its barriers order them */
+static void replay_prep(const VgCambiKernelParams *kp, int ow, int oh)
 {
-    static VgCambiMaskTile t;
-    const int gx = (kp->w + VG_CAMBI_BX - 1) / VG_CAMBI_BX;
-    const int gy = (kp->h + VG_CAMBI_BY - 1) / VG_CAMBI_BY;
-    const int nthr = VG_CAMBI_BX * VG_CAMBI_BY;
+    static VgCambiPrepTile t;
+    const int gx = (ow + VG_CAMBI_BX - 1) / VG_CAMBI_BX;
+    const int gy = (oh + VG_CAMBI_BY - 1) / VG_CAMBI_BY;
 
     memset(&t, 0x5a, sizeof(t));
     for (int by = 0; by < gy; by++)
         for (int bx = 0; bx < gx; bx++) {
-            for (int tid = 0; tid < nthr; tid++)
-                vg_cambi_mask_load(&t, kp, tid, bx, by);
-            for (int tid = 0; tid < nthr; tid++)
-                vg_cambi_mask_rows(&t, tid);
+            for (int step = 0; step < 4; step++)
+                for (int tid = 0; tid < VG_CAMBI_PREP_NTHR; tid++)
+                    vg_cambi_prep_step(&t, kp, step, tid, bx, by);
             for (int ty = 0; ty < VG_CAMBI_BY; ty++)
                 for (int tx = 0; tx < VG_CAMBI_BX; tx++)
-                    vg_cambi_mask_px(&t, kp, tx, ty, bx, by);
+                    vg_cambi_prep_out(&t, kp, tx, ty, bx, by);
         }
 }
 
@@ -105,7 +103,7 @@ static double replay_pass(const VgCambiParams *p, int k, const VgImage *in)
     const size_t n = (size_t)p->alloc_w * p->alloc_h;
     const unsigned bpc = in->bpc, down = bpc > 10 ? bpc - 10 : 0;
     uint16_t *img = alloc_dirty(n * 2), *simg[VG_CAMBI_SCALES];
-    uint8_t *flags = alloc_dirty(n), *msk = alloc_dirty(n);
+    uint8_t *msk = alloc_dirty(n);
     uint32_t *tx = NULL, *ty = NULL;
     float *cval[VG_CAMBI_SCALES];
     double scores[VG_CAMBI_SCALES];
@@ -133,7 +131,7 @@ static double replay_pass(const VgCambiParams *p, int k, const VgImage *in)
     kp.src = U64(in->data[0]);
     kp.src_pitch = in->stride[0];
     kp.dst = U64(img);
-    kp.fdst = U64(flags);
+    kp.mdst = U64(msk);
     kp.ix = U64(tx);
     kp.iy = U64(ty);
     kp.w = (int32_t)w;
@@ -143,15 +141,17 @@ static double replay_pass(const VgCambiParams *p, int k, const VgImage *in)
     kp.down = (int32_t)down;
     kp.rnd = down ? 1 << (down - 1) : 0;
     kp.dither = p->enc_bitdepth < 10;
-    replay_px(vg_cambi_prep_px, &kp);
-    kp.msrc = U64(flags);
-    kp.mdst = U64(msk);
-    replay_mask(&kp);
+    kp.dec = p->high_res ? 1 : 0;
+    if (p->high_res) {
+        w = (w + 1) >> 1;
+        h = (h + 1) >> 1;
+    }
+    replay_prep(&kp, (int)w, (int)h);
     kp.msrc = U64(msk);
     for (int sc = 0; sc < VG_CAMBI_SCALES; sc++) {
         VgCambiScale *e = &kp.scale[VG_CAMBI_SCALES - 1 - sc];
 
-        kp.dec = sc > 0 || p->high_res;
+        kp.dec = sc > 0;
         if (kp.dec) {
             w = (w + 1) >> 1;
             h = (h + 1) >> 1;
@@ -167,7 +167,7 @@ static double replay_pass(const VgCambiParams *p, int k, const VgImage *in)
         e->cval = U64(cval[sc]);
         e->w = kp.w;
         e->h = kp.h;
-        e->mshift = sc + (p->high_res ? 1 : 0);
+        e->mshift = sc;
         e->gx = (kp.w + VG_CAMBI_TILE - 1) / VG_CAMBI_TILE;
     }
     kp.n_scales = VG_CAMBI_SCALES;
@@ -185,7 +185,6 @@ static double replay_pass(const VgCambiParams *p, int k, const VgImage *in)
         free(cval[sc]);
     }
     free(img);
-    free(flags);
     free(msk);
     free(tx);
     free(ty);
