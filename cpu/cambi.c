@@ -39,6 +39,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,6 +81,7 @@ struct CambiCpu {
                         ///< either side; anti-dithering: one row
     uint16_t *none;     ///< a row of KEY_NONE, + KEY_PAD
     VgCambiPoolSeg *bins;   ///< pooling's scratch
+    uint64_t n_pooled, n_ordered;   ///< scales pooled; of them in cambi.c's order
     VgCambiHeatmaps hm;
 };
 
@@ -874,7 +876,12 @@ static void scale_avx512(CambiCpu *s, unsigned w, unsigned h, int decim,
 /* spatial_pooling(): the home's exact shortcut, else cambi.c's order */
 static double pool(CambiCpu *s, double topk, unsigned w, unsigned h)
 {
-    return vg_cambi_pool_fast(s->cval, topk, w, h, s->bins, NULL);
+    int exact;
+    const double v = vg_cambi_pool_fast(s->cval, topk, w, h, s->bins, &exact);
+
+    s->n_pooled++;
+    s->n_ordered += !exact;
+    return v;
 }
 
 /* ---- the feature ------------------------------------------------------------ */
@@ -932,6 +939,12 @@ static int cambi_init(VgFeatureCtx *fc)
 static void cambi_close(VgFeatureCtx *fc)
 {
     CambiCpu *s = fc->priv;
+
+    /* each worker's instance: a debug line */
+    if (s->n_pooled)
+        vg_log(fc->log, VG_LOG_DEBUG, "cambi: %" PRIu64 " of %" PRIu64 " scales "
+               "pooled in cambi.c's order, the others by the exact integer "
+               "sum", s->n_ordered, s->n_pooled);
 
     free(s->img);
     free(s->mask);
