@@ -51,6 +51,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -171,6 +172,29 @@ typedef struct VMAFGPUContext {
 #define OFFSET(x) offsetof(VMAFGPUContext, x)
 #define FLAGS AV_OPT_FLAG_FILTERING_PARAM | AV_OPT_FLAG_VIDEO_PARAM
 
+/* the options of vmafgpu's own that both tables have */
+#define OPT_PLOT_PATH \
+    { "plot_path", "Set the file path of an SVG chart of the per-frame model scores", \
+        OFFSET(plot_path), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS }
+#define OPTS_OWN \
+    { "backend", "Set the compute backend", \
+        OFFSET(backend), AV_OPT_TYPE_INT, { .i64 = VG_BACKEND_AUTO }, VG_BACKEND_AUTO, VG_BACKEND_CUDA, FLAGS, .unit = "backend" }, \
+        { "auto", "CUDA for CUDA frames or when a GPU is usable, else CPU", 0, AV_OPT_TYPE_CONST, { .i64 = VG_BACKEND_AUTO }, 0, 0, FLAGS, .unit = "backend" }, \
+        { "cuda", "CUDA",                                                    0, AV_OPT_TYPE_CONST, { .i64 = VG_BACKEND_CUDA }, 0, 0, FLAGS, .unit = "backend" }, \
+        { "cpu",  "CPU, bit-exact with libvmaf",                             0, AV_OPT_TYPE_CONST, { .i64 = VG_BACKEND_CPU },  0, 0, FLAGS, .unit = "backend" }, \
+    { "precision", "Set the number format of the log and of the frame metadata", \
+        OFFSET(precision), AV_OPT_TYPE_INT, { .i64 = VG_PRECISION_DEFAULT }, VG_PRECISION_DEFAULT, VG_PRECISION_MAX, FLAGS, .unit = "precision" }, \
+        { "default", "libvmaf's (%.6f)",               0, AV_OPT_TYPE_CONST, { .i64 = VG_PRECISION_DEFAULT }, 0, 0, FLAGS, .unit = "precision" }, \
+        { "max",     "full double precision (%.17g)",  0, AV_OPT_TYPE_CONST, { .i64 = VG_PRECISION_MAX },     0, 0, FLAGS, .unit = "precision" }, \
+    { "queue_size", "Set how many passed-through frames may wait for their scores", \
+        OFFSET(queue_size), AV_OPT_TYPE_INT, { .i64 = 16 }, 0, 1024, FLAGS }, \
+    { "bitdepth", "Set the significant (high) bits of the 16-bit words of p016, p216 and yuv444p16 inputs (0: all 16)", \
+        OFFSET(bitdepth), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 16, FLAGS }, \
+    { "scale", "Set the libswscale algorithm that scales a distorted input of another size to the reference's " \
+               "(CUDA frames on the GPU, to the same samples; fast_bilinear software frames only): " \
+               "none (refuse), fast_bilinear, bilinear, bicubic, neighbor, area, bicublin, gauss, sinc, lanczos, spline", \
+        OFFSET(scale_name), AV_OPT_TYPE_STRING, { .str = "none" }, 0, 0, FLAGS }
+
 static const AVOption vmafgpu_options[] = {
     { "model", "Set the models: '|'-separated libvmaf model specs (version=NAME or path=FILE, name=, disable_clip, enable_transform, <feature>.<option>=)",
         OFFSET(model_cfg), AV_OPT_TYPE_STRING, { .str = "version=vmaf_v0.6.1" }, 0, 0, FLAGS },
@@ -178,35 +202,45 @@ static const AVOption vmafgpu_options[] = {
         OFFSET(feature_cfg), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "log_path", "Set the file path of the per-frame log (\"-\" for stdout)",
         OFFSET(log_path), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
-    { "log_fmt", "Set the format of the log: xml, json, csv or sub (under libvmaf's names, another value: xml, as libvmaf)",
+    { "log_fmt", "Set the format of the log: xml, json, csv or sub",
         OFFSET(log_fmt_name), AV_OPT_TYPE_STRING, { .str = "xml" }, 0, 0, FLAGS },
-    { "plot_path", "Set the file path of an SVG chart of the per-frame model scores",
-        OFFSET(plot_path), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
-    { "pool", "Set the pooling method of the summary score: mean, harmonic_mean, min or max (under libvmaf's names, another value: mean, as libvmaf)",
+    OPT_PLOT_PATH,
+    { "pool", "Set the pooling method of the summary score: mean, harmonic_mean, min or max",
         OFFSET(pool_name), AV_OPT_TYPE_STRING, { .str = "mean" }, 0, 0, FLAGS },
     { "n_threads", "Set the number of CPU worker threads (0: compute on the filter thread; above 256: 256)",
         OFFSET(n_threads), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, INT_MAX, FLAGS },
     { "n_subsample", "Compute non-temporal features on every n-th frame only",
         OFFSET(n_subsample), AV_OPT_TYPE_INT, { .i64 = 1 }, 1, INT_MAX, FLAGS },
-    { "backend", "Set the compute backend",
-        OFFSET(backend), AV_OPT_TYPE_INT, { .i64 = VG_BACKEND_AUTO }, VG_BACKEND_AUTO, VG_BACKEND_CUDA, FLAGS, .unit = "backend" },
-        { "auto", "CUDA for CUDA frames or when a GPU is usable, else CPU", 0, AV_OPT_TYPE_CONST, { .i64 = VG_BACKEND_AUTO }, 0, 0, FLAGS, .unit = "backend" },
-        { "cuda", "CUDA",                                                    0, AV_OPT_TYPE_CONST, { .i64 = VG_BACKEND_CUDA }, 0, 0, FLAGS, .unit = "backend" },
-        { "cpu",  "CPU, bit-exact with libvmaf",                             0, AV_OPT_TYPE_CONST, { .i64 = VG_BACKEND_CPU },  0, 0, FLAGS, .unit = "backend" },
-    { "precision", "Set the number format of the log and of the frame metadata",
-        OFFSET(precision), AV_OPT_TYPE_INT, { .i64 = VG_PRECISION_DEFAULT }, VG_PRECISION_DEFAULT, VG_PRECISION_MAX, FLAGS, .unit = "precision" },
-        { "default", "libvmaf's (%.6f)",               0, AV_OPT_TYPE_CONST, { .i64 = VG_PRECISION_DEFAULT }, 0, 0, FLAGS, .unit = "precision" },
-        { "max",     "full double precision (%.17g)",  0, AV_OPT_TYPE_CONST, { .i64 = VG_PRECISION_MAX },     0, 0, FLAGS, .unit = "precision" },
-    { "queue_size", "Set how many passed-through frames may wait for their scores",
-        OFFSET(queue_size), AV_OPT_TYPE_INT, { .i64 = 16 }, 0, 1024, FLAGS },
-    { "bitdepth", "Set the significant (high) bits of the 16-bit words of p016, p216 and yuv444p16 inputs (0: all 16)",
-        OFFSET(bitdepth), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 16, FLAGS },
-    { "scale", "Set the libswscale algorithm that scales a distorted input of another size to the reference's "
-               "(CUDA frames on the GPU, to the same samples; fast_bilinear software frames only): "
-               "none (refuse), fast_bilinear, bilinear, bicubic, neighbor, area, bicublin, gauss, sinc, lanczos, spline",
-        OFFSET(scale_name), AV_OPT_TYPE_STRING, { .str = "none" }, 0, 0, FLAGS },
+    OPTS_OWN,
     { NULL }
 };
+
+#if CONFIG_VMAFGPU_LIBVMAF_FILTER || CONFIG_VMAFGPU_LIBVMAF_CUDA_FILTER
+/* Under libvmaf's names: libvmaf's options first, in the order of
+ * vf_libvmaf.c's table (FFmpeg 7.1 to 9.0), which is the order of the
+ * values given without a name (libvmaf=FILE:json is log_path=FILE:
+ * log_fmt=json), with its ranges (n_threads and n_subsample up to
+ * UINT_MAX) and meanings; then vmafgpu's own. */
+static const AVOption libvmaf_options[] = {
+    { "log_path", "Set the file path to be used to write log (\"-\": a file named -, as libvmaf)",
+        OFFSET(log_path), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "log_fmt", "Set the format of the log: xml, json, csv or sub (another value: xml, as libvmaf)",
+        OFFSET(log_fmt_name), AV_OPT_TYPE_STRING, { .str = "xml" }, 0, 0, FLAGS },
+    { "pool", "Set the pool method of the summary score: mean, harmonic_mean or min (another value, max too: mean, as libvmaf)",
+        OFFSET(pool_name), AV_OPT_TYPE_STRING, { .str = "mean" }, 0, 0, FLAGS },
+    { "n_threads", "Set the number of CPU worker threads (0: compute on the filter thread; above 256: 256)",
+        OFFSET(n_threads), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, UINT_MAX, FLAGS },
+    { "n_subsample", "Compute non-temporal features on every n-th frame only",
+        OFFSET(n_subsample), AV_OPT_TYPE_INT, { .i64 = 1 }, 1, UINT_MAX, FLAGS },
+    { "model", "Set the models: '|'-separated libvmaf model specs (version=NAME or path=FILE, name=, disable_clip=true, enable_transform=true, <feature>.<option>=)",
+        OFFSET(model_cfg), AV_OPT_TYPE_STRING, { .str = "version=vmaf_v0.6.1" }, 0, 0, FLAGS },
+    { "feature", "Set extra features: '|'-separated name=NAME:option=value lists",
+        OFFSET(feature_cfg), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    OPT_PLOT_PATH,
+    OPTS_OWN,
+    { NULL }
+};
+#endif
 
 FRAMESYNC_DEFINE_CLASS(vmafgpu, VMAFGPUContext, fs);
 /* the same filter under libvmaf's names, in a build without libvmaf
@@ -214,10 +248,10 @@ FRAMESYNC_DEFINE_CLASS(vmafgpu, VMAFGPUContext, fs);
  * drive the libvmaf filter find it; their classes are named as the
  * filters, for -h and the option errors */
 #if CONFIG_VMAFGPU_LIBVMAF_FILTER
-FRAMESYNC_DEFINE_CLASS_EXT(libvmaf, VMAFGPUContext, fs, vmafgpu_options);
+FRAMESYNC_DEFINE_CLASS_EXT(libvmaf, VMAFGPUContext, fs, libvmaf_options);
 #endif
 #if CONFIG_VMAFGPU_LIBVMAF_CUDA_FILTER
-FRAMESYNC_DEFINE_CLASS_EXT(libvmaf_cuda, VMAFGPUContext, fs, vmafgpu_options);
+FRAMESYNC_DEFINE_CLASS_EXT(libvmaf_cuda, VMAFGPUContext, fs, libvmaf_options);
 #endif
 
 /* Frames scaled without an initialised context, configured from their
@@ -594,9 +628,371 @@ static int cuda_push(AVFilterContext *ctx) { return 0; }
 static int cuda_pop(AVFilterContext *ctx)  { return 0; }
 #endif
 
+/** The filter runs under one of libvmaf's names (libvmaf, libvmaf_cuda). */
+static int is_libvmaf(const AVFilterContext *ctx)
+{
+    return strcmp(ctx->filter->name, "vmafgpu") != 0;
+}
+
+/*
+ * Under libvmaf's names, the model and feature options are read as FFmpeg's
+ * libvmaf filter reads them (vf_libvmaf.c parse_models() and
+ * parse_features(), the same in FFmpeg 7.1 to 9.0) with libvmaf v3.2.0:
+ * the value is cut at every '|', and each part is a list of key=value pairs
+ * read by av_dict_parse_string() with '=' and ':' (its escapes such as \:
+ * and its quotes; the blanks around keys and values dropped; a pair without
+ * a key, an '=' or a value refused; a later key replacing an earlier one of
+ * the same name in any case). A model takes version= (a built-in model;
+ * then path= is not read) or path=, name=, disable_clip and
+ * enable_transform (set by the value true only) and
+ * <extractor>.<option>=<value>, which sets that option of the model's
+ * features that extractor computes; a feature takes name= and its
+ * extractor's options. libvmaf ignores the other keys of a model, the
+ * options an extractor does not have and the options of an extractor that
+ * computes none of the model's features; here each is ignored with a
+ * warning. Option values are read as vmaf_feature_dictionary_set() and
+ * vmaf_option_set() read them. The library is then given each model and
+ * feature as libvmaf took it, in its own syntax, which has no escapes: a
+ * value with a ':' is refused.
+ */
+
+/**
+ * libvmaf v3.2.0's feature extractors (feature_extractor_list of a build
+ * with float features and CUDA) and their options, each <type>:<name> with
+ * the type b(ool), i(nt), d(ouble) or s(tring); ours: the extractor of
+ * the same outputs here (NULL for null, which computes nothing).
+ */
+static const struct {
+    const char *name, *ours, *opts;
+} libvmaf_fex[] = {
+    { "float_psnr",     "float_psnr",     "" },
+    { "float_ansnr",    "float_ansnr",    "" },
+    { "float_adm",      "float_adm",      "b:debug d:adm_enhn_gain_limit "
+      "d:adm_norm_view_dist d:adm_noise_weight d:adm_csf_scale "
+      "d:adm_csf_diag_scale i:adm_ref_display_height i:adm_csf_mode "
+      "i:adm_bypass_cm b:adm_adm3_apply_hm d:adm_p_norm d:adm_dlm_weight "
+      "d:adm_min_val d:adm_f1s0 d:adm_f1s1 d:adm_f1s2 d:adm_f1s3 d:adm_f2s0 "
+      "d:adm_f2s1 d:adm_f2s2 d:adm_f2s3 i:adm_skip_aim_scale b:adm_skip_scale0" },
+    { "float_vif",      "float_vif",      "b:debug d:vif_enhn_gain_limit "
+      "d:vif_kernelscale d:vif_prescale d:vif_scale1_min_val "
+      "d:vif_scale2_min_val d:vif_scale3_min_val s:vif_prescale_method "
+      "d:vif_sigma_nsq b:vif_skip_scale0" },
+    { "float_motion",   "float_motion",   "b:debug b:motion_force_zero "
+      "d:motion_fps_weight d:motion_blend_factor d:motion_blend_offset "
+      "b:motion_add_scale1 i:motion_filter_size b:motion_add_uv "
+      "d:motion_max_val" },
+    { "float_moment",   "float_moment",   "" },
+    { "speed_chroma",   "speed_chroma",   "d:speed_kernelscale d:speed_prescale "
+      "s:speed_prescale_method d:speed_sigma_nn d:speed_nn_floor "
+      "d:speed_max_val i:speed_weight_var_mode" },
+    { "speed_temporal", "speed_temporal", "d:speed_kernelscale d:speed_prescale "
+      "s:speed_prescale_method d:speed_sigma_nn d:speed_nn_floor "
+      "d:speed_max_val b:speed_use_ref_diff" },
+    { "float_ms_ssim",  "float_ms_ssim",  "b:enable_lcs b:enable_db b:clip_db" },
+    { "float_ssim",     "float_ssim",     "b:enable_lcs b:enable_db b:clip_db i:scale" },
+    { "ciede",          "ciede",          "" },
+    { "psnr",           "psnr",           "b:enable_chroma b:enable_mse "
+      "b:enable_apsnr b:reduced_hbd_peak d:min_sse" },
+    { "psnr_hvs",       "psnr_hvs",       "" },
+    { "adm",            "adm",            "b:debug d:adm_csf_scale "
+      "d:adm_csf_diag_scale d:adm_dlm_weight d:adm_enhn_gain_limit "
+      "d:adm_norm_view_dist i:adm_ref_display_height i:adm_csf_mode "
+      "d:adm_noise_weight b:adm_skip_aim b:adm_skip_scale0 d:adm_min_val" },
+    { "motion",         "motion",         "b:motion_force_zero "
+      "d:motion_blend_factor d:motion_blend_offset d:motion_fps_weight "
+      "d:motion_max_val b:motion_five_frame_window b:motion_moving_average "
+      "b:debug" },
+    { "vif",            "vif",            "b:debug d:vif_enhn_gain_limit b:vif_skip_scale0" },
+    { "cambi",          "cambi",          "d:cambi_max_val i:enc_width "
+      "i:enc_height i:enc_bitdepth i:src_width i:src_height i:window_size "
+      "d:topk d:cambi_topk d:tvi_threshold d:cambi_vis_lum_threshold "
+      "i:max_log_contrast s:heatmaps_path b:full_ref s:eotf s:cambi_eotf "
+      "i:cambi_high_res_speedup" },
+    /* libvmaf's CUDA extractors: the outputs of the CPU ones, fewer options */
+    { "adm_cuda",       "adm",            "b:debug d:adm_enhn_gain_limit "
+      "d:adm_norm_view_dist i:adm_ref_display_height" },
+    { "vif_cuda",       "vif",            "b:debug d:vif_enhn_gain_limit" },
+    { "motion_cuda",    "motion",         "b:debug b:motion_force_zero" },
+    { "null",           NULL,             "" },
+};
+
+static int libvmaf_fex_find(const char *name)
+{
+    for (int i = 0; i < FF_ARRAY_ELEMS(libvmaf_fex); i++)
+        if (!strcmp(libvmaf_fex[i].name, name))
+            return i;
+    return -1;
+}
+
+/** @return the type of option opt of libvmaf_fex[fex], 0 if it has none */
+static char libvmaf_opt_type(int fex, const char *opt)
+{
+    const size_t len = strlen(opt);
+    const char *p = libvmaf_fex[fex].opts;
+
+    while (*p) {
+        if (len && !strncmp(p + 2, opt, len) && (!p[2 + len] || p[2 + len] == ' '))
+            return p[0];
+        p += strcspn(p, " ");
+        p += *p == ' ';
+    }
+    return 0;
+}
+
+/**
+ * Append option opt=val of libvmaf_fex[fex] to out (':'-separated, the key
+ * prefixed by "prefix." if prefix is set) as libvmaf reads it:
+ * vmaf_feature_dictionary_set() stores a value that reads whole as a float
+ * as "%g" of that float, and vmaf_option_set() reads an int with atoi(), a
+ * double with atof() (a value reading 0 not starting with '0' is refused
+ * by both), a bool as true or false. The value appended is one the library
+ * reads the same way. An option the extractor does not have is left out,
+ * with a warning: libvmaf ignores it.
+ * @return 0, or AVERROR(EINVAL) (logged)
+ */
+static int libvmaf_option(AVFilterContext *ctx, const char *where, int fex,
+                          const char *prefix, const char *opt,
+                          const char *val, AVBPrint *out)
+{
+    const char type = libvmaf_opt_type(fex, opt);
+    char norm[64], num[64];
+    const char *v = val;
+    float f;
+    char c;
+    const int numeric = sscanf(val, "%f %c", &f, &c) == 1;
+
+    if (!type) {
+        av_log(ctx, AV_LOG_WARNING, "%s: libvmaf's %s extractor has no option "
+               "'%s'; '%s%s%s=%s' ignored, as libvmaf's filter ignores it\n",
+               where, libvmaf_fex[fex].name, opt, prefix ? prefix : "",
+               prefix ? "." : "", opt, val);
+        return 0;
+    }
+    if (numeric) {
+        snprintf(norm, sizeof(norm), "%g", (double)strtof(val, NULL));
+        v = norm;
+    }
+    if (type == 'i') {
+        const int n = (int)strtol(v, NULL, 10); /* glibc's atoi() */
+
+        if (n || v[0] == '0') {
+            snprintf(num, sizeof(num), "%d", n);
+            if (strcmp(num, v))
+                av_log(ctx, AV_LOG_WARNING, "%s: %s=%s is read as %d, as "
+                       "libvmaf reads it (atoi)\n", where, opt, val, n);
+            v = num;
+        }
+    } else if (type == 'd' && !numeric) {
+        const double n = atof(v);
+
+        if (n || v[0] == '0') {
+            /* a number followed by something else: libvmaf reads the
+             * number, exactly; the library a float's "%g" of it */
+            snprintf(num, sizeof(num), "%.17g", n);
+            snprintf(norm, sizeof(norm), "%g", (double)strtof(num, NULL));
+            if (atof(norm) != n) {
+                av_log(ctx, AV_LOG_ERROR, "%s: libvmaf reads %s=%s as %s (atof, "
+                       "up to the end of the number), a value vmafgpu reads "
+                       "as %s; give the number alone\n", where, opt, val, num,
+                       norm);
+                return AVERROR(EINVAL);
+            }
+            av_log(ctx, AV_LOG_WARNING, "%s: %s=%s is read as %s, as libvmaf "
+                   "reads it (atof)\n", where, opt, val, norm);
+            v = norm;
+        }
+    }
+    if (strchr(v, ':')) {
+        av_log(ctx, AV_LOG_ERROR, "%s: the value of %s, '%s', has a ':', which "
+               "vmafgpu's option lists cannot carry (libvmaf's filter takes it, "
+               "escaped as \\:); refused\n", where, opt, v);
+        return AVERROR(EINVAL);
+    }
+    av_bprintf(out, "%s%s%s%s=%s", out->len ? ":" : "", prefix ? prefix : "",
+               prefix ? "." : "", opt, v);
+    return 0;
+}
+
+/**
+ * The models of the model option under libvmaf's names, read as libvmaf's
+ * filter reads them (above), each given to the library as a specification
+ * of its own syntax.
+ */
+static int use_models_libvmaf(AVFilterContext *ctx)
+{
+    VMAFGPUContext *s = ctx->priv;
+    char *cfg = NULL, *seg, *saveptr = NULL, *key = NULL;
+    char *names[VG_MAX_MODELS] = { NULL };
+    unsigned n_names = 0;
+    AVDictionary *dict = NULL;
+    AVBPrint spec;
+    int ret = 0;
+
+    av_bprint_init(&spec, 0, AV_BPRINT_SIZE_UNLIMITED);
+    if (!(cfg = av_strdup(s->model_cfg))) {
+        ret = AVERROR(ENOMEM);
+        goto end;
+    }
+    for (seg = av_strtok(cfg, "|", &saveptr); seg;
+         seg = av_strtok(NULL, "|", &saveptr)) {
+        const AVDictionaryEntry *e = NULL;
+        const char *version = NULL, *path = NULL, *name = NULL, *bad = NULL;
+        int clip = 0, transform = 0;
+        char where[96];
+
+        snprintf(where, sizeof(where), "Model '%.60s%s'", seg,
+                 strlen(seg) > 60 ? "..." : "");
+        av_dict_free(&dict);
+        av_bprint_clear(&spec);
+        if ((ret = av_dict_parse_string(&dict, seg, "=", ":", 0)) < 0) {
+            av_log(ctx, AV_LOG_ERROR, "Could not parse model '%s': it must be "
+                   "':'-separated key=value pairs, each with a value, as "
+                   "libvmaf's filter requires too\n", seg);
+            goto end;
+        }
+        while ((e = av_dict_iterate(dict, e))) {
+            if (!strcmp(e->key, "disable_clip") ||
+                !strcmp(e->key, "enable_transform")) {
+                const int on = !strcmp(e->value, "true");
+
+                if (!on && strcmp(e->value, "false"))
+                    av_log(ctx, AV_LOG_WARNING, "%s: %s=%s leaves the flag "
+                           "unset, as libvmaf's filter does: it sets it for "
+                           "the value true only\n", where, e->key, e->value);
+                if (e->key[0] == 'd')
+                    clip = on;
+                else
+                    transform = on;
+            } else if (!strcmp(e->key, "name")) {
+                name = e->value;
+            } else if (!strcmp(e->key, "version")) {
+                version = e->value;
+            } else if (!strcmp(e->key, "path")) {
+                path = e->value;
+            } else if (!strchr(e->key, '.')) {
+                av_log(ctx, AV_LOG_WARNING, "%s: unknown key '%s' ignored, as "
+                       "libvmaf's filter ignores it (it reads version, path, "
+                       "name, disable_clip, enable_transform and "
+                       "<extractor>.<option>)\n", where, e->key);
+            }
+        }
+        if (!version && !path) {
+            av_log(ctx, AV_LOG_ERROR, "%s has neither version= nor path=: "
+                   "libvmaf's filter loads no model from it, logs an error and "
+                   "runs on without scoring any model (an undefined VMAF score, "
+                   "no log); refused\n", where);
+            ret = AVERROR(EINVAL);
+            goto end;
+        }
+        if (version && path)
+            av_log(ctx, AV_LOG_WARNING, "%s: path=%s ignored: with version=, "
+                   "libvmaf's filter loads the built-in model and reads no "
+                   "path\n", where, path);
+        if (version && strchr(version, ':')) {
+            av_log(ctx, AV_LOG_ERROR, "%s: no built-in model is named '%s' "
+                   "(libvmaf's filter fails on it too)\n", where, version);
+            ret = AVERROR(EINVAL);
+            goto end;
+        }
+        bad = !version && strchr(path, ':') ? "path" :
+              name && strchr(name, ':') ? "name" : NULL;
+        if (bad) {
+            av_log(ctx, AV_LOG_ERROR, "%s: the %s has a ':', which vmafgpu's "
+                   "model specifications cannot carry (libvmaf's filter takes "
+                   "it, escaped as \\:); refused%s\n", where, bad,
+                   *bad == 'p' ? ": link or copy the file to a path without one" : "");
+            ret = AVERROR(EINVAL);
+            goto end;
+        }
+        av_bprintf(&spec, "%s=%s", version ? "version" : "path",
+                   version ? version : path);
+        if (name)
+            av_bprintf(&spec, ":name=%s", name);
+        if (clip)
+            av_bprintf(&spec, ":disable_clip=true");
+        if (transform)
+            av_bprintf(&spec, ":enable_transform=true");
+
+        /* <extractor>.<option>: the extractor's name ends at the first '.'
+         * (after any leading ones), the option is the rest (av_strtok()) */
+        e = NULL;
+        while ((e = av_dict_iterate(dict, e))) {
+            char *fex_name, *opt = NULL;
+            int fex;
+
+            if (!strchr(e->key, '.'))
+                continue;
+            av_freep(&key);
+            if (!(key = av_strdup(e->key))) {
+                ret = AVERROR(ENOMEM);
+                goto end;
+            }
+            if (!(fex_name = av_strtok(key, ".", &opt))) {
+                av_log(ctx, AV_LOG_ERROR, "%s: key '%s' names no extractor; "
+                       "libvmaf's filter fails on it too (could not overload "
+                       "feature)\n", where, e->key);
+                ret = AVERROR(EINVAL);
+                goto end;
+            }
+            fex = libvmaf_fex_find(fex_name);
+            if (fex < 0 || !libvmaf_fex[fex].ours ||
+                strcmp(libvmaf_fex[fex].ours, fex_name)) {
+                av_log(ctx, AV_LOG_WARNING, "%s: '%s' ignored, as libvmaf's "
+                       "filter ignores it: no model feature is computed by a "
+                       "libvmaf extractor named '%s'\n", where, e->key,
+                       fex_name);
+                continue;
+            }
+            if ((ret = libvmaf_option(ctx, where, fex, fex_name, opt, e->value,
+                                      &spec)) < 0)
+                goto end;
+        }
+        if (!av_bprint_is_complete(&spec)) {
+            ret = AVERROR(ENOMEM);
+            goto end;
+        }
+
+        if (!name)
+            name = "vmaf";
+        for (unsigned i = 0; i < n_names; i++) {
+            if (!strcmp(names[i], name)) {
+                av_log(ctx, AV_LOG_ERROR, "Models %u and %u are both named "
+                       "'%s': libvmaf's filter would score the first one only "
+                       "and print its score for both; give one another name "
+                       "with name=\n", i + 1, n_names + 1, name);
+                ret = AVERROR(EINVAL);
+                goto end;
+            }
+        }
+        if (n_names < FF_ARRAY_ELEMS(names) &&
+            !(names[n_names++] = av_strdup(name))) {
+            ret = AVERROR(ENOMEM);
+            goto end;
+        }
+        if (strcmp(spec.str, seg))
+            av_log(ctx, AV_LOG_VERBOSE, "Model '%s' as libvmaf's filter reads "
+                   "it: '%s'\n", seg, spec.str);
+        if ((ret = vg_use_model(s->vg, spec.str)) < 0) {
+            av_log(ctx, AV_LOG_ERROR, "Could not load model '%s': %s\n", seg,
+                   av_err2str(ret));
+            goto end;
+        }
+    }
+
+end:
+    for (unsigned i = 0; i < n_names; i++)
+        av_free(names[i]);
+    av_dict_free(&dict);
+    av_bprint_finalize(&spec, NULL);
+    av_free(key);
+    av_free(cfg);
+    return ret;
+}
+
 /**
  * Add the models of the model option: '|'-separated libvmaf model specs
- * whose ':'-separated keys the library parses (libvmaf filter syntax).
+ * whose ':'-separated keys the library parses (libvmaf filter syntax);
+ * under libvmaf's names, read as libvmaf's filter reads them.
  */
 static int use_models(AVFilterContext *ctx)
 {
@@ -606,6 +1002,8 @@ static int use_models(AVFilterContext *ctx)
 
     if (!s->model_cfg || !*s->model_cfg)
         return 0;
+    if (is_libvmaf(ctx))
+        return use_models_libvmaf(ctx);
     cfg = av_strdup(s->model_cfg);
     if (!cfg)
         return AVERROR(ENOMEM);
@@ -627,7 +1025,10 @@ fail:
 
 /**
  * Add the features of the feature option: '|'-separated lists of
- * ':'-separated key=value pairs, one of which is name=.
+ * ':'-separated key=value pairs, one of which is name=. Under libvmaf's
+ * names, the options of libvmaf's extractors are read as libvmaf reads
+ * them (libvmaf_option()); its null extractor is left out, and its CUDA
+ * extractors are computed by the CPU ones of the same outputs.
  */
 static int use_features(AVFilterContext *ctx)
 {
@@ -650,6 +1051,8 @@ static int use_features(AVFilterContext *ctx)
          spec = av_strtok(NULL, "|", &saveptr)) {
         const AVDictionaryEntry *e = NULL;
         const char *name = NULL;
+        char where[96];
+        int fex = -1;
 
         av_dict_free(&dict);
         av_bprint_clear(&opts);
@@ -659,9 +1062,35 @@ static int use_features(AVFilterContext *ctx)
                    "expected name=NAME[:option=value...]\n", spec);
             goto fail;
         }
-        while ((e = av_dict_iterate(dict, e))) {
-            if (!strcmp(e->key, "name")) {
+        while ((e = av_dict_iterate(dict, e)))
+            if (!strcmp(e->key, "name"))
                 name = e->value;
+        if (!name) {
+            av_log(ctx, AV_LOG_ERROR, "Feature '%s' has no name=\n", spec);
+            ret = AVERROR(EINVAL);
+            goto fail;
+        }
+        if (is_libvmaf(ctx) && (fex = libvmaf_fex_find(name)) >= 0) {
+            if (!libvmaf_fex[fex].ours) {
+                av_log(ctx, AV_LOG_VERBOSE, "Feature '%s': libvmaf's %s "
+                       "extractor computes nothing; left out\n", spec, name);
+                continue;
+            }
+            if (strcmp(libvmaf_fex[fex].ours, name))
+                av_log(ctx, AV_LOG_VERBOSE, "Feature '%s': computed by %s, "
+                       "the extractor of the same outputs\n", spec,
+                       libvmaf_fex[fex].ours);
+        }
+        snprintf(where, sizeof(where), "Feature '%.60s%s'", spec,
+                 strlen(spec) > 60 ? "..." : "");
+        e = NULL;
+        while ((e = av_dict_iterate(dict, e))) {
+            if (!strcmp(e->key, "name"))
+                continue;
+            if (fex >= 0) {
+                if ((ret = libvmaf_option(ctx, where, fex, NULL, e->key,
+                                          e->value, &opts)) < 0)
+                    goto fail;
                 continue;
             }
             av_bprintf(&opts, "%s%s=%s", opts.len ? ":" : "", e->key, e->value);
@@ -670,12 +1099,8 @@ static int use_features(AVFilterContext *ctx)
             ret = AVERROR(ENOMEM);
             goto fail;
         }
-        if (!name) {
-            av_log(ctx, AV_LOG_ERROR, "Feature '%s' has no name=\n", spec);
-            ret = AVERROR(EINVAL);
-            goto fail;
-        }
-        ret = vg_use_feature(s->vg, name, opts.str);
+        ret = vg_use_feature(s->vg, fex >= 0 ? libvmaf_fex[fex].ours : name,
+                             opts.str);
         if (ret < 0) {
             av_log(ctx, AV_LOG_ERROR, "Could not use feature '%s' with "
                    "options '%s': %s\n", name, opts.str, av_err2str(ret));
@@ -1025,17 +1450,19 @@ static int init_library(AVFilterContext *ctx)
     VgConfig cfg;
     int ret, err;
 
-    /* libvmaf takes any thread count (tools pass the processor count) */
-    if (s->n_threads > VG_MAX_THREADS) {
-        av_log(ctx, AV_LOG_WARNING, "n_threads=%d is more host threads than "
+    /* libvmaf takes any thread count (tools pass the processor count), up
+     * to UINT_MAX under its names: the option's int holds it as unsigned,
+     * as in libvmaf's filter */
+    if ((unsigned)s->n_threads > VG_MAX_THREADS) {
+        av_log(ctx, AV_LOG_WARNING, "n_threads=%u is more host threads than "
                "vmafgpu runs; using %d (the scores do not depend on it)\n",
-               s->n_threads, VG_MAX_THREADS);
+               (unsigned)s->n_threads, VG_MAX_THREADS);
         s->n_threads = VG_MAX_THREADS;
     }
     cfg = (VgConfig) {
         .backend     = s->backend,
         .n_threads   = s->n_threads,
-        .n_subsample = s->n_subsample,
+        .n_subsample = (unsigned)s->n_subsample,
         .log_level   = log_level(),
         .log_cb      = log_callback,
         .log_opaque  = ctx,
@@ -1604,8 +2031,10 @@ static int check_output_path(AVFilterContext *ctx, const char *opt,
         }
         err = AVERROR(errno);
     }
-    av_log(ctx, AV_LOG_ERROR, "Cannot write the %s file '%s': %s\n", opt, path,
-           av_err2str(err));
+    av_log(ctx, AV_LOG_ERROR, "Cannot write the %s file '%s': %s%s\n", opt, path,
+           av_err2str(err), is_libvmaf(ctx) && !strcmp(opt, "log_path") ?
+           " (libvmaf's filter would find it out at the end, after scoring "
+           "every frame, and exit 0 without a log; refused before scoring)" : "");
     return err;
 }
 
@@ -1622,8 +2051,9 @@ static void remove_unwritten(const char *path, int created)
 /**
  * log_fmt and pool. Under libvmaf's names, as libvmaf's filter takes them:
  * any string, a value it does not know meaning XML and the mean, with a
- * warning, and one where our meaning differs from its (pool=max, which it
- * pools by the mean). Under our own name, such values are refused.
+ * warning, pool=max too (libvmaf knows no max: the mean, with a warning
+ * that vmafgpu's max differs); and log_path=- a file named -. Under our
+ * own name, such log_fmt and pool values are refused.
  */
 static int parse_names(AVFilterContext *ctx)
 {
@@ -1663,9 +2093,22 @@ static int parse_names(AVFilterContext *ctx)
         av_log(ctx, AV_LOG_WARNING, "pool '%s' is none of mean, harmonic_mean, "
                "min and max: pooling by the mean, as libvmaf's filter does\n",
                pool);
-    else if (s->pool == VG_POOL_MAX && !own)
+    else if (s->pool == VG_POOL_MAX && !own) {
         av_log(ctx, AV_LOG_WARNING, "pool=max: libvmaf's filter knows no max "
-               "and pools by the mean; this one prints the maximum\n");
+               "and pools by the mean; so does this one under libvmaf's name "
+               "(vmafgpu's pool=max prints the maximum)\n");
+        s->pool = VG_POOL_MEAN;
+    }
+    /* libvmaf's filter opens the log by its name (vmaf_write_output()):
+     * "-" is a file of that name, not the standard output */
+    if (!own && s->log_path && !strcmp(s->log_path, "-")) {
+        char *path = av_strdup("./-");
+
+        if (!path)
+            return AVERROR(ENOMEM);
+        av_free(s->log_path);
+        s->log_path = path;
+    }
     return 0;
 }
 

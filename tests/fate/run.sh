@@ -23,7 +23,15 @@
 #    ts_sync_mode=nearest gives the golden, a short reference warns that
 #    its last frame repeats;
 #  - under the libvmaf name, a log_fmt or pool value libvmaf's filter does
-#    not know is taken as it takes it (XML, the mean), with a warning;
+#    not know (pool=max too) is taken as it takes it (XML, the mean), with a
+#    warning;
+#  - under the libvmaf name, the options are read as libvmaf's filter reads
+#    them: values without a name in its option order, model and feature
+#    strings as av_dict_parse_string() reads them, what libvmaf ignores
+#    ignored with a warning, option values read as libvmaf reads them,
+#    n_threads and n_subsample up to UINT_MAX, log_path=- a file; what it
+#    takes and vmafgpu cannot is refused with a message naming libvmaf's
+#    behaviour;
 #  - scale=bicubic, bilinear, lanczos score a 540p rendition (and odd and
 #    10-bit 4:2:2 sizes) as the scale filter with the same algorithm and
 #    accurate_rnd+bitexact in front does; scale with equal sizes is a no-op;
@@ -404,6 +412,125 @@ else
     fail "libvmaf name $p: Av1an's target-quality graph failed or differs" "$w/tool6.out" "$w/tool6.src" "$w/tool6.cmp"
 fi
 
+# ---- libvmaf's option grammar: under libvmaf's names the options are read
+# as vf_libvmaf.c (FFmpeg 7.1 to 9.0) with libvmaf v3.2.0 reads them;
+# what libvmaf ignores is ignored with a warning, what it takes but
+# vmafgpu cannot is refused with a message naming libvmaf's behaviour ------
+p=r640x360_444p8
+inputs $p && golden_of $p
+# values without a name: libvmaf's option order (log_path, log_fmt, pool,
+# n_threads, n_subsample, model, feature), not vmafgpu's
+# shellcheck disable=SC2086
+if ff $dis_in $ref_in -lavfi "[0:v][1:v]libvmaf=$w/lv-pos.json:json:precision=max" \
+        -f null - > "$w/lv-pos.out" 2>&1 &&
+   "$cmp" "$gold" "$w/lv-pos.json" vmaf > "$w/lv-pos.cmp" 2>&1; then
+    pass "libvmaf grammar $p: libvmaf=FILE:json is log_path=FILE:log_fmt=json, $(tail -n 1 "$w/lv-pos.cmp")"
+else
+    fail "libvmaf grammar $p: values without a name not taken in libvmaf's option order" "$w/lv-pos.out" "$w/lv-pos.cmp"
+fi
+# a model spelled as av_dict_parse_string() reads it (blanks around keys and
+# values, an escaped character), with what libvmaf's filter ignores: an
+# unknown key, path= beside version=, enable_transform=1 (only true sets
+# it), an option name with a second '.', an extractor that computes no
+# model feature (libvmaf matches the CPU extractors): the golden's vmaf
+m='version = vmaf_v0.6.1 \: name = v\\maf \: path = /nonexistent/x.json \: enable_transform = 1 \: foo = bar \: vif.vif_enhn_gain_limit.x = 1.0 \: adm_cuda.adm_enhn_gain_limit = 1.2'
+# shellcheck disable=SC2086
+if ff $dis_in $ref_in -lavfi "[0:v][1:v]libvmaf=model='$m':log_fmt=json:log_path=$w/lv-model.json:precision=max" \
+        -f null - > "$w/lv-model.out" 2>&1 &&
+   "$cmp" "$gold" "$w/lv-model.json" vmaf > "$w/lv-model.cmp" 2>&1 &&
+   grep -q "unknown key 'foo' ignored, as libvmaf's filter ignores it" "$w/lv-model.out" &&
+   grep -q "path=/nonexistent/x.json ignored: with version=, libvmaf's filter loads the built-in model" "$w/lv-model.out" &&
+   grep -q "enable_transform=1 leaves the flag unset, as libvmaf's filter does: it sets it for the value true only" "$w/lv-model.out" &&
+   grep -q "libvmaf's vif extractor has no option 'vif_enhn_gain_limit.x'; 'vif.vif_enhn_gain_limit.x=1.0' ignored" "$w/lv-model.out" &&
+   grep -q "'adm_cuda.adm_enhn_gain_limit' ignored, as libvmaf's filter ignores it" "$w/lv-model.out"; then
+    pass "libvmaf grammar $p: blanks, escapes and what libvmaf ignores in a model (unknown key, path beside version, enable_transform=1, option a.b, adm_cuda.x), with warnings, $(tail -n 1 "$w/lv-model.cmp")"
+else
+    fail "libvmaf grammar $p: the model spelled as libvmaf reads it refused or differs" "$w/lv-model.out" "$w/lv-model.cmp"
+fi
+# <extractor>.<option> overloads with numbers libvmaf normalises (1.00,
+# 1e0): vmaf_4k_v0.6.1 with both enhancement gain limits at 1 is
+# vmaf_4k_v0.6.1neg
+# shellcheck disable=SC2086
+if ff $dis_in $ref_in -lavfi "[0:v][1:v]libvmaf=model='version=vmaf_4k_v0.6.1\\:vif.vif_enhn_gain_limit=1.00\\:adm.adm_enhn_gain_limit=1e0':log_fmt=json:log_path=$w/lv-ovl.json:precision=max" \
+        -f null - > "$w/lv-ovl.out" 2>&1 &&
+   "$cmp" "$golden/hp/${p}__vmaf_4k_v0.6.1neg.json" "$w/lv-ovl.json" vmaf integer_vif_scale0_egl_1 integer_adm2_egl_1 > "$w/lv-ovl.cmp" 2>&1; then
+    pass "libvmaf grammar $p: vmaf_4k_v0.6.1 with vif.vif_enhn_gain_limit=1.00:adm.adm_enhn_gain_limit=1e0 is vmaf_4k_v0.6.1neg, $(tail -n 1 "$w/lv-ovl.cmp")"
+else
+    fail "libvmaf grammar $p: the overloaded model differs from vmaf_4k_v0.6.1neg" "$w/lv-ovl.out" "$w/lv-ovl.cmp"
+fi
+# features as libvmaf reads them: options their extractor does not have
+# ignored, the null extractor (nothing), vif_cuda (vif's outputs, without
+# vif_skip_scale0, which it does not have), an int read by atoi (65.4:
+# cambi's default 65) and a double by atof (0.6x: its default 0.6)
+f='name=psnr\:enable_chorma=false|name=null|name=vif_cuda\:vif_skip_scale0=true|name=cambi\:window_size=65.4\:topk=0.6x|name=float_ssim\:foo=1'
+# shellcheck disable=SC2086
+if ff $dis_in $ref_in -lavfi "[0:v][1:v]libvmaf=feature='$f':log_fmt=json:log_path=$w/lv-feat.json:precision=max" \
+        -f null - > "$w/lv-feat.out" 2>&1 &&
+   "$cmp" "$gold" "$w/lv-feat.json" vmaf psnr_y psnr_cb psnr_cr integer_vif_scale0 cambi float_ssim > "$w/lv-feat.cmp" 2>&1 &&
+   grep -q "libvmaf's psnr extractor has no option 'enable_chorma'; 'enable_chorma=false' ignored" "$w/lv-feat.out" &&
+   grep -q "libvmaf's vif_cuda extractor has no option 'vif_skip_scale0'" "$w/lv-feat.out" &&
+   grep -q "window_size=65.4 is read as 65, as libvmaf reads it (atoi)" "$w/lv-feat.out" &&
+   grep -q "topk=0.6x is read as 0.6, as libvmaf reads it (atof)" "$w/lv-feat.out" &&
+   grep -q "libvmaf's float_ssim extractor has no option 'foo'" "$w/lv-feat.out"; then
+    pass "libvmaf grammar $p: features as libvmaf reads them (unknown options, null, vif_cuda, atoi/atof values), $(tail -n 1 "$w/lv-feat.cmp")"
+else
+    fail "libvmaf grammar $p: the features as libvmaf reads them refused or differ" "$w/lv-feat.out" "$w/lv-feat.cmp"
+fi
+# n_threads and n_subsample up to UINT_MAX, as libvmaf's filter takes
+# them: 4294967295 scores frame 0 only, as n_subsample=10 does on 10 frames
+# shellcheck disable=SC2086
+if ff $dis_in $ref_in -lavfi "[0:v][1:v]libvmaf=n_subsample=4294967295:n_threads=4294967295" \
+        -f null - > "$w/lv-umax.out" 2>&1 &&
+   ff $dis_in $ref_in -lavfi "[0:v][1:v]libvmaf=n_subsample=10" -f null - > "$w/lv-sub10.out" 2>&1 &&
+   grep -q "n_threads=4294967295 is more host threads than vmafgpu runs; using 256" "$w/lv-umax.out" &&
+   [ -n "$(grep -o "VMAF score: .*" "$w/lv-sub10.out")" ] &&
+   [ "$(grep -o "VMAF score: .*" "$w/lv-umax.out")" = "$(grep -o "VMAF score: .*" "$w/lv-sub10.out")" ]; then
+    pass "libvmaf grammar $p: n_subsample=4294967295 scores as n_subsample=10, n_threads=4294967295 runs 256 threads with a warning"
+else
+    fail "libvmaf grammar $p: n_threads or n_subsample above INT_MAX refused or different" "$w/lv-umax.out" "$w/lv-sub10.out"
+fi
+# log_path=-: libvmaf's filter writes a file named - (run in $w, with
+# ffmpeg's absolute path)
+rm -f "$w/-"
+ffabs=$(cd "$(dirname "$ffmpeg")" && pwd)/$(basename "$ffmpeg")
+# shellcheck disable=SC2086
+if (cd "$w" && ffmpeg=$ffabs && ff $dis_in $ref_in -lavfi "[0:v][1:v]libvmaf=log_path=-:log_fmt=json" \
+        -f null - > "$w/lv-dash.out" 2>&1) &&
+   grep -q '"vmaf"' "$w/-" && ! grep -q '"vmaf"' "$w/lv-dash.out"; then
+    pass "libvmaf grammar $p: log_path=- writes a file named -, as libvmaf's filter does"
+else
+    fail "libvmaf grammar $p: log_path=- wrote no file named -" "$w/lv-dash.out"
+fi
+rm -f "$w/-"
+# what libvmaf takes but vmafgpu refuses: the message names libvmaf's
+# behaviour and the reason
+# lv_refused NAME TAG REGEX FILTER-OPTIONS
+lv_refused() {
+    # shellcheck disable=SC2086
+    if ff $dis_in $ref_in -lavfi "[0:v][1:v]libvmaf=$4" -f null - > "$w/$2.out" 2>&1; then
+        fail "libvmaf grammar $1: ffmpeg succeeded" "$w/$2.out"
+    elif grep -E -q -- "$3" "$w/$2.out"; then
+        pass "libvmaf grammar $1: $(grep -E -m 1 -- "$3" "$w/$2.out" | sed 's/^\[[^]]*\] //')"
+    else
+        fail "libvmaf grammar $1: no message matching '$3'" "$w/$2.out"
+    fi
+}
+lv_refused "two models named vmaf" lv-dup \
+    "Models 1 and 2 are both named 'vmaf': libvmaf's filter would score the first one only and print its score for both" \
+    "model=version=vmaf_v0.6.1|version=vmaf_v0.6.1neg"
+lv_refused "a model without version= or path=" lv-nover \
+    "Model 'Version=vmaf_v0.6.1' has neither version= nor path=: libvmaf's filter loads no model from it" \
+    "model=Version=vmaf_v0.6.1"
+# (a level of escapes for the filter graph: the model option reads
+# path=/nonexistent/a\:b.json, libvmaf's path /nonexistent/a:b.json)
+c='path=/nonexistent/a\\\:b.json'
+lv_refused "a model path with a ':'" lv-colon \
+    "the path has a ':', which vmafgpu's model specifications cannot carry \(libvmaf's filter takes it, escaped as .:\); refused: link or copy the file to a path without one" \
+    "model='$c'"
+lv_refused "a log_path that cannot be written" lv-logpath \
+    "Cannot write the log_path file '/nonexistent/vmafgpu/log.xml': No such file or directory \(libvmaf's filter would find it out at the end, after scoring every frame, and exit 0 without a log" \
+    "log_path=/nonexistent/vmafgpu/log.xml"
+
 # ---- the output stops first (-frames:v): the log and the summary cover
 # exactly the frames passed on, on every run, whatever the timing ----------
 if [ -n "$model_opt" ]; then
@@ -575,7 +702,7 @@ fi
 
 # ---- option values as libvmaf's filter takes them: a log_fmt it does not
 # know writes XML, a pool it does not know pools by the mean, each with a
-# warning; pool=max under libvmaf's name warns that libvmaf means the mean -
+# warning; pool=max under libvmaf's name pools by the mean too, as there --
 p=p720_10
 inputs $p
 if ff -i "$corpus/$dis" -i "$corpus/$ref" \
@@ -592,10 +719,11 @@ else
 fi
 if ff -i "$corpus/$dis" -i "$corpus/$ref" -lavfi "[0:v][1:v]libvmaf=pool=max" \
        -f null - > "$w/poolmax.out" 2>&1 &&
-   grep -q "pool=max: libvmaf's filter knows no max and pools by the mean" "$w/poolmax.out"; then
-    pass "option values: pool=max under libvmaf's name warns that libvmaf pools by the mean"
+   grep -q "pool=max: libvmaf's filter knows no max and pools by the mean; so does this one under libvmaf's name" "$w/poolmax.out" &&
+   [ "$(grep -o "VMAF score: .*" "$w/poolmax.out")" = "$(grep -o "VMAF score: .*" "$w/pair-mp4.out")" ]; then
+    pass "option values: pool=max under libvmaf's name pools by the mean, as libvmaf's filter does, with a warning"
 else
-    fail "option values: no warning for pool=max under libvmaf's name" "$w/poolmax.out"
+    fail "option values: pool=max under libvmaf's name not pooled by the mean with a warning" "$w/poolmax.out"
 fi
 
 # ---- scale: a distorted input of another size, scaled in the filter, gives
