@@ -327,16 +327,9 @@ static int submit_pass(VgFeatureCtx *fc, int k, const VgImage *in)
         e->w = kp.w;
         e->h = kp.h;
         e->mshift = sc;
-        e->gx = (kp.w + VG_CAMBI_TILE - 1) / VG_CAMBI_TILE;
     }
     kp.n_scales = VG_CAMBI_SCALES;
-    kp.n_blocks = 0;
-    for (int z = 0; z < VG_CAMBI_SCALES; z++) {
-        VgCambiScale *e = &kp.scale[z];
-
-        e->b0 = kp.n_blocks;
-        kp.n_blocks += e->gx * ((e->h + VG_CAMBI_TILE - 1) / VG_CAMBI_TILE);
-    }
+    vg_cambi_cval_blocks(&kp);
     return vg_cuda_device_launch(vg_cuda_fc_device(fc), s->f_cval,
                                  (unsigned)kp.n_blocks, 1, 1, VG_CAMBI_TILE,
                                  VG_CAMBI_TILE, &kp);

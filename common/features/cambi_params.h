@@ -64,11 +64,24 @@ typedef struct VgCambiKernelParams {
     int32_t diff_weights[VG_CAMBI_K_MAX_DIFFS];
     int32_t dither;      ///< prep: the anti-dithering mean
     int32_t dec;         ///< decmode: every other sample of src
-    uint64_t fdst;       ///< prep: the zero-derivative flags (uint8)
     int32_t n_scales;    ///< c-values: entries of scale[], b0 increasing
     int32_t n_blocks;    ///< c-values: blocks of the launch
     VgCambiScale scale[VG_CAMBI_K_SCALES];
 } VgCambiKernelParams;
+
+/** The c-value launch's blocks, from each scale entry's w and h: its tiles
+ * per row (gx) and first block (b0), and n_blocks. */
+static inline void vg_cambi_cval_blocks(VgCambiKernelParams *p)
+{
+    p->n_blocks = 0;
+    for (int z = 0; z < p->n_scales; z++) {
+        VgCambiScale *e = &p->scale[z];
+
+        e->gx = (e->w + VG_CAMBI_TILE - 1) / VG_CAMBI_TILE;
+        e->b0 = p->n_blocks;
+        p->n_blocks += e->gx * ((e->h + VG_CAMBI_TILE - 1) / VG_CAMBI_TILE);
+    }
+}
 
 /*
  * The top-k pooling, where the home's exact shortcut

@@ -168,14 +168,9 @@ static double replay_pass(const VgCambiParams *p, int k, const VgImage *in)
         e->w = kp.w;
         e->h = kp.h;
         e->mshift = sc;
-        e->gx = (kp.w + VG_CAMBI_TILE - 1) / VG_CAMBI_TILE;
     }
     kp.n_scales = VG_CAMBI_SCALES;
-    for (int z = 0; z < VG_CAMBI_SCALES; z++) {
-        kp.scale[z].b0 = kp.n_blocks;
-        kp.n_blocks += kp.scale[z].gx *
-                       ((kp.scale[z].h + VG_CAMBI_TILE - 1) / VG_CAMBI_TILE);
-    }
+    vg_cambi_cval_blocks(&kp);
     replay_cvalues(&kp);
     for (int sc = 0; sc < VG_CAMBI_SCALES; sc++) {
         const VgCambiScale *e = &kp.scale[VG_CAMBI_SCALES - 1 - sc];
