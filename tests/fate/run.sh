@@ -527,6 +527,23 @@ c='path=/nonexistent/a\\\:b.json'
 lv_refused "a model path with a ':'" lv-colon \
     "the path has a ':', which vmafgpu's model specifications cannot carry \(libvmaf's filter takes it, escaped as .:\); refused: link or copy the file to a path without one" \
     "model='$c'"
+c='version=vmaf\\\:v0.6.1'
+lv_refused "a model version with a ':'" lv-vcolon \
+    "no built-in model is named 'vmaf:v0.6.1' \(libvmaf's filter fails on it too\)" \
+    "model='$c'"
+c='name=cambi\:heatmaps_path=/nonexistent/a\\\:b'
+lv_refused "a feature option value with a ':'" lv-fcolon \
+    "the value of heatmaps_path, '/nonexistent/a:b', has a ':', which vmafgpu's option lists cannot carry \(libvmaf's filter takes it, escaped as .:\); refused" \
+    "feature='$c'"
+lv_refused "a model key of dots alone" lv-dots \
+    "key '\.\.' names no extractor; libvmaf's filter fails on it too" \
+    "model='version=vmaf_v0.6.1\\:..=1'"
+lv_refused "a model pair without a value" lv-noval \
+    "Could not parse model 'version': it must be ':'-separated key=value pairs, each with a value, as libvmaf's filter requires too" \
+    "model=version"
+lv_refused "a number libvmaf reads past its end" lv-atof \
+    "libvmaf reads topk=0.123456789x as 0.123456789 \(atof, up to the end of the number\), a value vmafgpu reads as 0.123457; give the number alone" \
+    "feature='name=cambi\\:topk=0.123456789x'"
 lv_refused "a log_path that cannot be written" lv-logpath \
     "Cannot write the log_path file '/nonexistent/vmafgpu/log.xml': No such file or directory \(libvmaf's filter would find it out at the end, after scoring every frame, and exit 0 without a log" \
     "log_path=/nonexistent/vmafgpu/log.xml"
