@@ -13,7 +13,7 @@
  *     everything;
  *  2. the record count comes back to pinned memory and a stream callback
  *     computes, on the host, powf(cbp, 7) or the pixel's ΔE00
- *     (cpu/ciede.c), over the record (mapped host memory, no copy);
+ *     (common/features/ciede.c), over the record (mapped host memory, no copy);
  *  3. vg_ciede_settle finishes the pixels with the host's powf and puts
  *     every recorded pixel in place, and the sequential sum
  *     (gpu/seqsum.c) adds the doubles in the CPU's order into the result.
@@ -24,7 +24,7 @@
  * variable VG_CIEDE_RECORDS sets another number, for tests). A frame with more
  * (a picture made of few colours whose ΔE00 the device cannot settle)
  * is scored on the host instead: collect() copies the frame's pictures
- * back on the engine stream, waits for it and runs cpu/ciede.c on them.
+ * back on the engine stream, waits for it and runs common/features/ciede.c on them.
  * So is every frame when this process's powf is not glibc's
  * (vg_ciede_host_powf_agrees()): the device reproduces glibc's powf(x, 7) only.
  *
@@ -158,7 +158,7 @@ static void CUDAAPI ciede_host_pixels(CUstream stream, CUresult status,
 {
     CiedeCuda *s = opaque;
     const uint32_t n = *s->count_host;
-    /* volatile: powf as cpu/ciede.c calls it, not a folded form */
+    /* volatile: powf as common/features/ciede.c calls it, not a folded form */
     volatile float seven = 7;
 
     (void)stream;

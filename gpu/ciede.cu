@@ -5,9 +5,9 @@
 
 /*
  * CIEDE2000 (libvmaf v3.2.0 src/feature/ciede.c) per pixel, with the bits
- * of cpu/ciede.c, which calls glibc's libm.
+ * of common/features/ciede.c, which calls glibc's libm.
  *
- * Every operation of cpu/ciede.c that IEEE 754 rounds (float and double
+ * Every operation of common/features/ciede.c that IEEE 754 rounds (float and double
  * +, -, *, /, sqrt, conversions) is done here as there, in the same
  * order and types, without FMA (-fmad=false): it gives the same bits.
  * The libm calls do not: glibc's and CUDA's pow, exp, sin, cos and atan2
@@ -17,7 +17,7 @@
  * value), and so is everything computed from it, with outward-rounded
  * operations (a round-to-nearest result lies between the round-down of
  * the interval's low end and the round-up of its high end). Where
- * cpu/ciede.c rounds such a value to a float, both ends rounding to the
+ * common/features/ciede.c rounds such a value to a float, both ends rounding to the
  * same float settle it: that float is the CPU's. The one float libm call,
  * glibc's powf(cbp, 7) in the rotation term, is vg_ciede_powf7()
  * (common/features/ciede_params.h), which settles a result or gives two
@@ -105,12 +105,12 @@ __device__ __forceinline__ int iv_float(VgIv a, float *f)
     return __float_as_uint(l) == __float_as_uint(h);
 }
 
-/** Lab as cpu/ciede.c's Lab (floats). */
+/** Lab as common/features/ciede.c's Lab (floats). */
 struct VgLab {
     float l, a, b;
 };
 
-/* cpu/ciede.c linearize() */
+/* common/features/ciede.c linearize() */
 __device__ __forceinline__ VgIv ciede_linearize(double c)
 {
     if (c > 10. / 255.)
@@ -118,7 +118,7 @@ __device__ __forceinline__ VgIv ciede_linearize(double c)
     return iv_pt(c * (1.0 / 12.92));
 }
 
-/* cpu/ciede.c lab_f(): pow(c, 1/3) is increasing, so its ends bound it */
+/* common/features/ciede.c lab_f(): pow(c, 1/3) is increasing, so its ends bound it */
 __device__ __forceinline__ int ciede_lab_f(VgIv c, float *f)
 {
     const double kappa = 24389.0 / 27.0, epsilon = 216.0 / 24389.0;
@@ -134,7 +134,7 @@ __device__ __forceinline__ int ciede_lab_f(VgIv c, float *f)
     return 0;
 }
 
-/* cpu/ciede.c lab_of() */
+/* common/features/ciede.c lab_of() */
 __device__ __noinline__ int ciede_lab(double y, double u, double v,
                                       double scale, VgLab *lab)
 {
@@ -163,7 +163,7 @@ __device__ __noinline__ int ciede_lab(double y, double u, double v,
     return 1;
 }
 
-/* cpu/ciede.c hue_prime() */
+/* common/features/ciede.c hue_prime() */
 __device__ __forceinline__ int ciede_hue(float x, float y, float *h)
 {
     if (x == 0.0 && y == 0.0) {
@@ -177,7 +177,7 @@ __device__ __forceinline__ int ciede_hue(float x, float y, float *h)
     return 1;
 }
 
-/* cpu/ciede.c rotation() from its two powf results: the float
+/* common/features/ciede.c rotation() from its two powf results: the float
  * -2 sqrt(c7 / (c7 + 25^7)) sin(to_radians(60 exp(-d^2))) */
 __device__ __forceinline__ int ciede_rotation(float c7, float d2, float *rt)
 {
@@ -190,7 +190,7 @@ __device__ __forceinline__ int ciede_rotation(float c7, float d2, float *rt)
     return iv_float(iv_mulc(iv_libm(sin((double)rad)), k), rt);
 }
 
-/* cpu/ciede.c delta_e00() with powf(cbp, 7) = c7 when c7 >= 0 (the
+/* common/features/ciede.c delta_e00() with powf(cbp, 7) = c7 when c7 >= 0 (the
  * host's), else vg_ciede_powf7()'s. @return 1 with *de when settled; 2
  * with *cbp when only glibc's powf(cbp, 7) is missing; 0 */
 __device__ __noinline__ int ciede_de00(VgLab c1, VgLab c2, float c7h,
@@ -223,7 +223,7 @@ __device__ __noinline__ int ciede_de00(VgLab c1, VgLab c2, float c7h,
     sc = 1. + 0.045 * cbp;
     if (!ciede_hue(c1.b, ap1, &hp1) || !ciede_hue(c2.b, ap2, &hp2))
         return 0;
-    /* cpu/ciede.c delta_hue_prime() */
+    /* common/features/ciede.c delta_hue_prime() */
     if (ch1 == 0.0 || ch2 == 0.0)
         dhp = 0.0f;
     else if (fabsf(hp1 - hp2) <= M_PI)
@@ -235,10 +235,10 @@ __device__ __noinline__ int ciede_de00(VgLab c1, VgLab c2, float c7h,
     if (!iv_float(iv_mulc(iv_libm(sin(dhp / 2.0)), 2.0 * sqrt((double)(cp1 * cp2))),
                   &dh))
         return 0;
-    /* cpu/ciede.c mean_hue_prime() */
+    /* common/features/ciede.c mean_hue_prime() */
     hb = fabs(hp1 - hp2) > M_PI ? (hp1 + hp2 + 2.0 * M_PI) / 2.0
                                 : (hp1 + hp2) / 2.0;
-    /* cpu/ciede.c hue_weight() */
+    /* common/features/ciede.c hue_weight() */
     {
         VgIv w = iv_sub(iv_pt(1.0), iv_mulc(iv_libm(cos(hb - M_PI / 6.0)), 0.17));
 
@@ -249,7 +249,7 @@ __device__ __noinline__ int ciede_de00(VgLab c1, VgLab c2, float c7h,
             return 0;
     }
     sh = 1.0 + 0.015 * cbp * t;
-    /* cpu/ciede.c rotation(): its powf(cbp, 7), d * d */
+    /* common/features/ciede.c rotation(): its powf(cbp, 7), d * d */
     {
         const float deg = hb * (180.0 / M_PI);
         d = (deg - 275.0) * (1.0 / 25.0);
@@ -312,7 +312,7 @@ __device__ __forceinline__ void ciede_samples(const VgCiedeKernelParams &p,
 }
 
 /* one pixel of different samples, as ciede_de00() returns it; Lab from
- * the samples as cpu/ciede.c lab_cached() (float, then double) */
+ * the samples as common/features/ciede.c lab_cached() (float, then double) */
 __device__ __forceinline__ int ciede_pixel(const unsigned s[6], double scale,
                                            float c7h, float *de, float *cbp)
 {

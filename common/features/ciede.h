@@ -6,8 +6,8 @@
 /**
  * @file
  * CIEDE2000 (libvmaf v3.2.0 src/feature/ciede.c): the output, the input
- * checks and the per-frame score both backends use. The per-pixel colour
- * difference is cpu/ciede.c's, and gpu/ciede.cu's on the device.
+ * checks, the per-pixel colour difference on the host and the per-frame
+ * score both backends use (gpu/ciede.cu computes the same on the device).
  */
 
 #ifndef VG_FEATURES_CIEDE_H
@@ -36,16 +36,32 @@ int vg_ciede_check(VgLog *log, enum VgImageLayout layout, unsigned bpc,
 double vg_ciede_score(double de00_sum, unsigned w, unsigned h);
 
 /**
- * One pixel's ΔE00 (cpu/ciede.c) from its samples: reference and
+ * One pixel's ΔE00 from its samples: reference and
  * distorted Y, U, V; scale = 2^(bpc - 8). For the pixels the device
  * leaves to the host (gpu/ciede.c).
  */
 float vg_ciede_de00_samples(const unsigned ref[3], const unsigned dis[3],
                             double scale);
 
+/** The host's frame sum: one row's chroma positions and a Lab cache. */
+typedef struct VgCiedeSum VgCiedeSum;
+
+/** @return a frame sum for rows of `width` pixels, or NULL (no memory) */
+VgCiedeSum *vg_ciede_sum_alloc(unsigned width);
+
+/** Free *s (may be NULL) and set it to NULL. */
+void vg_ciede_sum_free(VgCiedeSum **s);
+
 /**
- * The frame's double sum of ΔE00 (cpu/ciede.c) of host images of fc's
- * geometry, for a frame the device could not settle.
+ * The frame's double sum of the float ΔE00 in row-major order, of host
+ * images of fc's geometry (s allocated for fc->width).
+ */
+double vg_ciede_sum_frame(VgCiedeSum *s, const VgFeatureCtx *fc,
+                          const VgImage *ref, const VgImage *dis);
+
+/**
+ * vg_ciede_sum_frame() with a sum of its own, for a frame the device
+ * could not settle.
  * @return 0 or -ENOMEM
  */
 int vg_ciede_frame_sum(const VgFeatureCtx *fc, const VgImage *ref,

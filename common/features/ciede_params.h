@@ -11,7 +11,7 @@
  * arithmetic, shared by the kernel and its exhaustive test
  * (tests/unit/test_ciede_powf.c).
  *
- * powf(x, 7) is the one float libm call of ΔE00 (cpu/ciede.c rotation():
+ * powf(x, 7) is the one float libm call of ΔE00 (common/features/ciede.c rotation():
  * its powf(d, 2) is a float product as compilers build libvmaf's). glibc's
  * powf works in double and rounds once to float, and is not correctly
  * rounded: for about 0.07% of the floats x it gives the float next to the
@@ -68,7 +68,7 @@
  * A pixel the kernel could not settle. With VG_CIEDE_REC_POWF, everything
  * but powf(cbp, 7) is settled: the host computes that float and the
  * device finishes the pixel with it. Otherwise the host computes its ΔE00
- * (cpu/ciede.c) from its samples and writes it over them.
+ * (common/features/ciede.c) from its samples and writes it over them.
  */
 typedef struct VgCiedeRecord {
     uint32_t idx;           ///< y * w + x, | VG_CIEDE_REC_POWF

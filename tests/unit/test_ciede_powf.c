@@ -42,7 +42,7 @@ static void sweep(double lo, double hi, Tally *t)
 
     for (uint32_t u = a; u < b; u++) {
         const float x = vg_ciede_bitsf(u);
-        /* volatile: the call as cpu/ciede.c makes it, never folded */
+        /* volatile: the call as common/features/ciede.c makes it, never folded */
         volatile float k = 7;
         const float g = powf(x, k);
         float r0, r1;
