@@ -96,10 +96,10 @@ static void prescale(const VgFvifSetup *s, const float *src, float *dst)
         for (unsigned x = 0; x < s->sw; x++)
             dst[(size_t)y * s->sw + x] = vg_fvif_prescale_px(
                 s->method, src, s->w,
-                s->ax.idx + (size_t)x * VG_FVIF_PRESCALE_TAPS,
-                s->ax.w + (size_t)x * VG_FVIF_PRESCALE_TAPS,
-                s->ay.idx + (size_t)y * VG_FVIF_PRESCALE_TAPS,
-                s->ay.w + (size_t)y * VG_FVIF_PRESCALE_TAPS);
+                s->ax.idx + (size_t)x * VG_VIF_PRESCALE_TAPS,
+                s->ax.w + (size_t)x * VG_VIF_PRESCALE_TAPS,
+                s->ay.idx + (size_t)y * VG_VIF_PRESCALE_TAPS,
+                s->ay.w + (size_t)y * VG_VIF_PRESCALE_TAPS);
 }
 
 /* Mirror the r samples beyond each end of a row of w (stored from PAD). */
@@ -137,7 +137,7 @@ VG_CPU_INLINE void vpass(float *restrict a, const float *restrict src,
     for (unsigned j = 0; j < w; j++)
         a[j] = 0;
     for (int k = 0; k < taps; k++) {
-        const float *restrict x = src + vg_fvif_mirror(row - taps / 2 + k, h) * stride;
+        const float *restrict x = src + vg_vif_mirror(row - taps / 2 + k, h) * stride;
         const float fk = f[k];
         for (unsigned j = 0; j < w; j++)
             a[j] += fk * x[j];
@@ -178,7 +178,7 @@ VG_CPU_INLINE void vpass5(float *restrict m1, float *restrict m2,
     for (unsigned j = 0; j < w; j++)
         m1[j] = m2[j] = xx[j] = yy[j] = xy[j] = 0;
     for (int k = 0; k < taps; k++) {
-        const ptrdiff_t o = vg_fvif_mirror(row - taps / 2 + k, h) * stride;
+        const ptrdiff_t o = vg_vif_mirror(row - taps / 2 + k, h) * stride;
         const float *restrict a = ref + o, *restrict b = dis + o;
         const float fk = f[k];
         for (unsigned j = 0; j < w; j++) {

@@ -97,8 +97,8 @@ static int fvif_cuda_init(VgFeatureCtx *fc)
     n_in = s->prescale ? (size_t)fc->width * fc->height : 0;
     n_pre = s->prescale ? (size_t)s->sw * s->sh : 0;
     n_lvl = (size_t)s->sc_w[1] * s->sc_h[1];
-    n_tab_x = s->prescale ? (size_t)s->sw * VG_FVIF_PRESCALE_TAPS : 0;
-    n_tab_y = s->prescale ? (size_t)s->sh * VG_FVIF_PRESCALE_TAPS : 0;
+    n_tab_x = s->prescale ? (size_t)s->sw * VG_VIF_PRESCALE_TAPS : 0;
+    n_tab_y = s->prescale ? (size_t)s->sh * VG_VIF_PRESCALE_TAPS : 0;
     {
         const size_t n = 1 + 2 * n_in + 2 * n_pre + 4 * n_lvl + 2 * n_nd +
                          2 * (size_t)s->rows + 2 * n_tab_x +

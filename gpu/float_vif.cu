@@ -27,7 +27,7 @@
  * zero), the same as the CPU code:
  *  - every filter output is a float accumulator starting at 0 that adds
  *    f[k] * x (or f[k] * (x * x), f[k] * (x * y)) for taps k ascending
- *    over mirrored indices (vg_fvif_mirror), vertical pass first, its
+ *    over mirrored indices (vg_vif_mirror), vertical pass first, its
  *    result stored as float, then the horizontal pass over those;
  *  - the prescale sample and the statistic are the shared functions of
  *    common/features/float_vif_params.h, with tables and constants built on
@@ -73,8 +73,8 @@ VG_FVIF_KERNEL vg_fvif_prescale(const VgFvifKernelParams p)
         return;
     const float *src = (const float *)(z ? p.src[1] : p.src[0]);
     float *dst = (float *)(z ? p.dst[1] : p.dst[0]);
-    const int64_t tx = (int64_t)x * VG_FVIF_PRESCALE_TAPS;
-    const int64_t ty = (int64_t)y * VG_FVIF_PRESCALE_TAPS;
+    const int64_t tx = (int64_t)x * VG_VIF_PRESCALE_TAPS;
+    const int64_t ty = (int64_t)y * VG_VIF_PRESCALE_TAPS;
     dst[(int64_t)y * p.w + x] = vg_fvif_prescale_px(
         p.method, src, p.src_w, (const int32_t *)p.xi + tx,
         (const float *)p.xw + tx, (const int32_t *)p.yi + ty,
@@ -99,7 +99,7 @@ VG_FVIF_KERNEL vg_fvif_prescale(const VgFvifKernelParams p)
 
 __device__ __forceinline__ int fvif_row(int i, int n)
 {
-    return min(max(vg_fvif_mirror(i, n), 0), n - 1);
+    return min(max(vg_vif_mirror(i, n), 0), n - 1);
 }
 
 /*
@@ -121,7 +121,7 @@ __device__ __forceinline__ void fvif_dec(const VgFvifKernelParams &p)
     const int64_t pitch = p.src_pitch / (int64_t)sizeof(float);
 
     if (t < 2 * (n - 1) + taps) {
-        const int64_t col = vg_fvif_mirror(2 * x0 - r + t, p.src_w);
+        const int64_t col = vg_vif_mirror(2 * x0 - r + t, p.src_w);
         float acc[2][FT_R];
 
 #pragma unroll
@@ -191,7 +191,7 @@ __device__ __forceinline__ void fvif_map(const VgFvifKernelParams &p)
     const int64_t pitch = p.src_pitch / (int64_t)sizeof(float);
 
     if (t < n + 2 * r) {
-        const int64_t col = vg_fvif_mirror(x0 - r + t, p.w);
+        const int64_t col = vg_vif_mirror(x0 - r + t, p.w);
         float acc[FT_R][5];
 
 #pragma unroll

@@ -99,7 +99,7 @@ static int axis_tables(VgFeatureCtx *fc, const VgSpeed *sp, int vertical,
     const int n_in = (int)(vertical ? sp->h : sp->w);
 
     vg_speed_prescale_axis(sp, vertical, idx, wt);
-    for (size_t k = 0; k < (size_t)n_out * VG_SPEED_AXIS_TAPS; k++)
+    for (size_t k = 0; k < (size_t)n_out * VG_VIF_PRESCALE_TAPS; k++)
         if (idx[k] < 0 || idx[k] >= n_in) {
             vg_log(fc->log, VG_LOG_ERROR, "%s: the prescaler reads sample "
                    "%d of %d; not supported on CUDA", fc->desc->name,
@@ -132,8 +132,8 @@ int vg_cuda_speed_init(VgFeatureCtx *fc, VgCudaSpeed *s, unsigned npics,
     s->resample = sp->prescale && (sp->sw != sp->w || sp->sh != sp->h);
     if (s->resample) {
         n_pre = (size_t)npics * sp->sw * sp->sh;
-        n_tab_x = (size_t)sp->sw * VG_SPEED_AXIS_TAPS;
-        n_tab_y = (size_t)sp->sh * VG_SPEED_AXIS_TAPS;
+        n_tab_x = (size_t)sp->sw * VG_VIF_PRESCALE_TAPS;
+        n_tab_y = (size_t)sp->sh * VG_VIF_PRESCALE_TAPS;
         if (!(s->tab_i = malloc((n_tab_x + n_tab_y) * sizeof(*s->tab_i))) ||
             !(s->tab_w = malloc((n_tab_x + n_tab_y) * sizeof(*s->tab_w)))) {
             vg_log(fc->log, VG_LOG_ERROR, "%s: out of memory", fc->desc->name);

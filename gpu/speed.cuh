@@ -43,11 +43,7 @@
 #define VG_GPU_SPEED_CUH
 
 #include "common/features/speed_chroma_params.h"
-
-__device__ __forceinline__ int vg_speed_mirror(int i, int n)
-{
-    return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i);
-}
+#include "common/features/vif_tools.h"
 
 __device__ __forceinline__ uint64_t vg_speed_sel(const uint64_t *v, unsigned z)
 {
@@ -91,10 +87,10 @@ __device__ __forceinline__ void vg_speed_prescale(const VgSpeedKernelParams &p)
 
     if (x >= p.sw || y >= p.sh)
         return;
-    const int *xi = (const int *)p.xi + (size_t)x * VG_SPEED_AXIS_TAPS;
-    const int *yi = (const int *)p.yi + (size_t)y * VG_SPEED_AXIS_TAPS;
-    const float *wx = (const float *)p.xw + (size_t)x * VG_SPEED_AXIS_TAPS;
-    const float *wy = (const float *)p.yw + (size_t)y * VG_SPEED_AXIS_TAPS;
+    const int *xi = (const int *)p.xi + (size_t)x * VG_VIF_PRESCALE_TAPS;
+    const int *yi = (const int *)p.yi + (size_t)y * VG_VIF_PRESCALE_TAPS;
+    const float *wx = (const float *)p.xw + (size_t)x * VG_VIF_PRESCALE_TAPS;
+    const float *wy = (const float *)p.yw + (size_t)y * VG_VIF_PRESCALE_TAPS;
     float v;
 
     if (p.method == 0) {
@@ -146,13 +142,13 @@ __device__ __forceinline__ void vg_speed_aa_v(const VgSpeedKernelParams &p)
     if (p.resample) {
         const float *pre = (const float *)p.pre + (size_t)z * p.sh * p.sw;
         for (int k = 0; k < taps; k++) {
-            const int ii = vg_speed_mirror(r - taps / 2 + k, p.sh);
+            const int ii = vg_vif_mirror(r - taps / 2 + k, p.sh);
             acc += p.f_aa[k] * pre[(size_t)ii * p.sw + j];
         }
     } else {
         /* no prescale: sw x sh is the plane itself */
         for (int k = 0; k < taps; k++) {
-            const int ii = vg_speed_mirror(r - taps / 2 + k, p.sh);
+            const int ii = vg_vif_mirror(r - taps / 2 + k, p.sh);
             acc += p.f_aa[k] * vg_speed_src<T>(p, a, b, ii, j);
         }
     }
@@ -173,7 +169,7 @@ vg_speed_aa_h(const VgSpeedKernelParams p)
         return;
     const float *col = (const float *)p.col + ((size_t)z * p.dh + i) * p.sw;
     for (int k = 0; k < taps; k++)
-        acc += p.f_aa[k] * col[vg_speed_mirror(c - taps / 2 + k, p.sw)];
+        acc += p.f_aa[k] * col[vg_vif_mirror(c - taps / 2 + k, p.sw)];
     ((float *)p.dec)[((size_t)z * p.dh + i) * p.dw + j] = acc;
 }
 
@@ -191,7 +187,7 @@ vg_speed_lm_v(const VgSpeedKernelParams p)
         return;
     const float *dec = (const float *)p.dec + (size_t)z * p.dh * p.dw;
     for (int k = 0; k < taps; k++)
-        acc += p.f4[k] * dec[(size_t)vg_speed_mirror(i - taps / 2 + k, p.dh) * p.dw + j];
+        acc += p.f4[k] * dec[(size_t)vg_vif_mirror(i - taps / 2 + k, p.dh) * p.dw + j];
     ((float *)p.tmp)[((size_t)z * p.dh + i) * p.dw + j] = acc;
 }
 
@@ -210,7 +206,7 @@ vg_speed_lm_h(const VgSpeedKernelParams p)
     const size_t o = ((size_t)z * p.dh + i) * p.dw;
     const float *tmp = (const float *)p.tmp + o;
     for (int k = 0; k < taps; k++)
-        acc += p.f4[k] * tmp[vg_speed_mirror(j - taps / 2 + k, p.dw)];
+        acc += p.f4[k] * tmp[vg_vif_mirror(j - taps / 2 + k, p.dw)];
     ((float *)p.out)[o + j] = ((const float *)p.dec)[o + j] - acc;
 }
 

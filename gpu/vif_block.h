@@ -43,6 +43,7 @@
 #include <string.h>
 
 #include "common/features/vif_params.h"
+#include "common/features/vif_tools.h"
 
 #ifdef __CUDACC__
 #define VG_VIF_FN static __device__ __forceinline__
@@ -123,13 +124,6 @@ typedef union VgVifTile {
 typedef struct VgVifSums {
     int64_t num_log, den_log, num_non_log, den_non_log;
 } VgVifSums;
-
-/* reflect-101 (pad_top_and_bottom, PADDING_SQ_DATA): valid for
- * -n < i < 2n - 1 */
-VG_VIF_FN int vg_vif_mirror(int i, int n)
-{
-    return i < 0 ? -i : i >= n ? 2 * (n - 1) - i : i;
-}
 
 /* the double whose bits are hi:lo, and the bits of a double: the
  * device's intrinsics, and the same through memcpy on the host, so that

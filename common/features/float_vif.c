@@ -8,8 +8,8 @@
  * Float VIF's descriptor and its backend-independent parts, as libvmaf
  * v3.2.0 src/feature/float_vif.c (options, outputs, extract()'s score
  * lines), vif.c compute_vif() (scales, sizes, the per-scale and total
- * num/den) and vif_tools.c (filters, kernelscale check, prescale
- * coordinates and weights). vif_options.h defines VIF_OPT_HANDLE_BORDERS
+ * num/den) and vif_tools.c (the kernelscale check, and the prescale
+ * tables of the filters and taps of common/features/vif_tools.c). vif_options.h defines VIF_OPT_HANDLE_BORDERS
  * (filters keep the picture's size, mirrored borders) and
  * VIF_OPT_FAST_LOG2 (common/features/float_vif_params.h).
  */
@@ -21,10 +21,6 @@
 #include "common/features/float_vif.h"
 
 #define OPT(field) .offset = VG_OPT_OFFSET(VgFloatVifOptions, field)
-
-#ifndef M_PI
-#define M_PI 3.14159265358979323846
-#endif
 
 /* vif_tools.h valid_kernelscales: float expressions, rounded as there */
 static const float valid_kernelscales[] = {
@@ -45,123 +41,26 @@ static int kernelscale_valid(float ks)
     return 0;
 }
 
-/* vif_tools.c vif_get_filter_size(): 2^(4 - scale) + 1 taps times the
- * kernel scale (a float product), up to the next odd integer, at least 3 */
-static int filter_size(int scale, float ks)
-{
-    const int n = (1 << (4 - scale)) + 1;
-    const int c = (int)ceil(n * ks);
-    const int odd = c % 2 == 0 ? c + 1 : c;
-
-    return odd > 3 ? odd : 3;
-}
-
-/* vif_tools.c get_gaussian_pdf(): exp in double from the float operands,
- * the normalisation in double, both rounded to float, their float
- * quotient */
-static float gaussian_pdf(float x, float stdev)
-{
-    const float num = exp(-0.5 * x / stdev * x / stdev);
-    const float den = 1 / (stdev * sqrt(2 * M_PI));
-
-    return num / den;
-}
-
-/* vif_tools.c vif_get_filter() / get_1d_gaussian_kernel(): sigma = n / 5
- * in float, taps divided by their float sum */
-static void make_filter(float *out, int n)
-{
-    const float stdev = n / 5.0f;
-    const int k = (n - 1) / 2;
-    float sum = 0;
-
-    for (int i = 0; i < n; i++) {
-        out[i] = gaussian_pdf((float)(i - k), stdev);
-        sum += out[i];
-    }
-    for (int i = 0; i < n; i++)
-        out[i] /= sum;
-}
-
-/* vif_tools.c mirror() of the prescalers: in float */
-static float mirror_f(float i, float left, float right)
-{
-    return i < left ? -i : i > right ? 2 * right - i : i;
-}
-
-/* vif_tools.c bicubic_kernel(), a = -0.75 */
-static float bicubic_kernel(float t)
-{
-    const float a = -0.75;
-
-    if (t < 0)
-        t = -t;
-    if (t < 1)
-        return ((a + 2) * t - (a + 3)) * t * t + 1;
-    if (t < 2)
-        return (((t - 5) * t + 8) * t - 4) * a;
-    return 0;
-}
-
-/* vif_tools.c lanczos4_kernel(): double sines of the float argument */
-static float lanczos4_kernel(float x, float a)
-{
-    if (x == 0.0)
-        return 1.0;
-    if (x > -a && x < a)
-        return a * sin(M_PI * x) * sin(M_PI * x / a) / (M_PI * M_PI * x * x);
-    return 0.0;
-}
-
 /*
  * One axis of vif_scale_frame_*_s(): ratio = src / dst in float; output
  * coordinate x reads (x + 0.5) * ratio - 0.5 (double, kept as float),
  * nearest (int)(x * ratio). Indices are mirrored as libvmaf does; one that
  * still falls outside the picture (a tiny side) is refused.
  */
-static int build_axis(VgFvifAxis *ax, int method, int src, int dst,
+static int build_axis(VgFvifAxis *ax, enum VgVifPrescale method, int src, int dst,
                       const char *side, VgLog *log)
 {
-    const float ratio = (float)src / dst;
-    const size_t n = (size_t)dst * VG_FVIF_PRESCALE_TAPS;
+    const size_t n = (size_t)dst * VG_VIF_PRESCALE_TAPS;
 
     ax->idx = calloc(n, sizeof(*ax->idx));
     ax->w = calloc(n, sizeof(*ax->w));
     if (!ax->idx || !ax->w)
         return -ENOMEM;
     for (int x = 0; x < dst; x++) {
-        int32_t *idx = ax->idx + (size_t)x * VG_FVIF_PRESCALE_TAPS;
-        float *w = ax->w + (size_t)x * VG_FVIF_PRESCALE_TAPS;
-        const float xx = (x + 0.5) * ratio - 0.5;
-        const int x0 = (int)floor(xx);
-        const float d = xx - x0;
-        int taps = 1;
+        int32_t *idx = ax->idx + (size_t)x * VG_VIF_PRESCALE_TAPS;
+        float *w = ax->w + (size_t)x * VG_VIF_PRESCALE_TAPS;
+        const int taps = vg_vif_prescale_taps(method, src, dst, x, idx, w);
 
-        switch (method) {
-        case VG_FVIF_NEAREST:
-            idx[0] = (int)(x * ratio);
-            break;
-        case VG_FVIF_BILINEAR:
-            idx[0] = (int)mirror_f(floor(xx), 0, src - 1);
-            idx[1] = (int)mirror_f(ceil(xx), 0, src - 1);
-            w[0] = xx - idx[0];
-            taps = 2;
-            break;
-        case VG_FVIF_BICUBIC:
-            for (int i = -1; i <= 2; i++) {
-                w[i + 1] = bicubic_kernel(i - d);
-                idx[i + 1] = (int)mirror_f(x0 + i, 0, src - 1);
-            }
-            taps = 4;
-            break;
-        default:
-            for (int i = -4; i <= 4; i++) {
-                w[i + 4] = lanczos4_kernel(i - d, (float)4);
-                idx[i + 4] = (int)mirror_f(x0 + i, 0, src - 1);
-            }
-            taps = 9;
-            break;
-        }
         for (int t = 0; t < taps; t++) {
             if (idx[t] < 0 || idx[t] >= src) {
                 vg_log(log, VG_LOG_ERROR, "float_vif: prescaling a %s of %d "
@@ -218,8 +117,9 @@ int vg_float_vif_setup(VgFvifSetup *s, const VgFloatVifOptions *o,
     for (unsigned sc = 0; sc < 4; sc++) {
         s->sc_w[sc] = sc ? s->sc_w[sc - 1] / 2 : s->sw;
         s->sc_h[sc] = sc ? s->sc_h[sc - 1] / 2 : s->sh;
-        s->taps[sc] = filter_size((int)sc, ks);
-        make_filter(s->filter[sc], s->taps[sc]);
+        /* vif_get_filter(): sigma = n / 5 in float */
+        s->taps[sc] = vg_vif_filter_size((int)sc, ks);
+        vg_vif_gaussian(s->filter[sc], s->taps[sc], s->taps[sc] / 5.0f);
     }
     for (unsigned sc = s->first; sc < 4; sc++) {
         /* the mirror reaches taps / 2 samples out: it stays inside a side
@@ -309,8 +209,8 @@ int vg_float_vif_emit(VgFeatureCtx *fc, const VgFvifSetup *s, unsigned index,
 }
 
 static const char *const prescale_methods[] = {
-    [VG_FVIF_NEAREST] = "nearest", [VG_FVIF_BILINEAR] = "bilinear",
-    [VG_FVIF_BICUBIC] = "bicubic", [VG_FVIF_LANCZOS4] = "lanczos4", NULL
+    [VG_VIF_NEAREST] = "nearest", [VG_VIF_BILINEAR] = "bilinear",
+    [VG_VIF_BICUBIC] = "bicubic", [VG_VIF_LANCZOS4] = "lanczos4", NULL
 };
 
 static const VgFeatureOption float_vif_options[] = {
@@ -344,7 +244,7 @@ static const VgFeatureOption float_vif_options[] = {
       .feature_param = 1,
       .help = "minimum value allowed; smaller values will be set to this value" },
     { .name = "vif_prescale_method", .alias = "pm", .type = VG_OPT_ENUM,
-      OPT(vif_prescale_method), .def = VG_FVIF_NEAREST, .min = 0, .max = 3,
+      OPT(vif_prescale_method), .def = VG_VIF_NEAREST, .min = 0, .max = 3,
       .feature_param = 1, .values = prescale_methods,
       .help = "scaling method for the frame: nearest, bilinear, bicubic, "
               "lanczos4" },

@@ -42,14 +42,6 @@ enum {
     VG_FVIF_OUT_NUM_SCALE0, ///< then den_scale0, num_scale1, ... den_scale3
 };
 
-/** vif_prescale_method values, in the order of the option's names. */
-enum VgFvifPrescale {
-    VG_FVIF_NEAREST,
-    VG_FVIF_BILINEAR,
-    VG_FVIF_BICUBIC,
-    VG_FVIF_LANCZOS4,
-};
-
 typedef struct VgFloatVifOptions {
     bool debug;
     double vif_enhn_gain_limit;
@@ -58,7 +50,7 @@ typedef struct VgFloatVifOptions {
     double vif_scale1_min_val;
     double vif_scale2_min_val;
     double vif_scale3_min_val;
-    int vif_prescale_method;      ///< enum VgFvifPrescale
+    int vif_prescale_method;      ///< enum VgVifPrescale
     double vif_sigma_nsq;
     bool vif_skip_scale0;
 } VgFloatVifOptions;
@@ -72,8 +64,8 @@ typedef struct VgFloatVifOptions {
  *  - bicubic: 4 indices and weights; lanczos4: 9 of each.
  */
 typedef struct VgFvifAxis {
-    int32_t *idx;   ///< n * VG_FVIF_PRESCALE_TAPS
-    float *w;       ///< n * VG_FVIF_PRESCALE_TAPS
+    int32_t *idx;   ///< n * VG_VIF_PRESCALE_TAPS
+    float *w;       ///< n * VG_VIF_PRESCALE_TAPS
 } VgFvifAxis;
 
 /** The per-stream constants both backends use. */
@@ -81,7 +73,7 @@ typedef struct VgFvifSetup {
     unsigned w, h;              ///< input luma size
     unsigned sw, sh;            ///< prescaled size (compute_vif's w, h)
     int prescale;               ///< 0: sw x sh is w x h, no resampling
-    int method;                 ///< enum VgFvifPrescale
+    int method;                 ///< enum VgVifPrescale
     VgFvifAxis ax, ay;          ///< prescale tables (prescale only)
     unsigned first;             ///< first computed scale (1 with skip_scale0)
     unsigned sc_w[4], sc_h[4];  ///< picture size of each scale

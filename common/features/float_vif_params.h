@@ -21,6 +21,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "common/features/vif_tools.h"
+
 #ifdef __CUDACC__
 #define VG_FVIF_FN static __host__ __device__ __forceinline__
 #else
@@ -29,18 +31,6 @@
 
 /** Largest filter: vif_kernelscale 4 at scale 0 gives 69 taps. */
 #define VG_FVIF_MAX_TAPS 72
-/** Taps per output sample and axis of a prescale method (lanczos4: 9). */
-#define VG_FVIF_PRESCALE_TAPS 9
-
-/**
- * vif_tools.c mirror of the filters: -i below 0, 2n - i - 2 from n on
- * (the edge sample is not repeated). Callers keep |i - [0, n)| < n.
- */
-VG_FVIF_FN int vg_fvif_mirror(int i, int n)
-{
-    return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i);
-}
-
 /**
  * vif_tools.c log2f_approx() (VIF_OPT_FAST_LOG2 is defined in
  * vif_options.h): -inf at 0, NaN below; else the unbiased exponent plus

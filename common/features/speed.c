@@ -35,6 +35,7 @@
 
 #include "common/cpu.h"
 #include "common/features/speed.h"
+#include "common/features/vif_tools.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -49,80 +50,15 @@
 #define EIG_EPS 1e-6     /* speed.c EIGENVALUE_EPS */
 #define EIG_MAX_ITERS 500
 
-/* ---- filters (vif_tools.c) --------------------------------------------- */
-
-/* vif_get_filter_size(): (2^(4 - scale) + 1) * ks as a float product, up
- * to the next odd integer, at least 3 */
-static int filter_size(int scale, float ks)
-{
-    const int n = (1 << (4 - scale)) + 1;
-    const int c = (int)ceil(n * ks);
-    const int odd = c % 2 == 0 ? c + 1 : c;
-
-    return odd > 3 ? odd : 3;
-}
-
-/* get_gaussian_pdf() and get_1d_gaussian_kernel(): exp in double of the
- * float operands, the normalisation in double, both kept as floats, taps
- * divided by their float running sum */
-static void gaussian(float *out, int n, float stdev)
-{
-    const int k = (n - 1) / 2;
-    float sum = 0;
-
-    for (int i = 0; i < n; i++) {
-        const float x = (float)(i - k);
-        const float num = exp(-0.5 * x / stdev * x / stdev);
-        const float den = 1 / (stdev * sqrt(2 * M_PI));
-        out[i] = num / den;
-        sum += out[i];
-    }
-    for (int i = 0; i < n; i++)
-        out[i] /= sum;
-}
-
-static inline int mirror_idx(int i, int n)
-{
-    return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i);
-}
-
 /* ---- prescale (vif_tools.c vif_scale_frame_*_s()) ----------------------- */
-
-/* the prescalers' mirror(), in float */
-static float mirror_f(float i, float left, float right)
-{
-    return i < left ? -i : i > right ? 2 * right - i : i;
-}
-
-static float bicubic_kernel(float t)
-{
-    const float a = -0.75;
-
-    if (t < 0)
-        t = -t;
-    if (t < 1)
-        return ((a + 2) * t - (a + 3)) * t * t + 1;
-    if (t < 2)
-        return (((t - 5) * t + 8) * t - 4) * a;
-    return 0;
-}
-
-static float lanczos4_kernel(float x, float a)
-{
-    if (x == 0.0)
-        return 1.0;
-    if (x > -a && x < a)
-        return a * sin(M_PI * x) * sin(M_PI * x / a) / (M_PI * M_PI * x * x);
-    return 0.0;
-}
 
 static float bilinear_at(const float *src, int w, int h, size_t st, float x,
                          float y)
 {
-    const int x1 = (int)mirror_f(floor(x), 0, w - 1);
-    const int x2 = (int)mirror_f(ceil(x), 0, w - 1);
-    const int y1 = (int)mirror_f(floor(y), 0, h - 1);
-    const int y2 = (int)mirror_f(ceil(y), 0, h - 1);
+    const int x1 = (int)vg_vif_mirror_f(floor(x), 0, w - 1);
+    const int x2 = (int)vg_vif_mirror_f(ceil(x), 0, w - 1);
+    const int y1 = (int)vg_vif_mirror_f(floor(y), 0, h - 1);
+    const int y2 = (int)vg_vif_mirror_f(ceil(y), 0, h - 1);
     const float dx = x - x1, dy = y - y1;
 
     return (1 - dy) * (1 - dx) * src[y1 * st + x1] +
@@ -139,13 +75,13 @@ static float bicubic_at(const float *src, int w, int h, size_t st, float x,
     float wx[4], wy[4], v = 0.0;
 
     for (int i = -1; i <= 2; i++) {
-        wx[i + 1] = bicubic_kernel(i - dx);
-        wy[i + 1] = bicubic_kernel(i - dy);
+        wx[i + 1] = vg_vif_bicubic_kernel(i - dx);
+        wy[i + 1] = vg_vif_bicubic_kernel(i - dy);
     }
     for (int j = -1; j <= 2; j++) {
         for (int i = -1; i <= 2; i++) {
-            const int xi = (int)mirror_f(x0 + i, 0, w - 1);
-            const int yi = (int)mirror_f(y0 + j, 0, h - 1);
+            const int xi = (int)vg_vif_mirror_f(x0 + i, 0, w - 1);
+            const int yi = (int)vg_vif_mirror_f(y0 + j, 0, h - 1);
             const float wt = wx[i + 1] * wy[j + 1];
             v += src[yi * st + xi] * wt;
         }
@@ -161,14 +97,14 @@ static float lanczos4_at(const float *src, int w, int h, size_t st, float x,
     float wx[9], wy[9], v = 0.0, wsum = 0.0;
 
     for (int i = -a; i <= a; i++) {
-        wx[i + a] = lanczos4_kernel(i - dx, (float)a);
-        wy[i + a] = lanczos4_kernel(i - dy, (float)a);
+        wx[i + a] = vg_vif_lanczos4_kernel(i - dx, (float)a);
+        wy[i + a] = vg_vif_lanczos4_kernel(i - dy, (float)a);
     }
     for (int iy = -a; iy <= a; iy++) {
         for (int ix = -a; ix <= a; ix++) {
             const float wt = wx[ix + a] * wy[iy + a];
-            const int xi = (int)mirror_f(x0 + ix, 0, w - 1);
-            const int yi = (int)mirror_f(y0 + iy, 0, h - 1);
+            const int xi = (int)vg_vif_mirror_f(x0 + ix, 0, w - 1);
+            const int yi = (int)vg_vif_mirror_f(y0 + iy, 0, h - 1);
             wsum += wt;
             v += src[yi * st + xi] * wt;
         }
@@ -194,13 +130,13 @@ static void prescale(const VgSpeed *s, const float *src, float *dst)
             const float xx = (x + 0.5) * rx - 0.5;
             float v;
             switch (s->p.method) {
-            case VG_SPEED_NEAREST:
+            case VG_VIF_NEAREST:
                 v = src[(int)(y * ry) * st + (int)(x * rx)];
                 break;
-            case VG_SPEED_BILINEAR:
+            case VG_VIF_BILINEAR:
                 v = bilinear_at(src, sw, sh, st, xx, yy);
                 break;
-            case VG_SPEED_BICUBIC:
+            case VG_VIF_BICUBIC:
                 v = bicubic_at(src, sw, sh, st, xx, yy);
                 break;
             default:
@@ -217,45 +153,15 @@ void vg_speed_prescale_axis(const VgSpeed *s, int vertical, int *idx,
 {
     const int n_in = (int)(vertical ? s->h : s->w);
     const int n_out = (int)(vertical ? s->sh : s->sw);
-    /* prescale()'s rx and ry, xx and yy, and each method's per-axis part */
-    const float r = (float)n_in / n_out;
-
-    for (int x = 0; x < n_out; x++, idx += VG_SPEED_AXIS_TAPS,
-         wt += VG_SPEED_AXIS_TAPS) {
-        const float xx = (x + 0.5) * r - 0.5;
-        int x0;
-        float d;
-
-        for (int k = 0; k < VG_SPEED_AXIS_TAPS; k++) {
+    /* prescale()'s rx and ry, xx and yy, and each method's per-axis
+     * part; the taps a method does not use are 0 */
+    for (int x = 0; x < n_out; x++, idx += VG_VIF_PRESCALE_TAPS,
+         wt += VG_VIF_PRESCALE_TAPS) {
+        for (int k = 0; k < VG_VIF_PRESCALE_TAPS; k++) {
             idx[k] = 0;
             wt[k] = 0;
         }
-        switch (s->p.method) {
-        case VG_SPEED_NEAREST:
-            idx[0] = (int)(x * r);
-            break;
-        case VG_SPEED_BILINEAR:
-            idx[0] = (int)mirror_f(floor(xx), 0, n_in - 1);
-            idx[1] = (int)mirror_f(ceil(xx), 0, n_in - 1);
-            wt[0] = xx - idx[0];
-            break;
-        case VG_SPEED_BICUBIC:
-            x0 = (int)floor(xx);
-            d = xx - x0;
-            for (int i = -1; i <= 2; i++) {
-                wt[i + 1] = bicubic_kernel(i - d);
-                idx[i + 1] = (int)mirror_f(x0 + i, 0, n_in - 1);
-            }
-            break;
-        default:
-            x0 = (int)floor(xx);
-            d = xx - x0;
-            for (int i = -4; i <= 4; i++) {
-                wt[i + 4] = lanczos4_kernel(i - d, (float)4);
-                idx[i + 4] = (int)mirror_f(x0 + i, 0, n_in - 1);
-            }
-            break;
-        }
+        vg_vif_prescale_taps(s->p.method, n_in, n_out, x, idx, wt);
     }
 }
 
@@ -282,7 +188,7 @@ VG_CPU_INLINE void antialias_dec16_any(VgSpeed *s, const float *src)
         for (int k = 0; k < taps; k++) {
             const float fk = f[k];
             const float *restrict x =
-                src + mirror_idx(r - taps / 2 + k, h) * s->stride;
+                src + vg_vif_mirror(r - taps / 2 + k, h) * s->stride;
             for (int j = 0; j < w; j++)
                 col[j] += fk * x[j];
         }
@@ -290,7 +196,7 @@ VG_CPU_INLINE void antialias_dec16_any(VgSpeed *s, const float *src)
             const int c = (int)j * 16;
             float acc = 0;
             for (int k = 0; k < taps; k++)
-                acc += f[k] * col[mirror_idx(c - taps / 2 + k, w)];
+                acc += f[k] * col[vg_vif_mirror(c - taps / 2 + k, w)];
             s->dec[i * s->dw + j] = acc;
         }
     }
@@ -311,14 +217,14 @@ VG_CPU_INLINE void remove_local_mean_any(VgSpeed *s)
             col[j] = 0;
         for (int k = 0; k < taps; k++) {
             const float fk = f[k];
-            const float *restrict x = s->dec + mirror_idx(i - taps / 2 + k, h) * w;
+            const float *restrict x = s->dec + vg_vif_mirror(i - taps / 2 + k, h) * w;
             for (int j = 0; j < w; j++)
                 col[j] += fk * x[j];
         }
         for (int j = 0; j < w; j++) {
             float acc = 0;
             for (int k = 0; k < taps; k++)
-                acc += f[k] * col[mirror_idx(j - taps / 2 + k, w)];
+                acc += f[k] * col[vg_vif_mirror(j - taps / 2 + k, w)];
             s->blur[i * w + j] = acc;
         }
     }
@@ -947,12 +853,12 @@ int vg_speed_init(VgSpeed *s, const VgSpeedParams *p, unsigned w,
     s->subh = s->th - BLOCK + 1;
     s->stride = w > s->sw ? w : s->sw;
     s->rows = h > s->sh ? h : s->sh;
-    s->taps_aa = filter_size(1, ks);
+    s->taps_aa = vg_vif_filter_size(1, ks);
     /* speed_get_antialias_filter(): the scale-1 length, sigma
      * sqrt(2^2) * n / 5 in double, as a float */
-    gaussian(s->filter_aa, s->taps_aa, sqrt(NUM_SCALES) * s->taps_aa / 5.0f);
-    s->taps4 = filter_size(NUM_SCALES, ks);
-    gaussian(s->filter4, s->taps4, s->taps4 / 5.0f);
+    vg_vif_gaussian(s->filter_aa, s->taps_aa, sqrt(NUM_SCALES) * s->taps_aa / 5.0f);
+    s->taps4 = vg_vif_filter_size(NUM_SCALES, ks);
+    vg_vif_gaussian(s->filter4, s->taps4, s->taps4 / 5.0f);
 
     nb = s->nb;
     if (!(s->col = malloc((s->stride > s->dw ? s->stride : s->dw) * sizeof(float))) ||

@@ -27,7 +27,7 @@
 typedef struct VgSpeedParams {
     double kernelscale;
     double prescale;
-    int method;         ///< enum VgSpeedPrescale
+    int method;         ///< enum VgVifPrescale
     double sigma_nn;
     double nn_floor;
     int weight_var_mode; ///< 0..6 (speed_temporal: 0)
@@ -98,7 +98,7 @@ int vg_speed_score_decimated(VgSpeed *s, const float *ref, const float *dis,
 /**
  * The prescaler's per-axis part, separable for every method: for each
  * output column (vertical = 0; sw of them) or row (vertical = 1; sh), the
- * VG_SPEED_AXIS_TAPS source indices (mirrored, 0 <= idx < w or h) and
+ * VG_VIF_PRESCALE_TAPS source indices (mirrored, 0 <= idx < w or h) and
  * weights, as prescale() computes them for one sample:
  *  nearest:  idx[0];
  *  bilinear: idx[0], idx[1] (floor and ceil), wt[0] (the fraction);

@@ -55,8 +55,8 @@ int vg_speed_check_kernelscale(const char *name, double ks, VgLog *log)
 }
 
 const char *const vg_speed_prescale_methods[] = {
-    [VG_SPEED_NEAREST] = "nearest", [VG_SPEED_BILINEAR] = "bilinear",
-    [VG_SPEED_BICUBIC] = "bicubic", [VG_SPEED_LANCZOS4] = "lanczos4", NULL
+    [VG_VIF_NEAREST] = "nearest", [VG_VIF_BILINEAR] = "bilinear",
+    [VG_VIF_BICUBIC] = "bicubic", [VG_VIF_LANCZOS4] = "lanczos4", NULL
 };
 
 static const VgFeatureOption speed_chroma_options[] = {

@@ -16,6 +16,7 @@
 
 #include "common/feature.h"
 #include "common/log.h"
+#include "common/features/vif_tools.h"
 
 /** Output indices, in libvmaf's provided_features order. */
 enum {
@@ -24,19 +25,11 @@ enum {
     VG_SPEED_CHROMA_OUT_UV,
 };
 
-/** speed_prescale_method values, in the order of the option's names. */
-enum VgSpeedPrescale {
-    VG_SPEED_NEAREST,
-    VG_SPEED_BILINEAR,
-    VG_SPEED_BICUBIC,
-    VG_SPEED_LANCZOS4,
-};
-
 /** speed_chroma's options (speed.c SpeedChromaState). */
 typedef struct VgSpeedChromaOptions {
     double speed_kernelscale;
     double speed_prescale;
-    int speed_prescale_method;  ///< enum VgSpeedPrescale
+    int speed_prescale_method;  ///< enum VgVifPrescale
     double speed_sigma_nn;
     double speed_nn_floor;
     double speed_max_val;
@@ -63,7 +56,7 @@ extern const char *const vg_speed_prescale_methods[];
       .help = "scaling factor for the frame (2.0 makes it twice as large " \
               "on each side)" }, \
     { .name = "speed_prescale_method", .alias = "psm", .type = VG_OPT_ENUM, \
-      OPT(speed_prescale_method), .def = VG_SPEED_NEAREST, .min = 0, .max = 3, \
+      OPT(speed_prescale_method), .def = VG_VIF_NEAREST, .min = 0, .max = 3, \
       .feature_param = 1, .values = vg_speed_prescale_methods, \
       .help = "scaling method for the frame: nearest, bilinear, bicubic, " \
               "lanczos4" }, \

@@ -14,13 +14,12 @@
 
 #include <stdint.h>
 
+#include "common/features/vif_tools.h"
+
 /** Pictures of one launch: speed_chroma's U ref, U dis, V ref, V dis. */
 #define VG_SPEED_MAX_PICS 4
 /** Longest filter: filter_size(1, 360/97) is 35 taps. */
 #define VG_SPEED_MAX_TAPS 40
-/** Entries per output sample of the prescaler's tables (common/features/speed.h
- * vg_speed_prescale_axis()). */
-#define VG_SPEED_AXIS_TAPS 9
 /** Elements of the 5x5 neighbourhood, and of its covariance matrix. */
 #define VG_SPEED_EB 25
 #define VG_SPEED_COV (VG_SPEED_EB * VG_SPEED_EB)
@@ -39,7 +38,7 @@ typedef struct VgSpeedKernelParams {
     int32_t w, h;       ///< the input plane
     int32_t sw, sh;     ///< prescaled
     int32_t dw, dh;     ///< decimated by 16
-    int32_t method;     ///< enum VgSpeedPrescale
+    int32_t method;     ///< enum VgVifPrescale
     int32_t resample;   ///< 1: the prescale kernel wrote `pre`
     /** prescaler tables (common/features/speed.h vg_speed_prescale_axis()) */
     uint64_t xi, xw, yi, yw;

@@ -25,7 +25,7 @@ enum {
 typedef struct VgSpeedTemporalOptions {
     double speed_kernelscale;
     double speed_prescale;
-    int speed_prescale_method;  ///< enum VgSpeedPrescale
+    int speed_prescale_method;  ///< enum VgVifPrescale
     double speed_sigma_nn;
     double speed_nn_floor;
     double speed_max_val;       ///< accepted and named, never applied (as in speed.c)
