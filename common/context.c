@@ -24,15 +24,6 @@
 #include "common/picture.h"
 #include "common/pool.h"
 
-#define VG_STR2(x) #x
-#define VG_STR(x) VG_STR2(x)
-
-const char *vg_version(void)
-{
-    return VG_STR(VG_VERSION_MAJOR) "." VG_STR(VG_VERSION_MINOR) "."
-           VG_STR(VG_VERSION_MICRO);
-}
-
 /* user-facing names of the public enums */
 static const char *kind_name(enum VgBackend b)
 {
