@@ -20,7 +20,7 @@
 #include "common/context.h"
 #include "common/framestore.h"
 #include "common/opt.h"
-#include "common/output.h"
+#include "common/report/output.h"
 #include "common/picture.h"
 #include "common/pool.h"
 
@@ -221,7 +221,7 @@ fail:
     return ret;
 }
 
-/* remember a vg_use_model() / vg_use_feature() call (common/chunk.c) */
+/* remember a vg_use_model() / vg_use_feature() call (common/report/chunk.c) */
 static int record_use(VgContext *ctx, int is_model, const char *name,
                       const char *opts)
 {

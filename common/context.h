@@ -49,7 +49,7 @@ struct VgContext {
     unsigned n_log_counts;
 
     /** the vg_use_model() / vg_use_feature() calls, in order: what
-     * identifies a run in its chunk logs (common/chunk.c) */
+     * identifies a run in its chunk logs (common/report/chunk.c) */
     struct {
         int is_model;
         char *name;          ///< model spec, or feature name

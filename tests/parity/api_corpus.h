@@ -28,7 +28,7 @@
 #include <json-c/json.h>
 
 #include "vmafgpu.h"
-#include "common/output.h"
+#include "common/report/output.h"
 #include "tests/report.h"
 
 #define AC_PATH_MAX 4096

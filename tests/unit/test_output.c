@@ -5,7 +5,7 @@
 
 /**
  * @file
- * Log writers (common/output.c) against libvmaf v3.2.0's output:
+ * Log writers (common/report/output.c) against libvmaf v3.2.0's output:
  *  - number format (src/output.c count_leading_zeros_d) on chosen values;
  *  - every golden JSON re-written byte for byte: the per-frame values of
  *    golden/hp/<pair>.json (%.17g, exact doubles) go into a collector, the
@@ -26,7 +26,7 @@
 #include <json-c/json.h>
 
 #include "common/collector.h"
-#include "common/output.h"
+#include "common/report/output.h"
 #include "tests/check_run.h"
 #include "tests/slurp.h"
 

@@ -5,7 +5,7 @@
 
 /**
  * @file
- * Per-frame charts (common/svg.c, common/scorelog.c, common/plot.c,
+ * Per-frame charts (common/report/svg.c, common/report/scorelog.c, common/report/plot.c,
  * vg_write_plot() and `vmafgpu plot` / `--plot`):
  *  - every SVG is read back by libxml2 and validated against the SVG 1.1
  *    DTD (w3c-sgml-lib's, found through the XML catalog, never fetched);
@@ -37,10 +37,10 @@
 
 #include "common/collector.h"
 #include "common/log.h"
-#include "common/output.h"
-#include "common/plot.h"
-#include "common/scorelog.h"
-#include "common/svg.h"
+#include "common/report/output.h"
+#include "common/report/plot.h"
+#include "common/report/scorelog.h"
+#include "common/report/svg.h"
 #include "tests/check_run.h"
 #include "tests/cli_util.h"
 

@@ -6,7 +6,7 @@
 /**
  * @file
  * Per-frame scores of one run, as the plot draws them: read from a JSON or
- * XML log (ours or libvmaf's: the same layout, common/output.c), or taken
+ * XML log (ours or libvmaf's: the same layout, common/report/output.c), or taken
  * from a context.
  */
 

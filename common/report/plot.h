@@ -5,7 +5,7 @@
 
 /**
  * @file
- * Per-frame score charts (SVG, through common/svg.c): the layout and
+ * Per-frame score charts (SVG, through common/report/svg.c): the layout and
  * drawing behind vg_write_plot().
  */
 
@@ -17,7 +17,7 @@
 
 #include "vmafgpu.h"
 #include "common/log.h"
-#include "common/scorelog.h"
+#include "common/report/scorelog.h"
 
 /** Width of the drawing area of a panel, in pixels (= decimation columns). */
 #define VG_PLOT_AREA_WIDTH 1020

@@ -31,9 +31,9 @@
 #include <string.h>
 
 #include "common/context.h"
-#include "common/plot.h"
+#include "common/report/plot.h"
 #include "common/pool.h"
-#include "common/svg.h"
+#include "common/report/svg.h"
 
 /* ---- geometry ------------------------------------------------------------- */
 

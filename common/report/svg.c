@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/svg.h"
+#include "common/report/svg.h"
 
 static void fail(VgSvg *s, int err)
 {

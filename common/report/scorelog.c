@@ -5,7 +5,7 @@
 
 /**
  * @file
- * Readers of the JSON and XML logs that common/output.c writes (libvmaf
+ * Readers of the JSON and XML logs that common/report/output.c writes (libvmaf
  * v3.2.0 src/output.c has the same layout):
  *
  *   JSON: { "version": .., "fps": .., "frames": [ { "frameNum": N,
@@ -40,7 +40,7 @@
 
 #include <json-c/json.h>
 
-#include "common/scorelog.h"
+#include "common/report/scorelog.h"
 
 /** Largest log read (json-c takes the length of a value as an int). */
 #define MAX_LOG_SIZE ((size_t)INT_MAX - 1)

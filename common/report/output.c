@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/output.h"
+#include "common/report/output.h"
 #include "common/pool.h"
 
 /** Pooled entries in libvmaf's order (enum VmafPoolingMethod: MIN, MAX, MEAN, HARMONIC_MEAN). */
