@@ -7,7 +7,7 @@
  * @file
  * Backend engines. The context owns features, collector and models; an
  * engine turns submitted pictures into emitted feature values. Each
- * backend provides one VgBackendOps (cpu/engine.c, gpu/engine.c); the
+ * backend provides one VgBackendOps (cpu/engine.c, gpu/core/engine.c); the
  * build lists the backends it has in preference order (VG_BACKEND_LIST in
  * config.h, from configure), and the context tries them in that order.
  */

@@ -16,7 +16,7 @@
  * (bytes of the 16-bit words); the value it means to compute, the sample
  * scaled by 2^(bpc - 8) as for 10, 12 and 16 bits, is what is computed
  * here for every depth. The CUDA backend converts with the same formula
- * (gpu/picture.cu), once per frame for all its float features.
+ * (gpu/core/picture.cu), once per frame for all its float features.
  */
 
 #ifndef VG_COMMON_FPLANE_H

@@ -31,7 +31,7 @@
  * is ceil-sized on both sides (AV_CEIL_RSHIFT), as in libswscale.
  *
  * The tables are built once on the host (this file); the host pass below
- * is the reference the CUDA kernels (gpu/scale.cu) equal.
+ * is the reference the CUDA kernels (gpu/core/scale.cu) equal.
  */
 
 #ifndef VG_COMMON_SCALE_H

@@ -18,7 +18,7 @@
 
 #include "common/features/adm.h"
 #include "gpu/adm_layout.h"
-#include "gpu/feature.h"
+#include "gpu/core/feature.h"
 
 typedef struct AdmCuda {
     VgAdmScale sc[VG_ADM_NB_SCALES];

@@ -22,7 +22,7 @@
  */
 
 #include "gpu/adm_ops.cuh"
-#include "gpu/pair.cuh"
+#include "gpu/core/pair.cuh"
 
 /*
  * DWT: a warp takes R output rows of VG_ADM_DWT_OW = 32 - 2 output

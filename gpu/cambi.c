@@ -38,7 +38,7 @@
 
 #include "common/features/cambi.h"
 #include "common/features/cambi_params.h"
-#include "gpu/feature.h"
+#include "gpu/core/feature.h"
 
 _Static_assert(VG_CAMBI_K_MAX_DIFFS == VG_CAMBI_MAX_DIFFS,
                "kernel and home disagree on the contrast steps");

@@ -16,7 +16,7 @@
  *     (common/features/ciede.c), over the record (mapped host memory, no copy);
  *  3. vg_ciede_settle finishes the pixels with the host's powf and puts
  *     every recorded pixel in place, and the sequential sum
- *     (gpu/seqsum.c) adds the doubles in the CPU's order into the result.
+ *     (gpu/core/seqsum.c) adds the doubles in the CPU's order into the result.
  * The score is the home's (common/features/ciede.c), so both backends
  * print the same bits.
  *
@@ -40,8 +40,8 @@
 
 #include "common/features/ciede.h"
 #include "common/features/ciede_params.h"
-#include "gpu/feature.h"
-#include "gpu/seqsum.h"
+#include "gpu/core/feature.h"
+#include "gpu/core/seqsum.h"
 
 /* blocks of vg_ciede_settle: its records are a few thousand */
 #define SETTLE_BLOCKS 264

@@ -23,7 +23,7 @@
 
 #include "common/features/float_adm.h"
 #include "common/features/float_adm_params.h"
-#include "gpu/feature.h"
+#include "gpu/core/feature.h"
 
 #define NB_BANDS 31     ///< lo[2][2], ref/dis/cva/cfa/cvr/cfr x 3, terms (9)
 

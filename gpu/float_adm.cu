@@ -15,7 +15,7 @@
  * band. vg_fadm_terms computes every term in parallel (each is one
  * sample's own arithmetic); vg_fadm_rows adds each (row, band, kind)
  * in that order, and its last block the rows of each (band, kind), both
- * through gpu/rowsum.cuh, which keeps every addition chain whole. No
+ * through gpu/core/rowsum.cuh, which keeps every addition chain whole. No
  * parallel or atomic reduction (one atomic counter finds the last block),
  * so the totals are the CPU's floats; the powf of the
  * totals and what follows run on the host (common/features/float_adm.c).
@@ -28,7 +28,7 @@
  */
 
 #include "common/features/float_adm_params.h"
-#include "gpu/rowsum.cuh"
+#include "gpu/core/rowsum.cuh"
 
 #define FADM_AT(base, pitch, i, j) \
     (((const float *)((const char *)(base) + (int64_t)(i) * (pitch)))[j])
@@ -187,7 +187,7 @@ vg_fadm_terms(const VgFadmKernelParams p)
 
 /*
  * Row sums of the 9 * n_rows rows of p.terms, each left to right into one
- * float from 0, as the CPU (gpu/rowsum.cuh: a strip of
+ * float from 0, as the CPU (gpu/core/rowsum.cuh: a strip of
  * VG_FADM_ROWS_STRIP rows per block).
  */
 static_assert(VG_FADM_ROWS_THREADS == VG_ROWSUM_THREADS, "vg_fadm_rows");

@@ -15,7 +15,7 @@
 
 #include "common/features/float_ansnr.h"
 #include "common/features/float_ansnr_params.h"
-#include "gpu/feature.h"
+#include "gpu/core/feature.h"
 
 typedef struct AnsnrCuda {
     CUfunction filter, rows;

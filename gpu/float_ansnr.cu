@@ -15,7 +15,7 @@
  * mirrored border of common/features/float_ansnr_params.h; no shared
  * memory.
  *
- * vg_float_ansnr_rows: one lane per row (gpu/rowsum.cuh), the signal and
+ * vg_float_ansnr_rows: one lane per row (gpu/core/rowsum.cuh), the signal and
  * noise sums of ansnr_mse_s() in float, left to right (the CPU's order).
  *
  * The last block of vg_float_ansnr_rows adds the row sums top to bottom
@@ -25,7 +25,7 @@
  */
 
 #include "common/features/float_ansnr_params.h"
-#include "gpu/rowsum.cuh"
+#include "gpu/core/rowsum.cuh"
 
 __constant__ float vg_ansnr_ref_taps[9] = VG_ANSNR_REF_TAPS;
 __constant__ float vg_ansnr_dis_taps[25] = VG_ANSNR_DIS_TAPS;

@@ -13,7 +13,7 @@
  * segment of 8 samples 32 apart (coalesced loads). Each term times its
  * unit (a power of two: exact) is an integer, converted exactly to uint64;
  * the squares are float products as in moment.c (no FMA: -fmad=false).
- * One 64-bit atomic per block and sum (gpu/reduce.cuh); integer addition
+ * One 64-bit atomic per block and sum (gpu/core/reduce.cuh); integer addition
  * makes the order irrelevant.
  *
  * vg_float_moment_seq: the sequential path, one block of 4 threads, thread
@@ -23,7 +23,7 @@
  */
 
 #include "common/features/float_moment_params.h"
-#include "gpu/reduce.cuh"
+#include "gpu/core/reduce.cuh"
 
 extern "C" __global__ void __launch_bounds__(VG_FSUM_BLOCK_X * VG_FSUM_BLOCK_Y)
 vg_float_moment_units(const VgFloatSumKernelParams p)

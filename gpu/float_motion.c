@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 #include "common/features/float_motion.h"
-#include "gpu/feature.h"
+#include "gpu/core/feature.h"
 
 /** Rows of the per-frame readback (res_size is fixed per feature). */
 #define FM_MAX_ROWS 8192

@@ -15,7 +15,7 @@
  * rounded on its own (__fmul_rn / __fadd_rn, no contraction), mirrors
  * reflect-101: bit for bit convolution_y_c_s() then convolution_x_c_s().
  *
- * vg_fmotion_row_sad: one lane per row (gpu/rowsum.cuh), no reduction
+ * vg_fmotion_row_sad: one lane per row (gpu/core/rowsum.cuh), no reduction
  * between threads: the lane adds |a - b| left to right, as
  * vmaf_image_sad_c(): the float difference, widened to double, added in
  * double to the float sum and rounded back to float. That is one float
@@ -27,7 +27,7 @@
  */
 
 #include "common/features/float_motion_params.h"
-#include "gpu/rowsum.cuh"
+#include "gpu/core/rowsum.cuh"
 
 __device__ __forceinline__ int vg_fmotion_mirror(int i, int n)
 {

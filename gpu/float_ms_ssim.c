@@ -9,7 +9,7 @@
  * engine's float copy of the luma, and at each of the 5 scales the SSIM
  * map of gpu/float_ssim.c with the sums the outputs read on the device
  * (c and s; l at the last scale, or everywhere for enable_lcs), all in one
- * submission (gpu/seqsum.c); the
+ * submission (gpu/core/seqsum.c); the
  * means, the products of powers and the dB value are the feature's
  * home's (common/features/float_ms_ssim.c), on the host.
  *

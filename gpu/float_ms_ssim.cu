@@ -17,14 +17,14 @@
  * coordinates mirrored once (KBND_SYMMETRIC; every scale is at least 11
  * wide and high, so once is enough), rounded to float: the CPU's
  * operations in the CPU's order. A share of the products is added through
- * gpu/f2d.h instead of the conversion instruction (the same sum, bit for
+ * gpu/core/f2d.h instead of the conversion instruction (the same sum, bit for
  * bit): the even columns of the table when no sample of the source has
  * its sign bit set (the engine's float luma: the first step), each
  * product's sign then known from the table's; the odd columns otherwise.
  */
 
 #include "common/features/float_ssim_params.h"
-#include "gpu/f2d.h"
+#include "gpu/core/f2d.h"
 
 __constant__ float vg_ms_ssim_lpf[VG_MS_SSIM_LPF][VG_MS_SSIM_LPF] =
     VG_MS_SSIM_LPF_TAPS;

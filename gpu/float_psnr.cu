@@ -19,7 +19,7 @@
  */
 
 #include "common/features/float_moment_params.h"
-#include "gpu/reduce.cuh"
+#include "gpu/core/reduce.cuh"
 
 extern "C" __global__ void __launch_bounds__(VG_FSUM_BLOCK_X * VG_FSUM_BLOCK_Y)
 vg_float_psnr_units(const VgFloatSumKernelParams p)

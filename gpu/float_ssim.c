@@ -7,7 +7,7 @@
  * @file
  * float_ssim on CUDA: the box decimation when the scale is above 1 and
  * the SSIM map with its sums on the device (gpu/float_ssim.cu,
- * gpu/seqsum.cu: the score's, and l, c and s for enable_lcs), from
+ * gpu/core/seqsum.cu: the score's, and l, c and s for enable_lcs), from
  * the engine's float copy of the luma; the means and the dB value are the
  * feature's home's (common/features/float_ssim.c), on the host, so both
  * backends print the same bits. Also the SSIM map's launch, shared with

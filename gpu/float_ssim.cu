@@ -13,14 +13,14 @@
  * thread's own sum, taps in ascending order, each tap a float product
  * added to a double accumulator and the sum rounded to float, exactly the
  * CPU's per-output operations (-fmad=false: nothing is contracted). The
- * squares' products (ref^2, cmp^2) are added through gpu/f2d.h, which
+ * squares' products (ref^2, cmp^2) are added through gpu/core/f2d.h, which
  * gives the same sums with integer operations in place of the conversion
  * instruction, whose pipe bounds these kernels. The
  * per-pixel terms are the same float and double operations as the CPU's
  * (IEEE division and square root, no fast-math). The sums of the map
  * planes are libvmaf's sequential double sums in row-major order: a tree
- * reduction would round differently, so they are gpu/seqsum.cu's, which
- * give the sequential sum's bits (gpu/seqsum_step.h).
+ * reduction would round differently, so they are gpu/core/seqsum.cu's, which
+ * give the sequential sum's bits (gpu/core/seqsum_step.h).
  *
  * Decimation in place (ssim.c decimates its buffers in place): on the
  * CPU no sample is overwritten before its last read (checked for every
@@ -29,12 +29,12 @@
  */
 
 #include "common/features/float_ssim_params.h"
-#include "gpu/f2d.h"
-#include "gpu/seqsum_step.h"
+#include "gpu/core/f2d.h"
+#include "gpu/core/seqsum_step.h"
 
 __constant__ float vg_ssim_gauss[VG_SSIM_WIN] = VG_SSIM_GAUSS_TAPS;
 
-/* the squares' products keep their sign bit clear (gpu/f2d.h) only with
+/* the squares' products keep their sign bit clear (gpu/core/f2d.h) only with
  * positive taps */
 namespace {
 constexpr float vg_ssim_gauss_host[VG_SSIM_WIN] = VG_SSIM_GAUSS_TAPS;
@@ -78,7 +78,7 @@ vg_ssim_hconv(const VgSsimMapParams p)
 
         a0 += (double)(rv * g);
         a1 += (double)(cv * g);
-        /* the squares' products have their sign bit clear: gpu/f2d.h */
+        /* the squares' products have their sign bit clear: gpu/core/f2d.h */
         a2 = vg_f2d_add_pos(a2, rr * g);
         a3 = vg_f2d_add_pos(a3, cc * g);
         a4 += (double)(rc * g);
@@ -98,7 +98,7 @@ vg_ssim_hconv(const VgSsimMapParams p)
  * (w - 10) x (h - 10) map; 32 x 8 blocks, a warp a row of 32. Writes a
  * map plane for each sum of p.sums, in the order of VG_SSIM_SUM_* (l c s,
  * l, c, s), and adds each plane's terms into its sum's chunk records
- * (p.chunks, gpu/seqsum_step.h: their sum and abs, in any order), so that
+ * (p.chunks, gpu/core/seqsum_step.h: their sum and abs, in any order), so that
  * the sums need no pass of their own for them. A warp's 32 terms of a
  * row lie in one chunk or two; the block adds them up through shared
  * memory, one thread per row, plane and sum, which takes fewer
@@ -140,7 +140,7 @@ vg_ssim_vmap(const VgSsimMapParams p)
 
         a0 += (double)(hb[0] * g);
         a1 += (double)(hb[VG_SSIM_HBUF_PLANE] * g);
-        /* the squares' sums have their sign bit clear: gpu/f2d.h */
+        /* the squares' sums have their sign bit clear: gpu/core/f2d.h */
         a2 = vg_f2d_add_pos(a2, hb[2 * VG_SSIM_HBUF_PLANE] * g);
         a3 = vg_f2d_add_pos(a3, hb[3 * VG_SSIM_HBUF_PLANE] * g);
         a4 += (double)(hb[4 * VG_SSIM_HBUF_PLANE] * g);

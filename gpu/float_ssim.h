@@ -15,8 +15,8 @@
 #include <stddef.h>
 
 #include "common/features/float_ssim_params.h"
-#include "gpu/feature.h"
-#include "gpu/seqsum.h"
+#include "gpu/core/feature.h"
+#include "gpu/core/seqsum.h"
 
 /**
  * The SSIM maps of one frame (one per scale), their kernels and scratch,

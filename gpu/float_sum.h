@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "common/features/float_moment_params.h"
-#include "gpu/feature.h"
+#include "gpu/core/feature.h"
 
 typedef struct VgCudaFloatSum {
     CUfunction fn;

@@ -19,7 +19,7 @@
 
 #include "common/features/float_vif.h"
 #include "common/features/float_vif_params.h"
-#include "gpu/feature.h"
+#include "gpu/core/feature.h"
 
 typedef struct FvifCuda {
     VgFvifSetup s;

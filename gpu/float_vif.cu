@@ -19,7 +19,7 @@
  * Thread mapping: vg_fvif_load and vg_fvif_prescale one output sample per
  * thread, 32 x 8 blocks, blockIdx.z the picture (ref, dis); the filters
  * tiles of VG_FVIF_TILE_ROWS rows (below); vg_fvif_rows a strip of rows
- * per block, its last block the totals (gpu/rowsum.cuh, which keeps each
+ * per block, its last block the totals (gpu/core/rowsum.cuh, which keeps each
  * addition chain whole). No atomics but the counter that finds the last
  * block.
  *
@@ -39,7 +39,7 @@
  */
 
 #include "common/features/float_vif_params.h"
-#include "gpu/rowsum.cuh"
+#include "gpu/core/rowsum.cuh"
 
 static_assert(VG_FVIF_ROWS_THREADS == VG_ROWSUM_THREADS, "vg_fvif_rows");
 static_assert(VG_FVIF_TILE_THREADS == 256 && VG_FVIF_TILE_ROWS == 4,
@@ -289,7 +289,7 @@ FVIF_TILE_ENTRY(vg_fvif_map3, fvif_map, 3)
 
 /*
  * The row sums of every computed scale's num and den planes, each row
- * left to right into a float from 0 (gpu/rowsum.cuh, a strip of
+ * left to right into a float from 0 (gpu/core/rowsum.cuh, a strip of
  * VG_FVIF_ROWS_STRIP rows per block; scale sc has the blocks
  * [strip_off[sc], strip_off[sc + 1])).
  */

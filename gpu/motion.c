@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "common/features/motion.h"
-#include "gpu/feature.h"
+#include "gpu/core/feature.h"
 
 typedef struct MotionCuda {
     CUfunction fn;

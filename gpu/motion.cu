@@ -25,7 +25,7 @@
  * 2^16, so the vertical sums fit an int32 up to 15 bits (int64 above), and
  * every vertical result is below 2^16 in magnitude.
  *
- * Reduction: |v| summed per thread, then per block (gpu/reduce.cuh), one
+ * Reduction: |v| summed per thread, then per block (gpu/core/reduce.cuh), one
  * 64-bit atomic per block. libvmaf sums |v| per row in uint32 and the rows
  * in uint64; for widths below 65537 a row sum cannot wrap (|v| <= 65535),
  * so the exact integer total is the same number in any order. The host
@@ -33,8 +33,8 @@
  */
 
 #include "common/features/motion_params.h"
-#include "gpu/pair.cuh"
-#include "gpu/reduce.cuh"
+#include "gpu/core/pair.cuh"
+#include "gpu/core/reduce.cuh"
 
 static_assert(VG_MOTION_BLOCK_X == 32, "a block row is one warp");
 

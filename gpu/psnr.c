@@ -15,7 +15,7 @@
 
 #include "common/features/psnr.h"
 #include "common/features/psnr_params.h"
-#include "gpu/feature.h"
+#include "gpu/core/feature.h"
 
 typedef struct PsnrCuda {
     VgPsnrParams par;

@@ -18,11 +18,11 @@
  * which cannot wrap below 66051 columns (65025 per sample), and sums
  * high-bit-depth squares straight into uint64; so the exact integer total
  * is libvmaf's, in any order. One 64-bit atomic per block
- * (gpu/reduce.cuh).
+ * (gpu/core/reduce.cuh).
  */
 
 #include "common/features/psnr_params.h"
-#include "gpu/reduce.cuh"
+#include "gpu/core/reduce.cuh"
 
 template <typename T>
 __device__ __forceinline__ void vg_psnr_sse(const VgPsnrKernelParams &p)

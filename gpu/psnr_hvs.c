@@ -8,7 +8,7 @@
  * PSNR-HVS on CUDA: per frame, one launch computes every 8x8 block's 64
  * terms (the home's block code, common/features/psnr_hvs_params.h, one
  * thread per block) into device memory (gpu/psnr_hvs.cu); the sequential
- * float sums (gpu/f32sum.h) add each plane's terms with the bits of the
+ * float sums (gpu/core/f32sum.h) add each plane's terms with the bits of the
  * CPU's one float accumulator, in parallel. The three float sums come
  * back; the plane scores and dB values are the home's finish
  * (common/features/psnr_hvs.c), so both backends print the same bits.
@@ -25,8 +25,8 @@
 
 #include "common/features/psnr_hvs.h"
 #include "common/features/psnr_hvs_params.h"
-#include "gpu/f32sum.h"
-#include "gpu/feature.h"
+#include "gpu/core/f32sum.h"
+#include "gpu/core/feature.h"
 
 #define TABLE_BYTES sizeof(VgPsnrHvsTables)
 

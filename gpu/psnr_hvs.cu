@@ -6,7 +6,7 @@
 /*
  * PSNR-HVS (libvmaf v3.2.0 src/feature/third_party/xiph/psnr_hvs.c
  * calc_psnrhvs()): the blocks' terms; gpu/psnr_hvs.c adds them up with the
- * sequential float sums (gpu/f32sum.cu).
+ * sequential float sums (gpu/core/f32sum.cu).
  *
  * vg_psnr_hvs_blocks_8/16: blockIdx.z is the plane; each thread of a
  * 32 x 4 block computes one 8x8 block of the plane (block (bx, by) at

@@ -21,7 +21,7 @@
 
 #include "common/features/speed_chroma_params.h"
 #include "common/features/speed.h"
-#include "gpu/feature.h"
+#include "gpu/core/feature.h"
 
 typedef struct VgCudaSpeed {
     VgSpeed speed;          ///< set up with no_frames = 1 by the caller

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "common/features/vif.h"
-#include "gpu/feature.h"
+#include "gpu/core/feature.h"
 
 #define LOG2_BYTES (65537 * sizeof(uint16_t))
 

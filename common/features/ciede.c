@@ -65,7 +65,7 @@
  * (common/features/ciede_params.h, tests/unit/test_ciede_powf.c). The few
  * pixels it cannot settle are finished with the host's libm (gpu/ciede.c).
  * The frame score is the double sum of the float ΔE00 in row-major order,
- * which the device adds in that order (gpu/seqsum.c). The one exact
+ * which the device adds in that order (gpu/core/seqsum.c). The one exact
  * shortcut, ΔE00 = +0 for equal (Y, U, V), is taken on both.
  */
 

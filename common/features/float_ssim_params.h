@@ -102,7 +102,7 @@ enum { VG_SSIM_SUM_SSIM, VG_SSIM_SUM_L, VG_SSIM_SUM_C, VG_SSIM_SUM_S, VG_SSIM_NB
 /**
  * One SSIM map: the horizontal pass of the five convolutions
  * (vg_ssim_hconv), the vertical pass with the per-pixel terms
- * (vg_ssim_vmap); its sums are gpu/seqsum.cu's, in libvmaf's order.
+ * (vg_ssim_vmap); its sums are gpu/core/seqsum.cu's, in libvmaf's order.
  */
 typedef struct VgSsimMapParams {
     uint64_t ref, cmp;      ///< device float images, w x h
@@ -113,7 +113,7 @@ typedef struct VgSsimMapParams {
      * `sums`, in the order of VG_SSIM_SUM_* */
     uint64_t map;
     /** per map plane, device VgSeqsumChunk[]: the records of the chunks of
-     * its sum (gpu/seqsum_step.h), into whose sum and abs the kernel adds
+     * its sum (gpu/core/seqsum_step.h), into whose sum and abs the kernel adds
      * its terms (vg_cuda_seqsum_presummed()) */
     uint64_t chunks[VG_SSIM_NB_SUMS];
     uint32_t sums;          ///< the sums to take (VG_SSIM_SUM_BIT); not 0

@@ -21,7 +21,7 @@
 
 #include "vmafgpu.h"
 #include "gpu/adm_layout.h"
-#include "gpu/cuda.h"
+#include "gpu/core/cuda.h"
 #include "tests/bench/bench_util.h"
 
 static const VgCuda *cu;

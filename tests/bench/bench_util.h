@@ -7,7 +7,7 @@
 #define VG_TESTS_BENCH_UTIL_H
 
 #include "vmafgpu.h"
-#include "gpu/cuda.h"
+#include "gpu/core/cuda.h"
 
 /** Monotonic wall clock in seconds. */
 double bench_now(void);

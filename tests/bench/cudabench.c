@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "vmafgpu.h"
-#include "gpu/cuda.h"
+#include "gpu/core/cuda.h"
 #include "tests/bench/bench_util.h"
 
 static double run(enum VgBackend b, const VgPicture *ref, const VgPicture *dis,

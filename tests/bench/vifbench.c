@@ -21,7 +21,7 @@
 
 #include "vmafgpu.h"
 #include "common/features/vif.h"
-#include "gpu/cuda.h"
+#include "gpu/core/cuda.h"
 #include "tests/bench/bench_util.h"
 #include "common/features/vif_params.h"
 

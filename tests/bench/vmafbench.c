@@ -45,7 +45,7 @@
 #include <string.h>
 
 #include "vmafgpu.h"
-#include "gpu/cuda.h"
+#include "gpu/core/cuda.h"
 #include "tests/bench/bench_util.h"
 
 #define SRC_W 640

@@ -33,7 +33,7 @@
 #include <time.h>
 
 #include "vmafgpu.h"
-#include "gpu/cuda.h"
+#include "gpu/core/cuda.h"
 
 enum Pattern { PAT_RANDOM, PAT_FLAT, PAT_MAX, PAT_EQUAL, PAT_PLUS1, PAT_NOISE, PAT_NB };
 static const char *const pattern_names[PAT_NB] = {

@@ -9,7 +9,7 @@
  * in place of libcuda.so.1. It exports every entry point that
  * nv-codec-headers' loader resolves (ffnvcodec/dynlink_loader.h
  * cuda_load_functions(), with its versioned symbol names) plus
- * cuMemHostAlloc and cuMemFreeHost (gpu/cuda.c), counts the calls per
+ * cuMemHostAlloc and cuMemFreeHost (gpu/core/cuda.c), counts the calls per
  * function, fails a chosen one and keeps a list of the objects created so
  * that a test can tell what is left after the library closed.
  *
@@ -200,7 +200,7 @@ static const ErrName *err_by_value(int v)
     X(cuEGLStreamProducerPresentFrame, cuEGLStreamProducerPresentFrame, tcuEGLStreamProducerPresentFrame, 0) \
     X(cuEGLStreamProducerReturnFrame, cuEGLStreamProducerReturnFrame, tcuEGLStreamProducerReturnFrame, 0)
 
-/* the two functions gpu/cuda.h loads itself */
+/* the two functions gpu/core/cuda.h loads itself */
 typedef CUresult CUDAAPI tMemHostAlloc(void **pp, size_t bytes,
                                        unsigned int flags);
 typedef CUresult CUDAAPI tMemFreeHost(void *p);

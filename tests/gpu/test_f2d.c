@@ -5,7 +5,7 @@
 
 /**
  * @file
- * gpu/f2d.h on the host: the double built from a float's bits times the
+ * gpu/core/f2d.h on the host: the double built from a float's bits times the
  * scale built from its sign is the float's value exactly (signed zeros
  * included), in both forms (any sign; sign bit clear), for every exponent
  * of both signs (every float of the zero and subnormal exponent and of the
@@ -23,7 +23,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "gpu/f2d.h"
+#include "gpu/core/f2d.h"
 #include "tests/check_run.h"
 
 static uint64_t bits64(double d)

@@ -5,7 +5,7 @@
 
 /**
  * @file
- * The sequential float sums (gpu/f32sum.cu, gpu/f32sum_step.h) against the
+ * The sequential float sums (gpu/core/f32sum.cu, gpu/core/f32sum_step.h) against the
  * plain loop `float s = 0; s += x[i]`, bit for bit, on sums made to be
  * hard: PSNR-HVS-like terms, small integers and odd multiples of powers of
  * two (ties at every binade), magnitudes over 2^-40..2^10, subnormals,
@@ -32,9 +32,9 @@
 
 #include "config.h"
 #include "tests/check_run.h"
-#include "gpu/f32sum_step.h"
+#include "gpu/core/f32sum_step.h"
 #if HAVE_CUDA
-#include "gpu/f32sum.h"
+#include "gpu/core/f32sum.h"
 #endif
 
 static uint64_t rng = 0x2545f4914f6cdd1dull;

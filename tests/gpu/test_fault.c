@@ -20,7 +20,7 @@
  * first run counts the driver calls; then, for every N from 1 to that
  * count, a run in a forked child fails the Nth call (VG_FAULT_N, with
  * VG_FAULT_FUNCS=all or the --funcs list) and must:
- *  - end with a negative errno from a vg_ call, the one gpu/cuda.c maps
+ *  - end with a negative errno from a vg_ call, the one gpu/core/cuda.c maps
  *    the CUDA error to (-ENODEV from the driver checks of
  *    vg_context_create() and the first vg_submit()), never with scores;
  *    a failure inside vg_context_destroy() cannot be returned and must be
@@ -75,7 +75,7 @@
 #include <unistd.h>
 
 #include "vmafgpu.h"
-#include "gpu/cuda.h"
+#include "gpu/core/cuda.h"
 #include "tests/gpu/cudafault.h"
 
 #define W 64
@@ -608,7 +608,7 @@ static void leaks(const Result *r, const VgFaultStats *at, unsigned long out[])
                  at->reclaimed[k] - r->before.reclaimed[k];
 }
 
-/* the errno a vg_ call returns for a failed driver call (gpu/cuda.c) */
+/* the errno a vg_ call returns for a failed driver call (gpu/core/cuda.c) */
 static int expected_errno(int cu_err)
 {
     switch (cu_err) {
@@ -677,7 +677,7 @@ static int judge(const Variant *v, const Case *c, const Result *base,
         }
         /* vg_context_create() answers -ENODEV for any driver failure, and
          * so does the driver check at the first vg_submit() (cuInit,
-         * cuDeviceGetCount: gpu/engine.c cuda_usable()) */
+         * cuDeviceGetCount: gpu/core/engine.c cuda_usable()) */
         const int want = !strcmp(fn, "cuInit") || !strcmp(fn, "cuDeviceGetCount") ?
                          -ENODEV : expected_errno(r->end.fired_err);
         if (!at_close && strcmp(r->step, "vg_context_create") && r->ret != want) {

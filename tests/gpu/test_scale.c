@@ -6,7 +6,7 @@
 /**
  * @file
  * The scaling of distorted pictures (common/scale.h) on the device
- * (gpu/scale.cu) against the host pass, sample for sample: every
+ * (gpu/core/scale.cu) against the host pass, sample for sample: every
  * algorithm, 4:2:0 (planar, NV12, P010, P016 at 12 bits), 4:2:2, 4:4:4
  * and 4:0:0 layouts, 8 to 14 bits, enlargements and reductions, odd and
  * tiny sizes, random, flat, maximum and edge-pattern pictures, padded
@@ -32,8 +32,8 @@
 #include "common/picture.h"
 #include "common/scale.h"
 #if HAVE_CUDA
-#include "gpu/picture.h"
-#include "gpu/scale.h"
+#include "gpu/core/picture.h"
+#include "gpu/core/scale.h"
 #endif
 
 static uint64_t rng = 0x2545f4914f6cdd1dull;

@@ -5,7 +5,7 @@
 
 /**
  * @file
- * The parallel sequential sums (gpu/seqsum.cu, gpu/seqsum_step.h) against
+ * The parallel sequential sums (gpu/core/seqsum.cu, gpu/core/seqsum_step.h) against
  * the plain loop, bit for bit, on sums made to be hard: SSIM-like terms,
  * signed terms hovering around zero, magnitudes over 2^-60..2^30, exact
  * ties of every kind, subnormals, terms that are not finite, sums past the
@@ -30,9 +30,9 @@
 
 #include "config.h"
 #include "tests/check_run.h"
-#include "gpu/seqsum_step.h"
+#include "gpu/core/seqsum_step.h"
 #if HAVE_CUDA
-#include "gpu/seqsum.h"
+#include "gpu/core/seqsum.h"
 #endif
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
@@ -113,7 +113,7 @@ typedef struct Replay {
 
 /*
  * The kernels' passes for one array, serially, each thread's part with the
- * kernels' own functions (gpu/seqsum_step.h): chunk sums, their prefixes,
+ * kernels' own functions (gpu/core/seqsum_step.h): chunk sums, their prefixes,
  * the plan, the flagged steps in order, the check. The approximate
  * prefixes are in another order than the device's: only guesses depend on
  * them (and r->skew makes them wrong on purpose).

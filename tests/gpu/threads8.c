@@ -34,7 +34,7 @@
 #include <string.h>
 
 #include "vmafgpu.h"
-#include "gpu/cuda.h"
+#include "gpu/core/cuda.h"
 
 #define MAX_THREADS 64
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/scale.h"
+#include "gpu/core/scale.h"
 
 #define TAPS_ALIGN 256
 

@@ -5,7 +5,7 @@
 
 /**
  * @file
- * Launch of the sequential sums (gpu/seqsum.cu): one set of six launches
+ * Launch of the sequential sums (gpu/core/seqsum.cu): one set of six launches
  * (five when the terms' producer added the chunk sums) per submission,
  * whatever the number of sums in it.
  */
@@ -13,7 +13,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "gpu/seqsum.h"
+#include "gpu/core/seqsum.h"
 
 static size_t chunks_of(size_t n)
 {

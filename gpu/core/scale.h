@@ -6,7 +6,7 @@
 /**
  * @file
  * Scaling of distorted pictures on the device (common/scale.h's
- * arithmetic, gpu/scale.cu's kernels): the filters are built on the host
+ * arithmetic, gpu/core/scale.cu's kernels): the filters are built on the host
  * and uploaded once; each frame is converted at its own size into `src`,
  * then scaled into the frame's image of the reference's size, two
  * launches queued on the device stream.
@@ -16,8 +16,8 @@
 #define VG_GPU_SCALE_H
 
 #include "common/scale.h"
-#include "gpu/device.h"
-#include "gpu/scale_params.h"
+#include "gpu/core/device.h"
+#include "gpu/core/scale_params.h"
 
 typedef struct VgCudaScaler {
     VgScaler s;                 ///< the host tables

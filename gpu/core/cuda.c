@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/cuda.h"
+#include "gpu/core/cuda.h"
 
 static pthread_mutex_t cuda_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned cuda_refs;

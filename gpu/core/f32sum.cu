@@ -5,7 +5,7 @@
 
 /*
  * Sequential float sums of non-negative terms with the CPU's bits
- * (gpu/f32sum_step.h has the scheme), in two kernels per submission:
+ * (gpu/core/f32sum_step.h has the scheme), in two kernels per submission:
  *
  * vg_f32sum_chunks: one block of VG_F32SUM_THREADS per chunk of
  * VG_F32SUM_CHUNK terms. Each thread takes VG_F32SUM_PER_THREAD consecutive
@@ -25,7 +25,7 @@
  */
 
 #define VG_F32SUM_FN static __device__ __forceinline__
-#include "gpu/f32sum_step.h"
+#include "gpu/core/f32sum_step.h"
 
 __device__ __forceinline__ VgF32sumSeg vg_f32sum_seg_shfl_down(VgF32sumSeg s, int off)
 {

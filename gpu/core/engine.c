@@ -11,7 +11,7 @@
  * host copy and a completion event. Nothing in the frame path waits for
  * the device except to reuse a slot (the event of the frame that last
  * used it). The device itself (context, stream, kernels, launches) is
- * gpu/device.c's.
+ * gpu/core/device.c's.
  *
  * The host's share of a frame runs as one job on the host pool
  * (common/hostpool.c), several frames at once and in any order: the
@@ -51,10 +51,10 @@
 #include "common/backend.h"
 #include "common/hostpool.h"
 #include "common/picture.h"
-#include "gpu/device.h"
-#include "gpu/feature.h"
-#include "gpu/picture.h"
-#include "gpu/scale.h"
+#include "gpu/core/device.h"
+#include "gpu/core/feature.h"
+#include "gpu/core/picture.h"
+#include "gpu/core/scale.h"
 
 /** Frames in flight; >= 3 so that frames n - 1 and n - 2 stay resident. */
 #define VG_CUDA_SLOTS 4
@@ -468,7 +468,7 @@ static int open_features(VgCudaEngine *e)
         return -EINVAL;
     }
     /* the result area starts with the sample-range words of both
-     * pictures (gpu/picture.h), then each CUDA feature's results */
+     * pictures (gpu/core/picture.h), then each CUDA feature's results */
     e->res_bytes = (2 * VG_CUDA_RANGE_BYTES + VG_CUDA_RES_ALIGN - 1) &
                    ~(size_t)(VG_CUDA_RES_ALIGN - 1);
     for (unsigned f = 0; f < p->n_feats; f++) {

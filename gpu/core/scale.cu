@@ -22,7 +22,7 @@
  * weight and are not read.
  */
 
-#include "gpu/scale_params.h"
+#include "gpu/core/scale_params.h"
 
 template <typename T>
 __device__ __forceinline__ void vg_scale_h(const VgScaleParams &p)

@@ -6,9 +6,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "gpu/device.h"
+#include "gpu/core/device.h"
 
-/** The library's kernels (gpu/kernels.cu), embedded at build time. */
+/** The library's kernels (gpu/core/kernels.cu), embedded at build time. */
 extern const unsigned char vg_cuda_fatbin[];
 
 int vg_cuda_device_usable(const VgConfig *cfg, VgLog *log)

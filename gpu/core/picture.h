@@ -15,7 +15,7 @@
 
 #include "vmafgpu.h"
 #include "common/image.h"
-#include "gpu/device.h"
+#include "gpu/core/device.h"
 
 /** Conversion kernels on one device. */
 typedef struct VgCudaConverter {

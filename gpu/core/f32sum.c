@@ -5,14 +5,14 @@
 
 /**
  * @file
- * Launch of the sequential float sums (gpu/f32sum.cu): two launches per
+ * Launch of the sequential float sums (gpu/core/f32sum.cu): two launches per
  * submission, whatever the number of sums in it.
  */
 
 #include <errno.h>
 #include <string.h>
 
-#include "gpu/f32sum.h"
+#include "gpu/core/f32sum.h"
 
 static size_t chunks_of(size_t n)
 {

@@ -5,7 +5,7 @@
 
 /**
  * @file
- * The steps of gpu/f32sum.cu that decide its arithmetic: plain C that nvcc
+ * The steps of gpu/core/f32sum.cu that decide its arithmetic: plain C that nvcc
  * compiles as device code and a host compiler as host code, so that
  * tests/gpu/test_f32sum.c replays the scheme on the host.
  *
@@ -115,7 +115,7 @@ typedef struct VgF32sumArray {
     int32_t nchunks;
 } VgF32sumArray;
 
-/** Kernel parameters (gpu/f32sum.cu). */
+/** Kernel parameters (gpu/core/f32sum.cu). */
 typedef struct VgF32sumParams {
     VgF32sumArray a[VG_F32SUM_MAX_ARRAYS];
     uint64_t chunks;    ///< device VgF32sumChunk[total chunks][VG_F32SUM_RECS]

@@ -9,8 +9,8 @@
 
 #include "common/fplane.h"
 #include "common/picture.h"
-#include "gpu/picture.h"
-#include "gpu/picture_params.h"
+#include "gpu/core/picture.h"
+#include "gpu/core/picture_params.h"
 
 int vg_cuda_converter_init(VgCudaConverter *c, VgCudaDevice *e)
 {

@@ -12,7 +12,7 @@
  * does on the CPU).
  */
 
-#include "gpu/picture_params.h"
+#include "gpu/core/picture_params.h"
 
 extern "C" __global__ void vg_convert_16(const VgConvParams p)
 {

@@ -5,8 +5,8 @@
 
 /*
  * Sequential double sums, computed in parallel with the CPU's bits
- * (gpu/seqsum_step.h says how and why it is exact). Up to
- * VG_SEQSUM_MAX_ARRAYS sums per submission (gpu/seqsum.c), in six
+ * (gpu/core/seqsum_step.h says how and why it is exact). Up to
+ * VG_SEQSUM_MAX_ARRAYS sums per submission (gpu/core/seqsum.c), in six
  * launches whatever their number and sizes:
  *
  *  vg_seqsum_chunks   one block per chunk of VG_SEQSUM_CHUNK terms: its
@@ -37,7 +37,7 @@
  */
 
 #define VG_SEQSUM_FN static __device__ __forceinline__
-#include "gpu/seqsum_step.h"
+#include "gpu/core/seqsum_step.h"
 
 __device__ __forceinline__ double vg_seqsum_shfl_up(double v, int d)
 {

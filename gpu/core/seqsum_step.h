@@ -5,7 +5,7 @@
 
 /**
  * @file
- * The steps of gpu/seqsum.cu that decide and check its arithmetic: plain C
+ * The steps of gpu/core/seqsum.cu that decide and check its arithmetic: plain C
  * that nvcc compiles as device code and a host compiler as host code, so
  * that tests/gpu/test_seqsum.c replays the scheme on the host.
  *
@@ -136,7 +136,7 @@ typedef struct VgSeqsumFlag {
     int32_t pad;
 } VgSeqsumFlag;
 
-/** Kernel parameters (gpu/seqsum.cu). */
+/** Kernel parameters (gpu/core/seqsum.cu). */
 typedef struct VgSeqsumParams {
     VgSeqsumArray a[VG_SEQSUM_MAX_ARRAYS];
     uint64_t chunks;    ///< device VgSeqsumChunk[total chunks]

@@ -5,8 +5,8 @@
 
 /**
  * @file
- * Parameters of the scaling kernels (gpu/scale.cu), shared by the host
- * code in gpu/scale.c: up to three planes per launch, one per grid z.
+ * Parameters of the scaling kernels (gpu/core/scale.cu), shared by the host
+ * code in gpu/core/scale.c: up to three planes per launch, one per grid z.
  * Plain fixed-width fields only: the struct is passed by value to
  * cuLaunchKernel().
  */

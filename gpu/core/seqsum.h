@@ -6,7 +6,7 @@
 /**
  * @file
  * Sequential double sums on the device with the CPU's bits, in parallel
- * (gpu/seqsum.cu, gpu/seqsum_step.h): s = 0; for i in 0..n-1: s += x[i].
+ * (gpu/core/seqsum.cu, gpu/core/seqsum_step.h): s = 0; for i in 0..n-1: s += x[i].
  */
 
 #ifndef VG_GPU_SEQSUM_H
@@ -15,8 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gpu/device.h"
-#include "gpu/seqsum_step.h"
+#include "gpu/core/device.h"
+#include "gpu/core/seqsum_step.h"
 
 typedef struct VgCudaSeqsum {
     CUfunction chunks, scan, local, resolve, fallback;

@@ -8,8 +8,8 @@
  * CUDA device services: the loaded driver, the context (the caller's or
  * the device's primary context), the stream all work is queued on, the
  * library's kernel module, kernel lookup and launch, and error reporting
- * (gpu/cuda.h). The frame scheduler (gpu/engine.c), the picture
- * conversion (gpu/picture.c) and the features (gpu/<feat>.c) use these;
+ * (gpu/core/cuda.h). The frame scheduler (gpu/core/engine.c), the picture
+ * conversion (gpu/core/picture.c) and the features (gpu/<feat>.c) use these;
  * none of them calls back into the scheduler.
  */
 
@@ -18,7 +18,7 @@
 
 #include "vmafgpu.h"
 #include "common/log.h"
-#include "gpu/cuda.h"
+#include "gpu/core/cuda.h"
 
 typedef struct VgCudaDevice {
     const VgCuda *cu;   ///< driver entry points
@@ -28,7 +28,7 @@ typedef struct VgCudaDevice {
     int own_ctx;        ///< ctx is the retained primary context of dev
     CUstream stream;    ///< every launch and copy of the library goes here
     int own_stream;
-    CUmodule module;    ///< the library's fatbin (gpu/kernels.cu)
+    CUmodule module;    ///< the library's fatbin (gpu/core/kernels.cu)
     char name[128];     ///< device name
     int major, minor;   ///< compute capability
 } VgCudaDevice;

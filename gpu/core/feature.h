@@ -8,10 +8,10 @@
  * The CUDA implementation of a feature (gpu/<feat>.c), typed from the
  * prototypes of common/feature.h plus the two calls of the asynchronous
  * frame path, and the table of every implementation, one entry per line of
- * common/features/list.h with gpu = 1 (gpu/engine.c).
+ * common/features/list.h with gpu = 1 (gpu/core/engine.c).
  *
  * A feature's CUDA implementation sees fc->backend as the VgCudaDevice
- * (gpu/device.h); every callback but finish runs on the thread that called
+ * (gpu/core/device.h); every callback but finish runs on the thread that called
  * into the library, with the device's context current.
  */
 
@@ -22,7 +22,7 @@
 
 #include "common/feature.h"
 #include "common/image.h"
-#include "gpu/device.h"
+#include "gpu/core/device.h"
 
 /** One frame as a CUDA feature sees it. */
 typedef struct VgCudaFrame {

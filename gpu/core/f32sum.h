@@ -6,7 +6,7 @@
 /**
  * @file
  * Sequential float sums of non-negative terms on the device with the
- * CPU's bits, in parallel (gpu/f32sum.cu, gpu/f32sum_step.h):
+ * CPU's bits, in parallel (gpu/core/f32sum.cu, gpu/core/f32sum_step.h):
  * float s = 0; for i in 0..n-1: s += x[i].
  */
 
@@ -16,8 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gpu/device.h"
-#include "gpu/f32sum_step.h"
+#include "gpu/core/device.h"
+#include "gpu/core/f32sum_step.h"
 
 typedef struct VgCudaF32sum {
     CUfunction chunks, walk;

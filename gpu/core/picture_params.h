@@ -5,8 +5,8 @@
 
 /**
  * @file
- * Parameters of the picture conversion kernels (gpu/picture.cu), shared by
- * the host code in gpu/picture.c. Plain fixed-width fields only: the
+ * Parameters of the picture conversion kernels (gpu/core/picture.cu), shared by
+ * the host code in gpu/core/picture.c. Plain fixed-width fields only: the
  * struct is passed by value to cuLaunchKernel().
  */
 
