@@ -13,7 +13,7 @@
  * ../shared/golden were made on an AMD EPYC (golden/README.md), so their
  * float ADM outputs, and the float models' scores built on them, are AMD's:
  * libvmaf v3.2.0 itself gives other values on an Intel processor, and so
- * do we, equally (README.md, Status). Tests compare those outputs with
+ * do we, equally (doc/features.md). Tests compare those outputs with
  * the goldens only where the reciprocal is AMD's; elsewhere they say so
  * and compare the rest.
  */

@@ -49,7 +49,7 @@
  * the plane's last row likewise. Odd-size scores are therefore defined
  * and deterministic, but they are not libvmaf's (which has none: its tool
  * crashes on such a pair, and FFmpeg's libvmaf filter reads past the
- * plane); even sizes are libvmaf's exactly. README.md (Status) says the same.
+ * plane); even sizes are libvmaf's exactly. doc/features.md says the same.
  *
  * CUDA: gpu/ciede.cu computes each pixel's ΔE00 on the device with the
  * CPU path's bits. Every IEEE-rounded operation is done as the host's
