@@ -163,7 +163,7 @@ static int run_case(unsigned w, unsigned h, unsigned bpc, int pat,
 
     /* the kernels, with gpu/speed.c's buffers and launches */
     const int resample = g.prescale && (g.sw != g.w || g.sh != g.h);
-    const size_t nd = (size_t)g.dw * g.dh, taps = VG_SPEED_AXIS_TAPS;
+    const size_t nd = (size_t)g.dw * g.dh, taps = VG_VIF_PRESCALE_TAPS;
     std::vector<int> ti((g.sw + g.sh) * taps);
     std::vector<float> tw((g.sw + g.sh) * taps);
     std::vector<float> pre(2 * (size_t)g.sw * g.sh), col(2 * (size_t)g.sw * g.dh);
