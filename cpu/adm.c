@@ -95,8 +95,8 @@ static int adm_init(VgFeatureCtx *fc)
                VG_ADM_MIN_SIZE);
         return -EINVAL;
     }
-    p->scale_s0 = vg_adm_scale_fn_s0(vg_cpu_flags());
-    p->scale_s123 = vg_adm_scale_fn_s123(vg_cpu_flags());
+    vg_adm_dsp_init_s0(&p->dsp, vg_cpu_flags());
+    vg_adm_dsp_init_s123(&p->dsp, vg_cpu_flags());
     if (fc->bpc < 8 || fc->bpc > 16) {
         vg_log(fc->log, VG_LOG_ERROR, "adm: unsupported bit depth %u", fc->bpc);
         return -EINVAL;
@@ -168,9 +168,9 @@ static int adm_extract(VgFeatureCtx *fc, const VgFrame *frame)
         return -EINVAL;
     }
 
-    p->scale_s0(p, 0, o, ref, dis, &num_s[0], &den_s[0], &aim_s[0]);
+    p->dsp.scale_s0(p, 0, o, ref, dis, &num_s[0], &den_s[0], &aim_s[0]);
     for (int s = 1; s < VG_ADM_NB_SCALES; s++)
-        p->scale_s123(p, s, o, ref, dis, &num_s[s], &den_s[s], &aim_s[s]);
+        p->dsp.scale_s123(p, s, o, ref, dis, &num_s[s], &den_s[s], &aim_s[s]);
     return vg_adm_finish(fc, frame->index, num_s, den_s, aim_s);
 }
 
