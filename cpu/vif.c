@@ -50,7 +50,7 @@ static void vif_frame(VifCpu *s, const VgImage *ref, const VgImage *dis,
                       unsigned bpc, int skip_scale0, double egl,
                       VgVifAccum acc[4])
 {
-    const VifDsp *d0 = bpc > 8 ? &s->dsp16 : &s->dsp8;
+    const VgVifDSP *d0 = bpc > 8 ? &s->dsp16 : &s->dsp8;
 
     /* Scale 0 is still down-sampled when its statistic is skipped. */
     if (!skip_scale0)

@@ -994,7 +994,7 @@ static void downsample_avx512(VifCpu *s, unsigned scale, const void *ref,
 }
 #endif
 
-void bitfn(vg_vif_dsp_init)(VifDsp *d, unsigned flags)
+void bitfn(vg_vif_dsp_init)(VgVifDSP *d, unsigned flags)
 {
     d->scale = scale_c;
     d->downsample = downsample_c;
