@@ -333,17 +333,6 @@ static int float_adm_init(VgFeatureCtx *fc)
     vg_fplane_dsp_init(&s->fplane, vg_cpu_flags());
     vg_float_adm_dsp_init(&s->dsp, vg_cpu_flags());
 
-    if (fc->width < VG_FADM_MIN_SIZE || fc->height < VG_FADM_MIN_SIZE) {
-        vg_log(fc->log, VG_LOG_ERROR, "float_adm: %ux%u is below the minimum "
-               "frame size %dx%d", fc->width, fc->height, VG_FADM_MIN_SIZE,
-               VG_FADM_MIN_SIZE);
-        return -EINVAL;
-    }
-    if (fc->bpc < 8 || fc->bpc > 16) {
-        vg_log(fc->log, VG_LOG_ERROR, "float_adm: unsupported bit depth %u",
-               fc->bpc);
-        return -EINVAL;
-    }
     vg_float_adm_setup(&s->p, o, fc->width, fc->height);
     s->in_stride = ((ptrdiff_t)fc->width + 15) & ~(ptrdiff_t)15;
     s->stride = ((ptrdiff_t)s->p.sc[0].w + 15) & ~(ptrdiff_t)15;
