@@ -80,11 +80,6 @@ static int vif_init(VgFeatureCtx *fc)
     size_t size = 0, off = 0;
     uint8_t *p;
 
-    if (w < VG_VIF_MIN_SIZE || h < VG_VIF_MIN_SIZE) {
-        vg_log(fc->log, VG_LOG_ERROR, "vif: %ux%u is below the minimum "
-               "%ux%u", w, h, VG_VIF_MIN_SIZE, VG_VIF_MIN_SIZE);
-        return -EINVAL;
-    }
     s->log2 = vg_vif_log2_table();
     /* the one CPU-flags mask (common/cpu.h): tests run both builds */
     vg_vif_dsp_init_8bpc(&s->dsp8, vg_cpu_flags());
