@@ -915,14 +915,8 @@ static int cambi_init(VgFeatureCtx *fc)
     size_t n;
     int ret;
 
-    if ((ret = vg_cambi_setup(p, fc->opts, fc->width, fc->height, fc->bpc,
-                              fc->log)) < 0)
+    if ((ret = vg_cambi_open(fc, p, &s->hm)) < 0 || p->all_zero)
         return ret;
-    if ((ret = vg_cambi_heatmaps_open(&s->hm, p, ((const VgCambiOptions *)
-                                      fc->opts)->heatmaps_path, fc->log)) < 0)
-        return ret;
-    if (p->all_zero)
-        return 0;
     vg_cambi_dsp_init(&s->dsp, vg_cpu_flags());
     n = (size_t)p->alloc_w * p->alloc_h;
     if (!(s->img = malloc(n * sizeof(*s->img))) ||
