@@ -62,7 +62,7 @@ struct FloatAdmPriv {
     float *cm_thr, *cm_e[3];    ///< a row of masking thresholds and terms
     float *rows[3][3];          ///< row sums [kind][band]
     void *mem;
-    VgFplaneDSP fplane;     ///< the planes' conversion to float
+    VgFplaneDSP fplane;         ///< the planes' conversion to float
     VgFloatAdmDSP dsp;
 };
 

@@ -26,7 +26,7 @@ typedef struct AnsnrState {
     float *ref, *dis;          ///< luma as float with the offset, w per row
     float *ref_filt, *dis_filt;
     float *rows;               ///< per row: signal, noise
-    VgFplaneDSP fplane;     ///< the planes' conversion to float
+    VgFplaneDSP fplane;        ///< the planes' conversion to float
 } AnsnrState;
 
 static int ansnr_init(VgFeatureCtx *fc)

@@ -43,7 +43,7 @@ typedef struct FloatMotionCpu {
     long blurred[2];         ///< frame index in each slot, -1 = none
     float *row;              ///< row sums
     float *half[2];          ///< motion_add_scale1: the half-size planes
-    VgFplaneDSP fplane;     ///< the planes' conversion to float
+    VgFplaneDSP fplane;      ///< the planes' conversion to float
     VgFloatMotionDSP dsp;
 } FloatMotionCpu;
 

@@ -243,7 +243,7 @@ typedef struct FloatSsimState {
     float box[10 * 10];         ///< the decimation's kernel
     VgSsimWork wk;
     VgSsimDSP dsp;
-    VgFplaneDSP fplane;     ///< the planes' conversion to float
+    VgFplaneDSP fplane;         ///< the planes' conversion to float
 } FloatSsimState;
 
 static int float_ssim_init(VgFeatureCtx *fc)

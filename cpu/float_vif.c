@@ -57,7 +57,7 @@ struct FvifCpu {
     float *v[5];                ///< vertical-pass rows, padded by VG_FVIF_MAX_TAPS / 2
     float *hz[5];               ///< horizontal-pass rows
     float *row_num, *row_den;   ///< s.rows each
-    VgFplaneDSP fplane;     ///< the planes' conversion to float
+    VgFplaneDSP fplane;         ///< the planes' conversion to float
     VgFloatVifDSP dsp;
 };
 
