@@ -58,8 +58,9 @@ enum {
 /*
  * VG_CPU_BUILDS(name, (params), (args)) defines name_c, name_avx2 and
  * name_avx512, void functions of `params` that run the always-inline body
- * name_any(args), and VG_CPU_SELECT(name, flags) picks the one for `flags`
- * (vg_cpu_flags()).
+ * name_any(args). A feature's dsp_init function stores the one for the
+ * flags (vg_cpu_flags()) in its table of function pointers when the
+ * feature opens a state; frames call through that table.
  */
 #if VG_CPU_HAVE_AVX2
 #define VG_CPU_BUILDS(name, params, args)                                     \
@@ -68,21 +69,17 @@ enum {
     { name##_any args; }                                                      \
     VG_CPU_TARGET_AVX512 VG_CPU_O3 static void name##_avx512 params          \
     { name##_any args; }
-#define VG_CPU_SELECT(name, flags)                                            \
-    ((flags) & VG_CPU_FLAG_AVX512 ? name##_avx512 :                           \
-     (flags) & VG_CPU_FLAG_AVX2 ? name##_avx2 : name##_c)
 #else
 #define VG_CPU_BUILDS(name, params, args)                                     \
     VG_CPU_O3 static void name##_c params { name##_any args; }
-#define VG_CPU_SELECT(name, flags) ((void)(flags), name##_c)
 #endif
 
-/** The flags dispatches may use (features read them when they open a
- * state, or per call). */
+/** The flags dispatches may use (features read them once, when they open
+ * a state, and fill their dsp tables from them). */
 unsigned vg_cpu_flags(void);
 
-/** Turn off `mask`'s flags for the states opened and the calls made from
- * now on (tests, benchmarks). */
+/** Turn off `mask`'s flags for the states opened from now on (tests,
+ * benchmarks). */
 void vg_cpu_set_mask(unsigned mask);
 
 #endif /* VG_COMMON_CPU_H */

@@ -40,9 +40,15 @@ VG_CPU_BUILDS(plane_to_float, (float *dst, ptrdiff_t dst_stride,
                                float offset),
               (dst, dst_stride, img, plane, offset))
 
-void vg_plane_to_float(float *dst, ptrdiff_t dst_stride, const VgImage *img,
-                       unsigned plane, float offset)
+void vg_fplane_dsp_init(VgFplaneDSP *dsp, unsigned flags)
 {
-    VG_CPU_SELECT(plane_to_float, vg_cpu_flags())(dst, dst_stride, img, plane,
-                                                  offset);
+    dsp->to_float = plane_to_float_c;
+#if VG_CPU_HAVE_AVX2
+    if (flags & VG_CPU_FLAG_AVX2)
+        dsp->to_float = plane_to_float_avx2;
+    if (flags & VG_CPU_FLAG_AVX512)
+        dsp->to_float = plane_to_float_avx512;
+#else
+    (void)flags;
+#endif
 }

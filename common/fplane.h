@@ -36,7 +36,16 @@ static inline float vg_fplane_scaler(unsigned bpc)
  * Convert plane `plane` of host image `img` into `dst`, `dst_stride`
  * floats per row (>= the plane's width), adding `offset`.
  */
-void vg_plane_to_float(float *dst, ptrdiff_t dst_stride, const VgImage *img,
-                       unsigned plane, float offset);
+typedef void VgPlaneToFloatFn(float *dst, ptrdiff_t dst_stride,
+                              const VgImage *img, unsigned plane,
+                              float offset);
+
+typedef struct VgFplaneDSP {
+    VgPlaneToFloatFn *to_float; ///< C, AVX2 or AVX-512 build
+} VgFplaneDSP;
+
+/** Fill `dsp` with the builds for `flags` (vg_cpu_flags()), once per
+ * state, when the feature opens it. */
+void vg_fplane_dsp_init(VgFplaneDSP *dsp, unsigned flags);
 
 #endif /* VG_COMMON_FPLANE_H */

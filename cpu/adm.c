@@ -89,18 +89,8 @@ static int adm_init(VgFeatureCtx *fc)
     const VgAdmOpts *o = fc->opts;
     int ret;
 
-    if (fc->width < VG_ADM_MIN_SIZE || fc->height < VG_ADM_MIN_SIZE) {
-        vg_log(fc->log, VG_LOG_ERROR, "adm: %ux%u is below the minimum "
-               "frame size %dx%d", fc->width, fc->height, VG_ADM_MIN_SIZE,
-               VG_ADM_MIN_SIZE);
-        return -EINVAL;
-    }
-    p->scale_s0 = vg_adm_scale_fn_s0(vg_cpu_flags());
-    p->scale_s123 = vg_adm_scale_fn_s123(vg_cpu_flags());
-    if (fc->bpc < 8 || fc->bpc > 16) {
-        vg_log(fc->log, VG_LOG_ERROR, "adm: unsupported bit depth %u", fc->bpc);
-        return -EINVAL;
-    }
+    vg_adm_dsp_init_s0(&p->dsp, vg_cpu_flags());
+    vg_adm_dsp_init_s123(&p->dsp, vg_cpu_flags());
     ret = vg_adm_factors(o, &p->fac, fc->log);
     if (ret < 0)
         return ret;
@@ -152,15 +142,6 @@ static int adm_extract(VgFeatureCtx *fc, const VgFrame *frame)
     float num_s[VG_ADM_NB_SCALES], den_s[VG_ADM_NB_SCALES];
     float aim_s[VG_ADM_NB_SCALES] = { 0.0f, 0.0f, 0.0f, 0.0f };
 
-    /* integer_adm.c extract(): the 16-bit pipeline cannot handle an
-     * angular frequency below 1080p at 3H */
-    if (o->norm_view_dist * o->ref_display_height < 3.0 * 1080) {
-        vg_log(fc->log, VG_LOG_ERROR, "adm: adm_norm_view_dist * "
-               "adm_ref_display_height = %g is below 3240 (1080 lines at "
-               "3H), which integer ADM cannot handle",
-               o->norm_view_dist * o->ref_display_height);
-        return -EINVAL;
-    }
     if (ref->w[0] != fc->width || ref->h[0] != fc->height ||
         dis->w[0] != fc->width || dis->h[0] != fc->height ||
         ref->bpc != fc->bpc || dis->bpc != fc->bpc) {
@@ -168,9 +149,9 @@ static int adm_extract(VgFeatureCtx *fc, const VgFrame *frame)
         return -EINVAL;
     }
 
-    p->scale_s0(p, 0, o, ref, dis, &num_s[0], &den_s[0], &aim_s[0]);
+    p->dsp.scale_s0(p, 0, o, ref, dis, &num_s[0], &den_s[0], &aim_s[0]);
     for (int s = 1; s < VG_ADM_NB_SCALES; s++)
-        p->scale_s123(p, s, o, ref, dis, &num_s[s], &den_s[s], &aim_s[s]);
+        p->dsp.scale_s123(p, s, o, ref, dis, &num_s[s], &den_s[s], &aim_s[s]);
     return vg_adm_finish(fc, frame->index, num_s, den_s, aim_s);
 }
 

@@ -40,9 +40,13 @@ typedef void AdmScaleFn(AdmPriv *p, int s, const VgAdmOpts *o,
                         const VgImage *ref, const VgImage *dis, float *num,
                         float *den, float *aim);
 
-struct AdmPriv {
+typedef struct VgAdmDSP {
     AdmScaleFn *scale_s0;    ///< scale 0, C, AVX2 or AVX-512 build
     AdmScaleFn *scale_s123;  ///< scales 1..3, C, AVX2 or AVX-512 build
+} VgAdmDSP;
+
+struct AdmPriv {
+    VgAdmDSP dsp;
     VgAdmScale sc[VG_ADM_NB_SCALES];
     VgAdmFactors fac;
     const int32_t *div;
@@ -59,10 +63,12 @@ struct AdmPriv {
 };
 
 /**
- * The C build of one band type's scale pass, or its AVX-512 or AVX2 build
- * when `flags` (vg_cpu_flags()) has VG_CPU_FLAG_AVX512 or VG_CPU_FLAG_AVX2.
+ * Fill one band type's entry of `dsp` (scale_s0, scale_s123) with the C
+ * build of its scale pass, or with its AVX2 build when `flags`
+ * (vg_cpu_flags()) has VG_CPU_FLAG_AVX2, or its AVX-512 build when it has
+ * VG_CPU_FLAG_AVX512.
  */
-AdmScaleFn *vg_adm_scale_fn_s0(unsigned flags);
-AdmScaleFn *vg_adm_scale_fn_s123(unsigned flags);
+void vg_adm_dsp_init_s0(VgAdmDSP *dsp, unsigned flags);
+void vg_adm_dsp_init_s123(VgAdmDSP *dsp, unsigned flags);
 
 #endif /* VG_CPU_ADM_H */

@@ -20,7 +20,7 @@
  * definition per band type.
  *
  * Each instance provides a C, an AVX2 and an AVX-512 build of its scale
- * pass (vg_adm_scale_fn_s0/s123()); the AVX-512 one decouples with
+ * pass (vg_adm_dsp_init_s0/s123()); the AVX-512 one decouples with
  * hand-written vectors (decouple_avx512()), the AVX2 one at scale 0
  * (decouple_avx2()), the rest is the same C. Only how the integer work is
  * vectorised differs between them: nothing is contracted (VG_CPU_O3 turns
@@ -947,13 +947,17 @@ static void scale_avx512(AdmPriv *p, int s, const VgAdmOpts *o,
 }
 #endif
 
-AdmScaleFn *bandfn(vg_adm_scale_fn)(unsigned flags)
+void bandfn(vg_adm_dsp_init)(VgAdmDSP *dsp, unsigned flags)
 {
+    AdmScaleFn *fn = scale_c;
+
 #if ADM_HAVE_AVX2
-    if (flags & VG_CPU_FLAG_AVX512)
-        return scale_avx512;
     if (flags & VG_CPU_FLAG_AVX2)
-        return scale_avx2;
+        fn = scale_avx2;
+    if (flags & VG_CPU_FLAG_AVX512)
+        fn = scale_avx512;
+#else
+    (void)flags;
 #endif
-    return scale_c;
+    bandfn(dsp->scale) = fn;
 }

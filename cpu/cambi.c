@@ -65,10 +65,14 @@ typedef void CambiPrepFn(CambiCpu *s, const VgImage *in, unsigned w,
 typedef void CambiScaleFn(CambiCpu *s, unsigned w, unsigned h, int decimate,
                           unsigned pad);
 
-struct CambiCpu {
-    VgCambiParams p;
+typedef struct VgCambiDSP {
     CambiPrepFn *prep;      ///< steps 1 and 2 (C, AVX2 or AVX-512 build)
     CambiScaleFn *scale;    ///< step 3 but the pooling (same)
+} VgCambiDSP;
+
+struct CambiCpu {
+    VgCambiParams p;
+    VgCambiDSP dsp;
     uint16_t *img;      ///< alloc_w x alloc_h work picture (10-bit)
     uint8_t *mask;      ///< same size, 0/1
     uint16_t *key;      ///< same size: histogram row of a pixel, or KEY_NONE,
@@ -886,35 +890,34 @@ static double pool(CambiCpu *s, double topk, unsigned w, unsigned h)
 
 /* ---- the feature ------------------------------------------------------------ */
 
-static int cambi_init(VgFeatureCtx *fc)
+static void vg_cambi_dsp_init(VgCambiDSP *dsp, unsigned flags)
 {
-    CambiCpu *s = fc->priv;
-    VgCambiParams *p = &s->p;
-    const unsigned flags = vg_cpu_flags();
-    size_t n;
-    int ret;
-
-    if ((ret = vg_cambi_setup(p, fc->opts, fc->width, fc->height, fc->bpc,
-                              fc->log)) < 0)
-        return ret;
-    if ((ret = vg_cambi_heatmaps_open(&s->hm, p, ((const VgCambiOptions *)
-                                      fc->opts)->heatmaps_path, fc->log)) < 0)
-        return ret;
-    if (p->all_zero)
-        return 0;
-    s->prep = prep_c;
-    s->scale = scale_c;
+    dsp->prep = prep_c;
+    dsp->scale = scale_c;
 #if VG_CPU_HAVE_AVX2
+    if (flags & VG_CPU_FLAG_AVX2) {
+        dsp->prep = prep_avx2;
+        dsp->scale = scale_avx2;
+    }
     if (flags & VG_CPU_FLAG_AVX512) {
-        s->prep = prep_avx512;
-        s->scale = scale_avx512;
-    } else if (flags & VG_CPU_FLAG_AVX2) {
-        s->prep = prep_avx2;
-        s->scale = scale_avx2;
+        dsp->prep = prep_avx512;
+        dsp->scale = scale_avx512;
     }
 #else
     (void)flags;
 #endif
+}
+
+static int cambi_init(VgFeatureCtx *fc)
+{
+    CambiCpu *s = fc->priv;
+    VgCambiParams *p = &s->p;
+    size_t n;
+    int ret;
+
+    if ((ret = vg_cambi_open(fc, p, &s->hm)) < 0 || p->all_zero)
+        return ret;
+    vg_cambi_dsp_init(&s->dsp, vg_cpu_flags());
     n = (size_t)p->alloc_w * p->alloc_h;
     if (!(s->img = malloc(n * sizeof(*s->img))) ||
         !(s->mask = malloc(n * sizeof(*s->mask))) ||
@@ -972,7 +975,7 @@ static int pass_score(CambiCpu *s, const VgCambiPass *ps, const VgImage *in,
     double scores[VG_CAMBI_SCALES];
     int ret;
 
-    s->prep(s, in, w, h, ps->mask_index);
+    s->dsp.prep(s, in, w, h, ps->mask_index);
     for (int sc = 0; sc < VG_CAMBI_SCALES; sc++) {
         const int decim = sc > 0 || p->high_res;
 
@@ -980,7 +983,7 @@ static int pass_score(CambiCpu *s, const VgCambiPass *ps, const VgImage *in,
             w = (w + 1) >> 1;
             h = (h + 1) >> 1;
         }
-        s->scale(s, w, h, decim, pad);
+        s->dsp.scale(s, w, h, decim, pad);
         if (heatmaps && (ret = vg_cambi_heatmaps_write(&s->hm, sc, index,
                                                         s->cval, w, h, log)) < 0)
             return ret;

@@ -38,7 +38,18 @@ typedef struct Bands {
     float *a, *h, *v, *d;
 } Bands;
 
-typedef struct FloatAdmPriv {
+typedef struct FloatAdmPriv FloatAdmPriv;
+
+typedef struct VgFloatAdmDSP {
+    /** dwt_any()'s C, AVX2 or AVX-512 build */
+    void (*dwt)(FloatAdmPriv *s, const float *src, ptrdiff_t sst, int w,
+                int h, float *oa, float *oh, float *ov, float *od);
+    /** cm_rows_any()'s (same) */
+    void (*cm_rows)(FloatAdmPriv *s, const VgAdmScale *sc, const float *rf,
+                    float *const src[3], int bypass, float *const out[3]);
+} VgFloatAdmDSP;
+
+struct FloatAdmPriv {
     VgFloatAdmParams p;
     ptrdiff_t in_stride;        ///< floats per row of the input planes
     ptrdiff_t stride;           ///< floats per row of every band
@@ -51,7 +62,9 @@ typedef struct FloatAdmPriv {
     float *cm_thr, *cm_e[3];    ///< a row of masking thresholds and terms
     float *rows[3][3];          ///< row sums [kind][band]
     void *mem;
-} FloatAdmPriv;
+    VgFplaneDSP fplane;         ///< the planes' conversion to float
+    VgFloatAdmDSP dsp;
+};
 
 /* adm_dwt2_s / adm_dwt2_lo_s: per output row, the vertical pass over every
  * column, then the horizontal pass; v = hi(lo rows), h = lo(hi rows). The
@@ -280,6 +293,24 @@ VG_CPU_BUILDS(cm_rows, (FloatAdmPriv *s, const VgAdmScale *sc,
                         float *const out[3]),
               (s, sc, rf, src, bypass, out))
 
+static void vg_float_adm_dsp_init(VgFloatAdmDSP *dsp, unsigned flags)
+{
+    dsp->dwt = dwt_c;
+    dsp->cm_rows = cm_rows_c;
+#if VG_CPU_HAVE_AVX2
+    if (flags & VG_CPU_FLAG_AVX2) {
+        dsp->dwt = dwt_avx2;
+        dsp->cm_rows = cm_rows_avx2;
+    }
+    if (flags & VG_CPU_FLAG_AVX512) {
+        dsp->dwt = dwt_avx512;
+        dsp->cm_rows = cm_rows_avx512;
+    }
+#else
+    (void)flags;
+#endif
+}
+
 static void float_adm_close(VgFeatureCtx *fc)
 {
     FloatAdmPriv *s = fc->priv;
@@ -299,17 +330,9 @@ static int float_adm_init(VgFeatureCtx *fc)
     FloatAdmPriv *s = fc->priv;
     const VgFloatAdmOpts *o = fc->opts;
 
-    if (fc->width < VG_FADM_MIN_SIZE || fc->height < VG_FADM_MIN_SIZE) {
-        vg_log(fc->log, VG_LOG_ERROR, "float_adm: %ux%u is below the minimum "
-               "frame size %dx%d", fc->width, fc->height, VG_FADM_MIN_SIZE,
-               VG_FADM_MIN_SIZE);
-        return -EINVAL;
-    }
-    if (fc->bpc < 8 || fc->bpc > 16) {
-        vg_log(fc->log, VG_LOG_ERROR, "float_adm: unsupported bit depth %u",
-               fc->bpc);
-        return -EINVAL;
-    }
+    vg_fplane_dsp_init(&s->fplane, vg_cpu_flags());
+    vg_float_adm_dsp_init(&s->dsp, vg_cpu_flags());
+
     vg_float_adm_setup(&s->p, o, fc->width, fc->height);
     s->in_stride = ((ptrdiff_t)fc->width + 15) & ~(ptrdiff_t)15;
     s->stride = ((ptrdiff_t)s->p.sc[0].w + 15) & ~(ptrdiff_t)15;
@@ -359,7 +382,6 @@ static int float_adm_extract(VgFeatureCtx *fc, const VgFrame *f)
     FloatAdmPriv *s = fc->priv;
     const VgFloatAdmOpts *o = fc->opts;
     const VgFloatAdmParams *p = &s->p;
-    const unsigned flags = vg_cpu_flags();
     float val[VG_FADM_NB_SCALES][3] = { { 0 } };
 
     if (f->ref->w[0] != fc->width || f->ref->h[0] != fc->height ||
@@ -368,8 +390,8 @@ static int float_adm_extract(VgFeatureCtx *fc, const VgFrame *f)
         return -EINVAL;
     }
     /* float_adm.c extract(): picture_copy() with offset -128 */
-    vg_plane_to_float(s->in_ref, s->in_stride, f->ref, 0, -128.0f);
-    vg_plane_to_float(s->in_dis, s->in_stride, f->dis, 0, -128.0f);
+    s->fplane.to_float(s->in_ref, s->in_stride, f->ref, 0, -128.0f);
+    s->fplane.to_float(s->in_dis, s->in_stride, f->dis, 0, -128.0f);
 
     const float *src_ref = s->in_ref, *src_dis = s->in_dis;
     ptrdiff_t sst = s->in_stride;
@@ -379,23 +401,23 @@ static int float_adm_extract(VgFeatureCtx *fc, const VgFrame *f)
 
         if (sc < p->first_scale) {
             /* adm_skip_scale0: the low-pass bands only */
-            VG_CPU_SELECT(dwt, flags)(s, src_ref, sst, g->in_w, g->in_h, lr,
-                                      NULL, NULL, NULL);
-            VG_CPU_SELECT(dwt, flags)(s, src_dis, sst, g->in_w, g->in_h, ld,
-                                      NULL, NULL, NULL);
+            s->dsp.dwt(s, src_ref, sst, g->in_w, g->in_h, lr, NULL, NULL,
+                       NULL);
+            s->dsp.dwt(s, src_dis, sst, g->in_w, g->in_h, ld, NULL, NULL,
+                       NULL);
         } else {
-            VG_CPU_SELECT(dwt, flags)(s, src_ref, sst, g->in_w, g->in_h, lr,
-                                      s->ref[0], s->ref[1], s->ref[2]);
-            VG_CPU_SELECT(dwt, flags)(s, src_dis, sst, g->in_w, g->in_h, ld,
-                                      s->dis[0], s->dis[1], s->dis[2]);
+            s->dsp.dwt(s, src_ref, sst, g->in_w, g->in_h, lr, s->ref[0],
+                       s->ref[1], s->ref[2]);
+            s->dsp.dwt(s, src_dis, sst, g->in_w, g->in_h, ld, s->dis[0],
+                       s->dis[1], s->dis[2]);
             decouple(s, g, o->enhn_gain_limit);
             den_rows(s, g, p->rf[sc]);
             csf(s, g, p->rf[sc], s->a);
-            VG_CPU_SELECT(cm_rows, flags)(s, g, p->rf[sc], s->r, o->bypass_cm,
-                                          s->rows[VG_FADM_NUM]);
+            s->dsp.cm_rows(s, g, p->rf[sc], s->r, o->bypass_cm,
+                           s->rows[VG_FADM_NUM]);
             csf(s, g, p->rf[sc], s->r);
-            VG_CPU_SELECT(cm_rows, flags)(s, g, p->rf[sc], s->a, o->bypass_cm,
-                                          s->rows[VG_FADM_AIM]);
+            s->dsp.cm_rows(s, g, p->rf[sc], s->a, o->bypass_cm,
+                           s->rows[VG_FADM_AIM]);
             for (int k = 0; k < 3; k++)
                 val[sc][k] = vg_float_adm_scale_value(p, o, sc, k,
                                                       (const float *const *)s->rows[k]);

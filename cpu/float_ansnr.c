@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "common/cpu.h"
 #include "common/features/float_ansnr.h"
 #include "common/features/float_ansnr_params.h"
 #include "common/fplane.h"
@@ -25,12 +26,15 @@ typedef struct AnsnrState {
     float *ref, *dis;          ///< luma as float with the offset, w per row
     float *ref_filt, *dis_filt;
     float *rows;               ///< per row: signal, noise
+    VgFplaneDSP fplane;        ///< the planes' conversion to float
 } AnsnrState;
 
 static int ansnr_init(VgFeatureCtx *fc)
 {
     AnsnrState *s = fc->priv;
     const size_t n = (size_t)fc->width * fc->height;
+
+    vg_fplane_dsp_init(&s->fplane, vg_cpu_flags());
 
     s->ref = malloc(n * sizeof(float));
     s->dis = malloc(n * sizeof(float));
@@ -77,8 +81,8 @@ static int ansnr_extract(VgFeatureCtx *fc, const VgFrame *f)
     const int w = (int)fc->width, h = (int)fc->height;
     float sig, noise;
 
-    vg_plane_to_float(s->ref, w, f->ref, 0, VG_ANSNR_OFFSET);
-    vg_plane_to_float(s->dis, w, f->dis, 0, VG_ANSNR_OFFSET);
+    s->fplane.to_float(s->ref, w, f->ref, 0, VG_ANSNR_OFFSET);
+    s->fplane.to_float(s->dis, w, f->dis, 0, VG_ANSNR_OFFSET);
     filter2d(ref_taps, VG_ANSNR_REF_WIDTH, s->ref, s->ref_filt, w, h);
     filter2d(dis_taps, VG_ANSNR_DIS_WIDTH, s->dis, s->dis_filt, w, h);
     for (int i = 0; i < h; i++) {

@@ -13,17 +13,21 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "common/cpu.h"
 #include "common/features/float_moment.h"
 #include "common/fplane.h"
 
 typedef struct MomentState {
     float *ref, *dis; ///< luma as float, width floats per row
+    VgFplaneDSP fplane;     ///< the planes' conversion to float
 } MomentState;
 
 static int moment_init(VgFeatureCtx *fc)
 {
     MomentState *s = fc->priv;
     const size_t n = (size_t)fc->width * fc->height;
+
+    vg_fplane_dsp_init(&s->fplane, vg_cpu_flags());
 
     s->ref = malloc(n * sizeof(*s->ref));
     s->dis = malloc(n * sizeof(*s->dis));
@@ -57,8 +61,8 @@ static int moment_extract(VgFeatureCtx *fc, const VgFrame *f)
     const size_t n = (size_t)fc->width * fc->height;
     double sum[4];
 
-    vg_plane_to_float(s->ref, fc->width, f->ref, 0, 0.0f);
-    vg_plane_to_float(s->dis, fc->width, f->dis, 0, 0.0f);
+    s->fplane.to_float(s->ref, fc->width, f->ref, 0, 0.0f);
+    s->fplane.to_float(s->dis, fc->width, f->dis, 0, 0.0f);
     sums(s->ref, n, &sum[VG_FLOAT_MOMENT_OUT_REF1ST], &sum[VG_FLOAT_MOMENT_OUT_REF2ND]);
     sums(s->dis, n, &sum[VG_FLOAT_MOMENT_OUT_DIS1ST], &sum[VG_FLOAT_MOMENT_OUT_DIS2ND]);
     return vg_float_moment_emit(fc, f->index, sum);

@@ -29,6 +29,12 @@
 #include "common/features/float_motion.h"
 #include "common/fplane.h"
 
+typedef struct VgFloatMotionDSP {
+    /** blur_plane_any()'s C, AVX2 or AVX-512 build */
+    void (*blur_plane)(const float *src, float *dst, float *tmp, int w, int h,
+                       ptrdiff_t stride, const float *tap, unsigned n_taps);
+} VgFloatMotionDSP;
+
 typedef struct FloatMotionCpu {
     unsigned n_planes;
     size_t fstride;          ///< floats per row of every plane buffer
@@ -37,6 +43,8 @@ typedef struct FloatMotionCpu {
     long blurred[2];         ///< frame index in each slot, -1 = none
     float *row;              ///< row sums
     float *half[2];          ///< motion_add_scale1: the half-size planes
+    VgFplaneDSP fplane;      ///< the planes' conversion to float
+    VgFloatMotionDSP dsp;
 } FloatMotionCpu;
 
 /* convolution_internal.h convolution_edge_s(): reflect-101 */
@@ -102,6 +110,19 @@ VG_CPU_BUILDS(blur_plane, (const float *src, float *dst, float *tmp, int w,
                            int h, ptrdiff_t stride, const float *tap,
                            unsigned n_taps),
               (src, dst, tmp, w, h, stride, tap, n_taps))
+
+static void vg_float_motion_dsp_init(VgFloatMotionDSP *dsp, unsigned flags)
+{
+    dsp->blur_plane = blur_plane_c;
+#if VG_CPU_HAVE_AVX2
+    if (flags & VG_CPU_FLAG_AVX2)
+        dsp->blur_plane = blur_plane_avx2;
+    if (flags & VG_CPU_FLAG_AVX512)
+        dsp->blur_plane = blur_plane_avx512;
+#else
+    (void)flags;
+#endif
+}
 
 /*
  * vmaf_image_sad_c()'s row loop: |a - b| as a double (fabs) added to a
@@ -184,6 +205,9 @@ static int float_motion_init(VgFeatureCtx *fc)
     size_t n;
     int ret;
 
+    vg_fplane_dsp_init(&s->fplane, vg_cpu_flags());
+    vg_float_motion_dsp_init(&s->dsp, vg_cpu_flags());
+
     if ((ret = vg_float_motion_check(fc)) < 0)
         return ret;
     s->n_planes = o->motion_add_uv ? 3 : 1;
@@ -238,12 +262,9 @@ static void blur_frame(VgFeatureCtx *fc, FloatMotionCpu *s, const VgImage *img,
     if (s->blurred[slot] == (long)index)
         return;
     for (unsigned p = 0; p < s->n_planes; p++) {
-        vg_plane_to_float(s->conv, (ptrdiff_t)s->fstride, img, p, -128.0f);
-        VG_CPU_SELECT(blur_plane, vg_cpu_flags())(s->conv, s->blur[p][slot],
-                                                  s->tmp, (int)img->w[p],
-                                                  (int)img->h[p],
-                                                  (ptrdiff_t)s->fstride, tap,
-                                                  n_taps);
+        s->fplane.to_float(s->conv, (ptrdiff_t)s->fstride, img, p, -128.0f);
+        s->dsp.blur_plane(s->conv, s->blur[p][slot], s->tmp, (int)img->w[p],
+                          (int)img->h[p], (ptrdiff_t)s->fstride, tap, n_taps);
     }
     s->blurred[slot] = index;
 }

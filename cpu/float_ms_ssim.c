@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "common/cpu.h"
 #include "common/features/float_ms_ssim.h"
 #include "common/fplane.h"
 #include "cpu/float_ssim.h"
@@ -25,11 +26,16 @@ typedef struct FloatMsSsimState {
     VgFloatMsSsimParams p;
     float *ref[VG_MS_SSIM_SCALES], *dis[VG_MS_SSIM_SCALES]; ///< the pyramids, packed
     VgSsimWork wk;
+    VgSsimDSP dsp;
+    VgFplaneDSP fplane;     ///< the planes' conversion to float
 } FloatMsSsimState;
 
 static int float_ms_ssim_init(VgFeatureCtx *fc)
 {
     FloatMsSsimState *s = fc->priv;
+
+    vg_fplane_dsp_init(&s->fplane, vg_cpu_flags());
+    vg_ssim_dsp_init(&s->dsp, vg_cpu_flags());
 
     vg_float_ms_ssim_setup(&s->p, fc->opts, fc->bpc, fc->width, fc->height);
     for (unsigned i = 0; i < VG_MS_SSIM_SCALES; i++) {
@@ -46,17 +52,17 @@ static int float_ms_ssim_extract(VgFeatureCtx *fc, const VgFrame *f)
     FloatMsSsimState *s = fc->priv;
     double sums[VG_MS_SSIM_SCALES][VG_SSIM_NB_SUMS];
 
-    vg_plane_to_float(s->ref[0], s->p.w[0], f->ref, 0, 0.0f);
-    vg_plane_to_float(s->dis[0], s->p.w[0], f->dis, 0, 0.0f);
+    s->fplane.to_float(s->ref[0], s->p.w[0], f->ref, 0, 0.0f);
+    s->fplane.to_float(s->dis[0], s->p.w[0], f->dis, 0, 0.0f);
     for (unsigned i = 1; i < VG_MS_SSIM_SCALES; i++) {
-        vg_ssim_decimate(s->ref[i - 1], s->p.w[i - 1], s->p.h[i - 1], 2,
+        s->dsp.decimate(s->ref[i - 1], s->p.w[i - 1], s->p.h[i - 1], 2,
                          &lpf[0][0], VG_MS_SSIM_LPF, s->ref[i], s->wk.acc);
-        vg_ssim_decimate(s->dis[i - 1], s->p.w[i - 1], s->p.h[i - 1], 2,
+        s->dsp.decimate(s->dis[i - 1], s->p.w[i - 1], s->p.h[i - 1], 2,
                          &lpf[0][0], VG_MS_SSIM_LPF, s->dis[i], s->wk.acc);
     }
     for (unsigned i = 0; i < VG_MS_SSIM_SCALES; i++)
-        vg_ssim_sums(s->ref[i], s->dis[i], s->p.w[i], s->p.h[i], &s->wk,
-                     sums[i]);
+        vg_ssim_sums(&s->dsp, s->ref[i], s->dis[i], s->p.w[i], s->p.h[i],
+                     &s->wk, sums[i]);
     return vg_float_ms_ssim_emit(fc, &s->p, f->index, sums);
 }
 

@@ -13,17 +13,21 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "common/cpu.h"
 #include "common/features/float_psnr.h"
 #include "common/fplane.h"
 
 typedef struct FloatPsnrState {
     float *ref, *dis; ///< luma as float, width floats per row
+    VgFplaneDSP fplane;     ///< the planes' conversion to float
 } FloatPsnrState;
 
 static int float_psnr_init(VgFeatureCtx *fc)
 {
     FloatPsnrState *s = fc->priv;
     const size_t n = (size_t)fc->width * fc->height;
+
+    vg_fplane_dsp_init(&s->fplane, vg_cpu_flags());
 
     s->ref = malloc(n * sizeof(*s->ref));
     s->dis = malloc(n * sizeof(*s->dis));
@@ -44,8 +48,8 @@ static int float_psnr_extract(VgFeatureCtx *fc, const VgFrame *f)
     const size_t n = (size_t)fc->width * fc->height;
     double noise = 0;
 
-    vg_plane_to_float(s->ref, fc->width, f->ref, 0, 0.0f);
-    vg_plane_to_float(s->dis, fc->width, f->dis, 0, 0.0f);
+    s->fplane.to_float(s->ref, fc->width, f->ref, 0, 0.0f);
+    s->fplane.to_float(s->dis, fc->width, f->dis, 0, 0.0f);
     for (size_t i = 0; i < n; i++) {
         const float d = s->ref[i] - s->dis[i];
         noise += d * d;

@@ -97,14 +97,9 @@ VG_CPU_BUILDS(convolve, (const float *src, int w, int h, float *cache,
                          double *acc, float *dst),
               (src, w, h, cache, acc, dst))
 
-static void convolve(const float *src, int w, int h, float *cache,
-                     double *acc, float *dst)
-{
-    VG_CPU_SELECT(convolve, vg_cpu_flags())(src, w, h, cache, acc, dst);
-}
-
-void vg_ssim_sums(const float *ref, const float *cmp, int w, int h,
-                  VgSsimWork *wk, double sums[VG_SSIM_NB_SUMS])
+void vg_ssim_sums(const VgSsimDSP *dsp, const float *ref, const float *cmp,
+                  int w, int h, VgSsimWork *wk,
+                  double sums[VG_SSIM_NB_SUMS])
 {
     const float c1 = (VG_SSIM_K1 * VG_SSIM_L) * (VG_SSIM_K1 * VG_SSIM_L);
     const float c2 = (VG_SSIM_K2 * VG_SSIM_L) * (VG_SSIM_K2 * VG_SSIM_L);
@@ -114,16 +109,16 @@ void vg_ssim_sums(const float *ref, const float *cmp, int w, int h,
     const size_t dn = (size_t)dw * dh;
     double ssim_sum = 0.0, l_sum = 0.0, c_sum = 0.0, s_sum = 0.0;
 
-    convolve(ref, w, h, wk->cache, wk->acc, wk->mu_r);
-    convolve(cmp, w, h, wk->cache, wk->acc, wk->mu_c);
+    dsp->convolve(ref, w, h, wk->cache, wk->acc, wk->mu_r);
+    dsp->convolve(cmp, w, h, wk->cache, wk->acc, wk->mu_c);
     for (size_t i = 0; i < n; i++) {
         wk->rr[i] = ref[i] * ref[i];
         wk->cc[i] = cmp[i] * cmp[i];
         wk->rc[i] = ref[i] * cmp[i];
     }
-    convolve(wk->rr, w, h, wk->cache, wk->acc, wk->rr);
-    convolve(wk->cc, w, h, wk->cache, wk->acc, wk->cc);
-    convolve(wk->rc, w, h, wk->cache, wk->acc, wk->rc);
+    dsp->convolve(wk->rr, w, h, wk->cache, wk->acc, wk->rr);
+    dsp->convolve(wk->cc, w, h, wk->cache, wk->acc, wk->cc);
+    dsp->convolve(wk->rc, w, h, wk->cache, wk->acc, wk->rc);
 
     for (size_t i = 0; i < dn; i++) {
         const float mr = wk->mu_r[i], mc = wk->mu_c[i];
@@ -224,11 +219,22 @@ VG_CPU_BUILDS(decimate, (float *img, int w, int h, int factor, const float *k,
                          int klen, float *dst, double *acc),
               (img, w, h, factor, k, klen, dst, acc))
 
-void vg_ssim_decimate(float *img, int w, int h, int factor, const float *k,
-                      int klen, float *dst, double *acc)
+void vg_ssim_dsp_init(VgSsimDSP *dsp, unsigned flags)
 {
-    VG_CPU_SELECT(decimate, vg_cpu_flags())(img, w, h, factor, k, klen, dst,
-                                            acc);
+    dsp->convolve = convolve_c;
+    dsp->decimate = decimate_c;
+#if VG_CPU_HAVE_AVX2
+    if (flags & VG_CPU_FLAG_AVX2) {
+        dsp->convolve = convolve_avx2;
+        dsp->decimate = decimate_avx2;
+    }
+    if (flags & VG_CPU_FLAG_AVX512) {
+        dsp->convolve = convolve_avx512;
+        dsp->decimate = decimate_avx512;
+    }
+#else
+    (void)flags;
+#endif
 }
 
 typedef struct FloatSsimState {
@@ -236,6 +242,8 @@ typedef struct FloatSsimState {
     float *ref, *dis;           ///< packed w x h, decimated in place
     float box[10 * 10];         ///< the decimation's kernel
     VgSsimWork wk;
+    VgSsimDSP dsp;
+    VgFplaneDSP fplane;         ///< the planes' conversion to float
 } FloatSsimState;
 
 static int float_ssim_init(VgFeatureCtx *fc)
@@ -243,6 +251,9 @@ static int float_ssim_init(VgFeatureCtx *fc)
     FloatSsimState *s = fc->priv;
     const size_t n = (size_t)fc->width * fc->height;
     int ret;
+
+    vg_fplane_dsp_init(&s->fplane, vg_cpu_flags());
+    vg_ssim_dsp_init(&s->dsp, vg_cpu_flags());
 
     if ((ret = vg_float_ssim_setup(&s->p, fc->opts, fc->bpc, fc->width,
                                    fc->height, fc->log)) < 0)
@@ -263,15 +274,15 @@ static int float_ssim_extract(VgFeatureCtx *fc, const VgFrame *f)
     const int w = (int)fc->width, h = (int)fc->height;
     double sums[VG_SSIM_NB_SUMS];
 
-    vg_plane_to_float(s->ref, w, f->ref, 0, 0.0f);
-    vg_plane_to_float(s->dis, w, f->dis, 0, 0.0f);
+    s->fplane.to_float(s->ref, w, f->ref, 0, 0.0f);
+    s->fplane.to_float(s->dis, w, f->dis, 0, 0.0f);
     if (s->p.scale > 1) {
-        vg_ssim_decimate(s->ref, w, h, s->p.scale, s->box, s->p.scale, s->ref,
+        s->dsp.decimate(s->ref, w, h, s->p.scale, s->box, s->p.scale, s->ref,
                          s->wk.acc);
-        vg_ssim_decimate(s->dis, w, h, s->p.scale, s->box, s->p.scale, s->dis,
+        s->dsp.decimate(s->dis, w, h, s->p.scale, s->box, s->p.scale, s->dis,
                          s->wk.acc);
     }
-    vg_ssim_sums(s->ref, s->dis, s->p.dw, s->p.dh, &s->wk, sums);
+    vg_ssim_sums(&s->dsp, s->ref, s->dis, s->p.dw, s->p.dh, &s->wk, sums);
     return vg_float_ssim_emit(fc, &s->p, f->index, sums);
 }
 

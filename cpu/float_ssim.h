@@ -28,21 +28,33 @@ typedef struct VgSsimWork {
 int vg_ssim_work_alloc(VgSsimWork *wk, int w, int h);
 void vg_ssim_work_free(VgSsimWork *wk);
 
+/** The C, AVX2 or AVX-512 builds of the SSIM loops. */
+typedef struct VgSsimDSP {
+    /** _iqa_convolve(): valid 11x11 Gaussian of the packed w x h image
+     * src into dst (may be src); cache, acc: scratch (VgSsimWork) */
+    void (*convolve)(const float *src, int w, int h, float *cache,
+                     double *acc, float *dst);
+    /**
+     * iqa/decimate.c _iqa_decimate() of a packed w x h image by `factor`
+     * with the klen x klen 2-D kernel k, mirrored at the borders
+     * (KBND_SYMMETRIC), into dst (w / factor + (w & 1) wide); dst may be
+     * img (in place, in libvmaf's write order). acc: w / factor + 1
+     * doubles of scratch.
+     */
+    void (*decimate)(float *img, int w, int h, int factor, const float *k,
+                     int klen, float *dst, double *acc);
+} VgSsimDSP;
+
+/** Fill `dsp` with the builds for `flags` (vg_cpu_flags()), once per
+ * state, when the feature opens it. */
+void vg_ssim_dsp_init(VgSsimDSP *dsp, unsigned flags);
+
 /**
  * The sums of the SSIM map of two packed w x h float images (w, h >= 11),
  * VG_SSIM_SUM_*: iqa/ssim_tools.c _iqa_ssim() with the default arguments.
  */
-void vg_ssim_sums(const float *ref, const float *cmp, int w, int h,
-                  VgSsimWork *wk, double sums[VG_SSIM_NB_SUMS]);
-
-/**
- * iqa/decimate.c _iqa_decimate() of a packed w x h image by `factor`
- * with the klen x klen 2-D kernel k, mirrored at the borders
- * (KBND_SYMMETRIC), into dst (w / factor + (w & 1) wide); dst may be img
- * (in place, in libvmaf's write order). acc: w / factor + 1 doubles of
- * scratch.
- */
-void vg_ssim_decimate(float *img, int w, int h, int factor, const float *k,
-                      int klen, float *dst, double *acc);
+void vg_ssim_sums(const VgSsimDSP *dsp, const float *ref, const float *cmp,
+                  int w, int h, VgSsimWork *wk,
+                  double sums[VG_SSIM_NB_SUMS]);
 
 #endif /* VG_CPU_FLOAT_SSIM_H */

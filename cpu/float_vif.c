@@ -36,7 +36,19 @@
 #include "common/features/float_vif.h"
 #include "common/fplane.h"
 
-typedef struct FvifCpu {
+typedef struct FvifCpu FvifCpu;
+
+typedef struct VgFloatVifDSP {
+    /** decimate_any()'s C, AVX2 or AVX-512 build */
+    void (*decimate)(const VgFvifSetup *s, unsigned sc,
+                     const float *const src[2], ptrdiff_t stride,
+                     float *const dst[2], float *const *v);
+    /** statistic_any()'s (same) */
+    void (*statistic)(FvifCpu *c, unsigned sc, const float *ref,
+                      const float *dis, ptrdiff_t stride);
+} VgFloatVifDSP;
+
+struct FvifCpu {
     VgFvifSetup s;
     float *buf;                 ///< one allocation for all below
     float *in[2];               ///< ref, dis as float, w x h
@@ -45,7 +57,11 @@ typedef struct FvifCpu {
     float *v[5];                ///< vertical-pass rows, padded by VG_FVIF_MAX_TAPS / 2
     float *hz[5];               ///< horizontal-pass rows
     float *row_num, *row_den;   ///< s.rows each
-} FvifCpu;
+    VgFplaneDSP fplane;         ///< the planes' conversion to float
+    VgFloatVifDSP dsp;
+};
+
+static void vg_float_vif_dsp_init(VgFloatVifDSP *dsp, unsigned flags);
 
 #define PAD (VG_FVIF_MAX_TAPS / 2)
 
@@ -56,6 +72,9 @@ static int fvif_init(VgFeatureCtx *fc)
     const size_t n_in = (size_t)fc->width * fc->height;
     size_t n_pre, n_lvl, n_row, total, off = 0;
     int ret;
+
+    vg_fplane_dsp_init(&c->fplane, vg_cpu_flags());
+    vg_float_vif_dsp_init(&c->dsp, vg_cpu_flags());
 
     if ((ret = vg_float_vif_setup(s, fc->opts, fc->width, fc->height,
                                   fc->log)) < 0)
@@ -242,17 +261,34 @@ VG_CPU_BUILDS(statistic, (FvifCpu *c, unsigned sc, const float *ref,
                           const float *dis, ptrdiff_t stride),
               (c, sc, ref, dis, stride))
 
+static void vg_float_vif_dsp_init(VgFloatVifDSP *dsp, unsigned flags)
+{
+    dsp->decimate = decimate_c;
+    dsp->statistic = statistic_c;
+#if VG_CPU_HAVE_AVX2
+    if (flags & VG_CPU_FLAG_AVX2) {
+        dsp->decimate = decimate_avx2;
+        dsp->statistic = statistic_avx2;
+    }
+    if (flags & VG_CPU_FLAG_AVX512) {
+        dsp->decimate = decimate_avx512;
+        dsp->statistic = statistic_avx512;
+    }
+#else
+    (void)flags;
+#endif
+}
+
 static int fvif_extract(VgFeatureCtx *fc, const VgFrame *fr)
 {
     FvifCpu *c = fc->priv;
     const VgFvifSetup *s = &c->s;
-    const unsigned flags = vg_cpu_flags();
     const float *cur[2];
     float num[4], den[4];
     ptrdiff_t stride;
 
-    vg_plane_to_float(c->in[0], fc->width, fr->ref, 0, -128.0f);
-    vg_plane_to_float(c->in[1], fc->width, fr->dis, 0, -128.0f);
+    c->fplane.to_float(c->in[0], fc->width, fr->ref, 0, -128.0f);
+    c->fplane.to_float(c->in[1], fc->width, fr->dis, 0, -128.0f);
     if (s->prescale) {
         prescale(s, c->in[0], c->pre[0]);
         prescale(s, c->in[1], c->pre[1]);
@@ -266,13 +302,13 @@ static int fvif_extract(VgFeatureCtx *fc, const VgFrame *fr)
     for (unsigned sc = 0; sc < 4; sc++) {
         if (sc > 0) {
             float *const *dst = c->lvl[sc & 1];
-            VG_CPU_SELECT(decimate, flags)(s, sc, cur, stride, dst, c->v);
+            c->dsp.decimate(s, sc, cur, stride, dst, c->v);
             cur[0] = dst[0];
             cur[1] = dst[1];
             stride = s->sc_w[sc];
         }
         if (sc >= s->first)
-            VG_CPU_SELECT(statistic, flags)(c, sc, cur[0], cur[1], stride);
+            c->dsp.statistic(c, sc, cur[0], cur[1], stride);
     }
     vg_float_vif_sum_rows(s, c->row_num, c->row_den, num, den);
     return vg_float_vif_emit(fc, s, fr->index, num, den);

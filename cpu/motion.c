@@ -22,9 +22,13 @@
 typedef uint64_t MotionSadFn(const VgImage *prev, const VgImage *cur,
                              int32_t *y_row, unsigned bpc);
 
+typedef struct VgMotionDSP {
+    MotionSadFn *sad;   ///< the C, AVX2 or AVX-512 build of motion_sad_any()
+} VgMotionDSP;
+
 typedef struct MotionCpu {
     int32_t *y_row;
-    MotionSadFn *sad;   ///< the C, AVX2 or AVX-512 build of motion_sad_any()
+    VgMotionDSP dsp;
 } MotionCpu;
 
 /* integer_motion.c mirror(): reflect-101 */
@@ -137,19 +141,25 @@ static uint64_t motion_sad_avx512(const VgImage *prev, const VgImage *cur,
 }
 #endif
 
+static void vg_motion_dsp_init(VgMotionDSP *dsp, unsigned flags)
+{
+    dsp->sad = motion_sad_c;
+#if VG_CPU_HAVE_AVX2
+    if (flags & VG_CPU_FLAG_AVX2)
+        dsp->sad = motion_sad_avx2;
+    if (flags & VG_CPU_FLAG_AVX512)
+        dsp->sad = motion_sad_avx512;
+#else
+    (void)flags;
+#endif
+}
+
 static int motion_init(VgFeatureCtx *fc)
 {
     MotionCpu *s = fc->priv;
 
     s->y_row = malloc(sizeof(*s->y_row) * fc->width);
-    s->sad = motion_sad_c;
-#if VG_CPU_HAVE_AVX2
-    const unsigned flags = vg_cpu_flags();
-    if (flags & VG_CPU_FLAG_AVX512)
-        s->sad = motion_sad_avx512;
-    else if (flags & VG_CPU_FLAG_AVX2)
-        s->sad = motion_sad_avx2;
-#endif
+    vg_motion_dsp_init(&s->dsp, vg_cpu_flags());
     return s->y_row ? 0 : -ENOMEM;
 }
 
@@ -171,7 +181,7 @@ static int motion_extract(VgFeatureCtx *fc, const VgFrame *f)
                               &prev)) < 0)
         return ret;
     return vg_motion_emit_sad(fc, f->index, prev != NULL,
-                              prev ? s->sad(prev, f->ref, s->y_row,
+                              prev ? s->dsp.sad(prev, f->ref, s->y_row,
                                             fc->bpc) : 0);
 }
 

@@ -92,34 +92,54 @@ static uint64_t sse_avx512(const VgImage *ref, const VgImage *dis,
 }
 #endif
 
+typedef uint64_t PsnrSseFn(const VgImage *ref, const VgImage *dis,
+                           unsigned pl, unsigned bpc);
+
+typedef struct VgPsnrDSP {
+    PsnrSseFn *sse;     ///< the C, AVX2 or AVX-512 build of sse_any()
+} VgPsnrDSP;
+
+typedef struct PsnrCpu {
+    VgPsnrParams p;
+    VgPsnrDSP dsp;
+} PsnrCpu;
+
+static void vg_psnr_dsp_init(VgPsnrDSP *dsp, unsigned flags)
+{
+    dsp->sse = sse_c;
+#if VG_CPU_HAVE_AVX2
+    if (flags & VG_CPU_FLAG_AVX2)
+        dsp->sse = sse_avx2;
+    if (flags & VG_CPU_FLAG_AVX512)
+        dsp->sse = sse_avx512;
+#else
+    (void)flags;
+#endif
+}
+
 static int psnr_init(VgFeatureCtx *fc)
 {
-    vg_psnr_setup(fc->priv, fc->opts, fc->bpc, fc->layout, fc->width,
+    PsnrCpu *s = fc->priv;
+
+    vg_psnr_setup(&s->p, fc->opts, fc->bpc, fc->layout, fc->width,
                   fc->height);
+    vg_psnr_dsp_init(&s->dsp, vg_cpu_flags());
     return 0;
 }
 
 static int psnr_extract(VgFeatureCtx *fc, const VgFrame *f)
 {
-    const VgPsnrParams *p = fc->priv;
-    uint64_t (*sse_fn)(const VgImage *, const VgImage *, unsigned,
-                       unsigned) = sse_c;
+    const PsnrCpu *s = fc->priv;
+    const VgPsnrParams *p = &s->p;
     uint64_t sse[3] = { 0 };
 
-#if VG_CPU_HAVE_AVX2
-    const unsigned flags = vg_cpu_flags();
-    if (flags & VG_CPU_FLAG_AVX512)
-        sse_fn = sse_avx512;
-    else if (flags & VG_CPU_FLAG_AVX2)
-        sse_fn = sse_avx2;
-#endif
     for (unsigned pl = 0; pl < p->n_planes; pl++)
-        sse[pl] = sse_fn(f->ref, f->dis, pl, fc->bpc);
+        sse[pl] = s->dsp.sse(f->ref, f->dis, pl, fc->bpc);
     return vg_psnr_emit(fc, p, f->index, f->ref, sse);
 }
 
 const VgFeatureImpl vg_cpu_psnr = {
-    .priv_size = sizeof(VgPsnrParams),
+    .priv_size = sizeof(PsnrCpu),
     .init = psnr_init,
     .extract = psnr_extract,
 };

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "common/cpu.h"
 #include "common/fplane.h"
 #include "common/features/speed_chroma.h"
 #include "common/features/speed.h"
@@ -20,12 +21,15 @@
 typedef struct SpeedChromaCpu {
     VgSpeed speed;
     float *ref, *dis;
+    VgFplaneDSP fplane;     ///< the planes' conversion to float
 } SpeedChromaCpu;
 
 static int speed_chroma_init(VgFeatureCtx *fc)
 {
     SpeedChromaCpu *s = fc->priv;
     int ret;
+
+    vg_fplane_dsp_init(&s->fplane, vg_cpu_flags());
 
     if ((ret = vg_speed_chroma_setup(fc, &s->speed, 0)) < 0)
         return ret;
@@ -53,8 +57,8 @@ static int channel(VgFeatureCtx *fc, const VgFrame *f, unsigned plane,
 {
     SpeedChromaCpu *s = fc->priv;
 
-    vg_plane_to_float(s->ref, s->speed.stride, f->ref, plane, -128);
-    vg_plane_to_float(s->dis, s->speed.stride, f->dis, plane, -128);
+    s->fplane.to_float(s->ref, s->speed.stride, f->ref, plane, -128);
+    s->fplane.to_float(s->dis, s->speed.stride, f->dis, plane, -128);
     return vg_speed_score(&s->speed, s->ref, s->dis, score, fc->log);
 }
 

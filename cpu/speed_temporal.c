@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "common/cpu.h"
 #include "common/fplane.h"
 #include "common/features/speed_temporal.h"
 #include "common/features/speed.h"
@@ -20,12 +21,15 @@
 typedef struct SpeedTemporalCpu {
     VgSpeed speed;
     float *ref, *dis, *cur;
+    VgFplaneDSP fplane;     ///< the planes' conversion to float
 } SpeedTemporalCpu;
 
 static int speed_temporal_init(VgFeatureCtx *fc)
 {
     SpeedTemporalCpu *s = fc->priv;
     int ret;
+
+    vg_fplane_dsp_init(&s->fplane, vg_cpu_flags());
 
     if ((ret = vg_speed_temporal_setup(fc, &s->speed, 0)) < 0)
         return ret;
@@ -55,8 +59,8 @@ static void difference(SpeedTemporalCpu *s, float *dst, const VgImage *prev,
 {
     const size_t st = s->speed.stride;
 
-    vg_plane_to_float(dst, st, prev, 0, -128);
-    vg_plane_to_float(s->cur, st, cur, 0, -128);
+    s->fplane.to_float(dst, st, prev, 0, -128);
+    s->fplane.to_float(s->cur, st, cur, 0, -128);
     for (unsigned i = 0; i < s->speed.h; i++)
         for (unsigned j = 0; j < s->speed.w; j++)
             dst[i * st + j] -= s->cur[i * st + j];

@@ -50,7 +50,7 @@ static void vif_frame(VifCpu *s, const VgImage *ref, const VgImage *dis,
                       unsigned bpc, int skip_scale0, double egl,
                       VgVifAccum acc[4])
 {
-    const VifDsp *d0 = bpc > 8 ? &s->dsp16 : &s->dsp8;
+    const VgVifDSP *d0 = bpc > 8 ? &s->dsp16 : &s->dsp8;
 
     /* Scale 0 is still down-sampled when its statistic is skipped. */
     if (!skip_scale0)
@@ -80,11 +80,6 @@ static int vif_init(VgFeatureCtx *fc)
     size_t size = 0, off = 0;
     uint8_t *p;
 
-    if (w < VG_VIF_MIN_SIZE || h < VG_VIF_MIN_SIZE) {
-        vg_log(fc->log, VG_LOG_ERROR, "vif: %ux%u is below the minimum "
-               "%ux%u", w, h, VG_VIF_MIN_SIZE, VG_VIF_MIN_SIZE);
-        return -EINVAL;
-    }
     s->log2 = vg_vif_log2_table();
     /* the one CPU-flags mask (common/cpu.h): tests run both builds */
     vg_vif_dsp_init_8bpc(&s->dsp8, vg_cpu_flags());

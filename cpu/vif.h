@@ -40,7 +40,7 @@ static inline size_t vif_ceil_block(size_t w)
 typedef struct VifCpu VifCpu;
 
 /** The passes of one sample type (cpu/vif_tmpl.c); strides in bytes. */
-typedef struct VifDsp {
+typedef struct VgVifDSP {
     /** Statistic of scale `scale` of ref/dis into *acc (zeroed first). */
     void (*scale)(VifCpu *s, unsigned scale, const void *ref,
                   ptrdiff_t ref_stride, const void *dis, ptrdiff_t dis_stride,
@@ -49,11 +49,11 @@ typedef struct VifDsp {
     void (*downsample)(VifCpu *s, unsigned scale, const void *ref,
                        ptrdiff_t ref_stride, const void *dis,
                        ptrdiff_t dis_stride, unsigned bpc);
-} VifDsp;
+} VgVifDSP;
 
 struct VifCpu {
-    VifDsp dsp8;            ///< uint8 samples: scale 0 of 8-bit pictures
-    VifDsp dsp16;           ///< uint16 samples: every other scale
+    VgVifDSP dsp8;          ///< uint8 samples: scale 0 of 8-bit pictures
+    VgVifDSP dsp16;         ///< uint16 samples: every other scale
     const uint16_t *log2;
     unsigned w[4], h[4];
     size_t stride[4];       ///< row stride of img[s] in samples (whole blocks)
@@ -76,7 +76,7 @@ struct VifCpu {
  * AVX2 build when `flags` (vg_cpu_flags()) has VG_CPU_FLAG_AVX2, or their
  * AVX-512 build when it has VG_CPU_FLAG_AVX512.
  */
-void vg_vif_dsp_init_8bpc(VifDsp *d, unsigned flags);
-void vg_vif_dsp_init_16bpc(VifDsp *d, unsigned flags);
+void vg_vif_dsp_init_8bpc(VgVifDSP *d, unsigned flags);
+void vg_vif_dsp_init_16bpc(VgVifDSP *d, unsigned flags);
 
 #endif /* VG_CPU_VIF_H */

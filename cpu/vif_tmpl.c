@@ -219,7 +219,7 @@ VIF_INLINE void horiz_decimate(const unsigned fw, const uint16_t *t,
     }
 }
 
-/* ---- AVX2 multiply-adds ------------------------------------------------- */
+/* ---- AVX2 and AVX-512 multiply-adds --------------------------------------- */
 
 #if VIF_HAVE_AVX2
 /*
@@ -248,165 +248,10 @@ static inline int vif_avx2_taps(unsigned scale)
     return 1;
 }
 
-/* tap pairs (c_k, c_k+1) as 32-bit lanes, c_fw = 0; returns sum c_k */
-VG_CPU_TARGET_AVX2
-static uint32_t vif_avx2_pairs(const unsigned fw, const uint16_t *t,
-                               __m256i *cp)
-{
-    uint32_t sum = 0;
-
-    for (unsigned k = 0; k < fw; k += 2) {
-        const uint32_t c0 = t[k], c1 = k + 1 < fw ? t[k + 1] : 0;
-        cp[k / 2] = _mm256_set1_epi32((int)(c0 | c1 << 16));
-        sum += c0 + c1;
-    }
-    return sum;
-}
-
-/* two taps of 16 columns: rows u and v interleaved, multiplied by the tap
- * pair c, added to the low (lo) and high (hi) halves' sums */
-VG_CPU_TARGET_AVX2
-static inline void vif_madd2(__m256i *lo, __m256i *hi, __m256i u, __m256i v,
-                             __m256i c)
-{
-    *lo = _mm256_add_epi32(*lo, _mm256_madd_epi16(_mm256_unpacklo_epi16(u, v), c));
-    *hi = _mm256_add_epi32(*hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(u, v), c));
-}
-
-/* horiz_pair() for a filter of fw taps below 32768 */
-VG_CPU_TARGET_AVX2 VIF_INLINE
-void horiz_pair_avx2_fw(const unsigned fw, const uint16_t *t,
-                        uint32_t *restrict oa, uint32_t *restrict ob,
-                        const uint16_t *restrict a,
-                        const uint16_t *restrict b, size_t n)
-{
-    const __m256i flip = _mm256_set1_epi16((short)0x8000);
-    const __m256i zero = _mm256_setzero_si256();
-    __m256i cp[9];
-    const __m256i corr = _mm256_set1_epi32((int)(vif_avx2_pairs(fw, t, cp) << 15));
-
-    for (size_t j = 0; j < n; j += 16) {
-        __m256i al = zero, ah = zero, bl = zero, bh = zero;
-
-#pragma GCC unroll 9
-        for (unsigned k = 0; k < fw; k += 2) {
-            const __m256i a0 = _mm256_xor_si256(
-                _mm256_loadu_si256((const __m256i *)(a + j + k)), flip);
-            const __m256i b0 = _mm256_xor_si256(
-                _mm256_loadu_si256((const __m256i *)(b + j + k)), flip);
-            __m256i a1 = zero, b1 = zero;
-
-            if (k + 1 < fw) {
-                a1 = _mm256_xor_si256(
-                    _mm256_loadu_si256((const __m256i *)(a + j + k + 1)), flip);
-                b1 = _mm256_xor_si256(
-                    _mm256_loadu_si256((const __m256i *)(b + j + k + 1)), flip);
-            }
-            vif_madd2(&al, &ah, a0, a1, cp[k / 2]);
-            vif_madd2(&bl, &bh, b0, b1, cp[k / 2]);
-        }
-        al = _mm256_add_epi32(al, corr);
-        ah = _mm256_add_epi32(ah, corr);
-        bl = _mm256_add_epi32(bl, corr);
-        bh = _mm256_add_epi32(bh, corr);
-        _mm256_storeu_si256((__m256i *)(oa + j), _mm256_permute2x128_si256(al, ah, 0x20));
-        _mm256_storeu_si256((__m256i *)(oa + j + 8), _mm256_permute2x128_si256(al, ah, 0x31));
-        _mm256_storeu_si256((__m256i *)(ob + j), _mm256_permute2x128_si256(bl, bh, 0x20));
-        _mm256_storeu_si256((__m256i *)(ob + j + 8), _mm256_permute2x128_si256(bl, bh, 0x31));
-    }
-}
-
-/* one copy per filter length of scales 0..2; n a multiple of 16 */
-VG_CPU_TARGET_AVX2
-static void horiz_pair_avx2(const unsigned fw, const uint16_t *t,
-                            uint32_t *restrict oa, uint32_t *restrict ob,
-                            const uint16_t *restrict a,
-                            const uint16_t *restrict b, size_t n)
-{
-    switch (fw) {
-    case 17:
-        horiz_pair_avx2_fw(17, t, oa, ob, a, b, n);
-        break;
-    case 9:
-        horiz_pair_avx2_fw(9, t, oa, ob, a, b, n);
-        break;
-    default:
-        horiz_pair_avx2_fw(5, t, oa, ob, a, b, n);
-        break;
-    }
-}
-
-#if BITDEPTH == 8
-/*
- * vert_stat() of 8-bit samples at scale 0 (17 taps) over columns [0, n),
- * n a multiple of 16: the samples' sums as they are, the squares' (up to
- * 255^2) with the top bit flipped.
- */
-VG_CPU_TARGET_AVX2
-static void vert_stat8_avx2(const uint16_t *t, uint16_t *restrict mu1,
-                            uint16_t *restrict mu2, uint16_t *restrict xh,
-                            uint16_t *restrict xl, uint16_t *restrict yh,
-                            uint16_t *restrict yl, uint16_t *restrict zh,
-                            uint16_t *restrict zl,
-                            const uint8_t *const *ra, const uint8_t *const *rb,
-                            size_t n)
-{
-    const __m256i flip = _mm256_set1_epi16((short)0x8000);
-    const __m256i zero = _mm256_setzero_si256();
-    const __m256i rnd_mu = _mm256_set1_epi32(128);
-    const __m256i low = _mm256_set1_epi32(0xffff);
-    __m256i cp[9];
-    const __m256i corr = _mm256_set1_epi32((int)(vif_avx2_pairs(17, t, cp) << 15));
-
-    for (size_t j = 0; j < n; j += 16) {
-        __m256i s1l = zero, s1h = zero, s2l = zero, s2h = zero;
-        __m256i xxl = zero, xxh = zero, yyl = zero, yyh = zero;
-        __m256i xyl = zero, xyh = zero;
-
-#pragma GCC unroll 9
-        for (unsigned k = 0; k < 17; k += 2) {
-            const __m256i c = cp[k / 2];
-            const __m256i x0 = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(ra[k] + j)));
-            const __m256i y0 = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(rb[k] + j)));
-            __m256i x1 = zero, y1 = zero;
-
-            if (k + 1 < 17) {
-                x1 = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(ra[k + 1] + j)));
-                y1 = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(rb[k + 1] + j)));
-            }
-            vif_madd2(&s1l, &s1h, x0, x1, c);
-            vif_madd2(&s2l, &s2h, y0, y1, c);
-            /* the products' low 16 bits are the whole 8-bit products */
-#define VIF_SQ(u, v) _mm256_xor_si256(_mm256_mullo_epi16(u, v), flip)
-            vif_madd2(&xxl, &xxh, VIF_SQ(x0, x0), VIF_SQ(x1, x1), c);
-            vif_madd2(&yyl, &yyh, VIF_SQ(y0, y0), VIF_SQ(y1, y1), c);
-            vif_madd2(&xyl, &xyh, VIF_SQ(x0, y0), VIF_SQ(x1, y1), c);
-#undef VIF_SQ
-        }
-#define VIF_STORE16(dst, lo, hi) \
-        _mm256_storeu_si256((__m256i *)((dst) + j), _mm256_packus_epi32(lo, hi))
-        VIF_STORE16(mu1, _mm256_srli_epi32(_mm256_add_epi32(s1l, rnd_mu), 8),
-                    _mm256_srli_epi32(_mm256_add_epi32(s1h, rnd_mu), 8));
-        VIF_STORE16(mu2, _mm256_srli_epi32(_mm256_add_epi32(s2l, rnd_mu), 8),
-                    _mm256_srli_epi32(_mm256_add_epi32(s2h, rnd_mu), 8));
-        /* a square's sum, corrected, as its high and low 16 bits */
-#define VIF_STORE_SQ(dh, dl, lo, hi) do {                                 \
-            const __m256i l_ = _mm256_add_epi32(lo, corr);                \
-            const __m256i h_ = _mm256_add_epi32(hi, corr);                \
-            VIF_STORE16(dh, _mm256_srli_epi32(l_, 16), _mm256_srli_epi32(h_, 16)); \
-            VIF_STORE16(dl, _mm256_and_si256(l_, low), _mm256_and_si256(h_, low)); \
-        } while (0)
-        VIF_STORE_SQ(xh, xl, xxl, xxh);
-        VIF_STORE_SQ(yh, yl, yyl, yyh);
-        VIF_STORE_SQ(zh, zl, xyl, xyh);
-#undef VIF_STORE_SQ
-#undef VIF_STORE16
-    }
-}
-#endif /* BITDEPTH == 8 */
+#define VW 256
+#include "cpu/vif_simd.h"
+#undef VW
 #endif /* VIF_HAVE_AVX2 */
-
-/* ---- AVX-512 multiply-adds ---------------------------------------------- */
 
 #if VIF_HAVE_AVX512
 /*
@@ -419,171 +264,9 @@ static void vert_stat8_avx2(const uint16_t *t, uint16_t *restrict mu1,
  * the AVX2 kernel.
  */
 
-/* vif_avx2_pairs() for 512-bit vectors */
-VG_CPU_TARGET_AVX512
-static uint32_t vif_avx512_pairs(const unsigned fw, const uint16_t *t,
-                                 __m512i *cp)
-{
-    uint32_t sum = 0;
-
-    for (unsigned k = 0; k < fw; k += 2) {
-        const uint32_t c0 = t[k], c1 = k + 1 < fw ? t[k + 1] : 0;
-        cp[k / 2] = _mm512_set1_epi32((int)(c0 | c1 << 16));
-        sum += c0 + c1;
-    }
-    return sum;
-}
-
-/* vif_madd2() for 32 columns */
-VG_CPU_TARGET_AVX512
-static inline void vif_madd2_512(__m512i *lo, __m512i *hi, __m512i u,
-                                 __m512i v, __m512i c)
-{
-    *lo = _mm512_add_epi32(*lo, _mm512_madd_epi16(_mm512_unpacklo_epi16(u, v), c));
-    *hi = _mm512_add_epi32(*hi, _mm512_madd_epi16(_mm512_unpackhi_epi16(u, v), c));
-}
-
-/* 32 uint32 sums in column order from the in-lane halves lo and hi */
-VG_CPU_TARGET_AVX512
-static inline void vif_store32_512(uint32_t *d, __m512i lo, __m512i hi)
-{
-    const __m512i first = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
-    const __m512i second = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
-
-    _mm512_storeu_si512(d, _mm512_permutex2var_epi64(lo, first, hi));
-    _mm512_storeu_si512(d + 16, _mm512_permutex2var_epi64(lo, second, hi));
-}
-
-/* horiz_pair_avx2_fw() over 32 columns a step; n a multiple of 32 */
-VG_CPU_TARGET_AVX512 VIF_INLINE
-void horiz_pair_avx512_fw(const unsigned fw, const uint16_t *t,
-                          uint32_t *restrict oa, uint32_t *restrict ob,
-                          const uint16_t *restrict a,
-                          const uint16_t *restrict b, size_t n)
-{
-    const __m512i flip = _mm512_set1_epi16((short)0x8000);
-    const __m512i zero = _mm512_setzero_si512();
-    __m512i cp[9];
-    const __m512i corr = _mm512_set1_epi32((int)(vif_avx512_pairs(fw, t, cp) << 15));
-
-    for (size_t j = 0; j < n; j += 32) {
-        __m512i al = zero, ah = zero, bl = zero, bh = zero;
-
-#pragma GCC unroll 9
-        for (unsigned k = 0; k < fw; k += 2) {
-            const __m512i a0 = _mm512_xor_si512(_mm512_loadu_si512(a + j + k), flip);
-            const __m512i b0 = _mm512_xor_si512(_mm512_loadu_si512(b + j + k), flip);
-            __m512i a1 = zero, b1 = zero;
-
-            if (k + 1 < fw) {
-                a1 = _mm512_xor_si512(_mm512_loadu_si512(a + j + k + 1), flip);
-                b1 = _mm512_xor_si512(_mm512_loadu_si512(b + j + k + 1), flip);
-            }
-            vif_madd2_512(&al, &ah, a0, a1, cp[k / 2]);
-            vif_madd2_512(&bl, &bh, b0, b1, cp[k / 2]);
-        }
-        vif_store32_512(oa + j, _mm512_add_epi32(al, corr), _mm512_add_epi32(ah, corr));
-        vif_store32_512(ob + j, _mm512_add_epi32(bl, corr), _mm512_add_epi32(bh, corr));
-    }
-}
-
-/* horiz_pair_avx2() with 32 columns a step; n a multiple of 16 */
-VG_CPU_TARGET_AVX512
-static void horiz_pair_avx512(const unsigned fw, const uint16_t *t,
-                              uint32_t *restrict oa, uint32_t *restrict ob,
-                              const uint16_t *restrict a,
-                              const uint16_t *restrict b, size_t n)
-{
-    const size_t n32 = n & ~(size_t)31;
-
-    switch (fw) {
-    case 17:
-        horiz_pair_avx512_fw(17, t, oa, ob, a, b, n32);
-        break;
-    case 9:
-        horiz_pair_avx512_fw(9, t, oa, ob, a, b, n32);
-        break;
-    default:
-        horiz_pair_avx512_fw(5, t, oa, ob, a, b, n32);
-        break;
-    }
-    if (n32 < n)
-        horiz_pair_avx2(fw, t, oa + n32, ob + n32, a + n32, b + n32, n - n32);
-}
-
-#if BITDEPTH == 8
-/* vert_stat8_avx2() over 32 columns a step; n a multiple of 16 */
-VG_CPU_TARGET_AVX512
-static void vert_stat8_avx512(const uint16_t *t, uint16_t *restrict mu1,
-                              uint16_t *restrict mu2, uint16_t *restrict xh,
-                              uint16_t *restrict xl, uint16_t *restrict yh,
-                              uint16_t *restrict yl, uint16_t *restrict zh,
-                              uint16_t *restrict zl,
-                              const uint8_t *const *ra,
-                              const uint8_t *const *rb, size_t n)
-{
-    const __m512i flip = _mm512_set1_epi16((short)0x8000);
-    const __m512i zero = _mm512_setzero_si512();
-    const __m512i rnd_mu = _mm512_set1_epi32(128);
-    const __m512i low = _mm512_set1_epi32(0xffff);
-    const size_t n32 = n & ~(size_t)31;
-    __m512i cp[9];
-    const __m512i corr = _mm512_set1_epi32((int)(vif_avx512_pairs(17, t, cp) << 15));
-
-    for (size_t j = 0; j < n32; j += 32) {
-        __m512i s1l = zero, s1h = zero, s2l = zero, s2h = zero;
-        __m512i xxl = zero, xxh = zero, yyl = zero, yyh = zero;
-        __m512i xyl = zero, xyh = zero;
-
-#pragma GCC unroll 9
-        for (unsigned k = 0; k < 17; k += 2) {
-            const __m512i c = cp[k / 2];
-            const __m512i x0 = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(ra[k] + j)));
-            const __m512i y0 = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(rb[k] + j)));
-            __m512i x1 = zero, y1 = zero;
-
-            if (k + 1 < 17) {
-                x1 = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(ra[k + 1] + j)));
-                y1 = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(rb[k + 1] + j)));
-            }
-            vif_madd2_512(&s1l, &s1h, x0, x1, c);
-            vif_madd2_512(&s2l, &s2h, y0, y1, c);
-#define VIF_SQ(u, v) _mm512_xor_si512(_mm512_mullo_epi16(u, v), flip)
-            vif_madd2_512(&xxl, &xxh, VIF_SQ(x0, x0), VIF_SQ(x1, x1), c);
-            vif_madd2_512(&yyl, &yyh, VIF_SQ(y0, y0), VIF_SQ(y1, y1), c);
-            vif_madd2_512(&xyl, &xyh, VIF_SQ(x0, y0), VIF_SQ(x1, y1), c);
-#undef VIF_SQ
-        }
-#define VIF_STORE16(dst, lo, hi) \
-        _mm512_storeu_si512((dst) + j, _mm512_packus_epi32(lo, hi))
-        VIF_STORE16(mu1, _mm512_srli_epi32(_mm512_add_epi32(s1l, rnd_mu), 8),
-                    _mm512_srli_epi32(_mm512_add_epi32(s1h, rnd_mu), 8));
-        VIF_STORE16(mu2, _mm512_srli_epi32(_mm512_add_epi32(s2l, rnd_mu), 8),
-                    _mm512_srli_epi32(_mm512_add_epi32(s2h, rnd_mu), 8));
-#define VIF_STORE_SQ(dh, dl, lo, hi) do {                                 \
-            const __m512i l_ = _mm512_add_epi32(lo, corr);                \
-            const __m512i h_ = _mm512_add_epi32(hi, corr);                \
-            VIF_STORE16(dh, _mm512_srli_epi32(l_, 16), _mm512_srli_epi32(h_, 16)); \
-            VIF_STORE16(dl, _mm512_and_si512(l_, low), _mm512_and_si512(h_, low)); \
-        } while (0)
-        VIF_STORE_SQ(xh, xl, xxl, xxh);
-        VIF_STORE_SQ(yh, yl, yyl, yyh);
-        VIF_STORE_SQ(zh, zl, xyl, xyh);
-#undef VIF_STORE_SQ
-#undef VIF_STORE16
-    }
-    if (n32 < n) {
-        const uint8_t *ta[17], *tb[17];
-
-        for (unsigned k = 0; k < 17; k++) {
-            ta[k] = ra[k] + n32;
-            tb[k] = rb[k] + n32;
-        }
-        vert_stat8_avx2(t, mu1 + n32, mu2 + n32, xh + n32, xl + n32, yh + n32,
-                        yl + n32, zh + n32, zl + n32, ta, tb, n - n32);
-    }
-}
-#endif /* BITDEPTH == 8 */
+#define VW 512
+#include "cpu/vif_simd.h"
+#undef VW
 #endif /* VIF_HAVE_AVX512 */
 
 /* ---- one scale ----------------------------------------------------------- */
@@ -994,7 +677,7 @@ static void downsample_avx512(VifCpu *s, unsigned scale, const void *ref,
 }
 #endif
 
-void bitfn(vg_vif_dsp_init)(VifDsp *d, unsigned flags)
+void bitfn(vg_vif_dsp_init)(VgVifDSP *d, unsigned flags)
 {
     d->scale = scale_c;
     d->downsample = downsample_c;

@@ -49,17 +49,6 @@ static int adm_cuda_init(VgFeatureCtx *fc)
     CUstream st = e->stream;
     int ret;
 
-    /* the CPU path's checks (cpu/adm.c adm_init) */
-    if (fc->width < VG_ADM_MIN_SIZE || fc->height < VG_ADM_MIN_SIZE) {
-        vg_log(fc->log, VG_LOG_ERROR, "adm: %ux%u is below the minimum "
-               "frame size %dx%d", fc->width, fc->height, VG_ADM_MIN_SIZE,
-               VG_ADM_MIN_SIZE);
-        return -EINVAL;
-    }
-    if (fc->bpc < 8 || fc->bpc > 16) {
-        vg_log(fc->log, VG_LOG_ERROR, "adm: unsupported bit depth %u", fc->bpc);
-        return -EINVAL;
-    }
     if ((ret = vg_adm_factors(o, &s->fac, fc->log)) < 0)
         return ret;
     vg_adm_scales(fc->width, fc->height, s->sc);
@@ -89,18 +78,9 @@ fail:
 static int adm_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
 {
     AdmCuda *s = fc->priv;
-    const VgAdmOpts *o = fc->opts;
     VgCudaDevice *e = fc->backend;
     int ret;
 
-    /* integer_adm.c extract(), as cpu/adm.c adm_extract() */
-    if (o->norm_view_dist * o->ref_display_height < 3.0 * 1080) {
-        vg_log(fc->log, VG_LOG_ERROR, "adm: adm_norm_view_dist * "
-               "adm_ref_display_height = %g is below 3240 (1080 lines at "
-               "3H), which integer ADM cannot handle",
-               o->norm_view_dist * o->ref_display_height);
-        return -EINVAL;
-    }
     if (f->ref->stride[0] != f->dis->stride[0]) {
         vg_log(fc->log, VG_LOG_ERROR, "adm: picture geometry changed");
         return -EINVAL;

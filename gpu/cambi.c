@@ -120,14 +120,8 @@ static int cambi_cuda_init(VgFeatureCtx *fc)
 
     pthread_mutex_init(&s->lock, NULL);
     s->lock_init = 1;
-    if ((ret = vg_cambi_setup(p, fc->opts, fc->width, fc->height, fc->bpc,
-                              fc->log)) < 0)
+    if ((ret = vg_cambi_open(fc, p, &s->hm)) < 0 || p->all_zero)
         return ret;
-    if ((ret = vg_cambi_heatmaps_open(&s->hm, p, ((const VgCambiOptions *)
-                                      fc->opts)->heatmaps_path, fc->log)) < 0)
-        return ret;
-    if (p->all_zero)
-        return 0;
     for (int k = 0; k < 1 + p->full_ref; k++) {
         const VgCambiPass *ps = &p->pass[k];
         unsigned w = ps->width, h = ps->height;

@@ -69,12 +69,6 @@ static int float_adm_cuda_init(VgFeatureCtx *fc)
     const VgCuda *cu = dev->cu;
     int ret;
 
-    if (fc->width < VG_FADM_MIN_SIZE || fc->height < VG_FADM_MIN_SIZE) {
-        vg_log(fc->log, VG_LOG_ERROR, "float_adm: %ux%u is below the minimum "
-               "frame size %dx%d", fc->width, fc->height, VG_FADM_MIN_SIZE,
-               VG_FADM_MIN_SIZE);
-        return -EINVAL;
-    }
     vg_float_adm_setup(&s->par, fc->opts, fc->width, fc->height);
     if ((ret = vg_cuda_device_function(dev, "vg_fadm_dwt", &s->fn_dwt)) < 0 ||
         (ret = vg_cuda_device_function(dev, "vg_fadm_decouple", &s->fn_dec)) < 0 ||

@@ -39,12 +39,6 @@ static int ansnr_cuda_init(VgFeatureCtx *fc)
     const size_t plane = (size_t)fc->width * fc->height * sizeof(float);
     int ret;
 
-    /* the descriptor's minimum: the mirrored border stays in the plane */
-    if (fc->width < 3 || fc->height < 3) {
-        vg_log(fc->log, VG_LOG_ERROR, "float_ansnr: %ux%u is below the "
-               "minimum 3x3", fc->width, fc->height);
-        return -EINVAL;
-    }
     if ((ret = vg_cuda_device_function(d, "vg_float_ansnr_filter", &s->filter)) < 0 ||
         (ret = vg_cuda_device_function(d, "vg_float_ansnr_rows", &s->rows)) < 0)
         return ret;

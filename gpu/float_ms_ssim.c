@@ -77,13 +77,6 @@ static int float_ms_ssim_cuda_init(VgFeatureCtx *fc)
     int nsums = 0, ret;
 
     vg_float_ms_ssim_setup(&s->p, fc->opts, fc->bpc, fc->width, fc->height);
-    /* the descriptor's minimum: the window fits every scale */
-    if (fc->width < VG_MS_SSIM_MIN_SIZE || fc->height < VG_MS_SSIM_MIN_SIZE) {
-        vg_log(fc->log, VG_LOG_ERROR, "float_ms_ssim: %ux%u is below the "
-               "minimum %ux%u", fc->width, fc->height, VG_MS_SSIM_MIN_SIZE,
-               VG_MS_SSIM_MIN_SIZE);
-        return -EINVAL;
-    }
     if ((ret = vg_cuda_device_function(d, "vg_ms_ssim_decimate",
                                        &s->decimate)) < 0)
         return ret;

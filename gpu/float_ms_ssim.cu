@@ -6,7 +6,7 @@
 /*
  * float_ms_ssim's pyramid step (libvmaf v3.2.0 ms_ssim.c, iqa/decimate.c
  * with the 9x9 table g_lpf, factor 2), as cpu/float_ssim.c
- * vg_ssim_decimate(); the SSIM map of each scale is gpu/float_ssim.cu's.
+ * decimate_any(); the SSIM map of each scale is gpu/float_ssim.cu's.
  *
  * Thread mapping: one thread per output (x, y) of image blockIdx.z (0 ref,
  * 1 dis), 32 x 8 blocks, no shared memory; an output whose window and the

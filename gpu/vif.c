@@ -55,13 +55,6 @@ static int vif_cuda_init(VgFeatureCtx *fc)
     size_t size = 0, off = 0;
     int ret;
 
-    /* the descriptor's minimum (exact mirrors at every scale, cpu/vif.c) */
-    if (fc->width < VG_VIF_MIN_SIZE || fc->height < VG_VIF_MIN_SIZE) {
-        vg_log(fc->log, VG_LOG_ERROR, "vif: %ux%u is below the minimum "
-               "%ux%u", fc->width, fc->height, VG_VIF_MIN_SIZE,
-               VG_VIF_MIN_SIZE);
-        return -EINVAL;
-    }
     for (unsigned sc = 0; sc < 4; sc++) {
         if ((ret = vg_cuda_device_function(vg_cuda_fc_device(fc),
                                            names[fc->bpc > 8][sc],

@@ -743,6 +743,17 @@ void vg_cambi_heatmaps_close(VgCambiHeatmaps *hm)
     hm->on = 0;
 }
 
+int vg_cambi_open(VgFeatureCtx *fc, VgCambiParams *p, VgCambiHeatmaps *hm)
+{
+    int ret;
+
+    if ((ret = vg_cambi_setup(p, fc->opts, fc->width, fc->height, fc->bpc,
+                              fc->log)) < 0)
+        return ret;
+    return vg_cambi_heatmaps_open(hm, p, ((const VgCambiOptions *)
+                                  fc->opts)->heatmaps_path, fc->log);
+}
+
 const VgFeatureDesc vg_feature_cambi = {
     .id = VG_FEATURE_ID_cambi,
     .name = "cambi",

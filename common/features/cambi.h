@@ -178,4 +178,12 @@ int vg_cambi_heatmaps_zero(VgCambiHeatmaps *hm, const VgCambiParams *p,
 /** Release what open took; nothing when hm is off. */
 void vg_cambi_heatmaps_close(VgCambiHeatmaps *hm);
 
+/**
+ * The start of every backend's init: vg_cambi_setup() for fc's pictures
+ * and options, then vg_cambi_heatmaps_open() of their heatmaps_path.
+ * Nothing is left to compute when p->all_zero. @return 0 or what those
+ * return (logged).
+ */
+int vg_cambi_open(VgFeatureCtx *fc, VgCambiParams *p, VgCambiHeatmaps *hm);
+
 #endif /* VG_FEATURES_CAMBI_H */

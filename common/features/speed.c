@@ -240,10 +240,8 @@ static void filter_and_downscale(VgSpeed *s, float *frame)
         memcpy(s->tmp, frame, s->rows * s->stride * sizeof(*frame));
         prescale(s, s->tmp, frame);
     }
-    const unsigned flags = vg_cpu_flags();
-
-    VG_CPU_SELECT(antialias_dec16, flags)(s, frame);
-    VG_CPU_SELECT(remove_local_mean, flags)(s);
+    s->dsp.antialias_dec16(s, frame);
+    s->dsp.remove_local_mean(s);
 }
 
 /* ---- eigenvalues (speed.c compute_eigenvalues()) ----------------------- */
@@ -480,12 +478,6 @@ VG_CPU_INLINE void mat_mul_any(float *dst, const float *x, const float *y,
 VG_CPU_BUILDS(mat_mul, (float *dst, const float *x, const float *y, int rows,
                         int inner, int cols), (dst, x, y, rows, inner, cols))
 
-static void mat_mul(float *dst, const float *x, const float *y, int rows,
-                    int inner, int cols)
-{
-    VG_CPU_SELECT(mat_mul, vg_cpu_flags())(dst, x, y, rows, inner, cols);
-}
-
 static void mat_transpose(float *m, int n)
 {
     for (int i = 0; i < n; i++)
@@ -511,8 +503,8 @@ static float vec_norm(const float *x, int n)
  * sign of each reflection is taken from a's diagonal (not the reduced
  * matrix's), as speed.c does.
  */
-static void qr_decompose(const float *a, float *q, float *r, float *hq,
-                         float *z, int n)
+static void qr_decompose(const VgSpeedDSP *dsp, const float *a, float *q,
+                         float *r, float *hq, float *z, int n)
 {
     float *vec = r;
 
@@ -544,12 +536,12 @@ static void qr_decompose(const float *a, float *q, float *r, float *hq,
                 hq[i * n + j] = -2 * vec[i] * vec[j];
         for (int i = 0; i < n; i++)
             hq[i * n + i] += 1;
-        mat_mul(r, hq, z, n, n, n);
+        dsp->mat_mul(r, hq, z, n, n, n);
         memcpy(z, r, (size_t)n * n * sizeof(*z));
-        mat_mul(r, hq, q, n, n, n);
+        dsp->mat_mul(r, hq, q, n, n, n);
         memcpy(q, r, (size_t)n * n * sizeof(*q));
     }
-    mat_mul(r, q, a, n, n, n);
+    dsp->mat_mul(r, q, a, n, n, n);
     mat_transpose(q, n);
 }
 
@@ -578,9 +570,9 @@ static int solve(VgSpeed *s)
           *z = s->mat[5];
 
     memcpy(a, s->mat[0], EB * EB * sizeof(*a));
-    qr_decompose(a, q, r, hq, z, EB);
+    qr_decompose(&s->dsp, a, q, r, hq, z, EB);
     mat_transpose(q, EB);
-    mat_mul(s->rect, q, s->y, EB, EB, (int)s->nb);
+    s->dsp.mat_mul(s->rect, q, s->y, EB, EB, (int)s->nb);
     return back_substitute(r, s->x, s->rect, EB, (int)s->nb);
 }
 
@@ -642,7 +634,7 @@ static void covariance(VgSpeed *s)
 {
     double acc[EB][EB];
 
-    VG_CPU_SELECT(covariance, vg_cpu_flags())(s, acc);
+    s->dsp.covariance(s, acc);
 }
 
 /* est_params(): the variances and entropies of every block; 1 if the
@@ -803,6 +795,30 @@ void vg_speed_free(VgSpeed *s)
     memset(s, 0, sizeof(*s));
 }
 
+static void vg_speed_dsp_init(VgSpeedDSP *dsp, unsigned flags)
+{
+    dsp->antialias_dec16 = antialias_dec16_c;
+    dsp->remove_local_mean = remove_local_mean_c;
+    dsp->mat_mul = mat_mul_c;
+    dsp->covariance = covariance_c;
+#if VG_CPU_HAVE_AVX2
+    if (flags & VG_CPU_FLAG_AVX2) {
+        dsp->antialias_dec16 = antialias_dec16_avx2;
+        dsp->remove_local_mean = remove_local_mean_avx2;
+        dsp->mat_mul = mat_mul_avx2;
+        dsp->covariance = covariance_avx2;
+    }
+    if (flags & VG_CPU_FLAG_AVX512) {
+        dsp->antialias_dec16 = antialias_dec16_avx512;
+        dsp->remove_local_mean = remove_local_mean_avx512;
+        dsp->mat_mul = mat_mul_avx512;
+        dsp->covariance = covariance_avx512;
+    }
+#else
+    (void)flags;
+#endif
+}
+
 float *vg_speed_alloc_frame(const VgSpeed *s)
 {
     return malloc(s->rows * s->stride * sizeof(float));
@@ -815,6 +831,7 @@ int vg_speed_init(VgSpeed *s, const VgSpeedParams *p, unsigned w,
     size_t nb;
 
     memset(s, 0, sizeof(*s));
+    vg_speed_dsp_init(&s->dsp, vg_cpu_flags());
     s->p = *p;
     s->w = w;
     s->h = h;

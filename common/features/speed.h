@@ -36,8 +36,20 @@ typedef struct VgSpeedParams {
     int no_frames;
 } VgSpeedParams;
 
+typedef struct VgSpeed VgSpeed;
+
+/** The C, AVX2 or AVX-512 builds of SpEED's loops (common/features/speed.c),
+ * picked by vg_speed_init(). */
+typedef struct VgSpeedDSP {
+    void (*antialias_dec16)(VgSpeed *s, const float *src);
+    void (*remove_local_mean)(VgSpeed *s);
+    void (*mat_mul)(float *dst, const float *x, const float *y, int rows,
+                    int inner, int cols);
+    void (*covariance)(VgSpeed *s, double (*acc)[25]);
+} VgSpeedDSP;
+
 /** One worker's SpEED state for a w x h plane. */
-typedef struct VgSpeed {
+struct VgSpeed {
     VgSpeedParams p;
     unsigned w, h;          ///< input plane
     unsigned sw, sh;        ///< prescaled
@@ -61,7 +73,8 @@ typedef struct VgSpeed {
     float *ent[2], *var[2]; ///< nb each: ref, dis
     float mat[6][625];      ///< covariance and the solver's matrices
     float eig[25], work[100];
-} VgSpeed;
+    VgSpeedDSP dsp;
+};
 
 /**
  * Set up for a w x h plane of feature `name`; refuses (logged, -EINVAL) a
