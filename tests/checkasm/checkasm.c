@@ -25,9 +25,11 @@
  * Adding a feature FEAT:
  *   1. tests/checkasm/FEAT.c with void checkasm_check_FEAT(void) that
  *      calls ca_check_feature() on its description;
- *   2. one line F(FEAT) in the table CA_TESTS (checkasm.h);
- *   3. one line checkasm_features += tests/checkasm/FEAT.c in
+ *   2. one line checkasm_features += tests/checkasm/FEAT.c in
  *      tests/Makefile.inc.
+ * The table of tests is the feature list (common/features/list.h): a
+ * feature registered there without its checkasm_check_FEAT() does not
+ * link.
  *
  * Options: --test=NAME (one feature), --list, --seed=N (default: the
  * time; always printed), --case=K (one case of the matrix, as printed on
@@ -52,14 +54,16 @@
 
 #include "tests/checkasm/checkasm.h"
 
-/* the table of feature tests, from CA_TESTS (checkasm.h) */
+/* the table of feature tests, in the order of common/features/list.h */
 static const struct {
     const char *name;
     void (*fn)(void);
+    int gpu;                ///< the feature has a CUDA implementation
 } tests[] = {
-#define CA_ENTRY(feat) { #feat, checkasm_check_##feat },
-    CA_TESTS(CA_ENTRY)
-    { NULL, NULL }
+#define VG_FEATURE(feat, gpu) { #feat, checkasm_check_##feat, gpu },
+#include "common/features/list.h"
+#undef VG_FEATURE
+    { NULL, NULL, 0 }
 };
 
 /* failing cases whose details are printed; the rest are only counted */
@@ -80,6 +84,7 @@ static struct {
     unsigned n_errors;      ///< failures outside the cases (bench, set-up)
     unsigned long long n_values;
     int expect_refusal;     ///< the running case is one the feature refuses
+    int gpu;                ///< the running test's feature runs on CUDA
 } state = { .case_only = -1 };
 
 /* ---- the case matrix ------------------------------------------------------ */
@@ -616,6 +621,11 @@ void ca_check_feature(const CaFeature *f)
     unsigned n, skipped = 0;
     CaCase *cs;
 
+    if (!state.cpu_only && !state.gpu) {
+        /* nothing to compare the CPU backend with */
+        printf("checkasm: %-6s no CUDA implementation, skipped\n", f->name);
+        return;
+    }
     if (state.bench) {
         bench_feature(f);
         return;
@@ -751,9 +761,12 @@ int main(int argc, char **argv)
         }
         printf("checkasm: device %s\n", state.cuda.name);
     }
-    for (unsigned t = 0; tests[t].name; t++)
-        if (!state.test || !strcmp(tests[t].name, state.test))
-            tests[t].fn();
+    for (unsigned t = 0; tests[t].name; t++) {
+        if (state.test && strcmp(tests[t].name, state.test))
+            continue;
+        state.gpu = tests[t].gpu;
+        tests[t].fn();
+    }
     if (!state.cpu_only && bench_cuda_close(&state.cuda) < 0) {
         printf("checkasm: releasing the CUDA set-up failed\n");
         state.n_errors++;

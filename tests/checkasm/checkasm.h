@@ -14,33 +14,14 @@
 
 #include "tests/checkasm/pic.h"
 
-/**
- * The feature tests, one line each: F(FEAT) names the test FEAT, run by
- * checkasm_check_FEAT() in tests/checkasm/FEAT.c.
+/*
+ * The feature tests, one per line of common/features/list.h: the feature
+ * FEAT is checked by checkasm_check_FEAT() in tests/checkasm/FEAT.c. A
+ * feature of the list without its test does not link.
  */
-#define CA_TESTS(F) \
-    F(adm)          \
-    F(motion)       \
-    F(psnr)         \
-    F(vif)          \
-    F(float_ssim)   \
-    F(float_ms_ssim) \
-    F(float_vif)    \
-    F(float_adm)    \
-    F(float_moment) \
-    F(float_psnr)   \
-    F(float_ansnr)  \
-    F(float_motion) \
-    F(psnr_hvs)     \
-    F(ciede)        \
-    F(speed_chroma) \
-    F(cambi)        \
-    F(speed_temporal) \
-    /* end of the table */
-
-#define CA_DECLARE(feat) void checkasm_check_##feat(void);
-CA_TESTS(CA_DECLARE)
-#undef CA_DECLARE
+#define VG_FEATURE(feat, gpu) void checkasm_check_##feat(void);
+#include "common/features/list.h"
+#undef VG_FEATURE
 
 /** A picture size. */
 typedef struct CaSize {
