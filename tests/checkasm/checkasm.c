@@ -24,7 +24,8 @@
  *
  * Adding a feature FEAT:
  *   1. tests/checkasm/FEAT.c with void checkasm_check_FEAT(void) that
- *      calls ca_check_feature() on its description;
+ *      calls ca_check_feature() on its description and, for a feature
+ *      with SIMD builds, ca_check_builds() on their comparisons;
  *   2. one line checkasm_features += tests/checkasm/FEAT.c in
  *      tests/Makefile.inc.
  * The table of tests is the feature list (common/features/list.h): a
@@ -38,7 +39,11 @@
  * 1080p and 2160p, NV12 and P010, pictures resident in device memory,
  * N calls per figure, default 200; printed, never asserted), --cpu-only
  * (no GPU: the CPU backend on the calling thread against the CPU backend
- * with 2 threads, each on its own garbage, over the same matrix).
+ * with 2 threads, each on its own garbage, over the same matrix),
+ * --builds (no GPU: instead of the matrix, the CPU backend's C, AVX2 and
+ * AVX-512 builds, those the processor runs, against each other over each
+ * feature's own comparisons, ca_check_builds(); VG_REQUIRE_AVX512 set in
+ * the environment makes a processor without AVX-512 a failure).
  *
  * Exit status: 0 all passed, 1 a case failed, 77 no usable GPU (skip),
  * which is a failure when the environment sets VG_REQUIRE_GPU=1.
@@ -52,6 +57,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/cpu.h"
 #include "tests/checkasm/checkasm.h"
 
 /* the table of feature tests, in the order of common/features/list.h */
@@ -78,6 +84,7 @@ static struct {
     const char *test;       ///< --test
     long case_only;         ///< --case, or -1
     int quick, verbose, cpu_only;
+    int builds;             ///< --builds: the CPU builds against each other
     unsigned bench;         ///< --bench: calls per figure, 0 = check
     BenchCuda cuda;         ///< the caller's CUDA set-up (GPU mode)
     unsigned n_cases, n_failed, n_reported;
@@ -621,6 +628,8 @@ void ca_check_feature(const CaFeature *f)
     unsigned n, skipped = 0;
     CaCase *cs;
 
+    if (state.builds)
+        return;
     if (!state.cpu_only && !state.gpu) {
         /* nothing to compare the CPU backend with */
         printf("checkasm: %-6s no CUDA implementation, skipped\n", f->name);
@@ -658,6 +667,186 @@ void ca_check_feature(const CaFeature *f)
            state.n_failed == failed0 ? "OK" : "FAILED");
 }
 
+/* ---- the CPU builds ------------------------------------------------------- */
+
+/* at most this many outputs per builds comparison */
+#define MAX_KEYS 16
+
+static const struct {
+    const char *name;
+    unsigned need;          ///< CPU flags the build needs
+    unsigned mask;          ///< vg_cpu_set_mask() that selects it
+} cpu_builds[] = {
+    { "C",       0,                                      VG_CPU_FLAG_AVX2 },
+    { "AVX2",    VG_CPU_FLAG_AVX2,                       VG_CPU_FLAG_AVX512 },
+    { "AVX-512", VG_CPU_FLAG_AVX2 | VG_CPU_FLAG_AVX512,  0 },
+};
+#define N_CPU_BUILDS (sizeof(cpu_builds) / sizeof(cpu_builds[0]))
+
+/* the number of builds this processor runs, C first */
+static unsigned cpu_builds_run(void)
+{
+    const unsigned have = vg_cpu_flags();
+    unsigned n = 0;
+
+    while (n < N_CPU_BUILDS &&
+           (have & cpu_builds[n].need) == cpu_builds[n].need)
+        n++;
+    return n;
+}
+
+/*
+ * The values of keys over the frames of one case in the build selected
+ * now, the frames drawn anew. @return 0, or a negative errno with err
+ * set.
+ */
+static int builds_values(const CaBuilds *b, const char *const *keys,
+                         unsigned nk, CaFrame *fr, unsigned pat,
+                         unsigned frames, uint64_t *garbage, double *out,
+                         char *err, size_t err_size)
+{
+    const VgConfig cfg = {
+        .backend = VG_BACKEND_CPU,
+        .log_level = state.verbose ? VG_LOG_INFO : VG_LOG_WARNING,
+        .log_cb = log_cb,
+        .log_opaque = (void *)"cpu builds",
+    };
+    VgContext *ctx = NULL;
+    CaPic ref, dis;
+    int ret;
+
+    memset(&ref, 0, sizeof(ref));
+    memset(&dis, 0, sizeof(dis));
+    if ((ret = ca_pic_alloc(&ref, fr, CA_PITCH_PADDED, NULL)) < 0 ||
+        (ret = ca_pic_alloc(&dis, fr, CA_PITCH_PADDED, NULL)) < 0 ||
+        (ret = vg_context_create(&ctx, &cfg)) < 0 ||
+        (ret = vg_use_feature(ctx, b->name, b->opts)) < 0) {
+        snprintf(err, err_size, "cannot set up: %s", strerror(-ret));
+        goto end;
+    }
+    for (unsigned i = 0; i < frames; i++) {
+        if (b->fill)
+            b->fill(fr, pat, i);
+        else
+            ca_frame_fill_builds(fr, pat, i);
+        ca_pic_pack(&ref, fr, 0, garbage);
+        ca_pic_pack(&dis, fr, 1, garbage);
+        if ((ret = vg_submit(ctx, &ref.pic, &dis.pic)) < 0) {
+            snprintf(err, err_size, "vg_submit() of frame %u: %s", i,
+                     strerror(-ret));
+            goto end;
+        }
+    }
+    if ((ret = vg_flush(ctx)) < 0) {
+        snprintf(err, err_size, "vg_flush(): %s", strerror(-ret));
+        goto end;
+    }
+    for (unsigned i = 0; i < frames; i++) {
+        for (unsigned k = 0; k < nk; k++) {
+            if ((ret = vg_get_score(ctx, keys[k], i, &out[i * nk + k])) < 0) {
+                snprintf(err, err_size, "%s of frame %u missing", keys[k], i);
+                goto end;
+            }
+        }
+    }
+end:
+    vg_context_destroy(&ctx);
+    ca_pic_free(&ref, NULL);
+    ca_pic_free(&dis, NULL);
+    return ret;
+}
+
+void ca_check_builds(const CaBuilds *b)
+{
+    const unsigned nb = cpu_builds_run();
+    const unsigned frames = b->frames ? b->frames : 2;
+    const unsigned n_pat = b->fill ? b->patterns : CA_BPAT_NB;
+    const unsigned cases0 = state.n_cases, failed0 = state.n_failed;
+    const unsigned long long values0 = state.n_values;
+    const char *opts = b->opts ? b->opts : "";
+    char key_buf[MAX_KEYS][96];
+    const char *keys[MAX_KEYS];
+    unsigned nk = 0, index = 0;
+    double *v;
+
+    if (!state.builds)
+        return;
+    for (; b->keys[nk]; nk++) {
+        if (nk == MAX_KEYS) {
+            printf("checkasm: builds %s: more than %u outputs\n", b->name,
+                   MAX_KEYS);
+            state.n_errors++;
+            return;
+        }
+        snprintf(key_buf[nk], sizeof(key_buf[nk]), "%s%s", b->keys[nk],
+                 b->suffix ? b->suffix : "");
+        keys[nk] = key_buf[nk];
+    }
+    if (!(v = malloc(sizeof(*v) * N_CPU_BUILDS * frames * nk))) {
+        printf("checkasm: builds %s: out of memory\n", b->name);
+        state.n_errors++;
+        return;
+    }
+    for (unsigned s = 0; b->sizes[s].w; s++) {
+        for (unsigned d = 0; b->depths[d]; d++) {
+            for (unsigned pat = 0; pat < n_pat; pat++, index++) {
+                const unsigned w = b->sizes[s].w, h = b->sizes[s].h;
+                const unsigned bpc = b->depths[d];
+                uint64_t garbage = ca_seed(state.seed, index);
+                unsigned long long values = 0;
+                unsigned shown = 0;
+                char err[256];
+                int ok = 1;
+                CaFrame fr;
+
+                if (ca_frame_alloc(&fr, VG_PIX_FMT_YUV420P, bpc, w, h) < 0) {
+                    printf("checkasm: FAIL builds %s \"%s\" %ux%u %u-bit: "
+                           "out of memory\n", b->name, opts, w, h, bpc);
+                    ok = 0;
+                }
+                for (unsigned m = 0; ok && m < nb; m++) {
+                    vg_cpu_set_mask(cpu_builds[m].mask);
+                    if (builds_values(b, keys, nk, &fr, pat, frames, &garbage,
+                                      v + m * frames * nk, err,
+                                      sizeof(err)) < 0) {
+                        printf("checkasm: FAIL builds %s \"%s\" %ux%u "
+                               "%u-bit pattern %u: %s build: %s\n", b->name,
+                               opts, w, h, bpc, pat, cpu_builds[m].name, err);
+                        ok = 0;
+                    }
+                }
+                vg_cpu_set_mask(0);
+                ca_frame_free(&fr);
+                for (unsigned m = 1; ok && m < nb; m++) {
+                    const double *c = v, *x = v + m * frames * nk;
+                    for (unsigned k = 0; k < frames * nk; k++) {
+                        if (!memcmp(&c[k], &x[k], sizeof(double))) {
+                            values++;
+                            continue;
+                        }
+                        if (shown++ < MAX_VALUES)
+                            printf("checkasm: FAIL builds %s \"%s\" %ux%u "
+                                   "%u-bit pattern %u frame %u: %s %.17g (%s), "
+                                   "C %.17g\n", b->name, opts, w, h, bpc, pat,
+                                   k / nk, keys[k % nk], x[k],
+                                   cpu_builds[m].name, c[k]);
+                    }
+                }
+                state.n_cases++;
+                if (!ok || shown)
+                    state.n_failed++;
+                else
+                    state.n_values += values;
+            }
+        }
+    }
+    free(v);
+    printf("checkasm: builds %-6s \"%s\": %4u cases, %4u failed, %7llu "
+           "values compared [%s]\n", b->name, opts, state.n_cases - cases0,
+           state.n_failed - failed0, state.n_values - values0,
+           state.n_failed == failed0 ? "OK" : "FAILED");
+}
+
 static int gpu_usable(void)
 {
     const VgConfig cfg = {
@@ -676,7 +865,8 @@ static int gpu_usable(void)
 static void usage(const char *argv0)
 {
     fprintf(stderr, "usage: %s [--test=NAME] [--list] [--seed=N] [--case=K] "
-            "[--quick] [--verbose] [--bench[=CALLS]] [--cpu-only]\n", argv0);
+            "[--quick] [--verbose] [--bench[=CALLS]] [--cpu-only] "
+            "[--builds]\n", argv0);
 }
 
 static int parse_uint(const char *s, unsigned long long max,
@@ -720,6 +910,8 @@ int main(int argc, char **argv)
             state.bench = (unsigned)v;
         } else if (!strcmp(a, "--cpu-only")) {
             state.cpu_only = 1;
+        } else if (!strcmp(a, "--builds")) {
+            state.builds = 1;
         } else {
             fprintf(stderr, "checkasm: unknown or malformed option '%s'\n", a);
             usage(argv[0]);
@@ -749,6 +941,33 @@ int main(int argc, char **argv)
     if (state.case_only >= 0 && !state.test) {
         fprintf(stderr, "checkasm: --case needs --test\n");
         return 1;
+    }
+    if (state.builds && (state.bench || state.cpu_only ||
+                         state.case_only >= 0)) {
+        fprintf(stderr, "checkasm: --builds goes with none of --bench, "
+                "--cpu-only and --case\n");
+        return 1;
+    }
+    if (state.builds) {
+        const unsigned nb = cpu_builds_run();
+
+        printf("checkasm: seed %" PRIu64 ", the CPU builds:", state.seed);
+        for (unsigned m = 0; m < nb; m++)
+            printf(" %s", cpu_builds[m].name);
+        printf(" (%u of %u)\n", nb, (unsigned)N_CPU_BUILDS);
+        if (nb < N_CPU_BUILDS && getenv("VG_REQUIRE_AVX512")) {
+            printf("checkasm: VG_REQUIRE_AVX512 is set and this processor "
+                   "lacks %s: FAIL\n", cpu_builds[nb].name);
+            state.n_errors++;
+        }
+        for (unsigned t = 0; tests[t].name; t++)
+            if (!state.test || !strcmp(tests[t].name, state.test))
+                tests[t].fn();
+        printf("checkasm: builds: %u cases, %u passed, %u failed, %llu "
+               "values compared%s (seed %" PRIu64 ")\n", state.n_cases,
+               state.n_cases - state.n_failed, state.n_failed, state.n_values,
+               state.n_errors ? ", errors outside the cases" : "", state.seed);
+        return state.n_failed || state.n_errors ? 1 : 0;
     }
 
     printf("checkasm: seed %" PRIu64 "%s\n", state.seed,

@@ -67,4 +67,33 @@ typedef struct CaFeature {
  */
 void ca_check_feature(const CaFeature *f);
 
+/**
+ * One comparison of the CPU backend's builds (C, AVX2, AVX-512: the
+ * CPU-flags mask of common/cpu.h): 4:2:0 frame pairs of every size, depth
+ * and pattern scored on the calling thread by each build this processor
+ * runs, in a fresh context each, and the outputs `keys` (with `suffix`
+ * appended) compared bit for bit with the C build's.
+ */
+typedef struct CaBuilds {
+    const char *name;           ///< extractor name
+    const char *opts;           ///< option string, NULL for the defaults
+    const char *const *keys;    ///< outputs compared, NULL-terminated
+    const char *suffix;         ///< appended to every key, or NULL
+    const CaSize *sizes;        ///< {0, 0}-terminated
+    const unsigned *depths;     ///< bit depths, 0-terminated
+    unsigned frames;            ///< frames per case (0: 2)
+    /**
+     * Optional: fills frame pair t with pattern pat (0..patterns - 1)
+     * instead of ca_frame_fill_builds() (patterns: CA_BPAT_NB)
+     */
+    void (*fill)(CaFrame *fr, unsigned pat, unsigned t);
+    unsigned patterns;
+} CaBuilds;
+
+/**
+ * Run the builds comparison b (with --builds); with --bench, nothing
+ * (the CPU builds are timed by ca_check_feature()).
+ */
+void ca_check_builds(const CaBuilds *b);
+
 #endif /* VG_TESTS_CHECKASM_CHECKASM_H */
