@@ -27,7 +27,7 @@
 #include <stdint.h>
 
 #include "vmafgpu.h"
-#include "tests/bench/bench_util.h"
+#include "tests/checkasm/cuda.h"
 
 /** Garbage bytes before and after each plane (keeps the plane aligned). */
 #define CA_GUARD 256
