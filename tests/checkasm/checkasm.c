@@ -35,9 +35,13 @@
  * Options: --test=NAME (one feature), --list, --seed=N (default: the
  * time; always printed), --case=K (one case of the matrix, as printed on
  * a mismatch), --quick (no 1080p/2160p cases), --verbose, --bench[=N]
- * (instead of the checks: GPU time per call of each feature alone at
- * 1080p and 2160p, NV12 and P010, pictures resident in device memory,
- * N calls per figure, default 200; printed, never asserted), --cpu-only
+ * (instead of the checks: the CPU time per call of each feature alone in
+ * each CPU build the processor runs, C, AVX2 and AVX-512, on the calling
+ * thread at 1080p, NV12 and P010, host pictures, N / 20 calls per figure,
+ * and the GPU time per call at 1080p and 2160p, NV12 and P010, pictures
+ * resident in device memory, N calls per figure, default 200; printed,
+ * never asserted; without a usable GPU, or with --cpu-only, the CPU
+ * figures only; tests/bench/bench_cpu -b runs this), --cpu-only
  * (no GPU: the CPU backend on the calling thread against the CPU backend
  * with 2 threads, each on its own garbage, over the same matrix),
  * --builds (no GPU: instead of the matrix, the CPU backend's C, AVX2 and
@@ -527,146 +531,6 @@ end:
     }
 }
 
-/* ---- benchmark -------------------------------------------------------------- */
-
-static int bench_one(const CaFeature *f, enum VgPixFmt fmt, unsigned bpc,
-                     unsigned w, unsigned h)
-{
-    const VgConfig cfg = {
-        .backend = VG_BACKEND_CUDA,
-        .log_level = VG_LOG_WARNING,
-        .log_cb = log_cb,
-        .log_opaque = (void *)"bench",
-        .cuda_context = state.cuda.ctx,
-        .cuda_stream = state.cuda.st,
-    };
-    const BenchCuda *cuda = &state.cuda;
-    CaPic ref[BENCH_PAIRS], dis[BENCH_PAIRS];
-    uint64_t rng = ca_seed(state.seed, w), garbage = ca_seed(state.seed, h);
-    VgContext *ctx = NULL;
-    double t0, t1;
-    float ms = 0;
-    CaFrame fr;
-    int ret;
-
-    memset(ref, 0, sizeof(ref));
-    memset(dis, 0, sizeof(dis));
-    if ((ret = ca_frame_alloc(&fr, fmt, bpc, w, h)) < 0)
-        goto end;
-    for (unsigned i = 0; i < BENCH_PAIRS; i++) {
-        ca_frame_fill(&fr, CA_PAT_RANDOM, i, &rng);
-        if ((ret = ca_pic_alloc(&ref[i], &fr, CA_PITCH_TIGHT, cuda)) < 0 ||
-            (ret = ca_pic_alloc(&dis[i], &fr, CA_PITCH_TIGHT, cuda)) < 0)
-            goto end;
-        ca_pic_pack(&ref[i], &fr, 0, &garbage);
-        ca_pic_pack(&dis[i], &fr, 1, &garbage);
-        if ((ret = ca_pic_upload(&ref[i], cuda)) < 0 ||
-            (ret = ca_pic_upload(&dis[i], cuda)) < 0)
-            goto end;
-    }
-    if ((ret = vg_context_create(&ctx, &cfg)) < 0 ||
-        (ret = vg_use_feature(ctx, f->name, f->opts[0])) < 0)
-        goto end;
-    /* warm-up: engine start, module load, allocations */
-    for (unsigned i = 0; i < BENCH_PAIRS; i++)
-        if ((ret = vg_submit(ctx, &ref[i].pic, &dis[i].pic)) < 0)
-            goto end;
-    if ((ret = VG_CU(cuda->cu, NULL, cuStreamSynchronize, cuda->st)) < 0)
-        goto end;
-    t0 = bench_now();
-    if ((ret = VG_CU(cuda->cu, NULL, cuEventRecord, cuda->e0, cuda->st)) < 0)
-        goto end;
-    for (unsigned i = 0; i < state.bench; i++)
-        if ((ret = vg_submit(ctx, &ref[i % BENCH_PAIRS].pic,
-                             &dis[i % BENCH_PAIRS].pic)) < 0)
-            goto end;
-    if ((ret = VG_CU(cuda->cu, NULL, cuEventRecord, cuda->e1, cuda->st)) < 0 ||
-        (ret = vg_flush(ctx)) < 0)
-        goto end;
-    t1 = bench_now();
-    if (bench_cuda_elapsed(cuda, &ms) < 0) {
-        ret = -EIO;
-        goto end;
-    }
-    printf("checkasm: bench %-6s %4ux%-4u %-4s: GPU %8.4f ms/call (CUDA "
-           "events), wall %8.4f ms/call, %u calls\n", f->name, w, h,
-           ca_fmt_name(fmt), ms / state.bench, (t1 - t0) * 1e3 / state.bench,
-           state.bench);
-end:
-    vg_context_destroy(&ctx);
-    if (VG_CU(cuda->cu, NULL, cuStreamSynchronize, cuda->st) < 0 && ret >= 0)
-        ret = -EIO;
-    for (unsigned i = 0; i < BENCH_PAIRS; i++)
-        if ((ca_pic_free(&ref[i], cuda) < 0 || ca_pic_free(&dis[i], cuda) < 0) &&
-            ret >= 0)
-            ret = -EIO;
-    ca_frame_free(&fr);
-    if (ret < 0)
-        printf("checkasm: bench %s %ux%u %s: FAILED (%s)\n", f->name, w, h,
-               ca_fmt_name(fmt), strerror(-ret));
-    return ret;
-}
-
-static void bench_feature(const CaFeature *f)
-{
-    static const CaSize sizes[] = { { 1920, 1080 }, { 3840, 2160 } };
-
-    for (unsigned s = 0; s < 2; s++) {
-        if (bench_one(f, VG_PIX_FMT_NV12, 8, sizes[s].w, sizes[s].h) < 0)
-            state.n_errors++;
-        if (bench_one(f, VG_PIX_FMT_P010, 10, sizes[s].w, sizes[s].h) < 0)
-            state.n_errors++;
-    }
-}
-
-/* ---- the runner ------------------------------------------------------------- */
-
-void ca_check_feature(const CaFeature *f)
-{
-    const unsigned cases0 = state.n_cases, failed0 = state.n_failed;
-    const unsigned long long values0 = state.n_values;
-    unsigned n, skipped = 0;
-    CaCase *cs;
-
-    if (state.builds)
-        return;
-    if (!state.cpu_only && !state.gpu) {
-        /* nothing to compare the CPU backend with */
-        printf("checkasm: %-6s no CUDA implementation, skipped\n", f->name);
-        return;
-    }
-    if (state.bench) {
-        bench_feature(f);
-        return;
-    }
-    n = make_cases(f, NULL, 0);
-    if (!(cs = calloc(n, sizeof(*cs)))) {
-        printf("checkasm: %s: out of memory\n", f->name);
-        state.n_errors++;
-        return;
-    }
-    make_cases(f, cs, n);
-    if (state.case_only >= (long)n) {
-        printf("checkasm: %s has no case %ld (0..%u)\n", f->name,
-               state.case_only, n - 1);
-        state.n_errors++;
-    }
-    for (unsigned i = 0; i < n; i++) {
-        if (state.case_only >= 0 && (long)i != state.case_only)
-            continue;
-        if (state.case_only < 0 && state.quick && cs[i].big) {
-            skipped++;
-            continue;
-        }
-        run_case(f, &cs[i]);
-    }
-    free(cs);
-    printf("checkasm: %-6s %4u cases, %4u failed, %9llu values compared%s [%s]\n",
-           f->name, state.n_cases - cases0, state.n_failed - failed0,
-           state.n_values - values0, skipped ? ", big sizes skipped" : "",
-           state.n_failed == failed0 ? "OK" : "FAILED");
-}
-
 /* ---- the CPU builds ------------------------------------------------------- */
 
 /* at most this many outputs per builds comparison */
@@ -847,6 +711,260 @@ void ca_check_builds(const CaBuilds *b)
            state.n_failed == failed0 ? "OK" : "FAILED");
 }
 
+/* ---- benchmark -------------------------------------------------------------- */
+
+static int bench_one(const CaFeature *f, enum VgPixFmt fmt, unsigned bpc,
+                     unsigned w, unsigned h)
+{
+    const VgConfig cfg = {
+        .backend = VG_BACKEND_CUDA,
+        .log_level = VG_LOG_WARNING,
+        .log_cb = log_cb,
+        .log_opaque = (void *)"bench",
+        .cuda_context = state.cuda.ctx,
+        .cuda_stream = state.cuda.st,
+    };
+    const BenchCuda *cuda = &state.cuda;
+    CaPic ref[BENCH_PAIRS], dis[BENCH_PAIRS];
+    uint64_t rng = ca_seed(state.seed, w), garbage = ca_seed(state.seed, h);
+    VgContext *ctx = NULL;
+    double t0, t1;
+    float ms = 0;
+    CaFrame fr;
+    int ret;
+
+    memset(ref, 0, sizeof(ref));
+    memset(dis, 0, sizeof(dis));
+    if ((ret = ca_frame_alloc(&fr, fmt, bpc, w, h)) < 0)
+        goto end;
+    for (unsigned i = 0; i < BENCH_PAIRS; i++) {
+        ca_frame_fill(&fr, CA_PAT_RANDOM, i, &rng);
+        if ((ret = ca_pic_alloc(&ref[i], &fr, CA_PITCH_TIGHT, cuda)) < 0 ||
+            (ret = ca_pic_alloc(&dis[i], &fr, CA_PITCH_TIGHT, cuda)) < 0)
+            goto end;
+        ca_pic_pack(&ref[i], &fr, 0, &garbage);
+        ca_pic_pack(&dis[i], &fr, 1, &garbage);
+        if ((ret = ca_pic_upload(&ref[i], cuda)) < 0 ||
+            (ret = ca_pic_upload(&dis[i], cuda)) < 0)
+            goto end;
+    }
+    if ((ret = vg_context_create(&ctx, &cfg)) < 0 ||
+        (ret = vg_use_feature(ctx, f->name, f->opts[0])) < 0)
+        goto end;
+    /* warm-up: engine start, module load, allocations */
+    for (unsigned i = 0; i < BENCH_PAIRS; i++)
+        if ((ret = vg_submit(ctx, &ref[i].pic, &dis[i].pic)) < 0)
+            goto end;
+    if ((ret = VG_CU(cuda->cu, NULL, cuStreamSynchronize, cuda->st)) < 0)
+        goto end;
+    t0 = bench_now();
+    if ((ret = VG_CU(cuda->cu, NULL, cuEventRecord, cuda->e0, cuda->st)) < 0)
+        goto end;
+    for (unsigned i = 0; i < state.bench; i++)
+        if ((ret = vg_submit(ctx, &ref[i % BENCH_PAIRS].pic,
+                             &dis[i % BENCH_PAIRS].pic)) < 0)
+            goto end;
+    if ((ret = VG_CU(cuda->cu, NULL, cuEventRecord, cuda->e1, cuda->st)) < 0 ||
+        (ret = vg_flush(ctx)) < 0)
+        goto end;
+    t1 = bench_now();
+    if (bench_cuda_elapsed(cuda, &ms) < 0) {
+        ret = -EIO;
+        goto end;
+    }
+    printf("checkasm: bench %-6s %4ux%-4u %-4s: GPU %8.4f ms/call (CUDA "
+           "events), wall %8.4f ms/call, %u calls\n", f->name, w, h,
+           ca_fmt_name(fmt), ms / state.bench, (t1 - t0) * 1e3 / state.bench,
+           state.bench);
+end:
+    vg_context_destroy(&ctx);
+    if (VG_CU(cuda->cu, NULL, cuStreamSynchronize, cuda->st) < 0 && ret >= 0)
+        ret = -EIO;
+    for (unsigned i = 0; i < BENCH_PAIRS; i++)
+        if ((ca_pic_free(&ref[i], cuda) < 0 || ca_pic_free(&dis[i], cuda) < 0) &&
+            ret >= 0)
+            ret = -EIO;
+    ca_frame_free(&fr);
+    if (ret < 0)
+        printf("checkasm: bench %s %ux%u %s: FAILED (%s)\n", f->name, w, h,
+               ca_fmt_name(fmt), strerror(-ret));
+    return ret;
+}
+
+static void bench_feature(const CaFeature *f)
+{
+    static const CaSize sizes[] = { { 1920, 1080 }, { 3840, 2160 } };
+
+    for (unsigned s = 0; s < 2; s++) {
+        if (bench_one(f, VG_PIX_FMT_NV12, 8, sizes[s].w, sizes[s].h) < 0)
+            state.n_errors++;
+        if (bench_one(f, VG_PIX_FMT_P010, 10, sizes[s].w, sizes[s].h) < 0)
+            state.n_errors++;
+    }
+}
+
+/* process CPU time in seconds (every thread) */
+static double cpu_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/*
+ * CPU seconds per call of feature f on the calling thread in the build
+ * selected now, from host pictures, after one untimed call. @return the
+ * seconds, or a negative errno.
+ */
+static double bench_cpu_build(const CaFeature *f, CaPic *ref, CaPic *dis,
+                              unsigned calls)
+{
+    const VgConfig cfg = {
+        .backend = VG_BACKEND_CPU,
+        .log_level = VG_LOG_WARNING,
+        .log_cb = log_cb,
+        .log_opaque = (void *)"bench",
+    };
+    VgContext *ctx = NULL;
+    double c0;
+    int ret;
+
+    if ((ret = vg_context_create(&ctx, &cfg)) < 0 ||
+        (ret = vg_use_feature(ctx, f->name, f->opts[0])) < 0 ||
+        (ret = vg_submit(ctx, &ref[0].pic, &dis[0].pic)) < 0)
+        goto end;
+    c0 = cpu_now();
+    for (unsigned i = 0; i < calls; i++)
+        if ((ret = vg_submit(ctx, &ref[(i + 1) % BENCH_PAIRS].pic,
+                             &dis[(i + 1) % BENCH_PAIRS].pic)) < 0)
+            goto end;
+    if ((ret = vg_flush(ctx)) < 0)
+        goto end;
+    vg_context_destroy(&ctx);
+    return (cpu_now() - c0) / calls;
+end:
+    vg_context_destroy(&ctx);
+    return ret;
+}
+
+/* each CPU build of f at w x h, one line */
+static int bench_cpu_one(const CaFeature *f, enum VgPixFmt fmt, unsigned bpc,
+                         unsigned w, unsigned h)
+{
+    const unsigned nb = cpu_builds_run();
+    const unsigned calls = state.bench < 20 ? 1 : state.bench / 20;
+    CaPic ref[BENCH_PAIRS], dis[BENCH_PAIRS];
+    uint64_t rng = ca_seed(state.seed, w), garbage = ca_seed(state.seed, h);
+    double sec[N_CPU_BUILDS];
+    char line[256];
+    size_t n = 0;
+    CaFrame fr;
+    int ret = 0;
+
+    memset(ref, 0, sizeof(ref));
+    memset(dis, 0, sizeof(dis));
+    if (f->refuses && f->refuses(fmt, bpc, w, h))
+        return 0;
+    if ((ret = ca_frame_alloc(&fr, fmt, bpc, w, h)) < 0)
+        goto end;
+    for (unsigned i = 0; i < BENCH_PAIRS; i++) {
+        ca_frame_fill(&fr, CA_PAT_RANDOM, i, &rng);
+        if ((ret = ca_pic_alloc(&ref[i], &fr, CA_PITCH_TIGHT, NULL)) < 0 ||
+            (ret = ca_pic_alloc(&dis[i], &fr, CA_PITCH_TIGHT, NULL)) < 0)
+            goto end;
+        ca_pic_pack(&ref[i], &fr, 0, &garbage);
+        ca_pic_pack(&dis[i], &fr, 1, &garbage);
+    }
+    for (unsigned m = 0; m < nb; m++) {
+        vg_cpu_set_mask(cpu_builds[m].mask);
+        sec[m] = bench_cpu_build(f, ref, dis, calls);
+        vg_cpu_set_mask(0);
+        if (sec[m] < 0) {
+            ret = (int)sec[m];
+            goto end;
+        }
+        n += (size_t)snprintf(line + n, sizeof(line) - n, ", %s %9.3f ms",
+                              cpu_builds[m].name, sec[m] * 1e3);
+        if (m && n < sizeof(line))
+            n += (size_t)snprintf(line + n, sizeof(line) - n, " (%4.2fx)",
+                                  sec[0] / sec[m]);
+        if (n >= sizeof(line))
+            n = sizeof(line) - 1;
+    }
+    printf("checkasm: bench %-6s %4ux%-4u %-4s: CPU per call (CPU time, one "
+           "thread)%s, %u calls\n", f->name, w, h, ca_fmt_name(fmt), line,
+           calls);
+end:
+    for (unsigned i = 0; i < BENCH_PAIRS; i++) {
+        ca_pic_free(&ref[i], NULL);
+        ca_pic_free(&dis[i], NULL);
+    }
+    ca_frame_free(&fr);
+    if (ret < 0)
+        printf("checkasm: bench %s %ux%u %s: CPU FAILED (%s)\n", f->name, w,
+               h, ca_fmt_name(fmt), strerror(-ret));
+    return ret;
+}
+
+static void bench_cpu_feature(const CaFeature *f)
+{
+    if (bench_cpu_one(f, VG_PIX_FMT_NV12, 8, 1920, 1080) < 0)
+        state.n_errors++;
+    if (bench_cpu_one(f, VG_PIX_FMT_P010, 10, 1920, 1080) < 0)
+        state.n_errors++;
+}
+
+/* ---- the runner ------------------------------------------------------------- */
+
+void ca_check_feature(const CaFeature *f)
+{
+    const unsigned cases0 = state.n_cases, failed0 = state.n_failed;
+    const unsigned long long values0 = state.n_values;
+    unsigned n, skipped = 0;
+    CaCase *cs;
+
+    if (state.builds)
+        return;
+    if (state.bench) {
+        bench_cpu_feature(f);
+        if (!state.cpu_only && state.gpu)
+            bench_feature(f);
+        return;
+    }
+    if (!state.cpu_only && !state.gpu) {
+        /* nothing to compare the CPU backend with */
+        printf("checkasm: %-6s no CUDA implementation, skipped\n", f->name);
+        return;
+    }
+    n = make_cases(f, NULL, 0);
+    if (!(cs = calloc(n, sizeof(*cs)))) {
+        printf("checkasm: %s: out of memory\n", f->name);
+        state.n_errors++;
+        return;
+    }
+    make_cases(f, cs, n);
+    if (state.case_only >= (long)n) {
+        printf("checkasm: %s has no case %ld (0..%u)\n", f->name,
+               state.case_only, n - 1);
+        state.n_errors++;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        if (state.case_only >= 0 && (long)i != state.case_only)
+            continue;
+        if (state.case_only < 0 && state.quick && cs[i].big) {
+            skipped++;
+            continue;
+        }
+        run_case(f, &cs[i]);
+    }
+    free(cs);
+    printf("checkasm: %-6s %4u cases, %4u failed, %9llu values compared%s [%s]\n",
+           f->name, state.n_cases - cases0, state.n_failed - failed0,
+           state.n_values - values0, skipped ? ", big sizes skipped" : "",
+           state.n_failed == failed0 ? "OK" : "FAILED");
+}
+
 static int gpu_usable(void)
 {
     const VgConfig cfg = {
@@ -933,11 +1051,6 @@ int main(int argc, char **argv)
             printf("%s\n", tests[t].name);
         return 0;
     }
-    if (state.bench && state.cpu_only) {
-        fprintf(stderr, "checkasm: --bench times the GPU; it cannot go with "
-                "--cpu-only\n");
-        return 1;
-    }
     if (state.case_only >= 0 && !state.test) {
         fprintf(stderr, "checkasm: --case needs --test\n");
         return 1;
@@ -971,14 +1084,23 @@ int main(int argc, char **argv)
     }
 
     printf("checkasm: seed %" PRIu64 "%s\n", state.seed,
-           state.cpu_only ? ", CPU only (calling thread against 2 threads)" : "");
+           state.cpu_only && !state.bench ?
+           ", CPU only (calling thread against 2 threads)" : "");
     if (!state.cpu_only) {
         if (!gpu_usable()) {
-            printf("checkasm: no usable CUDA GPU: %s\n", require ?
-                   "FAIL (VG_REQUIRE_GPU=1)" : "SKIP");
-            return require ? 1 : 77;
+            if (state.bench && !require) {
+                /* the CPU builds' figures still come */
+                printf("checkasm: no usable CUDA GPU: the CUDA figures "
+                       "skipped\n");
+                state.cpu_only = 1;
+            } else {
+                printf("checkasm: no usable CUDA GPU: %s\n", require ?
+                       "FAIL (VG_REQUIRE_GPU=1)" : "SKIP");
+                return require ? 1 : 77;
+            }
+        } else {
+            printf("checkasm: device %s\n", state.cuda.name);
         }
-        printf("checkasm: device %s\n", state.cuda.name);
     }
     for (unsigned t = 0; tests[t].name; t++) {
         if (state.test && strcmp(tests[t].name, state.test))
