@@ -49,6 +49,10 @@
  * feature's own comparisons, ca_check_builds(); VG_REQUIRE_AVX512 set in
  * the environment makes a processor without AVX-512 a failure).
  *
+ * After the features, the test api (tests/checkasm/api.c, GPU mode only)
+ * runs whole-API cases, several features and a model in one context;
+ * --sample=K keeps every K-th of its small cases (compute-sanitizer).
+ *
  * Exit status: 0 all passed, 1 a case failed, 77 no usable GPU (skip),
  * which is a failure when the environment sets VG_REQUIRE_GPU=1.
  */
@@ -69,11 +73,13 @@ static const struct {
     const char *name;
     void (*fn)(void);
     int gpu;                ///< the feature has a CUDA implementation
+    int api;                ///< whole-API cases: GPU mode only
 } tests[] = {
-#define VG_FEATURE(feat, gpu) { #feat, checkasm_check_##feat, gpu },
+#define VG_FEATURE(feat, gpu) { #feat, checkasm_check_##feat, gpu, 0 },
 #include "common/features/list.h"
 #undef VG_FEATURE
-    { NULL, NULL, 0 }
+    { "api", checkasm_check_api, 1, 1 },
+    { NULL, NULL, 0, 0 }
 };
 
 /* failing cases whose details are printed; the rest are only counted */
@@ -88,6 +94,7 @@ static struct {
     const char *test;       ///< --test
     long case_only;         ///< --case, or -1
     int quick, verbose, cpu_only;
+    unsigned sample;        ///< --sample: every sample-th small case (api)
     int builds;             ///< --builds: the CPU builds against each other
     unsigned bench;         ///< --bench: calls per figure, 0 = check
     BenchCuda cuda;         ///< the caller's CUDA set-up (GPU mode)
@@ -96,7 +103,42 @@ static struct {
     unsigned long long n_values;
     int expect_refusal;     ///< the running case is one the feature refuses
     int gpu;                ///< the running test's feature runs on CUDA
-} state = { .case_only = -1 };
+} state = { .case_only = -1, .sample = 1 };
+
+/* ---- for tests that run their own cases ------------------------------------ */
+
+const BenchCuda *ca_cuda(void)
+{
+    return state.cpu_only || state.builds || state.bench ? NULL : &state.cuda;
+}
+
+uint64_t ca_run_seed(void)
+{
+    return state.seed;
+}
+
+int ca_verbose(void)
+{
+    return state.verbose;
+}
+
+int ca_quick(void)
+{
+    return state.quick;
+}
+
+unsigned ca_sample(void)
+{
+    return state.sample;
+}
+
+void ca_count_cases(unsigned passed, unsigned failed,
+                    unsigned long long values)
+{
+    state.n_cases += passed + failed;
+    state.n_failed += failed;
+    state.n_values += values;
+}
 
 /* ---- the case matrix ------------------------------------------------------ */
 
@@ -250,7 +292,7 @@ typedef struct Run {
     uint64_t garbage;       ///< this copy's garbage
 } Run;
 
-static void log_cb(void *opaque, enum VgLogLevel level, const char *msg)
+void ca_log(void *opaque, enum VgLogLevel level, const char *msg)
 {
     /* a refusal the case expects is not news */
     if ((level <= VG_LOG_WARNING && !state.expect_refusal) || state.verbose)
@@ -309,7 +351,7 @@ static int open_run(Run *r, const CaFeature *f, const CaCase *c,
         .backend = r->backend,
         .n_threads = r->threads,
         .log_level = state.verbose ? VG_LOG_INFO : VG_LOG_WARNING,
-        .log_cb = log_cb,
+        .log_cb = ca_log,
         .log_opaque = (void *)r->label,
     };
     int ret;
@@ -572,7 +614,7 @@ static int builds_values(const CaBuilds *b, const char *const *keys,
     const VgConfig cfg = {
         .backend = VG_BACKEND_CPU,
         .log_level = state.verbose ? VG_LOG_INFO : VG_LOG_WARNING,
-        .log_cb = log_cb,
+        .log_cb = ca_log,
         .log_opaque = (void *)"cpu builds",
     };
     VgContext *ctx = NULL;
@@ -719,7 +761,7 @@ static int bench_one(const CaFeature *f, enum VgPixFmt fmt, unsigned bpc,
     const VgConfig cfg = {
         .backend = VG_BACKEND_CUDA,
         .log_level = VG_LOG_WARNING,
-        .log_cb = log_cb,
+        .log_cb = ca_log,
         .log_opaque = (void *)"bench",
         .cuda_context = state.cuda.ctx,
         .cuda_stream = state.cuda.st,
@@ -823,7 +865,7 @@ static double bench_cpu_build(const CaFeature *f, CaPic *ref, CaPic *dis,
     const VgConfig cfg = {
         .backend = VG_BACKEND_CPU,
         .log_level = VG_LOG_WARNING,
-        .log_cb = log_cb,
+        .log_cb = ca_log,
         .log_opaque = (void *)"bench",
     };
     VgContext *ctx = NULL;
@@ -970,7 +1012,7 @@ static int gpu_usable(void)
     const VgConfig cfg = {
         .backend = VG_BACKEND_CUDA,
         .log_level = VG_LOG_WARNING,
-        .log_cb = log_cb,
+        .log_cb = ca_log,
         .log_opaque = (void *)"probe",
     };
     VgContext *ctx = NULL;
@@ -984,7 +1026,7 @@ static void usage(const char *argv0)
 {
     fprintf(stderr, "usage: %s [--test=NAME] [--list] [--seed=N] [--case=K] "
             "[--quick] [--verbose] [--bench[=CALLS]] [--cpu-only] "
-            "[--builds]\n", argv0);
+            "[--builds] [--sample=K]\n", argv0);
 }
 
 static int parse_uint(const char *s, unsigned long long max,
@@ -1030,6 +1072,8 @@ int main(int argc, char **argv)
             state.cpu_only = 1;
         } else if (!strcmp(a, "--builds")) {
             state.builds = 1;
+        } else if (!strncmp(a, "--sample=", 9) && !parse_uint(a + 9, 1u << 20, &v) && v) {
+            state.sample = (unsigned)v;
         } else {
             fprintf(stderr, "checkasm: unknown or malformed option '%s'\n", a);
             usage(argv[0]);
@@ -1074,7 +1118,8 @@ int main(int argc, char **argv)
             state.n_errors++;
         }
         for (unsigned t = 0; tests[t].name; t++)
-            if (!state.test || !strcmp(tests[t].name, state.test))
+            if (!tests[t].api &&
+                (!state.test || !strcmp(tests[t].name, state.test)))
                 tests[t].fn();
         printf("checkasm: builds: %u cases, %u passed, %u failed, %llu "
                "values compared%s (seed %" PRIu64 ")\n", state.n_cases,
@@ -1104,6 +1149,8 @@ int main(int argc, char **argv)
     }
     for (unsigned t = 0; tests[t].name; t++) {
         if (state.test && strcmp(tests[t].name, state.test))
+            continue;
+        if (tests[t].api && !ca_cuda())
             continue;
         state.gpu = tests[t].gpu;
         tests[t].fn();

@@ -23,6 +23,9 @@
 #include "common/features/list.h"
 #undef VG_FEATURE
 
+/** The whole-API cases (tests/checkasm/api.c), after the features. */
+void checkasm_check_api(void);
+
 /** A picture size. */
 typedef struct CaSize {
     unsigned w, h;
@@ -95,5 +98,23 @@ typedef struct CaBuilds {
  * (the CPU builds are timed by ca_check_feature()).
  */
 void ca_check_builds(const CaBuilds *b);
+
+/* ---- for tests that run their own cases (api.c) ---- */
+
+/** The log callback of the runner's contexts (opaque: a label). */
+void ca_log(void *opaque, enum VgLogLevel level, const char *msg);
+
+/** The caller's CUDA set-up of the GPU mode, else NULL. */
+const BenchCuda *ca_cuda(void);
+
+/** --seed, --verbose, --quick and --sample (1 without it). */
+uint64_t ca_run_seed(void);
+int ca_verbose(void);
+int ca_quick(void);
+unsigned ca_sample(void);
+
+/** Add a test's own cases to the runner's totals. */
+void ca_count_cases(unsigned passed, unsigned failed,
+                    unsigned long long values);
 
 #endif /* VG_TESTS_CHECKASM_CHECKASM_H */
