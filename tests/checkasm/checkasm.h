@@ -65,7 +65,8 @@ typedef struct CaFeature {
  * patterns x pitches x memory x option sets) on the CPU backend and on
  * the CUDA backend (or, with --cpu-only, on the CPU with and without
  * threads), comparing every output of every frame bit for bit; with
- * --bench, time f alone on the GPU instead. Failures are counted and
+ * --bench, time f alone in each CPU build and on the GPU instead (with
+ * --builds, nothing: see ca_check_builds()). Failures are counted and
  * printed by the runner.
  */
 void ca_check_feature(const CaFeature *f);

@@ -5,7 +5,8 @@
 
 /**
  * @file
- * checkasm's picture maker, shared by every feature test.
+ * checkasm's picture maker, shared by every feature test, the CPU builds'
+ * comparison (ca_frame_fill_builds()) and the whole-API cases (api.c).
  *
  * A CaFrame holds one frame pair as the library reads it: planar samples,
  * LSB-aligned, chroma planes floor-sized (libvmaf's VmafPicture), filled
