@@ -18,10 +18,11 @@
  * Inputs from VG_CORPUS_RAW (default tests/corpus-raw), decoded by
  * tests/prepare-corpus.sh.
  *
- * -b: each feature alone (default: every feature with SIMD builds) on
- * p1080_crf32, one thread, in each build this processor runs (C, AVX2,
- * AVX-512: the CPU-flags mask of common/cpu.h), as CPU nanoseconds per
- * frame (one call of the feature per frame) and the speed-up over C.
+ * -b: the CPU builds' figures of checkasm --bench (each feature alone in
+ * each build this processor runs, C, AVX2 and AVX-512, CPU time per call
+ * on one thread and the speed-up over C; -n sets the calls per figure):
+ * runs tests/checkasm/checkasm --bench --cpu-only, once per feature named
+ * (default: every feature).
  */
 
 #include <errno.h>
@@ -29,10 +30,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "vmafgpu.h"
-#include "common/cpu.h"
 
 typedef struct BenchPair {
     const char *name, *ref, *dis;
@@ -111,44 +113,44 @@ static double now(clockid_t id)
 
 static double cpu_seconds;  ///< process CPU time of the last run()
 
-static double run(const Clip *c, const char *what, unsigned threads,
-                  double *vmaf_mean);
-
-/* -b: each feature in each build, CPU ns per frame */
-static int bench_builds(const Clip *c, const char *const *feats, unsigned n)
+/*
+ * -b: checkasm --bench --cpu-only (next to this program's directory:
+ * ../checkasm/checkasm), for the feature test (NULL: all). @return its
+ * exit status, or -1.
+ */
+static int bench_builds(const char *argv0, unsigned calls, const char *test)
 {
-    static const struct {
-        const char *name;
-        unsigned need, mask;
-    } builds[] = {
-        { "C", 0, VG_CPU_FLAG_AVX2 },
-        { "AVX2", VG_CPU_FLAG_AVX2, VG_CPU_FLAG_AVX512 },
-        { "AVX-512", VG_CPU_FLAG_AVX512, 0 },
-    };
-    const unsigned have = vg_cpu_flags();
+    const char *slash = strrchr(argv0, '/');
+    char path[4096], bench[32], test_arg[128];
+    char *args[5];
+    int n = 0, st;
+    pid_t pid;
 
-    for (unsigned f = 0; f < n; f++) {
-        double c_ns = 0;
-
-        printf("  %-16s", feats[f]);
-        for (unsigned b = 0; b < 3; b++) {
-            double ns;
-
-            if ((have & builds[b].need) != builds[b].need)
-                continue;
-            vg_cpu_set_mask(builds[b].mask);
-            if (run(c, feats[f], 0, NULL) < 0)
-                return -1;
-            ns = cpu_seconds / c->n * 1e9;
-            if (!b)
-                c_ns = ns;
-            printf(" %s %10.0f ns/frame (%4.2fx)", builds[b].name, ns,
-                   c_ns / ns);
-        }
-        printf("\n");
+    if (slash)
+        snprintf(path, sizeof(path), "%.*s/../checkasm/checkasm",
+                 (int)(slash - argv0), argv0);
+    else
+        snprintf(path, sizeof(path), "../checkasm/checkasm");
+    snprintf(bench, sizeof(bench), "--bench=%u", calls * 20);
+    args[n++] = path;
+    args[n++] = bench;
+    args[n++] = (char *)"--cpu-only";
+    if (test) {
+        snprintf(test_arg, sizeof(test_arg), "--test=%s", test);
+        args[n++] = test_arg;
     }
-    vg_cpu_set_mask(0);
-    return 0;
+    args[n] = NULL;
+    fflush(stdout);
+    if ((pid = fork()) < 0)
+        return -1;
+    if (!pid) {
+        execv(path, args);
+        fprintf(stderr, "bench_cpu: cannot run %s\n", path);
+        _exit(127);
+    }
+    if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st))
+        return -1;
+    return WEXITSTATUS(st);
 }
 
 /** Seconds for the whole clip; what = "model" or a feature name. */
@@ -199,11 +201,6 @@ int main(int argc, char **argv)
     const char *only[8];
     unsigned n_only = 0;
     static const char *const feats[] = { "vif", "adm", "motion" };
-    static const char *const simd_feats[] = {
-        "vif", "adm", "motion", "psnr", "cambi", "speed_chroma",
-        "speed_temporal", "float_ssim", "float_ms_ssim", "float_vif",
-        "float_adm", "float_motion",
-    };
     int builds = 0;
 
     if (!dir || !*dir)
@@ -231,19 +228,13 @@ int main(int argc, char **argv)
         return 1;
     }
     if (builds) {
-        Clip clip;
-        int ret;
+        int ret = 0;
 
-        if (load_clip(&clip, &bench_pairs[0], dir, max_frames) < 0)
-            return 1;
-        printf("%s %ux%u, %u frames, one thread\n", bench_pairs[0].name,
-               clip.w, clip.h, clip.n);
-        ret = bench_builds(&clip, n_only ? only : simd_feats,
-                           n_only ? n_only : (unsigned)(sizeof(simd_feats) /
-                                                        sizeof(simd_feats[0])));
-        free(clip.ref);
-        free(clip.dis);
-        return ret < 0;
+        if (!n_only)
+            return bench_builds(argv[0], max_frames, NULL) != 0;
+        for (unsigned k = 0; k < n_only; k++)
+            ret |= bench_builds(argv[0], max_frames, only[k]) != 0;
+        return ret;
     }
 
     for (unsigned p = 0; p < sizeof(bench_pairs) / sizeof(bench_pairs[0]); p++) {

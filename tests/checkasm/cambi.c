@@ -85,6 +85,44 @@ static const CaSize cambi_sizes[] = {
     { 216, 216 }, { 217, 219 }, { 223, 241 }, { 257, 216 }, { 0, 0 },
 };
 
+/*
+ * The builds comparison's luma, 10-bit levels shifted to the depth (the
+ * chroma planes flat): 0 flat; 1 three stripes of bands of bw pixels
+ * stepping by 1, 2 and 4 levels across, down and diagonally, moving by
+ * frame; 2 the same over three quarters, noise below; 3 noise.
+ */
+static void builds_luma(uint16_t *out, unsigned w, unsigned h, unsigned bpc,
+                        unsigned pat, unsigned t, unsigned bw)
+{
+    uint32_t seed = 77 + t * 13 + bw;
+
+    for (unsigned y = 0; y < h; y++) {
+        for (unsigned x = 0; x < w; x++) {
+            unsigned v = 512;
+
+            if (pat == 3 || (pat == 2 && y * 4 / h == 3))
+                v = 64 + ca_lcg(&seed) % 900;
+            else if (pat >= 1)
+                switch (y * 3 / h) {
+                case 0:  v = 200 + (x + 3 * t) / bw % 700;                break;
+                case 1:  v = 380 + 2 * ((y + t) / bw) % 600;              break;
+                default: v = 560 + 4 * ((x + y + 5 * t) / (2 * bw)) % 440; break;
+                }
+            out[(size_t)y * w + x] =
+                (uint16_t)(bpc > 8 ? v << (bpc - 10) : v >> (10 - bpc));
+        }
+    }
+}
+
+/* the reference's bands are narrower, so that full_ref's scores differ */
+static void builds_fill(CaFrame *fr, unsigned pat, unsigned t)
+{
+    ca_frame_fill_base(fr, 0, 0, 1);
+    ca_frame_fill_base(fr, 1, 0, 1);
+    builds_luma(fr->ref[0], fr->w[0], fr->h[0], fr->bpc, pat, t, 3);
+    builds_luma(fr->dis[0], fr->w[0], fr->h[0], fr->bpc, pat, t, 5);
+}
+
 void checkasm_check_cambi(void)
 {
     static const CaFeature f = {
@@ -97,5 +135,43 @@ void checkasm_check_cambi(void)
         .fill = cambi_fill,
     };
 
+    /* the C, AVX2 and AVX-512 builds (cpu/cambi.c) on odd and thin sizes
+     * and 1080p for the high-resolution speed-up, with each option set */
+    static const char *const keys[] = { "cambi", NULL };
+    static const char *const full_keys[] = {
+        "cambi", "cambi_source", "cambi_full_reference", NULL,
+    };
+    static const char *const mlc_keys[] = { "cambi_mlc_5_topk_0.05", NULL };
+    static const char *const ws_keys[] = { "cambi_encbd_8_topk_1_ws_15", NULL };
+    static const char *const enc_keys[] = { "cambi_ench_200_encw_216", NULL };
+    static const char *const hrs_keys[] = {
+        "cambi_hrs_1080_vlt_0.06", "cambi_source", "cambi_full_reference",
+        NULL,
+    };
+    static const char *const hrs_opts =
+        "cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06:"
+        "full_ref=true";
+    static const CaSize sizes[] = {
+        { 216, 216 }, { 217, 9 }, { 9, 233 }, { 300, 241 }, { 643, 217 },
+        { 1925, 230 }, { 0, 0 },
+    };
+    static const CaSize full_hd[] = { { 1920, 1080 }, { 0, 0 } };
+    static const unsigned depths[] = { 8, 10, 0 };
+#define CAMBI_BUILDS(o, k, s, n) { .name = "cambi", .opts = o, .keys = k, \
+        .sizes = s, .depths = depths, .frames = n, .fill = builds_fill,   \
+        .patterns = 4 }
+    static const CaBuilds b[] = {
+        CAMBI_BUILDS("", keys, sizes, 2),
+        CAMBI_BUILDS("full_ref=true", full_keys, sizes, 2),
+        CAMBI_BUILDS("max_log_contrast=5:topk=0.05", mlc_keys, sizes, 2),
+        CAMBI_BUILDS("window_size=15:topk=1:enc_bitdepth=8", ws_keys, sizes, 2),
+        CAMBI_BUILDS("enc_width=216:enc_height=200", enc_keys, sizes, 2),
+        CAMBI_BUILDS(hrs_opts, hrs_keys, sizes, 2),
+        CAMBI_BUILDS(hrs_opts, hrs_keys, full_hd, 1),
+    };
+#undef CAMBI_BUILDS
+
     ca_check_feature(&f);
+    for (unsigned i = 0; i < sizeof(b) / sizeof(b[0]); i++)
+        ca_check_builds(&b[i]);
 }

@@ -24,19 +24,34 @@
  *
  * Adding a feature FEAT:
  *   1. tests/checkasm/FEAT.c with void checkasm_check_FEAT(void) that
- *      calls ca_check_feature() on its description;
- *   2. one line F(FEAT) in the table CA_TESTS (checkasm.h);
- *   3. one line checkasm_features += tests/checkasm/FEAT.c in
+ *      calls ca_check_feature() on its description and, for a feature
+ *      with SIMD builds, ca_check_builds() on their comparisons;
+ *   2. one line checkasm_features += tests/checkasm/FEAT.c in
  *      tests/Makefile.inc.
+ * The table of tests is the feature list (common/features/list.h): a
+ * feature registered there without its checkasm_check_FEAT() does not
+ * link.
  *
  * Options: --test=NAME (one feature), --list, --seed=N (default: the
  * time; always printed), --case=K (one case of the matrix, as printed on
  * a mismatch), --quick (no 1080p/2160p cases), --verbose, --bench[=N]
- * (instead of the checks: GPU time per call of each feature alone at
- * 1080p and 2160p, NV12 and P010, pictures resident in device memory,
- * N calls per figure, default 200; printed, never asserted), --cpu-only
+ * (instead of the checks: the CPU time per call of each feature alone in
+ * each CPU build the processor runs, C, AVX2 and AVX-512, on the calling
+ * thread at 1080p, NV12 and P010, host pictures, N / 20 calls per figure,
+ * and the GPU time per call at 1080p and 2160p, NV12 and P010, pictures
+ * resident in device memory, N calls per figure, default 200; printed,
+ * never asserted; without a usable GPU, or with --cpu-only, the CPU
+ * figures only; tests/bench/bench_cpu -b runs this), --cpu-only
  * (no GPU: the CPU backend on the calling thread against the CPU backend
- * with 2 threads, each on its own garbage, over the same matrix).
+ * with 2 threads, each on its own garbage, over the same matrix),
+ * --builds (no GPU: instead of the matrix, the CPU backend's C, AVX2 and
+ * AVX-512 builds, those the processor runs, against each other over each
+ * feature's own comparisons, ca_check_builds(); VG_REQUIRE_AVX512 set in
+ * the environment makes a processor without AVX-512 a failure).
+ *
+ * After the features, the test api (tests/checkasm/api.c, GPU mode only)
+ * runs whole-API cases, several features and a model in one context;
+ * --sample=K keeps every K-th of its small cases (compute-sanitizer).
  *
  * Exit status: 0 all passed, 1 a case failed, 77 no usable GPU (skip),
  * which is a failure when the environment sets VG_REQUIRE_GPU=1.
@@ -50,16 +65,21 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/cpu.h"
 #include "tests/checkasm/checkasm.h"
 
-/* the table of feature tests, from CA_TESTS (checkasm.h) */
+/* the table of feature tests, in the order of common/features/list.h */
 static const struct {
     const char *name;
     void (*fn)(void);
+    int gpu;                ///< the feature has a CUDA implementation
+    int api;                ///< whole-API cases: GPU mode only
 } tests[] = {
-#define CA_ENTRY(feat) { #feat, checkasm_check_##feat },
-    CA_TESTS(CA_ENTRY)
-    { NULL, NULL }
+#define VG_FEATURE(feat, gpu) { #feat, checkasm_check_##feat, gpu, 0 },
+#include "common/features/list.h"
+#undef VG_FEATURE
+    { "api", checkasm_check_api, 1, 1 },
+    { NULL, NULL, 0, 0 }
 };
 
 /* failing cases whose details are printed; the rest are only counted */
@@ -74,13 +94,51 @@ static struct {
     const char *test;       ///< --test
     long case_only;         ///< --case, or -1
     int quick, verbose, cpu_only;
+    unsigned sample;        ///< --sample: every sample-th small case (api)
+    int builds;             ///< --builds: the CPU builds against each other
     unsigned bench;         ///< --bench: calls per figure, 0 = check
     BenchCuda cuda;         ///< the caller's CUDA set-up (GPU mode)
     unsigned n_cases, n_failed, n_reported;
     unsigned n_errors;      ///< failures outside the cases (bench, set-up)
     unsigned long long n_values;
     int expect_refusal;     ///< the running case is one the feature refuses
-} state = { .case_only = -1 };
+    int gpu;                ///< the running test's feature runs on CUDA
+} state = { .case_only = -1, .sample = 1 };
+
+/* ---- for tests that run their own cases ------------------------------------ */
+
+const BenchCuda *ca_cuda(void)
+{
+    return state.cpu_only || state.builds || state.bench ? NULL : &state.cuda;
+}
+
+uint64_t ca_run_seed(void)
+{
+    return state.seed;
+}
+
+int ca_verbose(void)
+{
+    return state.verbose;
+}
+
+int ca_quick(void)
+{
+    return state.quick;
+}
+
+unsigned ca_sample(void)
+{
+    return state.sample;
+}
+
+void ca_count_cases(unsigned passed, unsigned failed,
+                    unsigned long long values)
+{
+    state.n_cases += passed + failed;
+    state.n_failed += failed;
+    state.n_values += values;
+}
 
 /* ---- the case matrix ------------------------------------------------------ */
 
@@ -234,7 +292,7 @@ typedef struct Run {
     uint64_t garbage;       ///< this copy's garbage
 } Run;
 
-static void log_cb(void *opaque, enum VgLogLevel level, const char *msg)
+void ca_log(void *opaque, enum VgLogLevel level, const char *msg)
 {
     /* a refusal the case expects is not news */
     if ((level <= VG_LOG_WARNING && !state.expect_refusal) || state.verbose)
@@ -293,7 +351,7 @@ static int open_run(Run *r, const CaFeature *f, const CaCase *c,
         .backend = r->backend,
         .n_threads = r->threads,
         .log_level = state.verbose ? VG_LOG_INFO : VG_LOG_WARNING,
-        .log_cb = log_cb,
+        .log_cb = ca_log,
         .log_opaque = (void *)r->label,
     };
     int ret;
@@ -515,6 +573,186 @@ end:
     }
 }
 
+/* ---- the CPU builds ------------------------------------------------------- */
+
+/* at most this many outputs per builds comparison */
+#define MAX_KEYS 16
+
+static const struct {
+    const char *name;
+    unsigned need;          ///< CPU flags the build needs
+    unsigned mask;          ///< vg_cpu_set_mask() that selects it
+} cpu_builds[] = {
+    { "C",       0,                                      VG_CPU_FLAG_AVX2 },
+    { "AVX2",    VG_CPU_FLAG_AVX2,                       VG_CPU_FLAG_AVX512 },
+    { "AVX-512", VG_CPU_FLAG_AVX2 | VG_CPU_FLAG_AVX512,  0 },
+};
+#define N_CPU_BUILDS (sizeof(cpu_builds) / sizeof(cpu_builds[0]))
+
+/* the number of builds this processor runs, C first */
+static unsigned cpu_builds_run(void)
+{
+    const unsigned have = vg_cpu_flags();
+    unsigned n = 0;
+
+    while (n < N_CPU_BUILDS &&
+           (have & cpu_builds[n].need) == cpu_builds[n].need)
+        n++;
+    return n;
+}
+
+/*
+ * The values of keys over the frames of one case in the build selected
+ * now, the frames drawn anew. @return 0, or a negative errno with err
+ * set.
+ */
+static int builds_values(const CaBuilds *b, const char *const *keys,
+                         unsigned nk, CaFrame *fr, unsigned pat,
+                         unsigned frames, uint64_t *garbage, double *out,
+                         char *err, size_t err_size)
+{
+    const VgConfig cfg = {
+        .backend = VG_BACKEND_CPU,
+        .log_level = state.verbose ? VG_LOG_INFO : VG_LOG_WARNING,
+        .log_cb = ca_log,
+        .log_opaque = (void *)"cpu builds",
+    };
+    VgContext *ctx = NULL;
+    CaPic ref, dis;
+    int ret;
+
+    memset(&ref, 0, sizeof(ref));
+    memset(&dis, 0, sizeof(dis));
+    if ((ret = ca_pic_alloc(&ref, fr, CA_PITCH_PADDED, NULL)) < 0 ||
+        (ret = ca_pic_alloc(&dis, fr, CA_PITCH_PADDED, NULL)) < 0 ||
+        (ret = vg_context_create(&ctx, &cfg)) < 0 ||
+        (ret = vg_use_feature(ctx, b->name, b->opts)) < 0) {
+        snprintf(err, err_size, "cannot set up: %s", strerror(-ret));
+        goto end;
+    }
+    for (unsigned i = 0; i < frames; i++) {
+        if (b->fill)
+            b->fill(fr, pat, i);
+        else
+            ca_frame_fill_builds(fr, pat, i);
+        ca_pic_pack(&ref, fr, 0, garbage);
+        ca_pic_pack(&dis, fr, 1, garbage);
+        if ((ret = vg_submit(ctx, &ref.pic, &dis.pic)) < 0) {
+            snprintf(err, err_size, "vg_submit() of frame %u: %s", i,
+                     strerror(-ret));
+            goto end;
+        }
+    }
+    if ((ret = vg_flush(ctx)) < 0) {
+        snprintf(err, err_size, "vg_flush(): %s", strerror(-ret));
+        goto end;
+    }
+    for (unsigned i = 0; i < frames; i++) {
+        for (unsigned k = 0; k < nk; k++) {
+            if ((ret = vg_get_score(ctx, keys[k], i, &out[i * nk + k])) < 0) {
+                snprintf(err, err_size, "%s of frame %u missing", keys[k], i);
+                goto end;
+            }
+        }
+    }
+end:
+    vg_context_destroy(&ctx);
+    ca_pic_free(&ref, NULL);
+    ca_pic_free(&dis, NULL);
+    return ret;
+}
+
+void ca_check_builds(const CaBuilds *b)
+{
+    const unsigned nb = cpu_builds_run();
+    const unsigned frames = b->frames ? b->frames : 2;
+    const unsigned n_pat = b->fill ? b->patterns : CA_BPAT_NB;
+    const unsigned cases0 = state.n_cases, failed0 = state.n_failed;
+    const unsigned long long values0 = state.n_values;
+    const char *opts = b->opts ? b->opts : "";
+    char key_buf[MAX_KEYS][96];
+    const char *keys[MAX_KEYS];
+    unsigned nk = 0, index = 0;
+    double *v;
+
+    if (!state.builds)
+        return;
+    for (; b->keys[nk]; nk++) {
+        if (nk == MAX_KEYS) {
+            printf("checkasm: builds %s: more than %u outputs\n", b->name,
+                   MAX_KEYS);
+            state.n_errors++;
+            return;
+        }
+        snprintf(key_buf[nk], sizeof(key_buf[nk]), "%s%s", b->keys[nk],
+                 b->suffix ? b->suffix : "");
+        keys[nk] = key_buf[nk];
+    }
+    if (!(v = malloc(sizeof(*v) * N_CPU_BUILDS * frames * nk))) {
+        printf("checkasm: builds %s: out of memory\n", b->name);
+        state.n_errors++;
+        return;
+    }
+    for (unsigned s = 0; b->sizes[s].w; s++) {
+        for (unsigned d = 0; b->depths[d]; d++) {
+            for (unsigned pat = 0; pat < n_pat; pat++, index++) {
+                const unsigned w = b->sizes[s].w, h = b->sizes[s].h;
+                const unsigned bpc = b->depths[d];
+                uint64_t garbage = ca_seed(state.seed, index);
+                unsigned long long values = 0;
+                unsigned shown = 0;
+                char err[256];
+                int ok = 1;
+                CaFrame fr;
+
+                if (ca_frame_alloc(&fr, VG_PIX_FMT_YUV420P, bpc, w, h) < 0) {
+                    printf("checkasm: FAIL builds %s \"%s\" %ux%u %u-bit: "
+                           "out of memory\n", b->name, opts, w, h, bpc);
+                    ok = 0;
+                }
+                for (unsigned m = 0; ok && m < nb; m++) {
+                    vg_cpu_set_mask(cpu_builds[m].mask);
+                    if (builds_values(b, keys, nk, &fr, pat, frames, &garbage,
+                                      v + m * frames * nk, err,
+                                      sizeof(err)) < 0) {
+                        printf("checkasm: FAIL builds %s \"%s\" %ux%u "
+                               "%u-bit pattern %u: %s build: %s\n", b->name,
+                               opts, w, h, bpc, pat, cpu_builds[m].name, err);
+                        ok = 0;
+                    }
+                }
+                vg_cpu_set_mask(0);
+                ca_frame_free(&fr);
+                for (unsigned m = 1; ok && m < nb; m++) {
+                    const double *c = v, *x = v + m * frames * nk;
+                    for (unsigned k = 0; k < frames * nk; k++) {
+                        if (!memcmp(&c[k], &x[k], sizeof(double))) {
+                            values++;
+                            continue;
+                        }
+                        if (shown++ < MAX_VALUES)
+                            printf("checkasm: FAIL builds %s \"%s\" %ux%u "
+                                   "%u-bit pattern %u frame %u: %s %.17g (%s), "
+                                   "C %.17g\n", b->name, opts, w, h, bpc, pat,
+                                   k / nk, keys[k % nk], x[k],
+                                   cpu_builds[m].name, c[k]);
+                    }
+                }
+                state.n_cases++;
+                if (!ok || shown)
+                    state.n_failed++;
+                else
+                    state.n_values += values;
+            }
+        }
+    }
+    free(v);
+    printf("checkasm: builds %-6s \"%s\": %4u cases, %4u failed, %7llu "
+           "values compared [%s]\n", b->name, opts, state.n_cases - cases0,
+           state.n_failed - failed0, state.n_values - values0,
+           state.n_failed == failed0 ? "OK" : "FAILED");
+}
+
 /* ---- benchmark -------------------------------------------------------------- */
 
 static int bench_one(const CaFeature *f, enum VgPixFmt fmt, unsigned bpc,
@@ -523,7 +761,7 @@ static int bench_one(const CaFeature *f, enum VgPixFmt fmt, unsigned bpc,
     const VgConfig cfg = {
         .backend = VG_BACKEND_CUDA,
         .log_level = VG_LOG_WARNING,
-        .log_cb = log_cb,
+        .log_cb = ca_log,
         .log_opaque = (void *)"bench",
         .cuda_context = state.cuda.ctx,
         .cuda_stream = state.cuda.st,
@@ -607,6 +845,118 @@ static void bench_feature(const CaFeature *f)
     }
 }
 
+/* process CPU time in seconds (every thread) */
+static double cpu_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/*
+ * CPU seconds per call of feature f on the calling thread in the build
+ * selected now, from host pictures, after one untimed call. @return the
+ * seconds, or a negative errno.
+ */
+static double bench_cpu_build(const CaFeature *f, CaPic *ref, CaPic *dis,
+                              unsigned calls)
+{
+    const VgConfig cfg = {
+        .backend = VG_BACKEND_CPU,
+        .log_level = VG_LOG_WARNING,
+        .log_cb = ca_log,
+        .log_opaque = (void *)"bench",
+    };
+    VgContext *ctx = NULL;
+    double c0;
+    int ret;
+
+    if ((ret = vg_context_create(&ctx, &cfg)) < 0 ||
+        (ret = vg_use_feature(ctx, f->name, f->opts[0])) < 0 ||
+        (ret = vg_submit(ctx, &ref[0].pic, &dis[0].pic)) < 0)
+        goto end;
+    c0 = cpu_now();
+    for (unsigned i = 0; i < calls; i++)
+        if ((ret = vg_submit(ctx, &ref[(i + 1) % BENCH_PAIRS].pic,
+                             &dis[(i + 1) % BENCH_PAIRS].pic)) < 0)
+            goto end;
+    if ((ret = vg_flush(ctx)) < 0)
+        goto end;
+    vg_context_destroy(&ctx);
+    return (cpu_now() - c0) / calls;
+end:
+    vg_context_destroy(&ctx);
+    return ret;
+}
+
+/* each CPU build of f at w x h, one line */
+static int bench_cpu_one(const CaFeature *f, enum VgPixFmt fmt, unsigned bpc,
+                         unsigned w, unsigned h)
+{
+    const unsigned nb = cpu_builds_run();
+    const unsigned calls = state.bench < 20 ? 1 : state.bench / 20;
+    CaPic ref[BENCH_PAIRS], dis[BENCH_PAIRS];
+    uint64_t rng = ca_seed(state.seed, w), garbage = ca_seed(state.seed, h);
+    double sec[N_CPU_BUILDS];
+    char line[256];
+    size_t n = 0;
+    CaFrame fr;
+    int ret = 0;
+
+    memset(ref, 0, sizeof(ref));
+    memset(dis, 0, sizeof(dis));
+    if (f->refuses && f->refuses(fmt, bpc, w, h))
+        return 0;
+    if ((ret = ca_frame_alloc(&fr, fmt, bpc, w, h)) < 0)
+        goto end;
+    for (unsigned i = 0; i < BENCH_PAIRS; i++) {
+        ca_frame_fill(&fr, CA_PAT_RANDOM, i, &rng);
+        if ((ret = ca_pic_alloc(&ref[i], &fr, CA_PITCH_TIGHT, NULL)) < 0 ||
+            (ret = ca_pic_alloc(&dis[i], &fr, CA_PITCH_TIGHT, NULL)) < 0)
+            goto end;
+        ca_pic_pack(&ref[i], &fr, 0, &garbage);
+        ca_pic_pack(&dis[i], &fr, 1, &garbage);
+    }
+    for (unsigned m = 0; m < nb; m++) {
+        vg_cpu_set_mask(cpu_builds[m].mask);
+        sec[m] = bench_cpu_build(f, ref, dis, calls);
+        vg_cpu_set_mask(0);
+        if (sec[m] < 0) {
+            ret = (int)sec[m];
+            goto end;
+        }
+        n += (size_t)snprintf(line + n, sizeof(line) - n, ", %s %9.3f ms",
+                              cpu_builds[m].name, sec[m] * 1e3);
+        if (m && n < sizeof(line))
+            n += (size_t)snprintf(line + n, sizeof(line) - n, " (%4.2fx)",
+                                  sec[0] / sec[m]);
+        if (n >= sizeof(line))
+            n = sizeof(line) - 1;
+    }
+    printf("checkasm: bench %-6s %4ux%-4u %-4s: CPU per call (CPU time, one "
+           "thread)%s, %u calls\n", f->name, w, h, ca_fmt_name(fmt), line,
+           calls);
+end:
+    for (unsigned i = 0; i < BENCH_PAIRS; i++) {
+        ca_pic_free(&ref[i], NULL);
+        ca_pic_free(&dis[i], NULL);
+    }
+    ca_frame_free(&fr);
+    if (ret < 0)
+        printf("checkasm: bench %s %ux%u %s: CPU FAILED (%s)\n", f->name, w,
+               h, ca_fmt_name(fmt), strerror(-ret));
+    return ret;
+}
+
+static void bench_cpu_feature(const CaFeature *f)
+{
+    if (bench_cpu_one(f, VG_PIX_FMT_NV12, 8, 1920, 1080) < 0)
+        state.n_errors++;
+    if (bench_cpu_one(f, VG_PIX_FMT_P010, 10, 1920, 1080) < 0)
+        state.n_errors++;
+}
+
 /* ---- the runner ------------------------------------------------------------- */
 
 void ca_check_feature(const CaFeature *f)
@@ -616,8 +966,17 @@ void ca_check_feature(const CaFeature *f)
     unsigned n, skipped = 0;
     CaCase *cs;
 
+    if (state.builds)
+        return;
     if (state.bench) {
-        bench_feature(f);
+        bench_cpu_feature(f);
+        if (!state.cpu_only && state.gpu)
+            bench_feature(f);
+        return;
+    }
+    if (!state.cpu_only && !state.gpu) {
+        /* nothing to compare the CPU backend with */
+        printf("checkasm: %-6s no CUDA implementation, skipped\n", f->name);
         return;
     }
     n = make_cases(f, NULL, 0);
@@ -653,7 +1012,7 @@ static int gpu_usable(void)
     const VgConfig cfg = {
         .backend = VG_BACKEND_CUDA,
         .log_level = VG_LOG_WARNING,
-        .log_cb = log_cb,
+        .log_cb = ca_log,
         .log_opaque = (void *)"probe",
     };
     VgContext *ctx = NULL;
@@ -666,7 +1025,8 @@ static int gpu_usable(void)
 static void usage(const char *argv0)
 {
     fprintf(stderr, "usage: %s [--test=NAME] [--list] [--seed=N] [--case=K] "
-            "[--quick] [--verbose] [--bench[=CALLS]] [--cpu-only]\n", argv0);
+            "[--quick] [--verbose] [--bench[=CALLS]] [--cpu-only] "
+            "[--builds] [--sample=K]\n", argv0);
 }
 
 static int parse_uint(const char *s, unsigned long long max,
@@ -710,6 +1070,10 @@ int main(int argc, char **argv)
             state.bench = (unsigned)v;
         } else if (!strcmp(a, "--cpu-only")) {
             state.cpu_only = 1;
+        } else if (!strcmp(a, "--builds")) {
+            state.builds = 1;
+        } else if (!strncmp(a, "--sample=", 9) && !parse_uint(a + 9, 1u << 20, &v) && v) {
+            state.sample = (unsigned)v;
         } else {
             fprintf(stderr, "checkasm: unknown or malformed option '%s'\n", a);
             usage(argv[0]);
@@ -731,29 +1095,66 @@ int main(int argc, char **argv)
             printf("%s\n", tests[t].name);
         return 0;
     }
-    if (state.bench && state.cpu_only) {
-        fprintf(stderr, "checkasm: --bench times the GPU; it cannot go with "
-                "--cpu-only\n");
-        return 1;
-    }
     if (state.case_only >= 0 && !state.test) {
         fprintf(stderr, "checkasm: --case needs --test\n");
         return 1;
     }
+    if (state.builds && (state.bench || state.cpu_only ||
+                         state.case_only >= 0)) {
+        fprintf(stderr, "checkasm: --builds goes with none of --bench, "
+                "--cpu-only and --case\n");
+        return 1;
+    }
+    if (state.builds) {
+        const unsigned nb = cpu_builds_run();
+
+        printf("checkasm: seed %" PRIu64 ", the CPU builds:", state.seed);
+        for (unsigned m = 0; m < nb; m++)
+            printf(" %s", cpu_builds[m].name);
+        printf(" (%u of %u)\n", nb, (unsigned)N_CPU_BUILDS);
+        if (nb < N_CPU_BUILDS && getenv("VG_REQUIRE_AVX512")) {
+            printf("checkasm: VG_REQUIRE_AVX512 is set and this processor "
+                   "lacks %s: FAIL\n", cpu_builds[nb].name);
+            state.n_errors++;
+        }
+        for (unsigned t = 0; tests[t].name; t++)
+            if (!tests[t].api &&
+                (!state.test || !strcmp(tests[t].name, state.test)))
+                tests[t].fn();
+        printf("checkasm: builds: %u cases, %u passed, %u failed, %llu "
+               "values compared%s (seed %" PRIu64 ")\n", state.n_cases,
+               state.n_cases - state.n_failed, state.n_failed, state.n_values,
+               state.n_errors ? ", errors outside the cases" : "", state.seed);
+        return state.n_failed || state.n_errors ? 1 : 0;
+    }
 
     printf("checkasm: seed %" PRIu64 "%s\n", state.seed,
-           state.cpu_only ? ", CPU only (calling thread against 2 threads)" : "");
+           state.cpu_only && !state.bench ?
+           ", CPU only (calling thread against 2 threads)" : "");
     if (!state.cpu_only) {
         if (!gpu_usable()) {
-            printf("checkasm: no usable CUDA GPU: %s\n", require ?
-                   "FAIL (VG_REQUIRE_GPU=1)" : "SKIP");
-            return require ? 1 : 77;
+            if (state.bench && !require) {
+                /* the CPU builds' figures still come */
+                printf("checkasm: no usable CUDA GPU: the CUDA figures "
+                       "skipped\n");
+                state.cpu_only = 1;
+            } else {
+                printf("checkasm: no usable CUDA GPU: %s\n", require ?
+                       "FAIL (VG_REQUIRE_GPU=1)" : "SKIP");
+                return require ? 1 : 77;
+            }
+        } else {
+            printf("checkasm: device %s\n", state.cuda.name);
         }
-        printf("checkasm: device %s\n", state.cuda.name);
     }
-    for (unsigned t = 0; tests[t].name; t++)
-        if (!state.test || !strcmp(tests[t].name, state.test))
-            tests[t].fn();
+    for (unsigned t = 0; tests[t].name; t++) {
+        if (state.test && strcmp(tests[t].name, state.test))
+            continue;
+        if (tests[t].api && !ca_cuda())
+            continue;
+        state.gpu = tests[t].gpu;
+        tests[t].fn();
+    }
     if (!state.cpu_only && bench_cuda_close(&state.cuda) < 0) {
         printf("checkasm: releasing the CUDA set-up failed\n");
         state.n_errors++;

@@ -14,33 +14,17 @@
 
 #include "tests/checkasm/pic.h"
 
-/**
- * The feature tests, one line each: F(FEAT) names the test FEAT, run by
- * checkasm_check_FEAT() in tests/checkasm/FEAT.c.
+/*
+ * The feature tests, one per line of common/features/list.h: the feature
+ * FEAT is checked by checkasm_check_FEAT() in tests/checkasm/FEAT.c. A
+ * feature of the list without its test does not link.
  */
-#define CA_TESTS(F) \
-    F(adm)          \
-    F(motion)       \
-    F(psnr)         \
-    F(vif)          \
-    F(float_ssim)   \
-    F(float_ms_ssim) \
-    F(float_vif)    \
-    F(float_adm)    \
-    F(float_moment) \
-    F(float_psnr)   \
-    F(float_ansnr)  \
-    F(float_motion) \
-    F(psnr_hvs)     \
-    F(ciede)        \
-    F(speed_chroma) \
-    F(cambi)        \
-    F(speed_temporal) \
-    /* end of the table */
+#define VG_FEATURE(feat, gpu) void checkasm_check_##feat(void);
+#include "common/features/list.h"
+#undef VG_FEATURE
 
-#define CA_DECLARE(feat) void checkasm_check_##feat(void);
-CA_TESTS(CA_DECLARE)
-#undef CA_DECLARE
+/** The whole-API cases (tests/checkasm/api.c), after the features. */
+void checkasm_check_api(void);
 
 /** A picture size. */
 typedef struct CaSize {
@@ -81,9 +65,57 @@ typedef struct CaFeature {
  * patterns x pitches x memory x option sets) on the CPU backend and on
  * the CUDA backend (or, with --cpu-only, on the CPU with and without
  * threads), comparing every output of every frame bit for bit; with
- * --bench, time f alone on the GPU instead. Failures are counted and
+ * --bench, time f alone in each CPU build and on the GPU instead (with
+ * --builds, nothing: see ca_check_builds()). Failures are counted and
  * printed by the runner.
  */
 void ca_check_feature(const CaFeature *f);
+
+/**
+ * One comparison of the CPU backend's builds (C, AVX2, AVX-512: the
+ * CPU-flags mask of common/cpu.h): 4:2:0 frame pairs of every size, depth
+ * and pattern scored on the calling thread by each build this processor
+ * runs, in a fresh context each, and the outputs `keys` (with `suffix`
+ * appended) compared bit for bit with the C build's.
+ */
+typedef struct CaBuilds {
+    const char *name;           ///< extractor name
+    const char *opts;           ///< option string, NULL for the defaults
+    const char *const *keys;    ///< outputs compared, NULL-terminated
+    const char *suffix;         ///< appended to every key, or NULL
+    const CaSize *sizes;        ///< {0, 0}-terminated
+    const unsigned *depths;     ///< bit depths, 0-terminated
+    unsigned frames;            ///< frames per case (0: 2)
+    /**
+     * Optional: fills frame pair t with pattern pat (0..patterns - 1)
+     * instead of ca_frame_fill_builds() (patterns: CA_BPAT_NB)
+     */
+    void (*fill)(CaFrame *fr, unsigned pat, unsigned t);
+    unsigned patterns;
+} CaBuilds;
+
+/**
+ * Run the builds comparison b (with --builds); with --bench, nothing
+ * (the CPU builds are timed by ca_check_feature()).
+ */
+void ca_check_builds(const CaBuilds *b);
+
+/* ---- for tests that run their own cases (api.c) ---- */
+
+/** The log callback of the runner's contexts (opaque: a label). */
+void ca_log(void *opaque, enum VgLogLevel level, const char *msg);
+
+/** The caller's CUDA set-up of the GPU mode, else NULL. */
+const BenchCuda *ca_cuda(void);
+
+/** --seed, --verbose, --quick and --sample (1 without it). */
+uint64_t ca_run_seed(void);
+int ca_verbose(void);
+int ca_quick(void);
+unsigned ca_sample(void);
+
+/** Add a test's own cases to the runner's totals. */
+void ca_count_cases(unsigned passed, unsigned failed,
+                    unsigned long long values);
 
 #endif /* VG_TESTS_CHECKASM_CHECKASM_H */

@@ -41,5 +41,28 @@ void checkasm_check_float_motion(void)
         .sizes = float_motion_sizes,
     };
 
+    /* the AVX2 and AVX-512 builds (cpu/float_motion.c: the blur), also
+     * with the chroma planes and the half scale (4:2:0 pictures narrow
+     * enough that libvmaf reads their chroma planes with the right
+     * stride) */
+    static const char *const keys[] = { "motion", "motion2", NULL };
+    static const char *const uv_keys[] = {
+        "motion_mdc_mau", "motion2_mdc_mau", NULL,
+    };
+    static const CaSize sizes[] = {
+        { 5, 5 }, { 19, 11 }, { 67, 41 }, { 130, 45 }, { 0, 0 },
+    };
+    static const CaSize uv_sizes[] = { { 6, 6 }, { 7, 9 }, { 8, 13 }, { 0, 0 } };
+    static const unsigned depths[] = { 8, 10, 0 }, depth8[] = { 8, 0 };
+    static const CaBuilds b[] = {
+        { .name = "float_motion", .keys = keys, .sizes = sizes,
+          .depths = depths },
+        { .name = "float_motion",
+          .opts = "motion_add_uv=true:motion_add_scale1=true",
+          .keys = uv_keys, .sizes = uv_sizes, .depths = depth8 },
+    };
+
     ca_check_feature(&f);
+    for (unsigned i = 0; i < sizeof(b) / sizeof(b[0]); i++)
+        ca_check_builds(&b[i]);
 }

@@ -35,5 +35,18 @@ void checkasm_check_float_ms_ssim(void)
         .sizes = ms_ssim_sizes,
     };
 
+    /* the AVX2 and AVX-512 builds (cpu/float_ssim.c) */
+    static const char *const keys[] = {
+        "float_ms_ssim", "float_ms_ssim_l_scale0", "float_ms_ssim_c_scale2",
+        "float_ms_ssim_s_scale4", NULL,
+    };
+    static const CaSize sizes[] = { { 180, 176 }, { 203, 191 }, { 0, 0 } };
+    static const unsigned depths[] = { 8, 0 };
+    static const CaBuilds b = {
+        .name = "float_ms_ssim", .opts = "enable_lcs=true", .keys = keys,
+        .sizes = sizes, .depths = depths,
+    };
+
     ca_check_feature(&f);
+    ca_check_builds(&b);
 }

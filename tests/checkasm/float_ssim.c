@@ -57,6 +57,26 @@ void checkasm_check_float_ssim(void)
         .sizes = ssim_scale_sizes,
     };
 
+    /* the AVX2 and AVX-512 builds (cpu/float_ssim.c: the convolutions,
+     * the decimation, in place for the scale) */
+    static const char *const keys[] = {
+        "float_ssim", "float_ssim_l", "float_ssim_c", "float_ssim_s", NULL,
+    };
+    static const CaSize sizes[] = {
+        { 37, 35 }, { 67, 41 }, { 130, 37 }, { 0, 0 },
+    };
+    static const unsigned depths[] = { 8, 10, 0 };
+    static const CaBuilds b[] = {
+        { .name = "float_ssim", .opts = "enable_lcs=true:scale=1",
+          .keys = keys, .sizes = sizes, .depths = depths },
+        { .name = "float_ssim", .opts = "enable_lcs=true:scale=2",
+          .keys = keys, .sizes = sizes, .depths = depths },
+        { .name = "float_ssim", .opts = "enable_lcs=true:scale=3",
+          .keys = keys, .sizes = sizes, .depths = depths },
+    };
+
     ca_check_feature(&f);
     ca_check_feature(&fs);
+    for (unsigned i = 0; i < sizeof(b) / sizeof(b[0]); i++)
+        ca_check_builds(&b[i]);
 }

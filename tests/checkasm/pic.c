@@ -183,6 +183,81 @@ void ca_frame_fill(CaFrame *f, enum CaPattern pat, unsigned t, uint64_t *rng)
     }
 }
 
+uint32_t ca_lcg(uint32_t *s)
+{
+    *s = *s * 1664525u + 1013904223u;
+    return *s >> 8;
+}
+
+void ca_frame_fill_base(CaFrame *f, int dis, uint32_t seed, int flat)
+{
+    const unsigned max = (1u << f->bpc) - 1;
+    unsigned ssx, ssy;
+
+    shifts(f->fmt, &ssx, &ssy);
+    for (unsigned p = 0; p < f->n_planes; p++) {
+        const unsigned pw = p ? (f->width + ssx) >> ssx : f->width;
+        const unsigned ph = p ? (f->height + ssy) >> ssy : f->height;
+        uint16_t *out = dis ? f->dis[p] : f->ref[p];
+
+        for (unsigned i = 0; i < ph; i++) {
+            for (unsigned j = 0; j < pw; j++) {
+                unsigned v;
+
+                if (flat) {
+                    v = max / 2;
+                } else {
+                    v = (i * 7 + j * 3 + seed * 5) & max;
+                    v ^= ca_lcg(&seed) & 15;
+                }
+                v &= max;
+                if (i < f->h[p] && j < f->w[p])
+                    out[(size_t)i * f->w[p] + j] = (uint16_t)v;
+            }
+        }
+    }
+}
+
+void ca_frame_fill_builds(CaFrame *f, unsigned pat, unsigned t)
+{
+    const unsigned max = (1u << f->bpc) - 1, w = f->width, h = f->height;
+    uint16_t *ref = f->ref[0], *dis = f->dis[0];
+
+    ca_frame_fill_base(f, 0, 300 + t * 11, pat == CA_BPAT_FLAT);
+    ca_frame_fill_base(f, 1, 400 + t * 5, pat == CA_BPAT_FLAT);
+    if (pat < CA_BPAT_EXTREMES)
+        return;
+    for (unsigned y = 0; y < h; y++) {
+        uint16_t *rr = ref + (size_t)y * w, *dr = dis + (size_t)y * w;
+
+        for (unsigned x = 0; x < w; x++) {
+            const unsigned k = (x + 2 * y + t) % 3;
+            const int mid = (int)(max + 1) / 2, r0 = rr[x];
+            int c;
+
+            switch (pat) {
+            case CA_BPAT_PM1:
+                dr[x] = (uint16_t)(k == 0 ? (r0 ? r0 - 1 : r0) :
+                                   k == 1 ? (r0 < (int)max ? r0 + 1 : r0) : r0);
+                break;
+            case CA_BPAT_CONTRAST:
+            case CA_BPAT_HALVED:
+                c = pat == CA_BPAT_CONTRAST ? mid + (r0 - mid) * 3 / 2 :
+                    mid + (r0 - mid) / 2;
+                dr[x] = (uint16_t)(c < 0 ? 0 : c > (int)max ? (int)max : c);
+                break;
+            case CA_BPAT_MAX_REF:
+                rr[x] = (uint16_t)max;
+                break;
+            default:
+                rr[x] = (uint16_t)((t + x + y) & 1 ? max : 0);
+                dr[x] = (uint16_t)(max - rr[x]);
+                break;
+            }
+        }
+    }
+}
+
 /* ---- caller pictures ------------------------------------------------------ */
 
 /* bytes per sample word in the caller's layout */

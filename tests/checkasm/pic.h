@@ -5,7 +5,8 @@
 
 /**
  * @file
- * checkasm's picture maker, shared by every feature test.
+ * checkasm's picture maker, shared by every feature test, the CPU builds'
+ * comparison (ca_frame_fill_builds()) and the whole-API cases (api.c).
  *
  * A CaFrame holds one frame pair as the library reads it: planar samples,
  * LSB-aligned, chroma planes floor-sized (libvmaf's VmafPicture), filled
@@ -27,7 +28,7 @@
 #include <stdint.h>
 
 #include "vmafgpu.h"
-#include "tests/bench/bench_util.h"
+#include "tests/checkasm/cuda.h"
 
 /** Garbage bytes before and after each plane (keeps the plane aligned). */
 #define CA_GUARD 256
@@ -83,6 +84,35 @@ void ca_frame_fill(CaFrame *f, enum CaPattern pat, unsigned index,
                    uint64_t *rng);
 
 void ca_frame_free(CaFrame *f);
+
+/** Next value of a 32-bit linear congruential generator (24 bits). */
+uint32_t ca_lcg(uint32_t *state);
+
+/**
+ * Patterns of the CPU builds' comparison (ca_frame_fill_builds()), from
+ * the planes' base content: ramps with a few bits of noise, moving with a
+ * seed per frame, ref and dis independent.
+ */
+enum CaBuildsPattern {
+    CA_BPAT_RANDOM,   ///< the base content
+    CA_BPAT_FLAT,     ///< every sample at half the maximum
+    CA_BPAT_EXTREMES, ///< luma alternating 0 and the maximum, dis inverted
+    CA_BPAT_MAX_REF,  ///< luma at the maximum in ref, the base content in dis
+    CA_BPAT_CONTRAST, ///< dis luma: ref's contrast raised by half
+    CA_BPAT_HALVED,   ///< dis luma: ref's contrast halved
+    CA_BPAT_PM1,      ///< dis luma: ref +- 1 on two samples out of three
+    CA_BPAT_NB
+};
+
+/**
+ * The base content of one plane set (ref: dis = 0, dis: dis = 1) of frame
+ * pair t, every sample at half the maximum with flat set; chroma drawn
+ * over ceil-sized planes, of which the floor-sized part is kept.
+ */
+void ca_frame_fill_base(CaFrame *f, int dis, uint32_t seed, int flat);
+
+/** Fill frame pair t with pattern pat (enum CaBuildsPattern). */
+void ca_frame_fill_builds(CaFrame *f, unsigned pat, unsigned t);
 
 /** One caller picture and the memory behind it. */
 typedef struct CaPic {

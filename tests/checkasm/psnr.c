@@ -36,5 +36,19 @@ void checkasm_check_psnr(void)
         .sizes = psnr_sizes,
     };
 
+    /* the AVX2 and AVX-512 builds (cpu/psnr.c), the MSEs among them */
+    static const char *const keys[] = {
+        "psnr_y", "psnr_cb", "psnr_cr", "mse_y", "mse_cb", "mse_cr", NULL,
+    };
+    static const CaSize sizes[] = {
+        { 3, 3 }, { 17, 5 }, { 67, 41 }, { 1923, 6 }, { 0, 0 },
+    };
+    static const unsigned depths[] = { 8, 10, 16, 0 };
+    static const CaBuilds b = {
+        .name = "psnr", .opts = "enable_mse=true", .keys = keys,
+        .sizes = sizes, .depths = depths,
+    };
+
     ca_check_feature(&f);
+    ca_check_builds(&b);
 }

@@ -118,6 +118,18 @@ void checkasm_check_speed_chroma(void)
           .needs_chroma = 1 },
     };
 
+    /* the AVX2 and AVX-512 builds (common/features/speed.c: the
+     * filters, the covariance, the solver's products; common/fplane.c) */
+    static const char *const keys[] = {
+        "speed_chroma_u", "speed_chroma_v", "speed_chroma_uv", NULL,
+    };
+    static const CaSize sizes[] = { { 192, 176 }, { 333, 261 }, { 0, 0 } };
+    static const unsigned depths[] = { 8, 10, 0 };
+    static const CaBuilds b = {
+        .name = "speed_chroma", .keys = keys, .sizes = sizes, .depths = depths,
+    };
+
     for (unsigned i = 0; i < sizeof(f) / sizeof(f[0]); i++)
         ca_check_feature(&f[i]);
+    ca_check_builds(&b);
 }

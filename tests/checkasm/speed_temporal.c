@@ -95,6 +95,17 @@ void checkasm_check_speed_temporal(void)
           .opts = opts_down, .sizes = sizes_down, .refuses = refuses_down },
     };
 
+    /* the AVX2 and AVX-512 builds (common/features/speed.c,
+     * common/fplane.c) */
+    static const char *const keys[] = { "speed_temporal", NULL };
+    static const CaSize sizes[] = { { 192, 176 }, { 333, 261 }, { 0, 0 } };
+    static const unsigned depths[] = { 8, 10, 0 };
+    static const CaBuilds b = {
+        .name = "speed_temporal", .keys = keys, .sizes = sizes,
+        .depths = depths,
+    };
+
     for (unsigned i = 0; i < sizeof(f) / sizeof(f[0]); i++)
         ca_check_feature(&f[i]);
+    ca_check_builds(&b);
 }

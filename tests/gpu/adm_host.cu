@@ -9,7 +9,7 @@
  * with the kernels' buffer layout (gpu/adm_layout.h) against the CPU ADM
  * (cpu/adm.c through the public API): the DWT's per-column and per-output
  * arithmetic output by output (its warp mapping, lanes lending columns and
- * pair loads, is checked on the device by checkasm and checkgpu), then the
+ * pair loads, is checked on the device by checkasm), then the
  * decouple + CM kernel's steps thread by thread with its tile and row
  * mapping and its per-row reduction. Exactly: every per-scale num and den
  * value (debug outputs), the per-scale ratios, adm2 and aim, compared as

@@ -17,11 +17,14 @@
 #   sh tests/gpu/run-device.sh run
 #       on the GPU machine, from the repository root, with .devcarry-cuda/
 #       carried along: the loader test, the parity programs with a GPU
-#       required (what `make check-gpu` runs: checkgpu, the parallel
+#       required (what `make check-gpu` runs: the parallel
 #       sequential sums of tests/gpu/test_seqsum and test_f32sum, the scaling of distorted
 #       pictures of tests/gpu/test_scale, and checkasm, each
-#       feature alone, ciede again with VG_CIEDE_RECORDS=0), compute-sanitizer memcheck on both (checkasm with
-#       --quick), racecheck and synccheck on samples of checkgpu's cases,
+#       feature alone and the whole-API cases of its test api, ciede
+#       again with VG_CIEDE_RECORDS=0; checkasm --test=api also runs
+#       alone first), compute-sanitizer memcheck on the api test and on
+#       checkasm --quick, racecheck and synccheck on samples of the api
+#       test's cases,
 #       the CLI with --backend cuda on the raw corpus pairs against the
 #       goldens (every per-frame and pooled value of every key the golden
 #       and the run share: vmaf_v0.6.1's features and vmaf, plus the
@@ -29,7 +32,7 @@
 #       (tests/gpu/test_fault --real, every FAULT_SAMPLE-th call, default
 #       8), eight contexts in eight threads (tests/gpu/threads8), and the
 #       benchmarks (checkasm --bench among them). Logs go to $OUT when
-#       set; CHECKGPU_SEED and CHECKASM_SEED repeat a run. Exit status 0
+#       set; CHECKASM_SEED repeats a run. Exit status 0
 #       when every step passed.
 #
 #   sh tests/gpu/run-device.sh run-parity | run-rest
@@ -40,8 +43,8 @@
 #
 #   sh tests/gpu/run-device.sh run-host
 #       for a change to the host code alone, the kernels unchanged since
-#       the last full run (about four minutes): the loader test, checkgpu
-#       and its memcheck on the quick cases, the sequential sums, the
+#       the last full run (about four minutes): the loader test,
+#       checkasm --test=api and its memcheck on the quick cases, the sequential sums, the
 #       scaler, checkasm --quick, the CLI against the goldens and chunked
 #       scoring (tests/fate/chunks.sh), the fault sweep and threads8.
 #
@@ -151,7 +154,7 @@ prepare() {
         [ -x "$src/configure" ] || (cd "$src" && autoreconf -fi)
         "$src/configure" --disable-shared --enable-cuda
     fi
-    make -j2 tools/vmafgpu tests/gpu/checkgpu tests/checkasm/checkasm \
+    make -j2 tools/vmafgpu tests/checkasm/checkasm \
         tests/unit/test_cuda_loader tests/bench/cudabench tests/bench/vifbench \
         tests/bench/admbench tests/bench/vmafbench tests/gpu/test_fault \
         tests/gpu/libcudafault.so tests/gpu/threads8 tests/gpu/test_seqsum \
@@ -159,7 +162,7 @@ prepare() {
     rm -rf "${root:?}/$CARRY"
     mkdir -p "$root/$CARRY/bin" "$root/$CARRY/lib" "$root/$CARRY/corpus" \
         "$root/$CARRY/golden/hp"
-    for p in tools/vmafgpu tests/gpu/checkgpu tests/checkasm/checkasm \
+    for p in tools/vmafgpu tests/checkasm/checkasm \
              tests/unit/test_cuda_loader tests/bench/cudabench \
              tests/bench/vifbench tests/bench/admbench tests/bench/vmafbench \
              tests/gpu/test_fault tests/gpu/libcudafault.so tests/gpu/threads8 \
@@ -406,12 +409,13 @@ cambi_api_step() {
 # the loader test and make check-gpu's programs but checkasm
 program_steps() {
     step loader "$bin/test_cuda_loader"
-    step checkgpu env VG_REQUIRE_GPU=1 "$bin/checkgpu" ${CHECKGPU_SEED:+--seed=$CHECKGPU_SEED}
+    step checkasm-api env VG_REQUIRE_GPU=1 "$bin/checkasm" --test=api \
+        ${CHECKASM_SEED:+--seed=$CHECKASM_SEED}
     step seqsum env VG_REQUIRE_GPU=1 "$bin/test_seqsum"
     step f32sum env VG_REQUIRE_GPU=1 "$bin/test_f32sum"
     grep "^test_f32sum: psnr-hvs" "$out/f32sum.log" | tee -a "$summary"
     step scale env VG_REQUIRE_GPU=1 "$bin/test_scale"
-    grep "^checkgpu:" "$out/checkgpu.log" | tee -a "$summary"
+    grep "^checkasm: api" "$out/checkasm-api.log" | tee -a "$summary"
     cambi_api_step
 }
 
@@ -435,22 +439,22 @@ rest_steps() {
         # visibly instead of using up the device call
         st=${SANITIZER_TIMEOUT:-150}
         step memcheck timeout "$st" compute-sanitizer --tool memcheck --leak-check full \
-            --error-exitcode 1 env VG_REQUIRE_GPU=1 "$bin/checkgpu" \
+            --error-exitcode 1 env VG_REQUIRE_GPU=1 "$bin/checkasm" --test=api \
             ${MEMCHECK_ARGS:-}
-        grep -E "ERROR SUMMARY|^checkgpu: [0-9]" "$out/memcheck.log" | tail -2 | tee -a "$summary"
+        grep -E "ERROR SUMMARY|^checkasm: [0-9]" "$out/memcheck.log" | tail -2 | tee -a "$summary"
         step checkasm-memcheck timeout "${CHECKASM_SANITIZER_TIMEOUT:-300}" \
             compute-sanitizer --tool memcheck --leak-check full --error-exitcode 1 \
             env VG_REQUIRE_GPU=1 "$bin/checkasm" --quick \
             ${CHECKASM_SEED:+--seed=$CHECKASM_SEED}
         grep -E "ERROR SUMMARY|^checkasm: [0-9]" "$out/checkasm-memcheck.log" | tail -2 | tee -a "$summary"
         step racecheck timeout "$st" compute-sanitizer --tool racecheck --racecheck-report all \
-            --error-exitcode 1 env VG_REQUIRE_GPU=1 "$bin/checkgpu" --quick \
+            --error-exitcode 1 env VG_REQUIRE_GPU=1 "$bin/checkasm" --test=api --quick \
             --sample=${RACECHECK_SAMPLE:-40}
-        grep -E "RACECHECK SUMMARY|ERROR SUMMARY|^checkgpu: [0-9]" "$out/racecheck.log" | tail -2 | tee -a "$summary"
+        grep -E "RACECHECK SUMMARY|ERROR SUMMARY|^checkasm: [0-9]" "$out/racecheck.log" | tail -2 | tee -a "$summary"
         step synccheck timeout "$st" compute-sanitizer --tool synccheck \
-            --error-exitcode 1 env VG_REQUIRE_GPU=1 "$bin/checkgpu" --quick \
+            --error-exitcode 1 env VG_REQUIRE_GPU=1 "$bin/checkasm" --test=api --quick \
             --sample=${SYNCCHECK_SAMPLE:-12}
-        grep -E "ERROR SUMMARY|^checkgpu: [0-9]" "$out/synccheck.log" | tail -2 | tee -a "$summary"
+        grep -E "ERROR SUMMARY|^checkasm: [0-9]" "$out/synccheck.log" | tail -2 | tee -a "$summary"
     else
         note "compute-sanitizer: not found"
         fails=$((fails + 1))
@@ -473,7 +477,7 @@ rest_steps() {
 
 # for a change to the host code alone (the engine's scheduling, the
 # device's calls), the kernels unchanged since the last full run: the
-# loader test, checkgpu (and its memcheck on the quick cases), the
+# loader test, checkasm --test=api (and its memcheck on the quick cases), the
 # sequential sums, the scaler, checkasm --quick, the CLI against the
 # goldens, the fault sweep and threads8
 host_steps() {
@@ -484,8 +488,8 @@ host_steps() {
     if command -v compute-sanitizer > /dev/null; then
         step memcheck-quick timeout "${SANITIZER_TIMEOUT:-150}" compute-sanitizer \
             --tool memcheck --leak-check full --error-exitcode 1 \
-            env VG_REQUIRE_GPU=1 "$bin/checkgpu" --quick
-        grep -E "ERROR SUMMARY|^checkgpu: [0-9]" "$out/memcheck-quick.log" | tail -2 | tee -a "$summary"
+            env VG_REQUIRE_GPU=1 "$bin/checkasm" --test=api --quick
+        grep -E "ERROR SUMMARY|^checkasm: [0-9]" "$out/memcheck-quick.log" | tail -2 | tee -a "$summary"
     else
         note "compute-sanitizer: not found"
         fails=$((fails + 1))

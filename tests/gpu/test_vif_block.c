@@ -20,7 +20,7 @@
  * This catches the arithmetic and indexing of the kernels (tiles, halos,
  * mirrors, rounding, down-sampling); the device-specific parts (barriers,
  * the block reduction and atomics, the device's double intrinsics) are
- * checked on a GPU by tests/gpu/checkgpu.c.
+ * checked on a GPU by tests/checkasm (checkasm.c, api.c).
  */
 
 #include <check.h>
