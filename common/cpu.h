@@ -74,6 +74,19 @@ enum {
     VG_CPU_O3 static void name##_c params { name##_any args; }
 #endif
 
+/*
+ * VG_CPU_DSP_SET(dsp->field, name, flags), in a feature's dsp_init only:
+ * store the build of `name` for `flags` (vg_cpu_flags() when the state
+ * opens): name_avx512 with AVX-512, else name_avx2 with AVX2, else name_c.
+ */
+#if VG_CPU_HAVE_AVX2
+#define VG_CPU_DSP_SET(field, name, flags)                                    \
+    ((field) = (flags) & VG_CPU_FLAG_AVX512 ? name##_avx512 :                 \
+               (flags) & VG_CPU_FLAG_AVX2 ? name##_avx2 : name##_c)
+#else
+#define VG_CPU_DSP_SET(field, name, flags) ((void)(flags), (field) = name##_c)
+#endif
+
 /** The flags dispatches may use (features read them once, when they open
  * a state, and fill their dsp tables from them). */
 unsigned vg_cpu_flags(void);

@@ -42,13 +42,5 @@ VG_CPU_BUILDS(plane_to_float, (float *dst, ptrdiff_t dst_stride,
 
 void vg_fplane_dsp_init(VgFplaneDSP *dsp, unsigned flags)
 {
-    dsp->to_float = plane_to_float_c;
-#if VG_CPU_HAVE_AVX2
-    if (flags & VG_CPU_FLAG_AVX2)
-        dsp->to_float = plane_to_float_avx2;
-    if (flags & VG_CPU_FLAG_AVX512)
-        dsp->to_float = plane_to_float_avx512;
-#else
-    (void)flags;
-#endif
+    VG_CPU_DSP_SET(dsp->to_float, plane_to_float, flags);
 }

@@ -892,20 +892,8 @@ static double pool(CambiCpu *s, double topk, unsigned w, unsigned h)
 
 static void vg_cambi_dsp_init(VgCambiDSP *dsp, unsigned flags)
 {
-    dsp->prep = prep_c;
-    dsp->scale = scale_c;
-#if VG_CPU_HAVE_AVX2
-    if (flags & VG_CPU_FLAG_AVX2) {
-        dsp->prep = prep_avx2;
-        dsp->scale = scale_avx2;
-    }
-    if (flags & VG_CPU_FLAG_AVX512) {
-        dsp->prep = prep_avx512;
-        dsp->scale = scale_avx512;
-    }
-#else
-    (void)flags;
-#endif
+    VG_CPU_DSP_SET(dsp->prep, prep, flags);
+    VG_CPU_DSP_SET(dsp->scale, scale, flags);
 }
 
 static int cambi_init(VgFeatureCtx *fc)

@@ -295,20 +295,8 @@ VG_CPU_BUILDS(cm_rows, (FloatAdmPriv *s, const VgAdmScale *sc,
 
 static void vg_float_adm_dsp_init(VgFloatAdmDSP *dsp, unsigned flags)
 {
-    dsp->dwt = dwt_c;
-    dsp->cm_rows = cm_rows_c;
-#if VG_CPU_HAVE_AVX2
-    if (flags & VG_CPU_FLAG_AVX2) {
-        dsp->dwt = dwt_avx2;
-        dsp->cm_rows = cm_rows_avx2;
-    }
-    if (flags & VG_CPU_FLAG_AVX512) {
-        dsp->dwt = dwt_avx512;
-        dsp->cm_rows = cm_rows_avx512;
-    }
-#else
-    (void)flags;
-#endif
+    VG_CPU_DSP_SET(dsp->dwt, dwt, flags);
+    VG_CPU_DSP_SET(dsp->cm_rows, cm_rows, flags);
 }
 
 static void float_adm_close(VgFeatureCtx *fc)

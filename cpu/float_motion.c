@@ -113,15 +113,7 @@ VG_CPU_BUILDS(blur_plane, (const float *src, float *dst, float *tmp, int w,
 
 static void vg_float_motion_dsp_init(VgFloatMotionDSP *dsp, unsigned flags)
 {
-    dsp->blur_plane = blur_plane_c;
-#if VG_CPU_HAVE_AVX2
-    if (flags & VG_CPU_FLAG_AVX2)
-        dsp->blur_plane = blur_plane_avx2;
-    if (flags & VG_CPU_FLAG_AVX512)
-        dsp->blur_plane = blur_plane_avx512;
-#else
-    (void)flags;
-#endif
+    VG_CPU_DSP_SET(dsp->blur_plane, blur_plane, flags);
 }
 
 /*

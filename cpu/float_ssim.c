@@ -221,20 +221,8 @@ VG_CPU_BUILDS(decimate, (float *img, int w, int h, int factor, const float *k,
 
 void vg_ssim_dsp_init(VgSsimDSP *dsp, unsigned flags)
 {
-    dsp->convolve = convolve_c;
-    dsp->decimate = decimate_c;
-#if VG_CPU_HAVE_AVX2
-    if (flags & VG_CPU_FLAG_AVX2) {
-        dsp->convolve = convolve_avx2;
-        dsp->decimate = decimate_avx2;
-    }
-    if (flags & VG_CPU_FLAG_AVX512) {
-        dsp->convolve = convolve_avx512;
-        dsp->decimate = decimate_avx512;
-    }
-#else
-    (void)flags;
-#endif
+    VG_CPU_DSP_SET(dsp->convolve, convolve, flags);
+    VG_CPU_DSP_SET(dsp->decimate, decimate, flags);
 }
 
 typedef struct FloatSsimState {

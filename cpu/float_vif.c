@@ -263,20 +263,8 @@ VG_CPU_BUILDS(statistic, (FvifCpu *c, unsigned sc, const float *ref,
 
 static void vg_float_vif_dsp_init(VgFloatVifDSP *dsp, unsigned flags)
 {
-    dsp->decimate = decimate_c;
-    dsp->statistic = statistic_c;
-#if VG_CPU_HAVE_AVX2
-    if (flags & VG_CPU_FLAG_AVX2) {
-        dsp->decimate = decimate_avx2;
-        dsp->statistic = statistic_avx2;
-    }
-    if (flags & VG_CPU_FLAG_AVX512) {
-        dsp->decimate = decimate_avx512;
-        dsp->statistic = statistic_avx512;
-    }
-#else
-    (void)flags;
-#endif
+    VG_CPU_DSP_SET(dsp->decimate, decimate, flags);
+    VG_CPU_DSP_SET(dsp->statistic, statistic, flags);
 }
 
 static int fvif_extract(VgFeatureCtx *fc, const VgFrame *fr)

@@ -143,15 +143,7 @@ static uint64_t motion_sad_avx512(const VgImage *prev, const VgImage *cur,
 
 static void vg_motion_dsp_init(VgMotionDSP *dsp, unsigned flags)
 {
-    dsp->sad = motion_sad_c;
-#if VG_CPU_HAVE_AVX2
-    if (flags & VG_CPU_FLAG_AVX2)
-        dsp->sad = motion_sad_avx2;
-    if (flags & VG_CPU_FLAG_AVX512)
-        dsp->sad = motion_sad_avx512;
-#else
-    (void)flags;
-#endif
+    VG_CPU_DSP_SET(dsp->sad, motion_sad, flags);
 }
 
 static int motion_init(VgFeatureCtx *fc)

@@ -106,15 +106,7 @@ typedef struct PsnrCpu {
 
 static void vg_psnr_dsp_init(VgPsnrDSP *dsp, unsigned flags)
 {
-    dsp->sse = sse_c;
-#if VG_CPU_HAVE_AVX2
-    if (flags & VG_CPU_FLAG_AVX2)
-        dsp->sse = sse_avx2;
-    if (flags & VG_CPU_FLAG_AVX512)
-        dsp->sse = sse_avx512;
-#else
-    (void)flags;
-#endif
+    VG_CPU_DSP_SET(dsp->sse, sse, flags);
 }
 
 static int psnr_init(VgFeatureCtx *fc)

@@ -797,26 +797,10 @@ void vg_speed_free(VgSpeed *s)
 
 static void vg_speed_dsp_init(VgSpeedDSP *dsp, unsigned flags)
 {
-    dsp->antialias_dec16 = antialias_dec16_c;
-    dsp->remove_local_mean = remove_local_mean_c;
-    dsp->mat_mul = mat_mul_c;
-    dsp->covariance = covariance_c;
-#if VG_CPU_HAVE_AVX2
-    if (flags & VG_CPU_FLAG_AVX2) {
-        dsp->antialias_dec16 = antialias_dec16_avx2;
-        dsp->remove_local_mean = remove_local_mean_avx2;
-        dsp->mat_mul = mat_mul_avx2;
-        dsp->covariance = covariance_avx2;
-    }
-    if (flags & VG_CPU_FLAG_AVX512) {
-        dsp->antialias_dec16 = antialias_dec16_avx512;
-        dsp->remove_local_mean = remove_local_mean_avx512;
-        dsp->mat_mul = mat_mul_avx512;
-        dsp->covariance = covariance_avx512;
-    }
-#else
-    (void)flags;
-#endif
+    VG_CPU_DSP_SET(dsp->antialias_dec16, antialias_dec16, flags);
+    VG_CPU_DSP_SET(dsp->remove_local_mean, remove_local_mean, flags);
+    VG_CPU_DSP_SET(dsp->mat_mul, mat_mul, flags);
+    VG_CPU_DSP_SET(dsp->covariance, covariance, flags);
 }
 
 float *vg_speed_alloc_frame(const VgSpeed *s)
