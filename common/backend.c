@@ -12,7 +12,7 @@ const VgBackendOps *const vg_backends[] = {
 #define VG_BACKEND(name) &vg_backend_##name,
     VG_BACKEND_LIST
 #undef VG_BACKEND
-    NULL,
+        NULL,
 };
 
 void vg_feature_ctx_fill(VgFeatureCtx *fc, const VgEngineParams *p,
@@ -43,8 +43,10 @@ int vg_feature_ctx_open_cpu(VgFeatureCtx *fc, const VgEngineParams *p,
     if (!fc->priv)
         return -ENOMEM;
     if (impl->init && (ret = impl->init(fc)) < 0) {
-        vg_log(p->log, VG_LOG_ERROR, "feature '%s': initialisation failed "
-               "(%d)", inst->desc->name, ret);
+        vg_log(p->log, VG_LOG_ERROR,
+               "feature '%s': initialisation failed "
+               "(%d)",
+               inst->desc->name, ret);
         if (impl->close)
             impl->close(fc);
         free(fc->priv);
@@ -90,8 +92,8 @@ void vg_feature_ctxs_close_cpu(VgFeatureCtx **fcs, unsigned n)
     *fcs = NULL;
 }
 
-int vg_threads_start(VgThreads *t, unsigned n, void *(*fn)(void *),
-                     void *args, size_t arg_size, VgLog *log)
+int vg_threads_start(VgThreads *t, unsigned n, void *(*fn)(void *), void *args,
+                     size_t arg_size, VgLog *log)
 {
     t->thread = calloc(n ? n : 1, sizeof(*t->thread));
     if (!t->thread)

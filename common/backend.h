@@ -28,8 +28,8 @@
 /** A feature as the user asked for it: descriptor + filled options. */
 typedef struct VgFeatureInst {
     const VgFeatureDesc *desc;
-    void *opts;      ///< desc->opts_size bytes
-    int *keys;       ///< collector key per output (-1 = not written)
+    void *opts;                 ///< desc->opts_size bytes
+    int *keys;                  ///< collector key per output (-1 = not written)
     struct VgFrameStore *store; ///< desc->frame_record_size records, or NULL
 } VgFeatureInst;
 
@@ -38,7 +38,7 @@ typedef struct VgEngineParams {
     const VgConfig *cfg;
     VgLog *log;
     VgCollector *collector;
-    VgCollector *scratch;      ///< internal outputs (VgFeatureOutput.internal)
+    VgCollector *scratch; ///< internal outputs (VgFeatureOutput.internal)
     VgFeatureInst *feats;
     unsigned n_feats;
     unsigned width, height, bpc;
@@ -78,8 +78,8 @@ typedef struct VgThreads {
  * Start n threads running fn(args + i * arg_size). On failure the threads
  * already started keep running; vg_threads_stop() ends them.
  */
-int vg_threads_start(VgThreads *t, unsigned n, void *(*fn)(void *),
-                     void *args, size_t arg_size, VgLog *log);
+int vg_threads_start(VgThreads *t, unsigned n, void *(*fn)(void *), void *args,
+                     size_t arg_size, VgLog *log);
 
 /**
  * Set *quit under lock, wake the threads waiting on wake and join them all.
@@ -90,8 +90,8 @@ void vg_threads_stop(VgThreads *t, pthread_mutex_t *lock, pthread_cond_t *wake,
 
 typedef struct VgBackendOps {
     const char *name;
-    enum VgBackend kind;        ///< what VgConfig.backend names it by
-    unsigned memories;          ///< 1 << VgMemory for each memory it reads
+    enum VgBackend kind; ///< what VgConfig.backend names it by
+    unsigned memories;   ///< 1 << VgMemory for each memory it reads
     /** @return 0 if this backend can run here (no logging at ERROR). */
     int (*usable)(const VgConfig *cfg, VgLog *log);
     int (*open)(void **engine, const VgEngineParams *p);

@@ -29,7 +29,7 @@ struct VgCollector {
     unsigned n_metrics, cap_metrics;
     Aggregate *aggregate;
     unsigned n_aggregates;
-    int rewrite;            ///< vg_collector_set() may replace values
+    int rewrite; ///< vg_collector_set() may replace values
 };
 
 int vg_collector_create(VgCollector **c)

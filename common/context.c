@@ -89,7 +89,8 @@ int vg_context_create(VgContext **pctx, const VgConfig *cfg)
     if (!ctx->cfg.n_subsample)
         ctx->cfg.n_subsample = 1;
     if ((unsigned)cfg->backend > VG_BACKEND_CUDA) {
-        vg_log(&ctx->log, VG_LOG_ERROR, "unknown backend %d", (int)cfg->backend);
+        vg_log(&ctx->log, VG_LOG_ERROR, "unknown backend %d",
+               (int)cfg->backend);
         ret = -EINVAL;
         goto fail;
     }
@@ -109,16 +110,18 @@ int vg_context_create(VgContext **pctx, const VgConfig *cfg)
         const VgBackendOps *ops = find_backend(cfg->backend);
         char typed[8];
         if (!ops) {
-            vg_log(&ctx->log, VG_LOG_ERROR, "backend=%s: this build of "
+            vg_log(&ctx->log, VG_LOG_ERROR,
+                   "backend=%s: this build of "
                    "libvmafgpu has no %s backend",
                    kind_option(cfg->backend, typed), kind_name(cfg->backend));
             ret = -ENODEV;
             goto fail;
         }
         if ((ret = ops->usable(&ctx->cfg, &ctx->log)) < 0) {
-            vg_log(&ctx->log, VG_LOG_ERROR, "backend=%s: no usable %s device "
-                   "(see the messages above)", ops->name,
-                   kind_name(ops->kind));
+            vg_log(&ctx->log, VG_LOG_ERROR,
+                   "backend=%s: no usable %s device "
+                   "(see the messages above)",
+                   ops->name, kind_name(ops->kind));
             ret = -ENODEV;
             goto fail;
         }
@@ -172,7 +175,8 @@ static int add_instance(VgContext *ctx, const VgFeatureDesc *desc,
     for (unsigned i = 0; i < ctx->n_feats; i++) {
         if (ctx->feats[i].desc != desc)
             continue;
-        if (vg_opt_param_string(desc, ctx->feats[i].opts, have, sizeof(have)) < 0)
+        if (vg_opt_param_string(desc, ctx->feats[i].opts, have, sizeof(have)) <
+            0)
             continue;
         if (!strcmp(want, have)) {
             free(opts);
@@ -199,8 +203,9 @@ static int add_instance(VgContext *ctx, const VgFeatureDesc *desc,
         if (!output_used(desc, opts, o))
             continue;
         if ((ret = vg_opt_key_name(desc, o, opts, name, sizeof(name))) < 0 ||
-            (ret = vg_collector_key(VG_OUTPUT_IS_INTERNAL(desc, o) ? ctx->scratch :
-                                    ctx->collector, name)) < 0) {
+            (ret = vg_collector_key(
+                 VG_OUTPUT_IS_INTERNAL(desc, o) ? ctx->scratch : ctx->collector,
+                 name)) < 0) {
             free(inst->keys);
             inst->keys = NULL;
             goto fail;
@@ -208,7 +213,8 @@ static int add_instance(VgContext *ctx, const VgFeatureDesc *desc,
         inst->keys[o] = ret;
     }
     if (desc->frame_record_size &&
-        (ret = vg_framestore_create(&inst->store, desc->frame_record_size)) < 0) {
+        (ret = vg_framestore_create(&inst->store, desc->frame_record_size)) <
+            0) {
         free(inst->keys);
         inst->keys = NULL;
         goto fail;
@@ -228,8 +234,10 @@ static int record_use(VgContext *ctx, int is_model, const char *name,
     const unsigned n = ctx->n_uses;
 
     if (n >= sizeof(ctx->uses) / sizeof(ctx->uses[0])) {
-        vg_log(&ctx->log, VG_LOG_ERROR, "more than %u vg_use_model() and "
-               "vg_use_feature() calls", n);
+        vg_log(&ctx->log, VG_LOG_ERROR,
+               "more than %u vg_use_model() and "
+               "vg_use_feature() calls",
+               n);
         return -E2BIG;
     }
     ctx->uses[n].is_model = is_model;
@@ -268,9 +276,9 @@ int vg_use_feature(VgContext *ctx, const char *name, const char *opts)
         char known[256] = "";
         size_t len = 0;
         for (unsigned i = 0; vg_features[i]; i++)
-            len += snprintf(known + len, len < sizeof(known) ?
-                            sizeof(known) - len : 0, "%s%s", i ? ", " : "",
-                            vg_features[i]->name);
+            len += snprintf(known + len,
+                            len < sizeof(known) ? sizeof(known) - len : 0,
+                            "%s%s", i ? ", " : "", vg_features[i]->name);
         vg_log(&ctx->log, VG_LOG_ERROR, "unknown feature '%s' (known: %s)",
                name, known);
         return -EINVAL;
@@ -324,13 +332,16 @@ int vg_use_model(VgContext *ctx, const char *spec)
     info = vg_model_info(slot->model);
     for (unsigned i = 0; i < ctx->n_models; i++) {
         if (!strcmp(vg_model_info(ctx->models[i].model)->name, info->name)) {
-            vg_log(&ctx->log, VG_LOG_ERROR, "two models are named '%s'; give "
-                   "one another name with name=", info->name);
+            vg_log(&ctx->log, VG_LOG_ERROR,
+                   "two models are named '%s'; give "
+                   "one another name with name=",
+                   info->name);
             ret = -EINVAL;
             goto fail;
         }
     }
-    slot->feat_keys = malloc(sizeof(int) * (info->n_features ? info->n_features : 1));
+    slot->feat_keys =
+        malloc(sizeof(int) * (info->n_features ? info->n_features : 1));
     if (!slot->feat_keys) {
         ret = -ENOMEM;
         goto fail;
@@ -339,16 +350,19 @@ int vg_use_model(VgContext *ctx, const char *spec)
         const VgModelFeature *mf = &info->features[i];
         int idx = add_instance(ctx, mf->desc, &mf->opts);
         if (idx < 0) {
-            vg_log(&ctx->log, VG_LOG_ERROR, "model '%s': cannot set up feature "
-                   "'%s'", info->name, mf->desc->name);
+            vg_log(&ctx->log, VG_LOG_ERROR,
+                   "model '%s': cannot set up feature "
+                   "'%s'",
+                   info->name, mf->desc->name);
             ret = idx;
             goto fail;
         }
         slot->feat_keys[i] = ctx->feats[idx].keys[mf->output];
         if (slot->feat_keys[i] < 0) {
-            vg_log(&ctx->log, VG_LOG_ERROR, "model '%s': feature output %s is "
-                   "not computed with these options", info->name,
-                   mf->desc->outputs[mf->output].name);
+            vg_log(&ctx->log, VG_LOG_ERROR,
+                   "model '%s': feature output %s is "
+                   "not computed with these options",
+                   info->name, mf->desc->outputs[mf->output].name);
             ret = -EINVAL;
             goto fail;
         }
@@ -361,7 +375,8 @@ int vg_use_model(VgContext *ctx, const char *spec)
         for (unsigned m = 0; m < info->n_members && m < 32; m++) {
             char suffix[16];
             snprintf(suffix, sizeof(suffix), "_%04u", m + 1);
-            if ((slot->member_keys[m] = model_key(ctx, info->name, suffix)) < 0) {
+            if ((slot->member_keys[m] = model_key(ctx, info->name, suffix)) <
+                0) {
                 ret = slot->member_keys[m];
                 goto fail;
             }
@@ -390,8 +405,8 @@ fail:
 static const char *fmt_name(enum VgPixFmt fmt)
 {
     static const char *const names[] = {
-        "yuv420p", "yuv422p", "yuv444p", "gray", "nv12", "p010", "p016",
-        "nv16", "p216", "yuv444p_msb",
+        "yuv420p", "yuv422p", "yuv444p", "gray", "nv12",
+        "p010",    "p016",    "nv16",    "p216", "yuv444p_msb",
     };
     return (unsigned)fmt < sizeof(names) / sizeof(names[0]) ? names[fmt] : "?";
 }
@@ -409,22 +424,29 @@ static int check_picture(VgContext *ctx, const VgPicture *pic,
     }
     if (!pic->width || !pic->height || pic->width > 32768 ||
         pic->height > 32768) {
-        vg_log(&ctx->log, VG_LOG_ERROR, "%s picture: size %ux%u is out of "
-               "range (1..32768)", which, pic->width, pic->height);
+        vg_log(&ctx->log, VG_LOG_ERROR,
+               "%s picture: size %ux%u is out of "
+               "range (1..32768)",
+               which, pic->width, pic->height);
         return -EINVAL;
     }
     if (pic->bitdepth < 8 || pic->bitdepth > 16) {
-        vg_log(&ctx->log, VG_LOG_ERROR, "%s picture: bit depth %u is out of "
-               "range (8..16)", which, pic->bitdepth);
+        vg_log(&ctx->log, VG_LOG_ERROR,
+               "%s picture: bit depth %u is out of "
+               "range (8..16)",
+               which, pic->bitdepth);
         return -EINVAL;
     }
     if (((pic->fmt == VG_PIX_FMT_NV12 || pic->fmt == VG_PIX_FMT_NV16) &&
          pic->bitdepth != 8) ||
         (pic->fmt == VG_PIX_FMT_P010 && pic->bitdepth != 10) ||
         ((pic->fmt == VG_PIX_FMT_P016 || pic->fmt == VG_PIX_FMT_P216 ||
-          pic->fmt == VG_PIX_FMT_YUV444P_MSB) && pic->bitdepth < 9)) {
-        vg_log(&ctx->log, VG_LOG_ERROR, "%s picture: %s cannot hold %u-bit "
-               "samples", which, fmt_name(pic->fmt), pic->bitdepth);
+          pic->fmt == VG_PIX_FMT_YUV444P_MSB) &&
+         pic->bitdepth < 9)) {
+        vg_log(&ctx->log, VG_LOG_ERROR,
+               "%s picture: %s cannot hold %u-bit "
+               "samples",
+               which, fmt_name(pic->fmt), pic->bitdepth);
         return -EINVAL;
     }
     if (pic->memory != VG_MEMORY_HOST && pic->memory != VG_MEMORY_CUDA) {
@@ -432,23 +454,25 @@ static int check_picture(VgContext *ctx, const VgPicture *pic,
                which, (int)pic->memory);
         return -EINVAL;
     }
-    planes = pic->fmt == VG_PIX_FMT_YUV400P ? 1 :
-             vg_pix_fmt_is_semiplanar(pic->fmt) ? 2 : 3;
+    planes = pic->fmt == VG_PIX_FMT_YUV400P       ? 1
+             : vg_pix_fmt_is_semiplanar(pic->fmt) ? 2
+                                                  : 3;
     for (unsigned p = 0; p < planes; p++) {
         unsigned ssx = 0, ssy = 0, w;
         if (p)
             vg_layout_shifts(vg_pix_fmt_layout(pic->fmt), &ssx, &ssy);
-        w = p && vg_pix_fmt_is_semiplanar(pic->fmt) ?
-            2 * (pic->width >> 1) : pic->width >> ssx;
+        w = p && vg_pix_fmt_is_semiplanar(pic->fmt) ? 2 * (pic->width >> 1)
+                                                    : pic->width >> ssx;
         if (!pic->data[p]) {
             vg_log(&ctx->log, VG_LOG_ERROR, "%s picture: plane %u is NULL",
                    which, p);
             return -EINVAL;
         }
         if (pic->stride[p] < (ptrdiff_t)w * (ptrdiff_t)bps) {
-            vg_log(&ctx->log, VG_LOG_ERROR, "%s picture: plane %u stride %td "
-                   "is smaller than its row (%u bytes)", which, p,
-                   pic->stride[p], w * bps);
+            vg_log(&ctx->log, VG_LOG_ERROR,
+                   "%s picture: plane %u stride %td "
+                   "is smaller than its row (%u bytes)",
+                   which, p, pic->stride[p], w * bps);
             return -EINVAL;
         }
     }
@@ -460,12 +484,12 @@ static int same_geometry(VgContext *ctx, const VgPicture *a, const char *an,
 {
     if (a->fmt != b->fmt || a->width != b->width || a->height != b->height ||
         a->bitdepth != b->bitdepth || a->memory != b->memory) {
-        vg_log(&ctx->log, VG_LOG_ERROR, "%s picture is %ux%u %s %u-bit in %s "
-               "memory but %s picture is %ux%u %s %u-bit in %s memory", an,
-               a->width, a->height, fmt_name(a->fmt), a->bitdepth,
-               memory_name(a->memory), bn, b->width,
-               b->height, fmt_name(b->fmt), b->bitdepth,
-               memory_name(b->memory));
+        vg_log(&ctx->log, VG_LOG_ERROR,
+               "%s picture is %ux%u %s %u-bit in %s "
+               "memory but %s picture is %ux%u %s %u-bit in %s memory",
+               an, a->width, a->height, fmt_name(a->fmt), a->bitdepth,
+               memory_name(a->memory), bn, b->width, b->height,
+               fmt_name(b->fmt), b->bitdepth, memory_name(b->memory));
         return -EINVAL;
     }
     return 0;
@@ -496,25 +520,31 @@ static int check_pair(VgContext *ctx, const VgPicture *ref,
     /* a picture to scale is read with ceil-sized chroma, as libswscale
      * reads it: its rows must hold them */
     vg_layout_shifts(vg_pix_fmt_layout(dis->fmt), &ssx, &ssy);
-    for (unsigned i = 1; is_scaled(ref, dis) &&
-                         i < (dis->fmt == VG_PIX_FMT_YUV400P ? 1u : sp ? 2u : 3u); i++) {
+    for (unsigned i = 1;
+         is_scaled(ref, dis) && i < (dis->fmt == VG_PIX_FMT_YUV400P ? 1u
+                                     : sp                           ? 2u
+                                                                    : 3u);
+         i++) {
         const unsigned cw = (dis->width + (1u << ssx) - 1) >> ssx;
         const size_t row = (size_t)cw * (sp ? 2 : 1) * bps;
 
         if (dis->stride[i] < (ptrdiff_t)row) {
-            vg_log(&ctx->log, VG_LOG_ERROR, "distorted picture: plane %u "
+            vg_log(&ctx->log, VG_LOG_ERROR,
+                   "distorted picture: plane %u "
                    "stride %td is smaller than its row (%zu bytes: %u "
                    "ceil-sized chroma samples, as the scaling reads them)",
                    i, dis->stride[i], row, cw);
             return -EINVAL;
         }
     }
-    if (ctx->started && (dis->width != p->dis_width ||
-                         dis->height != p->dis_height)) {
-        vg_log(&ctx->log, VG_LOG_ERROR, "distorted picture is %ux%u but the "
+    if (ctx->started &&
+        (dis->width != p->dis_width || dis->height != p->dis_height)) {
+        vg_log(&ctx->log, VG_LOG_ERROR,
+               "distorted picture is %ux%u but the "
                "first one was %ux%u: scale=%s takes one distorted size per "
-               "stream", dis->width, dis->height, p->dis_width,
-               p->dis_height, vg_scale_name(ctx->cfg.scale));
+               "stream",
+               dis->width, dis->height, p->dis_width, p->dis_height,
+               vg_scale_name(ctx->cfg.scale));
         return -EINVAL;
     }
     return 0;
@@ -559,22 +589,28 @@ static int choose_backend(VgContext *ctx, enum VgMemory memory)
         if (!ops)
             ops = passed;
         if (!ops) {
-            vg_log(&ctx->log, VG_LOG_ERROR, "pictures are in %s memory, which "
-                   "no backend of this build can read", memory_name(memory));
+            vg_log(&ctx->log, VG_LOG_ERROR,
+                   "pictures are in %s memory, which "
+                   "no backend of this build can read",
+                   memory_name(memory));
             return -ENOTSUP;
         }
         if (passed && passed != ops)
-            vg_log(&ctx->log, VG_LOG_INFO, "backend=auto: using the %s "
-                   "backend (no usable %s device here)", ops->name,
-                   passed->name);
+            vg_log(&ctx->log, VG_LOG_INFO,
+                   "backend=auto: using the %s "
+                   "backend (no usable %s device here)",
+                   ops->name, passed->name);
         else
-            vg_log(&ctx->log, VG_LOG_INFO, "backend=auto: using the %s "
-                   "backend", ops->name);
+            vg_log(&ctx->log, VG_LOG_INFO,
+                   "backend=auto: using the %s "
+                   "backend",
+                   ops->name);
     }
     if (!reads(ops, memory)) {
-        vg_log(&ctx->log, VG_LOG_ERROR, "pictures are in %s memory, which the "
-               "%s backend cannot read", memory_name(memory),
-               kind_name(ops->kind));
+        vg_log(&ctx->log, VG_LOG_ERROR,
+               "pictures are in %s memory, which the "
+               "%s backend cannot read",
+               memory_name(memory), kind_name(ops->kind));
         return -ENOTSUP;
     }
     ctx->ops = ops;
@@ -596,9 +632,10 @@ static int start(VgContext *ctx, const VgPicture *pic, const VgPicture *dis)
         unsigned mw = d->min_width ? d->min_width : 1;
         unsigned mh = d->min_height ? d->min_height : 1;
         if (pic->width < mw || pic->height < mh) {
-            vg_log(&ctx->log, VG_LOG_ERROR, "feature '%s' needs pictures of at "
-                   "least %ux%u, got %ux%u", d->name, mw, mh, pic->width,
-                   pic->height);
+            vg_log(&ctx->log, VG_LOG_ERROR,
+                   "feature '%s' needs pictures of at "
+                   "least %ux%u, got %ux%u",
+                   d->name, mw, mh, pic->width, pic->height);
             return -EINVAL;
         }
         if (d->bit_depths && !(d->bit_depths >> pic->bitdepth & 1)) {
@@ -608,8 +645,10 @@ static int start(VgContext *ctx, const VgPicture *pic, const VgPicture *dis)
                 if (d->bit_depths >> b & 1)
                     len += snprintf(list + len, sizeof(list) - len, "%s%u",
                                     len ? ", " : "", b);
-            vg_log(&ctx->log, VG_LOG_ERROR, "feature '%s' does not take %u-bit "
-                   "pictures (bit depths: %s)", d->name, pic->bitdepth, list);
+            vg_log(&ctx->log, VG_LOG_ERROR,
+                   "feature '%s' does not take %u-bit "
+                   "pictures (bit depths: %s)",
+                   d->name, pic->bitdepth, list);
             return -EINVAL;
         }
     }
@@ -664,10 +703,9 @@ static int set_params(VgContext *ctx, enum VgPixFmt fmt, unsigned width,
     return 0;
 }
 
-int vg_context_start_imported(VgContext *ctx, enum VgPixFmt fmt,
-                              unsigned width, unsigned height,
-                              unsigned dis_width, unsigned dis_height,
-                              unsigned bpc)
+int vg_context_start_imported(VgContext *ctx, enum VgPixFmt fmt, unsigned width,
+                              unsigned height, unsigned dis_width,
+                              unsigned dis_height, unsigned bpc)
 {
     int ret;
 
@@ -681,7 +719,7 @@ int vg_context_start_imported(VgContext *ctx, enum VgPixFmt fmt,
                           VG_MEMORY_HOST)) < 0)
         return ret;
     ctx->started = 1;
-    ctx->flushed = 1;   /* no engine: nothing is submitted or flushed */
+    ctx->flushed = 1; /* no engine: nothing is submitted or flushed */
     return 0;
 }
 
@@ -699,7 +737,8 @@ static int refinish(VgContext *ctx, unsigned n_frames)
     for (unsigned i = 0; i < ctx->n_feats; i++) {
         const VgFeatureDesc *d = ctx->feats[i].desc;
         if (d->post && ctx->post[i].priv)
-            memset(ctx->post[i].priv, 0, d->post_priv_size ? d->post_priv_size : 1);
+            memset(ctx->post[i].priv, 0,
+                   d->post_priv_size ? d->post_priv_size : 1);
     }
     vg_collector_set_rewrite(ctx->collector, 1);
     ret = progress(ctx, 1);
@@ -742,8 +781,10 @@ static int predict_frame(VgContext *ctx, VgModelSlot *slot, unsigned i,
         if ((ret = vg_collector_set(ctx->collector, slot->member_keys[k], i,
                                     bs.member[k])) < 0)
             return ret;
-    if ((ret = vg_collector_set(ctx->collector, slot->bagging_key, i, bs.bagging)) < 0 ||
-        (ret = vg_collector_set(ctx->collector, slot->stddev_key, i, bs.stddev)) < 0 ||
+    if ((ret = vg_collector_set(ctx->collector, slot->bagging_key, i,
+                                bs.bagging)) < 0 ||
+        (ret = vg_collector_set(ctx->collector, slot->stddev_key, i,
+                                bs.stddev)) < 0 ||
         (ret = vg_collector_set(ctx->collector, slot->lo_key, i, bs.ci_lo)) < 0)
         return ret;
     return vg_collector_set(ctx->collector, slot->hi_key, i, bs.ci_hi);
@@ -768,14 +809,17 @@ static int score_models(VgContext *ctx, int final)
             const VgModelInfo *info = vg_model_info(slot->model);
 
             for (unsigned f = 0; f < info->n_features; f++) {
-                int ret = vg_collector_get(ctx->collector, slot->feat_keys[f], i,
-                                           &x[m][f]);
+                int ret = vg_collector_get(ctx->collector, slot->feat_keys[f],
+                                           i, &x[m][f]);
                 if (ret == -EAGAIN && !final)
                     return 0;
                 if (ret < 0) {
-                    vg_log(&ctx->log, VG_LOG_ERROR, "model '%s': frame %u has no "
-                           "value for %s", info->name, i,
-                           vg_collector_name(ctx->collector, slot->feat_keys[f]));
+                    vg_log(
+                        &ctx->log, VG_LOG_ERROR,
+                        "model '%s': frame %u has no "
+                        "value for %s",
+                        info->name, i,
+                        vg_collector_name(ctx->collector, slot->feat_keys[f]));
                     return ret;
                 }
             }
@@ -786,8 +830,8 @@ static int score_models(VgContext *ctx, int final)
             if (ret < 0) {
                 vg_log(&ctx->log, VG_LOG_ERROR, "model '%s': frame %u: %s",
                        vg_model_info(ctx->models[m].model)->name, i,
-                       ret == -EEXIST ? "a score is written twice" :
-                       strerror(-ret));
+                       ret == -EEXIST ? "a score is written twice"
+                                      : strerror(-ret));
                 return ret;
             }
         }
@@ -836,8 +880,10 @@ int vg_submit(VgContext *ctx, const VgPicture *ref, const VgPicture *dis)
         return ret;
     if (ctx->started) {
         VgPicture first = {
-            .fmt = ctx->params.fmt, .width = ctx->params.width,
-            .height = ctx->params.height, .bitdepth = ctx->params.bpc,
+            .fmt = ctx->params.fmt,
+            .width = ctx->params.width,
+            .height = ctx->params.height,
+            .bitdepth = ctx->params.bpc,
             .memory = ctx->params.memory,
         };
         if ((ret = same_geometry(ctx, ref, "this frame's", &first,
@@ -924,8 +970,10 @@ int vg_flush_frames(VgContext *ctx, unsigned n)
     if (!ctx)
         return null_argument(ctx, "vg_flush_frames");
     if (n > ctx->n_frames) {
-        vg_log(&ctx->log, VG_LOG_ERROR, "vg_flush_frames: %u frames asked for, "
-               "%u submitted", n, ctx->n_frames);
+        vg_log(&ctx->log, VG_LOG_ERROR,
+               "vg_flush_frames: %u frames asked for, "
+               "%u submitted",
+               n, ctx->n_frames);
         return -EINVAL;
     }
     if ((ret = vg_flush(ctx)) < 0 || n == ctx->n_frames)
@@ -1024,8 +1072,10 @@ int vg_get_pooled(VgContext *ctx, const char *name, enum VgPool pool,
     ret = vg_pool(ctx->collector, key, ctx->n_frames, ctx->cfg.n_subsample,
                   pool, score);
     if (ret < 0)
-        vg_log(&ctx->log, VG_LOG_ERROR, "cannot pool '%s': a frame has no "
-               "value%s", name, ctx->flushed ? "" : " (call vg_flush() first)");
+        vg_log(&ctx->log, VG_LOG_ERROR,
+               "cannot pool '%s': a frame has no "
+               "value%s",
+               name, ctx->flushed ? "" : " (call vg_flush() first)");
     return ret;
 }
 
@@ -1056,18 +1106,18 @@ int vg_get_pooled(VgContext *ctx, const char *name, enum VgPool pool,
 /** Sort entry of one collector key. */
 typedef struct LogKey {
     int key;
-    int group;       ///< LOG_GROUP_*
-    unsigned inst;   ///< feature instance (registration order)
-    int pos;         ///< position among the instance's outputs
+    int group;     ///< LOG_GROUP_*
+    unsigned inst; ///< feature instance (registration order)
+    int pos;       ///< position among the instance's outputs
 } LogKey;
 
 enum {
-    LOG_GROUP_SYNC,        ///< temporal extractors' frame-0 values (n_threads > 0)
-    LOG_GROUP_SYNC_LATE,   ///< their later first values
-    LOG_GROUP_FRAME0,      ///< everything else's frame-0 values
-    LOG_GROUP_LATE1,       ///< first written at frame 1
-    LOG_GROUP_LATE2,       ///< first written later (integer_motion)
-    LOG_GROUP_MODEL,       ///< model scores and anything not a feature's
+    LOG_GROUP_SYNC, ///< temporal extractors' frame-0 values (n_threads > 0)
+    LOG_GROUP_SYNC_LATE, ///< their later first values
+    LOG_GROUP_FRAME0,    ///< everything else's frame-0 values
+    LOG_GROUP_LATE1,     ///< first written at frame 1
+    LOG_GROUP_LATE2,     ///< first written later (integer_motion)
+    LOG_GROUP_MODEL,     ///< model scores and anything not a feature's
 };
 
 /** @return how late libvmaf first writes an output: 0, 1 or 2. */
@@ -1123,10 +1173,11 @@ static int log_order(VgContext *ctx, int **out, unsigned *n_out)
             if (key < 0 || (unsigned)key >= n || VG_OUTPUT_IS_INTERNAL(d, o))
                 continue;
             late = output_lateness(name);
-            k[key].group = sync ? (late ? LOG_GROUP_SYNC_LATE : LOG_GROUP_SYNC) :
-                           LOG_GROUP_FRAME0 + late;
+            k[key].group = sync ? (late ? LOG_GROUP_SYNC_LATE : LOG_GROUP_SYNC)
+                                : LOG_GROUP_FRAME0 + late;
             k[key].inst = f;
-            k[key].pos = strcmp(name, "VMAF_feature_motion2_score") ? (int)o : -1;
+            k[key].pos =
+                strcmp(name, "VMAF_feature_motion2_score") ? (int)o : -1;
         }
     }
     qsort(k, n, sizeof(*k), log_key_cmp);
@@ -1148,7 +1199,8 @@ int vg_write_log(VgContext *ctx, const char *path, enum VgLogFormat fmt,
 
     if (!ctx || !path)
         return null_argument(ctx, "vg_write_log");
-    if ((unsigned)fmt > VG_LOG_FMT_SUB || (unsigned)precision > VG_PRECISION_MAX) {
+    if ((unsigned)fmt > VG_LOG_FMT_SUB ||
+        (unsigned)precision > VG_PRECISION_MAX) {
         vg_log(&ctx->log, VG_LOG_ERROR, "unknown log format or precision");
         return -EINVAL;
     }
@@ -1169,20 +1221,21 @@ int vg_write_log(VgContext *ctx, const char *path, enum VgLogFormat fmt,
     p.subsample = ctx->cfg.n_subsample;
     p.width = ctx->params.width;
     p.height = ctx->params.height;
-    p.fps = ctx->t_end > ctx->t_start ?
-            ctx->n_frames / (ctx->t_end - ctx->t_start) : -1.0;
+    p.fps = ctx->t_end > ctx->t_start
+                ? ctx->n_frames / (ctx->t_end - ctx->t_start)
+                : -1.0;
     p.version = vg_version();
     p.count_key = ctx->log_key;
     p.count = ctx->log_count;
     p.n_counts = ctx->n_log_counts;
     ret = vg_output_write(f, ctx->collector, &p);
     if (ret < 0)
-        vg_log(&ctx->log, VG_LOG_ERROR, "writing the log '%s' failed: %s",
-               path, strerror(-ret));
+        vg_log(&ctx->log, VG_LOG_ERROR, "writing the log '%s' failed: %s", path,
+               strerror(-ret));
     if (f != stdout && fclose(f) && ret >= 0) {
         ret = errno ? -errno : -EIO;
-        vg_log(&ctx->log, VG_LOG_ERROR, "closing the log '%s' failed: %s",
-               path, strerror(-ret));
+        vg_log(&ctx->log, VG_LOG_ERROR, "closing the log '%s' failed: %s", path,
+               strerror(-ret));
     }
     free(order);
     return ret;
@@ -1196,19 +1249,22 @@ int vg_set_log_count(VgContext *ctx, const char *key, uint64_t count)
     if (!ctx || !key)
         return null_argument(ctx, "vg_set_log_count");
     n = strlen(key);
-    if (!n || n >= sizeof(ctx->log_key[0]) || strspn(key,
-        "abcdefghijklmnopqrstuvwxyz0123456789_") != n ||
+    if (!n || n >= sizeof(ctx->log_key[0]) ||
+        strspn(key, "abcdefghijklmnopqrstuvwxyz0123456789_") != n ||
         !strcmp(key, "fps") || !strcmp(key, "version")) {
-        vg_log(&ctx->log, VG_LOG_ERROR, "log count key '%s': 1 to %zu "
-               "characters of a-z, 0-9 and _, not fps or version", key,
-               sizeof(ctx->log_key[0]) - 1);
+        vg_log(&ctx->log, VG_LOG_ERROR,
+               "log count key '%s': 1 to %zu "
+               "characters of a-z, 0-9 and _, not fps or version",
+               key, sizeof(ctx->log_key[0]) - 1);
         return -EINVAL;
     }
     for (i = 0; i < ctx->n_log_counts && strcmp(ctx->log_key[i], key); i++)
         ;
     if (i == VG_MAX_LOG_COUNTS) {
-        vg_log(&ctx->log, VG_LOG_ERROR, "log count '%s': %d counts are "
-               "already set", key, VG_MAX_LOG_COUNTS);
+        vg_log(&ctx->log, VG_LOG_ERROR,
+               "log count '%s': %d counts are "
+               "already set",
+               key, VG_MAX_LOG_COUNTS);
         return -ENOSPC;
     }
     if (i == ctx->n_log_counts) {

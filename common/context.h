@@ -12,12 +12,11 @@
 #include "common/log.h"
 #include "common/model.h"
 
-
 typedef struct VgModelSlot {
     VgModel *model;
-    int *feat_keys;          ///< collector key of each model input
-    int key;                 ///< key of the score
-    int member_keys[32];     ///< collection members
+    int *feat_keys;      ///< collector key of each model input
+    int key;             ///< key of the score
+    int member_keys[32]; ///< collection members
     int bagging_key, stddev_key, lo_key, hi_key;
 } VgModelSlot;
 
@@ -25,7 +24,7 @@ struct VgContext {
     VgConfig cfg;
     VgLog log;
     VgCollector *collector;
-    VgCollector *scratch;    ///< features' internal outputs, never printed
+    VgCollector *scratch; ///< features' internal outputs, never printed
 
     VgFeatureInst feats[VG_MAX_FEATURES];
     unsigned n_feats;
@@ -38,11 +37,11 @@ struct VgContext {
     VgEngineParams params;
 
     unsigned n_frames;
-    unsigned n_scored;      ///< frames whose model scores are written
-    unsigned n_complete;    ///< frames 0..n_complete-1 have every output
+    unsigned n_scored;   ///< frames whose model scores are written
+    unsigned n_complete; ///< frames 0..n_complete-1 have every output
     int started, flushed;
     int error;
-    double t_start, t_end;  ///< first submit, flush (seconds): log's fps
+    double t_start, t_end; ///< first submit, flush (seconds): log's fps
     /** vg_set_log_count()'s counts, in the order first set */
     char log_key[VG_MAX_LOG_COUNTS][32];
     uint64_t log_count[VG_MAX_LOG_COUNTS];
@@ -52,8 +51,8 @@ struct VgContext {
      * identifies a run in its chunk logs (common/report/chunk.c) */
     struct {
         int is_model;
-        char *name;          ///< model spec, or feature name
-        char *opts;          ///< feature options, or NULL
+        char *name; ///< model spec, or feature name
+        char *opts; ///< feature options, or NULL
     } uses[VG_MAX_FEATURES + VG_MAX_MODELS];
     unsigned n_uses;
 };
@@ -64,10 +63,9 @@ struct VgContext {
  * need, as the first picture would give it. Afterwards only
  * vg_context_finish_imported() computes.
  */
-int vg_context_start_imported(VgContext *ctx, enum VgPixFmt fmt,
-                              unsigned width, unsigned height,
-                              unsigned dis_width, unsigned dis_height,
-                              unsigned bpc);
+int vg_context_start_imported(VgContext *ctx, enum VgPixFmt fmt, unsigned width,
+                              unsigned height, unsigned dis_width,
+                              unsigned dis_height, unsigned bpc);
 
 /**
  * Finish a context started by vg_context_start_imported() whose collector

@@ -35,7 +35,7 @@ enum {
 #define VG_CPU_HAVE_AVX2 1
 #define VG_CPU_TARGET_AVX2 __attribute__((target("avx2")))
 #define VG_CPU_HAVE_AVX512 1
-#define VG_CPU_TARGET_AVX512 \
+#define VG_CPU_TARGET_AVX512                                                   \
     __attribute__((target("avx2,avx512f,avx512bw,avx512dq,avx512vl")))
 #else
 #define VG_CPU_HAVE_AVX2 0
@@ -51,7 +51,8 @@ enum {
 #define VG_CPU_O3
 #endif
 #ifdef __FAST_MATH__
-#error "the CPU backend needs IEEE arithmetic in the written order: build without -ffast-math"
+#error                                                                         \
+    "the CPU backend needs IEEE arithmetic in the written order: build without -ffast-math"
 #endif
 #define VG_CPU_INLINE static inline __attribute__((always_inline))
 
@@ -63,15 +64,25 @@ enum {
  * feature opens a state; frames call through that table.
  */
 #if VG_CPU_HAVE_AVX2
-#define VG_CPU_BUILDS(name, params, args)                                     \
-    VG_CPU_O3 static void name##_c params { name##_any args; }               \
-    VG_CPU_TARGET_AVX2 VG_CPU_O3 static void name##_avx2 params              \
-    { name##_any args; }                                                      \
-    VG_CPU_TARGET_AVX512 VG_CPU_O3 static void name##_avx512 params          \
-    { name##_any args; }
+#define VG_CPU_BUILDS(name, params, args)                                      \
+    VG_CPU_O3 static void name##_c params                                      \
+    {                                                                          \
+        name##_any args;                                                       \
+    }                                                                          \
+    VG_CPU_TARGET_AVX2 VG_CPU_O3 static void name##_avx2 params                \
+    {                                                                          \
+        name##_any args;                                                       \
+    }                                                                          \
+    VG_CPU_TARGET_AVX512 VG_CPU_O3 static void name##_avx512 params            \
+    {                                                                          \
+        name##_any args;                                                       \
+    }
 #else
-#define VG_CPU_BUILDS(name, params, args)                                     \
-    VG_CPU_O3 static void name##_c params { name##_any args; }
+#define VG_CPU_BUILDS(name, params, args)                                      \
+    VG_CPU_O3 static void name##_c params                                      \
+    {                                                                          \
+        name##_any args;                                                       \
+    }
 #endif
 
 /*
@@ -80,9 +91,10 @@ enum {
  * opens): name_avx512 with AVX-512, else name_avx2 with AVX2, else name_c.
  */
 #if VG_CPU_HAVE_AVX2
-#define VG_CPU_DSP_SET(field, name, flags)                                    \
-    ((field) = (flags) & VG_CPU_FLAG_AVX512 ? name##_avx512 :                 \
-               (flags) & VG_CPU_FLAG_AVX2 ? name##_avx2 : name##_c)
+#define VG_CPU_DSP_SET(field, name, flags)                                     \
+    ((field) = (flags)&VG_CPU_FLAG_AVX512 ? name##_avx512                      \
+               : (flags)&VG_CPU_FLAG_AVX2 ? name##_avx2                        \
+                                          : name##_c)
 #else
 #define VG_CPU_DSP_SET(field, name, flags) ((void)(flags), (field) = name##_c)
 #endif

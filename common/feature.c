@@ -43,7 +43,8 @@ const VgFeatureDesc *vg_feature_find_by_output(const char *output_name,
     for (unsigned i = 0; vg_features[i]; i++) {
         const VgFeatureOutput *o = vg_features[i]->outputs;
         for (unsigned j = 0; o && o[j].name; j++) {
-            if (!(o[j].debug_only & VG_OUTPUT_INTERNAL) && !strcmp(o[j].name, output_name)) {
+            if (!(o[j].debug_only & VG_OUTPUT_INTERNAL) &&
+                !strcmp(o[j].name, output_name)) {
                 if (out_index)
                     *out_index = j;
                 return vg_features[i];
@@ -60,12 +61,14 @@ int vg_feature_emit(VgFeatureCtx *fc, unsigned out, unsigned index,
 
     if (fc->keys[out] < 0)
         return 0;
-    ret = vg_collector_set(VG_OUTPUT_IS_INTERNAL(fc->desc, out) ? fc->scratch :
-                           fc->collector, fc->keys[out], index, value);
+    ret = vg_collector_set(VG_OUTPUT_IS_INTERNAL(fc->desc, out) ? fc->scratch
+                                                                : fc->collector,
+                           fc->keys[out], index, value);
     if (ret == -EEXIST) {
-        vg_log(fc->log, VG_LOG_ERROR, "feature '%s': output %s of frame %u "
-               "written twice", fc->desc->name, fc->desc->outputs[out].name,
-               index);
+        vg_log(fc->log, VG_LOG_ERROR,
+               "feature '%s': output %s of frame %u "
+               "written twice",
+               fc->desc->name, fc->desc->outputs[out].name, index);
     }
     return ret;
 }
@@ -75,6 +78,7 @@ int vg_feature_read(VgFeatureCtx *fc, unsigned out, unsigned index,
 {
     if (fc->keys[out] < 0)
         return -EINVAL;
-    return vg_collector_get(VG_OUTPUT_IS_INTERNAL(fc->desc, out) ? fc->scratch :
-                            fc->collector, fc->keys[out], index, value);
+    return vg_collector_get(
+        VG_OUTPUT_IS_INTERNAL(fc->desc, out) ? fc->scratch : fc->collector,
+        fc->keys[out], index, value);
 }

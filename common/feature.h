@@ -41,14 +41,15 @@ enum VgOptType {
  * Tables are written with designated initialisers, one field per name.
  */
 typedef struct VgFeatureOption {
-    const char *name;     ///< option name as users type it (libvmaf's)
-    const char *alias;    ///< short name used in output keys (libvmaf's), or NULL
+    const char *name;  ///< option name as users type it (libvmaf's)
+    const char *alias; ///< short name used in output keys (libvmaf's), or NULL
     enum VgOptType type;
-    size_t offset;        ///< offset in the options struct
+    size_t offset; ///< offset in the options struct
     double def, min, max;
-    int feature_param;    ///< non-default values rename the outputs (libvmaf VMAF_OPT_FLAG_FEATURE_PARAM)
+    int feature_param; ///< non-default values rename the outputs (libvmaf VMAF_OPT_FLAG_FEATURE_PARAM)
     const char *help;
-    const char *const *values; ///< VG_OPT_ENUM: the accepted names, NULL-terminated; def is an index
+    const char *const *
+        values; ///< VG_OPT_ENUM: the accepted names, NULL-terminated; def is an index
 } VgFeatureOption;
 
 /** Feature flags. */
@@ -65,9 +66,11 @@ enum {
 
 /** Output of a feature. */
 typedef struct VgFeatureOutput {
-    const char *name;   ///< libvmaf's provided name (VMAF_integer_feature_vif_scale0_score)
-    const char *alias;  ///< printed name (integer_vif_scale0), or NULL to print `name`
-    int debug_only;     ///< VG_OUTPUT_* flags (0: always written)
+    const char *
+        name; ///< libvmaf's provided name (VMAF_integer_feature_vif_scale0_score)
+    const char
+        *alias; ///< printed name (integer_vif_scale0), or NULL to print `name`
+    int debug_only; ///< VG_OUTPUT_* flags (0: always written)
 } VgFeatureOutput;
 
 /** VgFeatureOutput.debug_only flags. */
@@ -87,7 +90,8 @@ enum {
 };
 
 /** 1 if output `out` of `d` is internal. */
-#define VG_OUTPUT_IS_INTERNAL(d, out) (((d)->outputs[out].debug_only & VG_OUTPUT_INTERNAL) != 0)
+#define VG_OUTPUT_IS_INTERNAL(d, out)                                          \
+    (((d)->outputs[out].debug_only & VG_OUTPUT_INTERNAL) != 0)
 
 typedef struct VgFeatureCtx VgFeatureCtx;
 
@@ -96,9 +100,10 @@ typedef struct VgFrame {
     unsigned index;
     const VgImage *ref;
     const VgImage *dis;
-    const VgImage *prev_ref;      ///< reference n-1 (PREV_REF only), NULL at n = 0
-    const VgImage *prev_prev_ref; ///< reference n-2 (PREV_REF only), NULL at n < 2
-    const VgImage *prev_dis;      ///< distorted n-1 (PREV_DIS only), NULL at n = 0
+    const VgImage *prev_ref; ///< reference n-1 (PREV_REF only), NULL at n = 0
+    const VgImage
+        *prev_prev_ref;      ///< reference n-2 (PREV_REF only), NULL at n < 2
+    const VgImage *prev_dis; ///< distorted n-1 (PREV_DIS only), NULL at n = 0
 } VgFrame;
 
 /*
@@ -131,11 +136,12 @@ typedef struct VgFeatureImpl {
 
 /** A feature, declared once for all backends. */
 typedef struct VgFeatureDesc {
-    unsigned id;                      ///< VG_FEATURE_ID_<name> (common/features/list.h)
-    const char *name;                 ///< extractor name (libvmaf's): "vif", "adm", "motion", "psnr"
-    const VgFeatureOption *options;   ///< terminated by { NULL }
-    size_t opts_size;                 ///< size of the options struct
-    const VgFeatureOutput *outputs;   ///< terminated by { NULL }
+    unsigned id; ///< VG_FEATURE_ID_<name> (common/features/list.h)
+    const char
+        *name; ///< extractor name (libvmaf's): "vif", "adm", "motion", "psnr"
+    const VgFeatureOption *options; ///< terminated by { NULL }
+    size_t opts_size;               ///< size of the options struct
+    const VgFeatureOutput *outputs; ///< terminated by { NULL }
     /**
      * Optional: 1 if output `out` is written with these options. Without
      * it, every output is written except debug_only ones when the
@@ -181,11 +187,11 @@ typedef struct VgFeatureDesc {
 /** Per-instance state handed to implementations. */
 struct VgFeatureCtx {
     const VgFeatureDesc *desc;
-    const void *opts;         ///< filled options struct (desc->opts_size bytes)
-    void *priv;               ///< impl->priv_size bytes, zeroed
-    unsigned width, height;   ///< luma size
-    unsigned bpc;             ///< bit depth
-    enum VgImageLayout layout;///< chroma layout of the pictures the impl sees
+    const void *opts;       ///< filled options struct (desc->opts_size bytes)
+    void *priv;             ///< impl->priv_size bytes, zeroed
+    unsigned width, height; ///< luma size
+    unsigned bpc;           ///< bit depth
+    enum VgImageLayout layout; ///< chroma layout of the pictures the impl sees
     unsigned n_subsample;
     VgLog *log;
     /** Collector keys of desc->outputs (index-aligned); -1 if not written. */
@@ -194,7 +200,7 @@ struct VgFeatureCtx {
     /** Per-frame records of this instance (desc->frame_record_size), or NULL. */
     struct VgFrameStore *store;
     struct VgCollector *scratch; ///< where internal outputs are kept
-    void *backend;            ///< backend handle (gpu/: the device services)
+    void *backend;               ///< backend handle (gpu/: the device services)
 };
 
 /**

@@ -37,8 +37,7 @@ static inline float vg_fplane_scaler(unsigned bpc)
  * floats per row (>= the plane's width), adding `offset`.
  */
 typedef void VgPlaneToFloatFn(float *dst, ptrdiff_t dst_stride,
-                              const VgImage *img, unsigned plane,
-                              float offset);
+                              const VgImage *img, unsigned plane, float offset);
 
 typedef struct VgFplaneDSP {
     VgPlaneToFloatFn *to_float; ///< C, AVX2 or AVX-512 build

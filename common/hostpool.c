@@ -11,7 +11,7 @@
 
 typedef struct Worker {
     VgHostPool *pool;
-    VgFeatureCtx *fc;   ///< one per feature
+    VgFeatureCtx *fc; ///< one per feature
 } Worker;
 
 struct VgHostPool {
@@ -19,7 +19,7 @@ struct VgHostPool {
     unsigned n_feats;
     VgHostJobDoneFn *done;
     void *owner;
-    unsigned n_workers;     ///< states: max(1, n_threads)
+    unsigned n_workers; ///< states: max(1, n_threads)
     unsigned n_threads;
     Worker *workers;
     VgThreads threads;
@@ -28,15 +28,15 @@ struct VgHostPool {
     pthread_cond_t job_cond, space_cond;
     VgHostJob *queue;
     unsigned q_head, q_count, q_cap;
-    unsigned running;       ///< jobs taken and not yet done
+    unsigned running; ///< jobs taken and not yet done
     int quit;
     int error;
 };
 
 static int run_job(VgHostPool *pool, Worker *w, const VgHostJob *job)
 {
-    const unsigned sub = pool->p.cfg->n_subsample > 1 ?
-                         pool->p.cfg->n_subsample : 1;
+    const unsigned sub =
+        pool->p.cfg->n_subsample > 1 ? pool->p.cfg->n_subsample : 1;
 
     for (unsigned f = 0; f < pool->n_feats; f++) {
         VgFeatureCtx *fc = &w->fc[f];
@@ -51,8 +51,10 @@ static int run_job(VgHostPool *pool, Worker *w, const VgHostJob *job)
         if (!(d->flags & VG_FEATURE_PREV_DIS))
             frame.prev_dis = NULL;
         if ((ret = vg_feature_cpu(d)->extract(fc, &frame)) < 0) {
-            vg_log(pool->p.log, VG_LOG_ERROR, "feature '%s' failed on frame "
-                   "%u (%d)", d->name, frame.index, ret);
+            vg_log(pool->p.log, VG_LOG_ERROR,
+                   "feature '%s' failed on frame "
+                   "%u (%d)",
+                   d->name, frame.index, ret);
             return ret;
         }
     }
@@ -198,10 +200,9 @@ int vg_host_pool_open(VgHostPool **ppool, const VgEngineParams *p,
                                             n)) < 0)
             goto fail;
     }
-    if (n_threads &&
-        (ret = vg_threads_start(&pool->threads, n_threads, worker_main,
-                                pool->workers, sizeof(*pool->workers),
-                                p->log)) < 0)
+    if (n_threads && (ret = vg_threads_start(
+                          &pool->threads, n_threads, worker_main, pool->workers,
+                          sizeof(*pool->workers), p->log)) < 0)
         goto fail;
     *ppool = pool;
     return 0;

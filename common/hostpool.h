@@ -34,7 +34,7 @@ typedef int VgHostJobFn(void *owner, const VgHostJob *job);
 /** One frame's work: the frame and what the owner needs to release it. */
 struct VgHostJob {
     VgFrame frame;
-    VgHostJobFn *run;   ///< optional, after the features
+    VgHostJobFn *run; ///< optional, after the features
     void *opaque[5];
 };
 

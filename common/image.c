@@ -26,8 +26,8 @@ size_t vg_image_strides(VgImage *img)
     return total;
 }
 
-size_t vg_image_geometry(VgImage *img, enum VgImageLayout layout,
-                         unsigned bpc, unsigned w, unsigned h)
+size_t vg_image_geometry(VgImage *img, enum VgImageLayout layout, unsigned bpc,
+                         unsigned w, unsigned h)
 {
     unsigned ssx, ssy;
 
@@ -59,7 +59,7 @@ int vg_image_alloc(VgImage *img, enum VgImageLayout layout, unsigned bpc,
     uint8_t *buf;
 
     buf = aligned_alloc(VG_STRIDE_ALIGN, (total + VG_STRIDE_ALIGN - 1) &
-                                         ~(size_t)(VG_STRIDE_ALIGN - 1));
+                                             ~(size_t)(VG_STRIDE_ALIGN - 1));
     if (!buf)
         return -ENOMEM;
     memset(buf, 0, total);

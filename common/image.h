@@ -25,11 +25,11 @@ enum VgImageLayout {
 
 typedef struct VgImage {
     enum VgImageLayout layout;
-    unsigned bpc;           ///< 8..16
-    unsigned w[3], h[3];    ///< plane sizes (chroma floor-sized)
-    ptrdiff_t stride[3];    ///< bytes
-    void *data[3];          ///< host pointers, or device pointers (gpu/)
-    unsigned nb_planes;     ///< 1 or 3
+    unsigned bpc;        ///< 8..16
+    unsigned w[3], h[3]; ///< plane sizes (chroma floor-sized)
+    ptrdiff_t stride[3]; ///< bytes
+    void *data[3];       ///< host pointers, or device pointers (gpu/)
+    unsigned nb_planes;  ///< 1 or 3
 } VgImage;
 
 /** Bytes per sample. */
@@ -50,8 +50,8 @@ static inline void vg_layout_shifts(enum VgImageLayout l, unsigned *ssx,
  * Fill sizes, strides (rounded up to 64 bytes) for a layout; data unset.
  * @return total bytes needed for one contiguous allocation.
  */
-size_t vg_image_geometry(VgImage *img, enum VgImageLayout layout,
-                         unsigned bpc, unsigned w, unsigned h);
+size_t vg_image_geometry(VgImage *img, enum VgImageLayout layout, unsigned bpc,
+                         unsigned w, unsigned h);
 
 /**
  * Set the strides of img's planes from their sizes (rounded up to 64

@@ -27,8 +27,8 @@ typedef struct ParseCtx {
 
 #define PERR(pc, ...) parse_error(pc, __VA_ARGS__)
 
-static void VG_PRINTF(2, 3) parse_error(const ParseCtx *pc, const char *fmt,
-                                        ...)
+static void VG_PRINTF(2, 3)
+    parse_error(const ParseCtx *pc, const char *fmt, ...)
 {
     char msg[512];
     va_list ap;
@@ -141,9 +141,10 @@ static int svm_parse_sv(VgSvm *s, unsigned i, const char *line, size_t len,
         if (token_long(tok, colon - tok, &idx) < 0 || idx <= last ||
             idx > 1 << 20 ||
             token_double(colon + 1, tok + tlen - colon - 1, &val) < 0) {
-            PERR(pc, "support vector %u: bad node '%.*s' (index:value with "
-                 "indices ascending from 1 and finite values)", i + 1,
-                 (int)(tlen < 40 ? tlen : 40), tok);
+            PERR(pc,
+                 "support vector %u: bad node '%.*s' (index:value with "
+                 "indices ascending from 1 and finite values)",
+                 i + 1, (int)(tlen < 40 ? tlen : 40), tok);
             return -EINVAL;
         }
         last = (int)idx;
@@ -234,8 +235,7 @@ static int svm_parse(VgSvm *s, const char *text, size_t text_len,
             have_rho = 1;
         } else if (token_is(tok, len, "label") || token_is(tok, len, "nr_sv")) {
             bad = nr_class != 2 || skip_numbers(&p, end, nr_class) < 0;
-        } else if (token_is(tok, len, "probA") ||
-                   token_is(tok, len, "probB")) {
+        } else if (token_is(tok, len, "probA") || token_is(tok, len, "probB")) {
             bad = nr_class != 2 || skip_numbers(&p, end, 1) < 0;
         } else {
             PERR(pc, "unknown text '%.*s' in libsvm model",
@@ -243,8 +243,10 @@ static int svm_parse(VgSvm *s, const char *text, size_t text_len,
             return -EINVAL;
         }
         if (bad) {
-            PERR(pc, "libsvm model: bad value for '%.*s' (not a finite "
-                 "number)", (int)(len < 40 ? len : 40), tok);
+            PERR(pc,
+                 "libsvm model: bad value for '%.*s' (not a finite "
+                 "number)",
+                 (int)(len < 40 ? len : 40), tok);
             return -EINVAL;
         }
     }
@@ -252,9 +254,12 @@ static int svm_parse(VgSvm *s, const char *text, size_t text_len,
     if (!have_type || !have_kernel || !have_gamma || !have_rho ||
         nr_class != 2 || total_sv < 1) {
         PERR(pc, "libsvm model header lacks %s",
-             !have_type ? "svm_type" : !have_kernel ? "kernel_type" :
-             !have_gamma ? "gamma" : !have_rho ? "rho" :
-             nr_class != 2 ? "nr_class" : "total_sv");
+             !have_type      ? "svm_type"
+             : !have_kernel  ? "kernel_type"
+             : !have_gamma   ? "gamma"
+             : !have_rho     ? "rho"
+             : nr_class != 2 ? "nr_class"
+                             : "total_sv");
         return -EINVAL;
     }
 
@@ -289,8 +294,8 @@ static int svm_parse(VgSvm *s, const char *text, size_t text_len,
         size_t line_len, tlen;
 
         if (p >= end) {
-            PERR(pc, "libsvm model: %u support vectors, total_sv says %u",
-                 i, s->n_sv);
+            PERR(pc, "libsvm model: %u support vectors, total_sv says %u", i,
+                 s->n_sv);
             ret = -EINVAL;
             goto fail;
         }
@@ -299,9 +304,10 @@ static int svm_parse(VgSvm *s, const char *text, size_t text_len,
         q = p;
         tlen = next_token(&q, p + line_len, &tok);
         if (token_double(tok, tlen, &s->coef[i]) < 0) {
-            PERR(pc, "libsvm model: support vector %u has no coefficient "
-                 "(a finite number): '%.*s'", i + 1,
-                 (int)(tlen < 40 ? tlen : 40), tok);
+            PERR(pc,
+                 "libsvm model: support vector %u has no coefficient "
+                 "(a finite number): '%.*s'",
+                 i + 1, (int)(tlen < 40 ? tlen : 40), tok);
             ret = -EINVAL;
             goto fail;
         }
@@ -315,14 +321,16 @@ static int svm_parse(VgSvm *s, const char *text, size_t text_len,
 
     /* libsvm reads total_sv lines and ignores the rest: refuse a model
      * whose count and lines disagree */
-    for (unsigned extra = 0;; ) {
+    for (unsigned extra = 0;;) {
         const char *tok, *nl, *q = p;
 
         if (p >= end) {
             if (!extra)
                 break;
-            PERR(pc, "libsvm model: total_sv says %u support vectors, the "
-                 "model has %u", s->n_sv, s->n_sv + extra);
+            PERR(pc,
+                 "libsvm model: total_sv says %u support vectors, the "
+                 "model has %u",
+                 s->n_sv, s->n_sv + extra);
             ret = -EINVAL;
             goto fail;
         }

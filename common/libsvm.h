@@ -18,7 +18,7 @@
 #include "common/log.h"
 
 typedef struct VgSvmNode {
-    int index;     ///< 1-based feature index
+    int index; ///< 1-based feature index
     double value;
 } VgSvmNode;
 
@@ -27,8 +27,8 @@ typedef struct VgSvm {
     double gamma;
     double rho;
     unsigned n_sv;
-    double *coef;          ///< n_sv coefficients, file order
-    unsigned *start;       ///< n_sv + 1 offsets into nodes
+    double *coef;    ///< n_sv coefficients, file order
+    unsigned *start; ///< n_sv + 1 offsets into nodes
     VgSvmNode *nodes;
 } VgSvm;
 

@@ -25,10 +25,14 @@ void vg_log_uninit(VgLog *log)
 static const char *level_name(enum VgLogLevel level)
 {
     switch (level) {
-    case VG_LOG_ERROR:   return "error";
-    case VG_LOG_WARNING: return "warning";
-    case VG_LOG_INFO:    return "info";
-    default:             return "debug";
+    case VG_LOG_ERROR:
+        return "error";
+    case VG_LOG_WARNING:
+        return "warning";
+    case VG_LOG_INFO:
+        return "info";
+    default:
+        return "debug";
     }
 }
 

@@ -28,14 +28,14 @@
 /** What the parser is working on, for error messages. */
 typedef struct ParseCtx {
     const char *src;
-    const char *where;         ///< "" or " (member 3)"
+    const char *where; ///< "" or " (member 3)"
     VgLog *log;
 } ParseCtx;
 
 #define PERR(pc, ...) parse_error(pc, __VA_ARGS__)
 
-static void VG_PRINTF(2, 3) parse_error(const ParseCtx *pc, const char *fmt,
-                                        ...)
+static void VG_PRINTF(2, 3)
+    parse_error(const ParseCtx *pc, const char *fmt, ...)
 {
     char msg[512];
     va_list ap;
@@ -166,8 +166,10 @@ static int parse_opts_dicts(const ParseCtx *pc, json_object *md, SvmModel *m)
             int ret;
 
             if (json_is_number(v) && !json_is_finite(v)) {
-                PERR(pc, "'feature_opts_dicts'[%zu].%s is %s, not a finite "
-                     "number", i, key, json_object_get_string(v));
+                PERR(pc,
+                     "'feature_opts_dicts'[%zu].%s is %s, not a finite "
+                     "number",
+                     i, key, json_object_get_string(v));
                 return -EINVAL;
             } else if (json_is_number(v)) {
                 /* the number's text as written in the file */
@@ -175,14 +177,16 @@ static int parse_opts_dicts(const ParseCtx *pc, json_object *md, SvmModel *m)
                                           json_object_get_string(v));
             } else if (json_object_is_type(v, json_type_boolean)) {
                 ret = vg_opt_dict_set(&m->opts[i], key,
-                                      json_object_get_boolean(v) ?
-                                      "true" : "false");
+                                      json_object_get_boolean(v) ? "true"
+                                                                 : "false");
             } else if (json_object_is_type(v, json_type_string)) {
                 ret = vg_opt_dict_set(&m->opts[i], key,
                                       json_object_get_string(v));
             } else {
-                PERR(pc, "'feature_opts_dicts'[%zu].%s must be a number, "
-                     "bool or string", i, key);
+                PERR(pc,
+                     "'feature_opts_dicts'[%zu].%s must be a number, "
+                     "bool or string",
+                     i, key);
                 return -EINVAL;
             }
             if (ret < 0) {
@@ -202,7 +206,7 @@ static int parse_poly(const ParseCtx *pc, json_object *st, const char *key,
 
     if (!json_object_object_get_ex(st, key, &v))
         return 0;
-    if (!v) {               /* JSON null */
+    if (!v) { /* JSON null */
         *on = 0;
         return 0;
     }
@@ -229,8 +233,10 @@ static int parse_rectify(const ParseCtx *pc, json_object *st, const char *key,
         return 0;
     /* read_json_model.c parse_score_transform(): a string, "true" sets it */
     if (!json_object_is_type(v, json_type_string)) {
-        PERR(pc, "score_transform.%s must be the string \"true\" or "
-             "\"false\"", key);
+        PERR(pc,
+             "score_transform.%s must be the string \"true\" or "
+             "\"false\"",
+             key);
         return -EINVAL;
     }
     *on = !strcmp(json_object_get_string(v), "true");
@@ -267,10 +273,10 @@ static int parse_transform(const ParseCtx *pc, json_object *md, SvmModel *m,
                           &m->transform.p1)) < 0 ||
         (ret = parse_poly(pc, st, "p2", &m->transform.p2_on,
                           &m->transform.p2)) < 0 ||
-        (ret = parse_rectify(pc, st, "out_lte_in",
-                             &m->transform.out_lte_in)) < 0 ||
-        (ret = parse_rectify(pc, st, "out_gte_in",
-                             &m->transform.out_gte_in)) < 0)
+        (ret = parse_rectify(pc, st, "out_lte_in", &m->transform.out_lte_in)) <
+            0 ||
+        (ret = parse_rectify(pc, st, "out_gte_in", &m->transform.out_gte_in)) <
+            0)
         return ret;
 
     if (json_object_object_get_ex(st, "knots", &v) && v) {
@@ -297,18 +303,20 @@ static int parse_transform(const ParseCtx *pc, json_object *md, SvmModel *m,
                 return -EINVAL;
             }
             if (!json_is_finite(kx) || !json_is_finite(ky)) {
-                PERR(pc, "score_transform.knots[%zu] is [%s, %s], not finite "
-                     "numbers", i, json_object_get_string(kx),
-                     json_object_get_string(ky));
+                PERR(pc,
+                     "score_transform.knots[%zu] is [%s, %s], not finite "
+                     "numbers",
+                     i, json_object_get_string(kx), json_object_get_string(ky));
                 return -EINVAL;
             }
             m->transform.knots[i].x = json_object_get_double(kx);
             m->transform.knots[i].y = json_object_get_double(ky);
             /* predict.c piecewise_linear_mapping() refuses other knots */
-            if (i && !(m->transform.knots[i - 1].x < m->transform.knots[i].x &&
-                       m->transform.knots[i - 1].y <= m->transform.knots[i].y)) {
+            if (i &&
+                !(m->transform.knots[i - 1].x < m->transform.knots[i].x &&
+                  m->transform.knots[i - 1].y <= m->transform.knots[i].y)) {
                 PERR(pc, "score_transform.knots must have increasing x and "
-                     "non-decreasing y");
+                         "non-decreasing y");
                 return -EINVAL;
             }
         }
@@ -369,7 +377,7 @@ static int find_chroma_features(const ParseCtx *pc, SvmModel *m)
     }
     if (guiding < 0 || guided < 0) {
         PERR(pc, "chroma_correction_parameter needs an adm3 and a "
-             "speed_chroma feature");
+                 "speed_chroma feature");
         return -EINVAL;
     }
     m->guiding_idx = (unsigned)guiding;
@@ -377,7 +385,7 @@ static int find_chroma_features(const ParseCtx *pc, SvmModel *m)
     return 0;
 dup:
     PERR(pc, "chroma_correction_parameter: more than one adm3 or "
-         "speed_chroma feature");
+             "speed_chroma feature");
     return -EINVAL;
 }
 
@@ -411,8 +419,8 @@ static int parse_model_dict(const ParseCtx *pc, json_object *top, SvmModel *m,
 
     if (!(v = get_key(md, "model_type")) ||
         !json_object_is_type(v, json_type_string)) {
-        PERR(pc, v ? "'model_type' must be a string" :
-             "missing key 'model_type'");
+        PERR(pc,
+             v ? "'model_type' must be a string" : "missing key 'model_type'");
         return -EINVAL;
     }
     s = json_object_get_string(v);
@@ -429,8 +437,8 @@ static int parse_model_dict(const ParseCtx *pc, json_object *top, SvmModel *m,
 
     if (!(v = get_key(md, "norm_type")) ||
         !json_object_is_type(v, json_type_string)) {
-        PERR(pc, v ? "'norm_type' must be a string" :
-             "missing key 'norm_type'");
+        PERR(pc,
+             v ? "'norm_type' must be a string" : "missing key 'norm_type'");
         return -EINVAL;
     }
     s = json_object_get_string(v);
@@ -445,8 +453,8 @@ static int parse_model_dict(const ParseCtx *pc, json_object *top, SvmModel *m,
 
     if (!(v = get_key(md, "feature_names")) ||
         !json_object_is_type(v, json_type_array)) {
-        PERR(pc, v ? "'feature_names' must be an array of strings" :
-             "missing key 'feature_names'");
+        PERR(pc, v ? "'feature_names' must be an array of strings"
+                   : "missing key 'feature_names'");
         return -EINVAL;
     }
     n = json_object_array_length(v);
@@ -508,17 +516,18 @@ static int parse_model_dict(const ParseCtx *pc, json_object *top, SvmModel *m,
             return ret;
         /* predict.c de-normalises both features: divides by their slopes */
         if (m->norm == NORM_LINEAR_RESCALE &&
-            (m->f_slope[m->guiding_idx] == 0.0 || m->f_slope[m->guided_idx] == 0.0)) {
+            (m->f_slope[m->guiding_idx] == 0.0 ||
+             m->f_slope[m->guided_idx] == 0.0)) {
             PERR(pc, "chroma_correction_parameter: the slopes of the adm3 and "
-                 "speed_chroma features must not be 0");
+                     "speed_chroma features must not be 0");
             return -EINVAL;
         }
     }
 
     if (!(v = get_key(md, "model")) ||
         !json_object_is_type(v, json_type_string)) {
-        PERR(pc, v ? "'model' must be a string (libsvm model)" :
-             "missing key 'model'");
+        PERR(pc, v ? "'model' must be a string (libsvm model)"
+                   : "missing key 'model'");
         return -EINVAL;
     }
     snprintf(what, sizeof(what), "model '%s'%s", pc->src, pc->where);
@@ -547,8 +556,10 @@ static int read_file(const char *path, char **data, size_t *len, VgLog *log)
         if (n == cap) {
             char *nbuf;
             if (cap >= MAX_FILE_SIZE) {
-                vg_log(log, VG_LOG_ERROR, "model file '%s' is larger than "
-                       "%d MiB", path, MAX_FILE_SIZE >> 20);
+                vg_log(log, VG_LOG_ERROR,
+                       "model file '%s' is larger than "
+                       "%d MiB",
+                       path, MAX_FILE_SIZE >> 20);
                 ret = -EFBIG;
                 goto fail;
             }
@@ -607,8 +618,10 @@ static int parse_json(json_object **obj, const char *data, size_t len,
     json_tokener_free(tok);
 
     if (jerr == json_tokener_continue || (!o && jerr == json_tokener_success)) {
-        vg_log(log, VG_LOG_ERROR, "model '%s': truncated JSON (input ends "
-               "after %zu bytes)", src, len);
+        vg_log(log, VG_LOG_ERROR,
+               "model '%s': truncated JSON (input ends "
+               "after %zu bytes)",
+               src, len);
         return -EINVAL;
     }
     if (jerr != json_tokener_success) {
@@ -619,15 +632,19 @@ static int parse_json(json_object **obj, const char *data, size_t len,
     for (; off < len; off++) {
         if (!is_space(data[off])) {
             json_object_put(o);
-            vg_log(log, VG_LOG_ERROR, "model '%s': malformed JSON: text "
-                   "after the top-level value at byte %zu", src, off);
+            vg_log(log, VG_LOG_ERROR,
+                   "model '%s': malformed JSON: text "
+                   "after the top-level value at byte %zu",
+                   src, off);
             return -EINVAL;
         }
     }
     if (!json_object_is_type(o, json_type_object)) {
         json_object_put(o);
-        vg_log(log, VG_LOG_ERROR, "model '%s': the top-level JSON value is "
-               "not an object", src);
+        vg_log(log, VG_LOG_ERROR,
+               "model '%s': the top-level JSON value is "
+               "not an object",
+               src);
         return -EINVAL;
     }
     *obj = o;
@@ -677,8 +694,10 @@ static int parse_spec(Spec *sp, const char *spec, VgLog *log)
         } else if (!strcmp(item, "enable_transform")) {
             sp->enable_transform = !val || is_true(val);
         } else if (!val) {
-            vg_log(log, VG_LOG_ERROR, "model option '%s' needs a value "
-                   "(%s=...)", item, item);
+            vg_log(log, VG_LOG_ERROR,
+                   "model option '%s' needs a value "
+                   "(%s=...)",
+                   item, item);
             return -EINVAL;
         } else if (!strcmp(item, "version")) {
             sp->version = val;
@@ -693,8 +712,10 @@ static int parse_spec(Spec *sp, const char *spec, VgLog *log)
             if ((opt_end = strchr(dot + 1, '.')))
                 *opt_end = '\0';
             if (sp->n_overloads == VG_OPT_DICT_MAX) {
-                vg_log(log, VG_LOG_ERROR, "too many feature option overloads "
-                       "in model specification (at most %d)", VG_OPT_DICT_MAX);
+                vg_log(log, VG_LOG_ERROR,
+                       "too many feature option overloads "
+                       "in model specification (at most %d)",
+                       VG_OPT_DICT_MAX);
                 return -E2BIG;
             }
             sp->overload[sp->n_overloads].feature = item;
@@ -702,9 +723,11 @@ static int parse_spec(Spec *sp, const char *spec, VgLog *log)
             sp->overload[sp->n_overloads].value = val;
             sp->n_overloads++;
         } else {
-            vg_log(log, VG_LOG_ERROR, "unknown model option '%s' (expected "
+            vg_log(log, VG_LOG_ERROR,
+                   "unknown model option '%s' (expected "
                    "version, path, name, disable_clip, enable_transform or "
-                   "<extractor>.<option>)", item);
+                   "<extractor>.<option>)",
+                   item);
             return -EINVAL;
         }
     }
@@ -713,8 +736,10 @@ static int parse_spec(Spec *sp, const char *spec, VgLog *log)
         return -EINVAL;
     }
     if (!sp->version == !sp->path) {
-        vg_log(log, VG_LOG_ERROR, "model specification '%s' needs exactly "
-               "one of version= and path=", spec);
+        vg_log(log, VG_LOG_ERROR,
+               "model specification '%s' needs exactly "
+               "one of version= and path=",
+               spec);
         return -EINVAL;
     }
     return 0;
@@ -803,7 +828,7 @@ static int load_collection(VgModel *m, json_object *top, const Spec *sp,
         if (m->members[i].type != TYPE_BOOTSTRAP &&
             m->members[i].type != TYPE_RESIDUE_BOOTSTRAP) {
             PERR(&pc, "collection members must be BOOTSTRAP_LIBSVMNUSVR or "
-                 "RESIDUEBOOTSTRAP_LIBSVMNUSVR");
+                      "RESIDUEBOOTSTRAP_LIBSVMNUSVR");
             return -EINVAL;
         }
         if (m->members[i].type != m->members[0].type) {
@@ -812,7 +837,7 @@ static int load_collection(VgModel *m, json_object *top, const Spec *sp,
         }
         if (!same_features(&m->main, &m->members[i])) {
             PERR(&pc, "bootstrap members must use the same features and "
-                 "options as member 0");
+                      "options as member 0");
             return -EINVAL;
         }
         /* read_json_model.c: members are named "<name>_%04d" */
@@ -830,8 +855,8 @@ static int load_collection(VgModel *m, json_object *top, const Spec *sp,
  * their options (model.c vmaf_model_feature_overload(): same extractor,
  * value replaces the file's), then check the options by applying them.
  */
-static int resolve_features(VgModel *m, const Spec *sp,
-                            VgModelResolver resolve, VgLog *log)
+static int resolve_features(VgModel *m, const Spec *sp, VgModelResolver resolve,
+                            VgLog *log)
 {
     SvmModel *mm = &m->main;
     int ret;
@@ -847,8 +872,10 @@ static int resolve_features(VgModel *m, const Spec *sp,
 
         f->desc = resolve(mm->feature_name[i], &out);
         if (!f->desc) {
-            vg_log(log, VG_LOG_ERROR, "model %s needs feature %s which is "
-                   "not available", m->source, mm->feature_name[i]);
+            vg_log(log, VG_LOG_ERROR,
+                   "model %s needs feature %s which is "
+                   "not available",
+                   m->source, mm->feature_name[i]);
             return -EINVAL;
         }
         f->output = out;
@@ -874,8 +901,8 @@ static int resolve_features(VgModel *m, const Spec *sp,
                 snprintf(norm, sizeof(norm), "%g", (double)strtof(val, NULL));
                 val = norm;
             }
-            if ((ret = vg_opt_dict_set(&f->opts, sp->overload[j].option,
-                                       val)) < 0) {
+            if ((ret = vg_opt_dict_set(&f->opts, sp->overload[j].option, val)) <
+                0) {
                 vg_log(log, VG_LOG_ERROR, "model %s: cannot set %s.%s: %s",
                        m->source, sp->overload[j].feature,
                        sp->overload[j].option,
@@ -885,9 +912,10 @@ static int resolve_features(VgModel *m, const Spec *sp,
         }
         if (!hits) {
             /* libvmaf ignores it too; say so */
-            vg_log(log, VG_LOG_WARNING, "model %s has no feature of extractor "
-                   "'%s': '%s.%s' ignored", m->source,
-                   sp->overload[j].feature, sp->overload[j].feature,
+            vg_log(log, VG_LOG_WARNING,
+                   "model %s has no feature of extractor "
+                   "'%s': '%s.%s' ignored",
+                   m->source, sp->overload[j].feature, sp->overload[j].feature,
                    sp->overload[j].option);
         }
     }
@@ -951,8 +979,7 @@ int vg_model_load_with(VgModel **model, const char *spec,
     if ((ret = parse_spec(&sp, spec, log)) < 0)
         goto fail;
 
-    if (!(m = calloc(1, sizeof(*m))) ||
-        !(m->name = strdup(sp.name)) ||
+    if (!(m = calloc(1, sizeof(*m))) || !(m->name = strdup(sp.name)) ||
         !(m->source = strdup(sp.version ? sp.version : sp.path))) {
         vg_log(log, VG_LOG_ERROR, "out of memory");
         ret = -ENOMEM;
@@ -966,15 +993,19 @@ int vg_model_load_with(VgModel **model, const char *spec,
             size_t n = 0;
 
             for (unsigned i = 0; names && names[i]; i++)
-                n += snprintf(known + n, n < sizeof(known) ? sizeof(known) - n : 0,
-                              "%s%s", i ? ", " : "", names[i]);
+                n += snprintf(known + n,
+                              n < sizeof(known) ? sizeof(known) - n : 0, "%s%s",
+                              i ? ", " : "", names[i]);
             if (n >= sizeof(known))
                 memcpy(known + sizeof(known) - 4, "...", 4);
             if (names && names[0])
-                vg_log(log, VG_LOG_ERROR, "unknown built-in model version "
-                       "'%s' (built in: %s; or use path=)", sp.version, known);
+                vg_log(log, VG_LOG_ERROR,
+                       "unknown built-in model version "
+                       "'%s' (built in: %s; or use path=)",
+                       sp.version, known);
             else
-                vg_log(log, VG_LOG_ERROR, "unknown built-in model version "
+                vg_log(log, VG_LOG_ERROR,
+                       "unknown built-in model version "
                        "'%s' (this build embeds no models; use path=)",
                        sp.version);
             ret = -EINVAL;

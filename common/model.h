@@ -29,10 +29,10 @@ typedef struct VgModel VgModel;
 
 /** Public part of a loaded model; the rest is private to common/model.c. */
 typedef struct VgModelInfo {
-    const char *name;      ///< output name ("vmaf", or name=)
-    const char *source;    ///< "vmaf_v0.6.1" or the path
-    int is_collection;     ///< bootstrap model: has bagging/stddev/ci outputs
-    unsigned n_members;    ///< collection members (0 if none)
+    const char *name;   ///< output name ("vmaf", or name=)
+    const char *source; ///< "vmaf_v0.6.1" or the path
+    int is_collection;  ///< bootstrap model: has bagging/stddev/ci outputs
+    unsigned n_members; ///< collection members (0 if none)
     unsigned n_features;
     VgModelFeature *features;
     /** Collection members' output names ("<name>_0001".."<name>_0020"). */
@@ -82,7 +82,7 @@ int vg_model_predict(const VgModel *model, const double *x, double *score);
 /** Outputs of a bootstrap collection for one frame. */
 typedef struct VgBootstrapScores {
     double bagging, stddev, ci_lo, ci_hi;
-    double member[32];    ///< each member's own (clipped) score
+    double member[32]; ///< each member's own (clipped) score
     unsigned n_members;
 } VgBootstrapScores;
 

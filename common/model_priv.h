@@ -23,9 +23,9 @@
 #define BOOTSTRAP_DELTA 0.01
 
 enum ModelType {
-    TYPE_SVM_NUSVR = 1,       ///< LIBSVMNUSVR
-    TYPE_BOOTSTRAP,           ///< BOOTSTRAP_LIBSVMNUSVR
-    TYPE_RESIDUE_BOOTSTRAP,   ///< RESIDUEBOOTSTRAP_LIBSVMNUSVR
+    TYPE_SVM_NUSVR = 1,     ///< LIBSVMNUSVR
+    TYPE_BOOTSTRAP,         ///< BOOTSTRAP_LIBSVMNUSVR
+    TYPE_RESIDUE_BOOTSTRAP, ///< RESIDUEBOOTSTRAP_LIBSVMNUSVR
 };
 
 enum NormType {
@@ -35,7 +35,7 @@ enum NormType {
 
 /** Prediction flags (libvmaf enum VmafModelFlags at predict time). */
 enum {
-    PREDICT_NO_CLIP      = 1 << 0,
+    PREDICT_NO_CLIP = 1 << 0,
     PREDICT_NO_TRANSFORM = 1 << 1,
 };
 
@@ -47,7 +47,7 @@ typedef struct Knot {
 typedef struct SvmModel {
     enum ModelType type;
     enum NormType norm;
-    double slope, intercept;   ///< slopes[0], intercepts[0]: the output
+    double slope, intercept; ///< slopes[0], intercepts[0]: the output
     unsigned n_features;
     char *feature_name[VG_MODEL_MAX_FEATURES];
     VgOptDict opts[VG_MODEL_MAX_FEATURES];
@@ -64,10 +64,10 @@ typedef struct SvmModel {
         Knot knots[MAX_KNOTS];
         int out_lte_in, out_gte_in;
     } transform;
-    int chroma;                ///< chroma_correction_parameter present
+    int chroma; ///< chroma_correction_parameter present
     double chroma_param;
-    unsigned guiding_idx;      ///< the "adm3" feature
-    unsigned guided_idx;       ///< the "speed_chroma" feature
+    unsigned guiding_idx; ///< the "adm3" feature
+    unsigned guided_idx;  ///< the "speed_chroma" feature
     VgSvm svm;
 } SvmModel;
 
@@ -75,8 +75,8 @@ struct VgModel {
     VgModelInfo info;
     char *name;
     char *source;
-    SvmModel main;             ///< the model (or "0" of a collection)
-    SvmModel *members;         ///< "1".."N" of a collection
+    SvmModel main;     ///< the model (or "0" of a collection)
+    SvmModel *members; ///< "1".."N" of a collection
     unsigned n_members;
     char **member_names;
     VgModelFeature *features;

@@ -115,11 +115,15 @@ double vg_opt_value(const VgFeatureOption *o, const void *opts)
     const uint8_t *p = (const uint8_t *)opts + o->offset;
 
     switch (o->type) {
-    case VG_OPT_BOOL:   return *(const bool *)p;
+    case VG_OPT_BOOL:
+        return *(const bool *)p;
     case VG_OPT_INT:
-    case VG_OPT_ENUM:   return *(const int *)p;
-    case VG_OPT_STRING: return *(const char *)p != '\0';
-    default:            return *(const double *)p;
+    case VG_OPT_ENUM:
+        return *(const int *)p;
+    case VG_OPT_STRING:
+        return *(const char *)p != '\0';
+    default:
+        return *(const double *)p;
     }
 }
 
@@ -128,11 +132,19 @@ static void set_default(const VgFeatureOption *o, void *opts)
     uint8_t *p = (uint8_t *)opts + o->offset;
 
     switch (o->type) {
-    case VG_OPT_BOOL:   *(bool *)p = o->def != 0.0;  break;
+    case VG_OPT_BOOL:
+        *(bool *)p = o->def != 0.0;
+        break;
     case VG_OPT_INT:
-    case VG_OPT_ENUM:   *(int *)p = (int)o->def;     break;
-    case VG_OPT_DOUBLE: *(double *)p = o->def;       break;
-    case VG_OPT_STRING: *(char *)p = '\0';           break;
+    case VG_OPT_ENUM:
+        *(int *)p = (int)o->def;
+        break;
+    case VG_OPT_DOUBLE:
+        *(double *)p = o->def;
+        break;
+    case VG_OPT_STRING:
+        *(char *)p = '\0';
+        break;
     }
 }
 
@@ -165,9 +177,10 @@ static int set_value(const VgFeatureDesc *desc, const VgFeatureOption *o,
     case VG_OPT_INT: {
         long n = strtol(val, &end, 10);
         if (end == val || *end || n < o->min || n > o->max) {
-            vg_log(log, VG_LOG_ERROR,
-                   "feature '%s': option '%s' needs an integer in [%g, %g], not '%s'",
-                   desc->name, o->name, o->min, o->max, val);
+            vg_log(
+                log, VG_LOG_ERROR,
+                "feature '%s': option '%s' needs an integer in [%g, %g], not '%s'",
+                desc->name, o->name, o->min, o->max, val);
             return -EINVAL;
         }
         *(int *)p = (int)n;
@@ -210,9 +223,9 @@ static int set_value(const VgFeatureDesc *desc, const VgFeatureOption *o,
                 *(int *)p = i;
                 return 0;
             }
-            len += snprintf(known + len, len < sizeof(known) ?
-                            sizeof(known) - len : 0, "%s%s", i ? ", " : "",
-                            o->values[i]);
+            len += snprintf(known + len,
+                            len < sizeof(known) ? sizeof(known) - len : 0,
+                            "%s%s", i ? ", " : "", o->values[i]);
         }
         vg_log(log, VG_LOG_ERROR,
                "feature '%s': option '%s' takes one of %s, not '%s'",
@@ -236,12 +249,12 @@ int vg_opt_apply(const VgFeatureDesc *desc, const VgOptDict *d, void *opts,
             char known[512] = "";
             size_t len = 0;
             for (const VgFeatureOption *k = desc->options; k && k->name; k++)
-                len += snprintf(known + len, len < sizeof(known) ?
-                                sizeof(known) - len : 0, "%s%s",
-                                len ? ", " : "", k->name);
+                len += snprintf(known + len,
+                                len < sizeof(known) ? sizeof(known) - len : 0,
+                                "%s%s", len ? ", " : "", k->name);
             vg_log(log, VG_LOG_ERROR,
-                   "feature '%s' has no option '%s' (options: %s)",
-                   desc->name, d->key[i], len ? known : "none");
+                   "feature '%s' has no option '%s' (options: %s)", desc->name,
+                   d->key[i], len ? known : "none");
             return -EINVAL;
         }
         if ((ret = set_value(desc, o, opts, d->val[i], log)) < 0)
@@ -253,11 +266,15 @@ int vg_opt_apply(const VgFeatureDesc *desc, const VgOptDict *d, void *opts,
 static int is_default(const VgFeatureOption *o, const void *opts)
 {
     switch (o->type) {
-    case VG_OPT_BOOL: return (vg_opt_value(o, opts) != 0.0) == (o->def != 0.0);
+    case VG_OPT_BOOL:
+        return (vg_opt_value(o, opts) != 0.0) == (o->def != 0.0);
     case VG_OPT_INT:
-    case VG_OPT_ENUM: return (int)vg_opt_value(o, opts) == (int)o->def;
-    case VG_OPT_STRING: return vg_opt_value(o, opts) == 0.0;
-    default:          return vg_opt_value(o, opts) == o->def;
+    case VG_OPT_ENUM:
+        return (int)vg_opt_value(o, opts) == (int)o->def;
+    case VG_OPT_STRING:
+        return vg_opt_value(o, opts) == 0.0;
+    default:
+        return vg_opt_value(o, opts) == o->def;
     }
 }
 
@@ -274,7 +291,8 @@ static unsigned sorted_params(const VgFeatureDesc *desc, const void *opts,
         out[n++] = o;
     }
     for (unsigned i = 1; i < n; i++) {
-        for (unsigned j = i; j > 0 && strcmp(out[j - 1]->name, out[j]->name) > 0; j--) {
+        for (unsigned j = i;
+             j > 0 && strcmp(out[j - 1]->name, out[j]->name) > 0; j--) {
             const VgFeatureOption *t = out[j];
             out[j] = out[j - 1];
             out[j - 1] = t;
@@ -302,13 +320,13 @@ static size_t append_param(char *buf, size_t size, size_t len,
         return len + snprintf(buf + len, room, "_%s_%s", key,
                               (const char *)opts + o->offset);
     default:
-        return len + snprintf(buf + len, room, "_%s_%g", key,
-                              vg_opt_value(o, opts));
+        return len +
+               snprintf(buf + len, room, "_%s_%g", key, vg_opt_value(o, opts));
     }
 }
 
-int vg_opt_key_name(const VgFeatureDesc *desc, unsigned out,
-                    const void *opts, char *buf, size_t size)
+int vg_opt_key_name(const VgFeatureDesc *desc, unsigned out, const void *opts,
+                    char *buf, size_t size)
 {
     const VgFeatureOutput *o = &desc->outputs[out];
     const VgFeatureOption *param[VG_OPT_DICT_MAX];
@@ -321,8 +339,8 @@ int vg_opt_key_name(const VgFeatureDesc *desc, unsigned out,
     return len < size ? 0 : -ENAMETOOLONG;
 }
 
-int vg_opt_param_string(const VgFeatureDesc *desc, const void *opts,
-                        char *buf, size_t size)
+int vg_opt_param_string(const VgFeatureDesc *desc, const void *opts, char *buf,
+                        size_t size)
 {
     const VgFeatureOption *param[VG_OPT_DICT_MAX];
     unsigned n = sorted_params(desc, opts, param, VG_OPT_DICT_MAX);

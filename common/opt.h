@@ -53,12 +53,12 @@ int vg_opt_apply(const VgFeatureDesc *desc, const VgOptDict *d, void *opts,
  * `_<alias>[_<value>]` per non-default feature param in alphabetical
  * order of option name.
  */
-int vg_opt_key_name(const VgFeatureDesc *desc, unsigned out,
-                    const void *opts, char *buf, size_t size);
+int vg_opt_key_name(const VgFeatureDesc *desc, unsigned out, const void *opts,
+                    char *buf, size_t size);
 
 /** String of the non-default feature params (dedupe of instances). */
-int vg_opt_param_string(const VgFeatureDesc *desc, const void *opts,
-                        char *buf, size_t size);
+int vg_opt_param_string(const VgFeatureDesc *desc, const void *opts, char *buf,
+                        size_t size);
 
 /** Read an option value back from an options struct. */
 double vg_opt_value(const VgFeatureOption *o, const void *opts);

@@ -14,11 +14,15 @@ enum VgImageLayout vg_pix_fmt_layout(enum VgPixFmt fmt)
     switch (fmt) {
     case VG_PIX_FMT_YUV422P:
     case VG_PIX_FMT_NV16:
-    case VG_PIX_FMT_P216:    return VG_LAYOUT_422;
+    case VG_PIX_FMT_P216:
+        return VG_LAYOUT_422;
     case VG_PIX_FMT_YUV444P:
-    case VG_PIX_FMT_YUV444P_MSB: return VG_LAYOUT_444;
-    case VG_PIX_FMT_YUV400P: return VG_LAYOUT_400;
-    default:                 return VG_LAYOUT_420;
+    case VG_PIX_FMT_YUV444P_MSB:
+        return VG_LAYOUT_444;
+    case VG_PIX_FMT_YUV400P:
+        return VG_LAYOUT_400;
+    default:
+        return VG_LAYOUT_420;
     }
 }
 
@@ -77,7 +81,8 @@ void vg_picture_to_image(VgImage *dst, const VgPicture *src)
         copy_plane(dst->data[0], dst->stride[0], src->data[0], src->stride[0],
                    dst->w[0], dst->h[0]);
         for (unsigned i = 0; i < dst->h[1]; i++) {
-            const uint8_t *s = (const uint8_t *)src->data[1] + i * src->stride[1];
+            const uint8_t *s =
+                (const uint8_t *)src->data[1] + i * src->stride[1];
             uint8_t *u = (uint8_t *)dst->data[1] + i * dst->stride[1];
             uint8_t *v = (uint8_t *)dst->data[2] + i * dst->stride[2];
             for (unsigned j = 0; j < dst->w[1]; j++) {
@@ -95,8 +100,10 @@ void vg_picture_to_image(VgImage *dst, const VgPicture *src)
     for (unsigned i = 0; i < dst->h[1]; i++) {
         const uint16_t *s = (const uint16_t *)((const uint8_t *)src->data[1] +
                                                i * src->stride[1]);
-        uint16_t *u = (uint16_t *)((uint8_t *)dst->data[1] + i * dst->stride[1]);
-        uint16_t *v = (uint16_t *)((uint8_t *)dst->data[2] + i * dst->stride[2]);
+        uint16_t *u =
+            (uint16_t *)((uint8_t *)dst->data[1] + i * dst->stride[1]);
+        uint16_t *v =
+            (uint16_t *)((uint8_t *)dst->data[2] + i * dst->stride[2]);
         for (unsigned j = 0; j < dst->w[1]; j++) {
             u[j] = s[2 * j] >> shift;
             v[j] = s[2 * j + 1] >> shift;
@@ -119,10 +126,11 @@ int vg_picture_range_error(VgLog *log, const char *which, unsigned index,
 
     if (x >= 0)
         snprintf(at, sizeof(at), " at (%d, %d)", x, y);
-    vg_log(log, VG_LOG_ERROR, "%s picture, frame %u, plane %u (%s): sample %u%s "
-           "exceeds the %u-bit maximum %u", which, index, plane,
-           plane < 3 ? names[plane] : "?", value, at, bitdepth,
-           (1u << bitdepth) - 1);
+    vg_log(log, VG_LOG_ERROR,
+           "%s picture, frame %u, plane %u (%s): sample %u%s "
+           "exceeds the %u-bit maximum %u",
+           which, index, plane, plane < 3 ? names[plane] : "?", value, at,
+           bitdepth, (1u << bitdepth) - 1);
     return -EINVAL;
 }
 
@@ -148,18 +156,21 @@ int vg_picture_check_range(const VgPicture *pic, const char *which,
         uint16_t acc = 0;
 
         for (unsigned i = 0; i < h; i++) {
-            const uint16_t *row = (const uint16_t *)(base + (ptrdiff_t)i * pic->stride[p]);
+            const uint16_t *row =
+                (const uint16_t *)(base + (ptrdiff_t)i * pic->stride[p]);
             for (unsigned j = 0; j < w; j++)
                 acc |= row[j];
         }
         if (!(acc & over))
             continue;
         for (unsigned i = 0; i < h; i++) {
-            const uint16_t *row = (const uint16_t *)(base + (ptrdiff_t)i * pic->stride[p]);
+            const uint16_t *row =
+                (const uint16_t *)(base + (ptrdiff_t)i * pic->stride[p]);
             for (unsigned j = 0; j < w; j++)
                 if (row[j] & over)
                     return vg_picture_range_error(log, which, index, p, row[j],
-                                                  pic->bitdepth, (int)j, (int)i);
+                                                  pic->bitdepth, (int)j,
+                                                  (int)i);
         }
     }
     return 0;

@@ -11,26 +11,21 @@
 #include "common/scale.h"
 
 /* libswscale's constants (swscale.h, swscale_internal.h) */
-#define SWS_PARAM_DEFAULT_B  0.0   /* bicubic B, scaler_params[0] unset */
-#define SWS_PARAM_DEFAULT_C  0.6   /* bicubic C, scaler_params[1] unset */
-#define SWS_PARAM_DEFAULT_P  3.0   /* gauss and lanczos parameter */
-#define SWS_REDUCE_CUTOFF    0.002 /* SWS_MAX_REDUCE_CUTOFF */
-#define H_ONE (1 << 14)            /* horizontal rows sum to this */
-#define V_ONE (1 << 12)            /* vertical rows sum to this */
-#define H_ALIGN 4                  /* filterAlign of x86 builds */
+#define SWS_PARAM_DEFAULT_B 0.0 /* bicubic B, scaler_params[0] unset */
+#define SWS_PARAM_DEFAULT_C 0.6 /* bicubic C, scaler_params[1] unset */
+#define SWS_PARAM_DEFAULT_P 3.0 /* gauss and lanczos parameter */
+#define SWS_REDUCE_CUTOFF 0.002 /* SWS_MAX_REDUCE_CUTOFF */
+#define H_ONE (1 << 14)         /* horizontal rows sum to this */
+#define V_ONE (1 << 12)         /* vertical rows sum to this */
+#define H_ALIGN 4               /* filterAlign of x86 builds */
 #define V_ALIGN 2
 
 static const char *const scale_names[VG_SCALE_NB] = {
-    [VG_SCALE_NONE]     = "none",
-    [VG_SCALE_BILINEAR] = "bilinear",
-    [VG_SCALE_BICUBIC]  = "bicubic",
-    [VG_SCALE_NEIGHBOR] = "neighbor",
-    [VG_SCALE_AREA]     = "area",
-    [VG_SCALE_BICUBLIN] = "bicublin",
-    [VG_SCALE_GAUSS]    = "gauss",
-    [VG_SCALE_SINC]     = "sinc",
-    [VG_SCALE_LANCZOS]  = "lanczos",
-    [VG_SCALE_SPLINE]   = "spline",
+    [VG_SCALE_NONE] = "none",       [VG_SCALE_BILINEAR] = "bilinear",
+    [VG_SCALE_BICUBIC] = "bicubic", [VG_SCALE_NEIGHBOR] = "neighbor",
+    [VG_SCALE_AREA] = "area",       [VG_SCALE_BICUBLIN] = "bicublin",
+    [VG_SCALE_GAUSS] = "gauss",     [VG_SCALE_SINC] = "sinc",
+    [VG_SCALE_LANCZOS] = "lanczos", [VG_SCALE_SPLINE] = "spline",
 };
 
 const char *vg_scale_name(enum VgScale scale)
@@ -64,8 +59,7 @@ static int64_t rounded_div(int64_t a, int64_t b)
 
 /* utils.c getSplineCoeff(), unrolled: the cubic of the first unit
  * interval, then of each following one, in the same double operations */
-static double spline_coeff(double a, double b, double c, double d,
-                           double dist)
+static double spline_coeff(double a, double b, double c, double d, double dist)
 {
     while (dist > 1.0) {
         const double a1 = 0.0;
@@ -139,7 +133,9 @@ static int64_t kernel_weight(enum VgScale alg, int64_t d, int64_t fone,
         const double p = SWS_PARAM_DEFAULT_P;
 
         coeff = (d ? sin(floatd * M_PI) * sin(floatd * M_PI / p) /
-                     (floatd * floatd * M_PI * M_PI / p) : 1.0) * fone;
+                         (floatd * floatd * M_PI * M_PI / p)
+                   : 1.0) *
+                fone;
         if (floatd > p)
             coeff = 0;
         break;
@@ -168,14 +164,21 @@ static int64_t kernel_weight(enum VgScale alg, int64_t d, int64_t fone,
 static int size_factor(enum VgScale alg)
 {
     switch (alg) {
-    case VG_SCALE_AREA:     return 1;
-    case VG_SCALE_BICUBIC:  return 4;
-    case VG_SCALE_BILINEAR: return 2;
-    case VG_SCALE_GAUSS:    return 8;
-    case VG_SCALE_LANCZOS:  return 6; /* ceil(2 * 3) */
+    case VG_SCALE_AREA:
+        return 1;
+    case VG_SCALE_BICUBIC:
+        return 4;
+    case VG_SCALE_BILINEAR:
+        return 2;
+    case VG_SCALE_GAUSS:
+        return 8;
+    case VG_SCALE_LANCZOS:
+        return 6; /* ceil(2 * 3) */
     case VG_SCALE_SINC:
-    case VG_SCALE_SPLINE:   return 20;
-    default:                return 0;
+    case VG_SCALE_SPLINE:
+        return 20;
+    default:
+        return 0;
     }
 }
 
@@ -203,8 +206,10 @@ static int filter_init(VgScaleFilter *f, enum VgScale alg, unsigned src_len,
     f->n_out = dst_len;
     if (x_inc < 10 || x_inc > INT32_MAX) {
         /* libswscale's own limit on the 16.16 step */
-        vg_log(log, VG_LOG_ERROR, "scale: %s from %u to %u samples is out of "
-               "libswscale's range of ratios", what, src_len, dst_len);
+        vg_log(log, VG_LOG_ERROR,
+               "scale: %s from %u to %u samples is out of "
+               "libswscale's range of ratios",
+               what, src_len, dst_len);
         return -EINVAL;
     }
     pos = calloc((size_t)dst_w, sizeof(*pos));
@@ -252,8 +257,9 @@ static int filter_init(VgScaleFilter *f, enum VgScale alg, unsigned src_len,
     } else {
         int64_t x;
 
-        size = x_inc <= 1 << 16 ? 1 + size_factor(alg) :
-               1 + (size_factor(alg) * src_w + dst_w - 1) / dst_w;
+        size = x_inc <= 1 << 16
+                   ? 1 + size_factor(alg)
+                   : 1 + (size_factor(alg) * src_w + dst_w - 1) / dst_w;
         if (size > src_w - 2)
             size = src_w - 2;
         if (size < 1)
@@ -311,10 +317,11 @@ static int filter_init(VgScaleFilter *f, enum VgScale alg, unsigned src_len,
         align = 1; /* the x86 builds' special case of one vertical tap */
     size = (min_size + align - 1) & ~(align - 1);
     if (size > VG_SCALE_MAX_TAPS) {
-        vg_log(log, VG_LOG_ERROR, "scale: %s from %u to %u samples needs %d "
+        vg_log(log, VG_LOG_ERROR,
+               "scale: %s from %u to %u samples needs %d "
                "filter taps; libswscale scales that in several passes, which "
-               "is not reproduced: at most %d taps (shrink by less)", what,
-               src_len, dst_len, size, VG_SCALE_MAX_TAPS);
+               "is not reproduced: at most %d taps (shrink by less)",
+               what, src_len, dst_len, size, VG_SCALE_MAX_TAPS);
         ret = -ERANGE;
         goto fail;
     }
@@ -335,8 +342,9 @@ static int filter_init(VgScaleFilter *f, enum VgScale alg, unsigned src_len,
         if (first + size > src_w)
             first = src_w - size > 0 ? src_w - size : 0;
         for (int j = 0; j < size; j++) {
-            const int at = pos[i] + j < 0 ? 0 :
-                           pos[i] + j >= src_w ? src_w - 1 : pos[i] + j;
+            const int at = pos[i] + j < 0        ? 0
+                           : pos[i] + j >= src_w ? src_w - 1
+                                                 : pos[i] + j;
             folded[at - first] += r[j];
         }
         memcpy(r, folded, (size_t)size * sizeof(*r));
@@ -367,9 +375,10 @@ static int filter_init(VgScaleFilter *f, enum VgScale alg, unsigned src_len,
          * they must weigh nothing, and are not read */
         for (int j = 0; j < size; j++)
             if (pos[i] + j >= src_w && f->coef[i * size + j]) {
-                vg_log(log, VG_LOG_ERROR, "scale: %s filter of output %d "
-                       "weighs sample %d past the %d of the source", what,
-                       i, pos[i] + j, src_w);
+                vg_log(log, VG_LOG_ERROR,
+                       "scale: %s filter of output %d "
+                       "weighs sample %d past the %d of the source",
+                       what, i, pos[i] + j, src_w);
                 ret = -EINVAL;
                 goto fail;
             }
@@ -397,8 +406,8 @@ static unsigned chroma_len(unsigned len, unsigned shift)
 }
 
 int vg_scaler_init(VgScaler *s, enum VgScale alg, enum VgImageLayout layout,
-                   unsigned bpc, unsigned src_w, unsigned src_h,
-                   unsigned dst_w, unsigned dst_h, VgLog *log)
+                   unsigned bpc, unsigned src_w, unsigned src_h, unsigned dst_w,
+                   unsigned dst_h, VgLog *log)
 {
     unsigned ssx, ssy;
     int ret;
@@ -409,10 +418,11 @@ int vg_scaler_init(VgScaler *s, enum VgScale alg, enum VgImageLayout layout,
         return -EINVAL;
     }
     if (bpc < 8 || bpc > VG_SCALE_MAX_BPC) {
-        vg_log(log, VG_LOG_ERROR, "scale: %u-bit pictures are not scaled "
+        vg_log(log, VG_LOG_ERROR,
+               "scale: %u-bit pictures are not scaled "
                "(8 to %d bits; libswscale scales 15- and 16-bit ones through "
-               "other intermediates): scale them in front", bpc,
-               VG_SCALE_MAX_BPC);
+               "other intermediates): scale them in front",
+               bpc, VG_SCALE_MAX_BPC);
         return -EINVAL;
     }
     if (!src_w || !src_h || !dst_w || !dst_h) {
@@ -430,8 +440,9 @@ int vg_scaler_init(VgScaler *s, enum VgScale alg, enum VgImageLayout layout,
     vg_layout_shifts(layout, &ssx, &ssy);
     for (int c = 0; c < (layout == VG_LAYOUT_400 ? 1 : 2); c++) {
         /* bicublin: bicubic luma, bilinear chroma */
-        const enum VgScale a = alg != VG_SCALE_BICUBLIN ? alg :
-                               c ? VG_SCALE_BILINEAR : VG_SCALE_BICUBIC;
+        const enum VgScale a = alg != VG_SCALE_BICUBLIN ? alg
+                               : c                      ? VG_SCALE_BILINEAR
+                                                        : VG_SCALE_BICUBIC;
         const unsigned sx = c ? ssx : 0, sy = c ? ssy : 0;
 
         if ((ret = filter_init(&s->h[c], a, chroma_len(src_w, sx),
@@ -484,8 +495,8 @@ static void scale_row_h(int16_t *dst, const void *src, int wide,
     for (unsigned i = 0; i < n_out; i++) {
         const int32_t p = f->pos[i];
         const int16_t *c = &f->coef[(size_t)i * f->size];
-        const unsigned taps = f->n_in - (unsigned)p < f->size ?
-                              f->n_in - (unsigned)p : f->size;
+        const unsigned taps =
+            f->n_in - (unsigned)p < f->size ? f->n_in - (unsigned)p : f->size;
         int v = 0;
 
         if (wide)
@@ -517,8 +528,9 @@ void vg_scaler_run(const VgScaler *s, VgImage *dst, const VgImage *src,
         for (unsigned y = 0; y < h; y++) {
             const int32_t r = fv->pos[y];
             const int16_t *c = &fv->coef[(size_t)y * fv->size];
-            const unsigned taps = fv->n_in - (unsigned)r < fv->size ?
-                                  fv->n_in - (unsigned)r : fv->size;
+            const unsigned taps = fv->n_in - (unsigned)r < fv->size
+                                      ? fv->n_in - (unsigned)r
+                                      : fv->size;
             uint8_t *out = (uint8_t *)dst->data[p] + y * dst->stride[p];
 
             for (unsigned x = 0; x < w; x++) {

@@ -52,12 +52,12 @@
 
 /** One axis of one plane kind: the taps of every output sample. */
 typedef struct VgScaleFilter {
-    unsigned n_in;     ///< input samples
-    unsigned n_out;    ///< output samples
-    unsigned size;     ///< taps per output sample
-    int32_t *pos;      ///< first input sample of each output, n_out
-    int16_t *coef;     ///< n_out * size taps; those past n_in are 0 and
-                       ///< never read (libswscale's padded lines)
+    unsigned n_in;  ///< input samples
+    unsigned n_out; ///< output samples
+    unsigned size;  ///< taps per output sample
+    int32_t *pos;   ///< first input sample of each output, n_out
+    int16_t *coef;  ///< n_out * size taps; those past n_in are 0 and
+                    ///< never read (libswscale's padded lines)
 } VgScaleFilter;
 
 /** A distorted picture's scaling, for one size pair and format. */
@@ -65,9 +65,9 @@ typedef struct VgScaler {
     enum VgScale alg;
     enum VgImageLayout layout;
     unsigned bpc;
-    unsigned src_w, src_h;      ///< distorted size
-    unsigned dst_w, dst_h;      ///< reference size
-    VgScaleFilter h[2], v[2];   ///< [0] luma, [1] chroma (ceil-sized planes)
+    unsigned src_w, src_h;    ///< distorted size
+    unsigned dst_w, dst_h;    ///< reference size
+    VgScaleFilter h[2], v[2]; ///< [0] luma, [1] chroma (ceil-sized planes)
 } VgScaler;
 
 /**
@@ -78,8 +78,8 @@ typedef struct VgScaler {
  * @return 0, -EINVAL, -ERANGE, -ENOMEM
  */
 int vg_scaler_init(VgScaler *s, enum VgScale alg, enum VgImageLayout layout,
-                   unsigned bpc, unsigned src_w, unsigned src_h,
-                   unsigned dst_w, unsigned dst_h, VgLog *log);
+                   unsigned bpc, unsigned src_w, unsigned src_h, unsigned dst_w,
+                   unsigned dst_h, VgLog *log);
 
 /** Free the filters; s may be zeroed or half-initialised. */
 void vg_scaler_uninit(VgScaler *s);

@@ -16,6 +16,6 @@
 
 const char *vg_version(void)
 {
-    return VG_STR(VG_VERSION_MAJOR) "." VG_STR(VG_VERSION_MINOR) "."
-           VG_STR(VG_VERSION_MICRO);
+    return VG_STR(VG_VERSION_MAJOR) "." VG_STR(VG_VERSION_MINOR) "." VG_STR(
+        VG_VERSION_MICRO);
 }

@@ -66,8 +66,8 @@ static void *carve(char **top, size_t bytes)
 
 /* One band type's detail bands (h, v, d: DWT of ref and dis, r, a, ca,
  * cf), and its low-pass bands a of ref and dis `nlo` times. */
-static void carve_bands(char **top, AdmBands *bd, void **lo_ref,
-                        void **lo_dis, int nlo, size_t bytes)
+static void carve_bands(char **top, AdmBands *bd, void **lo_ref, void **lo_dis,
+                        int nlo, size_t bytes)
 {
     for (int k = 0; k < nlo; k++) {
         lo_ref[k] = carve(top, bytes);

@@ -19,14 +19,19 @@
 
 #include "common/features/adm.h"
 
-enum { BA = 0, BH = 1, BV = 2, BD = 3 };
+enum {
+    BA = 0,
+    BH = 1,
+    BV = 2,
+    BD = 3
+};
 
 /** The bands of one band type; elements of that type, `stride` apart. */
 typedef struct AdmBands {
-    void *ref[4], *dis[4];  ///< DWT output; at scales 1..3 [BA] is lo_ref/lo_dis
-    void *r[4], *a[4];      ///< decoupled: restored, additive (BH..BD)
-    void *ca[4], *cf[4];    ///< CSF values and |.|/30 (BH..BD)
-    ptrdiff_t stride;       ///< row stride in elements
+    void *ref[4], *dis[4]; ///< DWT output; at scales 1..3 [BA] is lo_ref/lo_dis
+    void *r[4], *a[4];     ///< decoupled: restored, additive (BH..BD)
+    void *ca[4], *cf[4];   ///< CSF values and |.|/30 (BH..BD)
+    ptrdiff_t stride;      ///< row stride in elements
 } AdmBands;
 
 typedef struct AdmPriv AdmPriv;
@@ -41,8 +46,8 @@ typedef void AdmScaleFn(AdmPriv *p, int s, const VgAdmOpts *o,
                         float *den, float *aim);
 
 typedef struct VgAdmDSP {
-    AdmScaleFn *scale_s0;    ///< scale 0, C, AVX2 or AVX-512 build
-    AdmScaleFn *scale_s123;  ///< scales 1..3, C, AVX2 or AVX-512 build
+    AdmScaleFn *scale_s0;   ///< scale 0, C, AVX2 or AVX-512 build
+    AdmScaleFn *scale_s123; ///< scales 1..3, C, AVX2 or AVX-512 build
 } VgAdmDSP;
 
 struct AdmPriv {
@@ -53,9 +58,10 @@ struct AdmPriv {
     float cos1;
     /* dwt2_src_indices_filt(): 4 source indices per output row/column */
     int *iy[VG_ADM_NB_SCALES], *ix[VG_ADM_NB_SCALES];
-    AdmBands b16;            ///< scale 0, int16
-    AdmBands b32;            ///< scales 1..3, int32
-    void *lo_ref[2], *lo_dis[2]; ///< int32 low-pass bands of scales 1..3, ping-pong
+    AdmBands b16; ///< scale 0, int16
+    AdmBands b32; ///< scales 1..3, int32
+    void *lo_ref[2],
+        *lo_dis[2]; ///< int32 low-pass bands of scales 1..3, ping-pong
     /* row scratch */
     void *tmp;
     int32_t *cs, *thr;

@@ -72,7 +72,12 @@ static inline AdmBands *bands(AdmPriv *p)
 
 /* What a DWT reads: the picture (uint8 or uint16) at scale 0, the previous
  * scale's low-pass band after (int16 at scale 1, int32 at 2 and 3). */
-enum { IN_U8, IN_U16, IN_S16, IN_S32 };
+enum {
+    IN_U8,
+    IN_U16,
+    IN_S16,
+    IN_S32
+};
 
 ADM_INLINE int32_t load(const uint8_t *row, const int in, int j)
 {
@@ -124,8 +129,8 @@ ADM_INLINE void dwt_vert(const void *src, ptrdiff_t stride, const int in,
  * h = L.hi, d = H.hi. (No restrict here: inlined into dwt_horz(), whose
  * restrict pointers must stay the ones the vectoriser sees.) */
 ADM_INLINE void dwt_horz_one(const band *lo, const band *hi, int j, int c0,
-                             int c1, int c2, int c3, wide rnd, int sh,
-                             band *a, band *v, band *h, band *d)
+                             int c1, int c2, int c3, wide rnd, int sh, band *a,
+                             band *v, band *h, band *d)
 {
     const wide L0 = vg_adm_dwt_lo[0], L1 = vg_adm_dwt_lo[1],
                L2 = vg_adm_dwt_lo[2], L3 = vg_adm_dwt_lo[3];
@@ -144,15 +149,15 @@ ADM_INLINE void dwt_horz_one(const band *lo, const band *hi, int j, int c0,
  * indices, the others directly (vectorisable). */
 ADM_INLINE void dwt_horz(const band *restrict lo, const band *restrict hi,
                          const int *ix, int bw, wide rnd, int sh,
-                         band *restrict a, band *restrict v,
-                         band *restrict h, band *restrict d)
+                         band *restrict a, band *restrict v, band *restrict h,
+                         band *restrict d)
 {
     const int mid_end = bw - 2;
 
     dwt_horz_one(lo, hi, 0, ix[0], ix[1], ix[2], ix[3], rnd, sh, a, v, h, d);
     for (int j = 1; j < mid_end; j++)
-        dwt_horz_one(lo, hi, j, 2 * j - 1, 2 * j, 2 * j + 1, 2 * j + 2, rnd,
-                     sh, a, v, h, d);
+        dwt_horz_one(lo, hi, j, 2 * j - 1, 2 * j, 2 * j + 1, 2 * j + 2, rnd, sh,
+                     a, v, h, d);
     for (int j = mid_end > 1 ? mid_end : 1; j < bw; j++)
         dwt_horz_one(lo, hi, j, ix[4 * j], ix[4 * j + 1], ix[4 * j + 2],
                      ix[4 * j + 3], rnd, sh, a, v, h, d);
@@ -189,11 +194,10 @@ ADM_INLINE void dwt(AdmPriv *p, int s, const void *src, ptrdiff_t stride,
 
     for (int i = 0; i < sc->h; i++) {
         const ptrdiff_t o = i * bs;
-        dwt_vert(src, stride, in, &p->iy[s][4 * i], sc->in_w, dc, vrnd, vsh,
-                 lo, hi);
+        dwt_vert(src, stride, in, &p->iy[s][4 * i], sc->in_w, dc, vrnd, vsh, lo,
+                 hi);
         dwt_horz(lo, hi, p->ix[s], sc->w, hrnd, hsh, (band *)out[BA] + o,
-                 (band *)out[BV] + o, (band *)out[BH] + o,
-                 (band *)out[BD] + o);
+                 (band *)out[BV] + o, (band *)out[BH] + o, (band *)out[BD] + o);
     }
 }
 
@@ -213,7 +217,7 @@ static inline int angle_flag(float c, int64_t oh, int64_t ov, int64_t th,
     const int64_t tt = th * th + tv * tv;
     return ((float)ot / 4096.0 >= 0.0f) &&
            ((float)ot / 4096.0) * ((float)ot / 4096.0) >=
-           c * ((float)oo / 4096.0) * ((float)tt / 4096.0);
+               c * ((float)oo / 4096.0) * ((float)tt / 4096.0);
 }
 
 #if BAND == 16
@@ -235,8 +239,8 @@ static inline int64_t dec_quotient(const int32_t *div, band o, band t)
     }
     /* (1 << (14 + sh)) is an int: 2^31 wraps to -2^31 for sh = 17 */
     const int64_t rnd = (int32_t)(1u << (14 + sh));
-    return (((int64_t)div[m + 32768] * t) * (o < 0 ? -1 : 1) + rnd)
-           >> (15 + sh);
+    return (((int64_t)div[m + 32768] * t) * (o < 0 ? -1 : 1) + rnd) >>
+           (15 + sh);
 }
 #endif
 
@@ -272,13 +276,19 @@ static inline DecRow dec_row(const AdmBands *bd, int i)
 {
     const ptrdiff_t o = i * bd->stride;
 
-    return (DecRow) {
-        .oh = (const band *)bd->ref[BH] + o, .ov = (const band *)bd->ref[BV] + o,
-        .od = (const band *)bd->ref[BD] + o, .th = (const band *)bd->dis[BH] + o,
-        .tv = (const band *)bd->dis[BV] + o, .td = (const band *)bd->dis[BD] + o,
-        .rh = (band *)bd->r[BH] + o, .rv = (band *)bd->r[BV] + o,
-        .rd = (band *)bd->r[BD] + o, .ah = (band *)bd->a[BH] + o,
-        .av = (band *)bd->a[BV] + o, .ad = (band *)bd->a[BD] + o,
+    return (DecRow){
+        .oh = (const band *)bd->ref[BH] + o,
+        .ov = (const band *)bd->ref[BV] + o,
+        .od = (const band *)bd->ref[BD] + o,
+        .th = (const band *)bd->dis[BH] + o,
+        .tv = (const band *)bd->dis[BV] + o,
+        .td = (const band *)bd->dis[BD] + o,
+        .rh = (band *)bd->r[BH] + o,
+        .rv = (band *)bd->r[BV] + o,
+        .rd = (band *)bd->r[BD] + o,
+        .ah = (band *)bd->a[BH] + o,
+        .av = (band *)bd->a[BV] + o,
+        .ad = (band *)bd->a[BD] + o,
     };
 }
 
@@ -371,12 +381,12 @@ VG_CPU_TARGET_AVX512
 static inline __mmask8 dec_angle512(double c, __m512i oh, __m512i ov,
                                     __m512i th, __m512i tv)
 {
-    const __m512d ot = dec_f4096(_mm512_add_epi64(_mm512_mul_epi32(oh, th),
-                                                  _mm512_mul_epi32(ov, tv)));
-    const __m512d oo = dec_f4096(_mm512_add_epi64(_mm512_mul_epi32(oh, oh),
-                                                  _mm512_mul_epi32(ov, ov)));
-    const __m512d tt = dec_f4096(_mm512_add_epi64(_mm512_mul_epi32(th, th),
-                                                  _mm512_mul_epi32(tv, tv)));
+    const __m512d ot = dec_f4096(
+        _mm512_add_epi64(_mm512_mul_epi32(oh, th), _mm512_mul_epi32(ov, tv)));
+    const __m512d oo = dec_f4096(
+        _mm512_add_epi64(_mm512_mul_epi32(oh, oh), _mm512_mul_epi32(ov, ov)));
+    const __m512d tt = dec_f4096(
+        _mm512_add_epi64(_mm512_mul_epi32(th, th), _mm512_mul_epi32(tv, tv)));
     const __m512d rhs = _mm512_mul_pd(_mm512_mul_pd(_mm512_set1_pd(c), oo), tt);
     return _mm512_cmp_pd_mask(ot, _mm512_setzero_pd(), _CMP_GE_OQ) &
            _mm512_cmp_pd_mask(_mm512_mul_pd(ot, ot), rhs, _CMP_GE_OQ);
@@ -387,25 +397,23 @@ VG_CPU_TARGET_AVX512
 static inline __m512i dec_quotient512(const int32_t *div, __m512i o, __m512i t)
 {
 #if BAND == 16
-    const __m512i d = _mm512_cvtepi32_epi64(
-        _mm512_i64gather_epi32(_mm512_add_epi64(o, _mm512_set1_epi64(32768)),
-                               div, 4));
-    return _mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epi32(d, t),
-                                              _mm512_set1_epi64(16384)), 15);
+    const __m512i d = _mm512_cvtepi32_epi64(_mm512_i64gather_epi32(
+        _mm512_add_epi64(o, _mm512_set1_epi64(32768)), div, 4));
+    return _mm512_srai_epi64(
+        _mm512_add_epi64(_mm512_mul_epi32(d, t), _mm512_set1_epi64(16384)), 15);
 #else
     const __m512i one = _mm512_set1_epi64(1);
     const __mmask8 neg = _mm512_cmplt_epi64_mask(o, _mm512_setzero_si512());
     __m512i m = _mm512_abs_epi64(o);
     /* m >= 2^15: sh = floor(log2(m)) - 14, m rounded to 15 bits */
     const __mmask8 big = _mm512_cmpge_epi64_mask(m, _mm512_set1_epi64(32768));
-    const __m512i lg = _mm512_cvttpd_epi64(
-        _mm512_getexp_pd(_mm512_cvtepi64_pd(m)));
+    const __m512i lg =
+        _mm512_cvttpd_epi64(_mm512_getexp_pd(_mm512_cvtepi64_pd(m)));
     const __m512i sh = _mm512_maskz_sub_epi64(big, lg, _mm512_set1_epi64(14));
     const __m512i half = _mm512_srli_epi64(_mm512_sllv_epi64(one, sh), 1);
     m = _mm512_srlv_epi64(_mm512_add_epi64(m, half), sh);
-    const __m512i d = _mm512_cvtepi32_epi64(
-        _mm512_i64gather_epi32(_mm512_add_epi64(m, _mm512_set1_epi64(32768)),
-                               div, 4));
+    const __m512i d = _mm512_cvtepi32_epi64(_mm512_i64gather_epi32(
+        _mm512_add_epi64(m, _mm512_set1_epi64(32768)), div, 4));
     /* the product fits 62 bits: the low halves' signed product is exact */
     __m512i pr = _mm512_mul_epi32(d, t);
     pr = _mm512_mask_sub_epi64(pr, neg, _mm512_setzero_si512(), pr);
@@ -419,14 +427,14 @@ static inline __m512i dec_quotient512(const int32_t *div, __m512i o, __m512i t)
 
 /* dec_one() of eight positions: the restored value (sign-extended lanes) */
 VG_CPU_TARGET_AVX512
-static inline __m512i dec_one512(const int32_t *div, __mmask8 flag,
-                                 __m512d egl, __m512i o, __m512i t)
+static inline __m512i dec_one512(const int32_t *div, __mmask8 flag, __m512d egl,
+                                 __m512i o, __m512i t)
 {
     const __m512i zero = _mm512_setzero_si512();
     const __m512i one15 = _mm512_set1_epi64(32768);
     const __mmask8 nz = _mm512_cmpneq_epi64_mask(o, zero);
-    __m512i k = _mm512_min_epi64(_mm512_max_epi64(dec_quotient512(div, o, t),
-                                                  zero), one15);
+    __m512i k = _mm512_min_epi64(
+        _mm512_max_epi64(dec_quotient512(div, o, t), zero), one15);
     k = _mm512_mask_blend_epi64(nz, one15, k);
     __m512i rst = dec_wrap512(_mm512_srai_epi64(
         _mm512_add_epi64(_mm512_mul_epi32(k, o), _mm512_set1_epi64(16384)),
@@ -455,8 +463,9 @@ static void decouple_avx512(AdmPriv *p, int s, double egl_d)
     for (int i = rg->top; i < rg->bottom; i++) {
         const DecRow r = dec_row(bd, i);
         for (int j = rg->left; j < rg->right; j += 8) {
-            const __mmask8 m = rg->right - j >= 8 ? 0xff :
-                               (__mmask8)((1u << (rg->right - j)) - 1);
+            const __mmask8 m = rg->right - j >= 8
+                                   ? 0xff
+                                   : (__mmask8)((1u << (rg->right - j)) - 1);
             const __m512i voh = dec_load512(r.oh + j, m);
             const __m512i vov = dec_load512(r.ov + j, m);
             const __m512i vod = dec_load512(r.od + j, m);
@@ -506,12 +515,12 @@ VG_CPU_TARGET_AVX2
 static inline __m256d dec_angle_avx2(double c, __m256d oh, __m256d ov,
                                      __m256d th, __m256d tv)
 {
-    const __m256d ot = dec_f4096_avx2(_mm256_add_pd(_mm256_mul_pd(oh, th),
-                                                    _mm256_mul_pd(ov, tv)));
-    const __m256d oo = dec_f4096_avx2(_mm256_add_pd(_mm256_mul_pd(oh, oh),
-                                                    _mm256_mul_pd(ov, ov)));
-    const __m256d tt = dec_f4096_avx2(_mm256_add_pd(_mm256_mul_pd(th, th),
-                                                    _mm256_mul_pd(tv, tv)));
+    const __m256d ot = dec_f4096_avx2(
+        _mm256_add_pd(_mm256_mul_pd(oh, th), _mm256_mul_pd(ov, tv)));
+    const __m256d oo = dec_f4096_avx2(
+        _mm256_add_pd(_mm256_mul_pd(oh, oh), _mm256_mul_pd(ov, ov)));
+    const __m256d tt = dec_f4096_avx2(
+        _mm256_add_pd(_mm256_mul_pd(th, th), _mm256_mul_pd(tv, tv)));
     const __m256d rhs = _mm256_mul_pd(_mm256_mul_pd(_mm256_set1_pd(c), oo), tt);
     return _mm256_and_pd(_mm256_cmp_pd(ot, _mm256_setzero_pd(), _CMP_GE_OQ),
                          _mm256_cmp_pd(_mm256_mul_pd(ot, ot), rhs, _CMP_GE_OQ));
@@ -523,23 +532,23 @@ static inline __m256d dec_one_avx2(const int32_t *div, __m256d flag,
                                    __m256d t)
 {
     const __m256d zero = _mm256_setzero_pd(), one15 = _mm256_set1_pd(32768.0);
-    const __m256d d = _mm256_cvtepi32_pd(_mm_i32gather_epi32(
-        div, _mm_add_epi32(o32, _mm_set1_epi32(32768)), 4));
-    __m256d k = dec_shr15_avx2(_mm256_add_pd(_mm256_mul_pd(d, t),
-                                             _mm256_set1_pd(16384.0)));
+    const __m256d d = _mm256_cvtepi32_pd(
+        _mm_i32gather_epi32(div, _mm_add_epi32(o32, _mm_set1_epi32(32768)), 4));
+    __m256d k = dec_shr15_avx2(
+        _mm256_add_pd(_mm256_mul_pd(d, t), _mm256_set1_pd(16384.0)));
     const __m256d nz = _mm256_cmp_pd(o, zero, _CMP_NEQ_OQ);
     k = _mm256_min_pd(_mm256_max_pd(k, zero), one15);
     k = _mm256_blendv_pd(one15, k, nz);
-    const __m256d rst = dec_shr15_avx2(_mm256_add_pd(_mm256_mul_pd(k, o),
-                                                     _mm256_set1_pd(16384.0)));
+    const __m256d rst = dec_shr15_avx2(
+        _mm256_add_pd(_mm256_mul_pd(k, o), _mm256_set1_pd(16384.0)));
     const __m256d lim = _mm256_and_pd(_mm256_and_pd(flag, nz),
                                       _mm256_cmp_pd(k, zero, _CMP_GT_OQ));
     const __m256d e = _mm256_mul_pd(rst, egl);
     const __m256d v = _mm256_blendv_pd(_mm256_max_pd(e, t), _mm256_min_pd(e, t),
                                        _mm256_cmp_pd(o, zero, _CMP_GT_OQ));
     /* truncated towards zero, as the C's conversion */
-    return _mm256_blendv_pd(rst, _mm256_round_pd(v, _MM_FROUND_TO_ZERO |
-                                                    _MM_FROUND_NO_EXC), lim);
+    return _mm256_blendv_pd(
+        rst, _mm256_round_pd(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC), lim);
 }
 
 VG_CPU_TARGET_AVX2
@@ -554,8 +563,8 @@ static inline void dec_store4_avx2(band *r, band *a, __m256d x, __m128i t32)
     const __m128i x32 = _mm256_cvttpd_epi32(x);
     _mm_storel_epi64((__m128i *)r, _mm_packs_epi32(x32, x32));
     /* t - x, wrapped to int16 */
-    const __m128i d = _mm_sub_epi16(_mm_packs_epi32(t32, t32),
-                                    _mm_packs_epi32(x32, x32));
+    const __m128i d =
+        _mm_sub_epi16(_mm_packs_epi32(t32, t32), _mm_packs_epi32(x32, x32));
     _mm_storel_epi64((__m128i *)a, d);
 }
 
@@ -571,16 +580,25 @@ static void decouple_avx2(AdmPriv *p, int s, double egl_d)
         const DecRow r = dec_row(bd, i);
         int j = rg.left;
         for (; j + 4 <= rg.right; j += 4) {
-            const __m128i ioh = dec_load4_avx2(r.oh + j), iov = dec_load4_avx2(r.ov + j);
-            const __m128i iod = dec_load4_avx2(r.od + j), ith = dec_load4_avx2(r.th + j);
-            const __m128i itv = dec_load4_avx2(r.tv + j), itd = dec_load4_avx2(r.td + j);
-            const __m256d voh = _mm256_cvtepi32_pd(ioh), vov = _mm256_cvtepi32_pd(iov);
-            const __m256d vod = _mm256_cvtepi32_pd(iod), vth = _mm256_cvtepi32_pd(ith);
-            const __m256d vtv = _mm256_cvtepi32_pd(itv), vtd = _mm256_cvtepi32_pd(itd);
+            const __m128i ioh = dec_load4_avx2(r.oh + j),
+                          iov = dec_load4_avx2(r.ov + j);
+            const __m128i iod = dec_load4_avx2(r.od + j),
+                          ith = dec_load4_avx2(r.th + j);
+            const __m128i itv = dec_load4_avx2(r.tv + j),
+                          itd = dec_load4_avx2(r.td + j);
+            const __m256d voh = _mm256_cvtepi32_pd(ioh),
+                          vov = _mm256_cvtepi32_pd(iov);
+            const __m256d vod = _mm256_cvtepi32_pd(iod),
+                          vth = _mm256_cvtepi32_pd(ith);
+            const __m256d vtv = _mm256_cvtepi32_pd(itv),
+                          vtd = _mm256_cvtepi32_pd(itd);
             const __m256d f = dec_angle_avx2(c, voh, vov, vth, vtv);
-            dec_store4_avx2(r.rh + j, r.ah + j, dec_one_avx2(div, f, egl, ioh, voh, vth), ith);
-            dec_store4_avx2(r.rv + j, r.av + j, dec_one_avx2(div, f, egl, iov, vov, vtv), itv);
-            dec_store4_avx2(r.rd + j, r.ad + j, dec_one_avx2(div, f, egl, iod, vod, vtd), itd);
+            dec_store4_avx2(r.rh + j, r.ah + j,
+                            dec_one_avx2(div, f, egl, ioh, voh, vth), ith);
+            dec_store4_avx2(r.rv + j, r.av + j,
+                            dec_one_avx2(div, f, egl, iov, vov, vtv), itv);
+            dec_store4_avx2(r.rd + j, r.ad + j,
+                            dec_one_avx2(div, f, egl, iod, vod, vtd), itd);
         }
         for (; j < rg.right; j++)
             dec_position(div, p->cos1, egl_d, &r, j);
@@ -642,8 +660,8 @@ static inline int32_t abs32(int32_t v)
 
 /* CSF over the decouple region: the weighted value c = wrap(R(I * x)) to
  * `val`, |c| / 30 to `flt`. */
-ADM_INLINE void csf(AdmPriv *p, int s, void *const src[4],
-                    void *const val[4], void *const flt[4])
+ADM_INLINE void csf(AdmPriv *p, int s, void *const src[4], void *const val[4],
+                    void *const flt[4])
 {
     const ptrdiff_t bs = bands(p)->stride;
     /* the bounds in locals: int32 bands could alias the region's ints */
@@ -695,8 +713,8 @@ ADM_INLINE float den(AdmPriv *p, int s, double nw)
     for (int b = 0; b < 3; b++) {
         uint64_t total = 0;
         for (int i = rg.top; i < rg.bottom; i++) {
-            const band *restrict x = (const band *)bd->ref[BH + b] +
-                                     i * bd->stride;
+            const band *restrict x =
+                (const band *)bd->ref[BH + b] + i * bd->stride;
             uint64_t row = 0;
             for (int j = rg.left; j < rg.right; j++) {
                 const uint64_t m = x[j] < 0 ? -(uint32_t)x[j] : (uint32_t)x[j];
@@ -744,14 +762,14 @@ static inline void colsums(void *const flt[4], ptrdiff_t r0, ptrdiff_t r1,
     const band *restrict d1 = (const band *)flt[BD] + r1;
     const band *restrict d2 = (const band *)flt[BD] + r2;
     int c = mirror_idx(left - 1, w);
-    cs[0] = h0[c] + h1[c] + h2[c] + v0[c] + v1[c] + v2[c] +
-            d0[c] + d1[c] + d2[c];
+    cs[0] =
+        h0[c] + h1[c] + h2[c] + v0[c] + v1[c] + v2[c] + d0[c] + d1[c] + d2[c];
     for (c = left; c < right; c++)
         cs[c - left + 1] = h0[c] + h1[c] + h2[c] + v0[c] + v1[c] + v2[c] +
                            d0[c] + d1[c] + d2[c];
     c = mirror_idx(right, w);
-    cs[right - left + 1] = h0[c] + h1[c] + h2[c] + v0[c] + v1[c] + v2[c] +
-                           d0[c] + d1[c] + d2[c];
+    cs[right - left + 1] =
+        h0[c] + h1[c] + h2[c] + v0[c] + v1[c] + v2[c] + d0[c] + d1[c] + d2[c];
 }
 
 /* adm_cm: the weighted value x * I unshifted, compared with thr << 10
@@ -782,8 +800,8 @@ static inline int cm_sq_shift(int b)
  * and added as R_rho(rowsum) (the libvmaf edge special cases reduce to
  * this since top, left >= 0 and right = w - left).
  */
-ADM_INLINE float cm(AdmPriv *p, int s, void *const x[4],
-                    void *const cval[4], void *const flt[4], double nw)
+ADM_INLINE float cm(AdmPriv *p, int s, void *const x[4], void *const cval[4],
+                    void *const flt[4], double nw)
 {
     const ptrdiff_t bs = bands(p)->stride;
     const VgAdmScale *sc = &p->sc[s];
@@ -845,9 +863,8 @@ ADM_INLINE float cm(AdmPriv *p, int s, void *const x[4],
  * restored bands by the additive ones (DLM), and AIM: CSF of r (values
  * into cf, |.|/30 into ca), masking of a by r. `simd` names the build the
  * body is inlined into: 0 C, 2 AVX2, 512 AVX-512. */
-ADM_INLINE void measures(AdmPriv *p, int s, const int simd,
-                         const VgAdmOpts *o, float *num, float *den_s,
-                         float *aim)
+ADM_INLINE void measures(AdmPriv *p, int s, const int simd, const VgAdmOpts *o,
+                         float *num, float *den_s, float *aim)
 {
     AdmBands *bd = bands(p);
 
@@ -873,8 +890,7 @@ ADM_INLINE void measures(AdmPriv *p, int s, const int simd,
 #if BAND == 16
 /* Scale 0 from the pictures; with adm_skip_scale0 only its low-pass band
  * is needed (adm_dwt2_8_lo/16_lo) and den is 1e-10f. */
-ADM_INLINE void scale_any(AdmPriv *p, int s, const int simd,
-                          const VgAdmOpts *o,
+ADM_INLINE void scale_any(AdmPriv *p, int s, const int simd, const VgAdmOpts *o,
                           const VgImage *ref, const VgImage *dis, float *num,
                           float *den_s, float *aim)
 {
@@ -898,8 +914,7 @@ ADM_INLINE void scale_any(AdmPriv *p, int s, const int simd,
 /* Scale s from the previous scale's low-pass bands: scale 0's int16 ones
  * (libvmaf widens them first, i16_to_i32: same values), then ours; the
  * low-pass output alternates between lo_ref/lo_dis[0] and [1]. */
-ADM_INLINE void scale_any(AdmPriv *p, int s, const int simd,
-                          const VgAdmOpts *o,
+ADM_INLINE void scale_any(AdmPriv *p, int s, const int simd, const VgAdmOpts *o,
                           const VgImage *ref, const VgImage *dis, float *num,
                           float *den_s, float *aim)
 {
@@ -930,18 +945,18 @@ static void scale_c(AdmPriv *p, int s, const VgAdmOpts *o, const VgImage *ref,
 }
 
 #if ADM_HAVE_AVX2
-VG_CPU_TARGET_AVX2 ADM_O3
-static void scale_avx2(AdmPriv *p, int s, const VgAdmOpts *o,
-                       const VgImage *ref, const VgImage *dis, float *num,
-                       float *den_s, float *aim)
+VG_CPU_TARGET_AVX2 ADM_O3 static void scale_avx2(AdmPriv *p, int s,
+                                                 const VgAdmOpts *o,
+                                                 const VgImage *ref,
+                                                 const VgImage *dis, float *num,
+                                                 float *den_s, float *aim)
 {
     scale_any(p, s, 2, o, ref, dis, num, den_s, aim);
 }
 
-VG_CPU_TARGET_AVX512 ADM_O3
-static void scale_avx512(AdmPriv *p, int s, const VgAdmOpts *o,
-                         const VgImage *ref, const VgImage *dis, float *num,
-                         float *den_s, float *aim)
+VG_CPU_TARGET_AVX512 ADM_O3 static void scale_avx512(
+    AdmPriv *p, int s, const VgAdmOpts *o, const VgImage *ref,
+    const VgImage *dis, float *num, float *den_s, float *aim)
 {
     scale_any(p, s, 512, o, ref, dis, num, den_s, aim);
 }

@@ -60,32 +60,32 @@
 
 typedef struct CambiCpu CambiCpu;
 
-typedef void CambiPrepFn(CambiCpu *s, const VgImage *in, unsigned w,
-                         unsigned h, unsigned mask_index);
+typedef void CambiPrepFn(CambiCpu *s, const VgImage *in, unsigned w, unsigned h,
+                         unsigned mask_index);
 typedef void CambiScaleFn(CambiCpu *s, unsigned w, unsigned h, int decimate,
                           unsigned pad);
 
 typedef struct VgCambiDSP {
-    CambiPrepFn *prep;      ///< steps 1 and 2 (C, AVX2 or AVX-512 build)
-    CambiScaleFn *scale;    ///< step 3 but the pooling (same)
+    CambiPrepFn *prep;   ///< steps 1 and 2 (C, AVX2 or AVX-512 build)
+    CambiScaleFn *scale; ///< step 3 but the pooling (same)
 } VgCambiDSP;
 
 struct CambiCpu {
     VgCambiParams p;
     VgCambiDSP dsp;
-    uint16_t *img;      ///< alloc_w x alloc_h work picture (10-bit)
-    uint8_t *mask;      ///< same size, 0/1
-    uint16_t *key;      ///< same size: histogram row of a pixel, or KEY_NONE,
-                        ///< + KEY_PAD
-    float *cval;        ///< c-values of the current scale (w x h packed)
-    uint16_t *hist;     ///< band_size rows of alloc_w counts, + HIST_PAD
-    uint16_t *lines;    ///< mode filter: 3 rows; mask: 7 rows of sums
-    uint16_t *colsum;   ///< mask: column sums over 7 rows
-    uint16_t *flat;     ///< mask: one row of zero-derivative flags, 3 zeros
-                        ///< either side; anti-dithering: one row
-    uint16_t *none;     ///< a row of KEY_NONE, + KEY_PAD
-    VgCambiPoolSeg *bins;   ///< pooling's scratch
-    uint64_t n_pooled, n_ordered;   ///< scales pooled; of them in cambi.c's order
+    uint16_t *img;        ///< alloc_w x alloc_h work picture (10-bit)
+    uint8_t *mask;        ///< same size, 0/1
+    uint16_t *key;        ///< same size: histogram row of a pixel, or KEY_NONE,
+                          ///< + KEY_PAD
+    float *cval;          ///< c-values of the current scale (w x h packed)
+    uint16_t *hist;       ///< band_size rows of alloc_w counts, + HIST_PAD
+    uint16_t *lines;      ///< mode filter: 3 rows; mask: 7 rows of sums
+    uint16_t *colsum;     ///< mask: column sums over 7 rows
+    uint16_t *flat;       ///< mask: one row of zero-derivative flags, 3 zeros
+                          ///< either side; anti-dithering: one row
+    uint16_t *none;       ///< a row of KEY_NONE, + KEY_PAD
+    VgCambiPoolSeg *bins; ///< pooling's scratch
+    uint64_t n_pooled, n_ordered; ///< scales pooled; of them in cambi.c's order
     VgCambiHeatmaps hm;
 };
 
@@ -93,8 +93,8 @@ struct CambiCpu {
 
 static inline unsigned in_sample(const VgImage *in, unsigned y, unsigned x)
 {
-    const uint8_t *row = (const uint8_t *)in->data[0] +
-                         (ptrdiff_t)y * in->stride[0];
+    const uint8_t *row =
+        (const uint8_t *)in->data[0] + (ptrdiff_t)y * in->stride[0];
 
     return in->bpc > 8 ? ((const uint16_t *)row)[x] : row[x];
 }
@@ -157,8 +157,8 @@ VG_CPU_INLINE void dither_row(uint16_t *restrict o, const uint16_t *restrict a,
 
 /* anti_dithering_filter(), in place, row by row: a row's right and lower
  * neighbours are read before they are written (the row from a copy) */
-VG_CPU_INLINE void anti_dither(uint16_t *d, ptrdiff_t s, unsigned w,
-                               unsigned h, uint16_t *restrict tmp)
+VG_CPU_INLINE void anti_dither(uint16_t *d, ptrdiff_t s, unsigned w, unsigned h,
+                               uint16_t *restrict tmp)
 {
     uint16_t *r;
 
@@ -183,8 +183,9 @@ VG_CPU_INLINE void dither_row8(uint16_t *restrict o, const uint8_t *restrict a,
                                unsigned up)
 {
     for (unsigned j = 0; j + 1 < w; j++)
-        o[j] = (uint16_t)(((unsigned)(a[j] + a[j + 1] + b[j] + b[j + 1])
-                           << up) >> 2);
+        o[j] =
+            (uint16_t)(((unsigned)(a[j] + a[j + 1] + b[j] + b[j + 1]) << up) >>
+                       2);
     o[w - 1] = (uint16_t)(((unsigned)(a[w - 1] + b[w - 1]) << up) >> 1);
 }
 
@@ -278,8 +279,8 @@ VG_CPU_INLINE void decimate_row16(uint16_t *restrict o,
         o[j] = a[2 * j];
 }
 
-VG_CPU_INLINE void decimate_row8(uint8_t *restrict o,
-                                 const uint8_t *restrict a, unsigned w)
+VG_CPU_INLINE void decimate_row8(uint8_t *restrict o, const uint8_t *restrict a,
+                                 unsigned w)
 {
     for (unsigned j = 0; j < w; j++)
         o[j] = a[2 * j];
@@ -333,8 +334,8 @@ VG_CPU_INLINE void mode_row_v(uint16_t *restrict o, const uint16_t *restrict a,
  * 1..w-2, edge columns kept); rows 0 and h-1 are left as they are. In
  * place, each row's horizontal result kept in a ring of three.
  */
-VG_CPU_INLINE void filter_mode(uint16_t *d, ptrdiff_t s, unsigned w,
-                               unsigned h, uint16_t *buf)
+VG_CPU_INLINE void filter_mode(uint16_t *d, ptrdiff_t s, unsigned w, unsigned h,
+                               uint16_t *buf)
 {
     for (unsigned i = 0; i < h; i++) {
         mode_row_h(buf + (i % 3) * w, d + i * s, w);
@@ -346,8 +347,8 @@ VG_CPU_INLINE void filter_mode(uint16_t *d, ptrdiff_t s, unsigned w,
 /* each pixel's histogram row: its value less band_base when it is masked
  * and in the band (uint16 wrap, as cambi.c), else KEY_NONE */
 VG_CPU_INLINE void key_row(uint16_t *restrict k, const uint16_t *restrict v,
-                           const uint8_t *restrict m, unsigned w,
-                           uint16_t base, uint16_t size)
+                           const uint8_t *restrict m, unsigned w, uint16_t base,
+                           uint16_t size)
 {
     for (unsigned j = 0; j < w; j++) {
         const uint16_t r = (uint16_t)(v[j] - base);
@@ -366,7 +367,7 @@ VG_CPU_INLINE void key_row(uint16_t *restrict k, const uint16_t *restrict v,
  * of the additions does not matter).
  */
 VG_CPU_INLINE void run_update_c(uint16_t *h, int a, int b, int pad, int w,
-                                  int add)
+                                int add)
 {
     const int c0 = a > pad ? a - pad : 0;
     const int c1 = b + pad < w ? b + pad : w - 1;
@@ -389,8 +390,8 @@ static inline void run_update_avx2(uint16_t *h, int a, int b, int pad, int w,
 {
     const int c0 = a > pad ? a - pad : 0;
     const int c1 = b + pad < w ? b + pad : w - 1;
-    const __m256i iota = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
-                                           11, 12, 13, 14, 15);
+    const __m256i iota =
+        _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     const __m256i av = _mm256_set1_epi16((short)a);
     const __m256i bv = _mm256_set1_epi16((short)b);
     const __m256i pv = _mm256_set1_epi16((short)pad);
@@ -402,8 +403,8 @@ static inline void run_update_avx2(uint16_t *h, int a, int b, int pad, int w,
         const __m256i cv = _mm256_add_epi16(_mm256_set1_epi16((short)c), iota);
         const __m256i hi = _mm256_min_epi16(bv, _mm256_add_epi16(cv, pv));
         const __m256i lo = _mm256_max_epi16(av, _mm256_sub_epi16(cv, pv));
-        __m256i n = _mm256_max_epi16(_mm256_add_epi16(_mm256_sub_epi16(hi, lo),
-                                                      one), zero);
+        __m256i n = _mm256_max_epi16(
+            _mm256_add_epi16(_mm256_sub_epi16(hi, lo), one), zero);
         __m256i v = _mm256_loadu_si256((const __m256i *)(h + c));
 
         n = _mm256_and_si256(n, _mm256_cmpgt_epi16(wv, cv));
@@ -418,10 +419,9 @@ static inline void run_update_avx512(uint16_t *h, int a, int b, int pad, int w,
 {
     const int c0 = a > pad ? a - pad : 0;
     const int c1 = b + pad < w ? b + pad : w - 1;
-    const __m512i iota = _mm512_set_epi16(31, 30, 29, 28, 27, 26, 25, 24, 23,
-                                          22, 21, 20, 19, 18, 17, 16, 15, 14,
-                                          13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3,
-                                          2, 1, 0);
+    const __m512i iota = _mm512_set_epi16(
+        31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14,
+        13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
     const __m512i av = _mm512_set1_epi16((short)a);
     const __m512i bv = _mm512_set1_epi16((short)b);
     const __m512i pv = _mm512_set1_epi16((short)pad);
@@ -490,8 +490,8 @@ static inline uint64_t ne_mask_avx2(const uint16_t *a, const uint16_t *b)
             _mm256_loadu_si256((const __m256i *)(b + 32 * h + 16)));
         /* packs works per 128-bit lane: put the 64-bit quarters back in
          * column order */
-        const __m256i e = _mm256_permute4x64_epi64(_mm256_packs_epi16(e0, e1),
-                                                   0xd8);
+        const __m256i e =
+            _mm256_permute4x64_epi64(_mm256_packs_epi16(e0, e1), 0xd8);
 
         m |= (uint64_t)(uint32_t)~_mm256_movemask_epi8(e) << (32 * h);
     }
@@ -504,12 +504,13 @@ static inline uint64_t ne_mask_avx512(const uint16_t *a, const uint16_t *b)
     return (uint64_t)_mm512_cmpneq_epi16_mask(_mm512_loadu_si512(a),
                                               _mm512_loadu_si512(b)) |
            (uint64_t)_mm512_cmpneq_epi16_mask(_mm512_loadu_si512(a + 32),
-                                              _mm512_loadu_si512(b + 32)) << 32;
+                                              _mm512_loadu_si512(b + 32))
+               << 32;
 }
 #endif
 
-VG_CPU_INLINE uint64_t ne_mask(const uint16_t *a, const uint16_t *b,
-                               unsigned n, const int simd)
+VG_CPU_INLINE uint64_t ne_mask(const uint16_t *a, const uint16_t *b, unsigned n,
+                               const int simd)
 {
 #if VG_CPU_HAVE_AVX2
     if (simd == 2 && n == 64)
@@ -604,8 +605,8 @@ VG_CPU_INLINE float c_pixel(const VgCambiParams *p, const uint16_t *h,
         p1 = h[(size_t)(k + d + 1) * w];
         p2 = (int)k - d - 1 >= 0 ? h[(size_t)(k - d - 1) * w] : 0;
         pm = p1 > p2 ? p1 : p2;
-        val = (float)(p->diff_weights[d] * (int)p0 * (int)pm) *
-              p->rlut[pm + p0];
+        val =
+            (float)(p->diff_weights[d] * (int)p0 * (int)pm) * p->rlut[pm + p0];
         if (val > c)
             c = val;
     }
@@ -640,8 +641,8 @@ static void c_row_avx2(const VgCambiParams *p, const uint16_t *key,
     unsigned j = 0;
 
     for (; j + 8 <= w; j += 8) {
-        __m256i k = _mm256_cvtepu16_epi32(
-            _mm_loadu_si128((const __m128i *)(key + j)));
+        __m256i k =
+            _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(key + j)));
         const __m256i out_band = _mm256_cmpeq_epi32(k, none);
         __m256i act, value, i0, p0;
         __m256 c = _mm256_setzero_ps();
@@ -653,40 +654,41 @@ static void c_row_avx2(const VgCambiParams *p, const uint16_t *key,
         act = _mm256_xor_si256(out_band, _mm256_set1_epi32(-1));
         k = _mm256_and_si256(k, act);
         value = _mm256_add_epi32(k, off);
-        i0 = _mm256_add_epi32(_mm256_mullo_epi32(k, wv),
-                              _mm256_add_epi32(_mm256_set1_epi32((int)j), iota));
-        p0 = _mm256_and_si256(_mm256_mask_i32gather_epi32(zero, h32, i0, act, 2),
-                              lo16);
+        i0 =
+            _mm256_add_epi32(_mm256_mullo_epi32(k, wv),
+                             _mm256_add_epi32(_mm256_set1_epi32((int)j), iota));
+        p0 = _mm256_and_si256(
+            _mm256_mask_i32gather_epi32(zero, h32, i0, act, 2), lo16);
         for (int d = 0; d < nd; d++) {
             const __m256i dd = _mm256_set1_epi32(d + 1);
             const __m256i step = _mm256_set1_epi32((d + 1) * (int)w);
-            __m256i pred = _mm256_and_si256(act, _mm256_and_si256(
-                _mm256_cmpgt_epi32(_mm256_set1_epi32(p->tvi_for_diff[d] + 1),
-                                   value),
-                _mm256_cmpgt_epi32(_mm256_add_epi32(value, dd), vlt)));
+            __m256i pred = _mm256_and_si256(
+                act, _mm256_and_si256(
+                         _mm256_cmpgt_epi32(
+                             _mm256_set1_epi32(p->tvi_for_diff[d] + 1), value),
+                         _mm256_cmpgt_epi32(_mm256_add_epi32(value, dd), vlt)));
             __m256i below, p1, p2, pm, num;
             __m256 rc;
 
             if (_mm256_testz_si256(pred, pred))
                 continue;
-            below = _mm256_and_si256(pred, _mm256_cmpgt_epi32(
-                k, _mm256_set1_epi32(d)));
-            p1 = _mm256_mask_i32gather_epi32(zero, h32,
-                                              _mm256_add_epi32(i0, step),
-                                              pred, 2);
-            p2 = _mm256_mask_i32gather_epi32(zero, h32,
-                                              _mm256_sub_epi32(i0, step),
-                                              below, 2);
+            below = _mm256_and_si256(
+                pred, _mm256_cmpgt_epi32(k, _mm256_set1_epi32(d)));
+            p1 = _mm256_mask_i32gather_epi32(
+                zero, h32, _mm256_add_epi32(i0, step), pred, 2);
+            p2 = _mm256_mask_i32gather_epi32(
+                zero, h32, _mm256_sub_epi32(i0, step), below, 2);
             pm = _mm256_max_epi32(_mm256_and_si256(p1, lo16),
                                   _mm256_and_si256(p2, lo16));
-            num = _mm256_mullo_epi32(_mm256_mullo_epi32(
-                _mm256_set1_epi32(p->diff_weights[d]), p0), pm);
+            num = _mm256_mullo_epi32(
+                _mm256_mullo_epi32(_mm256_set1_epi32(p->diff_weights[d]), p0),
+                pm);
             rc = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), p->rlut,
                                           _mm256_add_epi32(pm, p0),
                                           _mm256_castsi256_ps(pred), 4);
-            c = _mm256_max_ps(c, _mm256_and_ps(
-                _mm256_mul_ps(_mm256_cvtepi32_ps(num), rc),
-                _mm256_castsi256_ps(pred)));
+            c = _mm256_max_ps(
+                c, _mm256_and_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(num), rc),
+                                 _mm256_castsi256_ps(pred)));
         }
         _mm256_storeu_ps(out + j, c);
     }
@@ -704,8 +706,8 @@ static void c_row_avx512(const VgCambiParams *p, const uint16_t *key,
     const __m512i wv = _mm512_set1_epi32((int)w);
     const __m512i off = _mm512_set1_epi32(p->band_base + nd);
     const __m512i vlt = _mm512_set1_epi32(p->vlt_luma);
-    const __m512i iota = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6,
-                                          5, 4, 3, 2, 1, 0);
+    const __m512i iota =
+        _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
     const __m512i zero = _mm512_setzero_si512();
     unsigned j = 0;
 
@@ -721,10 +723,11 @@ static void c_row_avx512(const VgCambiParams *p, const uint16_t *key,
             continue;
         }
         value = _mm512_add_epi32(k, off);
-        i0 = _mm512_add_epi32(_mm512_mullo_epi32(k, wv),
-                              _mm512_add_epi32(_mm512_set1_epi32((int)j), iota));
-        p0 = _mm512_and_si512(_mm512_mask_i32gather_epi32(zero, act, i0, hist,
-                                                          2), lo16);
+        i0 =
+            _mm512_add_epi32(_mm512_mullo_epi32(k, wv),
+                             _mm512_add_epi32(_mm512_set1_epi32((int)j), iota));
+        p0 = _mm512_and_si512(
+            _mm512_mask_i32gather_epi32(zero, act, i0, hist, 2), lo16);
         for (int d = 0; d < nd; d++) {
             const __m512i step = _mm512_set1_epi32((d + 1) * (int)w);
             const __mmask16 pred = _mm512_mask_cmpgt_epi32_mask(
@@ -736,22 +739,21 @@ static void c_row_avx512(const VgCambiParams *p, const uint16_t *key,
 
             if (!pred)
                 continue;
-            p1 = _mm512_mask_i32gather_epi32(zero, pred,
-                                              _mm512_add_epi32(i0, step),
-                                              hist, 2);
+            p1 = _mm512_mask_i32gather_epi32(
+                zero, pred, _mm512_add_epi32(i0, step), hist, 2);
             p2 = _mm512_mask_i32gather_epi32(
-                zero, _mm512_mask_cmpgt_epi32_mask(pred, k,
-                                                   _mm512_set1_epi32(d)),
+                zero,
+                _mm512_mask_cmpgt_epi32_mask(pred, k, _mm512_set1_epi32(d)),
                 _mm512_sub_epi32(i0, step), hist, 2);
             pm = _mm512_max_epi32(_mm512_and_si512(p1, lo16),
                                   _mm512_and_si512(p2, lo16));
-            num = _mm512_mullo_epi32(_mm512_mullo_epi32(
-                _mm512_set1_epi32(p->diff_weights[d]), p0), pm);
+            num = _mm512_mullo_epi32(
+                _mm512_mullo_epi32(_mm512_set1_epi32(p->diff_weights[d]), p0),
+                pm);
             rc = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), pred,
-                                          _mm512_add_epi32(pm, p0),
-                                          p->rlut, 4);
-            c = _mm512_max_ps(c, _mm512_maskz_mul_ps(
-                pred, _mm512_cvtepi32_ps(num), rc));
+                                          _mm512_add_epi32(pm, p0), p->rlut, 4);
+            c = _mm512_max_ps(
+                c, _mm512_maskz_mul_ps(pred, _mm512_cvtepi32_ps(num), rc));
         }
         _mm512_storeu_ps(out + j, c);
     }
@@ -781,7 +783,7 @@ VG_CPU_INLINE void c_row(const VgCambiParams *p, const uint16_t *key,
 VG_CPU_INLINE void c_values(CambiCpu *s, ptrdiff_t st, unsigned w, unsigned h,
                             unsigned pad, const int simd)
 {
-    unsigned lo = 0, hi = 0;    /* rows [lo, hi) are in the histograms */
+    unsigned lo = 0, hi = 0; /* rows [lo, hi) are in the histograms */
 
     memset(s->hist, 0, (size_t)w * s->p.band_size * sizeof(*s->hist));
     for (unsigned i = 0; i < h; i++) {
@@ -846,30 +848,32 @@ static void scale_c(CambiCpu *s, unsigned w, unsigned h, int decim,
 }
 
 #if VG_CPU_HAVE_AVX2
-VG_CPU_TARGET_AVX2 VG_CPU_O3
-static void prep_avx2(CambiCpu *s, const VgImage *in, unsigned w, unsigned h,
-                      unsigned mask_index)
+VG_CPU_TARGET_AVX2 VG_CPU_O3 static void prep_avx2(CambiCpu *s,
+                                                   const VgImage *in,
+                                                   unsigned w, unsigned h,
+                                                   unsigned mask_index)
 {
     prep_any(s, in, w, h, mask_index);
 }
 
-VG_CPU_TARGET_AVX2 VG_CPU_O3
-static void scale_avx2(CambiCpu *s, unsigned w, unsigned h, int decim,
-                       unsigned pad)
+VG_CPU_TARGET_AVX2 VG_CPU_O3 static void scale_avx2(CambiCpu *s, unsigned w,
+                                                    unsigned h, int decim,
+                                                    unsigned pad)
 {
     scale_any(s, w, h, decim, pad, 1);
 }
 
-VG_CPU_TARGET_AVX512 VG_CPU_O3
-static void prep_avx512(CambiCpu *s, const VgImage *in, unsigned w,
-                        unsigned h, unsigned mask_index)
+VG_CPU_TARGET_AVX512 VG_CPU_O3 static void prep_avx512(CambiCpu *s,
+                                                       const VgImage *in,
+                                                       unsigned w, unsigned h,
+                                                       unsigned mask_index)
 {
     prep_any(s, in, w, h, mask_index);
 }
 
-VG_CPU_TARGET_AVX512 VG_CPU_O3
-static void scale_avx512(CambiCpu *s, unsigned w, unsigned h, int decim,
-                         unsigned pad)
+VG_CPU_TARGET_AVX512 VG_CPU_O3 static void scale_avx512(CambiCpu *s, unsigned w,
+                                                        unsigned h, int decim,
+                                                        unsigned pad)
 {
     scale_any(s, w, h, decim, pad, 2);
 }
@@ -916,8 +920,8 @@ static int cambi_init(VgFeatureCtx *fc)
         !(s->lines = malloc((size_t)7 * p->alloc_w * sizeof(*s->lines))) ||
         !(s->colsum = malloc((size_t)p->alloc_w * sizeof(*s->colsum))) ||
         !(s->flat = malloc(((size_t)p->alloc_w + 6) * sizeof(*s->flat))) ||
-        !(s->none = malloc(((size_t)p->alloc_w + KEY_PAD) *
-                           sizeof(*s->none))) ||
+        !(s->none =
+              malloc(((size_t)p->alloc_w + KEY_PAD) * sizeof(*s->none))) ||
         !(s->bins = malloc(sizeof(*s->bins)))) {
         vg_log(fc->log, VG_LOG_ERROR, "cambi: out of memory");
         return -ENOMEM;
@@ -933,9 +937,11 @@ static void cambi_close(VgFeatureCtx *fc)
 
     /* each worker's instance: a debug line */
     if (s->n_pooled)
-        vg_log(fc->log, VG_LOG_DEBUG, "cambi: %" PRIu64 " of %" PRIu64 " scales "
+        vg_log(fc->log, VG_LOG_DEBUG,
+               "cambi: %" PRIu64 " of %" PRIu64 " scales "
                "pooled in cambi.c's order, the others by the exact integer "
-               "sum", s->n_ordered, s->n_pooled);
+               "sum",
+               s->n_ordered, s->n_pooled);
 
     free(s->img);
     free(s->mask);
@@ -973,7 +979,7 @@ static int pass_score(CambiCpu *s, const VgCambiPass *ps, const VgImage *in,
         }
         s->dsp.scale(s, w, h, decim, pad);
         if (heatmaps && (ret = vg_cambi_heatmaps_write(&s->hm, sc, index,
-                                                        s->cval, w, h, log)) < 0)
+                                                       s->cval, w, h, log)) < 0)
             return ret;
         scores[sc] = pool(s, p->topk, w, h);
     }
@@ -995,8 +1001,8 @@ static int cambi_extract(VgFeatureCtx *fc, const VgFrame *f)
     } else {
         if ((ret = pass_score(s, &p->pass[0], f->dis, f->index, fc->log,
                               &dist)) < 0 ||
-            (p->full_ref && (ret = pass_score(s, &p->pass[1], f->ref,
-                                              f->index, fc->log, &src)) < 0))
+            (p->full_ref && (ret = pass_score(s, &p->pass[1], f->ref, f->index,
+                                              fc->log, &src)) < 0))
             return ret;
     }
     return vg_cambi_emit(fc, p, f->index, dist, src);

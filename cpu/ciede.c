@@ -17,7 +17,7 @@
 #include "common/features/ciede_params.h"
 
 typedef struct CiedeCpu {
-    VgCiedeSum *sum;    ///< chroma positions and Lab cache (the home's)
+    VgCiedeSum *sum; ///< chroma positions and Lab cache (the home's)
 } CiedeCpu;
 
 static int ciede_init(VgFeatureCtx *fc)
@@ -46,10 +46,10 @@ static int ciede_extract(VgFeatureCtx *fc, const VgFrame *f)
 {
     CiedeCpu *s = fc->priv;
 
-    return vg_feature_emit(fc, VG_CIEDE_OUT_CIEDE2000, f->index,
-                           vg_ciede_score(vg_ciede_sum_frame(s->sum, fc, f->ref,
-                                                             f->dis),
-                                          fc->width, fc->height));
+    return vg_feature_emit(
+        fc, VG_CIEDE_OUT_CIEDE2000, f->index,
+        vg_ciede_score(vg_ciede_sum_frame(s->sum, fc, f->ref, f->dis),
+                       fc->width, fc->height));
 }
 
 const VgFeatureImpl vg_cpu_ciede = {

@@ -45,9 +45,9 @@ typedef struct CpuEngine {
     Pic *prev, *prev2;
     Pic *prev_dis;
 
-    int scaled;                 ///< distorted pictures are scaled
+    int scaled; ///< distorted pictures are scaled
     VgScaler scaler;
-    VgImage scale_src;          ///< the distorted picture at its own size
+    VgImage scale_src; ///< the distorted picture at its own size
     uint8_t *scale_src_buf;
     int16_t *scale_tmp;
 
@@ -149,21 +149,24 @@ static int open_scaler(CpuEngine *e)
     if (p->dis_width == p->width && p->dis_height == p->height)
         return 0;
     if ((ret = vg_scaler_init(&e->scaler, p->cfg->scale, p->layout, p->bpc,
-                              p->dis_width, p->dis_height, p->width,
-                              p->height, p->log)) < 0)
+                              p->dis_width, p->dis_height, p->width, p->height,
+                              p->log)) < 0)
         return ret;
     bytes = vg_scaler_src_geometry(&e->scaler, &e->scale_src);
     e->scale_src_buf = malloc(bytes);
     e->scale_tmp = malloc(vg_scaler_tmp_size(&e->scaler));
     if (!e->scale_src_buf || !e->scale_tmp) {
-        vg_log(p->log, VG_LOG_ERROR, "cpu engine: out of memory for the "
+        vg_log(p->log, VG_LOG_ERROR,
+               "cpu engine: out of memory for the "
                "scaling of distorted pictures");
         return -ENOMEM;
     }
     vg_image_place(&e->scale_src, (uintptr_t)e->scale_src_buf);
     e->scaled = 1;
-    vg_log(p->log, VG_LOG_INFO, "distorted pictures scaled from %ux%u to "
-           "%ux%u (%s)", p->dis_width, p->dis_height, p->width, p->height,
+    vg_log(p->log, VG_LOG_INFO,
+           "distorted pictures scaled from %ux%u to "
+           "%ux%u (%s)",
+           p->dis_width, p->dis_height, p->width, p->height,
            vg_scale_name(p->cfg->scale));
     return 0;
 }
@@ -233,7 +236,8 @@ static int cpu_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
     if (e->error)
         return e->error;
     if (ref->memory != VG_MEMORY_HOST || dis->memory != VG_MEMORY_HOST) {
-        vg_log(e->p.log, VG_LOG_ERROR, "the cpu backend reads host pictures "
+        vg_log(e->p.log, VG_LOG_ERROR,
+               "the cpu backend reads host pictures "
                "only");
         return -ENOTSUP;
     }

@@ -42,8 +42,8 @@ typedef struct FloatAdmPriv FloatAdmPriv;
 
 typedef struct VgFloatAdmDSP {
     /** dwt_any()'s C, AVX2 or AVX-512 build */
-    void (*dwt)(FloatAdmPriv *s, const float *src, ptrdiff_t sst, int w,
-                int h, float *oa, float *oh, float *ov, float *od);
+    void (*dwt)(FloatAdmPriv *s, const float *src, ptrdiff_t sst, int w, int h,
+                float *oa, float *oh, float *ov, float *od);
     /** cm_rows_any()'s (same) */
     void (*cm_rows)(FloatAdmPriv *s, const VgAdmScale *sc, const float *rf,
                     float *const src[3], int bypass, float *const out[3]);
@@ -51,18 +51,18 @@ typedef struct VgFloatAdmDSP {
 
 struct FloatAdmPriv {
     VgFloatAdmParams p;
-    ptrdiff_t in_stride;        ///< floats per row of the input planes
-    ptrdiff_t stride;           ///< floats per row of every band
-    float *in_ref, *in_dis;     ///< the pictures as float, offset -128
+    ptrdiff_t in_stride;          ///< floats per row of the input planes
+    ptrdiff_t stride;             ///< floats per row of every band
+    float *in_ref, *in_dis;       ///< the pictures as float, offset -128
     float *lo_ref[2], *lo_dis[2]; ///< band a of each scale, ping-pong
-    float *ref[3], *dis[3];     ///< DWT detail bands h, v, d
-    float *r[3], *a[3];         ///< decoupled
-    float *cv[3], *cf[3];       ///< CSF of the masker: value, |value| / 30
-    float *tmplo, *tmphi;       ///< the DWT's vertical pass
-    float *cm_thr, *cm_e[3];    ///< a row of masking thresholds and terms
-    float *rows[3][3];          ///< row sums [kind][band]
+    float *ref[3], *dis[3];       ///< DWT detail bands h, v, d
+    float *r[3], *a[3];           ///< decoupled
+    float *cv[3], *cf[3];         ///< CSF of the masker: value, |value| / 30
+    float *tmplo, *tmphi;         ///< the DWT's vertical pass
+    float *cm_thr, *cm_e[3];      ///< a row of masking thresholds and terms
+    float *rows[3][3];            ///< row sums [kind][band]
     void *mem;
-    VgFplaneDSP fplane;         ///< the planes' conversion to float
+    VgFplaneDSP fplane; ///< the planes' conversion to float
     VgFloatAdmDSP dsp;
 };
 
@@ -78,7 +78,8 @@ VG_CPU_INLINE void dwt_any(FloatAdmPriv *s, const float *src, ptrdiff_t sst,
     float *restrict tl = s->tmplo, *restrict th = s->tmphi;
     const int ow = (w + 1) / 2;
     /* 2j - 1 >= 0 and 2j + 2 < w */
-    const int in0 = 1 < ow ? 1 : ow, in1 = (w - 1) / 2 > in0 ? (w - 1) / 2 : in0;
+    const int in0 = 1 < ow ? 1 : ow,
+              in1 = (w - 1) / 2 > in0 ? (w - 1) / 2 : in0;
 
     for (int i = 0; i < (h + 1) / 2; i++) {
         const float *restrict r0 = src + vg_fadm_src_index(i, 0, h) * sst;
@@ -125,8 +126,9 @@ VG_CPU_INLINE void dwt_any(FloatAdmPriv *s, const float *src, ptrdiff_t sst,
     }
 }
 
-VG_CPU_BUILDS(dwt, (FloatAdmPriv *s, const float *src, ptrdiff_t sst, int w,
-                    int h, float *oa, float *oh, float *ov, float *od),
+VG_CPU_BUILDS(dwt,
+              (FloatAdmPriv * s, const float *src, ptrdiff_t sst, int w, int h,
+               float *oa, float *oh, float *ov, float *od),
               (s, src, sst, w, h, oa, oh, ov, od))
 
 static inline float quotient(float n, float d)
@@ -154,7 +156,8 @@ static void decouple(FloatAdmPriv *s, const VgAdmScale *sc, double egl)
                 t[b] = s->dis[b][k];
             }
             for (int b = 0; b < 3; b++) {
-                const float kb = vg_fadm_clamp01(quotient(t[b], o[b] + VG_FADM_EPS));
+                const float kb =
+                    vg_fadm_clamp01(quotient(t[b], o[b] + VG_FADM_EPS));
                 rst[b] = kb * o[b];
             }
             const int flag = vg_fadm_angle_flag(o[0], o[1], t[0], t[1], cos1);
@@ -227,17 +230,17 @@ VG_CPU_INLINE void cm_thr(const FloatAdmPriv *s, int i, int h, int w, int j0,
         const float *restrict c = s->cv[b] + i * st;
 
         for (int j = in0; j < in1; j++)
-            thr[j] += vg_fadm_thr_band(f0[j - 1], f0[j], f0[j + 1], f1[j - 1],
-                                       c[j], f1[j + 1], f2[j - 1], f2[j],
-                                       f2[j + 1]);
+            thr[j] +=
+                vg_fadm_thr_band(f0[j - 1], f0[j], f0[j + 1], f1[j - 1], c[j],
+                                 f1[j + 1], f2[j - 1], f2[j], f2[j + 1]);
         for (int e = 0; e < 2; e++) {
             for (int j = e ? (in1 > j0 ? in1 : j0) : j0;
                  j < (e ? j1 : (in0 < j1 ? in0 : j1)); j++) {
                 const int jm1 = j == 0 ? 1 : j - 1;
                 const int jp1 = j == w - 1 ? w - 1 : j + 1;
-                thr[j] += vg_fadm_thr_band(f0[jm1], f0[j], f0[jp1], f1[jm1],
-                                           c[j], f1[jp1], f2[jm1], f2[j],
-                                           f2[jp1]);
+                thr[j] +=
+                    vg_fadm_thr_band(f0[jm1], f0[j], f0[jp1], f1[jm1], c[j],
+                                     f1[jp1], f2[jm1], f2[j], f2[jp1]);
             }
         }
     }
@@ -248,8 +251,8 @@ VG_CPU_INLINE void cm_thr(const FloatAdmPriv *s, int i, int h, int w, int j0,
  * computed side by side into s->cm_e, then added left to right as
  * libvmaf adds them (the three bands' sums interleaved, each in order). */
 VG_CPU_INLINE void cm_rows_any(FloatAdmPriv *s, const VgAdmScale *sc,
-                               const float *rf, float *const src[3],
-                               int bypass, float *const out[3])
+                               const float *rf, float *const src[3], int bypass,
+                               float *const out[3])
 {
     const VgAdmRegion *rg = &sc->cm;
     const int w = sc->w, h = sc->h, left = rg->left, right = rg->right;
@@ -288,9 +291,9 @@ VG_CPU_INLINE void cm_rows_any(FloatAdmPriv *s, const VgAdmScale *sc,
     }
 }
 
-VG_CPU_BUILDS(cm_rows, (FloatAdmPriv *s, const VgAdmScale *sc,
-                        const float *rf, float *const src[3], int bypass,
-                        float *const out[3]),
+VG_CPU_BUILDS(cm_rows,
+              (FloatAdmPriv * s, const VgAdmScale *sc, const float *rf,
+               float *const src[3], int bypass, float *const out[3]),
               (s, sc, rf, src, bypass, out))
 
 static void vg_float_adm_dsp_init(VgFloatAdmDSP *dsp, unsigned flags)
@@ -389,10 +392,8 @@ static int float_adm_extract(VgFeatureCtx *fc, const VgFrame *f)
 
         if (sc < p->first_scale) {
             /* adm_skip_scale0: the low-pass bands only */
-            s->dsp.dwt(s, src_ref, sst, g->in_w, g->in_h, lr, NULL, NULL,
-                       NULL);
-            s->dsp.dwt(s, src_dis, sst, g->in_w, g->in_h, ld, NULL, NULL,
-                       NULL);
+            s->dsp.dwt(s, src_ref, sst, g->in_w, g->in_h, lr, NULL, NULL, NULL);
+            s->dsp.dwt(s, src_dis, sst, g->in_w, g->in_h, ld, NULL, NULL, NULL);
         } else {
             s->dsp.dwt(s, src_ref, sst, g->in_w, g->in_h, lr, s->ref[0],
                        s->ref[1], s->ref[2]);
@@ -407,8 +408,8 @@ static int float_adm_extract(VgFeatureCtx *fc, const VgFrame *f)
             s->dsp.cm_rows(s, g, p->rf[sc], s->a, o->bypass_cm,
                            s->rows[VG_FADM_AIM]);
             for (int k = 0; k < 3; k++)
-                val[sc][k] = vg_float_adm_scale_value(p, o, sc, k,
-                                                      (const float *const *)s->rows[k]);
+                val[sc][k] = vg_float_adm_scale_value(
+                    p, o, sc, k, (const float *const *)s->rows[k]);
         }
         src_ref = lr;
         src_dis = ld;

@@ -23,10 +23,10 @@ static const float ref_taps[] = VG_ANSNR_REF_TAPS;
 static const float dis_taps[] = VG_ANSNR_DIS_TAPS;
 
 typedef struct AnsnrState {
-    float *ref, *dis;          ///< luma as float with the offset, w per row
+    float *ref, *dis; ///< luma as float with the offset, w per row
     float *ref_filt, *dis_filt;
-    float *rows;               ///< per row: signal, noise
-    VgFplaneDSP fplane;        ///< the planes' conversion to float
+    float *rows;        ///< per row: signal, noise
+    VgFplaneDSP fplane; ///< the planes' conversion to float
 } AnsnrState;
 
 static int ansnr_init(VgFeatureCtx *fc)
@@ -41,7 +41,8 @@ static int ansnr_init(VgFeatureCtx *fc)
     s->ref_filt = malloc(n * sizeof(float));
     s->dis_filt = malloc(n * sizeof(float));
     s->rows = malloc(2 * (size_t)fc->height * sizeof(float));
-    return s->ref && s->dis && s->ref_filt && s->dis_filt && s->rows ? 0 : -ENOMEM;
+    return s->ref && s->dis && s->ref_filt && s->dis_filt && s->rows ? 0
+                                                                     : -ENOMEM;
 }
 
 static void ansnr_close(VgFeatureCtx *fc)

@@ -18,8 +18,8 @@
 #include "common/fplane.h"
 
 typedef struct MomentState {
-    float *ref, *dis; ///< luma as float, width floats per row
-    VgFplaneDSP fplane;     ///< the planes' conversion to float
+    float *ref, *dis;   ///< luma as float, width floats per row
+    VgFplaneDSP fplane; ///< the planes' conversion to float
 } MomentState;
 
 static int moment_init(VgFeatureCtx *fc)
@@ -63,8 +63,10 @@ static int moment_extract(VgFeatureCtx *fc, const VgFrame *f)
 
     s->fplane.to_float(s->ref, fc->width, f->ref, 0, 0.0f);
     s->fplane.to_float(s->dis, fc->width, f->dis, 0, 0.0f);
-    sums(s->ref, n, &sum[VG_FLOAT_MOMENT_OUT_REF1ST], &sum[VG_FLOAT_MOMENT_OUT_REF2ND]);
-    sums(s->dis, n, &sum[VG_FLOAT_MOMENT_OUT_DIS1ST], &sum[VG_FLOAT_MOMENT_OUT_DIS2ND]);
+    sums(s->ref, n, &sum[VG_FLOAT_MOMENT_OUT_REF1ST],
+         &sum[VG_FLOAT_MOMENT_OUT_REF2ND]);
+    sums(s->dis, n, &sum[VG_FLOAT_MOMENT_OUT_DIS1ST],
+         &sum[VG_FLOAT_MOMENT_OUT_DIS2ND]);
     return vg_float_moment_emit(fc, f->index, sum);
 }
 

@@ -37,13 +37,13 @@ typedef struct VgFloatMotionDSP {
 
 typedef struct FloatMotionCpu {
     unsigned n_planes;
-    size_t fstride;          ///< floats per row of every plane buffer
-    float *conv, *tmp;       ///< one plane as float, the vertical pass
-    float *blur[3][2];       ///< per plane: blurred frames (slot = index & 1)
-    long blurred[2];         ///< frame index in each slot, -1 = none
-    float *row;              ///< row sums
-    float *half[2];          ///< motion_add_scale1: the half-size planes
-    VgFplaneDSP fplane;      ///< the planes' conversion to float
+    size_t fstride;     ///< floats per row of every plane buffer
+    float *conv, *tmp;  ///< one plane as float, the vertical pass
+    float *blur[3][2];  ///< per plane: blurred frames (slot = index & 1)
+    long blurred[2];    ///< frame index in each slot, -1 = none
+    float *row;         ///< row sums
+    float *half[2];     ///< motion_add_scale1: the half-size planes
+    VgFplaneDSP fplane; ///< the planes' conversion to float
     VgFloatMotionDSP dsp;
 } FloatMotionCpu;
 
@@ -106,9 +106,9 @@ VG_CPU_INLINE void blur_plane_any(const float *src, float *dst, float *tmp,
     }
 }
 
-VG_CPU_BUILDS(blur_plane, (const float *src, float *dst, float *tmp, int w,
-                           int h, ptrdiff_t stride, const float *tap,
-                           unsigned n_taps),
+VG_CPU_BUILDS(blur_plane,
+              (const float *src, float *dst, float *tmp, int w, int h,
+               ptrdiff_t stride, const float *tap, unsigned n_taps),
               (src, dst, tmp, w, h, stride, tap, n_taps))
 
 static void vg_float_motion_dsp_init(VgFloatMotionDSP *dsp, unsigned flags)
@@ -138,8 +138,8 @@ static inline float fmirror(float i, float left, float right)
 }
 
 /* vif_tools.c bilinear_interpolation() */
-static float bilinear(const float *src, int w, int h, ptrdiff_t stride,
-                      float x, float y)
+static float bilinear(const float *src, int w, int h, ptrdiff_t stride, float x,
+                      float y)
 {
     const int x1 = (int)fmirror(floor(x), 0, w - 1);
     const int x2 = (int)fmirror(ceil(x), 0, w - 1);
@@ -216,8 +216,9 @@ static int float_motion_init(VgFeatureCtx *fc)
             if (!(s->blur[p][k] = malloc(n * sizeof(float))))
                 return -ENOMEM;
     if (o->motion_add_scale1) {
-        const size_t hn = vg_fmotion_align32(vg_float_motion_half(fc->width) * 4) /
-                          4 * vg_float_motion_half(fc->height);
+        const size_t hn =
+            vg_fmotion_align32(vg_float_motion_half(fc->width) * 4) / 4 *
+            vg_float_motion_half(fc->height);
         for (unsigned k = 0; k < 2; k++)
             if (!(s->half[k] = malloc(hn * sizeof(float))))
                 return -ENOMEM;
@@ -271,16 +272,18 @@ static int float_motion_extract(VgFeatureCtx *fc, const VgFrame *f)
     if (o->motion_force_zero || !i)
         return vg_float_motion_emit(fc, i, 0.);
     if (!f->prev_ref) {
-        vg_log(fc->log, VG_LOG_ERROR, "float_motion: frame %u has no previous "
-               "reference", i);
+        vg_log(fc->log, VG_LOG_ERROR,
+               "float_motion: frame %u has no previous "
+               "reference",
+               i);
         return -EINVAL;
     }
     blur_frame(fc, s, f->prev_ref, i - 1);
     blur_frame(fc, s, f->ref, i);
     /* float_motion.c extract(): the luma's score, plus u and v in double */
-    score = plane_score(s, s->blur[0][(i - 1) & 1], s->blur[0][i & 1],
-                        (int)f->ref->w[0], (int)f->ref->h[0],
-                        o->motion_add_scale1);
+    score =
+        plane_score(s, s->blur[0][(i - 1) & 1], s->blur[0][i & 1],
+                    (int)f->ref->w[0], (int)f->ref->h[0], o->motion_add_scale1);
     for (unsigned p = 1; p < s->n_planes; p++)
         score += plane_score(s, s->blur[p][(i - 1) & 1], s->blur[p][i & 1],
                              (int)f->ref->w[p], (int)f->ref->h[p],

@@ -24,10 +24,11 @@ static const float lpf[VG_MS_SSIM_LPF][VG_MS_SSIM_LPF] = VG_MS_SSIM_LPF_TAPS;
 
 typedef struct FloatMsSsimState {
     VgFloatMsSsimParams p;
-    float *ref[VG_MS_SSIM_SCALES], *dis[VG_MS_SSIM_SCALES]; ///< the pyramids, packed
+    float *ref[VG_MS_SSIM_SCALES],
+        *dis[VG_MS_SSIM_SCALES]; ///< the pyramids, packed
     VgSsimWork wk;
     VgSsimDSP dsp;
-    VgFplaneDSP fplane;     ///< the planes' conversion to float
+    VgFplaneDSP fplane; ///< the planes' conversion to float
 } FloatMsSsimState;
 
 static int float_ms_ssim_init(VgFeatureCtx *fc)
@@ -56,9 +57,9 @@ static int float_ms_ssim_extract(VgFeatureCtx *fc, const VgFrame *f)
     s->fplane.to_float(s->dis[0], s->p.w[0], f->dis, 0, 0.0f);
     for (unsigned i = 1; i < VG_MS_SSIM_SCALES; i++) {
         s->dsp.decimate(s->ref[i - 1], s->p.w[i - 1], s->p.h[i - 1], 2,
-                         &lpf[0][0], VG_MS_SSIM_LPF, s->ref[i], s->wk.acc);
+                        &lpf[0][0], VG_MS_SSIM_LPF, s->ref[i], s->wk.acc);
         s->dsp.decimate(s->dis[i - 1], s->p.w[i - 1], s->p.h[i - 1], 2,
-                         &lpf[0][0], VG_MS_SSIM_LPF, s->dis[i], s->wk.acc);
+                        &lpf[0][0], VG_MS_SSIM_LPF, s->dis[i], s->wk.acc);
     }
     for (unsigned i = 0; i < VG_MS_SSIM_SCALES; i++)
         vg_ssim_sums(&s->dsp, s->ref[i], s->dis[i], s->p.w[i], s->p.h[i],

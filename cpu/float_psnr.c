@@ -18,8 +18,8 @@
 #include "common/fplane.h"
 
 typedef struct FloatPsnrState {
-    float *ref, *dis; ///< luma as float, width floats per row
-    VgFplaneDSP fplane;     ///< the planes' conversion to float
+    float *ref, *dis;   ///< luma as float, width floats per row
+    VgFplaneDSP fplane; ///< the planes' conversion to float
 } FloatPsnrState;
 
 static int float_psnr_init(VgFeatureCtx *fc)

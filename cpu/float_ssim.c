@@ -40,8 +40,8 @@ int vg_ssim_work_alloc(VgSsimWork *wk, int w, int h)
     wk->rc = malloc(n * sizeof(float));
     wk->cache = malloc(n * sizeof(float));
     wk->acc = malloc(((size_t)w + 1) * sizeof(double));
-    if (!wk->mu_r || !wk->mu_c || !wk->rr || !wk->cc || !wk->rc ||
-        !wk->cache || !wk->acc)
+    if (!wk->mu_r || !wk->mu_c || !wk->rr || !wk->cc || !wk->rc || !wk->cache ||
+        !wk->acc)
         return -ENOMEM;
     return 0;
 }
@@ -93,13 +93,13 @@ VG_CPU_INLINE void convolve_any(const float *src, int w, int h, float *cache,
     }
 }
 
-VG_CPU_BUILDS(convolve, (const float *src, int w, int h, float *cache,
-                         double *acc, float *dst),
+VG_CPU_BUILDS(convolve,
+              (const float *src, int w, int h, float *cache, double *acc,
+               float *dst),
               (src, w, h, cache, acc, dst))
 
 void vg_ssim_sums(const VgSsimDSP *dsp, const float *ref, const float *cmp,
-                  int w, int h, VgSsimWork *wk,
-                  double sums[VG_SSIM_NB_SUMS])
+                  int w, int h, VgSsimWork *wk, double sums[VG_SSIM_NB_SUMS])
 {
     const float c1 = (VG_SSIM_K1 * VG_SSIM_L) * (VG_SSIM_K1 * VG_SSIM_L);
     const float c2 = (VG_SSIM_K2 * VG_SSIM_L) * (VG_SSIM_K2 * VG_SSIM_L);
@@ -202,7 +202,8 @@ VG_CPU_INLINE void decimate_any(float *img, int w, int h, int factor,
         for (int x = x0; x < x1; x++)
             acc[x] = 0.0;
         for (int v = -half, t = 0; v <= half - even; v++) {
-            const float *row = img + (size_t)VG_SSIM_MIRROR(y * factor + v, h) * w;
+            const float *row =
+                img + (size_t)VG_SSIM_MIRROR(y * factor + v, h) * w;
             for (int u = -half; u <= half - even; u++, t++) {
                 const float kt = k[t];
                 for (int x = x0; x < x1; x++)
@@ -210,13 +211,16 @@ VG_CPU_INLINE void decimate_any(float *img, int w, int h, int factor,
             }
         }
         for (int x = 0; x < sw; x++)
-            dst[(size_t)y * sw + x] = x >= x0 && x < x1 ? (float)acc[x] :
-                decimate_one(img, w, h, factor, k, half, even, x, y);
+            dst[(size_t)y * sw + x] =
+                x >= x0 && x < x1
+                    ? (float)acc[x]
+                    : decimate_one(img, w, h, factor, k, half, even, x, y);
     }
 }
 
-VG_CPU_BUILDS(decimate, (float *img, int w, int h, int factor, const float *k,
-                         int klen, float *dst, double *acc),
+VG_CPU_BUILDS(decimate,
+              (float *img, int w, int h, int factor, const float *k, int klen,
+               float *dst, double *acc),
               (img, w, h, factor, k, klen, dst, acc))
 
 void vg_ssim_dsp_init(VgSsimDSP *dsp, unsigned flags)
@@ -227,11 +231,11 @@ void vg_ssim_dsp_init(VgSsimDSP *dsp, unsigned flags)
 
 typedef struct FloatSsimState {
     VgFloatSsimParams p;
-    float *ref, *dis;           ///< packed w x h, decimated in place
-    float box[10 * 10];         ///< the decimation's kernel
+    float *ref, *dis;   ///< packed w x h, decimated in place
+    float box[10 * 10]; ///< the decimation's kernel
     VgSsimWork wk;
     VgSsimDSP dsp;
-    VgFplaneDSP fplane;         ///< the planes' conversion to float
+    VgFplaneDSP fplane; ///< the planes' conversion to float
 } FloatSsimState;
 
 static int float_ssim_init(VgFeatureCtx *fc)
@@ -266,9 +270,9 @@ static int float_ssim_extract(VgFeatureCtx *fc, const VgFrame *f)
     s->fplane.to_float(s->dis, w, f->dis, 0, 0.0f);
     if (s->p.scale > 1) {
         s->dsp.decimate(s->ref, w, h, s->p.scale, s->box, s->p.scale, s->ref,
-                         s->wk.acc);
+                        s->wk.acc);
         s->dsp.decimate(s->dis, w, h, s->p.scale, s->box, s->p.scale, s->dis,
-                         s->wk.acc);
+                        s->wk.acc);
     }
     vg_ssim_sums(&s->dsp, s->ref, s->dis, s->p.dw, s->p.dh, &s->wk, sums);
     return vg_float_ssim_emit(fc, &s->p, f->index, sums);

@@ -18,10 +18,10 @@
 
 /** Scratch of vg_ssim_sums() for pictures up to w x h. */
 typedef struct VgSsimWork {
-    float *mu_r, *mu_c;     ///< the means
-    float *rr, *cc, *rc;    ///< products, then their local (co)variances
-    float *cache;           ///< horizontal pass
-    double *acc;            ///< one row of accumulators
+    float *mu_r, *mu_c;  ///< the means
+    float *rr, *cc, *rc; ///< products, then their local (co)variances
+    float *cache;        ///< horizontal pass
+    double *acc;         ///< one row of accumulators
 } VgSsimWork;
 
 /** @return 0 or -ENOMEM (wk is freed by vg_ssim_work_free() either way). */
@@ -32,8 +32,8 @@ void vg_ssim_work_free(VgSsimWork *wk);
 typedef struct VgSsimDSP {
     /** _iqa_convolve(): valid 11x11 Gaussian of the packed w x h image
      * src into dst (may be src); cache, acc: scratch (VgSsimWork) */
-    void (*convolve)(const float *src, int w, int h, float *cache,
-                     double *acc, float *dst);
+    void (*convolve)(const float *src, int w, int h, float *cache, double *acc,
+                     float *dst);
     /**
      * iqa/decimate.c _iqa_decimate() of a packed w x h image by `factor`
      * with the klen x klen 2-D kernel k, mirrored at the borders
@@ -54,7 +54,6 @@ void vg_ssim_dsp_init(VgSsimDSP *dsp, unsigned flags);
  * VG_SSIM_SUM_*: iqa/ssim_tools.c _iqa_ssim() with the default arguments.
  */
 void vg_ssim_sums(const VgSsimDSP *dsp, const float *ref, const float *cmp,
-                  int w, int h, VgSsimWork *wk,
-                  double sums[VG_SSIM_NB_SUMS]);
+                  int w, int h, VgSsimWork *wk, double sums[VG_SSIM_NB_SUMS]);
 
 #endif /* VG_CPU_FLOAT_SSIM_H */

@@ -50,14 +50,14 @@ typedef struct VgFloatVifDSP {
 
 struct FvifCpu {
     VgFvifSetup s;
-    float *buf;                 ///< one allocation for all below
-    float *in[2];               ///< ref, dis as float, w x h
-    float *pre[2];              ///< prescaled, sw x sh (prescale only)
-    float *lvl[2][2];           ///< [ping-pong][ref, dis], scales 1..3
-    float *v[5];                ///< vertical-pass rows, padded by VG_FVIF_MAX_TAPS / 2
-    float *hz[5];               ///< horizontal-pass rows
-    float *row_num, *row_den;   ///< s.rows each
-    VgFplaneDSP fplane;         ///< the planes' conversion to float
+    float *buf;       ///< one allocation for all below
+    float *in[2];     ///< ref, dis as float, w x h
+    float *pre[2];    ///< prescaled, sw x sh (prescale only)
+    float *lvl[2][2]; ///< [ping-pong][ref, dis], scales 1..3
+    float *v[5];      ///< vertical-pass rows, padded by VG_FVIF_MAX_TAPS / 2
+    float *hz[5];     ///< horizontal-pass rows
+    float *row_num, *row_den; ///< s.rows each
+    VgFplaneDSP fplane;       ///< the planes' conversion to float
     VgFloatVifDSP dsp;
 };
 
@@ -156,7 +156,8 @@ VG_CPU_INLINE void vpass(float *restrict a, const float *restrict src,
     for (unsigned j = 0; j < w; j++)
         a[j] = 0;
     for (int k = 0; k < taps; k++) {
-        const float *restrict x = src + vg_vif_mirror(row - taps / 2 + k, h) * stride;
+        const float *restrict x =
+            src + vg_vif_mirror(row - taps / 2 + k, h) * stride;
         const float fk = f[k];
         for (unsigned j = 0; j < w; j++)
             a[j] += fk * x[j];
@@ -176,14 +177,15 @@ VG_CPU_INLINE void decimate_any(const VgFvifSetup *s, unsigned sc,
         for (int q = 0; q < 2; q++) {
             vpass(v[q] + PAD, src[q], stride, f, taps, (int)(2 * i), (int)h, w);
             pad_row(v[q], w, taps / 2);
-            hpass(f, taps, v[q], dst[q] + (size_t)i * s->sc_w[sc], s->sc_w[sc], 2);
+            hpass(f, taps, v[q], dst[q] + (size_t)i * s->sc_w[sc], s->sc_w[sc],
+                  2);
         }
     }
 }
 
-VG_CPU_BUILDS(decimate, (const VgFvifSetup *s, unsigned sc,
-                         const float *const src[2], ptrdiff_t stride,
-                         float *const dst[2], float *const *v),
+VG_CPU_BUILDS(decimate,
+              (const VgFvifSetup *s, unsigned sc, const float *const src[2],
+               ptrdiff_t stride, float *const dst[2], float *const *v),
               (s, sc, src, stride, dst, v))
 
 /* The vertical pass of the statistic's five rows (mu1, mu2, x^2, y^2, xy)
@@ -257,8 +259,9 @@ VG_CPU_INLINE void statistic_any(FvifCpu *c, unsigned sc, const float *ref,
     }
 }
 
-VG_CPU_BUILDS(statistic, (FvifCpu *c, unsigned sc, const float *ref,
-                          const float *dis, ptrdiff_t stride),
+VG_CPU_BUILDS(statistic,
+              (FvifCpu * c, unsigned sc, const float *ref, const float *dis,
+               ptrdiff_t stride),
               (c, sc, ref, dis, stride))
 
 static void vg_float_vif_dsp_init(VgFloatVifDSP *dsp, unsigned flags)

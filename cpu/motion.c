@@ -23,7 +23,7 @@ typedef uint64_t MotionSadFn(const VgImage *prev, const VgImage *cur,
                              int32_t *y_row, unsigned bpc);
 
 typedef struct VgMotionDSP {
-    MotionSadFn *sad;   ///< the C, AVX2 or AVX-512 build of motion_sad_any()
+    MotionSadFn *sad; ///< the C, AVX2 or AVX-512 build of motion_sad_any()
 } VgMotionDSP;
 
 typedef struct MotionCpu {
@@ -45,37 +45,36 @@ static inline int mirror(int i, int n)
 VG_CPU_INLINE uint32_t habs(const int32_t *y, int j0, int j1, int j2, int j3,
                             int j4)
 {
-    const int64_t acc = (int64_t)VG_MOTION_TAP0 * y[j0] +
-                        (int64_t)VG_MOTION_TAP1 * y[j1] +
-                        (int64_t)VG_MOTION_TAP2 * y[j2] +
-                        (int64_t)VG_MOTION_TAP1 * y[j3] +
-                        (int64_t)VG_MOTION_TAP0 * y[j4];
+    const int64_t acc =
+        (int64_t)VG_MOTION_TAP0 * y[j0] + (int64_t)VG_MOTION_TAP1 * y[j1] +
+        (int64_t)VG_MOTION_TAP2 * y[j2] + (int64_t)VG_MOTION_TAP1 * y[j3] +
+        (int64_t)VG_MOTION_TAP0 * y[j4];
     const int32_t v = (int32_t)((acc + 32768) >> 16);
 
     return (uint32_t)(v < 0 ? -v : v);
 }
 
 /* the vertical pass on prev - cur over five rows, samples of type T */
-#define MOTION_VPASS(T, ACC)                                                  \
-    do {                                                                      \
-        const T *p0 = (const T *)((const uint8_t *)prev->data[0] + r0 * ps);  \
-        const T *p1 = (const T *)((const uint8_t *)prev->data[0] + r1 * ps);  \
-        const T *p2 = (const T *)((const uint8_t *)prev->data[0] + r2 * ps);  \
-        const T *p3 = (const T *)((const uint8_t *)prev->data[0] + r3 * ps);  \
-        const T *p4 = (const T *)((const uint8_t *)prev->data[0] + r4 * ps);  \
-        const T *c0 = (const T *)((const uint8_t *)cur->data[0] + r0 * cs);   \
-        const T *c1 = (const T *)((const uint8_t *)cur->data[0] + r1 * cs);   \
-        const T *c2 = (const T *)((const uint8_t *)cur->data[0] + r2 * cs);   \
-        const T *c3 = (const T *)((const uint8_t *)cur->data[0] + r3 * cs);   \
-        const T *c4 = (const T *)((const uint8_t *)cur->data[0] + r4 * cs);   \
-        for (int j = 0; j < w; j++) {                                         \
-            const ACC acc = (ACC)VG_MOTION_TAP0 * (p0[j] - c0[j]) +           \
-                            (ACC)VG_MOTION_TAP1 * (p1[j] - c1[j]) +           \
-                            (ACC)VG_MOTION_TAP2 * (p2[j] - c2[j]) +           \
-                            (ACC)VG_MOTION_TAP1 * (p3[j] - c3[j]) +           \
-                            (ACC)VG_MOTION_TAP0 * (p4[j] - c4[j]);            \
-            y_row[j] = (int32_t)((acc + (ACC)y_round) >> shift);              \
-        }                                                                     \
+#define MOTION_VPASS(T, ACC)                                                   \
+    do {                                                                       \
+        const T *p0 = (const T *)((const uint8_t *)prev->data[0] + r0 * ps);   \
+        const T *p1 = (const T *)((const uint8_t *)prev->data[0] + r1 * ps);   \
+        const T *p2 = (const T *)((const uint8_t *)prev->data[0] + r2 * ps);   \
+        const T *p3 = (const T *)((const uint8_t *)prev->data[0] + r3 * ps);   \
+        const T *p4 = (const T *)((const uint8_t *)prev->data[0] + r4 * ps);   \
+        const T *c0 = (const T *)((const uint8_t *)cur->data[0] + r0 * cs);    \
+        const T *c1 = (const T *)((const uint8_t *)cur->data[0] + r1 * cs);    \
+        const T *c2 = (const T *)((const uint8_t *)cur->data[0] + r2 * cs);    \
+        const T *c3 = (const T *)((const uint8_t *)cur->data[0] + r3 * cs);    \
+        const T *c4 = (const T *)((const uint8_t *)cur->data[0] + r4 * cs);    \
+        for (int j = 0; j < w; j++) {                                          \
+            const ACC acc = (ACC)VG_MOTION_TAP0 * (p0[j] - c0[j]) +            \
+                            (ACC)VG_MOTION_TAP1 * (p1[j] - c1[j]) +            \
+                            (ACC)VG_MOTION_TAP2 * (p2[j] - c2[j]) +            \
+                            (ACC)VG_MOTION_TAP1 * (p3[j] - c3[j]) +            \
+                            (ACC)VG_MOTION_TAP0 * (p4[j] - c4[j]);             \
+            y_row[j] = (int32_t)((acc + (ACC)y_round) >> shift);               \
+        }                                                                      \
     } while (0)
 
 /*
@@ -126,16 +125,14 @@ VG_CPU_O3 static uint64_t motion_sad_c(const VgImage *prev, const VgImage *cur,
 }
 
 #if VG_CPU_HAVE_AVX2
-VG_CPU_TARGET_AVX2 VG_CPU_O3
-static uint64_t motion_sad_avx2(const VgImage *prev, const VgImage *cur,
-                                int32_t *y_row, unsigned bpc)
+VG_CPU_TARGET_AVX2 VG_CPU_O3 static uint64_t motion_sad_avx2(
+    const VgImage *prev, const VgImage *cur, int32_t *y_row, unsigned bpc)
 {
     return motion_sad_any(prev, cur, y_row, bpc);
 }
 
-VG_CPU_TARGET_AVX512 VG_CPU_O3
-static uint64_t motion_sad_avx512(const VgImage *prev, const VgImage *cur,
-                                  int32_t *y_row, unsigned bpc)
+VG_CPU_TARGET_AVX512 VG_CPU_O3 static uint64_t motion_sad_avx512(
+    const VgImage *prev, const VgImage *cur, int32_t *y_row, unsigned bpc)
 {
     return motion_sad_any(prev, cur, y_row, bpc);
 }
@@ -173,8 +170,8 @@ static int motion_extract(VgFeatureCtx *fc, const VgFrame *f)
                               &prev)) < 0)
         return ret;
     return vg_motion_emit_sad(fc, f->index, prev != NULL,
-                              prev ? s->dsp.sad(prev, f->ref, s->y_row,
-                                            fc->bpc) : 0);
+                              prev ? s->dsp.sad(prev, f->ref, s->y_row, fc->bpc)
+                                   : 0);
 }
 
 const VgFeatureImpl vg_cpu_motion = {

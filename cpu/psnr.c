@@ -77,26 +77,27 @@ VG_CPU_O3 static uint64_t sse_c(const VgImage *ref, const VgImage *dis,
 }
 
 #if VG_CPU_HAVE_AVX2
-VG_CPU_TARGET_AVX2 VG_CPU_O3
-static uint64_t sse_avx2(const VgImage *ref, const VgImage *dis, unsigned pl,
-                         unsigned bpc)
+VG_CPU_TARGET_AVX2 VG_CPU_O3 static uint64_t sse_avx2(const VgImage *ref,
+                                                      const VgImage *dis,
+                                                      unsigned pl, unsigned bpc)
 {
     return sse_any(ref, dis, pl, bpc);
 }
 
-VG_CPU_TARGET_AVX512 VG_CPU_O3
-static uint64_t sse_avx512(const VgImage *ref, const VgImage *dis,
-                           unsigned pl, unsigned bpc)
+VG_CPU_TARGET_AVX512 VG_CPU_O3 static uint64_t sse_avx512(const VgImage *ref,
+                                                          const VgImage *dis,
+                                                          unsigned pl,
+                                                          unsigned bpc)
 {
     return sse_any(ref, dis, pl, bpc);
 }
 #endif
 
-typedef uint64_t PsnrSseFn(const VgImage *ref, const VgImage *dis,
-                           unsigned pl, unsigned bpc);
+typedef uint64_t PsnrSseFn(const VgImage *ref, const VgImage *dis, unsigned pl,
+                           unsigned bpc);
 
 typedef struct VgPsnrDSP {
-    PsnrSseFn *sse;     ///< the C, AVX2 or AVX-512 build of sse_any()
+    PsnrSseFn *sse; ///< the C, AVX2 or AVX-512 build of sse_any()
 } VgPsnrDSP;
 
 typedef struct PsnrCpu {
@@ -113,8 +114,7 @@ static int psnr_init(VgFeatureCtx *fc)
 {
     PsnrCpu *s = fc->priv;
 
-    vg_psnr_setup(&s->p, fc->opts, fc->bpc, fc->layout, fc->width,
-                  fc->height);
+    vg_psnr_setup(&s->p, fc->opts, fc->bpc, fc->layout, fc->width, fc->height);
     vg_psnr_dsp_init(&s->dsp, vg_cpu_flags());
     return 0;
 }

@@ -37,7 +37,8 @@ static void load_block(int32_t b[64], const void *data, ptrdiff_t stride,
                        unsigned bpc, unsigned x, unsigned y)
 {
     for (unsigned i = 0; i < 8; i++) {
-        const uint8_t *row = (const uint8_t *)data + (ptrdiff_t)(y + i) * stride;
+        const uint8_t *row =
+            (const uint8_t *)data + (ptrdiff_t)(y + i) * stride;
 
         if (bpc > 8) {
             const uint16_t *r = (const uint16_t *)row + x;
@@ -50,8 +51,8 @@ static void load_block(int32_t b[64], const void *data, ptrdiff_t stride,
     }
 }
 
-static double plane_score(const PsnrHvsState *s, const VgFrame *f,
-                          unsigned pl, unsigned bpc)
+static double plane_score(const PsnrHvsState *s, const VgFrame *f, unsigned pl,
+                          unsigned bpc)
 {
     const unsigned nbx = vg_psnr_hvs_nblocks(f->ref->w[pl]);
     const unsigned nby = vg_psnr_hvs_nblocks(f->ref->h[pl]);

@@ -21,7 +21,7 @@
 typedef struct SpeedChromaCpu {
     VgSpeed speed;
     float *ref, *dis;
-    VgFplaneDSP fplane;     ///< the planes' conversion to float
+    VgFplaneDSP fplane; ///< the planes' conversion to float
 } SpeedChromaCpu;
 
 static int speed_chroma_init(VgFeatureCtx *fc)

@@ -21,7 +21,7 @@
 typedef struct SpeedTemporalCpu {
     VgSpeed speed;
     float *ref, *dis, *cur;
-    VgFplaneDSP fplane;     ///< the planes' conversion to float
+    VgFplaneDSP fplane; ///< the planes' conversion to float
 } SpeedTemporalCpu;
 
 static int speed_temporal_init(VgFeatureCtx *fc)
@@ -75,8 +75,10 @@ static int speed_temporal_extract(VgFeatureCtx *fc, const VgFrame *f)
     if (!f->index)
         return vg_feature_emit(fc, VG_SPEED_TEMPORAL_OUT_SCORE, 0, 0.0);
     if (!f->prev_ref || !f->prev_dis) {
-        vg_log(fc->log, VG_LOG_ERROR, "speed_temporal: frame %u has no "
-               "previous frame", f->index);
+        vg_log(fc->log, VG_LOG_ERROR,
+               "speed_temporal: frame %u has no "
+               "previous frame",
+               f->index);
         return -EINVAL;
     }
     difference(s, s->ref, f->prev_ref, f->ref);

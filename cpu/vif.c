@@ -60,8 +60,8 @@ static void vif_frame(VifCpu *s, const VgImage *ref, const VgImage *dis,
                    dis->stride[0], bpc);
     for (unsigned sc = 1; sc < 4; sc++) {
         const ptrdiff_t stride = (ptrdiff_t)s->stride[sc] * 2;
-        s->dsp16.scale(s, sc, s->img[sc][0], stride, s->img[sc][1], stride,
-                       bpc, egl, &acc[sc]);
+        s->dsp16.scale(s, sc, s->img[sc][0], stride, s->img[sc][1], stride, bpc,
+                       egl, &acc[sc]);
         if (sc < 3)
             s->dsp16.downsample(s, sc, s->img[sc][0], stride, s->img[sc][1],
                                 stride, bpc);
@@ -152,4 +152,3 @@ const VgFeatureImpl vg_cpu_vif = {
     .extract = vif_extract,
     .close = vif_close,
 };
-

@@ -52,12 +52,12 @@ typedef struct VgVifDSP {
 } VgVifDSP;
 
 struct VifCpu {
-    VgVifDSP dsp8;          ///< uint8 samples: scale 0 of 8-bit pictures
-    VgVifDSP dsp16;         ///< uint16 samples: every other scale
+    VgVifDSP dsp8;  ///< uint8 samples: scale 0 of 8-bit pictures
+    VgVifDSP dsp16; ///< uint16 samples: every other scale
     const uint16_t *log2;
     unsigned w[4], h[4];
-    size_t stride[4];       ///< row stride of img[s] in samples (whole blocks)
-    uint16_t *img[4][2];    ///< scales 1..3, ref/dis
+    size_t stride[4];    ///< row stride of img[s] in samples (whole blocks)
+    uint16_t *img[4][2]; ///< scales 1..3, ref/dis
     /* One vertically filtered row, VIF_PAD samples of margin on each side:
      * mu of ref/dis, then the filtered squares xx, yy, xy (uint32) split
      * into high and low 16 bits. */
@@ -66,8 +66,8 @@ struct VifCpu {
     /** horizontal sums of one row: M1, M2, then high and low halves of
      *  XX, YY, XY */
     uint32_t *hsum[8];
-    int32_t *sig[3];        ///< sigma1^2, sigma2^2, sigma12 of one row
-    uint16_t *even, *odd;   ///< de-interleaved row for the down-sampling
+    int32_t *sig[3];      ///< sigma1^2, sigma2^2, sigma12 of one row
+    uint16_t *even, *odd; ///< de-interleaved row for the down-sampling
     void *mem;
 };
 

@@ -54,7 +54,8 @@
 #define v_unpackhi16(a, b) _mm512_unpackhi_epi16(a, b)
 #define v_packus32(a, b) _mm512_packus_epi32(a, b)
 #define v_load16(p) _mm512_loadu_si512(p)
-#define v_load8(p) _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(p)))
+#define v_load8(p)                                                             \
+    _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(p)))
 #define v_store(p, a) _mm512_storeu_si512(p, a)
 #else
 #error "cpu/vif_simd.h: VW must be 256 or 512"
@@ -90,7 +91,8 @@ static inline void vfn(vif_store32)(uint32_t *d, vec lo, vec hi)
 {
 #if VW == 256
     _mm256_storeu_si256((__m256i *)d, _mm256_permute2x128_si256(lo, hi, 0x20));
-    _mm256_storeu_si256((__m256i *)(d + 8), _mm256_permute2x128_si256(lo, hi, 0x31));
+    _mm256_storeu_si256((__m256i *)(d + 8),
+                        _mm256_permute2x128_si256(lo, hi, 0x31));
 #else
     const __m512i first = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
     const __m512i second = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
@@ -102,11 +104,10 @@ static inline void vfn(vif_store32)(uint32_t *d, vec lo, vec hi)
 
 /* horiz_pair() for a filter of fw taps below 32768; n a multiple of
  * V_STEP */
-VIF_TARGET VIF_INLINE
-void vfn(horiz_pair_fw)(const unsigned fw, const uint16_t *t,
-                        uint32_t *restrict oa, uint32_t *restrict ob,
-                        const uint16_t *restrict a,
-                        const uint16_t *restrict b, size_t n)
+VIF_TARGET VIF_INLINE void vfn(horiz_pair_fw)(
+    const unsigned fw, const uint16_t *t, uint32_t *restrict oa,
+    uint32_t *restrict ob, const uint16_t *restrict a,
+    const uint16_t *restrict b, size_t n)
 {
     const vec flip = v_set1_16((short)0x8000);
     const vec zero = v_zero();
@@ -171,9 +172,8 @@ static void vfn(vert_stat8)(const uint16_t *t, uint16_t *restrict mu1,
                             uint16_t *restrict mu2, uint16_t *restrict xh,
                             uint16_t *restrict xl, uint16_t *restrict yh,
                             uint16_t *restrict yl, uint16_t *restrict zh,
-                            uint16_t *restrict zl,
-                            const uint8_t *const *ra, const uint8_t *const *rb,
-                            size_t n)
+                            uint16_t *restrict zl, const uint8_t *const *ra,
+                            const uint8_t *const *rb, size_t n)
 {
     const vec flip = v_set1_16((short)0x8000);
     const vec zero = v_zero();
@@ -214,12 +214,13 @@ static void vfn(vert_stat8)(const uint16_t *t, uint16_t *restrict mu1,
         VIF_STORE16(mu2, v_srli32(v_add32(s2l, rnd_mu), 8),
                     v_srli32(v_add32(s2h, rnd_mu), 8));
         /* a square's sum, corrected, as its high and low 16 bits */
-#define VIF_STORE_SQ(dh, dl, lo, hi) do {                                 \
-            const vec l_ = v_add32(lo, corr);                             \
-            const vec h_ = v_add32(hi, corr);                             \
-            VIF_STORE16(dh, v_srli32(l_, 16), v_srli32(h_, 16));          \
-            VIF_STORE16(dl, v_and(l_, low), v_and(h_, low));              \
-        } while (0)
+#define VIF_STORE_SQ(dh, dl, lo, hi)                                           \
+    do {                                                                       \
+        const vec l_ = v_add32(lo, corr);                                      \
+        const vec h_ = v_add32(hi, corr);                                      \
+        VIF_STORE16(dh, v_srli32(l_, 16), v_srli32(h_, 16));                   \
+        VIF_STORE16(dl, v_and(l_, low), v_and(h_, low));                       \
+    } while (0)
         VIF_STORE_SQ(xh, xl, xxl, xxh);
         VIF_STORE_SQ(yh, yl, yyl, yyh);
         VIF_STORE_SQ(zh, zl, xyl, xyh);

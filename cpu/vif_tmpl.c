@@ -52,7 +52,11 @@ typedef uint32_t sqr;
 #define VIF_HAVE_AVX2 VG_CPU_HAVE_AVX2
 #define VIF_HAVE_AVX512 VG_CPU_HAVE_AVX512
 /* which build an inlined body is part of (`simd` below) */
-enum { VIF_C, VIF_AVX2, VIF_AVX512 };
+enum {
+    VIF_C,
+    VIF_AVX2,
+    VIF_AVX512
+};
 #define VIF_O3 VG_CPU_O3
 #define VIF_INLINE VG_CPU_INLINE
 
@@ -288,9 +292,12 @@ VIF_INLINE void row_sigmas(int32_t *restrict s1o, int32_t *restrict s2o,
     const uint32_t *restrict zh = hs[6], *restrict zl = hs[7];
 
     for (size_t j = 0; j < n; j++) {
-        uint32_t mu1_sq = (uint32_t)(((uint64_t)m1[j] * m1[j] + 2147483648u) >> 32);
-        uint32_t mu2_sq = (uint32_t)(((uint64_t)m2[j] * m2[j] + 2147483648u) >> 32);
-        uint32_t mu12 = (uint32_t)(((uint64_t)m1[j] * m2[j] + 2147483648u) >> 32);
+        uint32_t mu1_sq =
+            (uint32_t)(((uint64_t)m1[j] * m1[j] + 2147483648u) >> 32);
+        uint32_t mu2_sq =
+            (uint32_t)(((uint64_t)m2[j] * m2[j] + 2147483648u) >> 32);
+        uint32_t mu12 =
+            (uint32_t)(((uint64_t)m1[j] * m2[j] + 2147483648u) >> 32);
         uint32_t fxx = xh[j] + ((xl[j] + 32768) >> 16);
         uint32_t fyy = yh[j] + ((yl[j] + 32768) >> 16);
         uint32_t fxy = zh[j] + ((zl[j] + 32768) >> 16);
@@ -305,8 +312,8 @@ VIF_INLINE void row_sigmas(int32_t *restrict s1o, int32_t *restrict s2o,
 /* The log-domain terms of vif_statistic_8/16, in its order of operations:
  * g in double, sv^2 truncated to int32, (g*g)*sigma1^2 truncated to int64. */
 static void row_accumulate(VgVifAccum *acc, const int32_t *s1v,
-                           const int32_t *s2v, const int32_t *s12v,
-                           unsigned w, const uint16_t *tab, double egl)
+                           const int32_t *s2v, const int32_t *s12v, unsigned w,
+                           const uint16_t *tab, double egl)
 {
     const int32_t nsq = VG_VIF_SIGMA_NSQ;
     const double eps = 65536 * 1.0e-10;
@@ -364,8 +371,8 @@ static inline __m256i vif_log2_512(__m512i n, __mmask8 m, __m256i *k2048)
  * a gather here) */
 static inline int64_t vif_tab_sum8(const uint16_t *tab, const uint32_t *i)
 {
-    return (int64_t)tab[i[0]] + tab[i[1]] + tab[i[2]] + tab[i[3]] +
-           tab[i[4]] + tab[i[5]] + tab[i[6]] + tab[i[7]];
+    return (int64_t)tab[i[0]] + tab[i[1]] + tab[i[2]] + tab[i[3]] + tab[i[4]] +
+           tab[i[5]] + tab[i[6]] + tab[i[7]];
 }
 
 /*
@@ -405,10 +412,13 @@ static void row_accumulate_avx512(VgVifAccum *acc, const int32_t *s1v,
         const __mmask8 mnon = valid & ~mlog;
         __m256i k;
 
-        _mm256_storeu_si256((__m256i *)idx[0], vif_log2_512(
-            _mm512_cvtepu32_epi64(_mm256_add_epi32(nsq, s1)), mlog, &k));
+        _mm256_storeu_si256(
+            (__m256i *)idx[0],
+            vif_log2_512(_mm512_cvtepu32_epi64(_mm256_add_epi32(nsq, s1)), mlog,
+                         &k));
         den_log = _mm512_mask_add_epi64(den_log, mlog, den_log,
-            _mm512_cvtepi32_epi64(_mm256_sub_epi32(k, _mm256_set1_epi32(2048 * 17))));
+                                        _mm512_cvtepi32_epi64(_mm256_sub_epi32(
+                                            k, _mm256_set1_epi32(2048 * 17))));
         den_tab += vif_tab_sum8(tab, idx[0]);
         den_off += 8 - __builtin_popcount(mlog);
         num_non_log = _mm512_mask_add_epi64(num_non_log, mnon, num_non_log,
@@ -418,26 +428,29 @@ static void row_accumulate_avx512(VgVifAccum *acc, const int32_t *s1v,
             const __m512d d1 = _mm512_cvtepi32_pd(s1);
             const __m512d d12 = _mm512_cvtepi32_pd(s12);
             __m512d g = _mm512_div_pd(d12, _mm512_add_pd(d1, eps));
-            const __m256i sv = _mm256_max_epi32(_mm512_cvttpd_epi32(
-                _mm512_sub_pd(_mm512_cvtepi32_pd(s2), _mm512_mul_pd(g, d12))),
+            const __m256i sv = _mm256_max_epi32(
+                _mm512_cvttpd_epi32(_mm512_sub_pd(_mm512_cvtepi32_pd(s2),
+                                                  _mm512_mul_pd(g, d12))),
                 zero);
             __m512i n1, n2;
             __m256i k1, k2;
 
             g = _mm512_min_pd(g, vegl);
             n1 = _mm512_cvtepu32_epi64(_mm256_add_epi32(sv, nsq));
-            n2 = _mm512_add_epi64(_mm512_cvttpd_epi64(_mm512_mul_pd(
-                _mm512_mul_pd(g, g), d1)), n1);
+            n2 = _mm512_add_epi64(
+                _mm512_cvttpd_epi64(_mm512_mul_pd(_mm512_mul_pd(g, g), d1)),
+                n1);
             _mm256_storeu_si256((__m256i *)idx[1], vif_log2_512(n2, mnum, &k2));
             _mm256_storeu_si256((__m256i *)idx[2], vif_log2_512(n1, mnum, &k1));
-            num_log = _mm512_mask_add_epi64(num_log, mnum, num_log,
+            num_log = _mm512_mask_add_epi64(
+                num_log, mnum, num_log,
                 _mm512_cvtepi32_epi64(_mm256_sub_epi32(k2, k1)));
             num_tab += vif_tab_sum8(tab, idx[1]) - vif_tab_sum8(tab, idx[2]);
         }
     }
     acc->num_log += _mm512_reduce_add_epi64(num_log) + num_tab;
-    acc->den_log += _mm512_reduce_add_epi64(den_log) + den_tab -
-                    den_off * tab[0];
+    acc->den_log +=
+        _mm512_reduce_add_epi64(den_log) + den_tab - den_off * tab[0];
     acc->num_non_log += _mm512_reduce_add_epi64(num_non_log);
     acc->den_non_log += den_non_log;
 }
@@ -488,14 +501,14 @@ VIF_INLINE void vif_scale(VifCpu *s, const unsigned scale, const int simd,
         else
 #endif
 #if VIF_HAVE_AVX2 && BITDEPTH == 8
-        if (simd == VIF_AVX2)
+            if (simd == VIF_AVX2)
             vert_stat8_avx2(t, m[0], m[1], hi[0], lo[0], hi[1], lo[1], hi[2],
                             lo[2], (const uint8_t *const *)ra,
                             (const uint8_t *const *)rb, n0);
         else
 #endif
-        vert_stat(fw, t, m[0], m[1], hi[0], lo[0], hi[1], lo[1], hi[2], lo[2],
-                  ra, rb, 0, n0, sh_mu, sh_sq);
+            vert_stat(fw, t, m[0], m[1], hi[0], lo[0], hi[1], lo[1], hi[2],
+                      lo[2], ra, rb, 0, n0, sh_mu, sh_sq);
         if (n1)
             vert_stat(fw, t, m[0], m[1], hi[0], lo[0], hi[1], lo[1], hi[2],
                       lo[2], ra, rb, n0, n1, sh_mu, sh_sq);
@@ -514,13 +527,13 @@ VIF_INLINE void vif_scale(VifCpu *s, const unsigned scale, const int simd,
             else
 #endif
 #if VIF_HAVE_AVX2
-            if (simd == VIF_AVX2 && vif_avx2_taps(scale))
+                if (simd == VIF_AVX2 && vif_avx2_taps(scale))
                 horiz_pair_avx2(fw, t, g[2 * p], g[2 * p + 1], a - half,
                                 b - half, vif_ceil_block(w));
             else
 #endif
-            horiz_pair(fw, t, g[2 * p], g[2 * p + 1], a - half, b - half,
-                       vif_ceil_block(w));
+                horiz_pair(fw, t, g[2 * p], g[2 * p + 1], a - half, b - half,
+                           vif_ceil_block(w));
         }
         row_sigmas(s->sig[0], s->sig[1], s->sig[2], g, vif_ceil_block(w));
 #if VIF_HAVE_AVX512
@@ -529,7 +542,8 @@ VIF_INLINE void vif_scale(VifCpu *s, const unsigned scale, const int simd,
                                   s->log2, egl);
         else
 #endif
-        row_accumulate(acc, s->sig[0], s->sig[1], s->sig[2], w, s->log2, egl);
+            row_accumulate(acc, s->sig[0], s->sig[1], s->sig[2], w, s->log2,
+                           egl);
     }
 }
 
@@ -540,10 +554,9 @@ VIF_INLINE void vif_scale(VifCpu *s, const unsigned scale, const int simd,
  * after; horizontal (v + 2^15) >> 16; keep even rows and columns. Only the
  * kept rows and columns are computed.
  */
-VIF_INLINE void vif_downsample(VifCpu *s, const unsigned scale,
-                               const void *ref, ptrdiff_t ref_stride,
-                               const void *dis, ptrdiff_t dis_stride,
-                               unsigned bpc)
+VIF_INLINE void vif_downsample(VifCpu *s, const unsigned scale, const void *ref,
+                               ptrdiff_t ref_stride, const void *dis,
+                               ptrdiff_t dis_stride, unsigned bpc)
 {
     const unsigned fw = taps_len[scale + 1], half = fw / 2;
     const uint16_t *const t = taps[scale + 1];
@@ -589,17 +602,13 @@ VIF_INLINE void scale_any(VifCpu *s, unsigned scale, const int simd,
                           double egl, VgVifAccum *acc)
 {
     if (BITDEPTH == 8 || scale == 0)
-        vif_scale(s, 0, simd, ref, ref_stride, dis, dis_stride, bpc, egl,
-                  acc);
+        vif_scale(s, 0, simd, ref, ref_stride, dis, dis_stride, bpc, egl, acc);
     else if (scale == 1)
-        vif_scale(s, 1, simd, ref, ref_stride, dis, dis_stride, bpc, egl,
-                  acc);
+        vif_scale(s, 1, simd, ref, ref_stride, dis, dis_stride, bpc, egl, acc);
     else if (scale == 2)
-        vif_scale(s, 2, simd, ref, ref_stride, dis, dis_stride, bpc, egl,
-                  acc);
+        vif_scale(s, 2, simd, ref, ref_stride, dis, dis_stride, bpc, egl, acc);
     else
-        vif_scale(s, 3, simd, ref, ref_stride, dis, dis_stride, bpc, egl,
-                  acc);
+        vif_scale(s, 3, simd, ref, ref_stride, dis, dis_stride, bpc, egl, acc);
 }
 
 VIF_INLINE void downsample_any(VifCpu *s, unsigned scale, const void *ref,
@@ -616,12 +625,10 @@ VIF_INLINE void downsample_any(VifCpu *s, unsigned scale, const void *ref,
 
 VIF_O3
 static void scale_c(VifCpu *s, unsigned scale, const void *ref,
-                    ptrdiff_t ref_stride, const void *dis,
-                    ptrdiff_t dis_stride, unsigned bpc, double egl,
-                    VgVifAccum *acc)
+                    ptrdiff_t ref_stride, const void *dis, ptrdiff_t dis_stride,
+                    unsigned bpc, double egl, VgVifAccum *acc)
 {
-    scale_any(s, scale, VIF_C, ref, ref_stride, dis, dis_stride, bpc, egl,
-              acc);
+    scale_any(s, scale, VIF_C, ref, ref_stride, dis, dis_stride, bpc, egl, acc);
 }
 
 VIF_O3
@@ -637,20 +644,18 @@ static void downsample_c(VifCpu *s, unsigned scale, const void *ref,
  * kernels are integer arithmetic; the few double operations are IEEE
  * operations either way, never contracted: -ffp-contract=off, and this
  * target has no FMA). */
-VG_CPU_TARGET_AVX2 VIF_O3
-static void scale_avx2(VifCpu *s, unsigned scale, const void *ref,
-                       ptrdiff_t ref_stride, const void *dis,
-                       ptrdiff_t dis_stride, unsigned bpc, double egl,
-                       VgVifAccum *acc)
+VG_CPU_TARGET_AVX2 VIF_O3 static void scale_avx2(
+    VifCpu *s, unsigned scale, const void *ref, ptrdiff_t ref_stride,
+    const void *dis, ptrdiff_t dis_stride, unsigned bpc, double egl,
+    VgVifAccum *acc)
 {
     scale_any(s, scale, VIF_AVX2, ref, ref_stride, dis, dis_stride, bpc, egl,
               acc);
 }
 
-VG_CPU_TARGET_AVX2 VIF_O3
-static void downsample_avx2(VifCpu *s, unsigned scale, const void *ref,
-                            ptrdiff_t ref_stride, const void *dis,
-                            ptrdiff_t dis_stride, unsigned bpc)
+VG_CPU_TARGET_AVX2 VIF_O3 static void downsample_avx2(
+    VifCpu *s, unsigned scale, const void *ref, ptrdiff_t ref_stride,
+    const void *dis, ptrdiff_t dis_stride, unsigned bpc)
 {
     downsample_any(s, scale, ref, ref_stride, dis, dis_stride, bpc);
 }
@@ -658,20 +663,18 @@ static void downsample_avx2(VifCpu *s, unsigned scale, const void *ref,
 
 #if VIF_HAVE_AVX512
 /* And for AVX-512 (-O3 vectors of 512 bits and the kernels above). */
-VG_CPU_TARGET_AVX512 VIF_O3
-static void scale_avx512(VifCpu *s, unsigned scale, const void *ref,
-                         ptrdiff_t ref_stride, const void *dis,
-                         ptrdiff_t dis_stride, unsigned bpc, double egl,
-                         VgVifAccum *acc)
+VG_CPU_TARGET_AVX512 VIF_O3 static void scale_avx512(
+    VifCpu *s, unsigned scale, const void *ref, ptrdiff_t ref_stride,
+    const void *dis, ptrdiff_t dis_stride, unsigned bpc, double egl,
+    VgVifAccum *acc)
 {
-    scale_any(s, scale, VIF_AVX512, ref, ref_stride, dis, dis_stride, bpc,
-              egl, acc);
+    scale_any(s, scale, VIF_AVX512, ref, ref_stride, dis, dis_stride, bpc, egl,
+              acc);
 }
 
-VG_CPU_TARGET_AVX512 VIF_O3
-static void downsample_avx512(VifCpu *s, unsigned scale, const void *ref,
-                              ptrdiff_t ref_stride, const void *dis,
-                              ptrdiff_t dis_stride, unsigned bpc)
+VG_CPU_TARGET_AVX512 VIF_O3 static void downsample_avx512(
+    VifCpu *s, unsigned scale, const void *ref, ptrdiff_t ref_stride,
+    const void *dis, ptrdiff_t dis_stride, unsigned bpc)
 {
     downsample_any(s, scale, ref, ref_stride, dis, dis_stride, bpc);
 }

@@ -23,7 +23,7 @@
 typedef struct AdmCuda {
     VgAdmScale sc[VG_ADM_NB_SCALES];
     VgAdmFactors fac;
-    VgAdmLaunch l;                  ///< the decouple + CM kernel's parameters
+    VgAdmLaunch l; ///< the decouple + CM kernel's parameters
     VgAdmDwtParams dwt[VG_ADM_NB_SCALES];
     CUfunction f_dwt0, f_dwt1, f_dwt23, f_dcm;
     CUdeviceptr mem;
@@ -53,8 +53,9 @@ static int adm_cuda_init(VgFeatureCtx *fc)
         return ret;
     vg_adm_scales(fc->width, fc->height, s->sc);
 
-    if ((ret = vg_cuda_device_function(e, fc->bpc == 8 ? "vg_adm_dwt_s0_8" :
-                                       "vg_adm_dwt_s0_16", &s->f_dwt0)) < 0 ||
+    if ((ret = vg_cuda_device_function(
+             e, fc->bpc == 8 ? "vg_adm_dwt_s0_8" : "vg_adm_dwt_s0_16",
+             &s->f_dwt0)) < 0 ||
         (ret = vg_cuda_device_function(e, "vg_adm_dwt_s1", &s->f_dwt1)) < 0 ||
         (ret = vg_cuda_device_function(e, "vg_adm_dwt_s23", &s->f_dwt23)) < 0 ||
         (ret = vg_cuda_device_function(e, "vg_adm_dcm", &s->f_dcm)) < 0)
@@ -93,14 +94,14 @@ static int adm_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
         VgAdmDwtParams *d = &s->dwt[k];
         CUfunction fn = k == 0 ? s->f_dwt0 : k == 1 ? s->f_dwt1 : s->f_dwt23;
         if ((ret = vg_cuda_device_launch(e, fn, vg_adm_dwt_grid_x(d),
-                                         vg_adm_dwt_grid_y(d, k), 2,
-                                         VG_ADM_BX, VG_ADM_BY, d)) < 0)
+                                         vg_adm_dwt_grid_y(d, k), 2, VG_ADM_BX,
+                                         VG_ADM_BY, d)) < 0)
             return ret;
     }
     /* the parameters are copied at the launch */
     s->l.res = (uint64_t)f->res;
-    return vg_cuda_device_launch(e, s->f_dcm, (unsigned)s->l.par.n_cm_tiles, 1, 1,
-                                 VG_ADM_CM_THREADS, 1, &s->l);
+    return vg_cuda_device_launch(e, s->f_dcm, (unsigned)s->l.par.n_cm_tiles, 1,
+                                 1, VG_ADM_CM_THREADS, 1, &s->l);
 }
 
 static int adm_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)
@@ -121,8 +122,8 @@ static int adm_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)
         }
         for (int b = 0; b < 3; b++)
             den[b] = (uint64_t)r->den[k][b];
-        den_s[k] = vg_adm_den_score(&s->sc[k], &s->fac, k, den,
-                                    o->noise_weight);
+        den_s[k] =
+            vg_adm_den_score(&s->sc[k], &s->fac, k, den, o->noise_weight);
         num_s[k] = vg_adm_cm_score(&s->sc[k], k, r->num[k], o->noise_weight);
         if (s->l.par.aim)
             aim_s[k] = vg_adm_cm_score(&s->sc[k], k, r->aim[k], 0.0);

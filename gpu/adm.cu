@@ -53,8 +53,9 @@ __device__ __forceinline__ void vg_adm_dwt_rows(const VgAdmDwtParams &p)
         return;
 #pragma unroll
     for (int t = 0; t < 2 * R + 2; t++) {
-        const T *row = (const T *)(src + (int64_t)vg_adm_dwt_mirror(2 * i0 - 1 + t, p.in_h) *
-                                   p.src_pitch);
+        const T *row = (const T *)(src + (int64_t)vg_adm_dwt_mirror(
+                                             2 * i0 - 1 + t, p.in_h) *
+                                             p.src_pitch);
         if (pair) {
             vg_load_pair(row + c0, &x0[t], &x1[t]);
         } else {
@@ -67,13 +68,17 @@ __device__ __forceinline__ void vg_adm_dwt_rows(const VgAdmDwtParams &p)
         int32_t lo[4], hi[4];
 
         if constexpr (S0) {
-            vg_adm_dwt_s0_v(p.bpc, x0[2 * k], x0[2 * k + 1], x0[2 * k + 2], x0[2 * k + 3], &lo[1], &hi[1]);
-            vg_adm_dwt_s0_v(p.bpc, x1[2 * k], x1[2 * k + 1], x1[2 * k + 2], x1[2 * k + 3], &lo[2], &hi[2]);
+            vg_adm_dwt_s0_v(p.bpc, x0[2 * k], x0[2 * k + 1], x0[2 * k + 2],
+                            x0[2 * k + 3], &lo[1], &hi[1]);
+            vg_adm_dwt_s0_v(p.bpc, x1[2 * k], x1[2 * k + 1], x1[2 * k + 2],
+                            x1[2 * k + 3], &lo[2], &hi[2]);
         } else {
             /* the int64 sums of scales 1..3 are of int32 values */
             int64_t l0, h0, l1, h1;
-            vg_adm_dwt_s123_v(&p, x0[2 * k], x0[2 * k + 1], x0[2 * k + 2], x0[2 * k + 3], &l0, &h0);
-            vg_adm_dwt_s123_v(&p, x1[2 * k], x1[2 * k + 1], x1[2 * k + 2], x1[2 * k + 3], &l1, &h1);
+            vg_adm_dwt_s123_v(&p, x0[2 * k], x0[2 * k + 1], x0[2 * k + 2],
+                              x0[2 * k + 3], &l0, &h0);
+            vg_adm_dwt_s123_v(&p, x1[2 * k], x1[2 * k + 1], x1[2 * k + 2],
+                              x1[2 * k + 3], &l1, &h1);
             lo[1] = (int32_t)l0;
             hi[1] = (int32_t)h0;
             lo[2] = (int32_t)l1;
@@ -88,26 +93,26 @@ __device__ __forceinline__ void vg_adm_dwt_rows(const VgAdmDwtParams &p)
     }
 }
 
-extern "C" __global__ void __launch_bounds__(VG_ADM_BX * VG_ADM_BY)
-vg_adm_dwt_s0_8(const VgAdmDwtParams p)
+extern "C" __global__ void __launch_bounds__(VG_ADM_BX *VG_ADM_BY)
+    vg_adm_dwt_s0_8(const VgAdmDwtParams p)
 {
     vg_adm_dwt_rows<1, uint8_t, VG_ADM_DWT_R0>(p);
 }
 
-extern "C" __global__ void __launch_bounds__(VG_ADM_BX * VG_ADM_BY)
-vg_adm_dwt_s0_16(const VgAdmDwtParams p)
+extern "C" __global__ void __launch_bounds__(VG_ADM_BX *VG_ADM_BY)
+    vg_adm_dwt_s0_16(const VgAdmDwtParams p)
 {
     vg_adm_dwt_rows<1, uint16_t, VG_ADM_DWT_R0>(p);
 }
 
-extern "C" __global__ void __launch_bounds__(VG_ADM_BX * VG_ADM_BY)
-vg_adm_dwt_s1(const VgAdmDwtParams p)
+extern "C" __global__ void __launch_bounds__(VG_ADM_BX *VG_ADM_BY)
+    vg_adm_dwt_s1(const VgAdmDwtParams p)
 {
     vg_adm_dwt_rows<0, int16_t, VG_ADM_DWT_R>(p);
 }
 
-extern "C" __global__ void __launch_bounds__(VG_ADM_BX * VG_ADM_BY)
-vg_adm_dwt_s23(const VgAdmDwtParams p)
+extern "C" __global__ void __launch_bounds__(VG_ADM_BX *VG_ADM_BY)
+    vg_adm_dwt_s23(const VgAdmDwtParams p)
 {
     vg_adm_dwt_rows<0, int32_t, VG_ADM_DWT_R>(p);
 }
@@ -127,7 +132,7 @@ vg_adm_dwt_s23(const VgAdmDwtParams p)
 #define VG_ADM_DCM_MINB 4
 #endif
 extern "C" __global__ void __launch_bounds__(VG_ADM_CM_THREADS, VG_ADM_DCM_MINB)
-vg_adm_dcm(const __grid_constant__ VgAdmLaunch l)
+    vg_adm_dcm(const __grid_constant__ VgAdmLaunch l)
 {
     const VgAdmParams *p = &l.par;
     unsigned long long *rows = (unsigned long long *)(uintptr_t)p->rows;

@@ -67,7 +67,8 @@ static inline size_t vg_adm_cuda_layout(VgAdmParams *p,
         VgAdmBands *b = &p->b[k];
         VgAdmGeo *g = &p->g[k];
         const size_t bps = k ? 4 : 2;
-        const int64_t pitch = (int64_t)vg_adm_align_up((size_t)sc->w * bps, 256);
+        const int64_t pitch =
+            (int64_t)vg_adm_align_up((size_t)sc->w * bps, 256);
         const size_t band = vg_adm_align_up((size_t)pitch * sc->h, 256);
 
         for (int i = 0; i < 4; i++) {
@@ -114,8 +115,10 @@ static inline size_t vg_adm_cuda_layout(VgAdmParams *p,
     /* DWT inputs: scale 0 reads the pictures (set per frame), each later
      * scale the LL band of the one before; integer_adm.c
      * adm_dwt2_s123_combined roundings (vertical, horizontal) */
-    static const int32_t vo[4] = { 0, 0, 32768, 32768 }, vs[4] = { 0, 0, 16, 16 };
-    static const int32_t ho[4] = { 0, 16384, 32768, 16384 }, hs[4] = { 0, 15, 16, 15 };
+    static const int32_t vo[4] = { 0, 0, 32768, 32768 },
+                         vs[4] = { 0, 0, 16, 16 };
+    static const int32_t ho[4] = { 0, 16384, 32768, 16384 },
+                         hs[4] = { 0, 15, 16, 15 };
     for (int k = 0; k < VG_ADM_NB_SCALES; k++) {
         VgAdmDwtParams *d = &dwt[k];
         memset(d, 0, sizeof(*d));

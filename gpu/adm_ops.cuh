@@ -105,7 +105,8 @@ VG_ADM_HD int16_t vg_adm_dwt_s0_h(int hp, int32_t v0, int32_t v1, int32_t v2,
 {
     return (int16_t)((vg_adm_dwt_tap(hp, 0) * v0 + vg_adm_dwt_tap(hp, 1) * v1 +
                       vg_adm_dwt_tap(hp, 2) * v2 + vg_adm_dwt_tap(hp, 3) * v3 +
-                      32768) >> 16);
+                      32768) >>
+                     16);
 }
 
 /** adm_dwt2_s123_combined, vertical, one input column: int64 sums,
@@ -115,9 +116,11 @@ VG_ADM_HD void vg_adm_dwt_s123_v(const VgAdmDwtParams *p, int64_t s0,
                                  int64_t *lo, int64_t *hi)
 {
     *lo = (int32_t)((VG_ADM_L0 * s0 + VG_ADM_L1 * s1 + VG_ADM_L2 * s2 +
-                     VG_ADM_L3 * s3 + p->vrnd) >> p->vsh);
+                     VG_ADM_L3 * s3 + p->vrnd) >>
+                    p->vsh);
     *hi = (int32_t)((VG_ADM_H0 * s0 + VG_ADM_H1 * s1 + VG_ADM_H2 * s2 +
-                     VG_ADM_H3 * s3 + p->vrnd) >> p->vsh);
+                     VG_ADM_H3 * s3 + p->vrnd) >>
+                    p->vsh);
 }
 
 /** adm_dwt2_s123_combined, horizontal: (sum + hrnd) >> hsh of the low-pass
@@ -127,7 +130,8 @@ VG_ADM_HD int32_t vg_adm_dwt_s123_h(const VgAdmDwtParams *p, int hp, int64_t v0,
 {
     return (int32_t)((vg_adm_dwt_tap(hp, 0) * v0 + vg_adm_dwt_tap(hp, 1) * v1 +
                       vg_adm_dwt_tap(hp, 2) * v2 + vg_adm_dwt_tap(hp, 3) * v3 +
-                      p->hrnd) >> p->hsh);
+                      p->hrnd) >>
+                     p->hsh);
 }
 
 /**
@@ -169,13 +173,15 @@ VG_ADM_HD void vg_adm_dwt_elem(const VgAdmDwtParams *p, int z, int i, int j)
     int64_t lo[4], hi[4];
 
     for (int k = 0; k < 4; k++)
-        row[k] = (const T *)(src + (int64_t)vg_adm_dwt_mirror(2 * i - 1 + k, p->in_h) *
-                             p->src_pitch);
+        row[k] = (const T *)(src + (int64_t)vg_adm_dwt_mirror(2 * i - 1 + k,
+                                                              p->in_h) *
+                                       p->src_pitch);
     for (int c = 0; c < 4; c++) {
         const int x = vg_adm_dwt_mirror(2 * j - 1 + c, p->in_w);
         if constexpr (S0) {
             int32_t l, h;
-            vg_adm_dwt_s0_v(p->bpc, row[0][x], row[1][x], row[2][x], row[3][x], &l, &h);
+            vg_adm_dwt_s0_v(p->bpc, row[0][x], row[1][x], row[2][x], row[3][x],
+                            &l, &h);
             lo[c] = l;
             hi[c] = h;
         } else {
@@ -238,8 +244,10 @@ VG_ADM_HD int32_t vg_adm_dec_s123(int flag, double egl, int32_t o, int32_t t)
         }
         /* (1 << (14 + sh)) is an int in libvmaf: 2^31 wraps to -2^31 */
         const int64_t rnd = (int32_t)(1u << (14 + sh));
-        const int64_t q = (((int64_t)vg_adm_recip((int32_t)m) * t) *
-                           (o < 0 ? -1 : 1) + rnd) >> (15 + sh);
+        const int64_t q =
+            (((int64_t)vg_adm_recip((int32_t)m) * t) * (o < 0 ? -1 : 1) +
+             rnd) >>
+            (15 + sh);
         k = q < 0 ? 0 : q > 32768 ? 32768 : q;
     }
     int32_t rst = (int32_t)((k * o + 16384) >> 15);
@@ -272,8 +280,9 @@ VG_ADM_HD int16_t vg_adm_csf_f_s0(int16_t c)
 /** i4_adm_csf: value int32((I x + 2^27) >> 28), I in Q32. */
 VG_ADM_HD int32_t vg_adm_csf_s123(uint32_t fac, int32_t x)
 {
-    return (int32_t)((int64_t)((uint64_t)(int64_t)x * (uint64_t)fac +
-                               (1u << 27)) >> 28);
+    return (
+        int32_t)((int64_t)((uint64_t)(int64_t)x * (uint64_t)fac + (1u << 27)) >>
+                 28);
 }
 
 /** i4_adm_csf: |value| / 30 = int32((143165577 |v| - 2^31) >> 32); the
@@ -284,8 +293,9 @@ VG_ADM_HD int32_t vg_adm_csf_f_s123(int32_t c)
     return (int32_t)(((int64_t)143165577 * (int32_t)m - 2147483648LL) >> 32);
 }
 
-#define VG_ADM_AT(T, base, pitch, i, j) \
-    (*(T *)((uint8_t *)(uintptr_t)(base) + (int64_t)(i) * (pitch) + (int64_t)(j) * sizeof(T)))
+#define VG_ADM_AT(T, base, pitch, i, j)                                        \
+    (*(T *)((uint8_t *)(uintptr_t)(base) + (int64_t)(i) * (pitch) +            \
+            (int64_t)(j) * sizeof(T)))
 
 /** adm_cm: centre term of the masking threshold, |csf| / 15 =
  *  wrap16(R_12(8738 |c|)) (ONE_BY_15). */
@@ -361,8 +371,9 @@ VG_ADM_HD uint64_t vg_adm_den_s123(uint32_t e, uint32_t c, int32_t x)
  * arithmetic (written unsigned), which any order gives exactly.
  */
 typedef struct VgAdmDec {
-    uint32_t f[2];      ///< sum over h, v, d of |csf(a)| / 30 [0], |csf(r)| / 30 [1]
-    uint32_t cen[2];    ///< sum over h, v, d of |csf(a)| / 15 [0], |csf(r)| / 15 [1]
+    uint32_t f[2]; ///< sum over h, v, d of |csf(a)| / 30 [0], |csf(r)| / 30 [1]
+    uint32_t
+        cen[2]; ///< sum over h, v, d of |csf(a)| / 15 [0], |csf(r)| / 15 [1]
     int32_t r[3], a[3]; ///< restored and additive values, h, v, d
     uint64_t den[3];    ///< the reference's h, v, d energy (adm_csf_den_*)
 } VgAdmDec;
@@ -386,10 +397,14 @@ VG_ADM_HD void vg_adm_dec_pos(const VgAdmParams *p, int s, int i, int j,
         const int16_t tv = VG_ADM_AT(int16_t, bd->dis[VG_ADM_BV], pt, i, j);
         const int flag = vg_adm_angle_flag(p->cos1, oh, ov, th, tv);
         for (int b = 0; b < 3; b++) {
-            const int16_t o = b == 0 ? oh : b == 1 ? ov :
-                              VG_ADM_AT(int16_t, bd->ref[VG_ADM_BD], pt, i, j);
-            const int16_t t = b == 0 ? th : b == 1 ? tv :
-                              VG_ADM_AT(int16_t, bd->dis[VG_ADM_BD], pt, i, j);
+            const int16_t o =
+                b == 0   ? oh
+                : b == 1 ? ov
+                         : VG_ADM_AT(int16_t, bd->ref[VG_ADM_BD], pt, i, j);
+            const int16_t t =
+                b == 0   ? th
+                : b == 1 ? tv
+                         : VG_ADM_AT(int16_t, bd->dis[VG_ADM_BD], pt, i, j);
             const int16_t r = vg_adm_dec_s0(flag, p->egl, o, t);
             const int16_t a = (int16_t)(t - r);
             const int32_t fac = (int32_t)p->g[s].fac[b];
@@ -414,10 +429,14 @@ VG_ADM_HD void vg_adm_dec_pos(const VgAdmParams *p, int s, int i, int j,
         const int32_t tv = VG_ADM_AT(int32_t, bd->dis[VG_ADM_BV], pt, i, j);
         const int flag = vg_adm_angle_flag(p->cos1, oh, ov, th, tv);
         for (int b = 0; b < 3; b++) {
-            const int32_t o = b == 0 ? oh : b == 1 ? ov :
-                              VG_ADM_AT(int32_t, bd->ref[VG_ADM_BD], pt, i, j);
-            const int32_t t = b == 0 ? th : b == 1 ? tv :
-                              VG_ADM_AT(int32_t, bd->dis[VG_ADM_BD], pt, i, j);
+            const int32_t o =
+                b == 0   ? oh
+                : b == 1 ? ov
+                         : VG_ADM_AT(int32_t, bd->ref[VG_ADM_BD], pt, i, j);
+            const int32_t t =
+                b == 0   ? th
+                : b == 1 ? tv
+                         : VG_ADM_AT(int32_t, bd->dis[VG_ADM_BD], pt, i, j);
             const int32_t r = vg_adm_dec_s123(flag, p->egl, o, t);
             const int32_t a = (int32_t)((uint32_t)t - (uint32_t)r);
             const uint32_t fac = p->g[s].fac[b];
@@ -565,16 +584,19 @@ VG_ADM_HD void vg_adm_tile_cm(const VgAdmParams *p, const VgAdmTile *tl,
         if (warp >= tl->nr || x > tl->nc)
             break;
         for (int n = 0; n < (p->aim ? 2 : 1); n++) {
-            const uint32_t (*f)[VG_ADM_CM_TW + 2] = m->f[n];
-            const int32_t t = (int32_t)(f[y - 1][x - 1] + f[y - 1][x] + f[y - 1][x + 1] +
-                                        f[y][x - 1] + f[y][x + 1] +
-                                        f[y + 1][x - 1] + f[y + 1][x] + f[y + 1][x + 1] +
-                                        (uint32_t)m->c[6 + n][q][warp][lane]);
+            const uint32_t(*f)[VG_ADM_CM_TW + 2] = m->f[n];
+            const int32_t t =
+                (int32_t)(f[y - 1][x - 1] + f[y - 1][x] + f[y - 1][x + 1] +
+                          f[y][x - 1] + f[y][x + 1] + f[y + 1][x - 1] +
+                          f[y + 1][x] + f[y + 1][x + 1] +
+                          (uint32_t)m->c[6 + n][q][warp][lane]);
             for (int b = 0; b < 3; b++) {
                 const int32_t v = m->c[3 * n + b][q][warp][lane];
-                acc[3 * n + b] += tl->s == 0 ?
-                    vg_adm_cm_val_s0(b, (int32_t)g->fac[b], g->cm_cub[b], t, (int16_t)v) :
-                    vg_adm_cm_val_s123(g->fac[b], g->cm_cub[b], t, v);
+                acc[3 * n + b] +=
+                    tl->s == 0
+                        ? vg_adm_cm_val_s0(b, (int32_t)g->fac[b], g->cm_cub[b],
+                                           t, (int16_t)v)
+                        : vg_adm_cm_val_s123(g->fac[b], g->cm_cub[b], t, v);
             }
         }
     }

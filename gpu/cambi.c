@@ -50,7 +50,7 @@ _Static_assert(VG_CAMBI_POOL_SEGS == 2 * VG_CAMBI_SCALES,
 /** One frame's c-values on the host (mapped into the device's space). */
 typedef struct CambiHostBuf {
     float *c;
-    CUdeviceptr dev;    ///< c in the device's space
+    CUdeviceptr dev; ///< c in the device's space
     unsigned index;
     int busy;
 } CambiHostBuf;
@@ -61,19 +61,19 @@ typedef struct CambiCuda {
     CUfunction f_hist1, f_hist2, f_hist3, f_select, f_spill;
     CUdeviceptr mem;
     CUdeviceptr img, msk, rlut, ix[2], iy[2], cval, pool_seg;
-    CUdeviceptr simg[VG_CAMBI_SCALES];  ///< each scale's picture (work pitch)
-    VgCambiPoolParams pp;            ///< the pooling kernels' parameters but res
-    unsigned pool_gx;                ///< blocks per segment of the pooling passes
-    size_t off[2][VG_CAMBI_SCALES];  ///< c-value offsets (floats) per scale
+    CUdeviceptr simg[VG_CAMBI_SCALES]; ///< each scale's picture (work pitch)
+    VgCambiPoolParams pp; ///< the pooling kernels' parameters but res
+    unsigned pool_gx;     ///< blocks per segment of the pooling passes
+    size_t off[2][VG_CAMBI_SCALES]; ///< c-value offsets (floats) per scale
     unsigned sw[2][VG_CAMBI_SCALES], sh[2][VG_CAMBI_SCALES];
-    size_t n_cval;                   ///< floats of c-values per frame
-    int resize[2];                   ///< pass p changes the size
-    uint32_t *tab;                   ///< host tables (kept for the copies)
-    pthread_mutex_t lock;            ///< of bufs[].busy
+    size_t n_cval;        ///< floats of c-values per frame
+    int resize[2];        ///< pass p changes the size
+    uint32_t *tab;        ///< host tables (kept for the copies)
+    pthread_mutex_t lock; ///< of bufs[].busy
     int lock_init;
     CambiHostBuf **bufs;
     unsigned n_bufs;
-    uint64_t n_pooled, n_ordered;    ///< scales pooled; of them in cambi.c's order
+    uint64_t n_pooled, n_ordered; ///< scales pooled; of them in cambi.c's order
     VgCambiHeatmaps hm;
 } CambiCuda;
 
@@ -83,9 +83,11 @@ static void cambi_cuda_close(VgFeatureCtx *fc)
     const VgCuda *cu = vg_cuda_fc_device(fc)->cu;
 
     if (s->n_pooled)
-        vg_log(fc->log, VG_LOG_INFO, "cambi: %" PRIu64 " of %" PRIu64 " scales "
+        vg_log(fc->log, VG_LOG_INFO,
+               "cambi: %" PRIu64 " of %" PRIu64 " scales "
                "pooled on the host in cambi.c's order, the others by the "
-               "exact integer sum on the device", s->n_ordered, s->n_pooled);
+               "exact integer sum on the device",
+               s->n_ordered, s->n_pooled);
     if (s->mem)
         VG_CU(cu, fc->log, cuMemFree, s->mem);
     for (unsigned i = 0; i < s->n_bufs; i++) {
@@ -127,8 +129,10 @@ static int cambi_cuda_init(VgFeatureCtx *fc)
         unsigned w = ps->width, h = ps->height;
 
         if ((ps->window >> 1) > VG_CAMBI_PAD_MAX) {
-            vg_log(fc->log, VG_LOG_ERROR, "cambi: window %u too large for "
-                   "the CUDA path", ps->window);
+            vg_log(fc->log, VG_LOG_ERROR,
+                   "cambi: window %u too large for "
+                   "the CUDA path",
+                   ps->window);
             return -ENOTSUP;
         }
         for (int sc = 0; sc < VG_CAMBI_SCALES; sc++) {
@@ -151,16 +155,24 @@ static int cambi_cuda_init(VgFeatureCtx *fc)
     }
 
     if ((ret = vg_cuda_device_function(d, "vg_cambi_prep", &s->f_prep)) < 0 ||
-        (ret = vg_cuda_device_function(d, "vg_cambi_decmode", &s->f_decmode)) < 0 ||
-        (ret = vg_cuda_device_function(d, "vg_cambi_cvalues", &s->f_cval)) < 0 ||
-        (ret = vg_cuda_device_function(d, "vg_cambi_pool_hist1", &s->f_hist1)) < 0 ||
-        (ret = vg_cuda_device_function(d, "vg_cambi_pool_hist2", &s->f_hist2)) < 0 ||
-        (ret = vg_cuda_device_function(d, "vg_cambi_pool_hist3", &s->f_hist3)) < 0 ||
-        (ret = vg_cuda_device_function(d, "vg_cambi_pool_select", &s->f_select)) < 0 ||
-        (ret = vg_cuda_device_function(d, "vg_cambi_pool_spill", &s->f_spill)) < 0)
+        (ret = vg_cuda_device_function(d, "vg_cambi_decmode", &s->f_decmode)) <
+            0 ||
+        (ret = vg_cuda_device_function(d, "vg_cambi_cvalues", &s->f_cval)) <
+            0 ||
+        (ret = vg_cuda_device_function(d, "vg_cambi_pool_hist1", &s->f_hist1)) <
+            0 ||
+        (ret = vg_cuda_device_function(d, "vg_cambi_pool_hist2", &s->f_hist2)) <
+            0 ||
+        (ret = vg_cuda_device_function(d, "vg_cambi_pool_hist3", &s->f_hist3)) <
+            0 ||
+        (ret = vg_cuda_device_function(d, "vg_cambi_pool_select",
+                                       &s->f_select)) < 0 ||
+        (ret = vg_cuda_device_function(d, "vg_cambi_pool_spill", &s->f_spill)) <
+            0)
         return ret;
     if (!d->cu->cuMemHostGetDevicePointer) {
-        vg_log(fc->log, VG_LOG_ERROR, "cambi: the CUDA driver lacks "
+        vg_log(fc->log, VG_LOG_ERROR,
+               "cambi: the CUDA driver lacks "
                "cuMemHostGetDevicePointer");
         return -ENOSYS;
     }
@@ -174,24 +186,26 @@ static int cambi_cuda_init(VgFeatureCtx *fc)
             ALIGN256(s->n_cval * sizeof(float)) +
             ALIGN256(VG_CAMBI_POOL_SEGS * sizeof(VgCambiPoolSeg));
     for (int sc = 0; sc < VG_CAMBI_SCALES; sc++)
-        total += ALIGN256((size_t)p->alloc_w * scale_rows(s, sc) *
-                          sizeof(uint16_t));
+        total +=
+            ALIGN256((size_t)p->alloc_w * scale_rows(s, sc) * sizeof(uint16_t));
     if ((ret = VG_CU(d->cu, fc->log, cuMemAlloc, &s->mem, total)) < 0)
         goto fail;
 #define TAKE(ptr, bytes) (ptr = s->mem + off, off += ALIGN256(bytes))
     TAKE(s->img, n * sizeof(uint16_t));
     TAKE(s->msk, n);
     for (int sc = 0; sc < VG_CAMBI_SCALES; sc++)
-        TAKE(s->simg[sc], (size_t)p->alloc_w * scale_rows(s, sc) *
-                          sizeof(uint16_t));
+        TAKE(s->simg[sc],
+             (size_t)p->alloc_w * scale_rows(s, sc) * sizeof(uint16_t));
     TAKE(s->rlut, sizeof(p->rlut));
     {
         CUdeviceptr tabs;
 
         TAKE(tabs, tab_n * sizeof(uint32_t));
         for (int k = 0; k < 2; k++) {
-            s->ix[k] = s->resize[k] ? tabs + tab_off[k][0] * sizeof(uint32_t) : 0;
-            s->iy[k] = s->resize[k] ? tabs + tab_off[k][1] * sizeof(uint32_t) : 0;
+            s->ix[k] =
+                s->resize[k] ? tabs + tab_off[k][0] * sizeof(uint32_t) : 0;
+            s->iy[k] =
+                s->resize[k] ? tabs + tab_off[k][1] * sizeof(uint32_t) : 0;
         }
         if (tab_n) {
             if (!(s->tab = malloc(tab_n * sizeof(*s->tab)))) {
@@ -202,9 +216,9 @@ static int cambi_cuda_init(VgFeatureCtx *fc)
             for (int k = 0; k < 2; k++)
                 if (s->resize[k])
                     vg_cambi_resize_tables(s->tab + tab_off[k][0],
-                                  s->tab + tab_off[k][1], fc->width,
-                                  fc->height, p->pass[k].width,
-                                  p->pass[k].height);
+                                           s->tab + tab_off[k][1], fc->width,
+                                           fc->height, p->pass[k].width,
+                                           p->pass[k].height);
             if ((ret = VG_CU(d->cu, fc->log, cuMemcpyHtoDAsync, tabs, s->tab,
                              tab_n * sizeof(*s->tab), d->stream)) < 0)
                 goto fail;
@@ -218,16 +232,18 @@ static int cambi_cuda_init(VgFeatureCtx *fc)
     s->pp.cval = s->cval;
     s->pp.seg = s->pool_seg;
     /* tests: VG_CAMBI_DEVICE_POOL=0 leaves every scale to the host */
-    s->pp.all_to_host = (env = getenv("VG_CAMBI_DEVICE_POOL")) && !strcmp(env, "0");
+    s->pp.all_to_host =
+        (env = getenv("VG_CAMBI_DEVICE_POOL")) && !strcmp(env, "0");
     for (int k = 0; k < 1 + p->full_ref; k++) {
         for (int sc = 0; sc < VG_CAMBI_SCALES; sc++) {
             const unsigned z = s->pp.nseg++;
             const int n_sc = (int)(s->sw[k][sc] * s->sh[k][sc]);
             const int t = (int)(p->topk * n_sc);
-            const unsigned blocks = (unsigned)((n_sc + VG_CAMBI_POOL_THREADS *
-                                                VG_CAMBI_POOL_PER_THREAD - 1) /
-                                               (VG_CAMBI_POOL_THREADS *
-                                                VG_CAMBI_POOL_PER_THREAD));
+            const unsigned blocks =
+                (unsigned)((n_sc +
+                            VG_CAMBI_POOL_THREADS * VG_CAMBI_POOL_PER_THREAD -
+                            1) /
+                           (VG_CAMBI_POOL_THREADS * VG_CAMBI_POOL_PER_THREAD));
 
             s->pp.off[z] = (int64_t)s->off[k][sc];
             s->pp.n[z] = (uint32_t)n_sc;
@@ -248,10 +264,11 @@ fail:
 
 static int launch(VgFeatureCtx *fc, CUfunction fn, VgCambiKernelParams *kp)
 {
-    return vg_cuda_device_launch(vg_cuda_fc_device(fc), fn,
-                                 ((unsigned)kp->w + VG_CAMBI_BX - 1) / VG_CAMBI_BX,
-                                 ((unsigned)kp->h + VG_CAMBI_BY - 1) / VG_CAMBI_BY,
-                                 1, VG_CAMBI_BX, VG_CAMBI_BY, kp);
+    return vg_cuda_device_launch(
+        vg_cuda_fc_device(fc), fn,
+        ((unsigned)kp->w + VG_CAMBI_BX - 1) / VG_CAMBI_BX,
+        ((unsigned)kp->h + VG_CAMBI_BY - 1) / VG_CAMBI_BY, 1, VG_CAMBI_BX,
+        VG_CAMBI_BY, kp);
 }
 
 /* queue pass k on picture `in` (device luma) */
@@ -295,10 +312,11 @@ static int submit_pass(VgFeatureCtx *fc, int k, const VgImage *in)
     kp.rnd = down ? 1 << (down - 1) : 0;
     kp.dither = p->enc_bitdepth < 10;
     kp.dec = p->high_res ? 1 : 0;
-    if ((ret = vg_cuda_device_launch(vg_cuda_fc_device(fc), s->f_prep,
-                                     (s->sw[k][0] + VG_CAMBI_BX - 1) / VG_CAMBI_BX,
-                                     (s->sh[k][0] + VG_CAMBI_BY - 1) / VG_CAMBI_BY,
-                                     1, VG_CAMBI_BX, VG_CAMBI_BY, &kp)) < 0)
+    if ((ret = vg_cuda_device_launch(
+             vg_cuda_fc_device(fc), s->f_prep,
+             (s->sw[k][0] + VG_CAMBI_BX - 1) / VG_CAMBI_BX,
+             (s->sh[k][0] + VG_CAMBI_BY - 1) / VG_CAMBI_BY, 1, VG_CAMBI_BX,
+             VG_CAMBI_BY, &kp)) < 0)
         return ret;
 
     /* each scale's picture: decimated (but scale 0) and mode-filtered from
@@ -357,7 +375,8 @@ static CambiHostBuf *take_buf(VgFeatureCtx *fc, unsigned index)
         return NULL;
     }
     if (VG_DCUX(d, cuMemHostAlloc, &c, s->n_cval * sizeof(float),
-                VG_CU_MEMHOSTALLOC_PORTABLE | VG_CU_MEMHOSTALLOC_DEVICEMAP) < 0) {
+                VG_CU_MEMHOSTALLOC_PORTABLE | VG_CU_MEMHOSTALLOC_DEVICEMAP) <
+        0) {
         free(b);
         return NULL;
     }
@@ -395,8 +414,7 @@ static CambiHostBuf *frame_buf(VgFeatureCtx *fc, unsigned index)
             b = s->bufs[i];
     pthread_mutex_unlock(&s->lock);
     if (!b)
-        vg_log(fc->log, VG_LOG_ERROR, "cambi: no c-values for frame %u",
-               index);
+        vg_log(fc->log, VG_LOG_ERROR, "cambi: no c-values for frame %u", index);
     return b;
 }
 

@@ -21,21 +21,21 @@
 
 #include "gpu/cambi_block.h"
 
-#define CAMBI_PIXEL_KERNEL(name)                                        \
-extern "C" __global__ void __launch_bounds__(VG_CAMBI_BX * VG_CAMBI_BY) \
-vg_cambi_##name(const VgCambiKernelParams p)                            \
-{                                                                       \
-    const int j = blockIdx.x * VG_CAMBI_BX + threadIdx.x;               \
-    const int i = blockIdx.y * VG_CAMBI_BY + threadIdx.y;               \
-                                                                        \
-    if (i < p.h && j < p.w)                                             \
-        vg_cambi_##name##_px(&p, i, j);                                 \
-}
+#define CAMBI_PIXEL_KERNEL(name)                                               \
+    extern "C" __global__ void __launch_bounds__(VG_CAMBI_BX *VG_CAMBI_BY)     \
+        vg_cambi_##name(const VgCambiKernelParams p)                           \
+    {                                                                          \
+        const int j = blockIdx.x * VG_CAMBI_BX + threadIdx.x;                  \
+        const int i = blockIdx.y * VG_CAMBI_BY + threadIdx.y;                  \
+                                                                               \
+        if (i < p.h && j < p.w)                                                \
+            vg_cambi_##name##_px(&p, i, j);                                    \
+    }
 
 CAMBI_PIXEL_KERNEL(decmode)
 
 extern "C" __global__ void __launch_bounds__(VG_CAMBI_PREP_NTHR)
-vg_cambi_prep(const VgCambiKernelParams p)
+    vg_cambi_prep(const VgCambiKernelParams p)
 {
     __shared__ VgCambiPrepTile t;
     const int tid = threadIdx.y * VG_CAMBI_BX + threadIdx.x;
@@ -44,14 +44,13 @@ vg_cambi_prep(const VgCambiKernelParams p)
         vg_cambi_prep_step(&t, &p, step, tid, blockIdx.x, blockIdx.y);
         __syncthreads();
     }
-    vg_cambi_prep_out(&t, &p, threadIdx.x, threadIdx.y, blockIdx.x,
-                      blockIdx.y);
+    vg_cambi_prep_out(&t, &p, threadIdx.x, threadIdx.y, blockIdx.x, blockIdx.y);
 }
 
 /* every scale of a pass in one launch, the smallest scales' blocks first:
  * their windows hold the most pixels in the band per tile */
 extern "C" __global__ void __launch_bounds__(VG_CAMBI_NTHR)
-vg_cambi_cvalues(const VgCambiKernelParams p)
+    vg_cambi_cvalues(const VgCambiKernelParams p)
 {
     __shared__ VgCambiTile t;
     VgCambiScale sc;
@@ -76,17 +75,18 @@ vg_cambi_cvalues(const VgCambiKernelParams p)
 
 /* the segment's values handled by this block: VG_CAMBI_POOL_PER_THREAD per
  * thread, strided by the block's width */
-#define POOL_FOR_VALUES(p, z, bits)                                         \
-    const float *v_ = (const float *)(p).cval + (p).off[z];                 \
-    const uint32_t n_ = (p).n[z];                                           \
-    const uint32_t i0_ = blockIdx.x * VG_CAMBI_POOL_THREADS *               \
-                         VG_CAMBI_POOL_PER_THREAD + threadIdx.x;            \
-    for (uint32_t j_ = 0, i_ = i0_; j_ < VG_CAMBI_POOL_PER_THREAD &&        \
-         i_ < n_; j_++, i_ += VG_CAMBI_POOL_THREADS)                        \
+#define POOL_FOR_VALUES(p, z, bits)                                            \
+    const float *v_ = (const float *)(p).cval + (p).off[z];                    \
+    const uint32_t n_ = (p).n[z];                                              \
+    const uint32_t i0_ =                                                       \
+        blockIdx.x * VG_CAMBI_POOL_THREADS * VG_CAMBI_POOL_PER_THREAD +        \
+        threadIdx.x;                                                           \
+    for (uint32_t j_ = 0, i_ = i0_; j_ < VG_CAMBI_POOL_PER_THREAD && i_ < n_;  \
+         j_++, i_ += VG_CAMBI_POOL_THREADS)                                    \
         if (const uint32_t bits = __float_as_uint(v_[i_]))
 
 extern "C" __global__ void __launch_bounds__(VG_CAMBI_POOL_THREADS)
-vg_cambi_pool_hist1(const VgCambiPoolParams p)
+    vg_cambi_pool_hist1(const VgCambiPoolParams p)
 {
     __shared__ uint32_t cnt[VG_CAMBI_POOL_NB1];
     __shared__ unsigned long long sig[VG_CAMBI_POOL_NB1];
@@ -94,7 +94,8 @@ vg_cambi_pool_hist1(const VgCambiPoolParams p)
     const unsigned z = blockIdx.y;
     VgCambiPoolSeg *seg = (VgCambiPoolSeg *)p.seg + z;
 
-    for (unsigned b = threadIdx.x; b < VG_CAMBI_POOL_NB1; b += VG_CAMBI_POOL_THREADS) {
+    for (unsigned b = threadIdx.x; b < VG_CAMBI_POOL_NB1;
+         b += VG_CAMBI_POOL_THREADS) {
         cnt[b] = 0;
         sig[b] = 0;
     }
@@ -102,7 +103,8 @@ vg_cambi_pool_hist1(const VgCambiPoolParams p)
         bad = 0;
     __syncthreads();
     {
-        POOL_FOR_VALUES(p, z, bits) {
+        POOL_FOR_VALUES(p, z, bits)
+        {
             if (vg_cambi_pool_class(bits) < 0) {
                 atomicOr(&bad, 1u);
                 continue;
@@ -113,7 +115,8 @@ vg_cambi_pool_hist1(const VgCambiPoolParams p)
         }
     }
     __syncthreads();
-    for (unsigned b = threadIdx.x; b < VG_CAMBI_POOL_NB1; b += VG_CAMBI_POOL_THREADS) {
+    for (unsigned b = threadIdx.x; b < VG_CAMBI_POOL_NB1;
+         b += VG_CAMBI_POOL_THREADS) {
         if (cnt[b]) {
             atomicAdd(&seg->cnt1[b], cnt[b]);
             atomicAdd((unsigned long long *)&seg->sig1[b], sig[b]);
@@ -144,7 +147,8 @@ __device__ __forceinline__ void vg_cambi_pool_hist(const VgCambiPoolParams &p)
     }
     __syncthreads();
     {
-        POOL_FOR_VALUES(p, z, bits) {
+        POOL_FOR_VALUES(p, z, bits)
+        {
             if (bits >> shift != want)
                 continue;
             atomicAdd(&cnt[bits >> (shift - 10) & 1023], 1u);
@@ -167,13 +171,13 @@ __device__ __forceinline__ void vg_cambi_pool_hist(const VgCambiPoolParams &p)
 }
 
 extern "C" __global__ void __launch_bounds__(VG_CAMBI_POOL_THREADS)
-vg_cambi_pool_hist2(const VgCambiPoolParams p)
+    vg_cambi_pool_hist2(const VgCambiPoolParams p)
 {
     vg_cambi_pool_hist<VG_CAMBI_POOL_LEVEL2>(p);
 }
 
 extern "C" __global__ void __launch_bounds__(VG_CAMBI_POOL_THREADS)
-vg_cambi_pool_hist3(const VgCambiPoolParams p)
+    vg_cambi_pool_hist3(const VgCambiPoolParams p)
 {
     vg_cambi_pool_hist<VG_CAMBI_POOL_LEVEL3>(p);
 }
@@ -183,7 +187,7 @@ vg_cambi_pool_hist3(const VgCambiPoolParams p)
  * 1024 bins one after the other), one thread selects, the block writes
  * back what the selection changed (the fields after the histograms) */
 extern "C" __global__ void __launch_bounds__(VG_CAMBI_POOL_THREADS)
-vg_cambi_pool_select(const VgCambiPoolParams p)
+    vg_cambi_pool_select(const VgCambiPoolParams p)
 {
     __shared__ VgCambiPoolSeg t;
     const int level = p.level;
@@ -215,13 +219,14 @@ vg_cambi_pool_select(const VgCambiPoolParams p)
 
 /* the c-values of the segments left to the host, into its mapped copy */
 extern "C" __global__ void __launch_bounds__(VG_CAMBI_POOL_THREADS)
-vg_cambi_pool_spill(const VgCambiPoolParams p)
+    vg_cambi_pool_spill(const VgCambiPoolParams p)
 {
     const unsigned z = blockIdx.y;
     const float *v = (const float *)p.cval + p.off[z];
     float *out = (float *)p.spill + p.off[z];
-    const uint32_t i0 = blockIdx.x * VG_CAMBI_POOL_THREADS *
-                        VG_CAMBI_POOL_PER_THREAD + threadIdx.x;
+    const uint32_t i0 =
+        blockIdx.x * VG_CAMBI_POOL_THREADS * VG_CAMBI_POOL_PER_THREAD +
+        threadIdx.x;
 
     if (((const VgCambiPoolResult *)p.res)[z].exact)
         return;

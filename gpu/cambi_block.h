@@ -69,12 +69,12 @@ typedef struct VgCambiTile {
 VG_CAMBI_FN unsigned vg_cambi_to10_at(const VgCambiKernelParams *p, int i,
                                       int j)
 {
-    const unsigned sy = p->iy ? VG_CAMBI_PTR(const uint32_t, p->iy)[i] :
-                                (unsigned)i;
-    const unsigned sx = p->ix ? VG_CAMBI_PTR(const uint32_t, p->ix)[j] :
-                                (unsigned)j;
-    const uint8_t *row = VG_CAMBI_PTR(const uint8_t, p->src) +
-                         (int64_t)sy * p->src_pitch;
+    const unsigned sy =
+        p->iy ? VG_CAMBI_PTR(const uint32_t, p->iy)[i] : (unsigned)i;
+    const unsigned sx =
+        p->ix ? VG_CAMBI_PTR(const uint32_t, p->ix)[j] : (unsigned)j;
+    const uint8_t *row =
+        VG_CAMBI_PTR(const uint8_t, p->src) + (int64_t)sy * p->src_pitch;
     const unsigned v = p->in_bpc > 8 ? ((const uint16_t *)row)[sx] : row[sx];
 
     return (uint16_t)(((v << p->up) + (unsigned)p->rnd) >> p->down);
@@ -107,8 +107,7 @@ typedef struct VgCambiPrepTile {
 /* the block's flag rows and columns, and its first work sample (the box's
  * corner) */
 VG_CAMBI_FN void vg_cambi_prep_geom(const VgCambiKernelParams *p, int bx,
-                                    int by, int *fh, int *fw, int *y0,
-                                    int *x0)
+                                    int by, int *fh, int *fw, int *y0, int *x0)
 {
     *fh = ((VG_CAMBI_BY - 1) << p->dec) + 2 * VG_CAMBI_MASK_PAD + 1;
     *fw = ((VG_CAMBI_BX - 1) << p->dec) + 2 * VG_CAMBI_MASK_PAD + 1;
@@ -131,9 +130,10 @@ VG_CAMBI_FN void vg_cambi_prep_step(VgCambiPrepTile *t,
             const int r = k / (fw + 2), c = k % (fw + 2);
             const int y = y0 + r, x = x0 + c;
 
-            t->t[r * tw + c] = (uint16_t)(y >= 0 && y < p->h && x >= 0 &&
-                                          x < p->w ?
-                                          vg_cambi_to10_at(p, y, x) : 0);
+            t->t[r * tw + c] =
+                (uint16_t)(y >= 0 && y < p->h && x >= 0 && x < p->w
+                               ? vg_cambi_to10_at(p, y, x)
+                               : 0);
         }
     } else if (step == 1) {
         for (int k = tid; k < (fh + 1) * (fw + 1); k += VG_CAMBI_PREP_NTHR) {
@@ -164,10 +164,10 @@ VG_CAMBI_FN void vg_cambi_prep_step(VgCambiPrepTile *t,
             const int y = y0 + r, x = x0 + c;
             const uint16_t *q = t->d + r * dw + c;
 
-            t->f[r * VG_CAMBI_PREP_FW + c] =
-                y >= 0 && y < p->h && x >= 0 && x < p->w &&
-                (x == p->w - 1 || q[0] == q[1]) &&
-                (y == p->h - 1 || q[0] == q[dw]);
+            t->f[r * VG_CAMBI_PREP_FW + c] = y >= 0 && y < p->h && x >= 0 &&
+                                             x < p->w &&
+                                             (x == p->w - 1 || q[0] == q[1]) &&
+                                             (y == p->h - 1 || q[0] == q[dw]);
         }
     } else {
         for (int k = tid; k < fh * VG_CAMBI_BX; k += VG_CAMBI_PREP_NTHR) {
@@ -185,8 +185,8 @@ VG_CAMBI_FN void vg_cambi_prep_step(VgCambiPrepTile *t,
 /* thread (tx, ty) after the last step: its work sample and mask, at the
  * output size ((w, h) + (1 << dec) - 1) >> dec */
 VG_CAMBI_FN void vg_cambi_prep_out(const VgCambiPrepTile *t,
-                                   const VgCambiKernelParams *p, int tx,
-                                   int ty, int bx, int by)
+                                   const VgCambiKernelParams *p, int tx, int ty,
+                                   int bx, int by)
 {
     const int i = by * VG_CAMBI_BY + ty, j = bx * VG_CAMBI_BX + tx;
     const int ry = ty << p->dec, cx = tx << p->dec;
@@ -197,7 +197,8 @@ VG_CAMBI_FN void vg_cambi_prep_out(const VgCambiPrepTile *t,
         return;
     for (int y = 0; y <= 2 * VG_CAMBI_MASK_PAD; y++)
         n += t->row[(ry + y) * VG_CAMBI_BX + tx];
-    VG_CAMBI_PTR(uint16_t, p->dst)[i * p->pitch + j] =
+    VG_CAMBI_PTR(uint16_t, p->dst)
+    [i * p->pitch + j] =
         t->d[(ry + VG_CAMBI_MASK_PAD) * (VG_CAMBI_PREP_FW + 1) + cx +
              VG_CAMBI_MASK_PAD];
     VG_CAMBI_PTR(uint8_t, p->mdst)[i * p->pitch + j] = n > p->mask_index;
@@ -214,16 +215,15 @@ VG_CAMBI_FN unsigned vg_cambi_mode3(unsigned a, unsigned b, unsigned c)
 
 /* the scale's picture before the mode filter: src, or with dec every
  * other sample of it */
-VG_CAMBI_FN unsigned vg_cambi_dec_at(const VgCambiKernelParams *p, int i,
-                                     int j)
+VG_CAMBI_FN unsigned vg_cambi_dec_at(const VgCambiKernelParams *p, int i, int j)
 {
-    return VG_CAMBI_PTR(const uint16_t, p->src)[(int64_t)(i << p->dec) *
-                                                p->pitch + (j << p->dec)];
+    return VG_CAMBI_PTR(
+        const uint16_t,
+        p->src)[(int64_t)(i << p->dec) * p->pitch + (j << p->dec)];
 }
 
 /* the horizontal mode of row i at column j, edge columns kept */
-VG_CAMBI_FN unsigned vg_cambi_hmode(const VgCambiKernelParams *p, int i,
-                                    int j)
+VG_CAMBI_FN unsigned vg_cambi_hmode(const VgCambiKernelParams *p, int i, int j)
 {
     if (j == 0 || j == p->w - 1)
         return vg_cambi_dec_at(p, i, j);
@@ -234,8 +234,7 @@ VG_CAMBI_FN unsigned vg_cambi_hmode(const VgCambiKernelParams *p, int i,
 
 /* (i, j) inside the scale's size (w, h): the decimation (with dec) and
  * the 3x3 mode filter, the vertical mode of the horizontal ones */
-VG_CAMBI_FN void vg_cambi_decmode_px(const VgCambiKernelParams *p, int i,
-                                     int j)
+VG_CAMBI_FN void vg_cambi_decmode_px(const VgCambiKernelParams *p, int i, int j)
 {
     unsigned v;
 
@@ -281,8 +280,8 @@ VG_CAMBI_FN void vg_cambi_cval_load(VgCambiTile *t,
 
             /* in_band(): uint16 wrap as the CPU */
             if (msk[((int64_t)y << sc->mshift) * p->pitch +
-                    (x << sc->mshift)] && (uint16_t)(u - (unsigned)p->band_base) <
-                          (unsigned)p->band_size)
+                    (x << sc->mshift)] &&
+                (uint16_t)(u - (unsigned)p->band_base) < (unsigned)p->band_size)
                 v = u;
         }
         t->v[(k / side) * VG_CAMBI_TILE_SIDE + k % side] = (uint16_t)v;
@@ -337,8 +336,8 @@ VG_CAMBI_FN void vg_cambi_cval_pixel(VgCambiTile *t,
             /* below the band: no pixel of the histograms */
             p2 = v - d - 1 >= 0 ? cnt[(nd - d - 1) * VG_CAMBI_NTHR] : 0;
             pm = p1 > p2 ? p1 : p2;
-            val = (float)(p->diff_weights[d] * (int)p0 * (int)pm) *
-                  rlut[pm + p0];
+            val =
+                (float)(p->diff_weights[d] * (int)p0 * (int)pm) * rlut[pm + p0];
             if (val > c)
                 c = val;
         }

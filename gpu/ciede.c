@@ -49,13 +49,13 @@
 typedef struct CiedeCuda {
     CUfunction de00, settle;
     VgCudaSeqsum sums;
-    CUdeviceptr de;         ///< double[w * h]
-    CUdeviceptr count;      ///< uint32, device
-    uint32_t *count_host;   ///< pinned copy for the callback
-    VgCiedeRecord *rec;     ///< mapped host memory, cap records
-    CUdeviceptr rec_dev;    ///< its device address
+    CUdeviceptr de;       ///< double[w * h]
+    CUdeviceptr count;    ///< uint32, device
+    uint32_t *count_host; ///< pinned copy for the callback
+    VgCiedeRecord *rec;   ///< mapped host memory, cap records
+    CUdeviceptr rec_dev;  ///< its device address
     uint32_t cap;
-    int host_only;          ///< the host's powf is not the one the device assumes
+    int host_only; ///< the host's powf is not the one the device assumes
     double scale;
     const VgCuda *cu;
     VgLog *log;
@@ -69,7 +69,8 @@ static void ciede_cuda_close(VgFeatureCtx *fc)
     VgCudaDevice *d = vg_cuda_fc_device(fc);
 
     if (s->n_pixels)
-        vg_log(fc->log, VG_LOG_INFO, "ciede: of %llu pixels, %llu (%.3f%%) "
+        vg_log(fc->log, VG_LOG_INFO,
+               "ciede: of %llu pixels, %llu (%.3f%%) "
                "took powf from the host, %llu (%.4f%%) were computed there; "
                "%llu frame(s) wholly on the host",
                (unsigned long long)s->n_pixels, (unsigned long long)s->n_powf,
@@ -103,19 +104,23 @@ static int ciede_cuda_init(VgFeatureCtx *fc)
                               fc->height)) < 0)
         return ret;
     if (n > UINT32_MAX / 2) {
-        vg_log(fc->log, VG_LOG_ERROR, "ciede: %ux%u is too large for the "
-               "device", fc->width, fc->height);
+        vg_log(fc->log, VG_LOG_ERROR,
+               "ciede: %ux%u is too large for the "
+               "device",
+               fc->width, fc->height);
         return -EINVAL;
     }
     if (!d->cu->cuMemHostGetDevicePointer) {
-        vg_log(fc->log, VG_LOG_ERROR, "ciede: the CUDA driver lacks "
+        vg_log(fc->log, VG_LOG_ERROR,
+               "ciede: the CUDA driver lacks "
                "cuMemHostGetDevicePointer");
         return -ENOSYS;
     }
     s->cu = d->cu;
     s->log = fc->log;
     if (!vg_ciede_host_powf_agrees()) {
-        vg_log(fc->log, VG_LOG_WARNING, "ciede: this C library's powf is not "
+        vg_log(fc->log, VG_LOG_WARNING,
+               "ciede: this C library's powf is not "
                "the one the device reproduces; every frame is scored on the "
                "host");
         s->host_only = 1;
@@ -127,7 +132,7 @@ static int ciede_cuda_init(VgFeatureCtx *fc)
     if ((env = getenv("VG_CIEDE_RECORDS")) && *env)
         s->cap = (uint32_t)strtoul(env, NULL, 10);
     if (s->cap > n)
-        s->cap = (uint32_t)n;   /* a pixel is recorded once at most */
+        s->cap = (uint32_t)n; /* a pixel is recorded once at most */
     if ((ret = vg_cuda_device_function(d, "vg_ciede_de00", &s->de00)) < 0 ||
         (ret = vg_cuda_device_function(d, "vg_ciede_settle", &s->settle)) < 0 ||
         (ret = VG_DCU(d, cuMemAlloc, &s->de, n * sizeof(double))) < 0 ||
@@ -136,10 +141,10 @@ static int ciede_cuda_init(VgFeatureCtx *fc)
                        VG_CU_MEMHOSTALLOC_PORTABLE)) < 0)
         goto fail;
     s->count_host = p;
-    if ((ret = VG_DCUX(d, cuMemHostAlloc, &p, (s->cap ? s->cap : 1) *
-                       sizeof(VgCiedeRecord),
+    if ((ret = VG_DCUX(d, cuMemHostAlloc, &p,
+                       (s->cap ? s->cap : 1) * sizeof(VgCiedeRecord),
                        VG_CU_MEMHOSTALLOC_PORTABLE |
-                       VG_CU_MEMHOSTALLOC_DEVICEMAP)) < 0)
+                           VG_CU_MEMHOSTALLOC_DEVICEMAP)) < 0)
         goto fail;
     s->rec = p;
     if ((ret = VG_DCUX(d, cuMemHostGetDevicePointer, &s->rec_dev, p, 0)) < 0 ||
@@ -202,12 +207,12 @@ static int ciede_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
     int ret;
 
     if (s->host_only)
-        return 0;       /* collect() scores the frame */
+        return 0; /* collect() scores the frame */
     if (f->ref->w[0] != fc->width || f->ref->h[0] != fc->height ||
         f->dis->w[0] != fc->width || f->dis->h[0] != fc->height ||
         f->dis->w[1] != f->ref->w[1] || f->dis->h[1] != f->ref->h[1]) {
-        vg_log(fc->log, VG_LOG_ERROR, "ciede: frame %u is not %ux%u",
-               f->index, fc->width, fc->height);
+        vg_log(fc->log, VG_LOG_ERROR, "ciede: frame %u is not %ux%u", f->index,
+               fc->width, fc->height);
         return -EINVAL;
     }
     for (unsigned pl = 0; pl < 3; pl++) {
@@ -218,19 +223,21 @@ static int ciede_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
     }
     s->n_pixels += (uint64_t)fc->width * fc->height;
     vg_cuda_seqsum_reset(&s->sums);
-    if ((ret = VG_DCU(d, cuMemsetD8Async, s->count, 0, sizeof(uint32_t), d->stream)) < 0 ||
-        (ret = vg_cuda_device_launch(d, s->de00,
-                                     (fc->width + VG_CIEDE_BX - 1) / VG_CIEDE_BX,
-                                     (fc->height + VG_CIEDE_BY - 1) / VG_CIEDE_BY,
-                                     1, VG_CIEDE_BX, VG_CIEDE_BY, &p)) < 0 ||
+    if ((ret = VG_DCU(d, cuMemsetD8Async, s->count, 0, sizeof(uint32_t),
+                      d->stream)) < 0 ||
+        (ret = vg_cuda_device_launch(
+             d, s->de00, (fc->width + VG_CIEDE_BX - 1) / VG_CIEDE_BX,
+             (fc->height + VG_CIEDE_BY - 1) / VG_CIEDE_BY, 1, VG_CIEDE_BX,
+             VG_CIEDE_BY, &p)) < 0 ||
         (ret = VG_DCU(d, cuMemcpyDtoHAsync, s->count_host, s->count,
                       sizeof(uint32_t), d->stream)) < 0 ||
-        (ret = VG_DCU(d, cuStreamAddCallback, d->stream, ciede_host_pixels,
-                      s, 0)) < 0 ||
+        (ret = VG_DCU(d, cuStreamAddCallback, d->stream, ciede_host_pixels, s,
+                      0)) < 0 ||
         (ret = vg_cuda_device_launch(d, s->settle, SETTLE_BLOCKS, 1, 1,
                                      VG_CIEDE_SETTLE_THREADS, 1, &p)) < 0 ||
-        (ret = vg_cuda_seqsum_add(&s->sums, s->de, (size_t)fc->width * fc->height,
-                                  f->res + offsetof(VgCiedeRes, sum))) < 0)
+        (ret =
+             vg_cuda_seqsum_add(&s->sums, s->de, (size_t)fc->width * fc->height,
+                                f->res + offsetof(VgCiedeRes, sum))) < 0)
         return ret;
     return vg_cuda_seqsum_submit(d, &s->sums);
 }
@@ -273,8 +280,10 @@ static int ciede_cuda_frame_on_host(VgFeatureCtx *fc, const VgCudaFrame *f,
         (ret = image_to_host(d, f->ref, &img[0])) < 0 ||
         (ret = image_to_host(d, f->dis, &img[1])) < 0 ||
         (ret = vg_ciede_frame_sum(fc, &img[0], &img[1], sum)) < 0)
-        vg_log(fc->log, VG_LOG_ERROR, "ciede: frame %u could not be scored "
-               "on the host (%d)", f->index, ret);
+        vg_log(fc->log, VG_LOG_ERROR,
+               "ciede: frame %u could not be scored "
+               "on the host (%d)",
+               f->index, ret);
     vg_image_free(&img[0]);
     vg_image_free(&img[1]);
     return ret;

@@ -129,8 +129,8 @@ __device__ __forceinline__ int ciede_lab_f(VgIv c, float *f)
         return iv_float(r, f);
     }
     if (c.hi <= epsilon)
-        return iv_float(iv_mulc(iv_add(iv_mulc(c, kappa), iv_pt(16.0)),
-                                1.0 / 116.0), f);
+        return iv_float(
+            iv_mulc(iv_add(iv_mulc(c, kappa), iv_pt(16.0)), 1.0 / 116.0), f);
     return 0;
 }
 
@@ -147,14 +147,16 @@ __device__ __noinline__ int ciede_lab(double y, double u, double v,
     r = ciede_linearize(y + 1.28033 * v);
     g = ciede_linearize(y - 0.21482 * u - 0.38059 * v);
     b = ciede_linearize(y + 2.12798 * u);
-    x = iv_add(iv_add(iv_mulc(r, 0.4124564390896921), iv_mulc(g, 0.357576077643909)),
-               iv_mulc(b, 0.18043748326639894));
-    yy = iv_add(iv_add(iv_mulc(r, 0.21267285140562248), iv_mulc(g, 0.715152155287818)),
-                iv_mulc(b, 0.07217499330655958));
-    z = iv_add(iv_add(iv_mulc(r, 0.019333895582329317), iv_mulc(g, 0.119192025881303)),
-               iv_mulc(b, 0.9503040785363677));
-    if (!ciede_lab_f(iv_mulc(x, 1.0 / 0.95047), &fx) ||
-        !ciede_lab_f(yy, &fy) ||
+    x = iv_add(
+        iv_add(iv_mulc(r, 0.4124564390896921), iv_mulc(g, 0.357576077643909)),
+        iv_mulc(b, 0.18043748326639894));
+    yy = iv_add(
+        iv_add(iv_mulc(r, 0.21267285140562248), iv_mulc(g, 0.715152155287818)),
+        iv_mulc(b, 0.07217499330655958));
+    z = iv_add(
+        iv_add(iv_mulc(r, 0.019333895582329317), iv_mulc(g, 0.119192025881303)),
+        iv_mulc(b, 0.9503040785363677));
+    if (!ciede_lab_f(iv_mulc(x, 1.0 / 0.95047), &fx) || !ciede_lab_f(yy, &fy) ||
         !ciede_lab_f(iv_mulc(z, 1.0 / 1.08883), &fz))
         return 0;
     lab->l = 116.0 * (double)fy - 16.0;
@@ -193,8 +195,8 @@ __device__ __forceinline__ int ciede_rotation(float c7, float d2, float *rt)
 /* common/features/ciede.c delta_e00() with powf(cbp, 7) = c7 when c7 >= 0 (the
  * host's), else vg_ciede_powf7()'s. @return 1 with *de when settled; 2
  * with *cbp when only glibc's powf(cbp, 7) is missing; 0 */
-__device__ __noinline__ int ciede_de00(VgLab c1, VgLab c2, float c7h,
-                                       float *de, float *cbp_out)
+__device__ __noinline__ int ciede_de00(VgLab c1, VgLab c2, float c7h, float *de,
+                                       float *cbp_out)
 {
     const float kl = 0.65f, kc = 1.0f, kh = 4.0f;
     const float dl = c2.l - c1.l;
@@ -204,8 +206,8 @@ __device__ __noinline__ int ciede_de00(VgLab c1, VgLab c2, float c7h,
     const float cb = (ch1 + ch2) / 2;
     const VgIv cb7 = iv_libm(pow((double)cb, 7.0));
     /* glibc's pow(25, 7) is the exact 25^7 */
-    const VgIv g = iv_sub(iv_pt(1.0), iv_sqrt(iv_div_pos(cb7,
-                          iv_add(cb7, iv_pt(6103515625.0)))));
+    const VgIv g = iv_sub(
+        iv_pt(1.0), iv_sqrt(iv_div_pos(cb7, iv_add(cb7, iv_pt(6103515625.0)))));
     float ap1, ap2, cp1, cp2, cbp, dc, sl, sc, hp1, hp2, dhp, dh, hb, t, sh;
     float d, d2, lt, cr, hu, c7[2];
     double lbd;
@@ -232,19 +234,22 @@ __device__ __noinline__ int ciede_de00(VgLab c1, VgLab c2, float c7h,
         dhp = hp2 - hp1 + 2. * M_PI;
     else
         dhp = hp2 - hp1 - 2. * M_PI;
-    if (!iv_float(iv_mulc(iv_libm(sin(dhp / 2.0)), 2.0 * sqrt((double)(cp1 * cp2))),
-                  &dh))
+    if (!iv_float(
+            iv_mulc(iv_libm(sin(dhp / 2.0)), 2.0 * sqrt((double)(cp1 * cp2))),
+            &dh))
         return 0;
     /* common/features/ciede.c mean_hue_prime() */
     hb = fabs(hp1 - hp2) > M_PI ? (hp1 + hp2 + 2.0 * M_PI) / 2.0
                                 : (hp1 + hp2) / 2.0;
     /* common/features/ciede.c hue_weight() */
     {
-        VgIv w = iv_sub(iv_pt(1.0), iv_mulc(iv_libm(cos(hb - M_PI / 6.0)), 0.17));
+        VgIv w =
+            iv_sub(iv_pt(1.0), iv_mulc(iv_libm(cos(hb - M_PI / 6.0)), 0.17));
 
         w = iv_add(w, iv_mulc(iv_libm(cos(2.0 * hb)), 0.24));
         w = iv_add(w, iv_mulc(iv_libm(cos(3.0 * hb + M_PI / 30.0)), 0.32));
-        w = iv_sub(w, iv_mulc(iv_libm(cos(4.0 * hb - 7.0 * M_PI / 20.0)), 0.20));
+        w = iv_sub(w,
+                   iv_mulc(iv_libm(cos(4.0 * hb - 7.0 * M_PI / 20.0)), 0.20));
         if (!iv_float(w, &t))
             return 0;
     }
@@ -301,8 +306,8 @@ __device__ __forceinline__ void ciede_samples(const VgCiedeKernelParams &p,
     unsigned row;
     int col;
 
-    vg_ciede_chroma_pos((enum VgImageLayout)p.layout, p.cw, p.ch, x, y,
-                        &row, &col);
+    vg_ciede_chroma_pos((enum VgImageLayout)p.layout, p.cw, p.ch, x, y, &row,
+                        &col);
     s[0] = ciede_sample(p.ref[0], p.ref_pitch[0], p.wide, y, (int)x);
     s[1] = ciede_sample(p.ref[1], p.ref_pitch[1], p.wide, row, col);
     s[2] = ciede_sample(p.ref[2], p.ref_pitch[2], p.wide, row, col);
@@ -324,8 +329,8 @@ __device__ __forceinline__ int ciede_pixel(const unsigned s[6], double scale,
     return ciede_de00(l1, l2, c7h, de, cbp);
 }
 
-extern "C" __global__ void __launch_bounds__(VG_CIEDE_BX * VG_CIEDE_BY)
-vg_ciede_de00(const VgCiedeKernelParams p)
+extern "C" __global__ void __launch_bounds__(VG_CIEDE_BX *VG_CIEDE_BY)
+    vg_ciede_de00(const VgCiedeKernelParams p)
 {
     const unsigned x = blockIdx.x * VG_CIEDE_BX + threadIdx.x;
     const unsigned y = blockIdx.y * VG_CIEDE_BY + threadIdx.y;
@@ -367,7 +372,7 @@ vg_ciede_de00(const VgCiedeKernelParams p)
 /* the recorded pixels into de, with what the host computed; past cap, the
  * count into the frame's results instead (the whole frame on the host) */
 extern "C" __global__ void __launch_bounds__(VG_CIEDE_SETTLE_THREADS)
-vg_ciede_settle(const VgCiedeKernelParams p)
+    vg_ciede_settle(const VgCiedeKernelParams p)
 {
     const unsigned count = *(const unsigned *)p.count;
     const unsigned n = count < p.cap ? count : p.cap;
@@ -377,7 +382,7 @@ vg_ciede_settle(const VgCiedeKernelParams p)
     if (count > p.cap) {
         if (!blockIdx.x && !threadIdx.x)
             res->count = count;
-        return;     /* the host scores the frame (gpu/ciede.c) */
+        return; /* the host scores the frame (gpu/ciede.c) */
     }
     for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
          i += gridDim.x * blockDim.x) {

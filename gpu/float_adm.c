@@ -25,13 +25,13 @@
 #include "common/features/float_adm_params.h"
 #include "gpu/core/feature.h"
 
-#define NB_BANDS 31     ///< lo[2][2], ref/dis/cva/cfa/cvr/cfr x 3, terms (9)
+#define NB_BANDS 31 ///< lo[2][2], ref/dis/cva/cfa/cvr/cfr x 3, terms (9)
 
 typedef struct FloatAdmCuda {
     VgFloatAdmParams par;
     CUfunction fn_dwt, fn_dec, fn_terms, fn_rows;
-    CUdeviceptr mem;        ///< the bands, then the row sums
-    CUdeviceptr rcp;        ///< the reciprocal table, 0: divide
+    CUdeviceptr mem; ///< the bands, then the row sums
+    CUdeviceptr rcp; ///< the reciprocal table, 0: divide
     CUdeviceptr band[NB_BANDS];
     CUdeviceptr rows;
     size_t pitch;
@@ -71,8 +71,10 @@ static int float_adm_cuda_init(VgFeatureCtx *fc)
 
     vg_float_adm_setup(&s->par, fc->opts, fc->width, fc->height);
     if ((ret = vg_cuda_device_function(dev, "vg_fadm_dwt", &s->fn_dwt)) < 0 ||
-        (ret = vg_cuda_device_function(dev, "vg_fadm_decouple", &s->fn_dec)) < 0 ||
-        (ret = vg_cuda_device_function(dev, "vg_fadm_terms", &s->fn_terms)) < 0 ||
+        (ret = vg_cuda_device_function(dev, "vg_fadm_decouple", &s->fn_dec)) <
+            0 ||
+        (ret = vg_cuda_device_function(dev, "vg_fadm_terms", &s->fn_terms)) <
+            0 ||
         (ret = vg_cuda_device_function(dev, "vg_fadm_rows", &s->fn_rows)) < 0)
         return ret;
 
@@ -96,7 +98,8 @@ static int float_adm_cuda_init(VgFeatureCtx *fc)
     {
         const float *tab = vg_float_adm_rcp_table();
         if (!tab) {
-            vg_log(fc->log, VG_LOG_ERROR, "float_adm: this CPU's reciprocal "
+            vg_log(fc->log, VG_LOG_ERROR,
+                   "float_adm: this CPU's reciprocal "
                    "approximation does not follow the table model");
             ret = -ENOTSUP;
             goto fail;
@@ -142,11 +145,18 @@ static int float_adm_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
             .lo_only = sc < par->first_scale,
             .bypass = o->bypass_cm,
             .p_is_3 = par->p_is_3,
-            .in_w = g->in_w, .in_h = g->in_h, .w = g->w, .h = g->h,
-            .dl = g->dec.left, .dt = g->dec.top,
-            .dr = g->dec.right, .db = g->dec.bottom,
-            .cl = g->cm.left, .ct = g->cm.top,
-            .cr = g->cm.right, .cb = g->cm.bottom,
+            .in_w = g->in_w,
+            .in_h = g->in_h,
+            .w = g->w,
+            .h = g->h,
+            .dl = g->dec.left,
+            .dt = g->dec.top,
+            .dr = g->dec.right,
+            .db = g->dec.bottom,
+            .cl = g->cm.left,
+            .ct = g->cm.top,
+            .cr = g->cm.right,
+            .cb = g->cm.bottom,
             .n_rows = g->cm.bottom - g->cm.top,
         };
         /* band a ping-pongs between scales: [sc & 1] is written, the
@@ -172,7 +182,8 @@ static int float_adm_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
         }
         /* the 9 bands from 22 on, one [9 * n_rows][pitch] matrix */
         p.terms = b[22];
-        p.counter = (uint64_t)(s->rows + 9 * (size_t)par->sc[0].h * sizeof(float));
+        p.counter =
+            (uint64_t)(s->rows + 9 * (size_t)par->sc[0].h * sizeof(float));
         const unsigned dw = (unsigned)(g->dec.right - g->dec.left);
         const unsigned dh = (unsigned)(g->dec.bottom - g->dec.top);
         const unsigned cw = (unsigned)(g->cm.right - g->cm.left);
@@ -186,15 +197,16 @@ static int float_adm_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
             continue;
         if ((ret = vg_cuda_device_launch(dev, s->fn_dec,
                                          (dw + VG_FADM_BX - 1) / VG_FADM_BX,
-                                         (dh + VG_FADM_BY - 1) / VG_FADM_BY,
-                                         1, VG_FADM_BX, VG_FADM_BY, &p)) < 0 ||
+                                         (dh + VG_FADM_BY - 1) / VG_FADM_BY, 1,
+                                         VG_FADM_BX, VG_FADM_BY, &p)) < 0 ||
             (ret = vg_cuda_device_launch(dev, s->fn_terms,
                                          (cw + VG_FADM_BX - 1) / VG_FADM_BX,
-                                         (ch + VG_FADM_BY - 1) / VG_FADM_BY,
-                                         1, VG_FADM_BX, VG_FADM_BY, &p)) < 0 ||
-            (ret = vg_cuda_device_launch(dev, s->fn_rows,
-                (9 * p.n_rows + VG_FADM_ROWS_STRIP - 1) / VG_FADM_ROWS_STRIP,
-                1, 1, VG_FADM_ROWS_THREADS, 1, &p)) < 0)
+                                         (ch + VG_FADM_BY - 1) / VG_FADM_BY, 1,
+                                         VG_FADM_BX, VG_FADM_BY, &p)) < 0 ||
+            (ret = vg_cuda_device_launch(
+                 dev, s->fn_rows,
+                 (9 * p.n_rows + VG_FADM_ROWS_STRIP - 1) / VG_FADM_ROWS_STRIP,
+                 1, 1, VG_FADM_ROWS_THREADS, 1, &p)) < 0)
             return ret;
     }
     return 0;
@@ -203,7 +215,7 @@ static int float_adm_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
 static int float_adm_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)
 {
     const FloatAdmCuda *s = fc->priv;
-    const float (*tot)[3][3] = f->host_res;
+    const float(*tot)[3][3] = f->host_res;
     float val[VG_FADM_NB_SCALES][3] = { { 0 } };
 
     for (int sc = s->par.first_scale; sc < VG_FADM_NB_SCALES; sc++)

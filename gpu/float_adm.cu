@@ -30,9 +30,9 @@
 #include "common/features/float_adm_params.h"
 #include "gpu/core/rowsum.cuh"
 
-#define FADM_AT(base, pitch, i, j) \
+#define FADM_AT(base, pitch, i, j)                                             \
     (((const float *)((const char *)(base) + (int64_t)(i) * (pitch)))[j])
-#define FADM_PTR(base, pitch, i, j) \
+#define FADM_PTR(base, pitch, i, j)                                            \
     (&((float *)((char *)(base) + (int64_t)(i) * (pitch)))[j])
 
 /*
@@ -42,8 +42,8 @@
  * by each thread: the same four-tap sums as the CPU's tmplo/tmphi.
  * No shared memory.
  */
-extern "C" __global__ void __launch_bounds__(VG_FADM_BX * VG_FADM_BY)
-vg_fadm_dwt(const VgFadmKernelParams p)
+extern "C" __global__ void __launch_bounds__(VG_FADM_BX *VG_FADM_BY)
+    vg_fadm_dwt(const VgFadmKernelParams p)
 {
     const int j = blockIdx.x * VG_FADM_BX + threadIdx.x;
     const int i = blockIdx.y * VG_FADM_BY + threadIdx.y;
@@ -82,7 +82,8 @@ __device__ __forceinline__ float fadm_quotient(const VgFadmKernelParams &p,
                                                float n, float d)
 {
     if (p.rcp)
-        return vg_fadm_div_rcp(n, d, vg_fadm_rcp_model(d, (const float *)p.rcp));
+        return vg_fadm_div_rcp(n, d,
+                               vg_fadm_rcp_model(d, (const float *)p.rcp));
     return __fdiv_rn(n, d);
 }
 
@@ -93,8 +94,8 @@ __device__ __forceinline__ float fadm_quotient(const VgFadmKernelParams &p,
  * one band sample per thread, 32 x 8 blocks over the region. No shared
  * memory; the reciprocal table is read through the global cache.
  */
-extern "C" __global__ void __launch_bounds__(VG_FADM_BX * VG_FADM_BY)
-vg_fadm_decouple(const VgFadmKernelParams p)
+extern "C" __global__ void __launch_bounds__(VG_FADM_BX *VG_FADM_BY)
+    vg_fadm_decouple(const VgFadmKernelParams p)
 {
     const int j = p.dl + blockIdx.x * VG_FADM_BX + threadIdx.x;
     const int i = p.dt + blockIdx.y * VG_FADM_BY + threadIdx.y;
@@ -107,7 +108,8 @@ vg_fadm_decouple(const VgFadmKernelParams p)
         t[b] = FADM_AT(p.dis[b], p.pitch, i, j);
     }
     for (int b = 0; b < 3; b++) {
-        const float kb = vg_fadm_clamp01(fadm_quotient(p, t[b], o[b] + VG_FADM_EPS));
+        const float kb =
+            vg_fadm_clamp01(fadm_quotient(p, t[b], o[b] + VG_FADM_EPS));
         rst[b] = kb * o[b];
     }
     const int flag = vg_fadm_angle_flag(o[0], o[1], t[0], t[1], p.cos1_sq);
@@ -140,8 +142,8 @@ __device__ __forceinline__ float fadm_energy(const VgFadmKernelParams &p,
  * threshold sums the masker's three bands in the CPU's order, neighbours
  * mirrored -1 -> 1 and n -> n - 1 (0 with adm_bypass_cm).
  */
-extern "C" __global__ void __launch_bounds__(VG_FADM_BX * VG_FADM_BY)
-vg_fadm_terms(const VgFadmKernelParams p)
+extern "C" __global__ void __launch_bounds__(VG_FADM_BX *VG_FADM_BY)
+    vg_fadm_terms(const VgFadmKernelParams p)
 {
     const int j = p.cl + blockIdx.x * VG_FADM_BX + threadIdx.x;
     const int i = p.ct + blockIdx.y * VG_FADM_BY + threadIdx.y;
@@ -193,15 +195,18 @@ vg_fadm_terms(const VgFadmKernelParams p)
 static_assert(VG_FADM_ROWS_THREADS == VG_ROWSUM_THREADS, "vg_fadm_rows");
 
 extern "C" __global__ void __launch_bounds__(VG_ROWSUM_THREADS)
-vg_fadm_rows(const VgFadmKernelParams p)
+    vg_fadm_rows(const VgFadmKernelParams p)
 {
     __shared__ VgRowsumStrip<1, VG_FADM_ROWS_STRIP> sm;
     const int row0 = blockIdx.x * VG_FADM_ROWS_STRIP;
     const int rows = 9 * p.n_rows;
     float acc[1] = { 0.0f };
 
-    vg_rowsum_strip<1, 1, VG_FADM_ROWS_STRIP>(&sm, row0, rows, p.cr - p.cl,
-        [&](int q, int col, float *v) { v[0] = FADM_AT(p.terms, p.pitch, q, col); },
+    vg_rowsum_strip<1, 1, VG_FADM_ROWS_STRIP>(
+        &sm, row0, rows, p.cr - p.cl,
+        [&](int q, int col, float *v) {
+            v[0] = FADM_AT(p.terms, p.pitch, q, col);
+        },
         [](float *s, const float *v) { s[0] += v[0]; }, acc);
     if (threadIdx.x < VG_FADM_ROWS_STRIP && row0 + (int)threadIdx.x < rows)
         ((float *)p.rows)[row0 + threadIdx.x] = acc[0];
@@ -215,7 +220,8 @@ vg_fadm_rows(const VgFadmKernelParams p)
     const float *rs = (const float *)p.rows;
     float tot = 0.0f;
 
-    vg_rowsum_block<9>(&sm_tot, [&](int) { return p.n_rows; },
+    vg_rowsum_block<9>(
+        &sm_tot, [&](int) { return p.n_rows; },
         [&](int q, int r) { return __ldcg(&rs[q * p.n_rows + r]); },
         [](float a, float x) { return a + x; }, &tot);
     if (threadIdx.x < 9)

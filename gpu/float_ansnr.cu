@@ -33,8 +33,8 @@ __constant__ float vg_ansnr_dis_taps[25] = VG_ANSNR_DIS_TAPS;
 template <int FW>
 __device__ __forceinline__ float vg_ansnr_filter_at(const float *taps,
                                                     const char *src,
-                                                    int64_t pitch, int i,
-                                                    int j, int w, int h)
+                                                    int64_t pitch, int i, int j,
+                                                    int w, int h)
 {
     float acc = 0;
 
@@ -54,8 +54,8 @@ __device__ __forceinline__ float vg_ansnr_filter_at(const float *taps,
     return acc;
 }
 
-extern "C" __global__ void __launch_bounds__(VG_ANSNR_BLOCK_X * VG_ANSNR_BLOCK_Y)
-vg_float_ansnr_filter(const VgAnsnrKernelParams p)
+extern "C" __global__ void __launch_bounds__(VG_ANSNR_BLOCK_X *VG_ANSNR_BLOCK_Y)
+    vg_float_ansnr_filter(const VgAnsnrKernelParams p)
 {
     const int j = blockIdx.x * VG_ANSNR_BLOCK_X + threadIdx.x;
     const int i = blockIdx.y * VG_ANSNR_BLOCK_Y + threadIdx.y;
@@ -63,19 +63,17 @@ vg_float_ansnr_filter(const VgAnsnrKernelParams p)
     if (i >= p.h || j >= p.w)
         return;
     ((float *)p.ref_filt)[(int64_t)i * p.w + j] =
-        vg_ansnr_filter_at<VG_ANSNR_REF_WIDTH>(vg_ansnr_ref_taps,
-                                               (const char *)p.ref, p.pitch,
-                                               i, j, p.w, p.h);
+        vg_ansnr_filter_at<VG_ANSNR_REF_WIDTH>(
+            vg_ansnr_ref_taps, (const char *)p.ref, p.pitch, i, j, p.w, p.h);
     ((float *)p.dis_filt)[(int64_t)i * p.w + j] =
-        vg_ansnr_filter_at<VG_ANSNR_DIS_WIDTH>(vg_ansnr_dis_taps,
-                                               (const char *)p.dis, p.pitch,
-                                               i, j, p.w, p.h);
+        vg_ansnr_filter_at<VG_ANSNR_DIS_WIDTH>(
+            vg_ansnr_dis_taps, (const char *)p.dis, p.pitch, i, j, p.w, p.h);
 }
 
 static_assert(VG_ANSNR_ROWS_THREADS == VG_ROWSUM_THREADS, "ansnr rows");
 
 extern "C" __global__ void __launch_bounds__(VG_ROWSUM_THREADS)
-vg_float_ansnr_rows(const VgAnsnrKernelParams p)
+    vg_float_ansnr_rows(const VgAnsnrKernelParams p)
 {
     __shared__ VgRowsumStrip<2, VG_ANSNR_ROWS_STRIP> sm;
     const int lane = threadIdx.x;
@@ -83,7 +81,8 @@ vg_float_ansnr_rows(const VgAnsnrKernelParams p)
     const float *r = (const float *)p.ref_filt, *d = (const float *)p.dis_filt;
     float acc[2] = { 0.0f, 0.0f };
 
-    vg_rowsum_strip<2, 2, VG_ANSNR_ROWS_STRIP>(&sm, row0, p.h, p.w,
+    vg_rowsum_strip<2, 2, VG_ANSNR_ROWS_STRIP>(
+        &sm, row0, p.h, p.w,
         [&](int i, int j, float *v) {
             const int64_t o = (int64_t)i * p.w + j;
             v[0] = r[o];
@@ -93,7 +92,8 @@ vg_float_ansnr_rows(const VgAnsnrKernelParams p)
             const float e = v[0] - v[1];
             s[0] += v[0] * v[0];
             s[1] += e * e;
-        }, acc);
+        },
+        acc);
     if (lane < VG_ANSNR_ROWS_STRIP && row0 + lane < p.h) {
         ((float *)p.rows)[2 * (row0 + lane)] = acc[0];
         ((float *)p.rows)[2 * (row0 + lane) + 1] = acc[1];
@@ -107,7 +107,8 @@ vg_float_ansnr_rows(const VgAnsnrKernelParams p)
     const float *rows = (const float *)p.rows;
     float tot = 0.0f;
 
-    vg_rowsum_block<2>(&sm_tot, [&](int) { return p.h; },
+    vg_rowsum_block<2>(
+        &sm_tot, [&](int) { return p.h; },
         [&](int q, int i) { return __ldcg(&rows[2 * i + q]); },
         [](float s, float x) { return s + x; }, &tot);
     if (lane < 2)

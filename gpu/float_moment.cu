@@ -25,8 +25,8 @@
 #include "common/features/float_moment_params.h"
 #include "gpu/core/reduce.cuh"
 
-extern "C" __global__ void __launch_bounds__(VG_FSUM_BLOCK_X * VG_FSUM_BLOCK_Y)
-vg_float_moment_units(const VgFloatSumKernelParams p)
+extern "C" __global__ void __launch_bounds__(VG_FSUM_BLOCK_X *VG_FSUM_BLOCK_Y)
+    vg_float_moment_units(const VgFloatSumKernelParams p)
 {
     const unsigned x0 = blockIdx.x * VG_FSUM_TILE_W;
     const unsigned y = blockIdx.y * VG_FSUM_BLOCK_Y + threadIdx.y;
@@ -34,8 +34,10 @@ vg_float_moment_units(const VgFloatSumKernelParams p)
     unsigned long long *out = (unsigned long long *)p.out;
 
     if (y < p.h) {
-        const float *r = (const float *)((const char *)p.ref + (int64_t)y * p.pitch);
-        const float *d = (const float *)((const char *)p.dis + (int64_t)y * p.pitch);
+        const float *r =
+            (const float *)((const char *)p.ref + (int64_t)y * p.pitch);
+        const float *d =
+            (const float *)((const char *)p.dis + (int64_t)y * p.pitch);
 #pragma unroll
         for (int k = 0; k < VG_FSUM_PER_THREAD; k++) {
             const unsigned x = x0 + threadIdx.x + k * VG_FSUM_BLOCK_X;
@@ -58,7 +60,7 @@ vg_float_moment_units(const VgFloatSumKernelParams p)
 }
 
 extern "C" __global__ void __launch_bounds__(4)
-vg_float_moment_seq(const VgFloatSumKernelParams p)
+    vg_float_moment_seq(const VgFloatSumKernelParams p)
 {
     const unsigned t = threadIdx.x;
     const char *base = (const char *)(t & 1 ? p.dis : p.ref);

@@ -27,8 +27,8 @@
 
 typedef struct FloatMotionCuda {
     CUfunction f_v, f_h, f_sad;
-    CUdeviceptr mem;          ///< tmp, then the two blurred planes
-    int64_t pitch;            ///< floats per row of those planes
+    CUdeviceptr mem; ///< tmp, then the two blurred planes
+    int64_t pitch;   ///< floats per row of those planes
     float tap[5];
     unsigned n_taps;
 } FloatMotionCuda;
@@ -52,13 +52,16 @@ static int float_motion_cuda_init(VgFeatureCtx *fc)
     if ((ret = vg_float_motion_check(fc)) < 0)
         return ret;
     if (o->motion_add_uv || o->motion_add_scale1) {
-        vg_log(fc->log, VG_LOG_ERROR, "float_motion: motion_add_uv and "
+        vg_log(fc->log, VG_LOG_ERROR,
+               "float_motion: motion_add_uv and "
                "motion_add_scale1 are computed by the CPU backend only");
         return -ENOTSUP;
     }
     if (fc->height > FM_MAX_ROWS) {
-        vg_log(fc->log, VG_LOG_ERROR, "float_motion: CUDA path supports "
-               "heights up to %d, not %u", FM_MAX_ROWS, fc->height);
+        vg_log(fc->log, VG_LOG_ERROR,
+               "float_motion: CUDA path supports "
+               "heights up to %d, not %u",
+               FM_MAX_ROWS, fc->height);
         return -ENOTSUP;
     }
     s->n_taps = vg_fmotion_taps(o->motion_filter_size, s->tap);
@@ -74,8 +77,8 @@ static int float_motion_cuda_init(VgFeatureCtx *fc)
 static CUdeviceptr plane(const FloatMotionCuda *s, const VgFeatureCtx *fc,
                          unsigned k)
 {
-    return s->mem + (CUdeviceptr)k * (CUdeviceptr)s->pitch * fc->height *
-                    sizeof(float);
+    return s->mem +
+           (CUdeviceptr)k * (CUdeviceptr)s->pitch * fc->height * sizeof(float);
 }
 
 static int float_motion_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
@@ -91,7 +94,7 @@ static int float_motion_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
 
     if (o->motion_force_zero)
         return 0;
-    bp = (VgFloatMotionBlurParams) {
+    bp = (VgFloatMotionBlurParams){
         .src = (uint64_t)f->ref_f,
         .dst = (uint64_t)plane(s, fc, 0),
         .src_pitch = (int64_t)(f->f_pitch / sizeof(float)),
@@ -102,18 +105,18 @@ static int float_motion_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
     };
     for (unsigned k = 0; k < 5; k++)
         bp.tap[k] = s->tap[k];
-    if ((ret = vg_cuda_device_launch(d, s->f_v, gx, gy, 1,
-                                     VG_FMOTION_BLOCK, 1, &bp)) < 0)
+    if ((ret = vg_cuda_device_launch(d, s->f_v, gx, gy, 1, VG_FMOTION_BLOCK, 1,
+                                     &bp)) < 0)
         return ret;
     bp.src = bp.dst;
     bp.src_pitch = s->pitch;
     bp.dst = (uint64_t)plane(s, fc, 1 + (f->index & 1));
-    if ((ret = vg_cuda_device_launch(d, s->f_h, gx, gy, 1,
-                                     VG_FMOTION_BLOCK, 1, &bp)) < 0)
+    if ((ret = vg_cuda_device_launch(d, s->f_h, gx, gy, 1, VG_FMOTION_BLOCK, 1,
+                                     &bp)) < 0)
         return ret;
     if (!f->index)
         return 0;
-    sp = (VgFloatMotionSadParams) {
+    sp = (VgFloatMotionSadParams){
         .a = (uint64_t)plane(s, fc, 1 + ((f->index - 1) & 1)),
         .b = (uint64_t)plane(s, fc, 1 + (f->index & 1)),
         .pitch = s->pitch,
@@ -122,8 +125,9 @@ static int float_motion_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
         .h = fc->height,
     };
     return vg_cuda_device_launch(d, s->f_sad,
-        (fc->height + VG_FMOTION_SAD_STRIP - 1) / VG_FMOTION_SAD_STRIP, 1, 1,
-        VG_FMOTION_SAD_THREADS, 1, &sp);
+                                 (fc->height + VG_FMOTION_SAD_STRIP - 1) /
+                                     VG_FMOTION_SAD_STRIP,
+                                 1, 1, VG_FMOTION_SAD_THREADS, 1, &sp);
 }
 
 static int float_motion_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)
@@ -132,9 +136,8 @@ static int float_motion_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)
 
     if (o->motion_force_zero || !f->index)
         return vg_float_motion_emit(fc, f->index, 0.);
-    return vg_float_motion_emit(fc, f->index,
-                                vg_float_motion_sad(f->host_res, fc->width,
-                                                    fc->height));
+    return vg_float_motion_emit(
+        fc, f->index, vg_float_motion_sad(f->host_res, fc->width, fc->height));
 }
 
 const VgCudaFeatureImpl vg_cuda_float_motion = {

@@ -39,7 +39,7 @@ __device__ __forceinline__ int vg_fmotion_mirror(int i, int n)
 }
 
 extern "C" __global__ void __launch_bounds__(VG_FMOTION_BLOCK)
-vg_fmotion_blur_v(const VgFloatMotionBlurParams p)
+    vg_fmotion_blur_v(const VgFloatMotionBlurParams p)
 {
     const int x = blockIdx.x * VG_FMOTION_BLOCK + threadIdx.x;
     const int w = (int)p.w, h = (int)p.h, r = (int)p.n_taps / 2;
@@ -60,7 +60,8 @@ vg_fmotion_blur_v(const VgFloatMotionBlurParams p)
             if (k >= (int)p.n_taps)
                 break;
             const int yy = vg_fmotion_mirror(y - r + k, h);
-            const float v = __fadd_rn(src[(int64_t)yy * p.src_pitch + x], -128.0f);
+            const float v =
+                __fadd_rn(src[(int64_t)yy * p.src_pitch + x], -128.0f);
             acc = __fadd_rn(acc, __fmul_rn(tap[k], v));
         }
         ((float *)p.dst)[(int64_t)y * p.dst_pitch + x] = acc;
@@ -68,7 +69,7 @@ vg_fmotion_blur_v(const VgFloatMotionBlurParams p)
 }
 
 extern "C" __global__ void __launch_bounds__(VG_FMOTION_BLOCK)
-vg_fmotion_blur_h(const VgFloatMotionBlurParams p)
+    vg_fmotion_blur_h(const VgFloatMotionBlurParams p)
 {
     const int x = blockIdx.x * VG_FMOTION_BLOCK + threadIdx.x;
     const int w = (int)p.w, h = (int)p.h, r = (int)p.n_taps / 2;
@@ -88,8 +89,8 @@ vg_fmotion_blur_h(const VgFloatMotionBlurParams p)
         for (int k = 0; k < 5; k++) {
             if (k >= (int)p.n_taps)
                 break;
-            acc = __fadd_rn(acc, __fmul_rn(tap[k],
-                                           src[vg_fmotion_mirror(x - r + k, w)]));
+            acc = __fadd_rn(
+                acc, __fmul_rn(tap[k], src[vg_fmotion_mirror(x - r + k, w)]));
         }
         ((float *)p.dst)[(int64_t)y * p.dst_pitch + x] = acc;
     }
@@ -98,14 +99,15 @@ vg_fmotion_blur_h(const VgFloatMotionBlurParams p)
 static_assert(VG_FMOTION_SAD_THREADS == VG_ROWSUM_THREADS, "row_sad");
 
 extern "C" __global__ void __launch_bounds__(VG_ROWSUM_THREADS)
-vg_fmotion_row_sad(const VgFloatMotionSadParams p)
+    vg_fmotion_row_sad(const VgFloatMotionSadParams p)
 {
     __shared__ VgRowsumStrip<2, VG_FMOTION_SAD_STRIP> sm;
     const int row0 = blockIdx.x * VG_FMOTION_SAD_STRIP;
     const float *a = (const float *)p.a, *b = (const float *)p.b;
     float acc[1] = { 0.0f };
 
-    vg_rowsum_strip<2, 1, VG_FMOTION_SAD_STRIP>(&sm, row0, (int)p.h, (int)p.w,
+    vg_rowsum_strip<2, 1, VG_FMOTION_SAD_STRIP>(
+        &sm, row0, (int)p.h, (int)p.w,
         [&](int i, int j, float *v) {
             const int64_t o = (int64_t)i * p.pitch + j;
             v[0] = a[o];
@@ -113,7 +115,9 @@ vg_fmotion_row_sad(const VgFloatMotionSadParams p)
         },
         [](float *s, const float *v) {
             s[0] = __fadd_rn(s[0], fabsf(__fsub_rn(v[0], v[1])));
-        }, acc);
-    if (threadIdx.x < VG_FMOTION_SAD_STRIP && row0 + (int)threadIdx.x < (int)p.h)
+        },
+        acc);
+    if (threadIdx.x < VG_FMOTION_SAD_STRIP &&
+        row0 + (int)threadIdx.x < (int)p.h)
         ((float *)p.row_sad)[row0 + threadIdx.x] = acc[0];
 }

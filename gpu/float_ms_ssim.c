@@ -31,10 +31,11 @@
 typedef struct FloatMsSsimCuda {
     VgFloatMsSsimParams p;
     CUfunction decimate;
-    CUdeviceptr img[VG_MS_SSIM_SCALES][2]; ///< scales 1..4, ref/dis, rows of VG_SSIM_IMG_PITCH
+    CUdeviceptr img[VG_MS_SSIM_SCALES]
+                   [2]; ///< scales 1..4, ref/dis, rows of VG_SSIM_IMG_PITCH
     VgCudaSsimMap map;
-    CUstream side;          ///< the pyramid and the maps of scales 2..4
-    CUdeviceptr side_hbuf;  ///< their horizontal pass's scratch
+    CUstream side;         ///< the pyramid and the maps of scales 2..4
+    CUdeviceptr side_hbuf; ///< their horizontal pass's scratch
     CUevent fork, scale1, joined;
 } FloatMsSsimCuda;
 
@@ -86,10 +87,14 @@ static int float_ms_ssim_cuda_init(VgFeatureCtx *fc)
             if ((ret = VG_DCU(d, cuMemAlloc, &s->img[i][k], bytes)) < 0)
                 goto fail;
     }
-    if ((ret = VG_DCU(d, cuStreamCreate, &s->side, CU_STREAM_NON_BLOCKING)) < 0 ||
-        (ret = VG_DCU(d, cuEventCreate, &s->fork, CU_EVENT_DISABLE_TIMING)) < 0 ||
-        (ret = VG_DCU(d, cuEventCreate, &s->scale1, CU_EVENT_DISABLE_TIMING)) < 0 ||
-        (ret = VG_DCU(d, cuEventCreate, &s->joined, CU_EVENT_DISABLE_TIMING)) < 0 ||
+    if ((ret = VG_DCU(d, cuStreamCreate, &s->side, CU_STREAM_NON_BLOCKING)) <
+            0 ||
+        (ret = VG_DCU(d, cuEventCreate, &s->fork, CU_EVENT_DISABLE_TIMING)) <
+            0 ||
+        (ret = VG_DCU(d, cuEventCreate, &s->scale1, CU_EVENT_DISABLE_TIMING)) <
+            0 ||
+        (ret = VG_DCU(d, cuEventCreate, &s->joined, CU_EVENT_DISABLE_TIMING)) <
+            0 ||
         (ret = VG_DCU(d, cuMemAlloc, &s->side_hbuf,
                       vg_cuda_ssim_hbuf_bytes(s->p.w[SIDE_MAP0],
                                               s->p.h[SIDE_MAP0]))) < 0)
@@ -126,9 +131,9 @@ static int map_scale(VgFeatureCtx *fc, FloatMsSsimCuda *s, const VgCudaFrame *f,
     size_t pitch;
 
     scale_images(s, f, i, &ref, &dis, &pitch);
-    return vg_cuda_ssim_map_submit(fc, &s->map, ref, dis, pitch, s->p.w[i],
-                                   s->p.h[i], s->p.sums[i], f->res + i * VG_SSIM_NB_SUMS *
-                                                         sizeof(double), hbuf);
+    return vg_cuda_ssim_map_submit(
+        fc, &s->map, ref, dis, pitch, s->p.w[i], s->p.h[i], s->p.sums[i],
+        f->res + i * VG_SSIM_NB_SUMS * sizeof(double), hbuf);
 }
 
 /* scale i's images from scale i - 1's, on d's current stream */
@@ -155,8 +160,8 @@ static int decimate(VgFeatureCtx *fc, FloatMsSsimCuda *s, const VgCudaFrame *f,
 
     return vg_cuda_device_launch(vg_cuda_fc_device(fc), s->decimate,
                                  (s->p.w[i] + VG_SSIM_BX - 1) / VG_SSIM_BX,
-                                 (s->p.h[i] + VG_SSIM_BY - 1) / VG_SSIM_BY,
-                                 2, VG_SSIM_BX, VG_SSIM_BY, &p);
+                                 (s->p.h[i] + VG_SSIM_BY - 1) / VG_SSIM_BY, 2,
+                                 VG_SSIM_BX, VG_SSIM_BY, &p);
 }
 
 static int float_ms_ssim_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)

@@ -29,7 +29,8 @@
 __constant__ float vg_ms_ssim_lpf[VG_MS_SSIM_LPF][VG_MS_SSIM_LPF] =
     VG_MS_SSIM_LPF_TAPS;
 
-namespace {
+namespace
+{
 constexpr float vg_ms_ssim_lpf_host[VG_MS_SSIM_LPF][VG_MS_SSIM_LPF] =
     VG_MS_SSIM_LPF_TAPS;
 
@@ -37,12 +38,14 @@ constexpr bool vg_ms_ssim_lpf_signs_hold()
 {
     for (int v = 0; v < VG_MS_SSIM_LPF; v++)
         for (int u = 0; u < VG_MS_SSIM_LPF; u++)
-            if ((vg_ms_ssim_lpf_host[v][u] < 0.0f) != (bool)VG_MS_SSIM_LPF_NEG(v, u) ||
+            if ((vg_ms_ssim_lpf_host[v][u] < 0.0f) !=
+                    (bool)VG_MS_SSIM_LPF_NEG(v, u) ||
                 vg_ms_ssim_lpf_host[v][u] == 0.0f)
                 return false;
     return true;
 }
-static_assert(vg_ms_ssim_lpf_signs_hold(), "VG_MS_SSIM_LPF_NEG disagrees with the table");
+static_assert(vg_ms_ssim_lpf_signs_hold(),
+              "VG_MS_SSIM_LPF_NEG disagrees with the table");
 
 struct VgMsSsimLpfAbs {
     float g[VG_MS_SSIM_LPF][VG_MS_SSIM_LPF];
@@ -54,23 +57,26 @@ constexpr VgMsSsimLpfAbs vg_ms_ssim_lpf_abs_table()
 
     for (int v = 0; v < VG_MS_SSIM_LPF; v++)
         for (int u = 0; u < VG_MS_SSIM_LPF; u++)
-            a.g[v][u] = vg_ms_ssim_lpf_host[v][u] < 0.0f ? -vg_ms_ssim_lpf_host[v][u] :
-                                                           vg_ms_ssim_lpf_host[v][u];
+            a.g[v][u] = vg_ms_ssim_lpf_host[v][u] < 0.0f
+                            ? -vg_ms_ssim_lpf_host[v][u]
+                            : vg_ms_ssim_lpf_host[v][u];
     return a;
 }
-}
+} // namespace
 
 /* the table's magnitudes: x |g| is |x g| (round to nearest is symmetric) */
 __constant__ VgMsSsimLpfAbs vg_ms_ssim_lpf_abs = vg_ms_ssim_lpf_abs_table();
 
 /* acc + (double)(x * g(v, u)); SRC_POS: x has its sign bit clear */
 template <bool SRC_POS>
-__device__ __forceinline__ double vg_ms_ssim_tap(double acc, float x, int v, int u)
+__device__ __forceinline__ double vg_ms_ssim_tap(double acc, float x, int v,
+                                                 int u)
 {
     if (SRC_POS && !(u & 1)) {
         const float m = x * vg_ms_ssim_lpf_abs.g[v][u];
 
-        return VG_MS_SSIM_LPF_NEG(v, u) ? vg_f2d_sub_pos(acc, m) : vg_f2d_add_pos(acc, m);
+        return VG_MS_SSIM_LPF_NEG(v, u) ? vg_f2d_sub_pos(acc, m)
+                                        : vg_f2d_add_pos(acc, m);
     }
     if (!SRC_POS && (u & 1))
         return vg_f2d_add(acc, x * vg_ms_ssim_lpf[v][u]);
@@ -78,8 +84,8 @@ __device__ __forceinline__ double vg_ms_ssim_tap(double acc, float x, int v, int
 }
 
 /* one output with mirrored coordinates */
-__device__ __forceinline__ float vg_ms_ssim_decimate_edge(const VgSsimDecimateParams &p,
-                                                          const char *src, int x, int y)
+__device__ __forceinline__ float vg_ms_ssim_decimate_edge(
+    const VgSsimDecimateParams &p, const char *src, int x, int y)
 {
     const int half = VG_MS_SSIM_LPF / 2;
     double sum = 0.0;
@@ -100,12 +106,13 @@ __device__ __forceinline__ float vg_ms_ssim_decimate_edge(const VgSsimDecimatePa
 /* the output at (x, y), its window inside the image: each row's nine
  * samples from 2x - 4 (even) in five aligned pairs */
 template <bool SRC_POS>
-__device__ __forceinline__ double vg_ms_ssim_decimate_inside(const VgSsimDecimateParams &p,
-                                                             const char *src, int x, int y)
+__device__ __forceinline__ double vg_ms_ssim_decimate_inside(
+    const VgSsimDecimateParams &p, const char *src, int x, int y)
 {
     const int half = VG_MS_SSIM_LPF / 2;
-    const float2 *row = (const float2 *)(src + (int64_t)(2 * y - half) * p.src_pitch) +
-                        x - half / 2;
+    const float2 *row =
+        (const float2 *)(src + (int64_t)(2 * y - half) * p.src_pitch) + x -
+        half / 2;
     double sum = 0.0;
 
 #pragma unroll
@@ -126,8 +133,8 @@ __device__ __forceinline__ double vg_ms_ssim_decimate_inside(const VgSsimDecimat
     return sum;
 }
 
-extern "C" __global__ void __launch_bounds__(VG_SSIM_BX * VG_SSIM_BY)
-vg_ms_ssim_decimate(const VgSsimDecimateParams p)
+extern "C" __global__ void __launch_bounds__(VG_SSIM_BX *VG_SSIM_BY)
+    vg_ms_ssim_decimate(const VgSsimDecimateParams p)
 {
     const int x = blockIdx.x * VG_SSIM_BX + threadIdx.x;
     const int y = blockIdx.y * VG_SSIM_BY + threadIdx.y;
@@ -135,13 +142,16 @@ vg_ms_ssim_decimate(const VgSsimDecimateParams p)
     if (x >= p.sw || y >= p.sh)
         return;
     const char *src = (const char *)(blockIdx.z ? p.src[1] : p.src[0]);
-    float *dst = (float *)((char *)(blockIdx.z ? p.dst[1] : p.dst[0]) + (int64_t)y * p.dst_pitch);
+    float *dst = (float *)((char *)(blockIdx.z ? p.dst[1] : p.dst[0]) +
+                           (int64_t)y * p.dst_pitch);
     const int half = VG_MS_SSIM_LPF / 2;
 
     /* the ten columns read from 2x - 4 and the nine rows from 2y - 4 */
-    if (2 * x >= half && 2 * x + half + 1 < p.w && 2 * y >= half && 2 * y + half < p.h)
-        dst[x] = (float)(p.src_pos ? vg_ms_ssim_decimate_inside<true>(p, src, x, y) :
-                                     vg_ms_ssim_decimate_inside<false>(p, src, x, y));
+    if (2 * x >= half && 2 * x + half + 1 < p.w && 2 * y >= half &&
+        2 * y + half < p.h)
+        dst[x] = (float)(p.src_pos
+                             ? vg_ms_ssim_decimate_inside<true>(p, src, x, y)
+                             : vg_ms_ssim_decimate_inside<false>(p, src, x, y));
     else
         dst[x] = vg_ms_ssim_decimate_edge(p, src, x, y);
 }

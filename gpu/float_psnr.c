@@ -30,9 +30,8 @@ static int float_psnr_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)
     const VgFloatPsnrRes *r = f->host_res;
 
     /* a sum of squared differences */
-    return vg_float_psnr_emit(fc, f->index,
-                              vg_cuda_float_sum_value(fc->priv, r->units, 2,
-                                                      r->seq));
+    return vg_float_psnr_emit(
+        fc, f->index, vg_cuda_float_sum_value(fc->priv, r->units, 2, r->seq));
 }
 
 const VgCudaFeatureImpl vg_cuda_float_psnr = {

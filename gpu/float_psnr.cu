@@ -21,16 +21,18 @@
 #include "common/features/float_moment_params.h"
 #include "gpu/core/reduce.cuh"
 
-extern "C" __global__ void __launch_bounds__(VG_FSUM_BLOCK_X * VG_FSUM_BLOCK_Y)
-vg_float_psnr_units(const VgFloatSumKernelParams p)
+extern "C" __global__ void __launch_bounds__(VG_FSUM_BLOCK_X *VG_FSUM_BLOCK_Y)
+    vg_float_psnr_units(const VgFloatSumKernelParams p)
 {
     const unsigned x0 = blockIdx.x * VG_FSUM_TILE_W;
     const unsigned y = blockIdx.y * VG_FSUM_BLOCK_Y + threadIdx.y;
     unsigned long long s = 0;
 
     if (y < p.h) {
-        const float *r = (const float *)((const char *)p.ref + (int64_t)y * p.pitch);
-        const float *d = (const float *)((const char *)p.dis + (int64_t)y * p.pitch);
+        const float *r =
+            (const float *)((const char *)p.ref + (int64_t)y * p.pitch);
+        const float *d =
+            (const float *)((const char *)p.dis + (int64_t)y * p.pitch);
 #pragma unroll
         for (int k = 0; k < VG_FSUM_PER_THREAD; k++) {
             const unsigned x = x0 + threadIdx.x + k * VG_FSUM_BLOCK_X;
@@ -45,15 +47,17 @@ vg_float_psnr_units(const VgFloatSumKernelParams p)
 }
 
 extern "C" __global__ void __launch_bounds__(1)
-vg_float_psnr_seq(const VgFloatSumKernelParams p)
+    vg_float_psnr_seq(const VgFloatSumKernelParams p)
 {
     double acc = 0;
 
     if (threadIdx.x)
         return;
     for (unsigned i = 0; i < p.h; i++) {
-        const float *r = (const float *)((const char *)p.ref + (int64_t)i * p.pitch);
-        const float *d = (const float *)((const char *)p.dis + (int64_t)i * p.pitch);
+        const float *r =
+            (const float *)((const char *)p.ref + (int64_t)i * p.pitch);
+        const float *d =
+            (const float *)((const char *)p.dis + (int64_t)i * p.pitch);
         for (unsigned j = 0; j < p.w; j++) {
             const float e = r[j] - d[j];
             const float q = e * e;

@@ -34,7 +34,8 @@ int vg_cuda_ssim_map_init(VgFeatureCtx *fc, VgCudaSsimMap *m, int w, int h,
     if ((ret = vg_cuda_device_function(d, "vg_ssim_hconv", &m->hconv)) < 0 ||
         (ret = vg_cuda_device_function(d, "vg_ssim_vmap", &m->vmap)) < 0)
         return ret;
-    if ((ret = VG_DCU(d, cuMemAlloc, &m->hbuf, vg_cuda_ssim_hbuf_bytes(w, h))) < 0 ||
+    if ((ret = VG_DCU(d, cuMemAlloc, &m->hbuf, vg_cuda_ssim_hbuf_bytes(w, h))) <
+            0 ||
         (ret = VG_DCU(d, cuMemAlloc, &m->map, terms * sizeof(double))) < 0)
         return ret;
     m->map_cap = terms;
@@ -57,13 +58,12 @@ void vg_cuda_ssim_map_begin(VgCudaSsimMap *m)
 {
     m->map_used = 0;
     vg_cuda_seqsum_reset(&m->sums);
-    vg_cuda_seqsum_presummed(&m->sums);     /* vg_ssim_vmap adds the chunks */
+    vg_cuda_seqsum_presummed(&m->sums); /* vg_ssim_vmap adds the chunks */
 }
 
-int vg_cuda_ssim_map_submit(VgFeatureCtx *fc, VgCudaSsimMap *m,
-                            CUdeviceptr ref, CUdeviceptr cmp, size_t pitch,
-                            int w, int h, unsigned which, CUdeviceptr sums,
-                            CUdeviceptr hbuf)
+int vg_cuda_ssim_map_submit(VgFeatureCtx *fc, VgCudaSsimMap *m, CUdeviceptr ref,
+                            CUdeviceptr cmp, size_t pitch, int w, int h,
+                            unsigned which, CUdeviceptr sums, CUdeviceptr hbuf)
 {
     VgCudaDevice *d = vg_cuda_fc_device(fc);
     const int dw = w - (VG_SSIM_WIN - 1), dh = h - (VG_SSIM_WIN - 1);
@@ -88,8 +88,9 @@ int vg_cuda_ssim_map_submit(VgFeatureCtx *fc, VgCudaSsimMap *m,
     for (int k = 0; k < VG_SSIM_NB_SUMS; k++) {
         if (!(which & VG_SSIM_SUM_BIT(k)))
             continue;
-        if ((ret = vg_cuda_seqsum_add(&m->sums, map + plane * n * sizeof(double),
-                                      n, sums + k * sizeof(double))) < 0)
+        if ((ret =
+                 vg_cuda_seqsum_add(&m->sums, map + plane * n * sizeof(double),
+                                    n, sums + k * sizeof(double))) < 0)
             return ret;
         p.chunks[plane++] = (uint64_t)vg_cuda_seqsum_last_chunks(&m->sums);
     }
@@ -112,7 +113,8 @@ int vg_cuda_ssim_map_finish(VgFeatureCtx *fc, VgCudaSsimMap *m)
 typedef struct FloatSsimCuda {
     VgFloatSsimParams p;
     CUfunction decimate;
-    CUdeviceptr img[2];     ///< decimated ref and dis (scale > 1), rows of VG_SSIM_IMG_PITCH
+    CUdeviceptr img
+        [2]; ///< decimated ref and dis (scale > 1), rows of VG_SSIM_IMG_PITCH
     VgCudaSsimMap map;
 } FloatSsimCuda;
 
@@ -146,9 +148,10 @@ static int float_ssim_cuda_init(VgFeatureCtx *fc)
             (ret = VG_DCU(d, cuMemAlloc, &s->img[1], bytes)) < 0)
             goto fail;
     }
-    if ((ret = vg_cuda_ssim_map_init(fc, &s->map, s->p.dw, s->p.dh,
-                                     vg_cuda_ssim_map_terms(s->p.dw, s->p.dh, s->p.sums),
-                                     vg_cuda_ssim_nb_sums(s->p.sums))) < 0)
+    if ((ret = vg_cuda_ssim_map_init(
+             fc, &s->map, s->p.dw, s->p.dh,
+             vg_cuda_ssim_map_terms(s->p.dw, s->p.dh, s->p.sums),
+             vg_cuda_ssim_nb_sums(s->p.sums))) < 0)
         goto fail;
     return 0;
 fail:

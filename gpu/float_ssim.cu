@@ -36,7 +36,8 @@ __constant__ float vg_ssim_gauss[VG_SSIM_WIN] = VG_SSIM_GAUSS_TAPS;
 
 /* the squares' products keep their sign bit clear (gpu/core/f2d.h) only with
  * positive taps */
-namespace {
+namespace
+{
 constexpr float vg_ssim_gauss_host[VG_SSIM_WIN] = VG_SSIM_GAUSS_TAPS;
 
 constexpr bool vg_ssim_gauss_positive()
@@ -47,7 +48,7 @@ constexpr bool vg_ssim_gauss_positive()
     return true;
 }
 static_assert(vg_ssim_gauss_positive(), "a Gaussian tap is not positive");
-}
+} // namespace
 
 /*
  * Horizontal pass of the five convolutions (ref, cmp, ref^2, cmp^2,
@@ -57,8 +58,8 @@ static_assert(vg_ssim_gauss_positive(), "a Gaussian tap is not positive");
  * layout (VG_SSIM_HBUF_AT): a warp's stores here and loads in
  * vg_ssim_vmap are whole lines.
  */
-extern "C" __global__ void __launch_bounds__(VG_SSIM_BX * VG_SSIM_BY)
-vg_ssim_hconv(const VgSsimMapParams p)
+extern "C" __global__ void __launch_bounds__(VG_SSIM_BX *VG_SSIM_BY)
+    vg_ssim_hconv(const VgSsimMapParams p)
 {
     const int dw = p.w - (VG_SSIM_WIN - 1);
     const int x = blockIdx.x * VG_SSIM_BX + threadIdx.x;
@@ -66,8 +67,10 @@ vg_ssim_hconv(const VgSsimMapParams p)
 
     if (x >= dw || y >= p.h)
         return;
-    const float *r = (const float *)((const char *)p.ref + (int64_t)y * p.pitch) + x;
-    const float *c = (const float *)((const char *)p.cmp + (int64_t)y * p.pitch) + x;
+    const float *r =
+        (const float *)((const char *)p.ref + (int64_t)y * p.pitch) + x;
+    const float *c =
+        (const float *)((const char *)p.cmp + (int64_t)y * p.pitch) + x;
     double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0, a4 = 0.0;
 
 #pragma unroll
@@ -108,14 +111,15 @@ vg_ssim_hconv(const VgSsimMapParams p)
  * compiler picks otherwise, and given to sm_80 and sm_100 (the same
  * limits) unmeasured; elsewhere the compiler's choice.
  */
-#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900 || \
-                               __CUDA_ARCH__ == 1000)
+#if defined(__CUDA_ARCH__) &&                                                  \
+    (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000)
 #define VG_SSIM_VMAP_MIN_BLOCKS 8
 #else
 #define VG_SSIM_VMAP_MIN_BLOCKS 1
 #endif
-extern "C" __global__ void __launch_bounds__(VG_SSIM_BX * VG_SSIM_BY, VG_SSIM_VMAP_MIN_BLOCKS)
-vg_ssim_vmap(const VgSsimMapParams p)
+extern "C" __global__ void __launch_bounds__(VG_SSIM_BX *VG_SSIM_BY,
+                                             VG_SSIM_VMAP_MIN_BLOCKS)
+    vg_ssim_vmap(const VgSsimMapParams p)
 {
     /* [row][plane][sum, abs][lane], rows of 33: conflict-free both ways */
     __shared__ double red[VG_SSIM_BY][VG_SSIM_NB_SUMS][2][VG_SSIM_BX + 1];
@@ -161,7 +165,7 @@ vg_ssim_vmap(const VgSsimMapParams p)
     const double c = (2.0 * sr + c2) / (vr + vc + c2);
     const float cov_c = (cov < 0.0f && sr <= 0.0f) ? 0.0f : cov;
     const double s = (cov_c + c3) / (sr + c3);
-    double (*r)[2][VG_SSIM_BX + 1] = red[threadIdx.y];
+    double(*r)[2][VG_SSIM_BX + 1] = red[threadIdx.y];
     double *m = (double *)p.map + (size_t)yy * dw + x;
 
     /* k is a constant once unrolled; r may move at run time (shared memory) */
@@ -169,8 +173,10 @@ vg_ssim_vmap(const VgSsimMapParams p)
     for (int k = 0; k < VG_SSIM_NB_SUMS; k++) {
         if (!(take & VG_SSIM_SUM_BIT(k)))
             continue;
-        const double v = k == VG_SSIM_SUM_SSIM ? l * c * s :
-                         k == VG_SSIM_SUM_L ? l : k == VG_SSIM_SUM_C ? c : s;
+        const double v = k == VG_SSIM_SUM_SSIM ? l * c * s
+                         : k == VG_SSIM_SUM_L  ? l
+                         : k == VG_SSIM_SUM_C  ? c
+                                               : s;
         const double t = in ? v : 0.0;
 
         if (in)
@@ -193,8 +199,9 @@ vg_ssim_vmap(const VgSsimMapParams p)
     const int nx = dw - x0 < VG_SSIM_BX ? dw - x0 : VG_SSIM_BX;
     /* lanes from split on are the next chunk's */
     const size_t k0 = i0 / VG_SEQSUM_CHUNK;
-    const int split = (int)((k0 + 1) * VG_SEQSUM_CHUNK - i0) < nx ?
-                      (int)((k0 + 1) * VG_SEQSUM_CHUNK - i0) : nx;
+    const int split = (int)((k0 + 1) * VG_SEQSUM_CHUNK - i0) < nx
+                          ? (int)((k0 + 1) * VG_SEQSUM_CHUNK - i0)
+                          : nx;
     const double *src = red[row][q][which];
     double first = 0.0, second = 0.0;
 
@@ -205,8 +212,11 @@ vg_ssim_vmap(const VgSsimMapParams p)
 
     /* p.chunks[q] without a run-time index: a parameter indexed at run
      * time goes to the stack */
-    VgSeqsumChunk *rec = (VgSeqsumChunk *)(q == 0 ? p.chunks[0] : q == 1 ? p.chunks[1] :
-                                           q == 2 ? p.chunks[2] : p.chunks[3]) + k0;
+    VgSeqsumChunk *rec = (VgSeqsumChunk *)(q == 0   ? p.chunks[0]
+                                           : q == 1 ? p.chunks[1]
+                                           : q == 2 ? p.chunks[2]
+                                                    : p.chunks[3]) +
+                         k0;
 
     atomicAdd(which ? &rec[0].abs : &rec[0].sum, first);
     if (split < nx)
@@ -221,8 +231,8 @@ vg_ssim_vmap(const VgSsimMapParams p)
  * tap 1.0f / f^2. Thread mapping: one thread per output, 32 x 8 blocks,
  * blockIdx.z the image.
  */
-extern "C" __global__ void __launch_bounds__(VG_SSIM_BX * VG_SSIM_BY)
-vg_ssim_decimate_box(const VgSsimDecimateParams p)
+extern "C" __global__ void __launch_bounds__(VG_SSIM_BX *VG_SSIM_BY)
+    vg_ssim_decimate_box(const VgSsimDecimateParams p)
 {
     const int x = blockIdx.x * VG_SSIM_BX + threadIdx.x;
     const int y = blockIdx.y * VG_SSIM_BY + threadIdx.y;
@@ -230,7 +240,8 @@ vg_ssim_decimate_box(const VgSsimDecimateParams p)
     if (x >= p.sw || y >= p.sh)
         return;
     const char *src = (const char *)(blockIdx.z ? p.src[1] : p.src[0]);
-    float *dst = (float *)((char *)(blockIdx.z ? p.dst[1] : p.dst[0]) + (int64_t)y * p.dst_pitch);
+    float *dst = (float *)((char *)(blockIdx.z ? p.dst[1] : p.dst[0]) +
+                           (int64_t)y * p.dst_pitch);
     const int f = p.factor, half = f / 2, even = !(f & 1);
     double sum = 0.0;
 

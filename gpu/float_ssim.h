@@ -25,8 +25,8 @@
 typedef struct VgCudaSsimMap {
     CUfunction hconv, vmap;
     CUdeviceptr hbuf, map;
-    size_t map_cap;     ///< doubles the map holds, all scales
-    size_t map_used;    ///< doubles this frame's maps use so far
+    size_t map_cap;  ///< doubles the map holds, all scales
+    size_t map_used; ///< doubles this frame's maps use so far
     VgCudaSeqsum sums;
 } VgCudaSsimMap;
 
@@ -67,10 +67,9 @@ void vg_cuda_ssim_map_begin(VgCudaSsimMap *m);
  * pass, vg_cuda_ssim_hbuf_bytes(), for maps queued on another stream than the
  * others (0: m's own).
  */
-int vg_cuda_ssim_map_submit(VgFeatureCtx *fc, VgCudaSsimMap *m,
-                            CUdeviceptr ref, CUdeviceptr cmp, size_t pitch,
-                            int w, int h, unsigned which, CUdeviceptr sums,
-                            CUdeviceptr hbuf);
+int vg_cuda_ssim_map_submit(VgFeatureCtx *fc, VgCudaSsimMap *m, CUdeviceptr ref,
+                            CUdeviceptr cmp, size_t pitch, int w, int h,
+                            unsigned which, CUdeviceptr sums, CUdeviceptr hbuf);
 
 /** Bytes of the horizontal pass's scratch for a w x h image. */
 static inline size_t vg_cuda_ssim_hbuf_bytes(int w, int h)

@@ -21,9 +21,9 @@
 
 typedef struct VgCudaFloatSum {
     CUfunction fn;
-    int exact;              ///< integer path (vg_fsum_exact())
-    unsigned s;             ///< bpc - 8: the units are 2^-s and 2^-2s
-    unsigned seq_threads;   ///< threads of the sequential kernel
+    int exact;            ///< integer path (vg_fsum_exact())
+    unsigned s;           ///< bpc - 8: the units are 2^-s and 2^-2s
+    unsigned seq_threads; ///< threads of the sequential kernel
 } VgCudaFloatSum;
 
 /**

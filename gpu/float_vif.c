@@ -25,9 +25,9 @@ typedef struct FvifCuda {
     VgFvifSetup s;
     CUfunction f_load, f_pre, f_dec[4], f_map[4], f_rows;
     CUdeviceptr mem;
-    CUdeviceptr counter;    ///< vg_fvif_rows' block counter
-    CUdeviceptr in[2], pre[2], lvl[2][2], num, den, rows_num, rows_den,
-                xi, xw, yi, yw;
+    CUdeviceptr counter; ///< vg_fvif_rows' block counter
+    CUdeviceptr in[2], pre[2], lvl[2][2], num, den, rows_num, rows_den, xi, xw,
+        yi, yw;
     int32_t sc_nd[4], strip_off[5];
 } FvifCuda;
 
@@ -101,10 +101,9 @@ static int fvif_cuda_init(VgFeatureCtx *fc)
     n_tab_y = s->prescale ? (size_t)s->sh * VG_VIF_PRESCALE_TAPS : 0;
     {
         const size_t n = 1 + 2 * n_in + 2 * n_pre + 4 * n_lvl + 2 * n_nd +
-                         2 * (size_t)s->rows + 2 * n_tab_x +
-                         2 * n_tab_y;
-        if ((ret = VG_CU(cu, fc->log, cuMemAlloc, &c->mem,
-                         n * sizeof(float))) < 0)
+                         2 * (size_t)s->rows + 2 * n_tab_x + 2 * n_tab_y;
+        if ((ret = VG_CU(cu, fc->log, cuMemAlloc, &c->mem, n * sizeof(float))) <
+            0)
             goto fail;
     }
 #define TAKE(ptr, count) (ptr = c->mem + off * sizeof(float), off += (count))
@@ -148,10 +147,9 @@ fail:
 static int launch2d(VgFeatureCtx *fc, CUfunction fn, unsigned w, unsigned h,
                     unsigned planes, VgFvifKernelParams *p)
 {
-    return vg_cuda_device_launch(vg_cuda_fc_device(fc), fn,
-                                 (w + VG_FVIF_BX - 1) / VG_FVIF_BX,
-                                 (h + VG_FVIF_BY - 1) / VG_FVIF_BY, planes,
-                                 VG_FVIF_BX, VG_FVIF_BY, p);
+    return vg_cuda_device_launch(
+        vg_cuda_fc_device(fc), fn, (w + VG_FVIF_BX - 1) / VG_FVIF_BX,
+        (h + VG_FVIF_BY - 1) / VG_FVIF_BY, planes, VG_FVIF_BX, VG_FVIF_BY, p);
 }
 
 static int fvif_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
@@ -237,10 +235,10 @@ static int fvif_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
             p.dst[1] = c->lvl[sc & 1][1];
             p.w = (int32_t)s->sc_w[sc];
             p.h = (int32_t)s->sc_h[sc];
-            if ((ret = vg_cuda_device_launch(d, c->f_dec[sc],
-                    (s->sc_w[sc] + tw - 1) / tw,
-                    (s->sc_h[sc] + VG_FVIF_TILE_ROWS - 1) / VG_FVIF_TILE_ROWS,
-                    1, VG_FVIF_TILE_THREADS, 1, &p)) < 0)
+            if ((ret = vg_cuda_device_launch(
+                     d, c->f_dec[sc], (s->sc_w[sc] + tw - 1) / tw,
+                     (s->sc_h[sc] + VG_FVIF_TILE_ROWS - 1) / VG_FVIF_TILE_ROWS,
+                     1, VG_FVIF_TILE_THREADS, 1, &p)) < 0)
                 return ret;
             cur[0] = p.src[0] = c->lvl[sc & 1][0];
             cur[1] = p.src[1] = c->lvl[sc & 1][1];
@@ -255,15 +253,15 @@ static int fvif_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
             p.w = (int32_t)s->sc_w[sc];
             p.h = (int32_t)s->sc_h[sc];
             p.nd_off = c->sc_nd[sc];
-            if ((ret = vg_cuda_device_launch(d, c->f_map[sc],
-                    (s->sc_w[sc] + tw - 1) / tw,
-                    (s->sc_h[sc] + VG_FVIF_TILE_ROWS - 1) / VG_FVIF_TILE_ROWS,
-                    1, VG_FVIF_TILE_THREADS, 1, &p)) < 0)
+            if ((ret = vg_cuda_device_launch(
+                     d, c->f_map[sc], (s->sc_w[sc] + tw - 1) / tw,
+                     (s->sc_h[sc] + VG_FVIF_TILE_ROWS - 1) / VG_FVIF_TILE_ROWS,
+                     1, VG_FVIF_TILE_THREADS, 1, &p)) < 0)
                 return ret;
         }
     }
-    return vg_cuda_device_launch(d, c->f_rows, (unsigned)c->strip_off[4],
-                                 1, 1, VG_FVIF_ROWS_THREADS, 1, &p);
+    return vg_cuda_device_launch(d, c->f_rows, (unsigned)c->strip_off[4], 1, 1,
+                                 VG_FVIF_ROWS_THREADS, 1, &p);
 }
 
 static int fvif_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)

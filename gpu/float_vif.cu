@@ -45,8 +45,8 @@ static_assert(VG_FVIF_ROWS_THREADS == VG_ROWSUM_THREADS, "vg_fvif_rows");
 static_assert(VG_FVIF_TILE_THREADS == 256 && VG_FVIF_TILE_ROWS == 4,
               "the horizontal pass of vg_fvif_map's pairs of rows and columns");
 
-#define VG_FVIF_KERNEL extern "C" __global__ void \
-    __launch_bounds__(VG_FVIF_BX * VG_FVIF_BY)
+#define VG_FVIF_KERNEL                                                         \
+    extern "C" __global__ void __launch_bounds__(VG_FVIF_BX *VG_FVIF_BY)
 
 /* input luma as float (offset 0) plus libvmaf's offset, packed w floats */
 VG_FVIF_KERNEL vg_fvif_load(const VgFvifKernelParams p)
@@ -273,9 +273,12 @@ __device__ __forceinline__ void fvif_map(const VgFvifKernelParams &p)
     }
 }
 
-#define FVIF_TILE_ENTRY(name, fn, taps)                                    \
-    extern "C" __global__ void __launch_bounds__(FT_T)                     \
-    name(const VgFvifKernelParams p) { fn<taps>(p); }
+#define FVIF_TILE_ENTRY(name, fn, taps)                                        \
+    extern "C" __global__ void __launch_bounds__(FT_T)                         \
+        name(const VgFvifKernelParams p)                                       \
+    {                                                                          \
+        fn<taps>(p);                                                           \
+    }
 
 FVIF_TILE_ENTRY(vg_fvif_dec, fvif_dec, 0)
 FVIF_TILE_ENTRY(vg_fvif_dec9, fvif_dec, 9)
@@ -294,7 +297,7 @@ FVIF_TILE_ENTRY(vg_fvif_map3, fvif_map, 3)
  * [strip_off[sc], strip_off[sc + 1])).
  */
 extern "C" __global__ void __launch_bounds__(VG_ROWSUM_THREADS)
-vg_fvif_rows(const VgFvifKernelParams p)
+    vg_fvif_rows(const VgFvifKernelParams p)
 {
     __shared__ VgRowsumStrip<2, VG_FVIF_ROWS_STRIP> sm;
     const int b = blockIdx.x;
@@ -308,7 +311,8 @@ vg_fvif_rows(const VgFvifKernelParams p)
     const float *den = (const float *)p.den + p.sc_nd[sc];
     float acc[2] = { 0.0f, 0.0f };
 
-    vg_rowsum_strip<2, 2, VG_FVIF_ROWS_STRIP>(&sm, row0, h, w,
+    vg_rowsum_strip<2, 2, VG_FVIF_ROWS_STRIP>(
+        &sm, row0, h, w,
         [&](int i, int j, float *v) {
             const int64_t o = (int64_t)i * w + j;
             v[0] = num[o];
@@ -317,7 +321,8 @@ vg_fvif_rows(const VgFvifKernelParams p)
         [](float *s, const float *v) {
             s[0] += v[0];
             s[1] += v[1];
-        }, acc);
+        },
+        acc);
     if (t < VG_FVIF_ROWS_STRIP && row0 + t < h) {
         ((float *)p.rows_num)[p.sc_off[sc] + row0 + t] = acc[0];
         ((float *)p.rows_den)[p.sc_off[sc] + row0 + t] = acc[1];
@@ -329,12 +334,15 @@ vg_fvif_rows(const VgFvifKernelParams p)
      * (vg_float_vif_sum_rows()), sequence 2 * scale + k the num (k = 0)
      * or den (k = 1) of that scale */
     __shared__ VgRowsumSeq<8> sm_tot;
-    const float *rn = (const float *)p.rows_num, *rd = (const float *)p.rows_den;
+    const float *rn = (const float *)p.rows_num,
+                *rd = (const float *)p.rows_den;
     float tot = 0.0f;
 
-    vg_rowsum_block<8>(&sm_tot,
-        [&](int q) { return q / 2 >= p.first ? p.sc_h[q / 2] : 0; },
-        [&](int q, int i) { return __ldcg(&(q & 1 ? rd : rn)[p.sc_off[q / 2] + i]); },
+    vg_rowsum_block<8>(
+        &sm_tot, [&](int q) { return q / 2 >= p.first ? p.sc_h[q / 2] : 0; },
+        [&](int q, int i) {
+            return __ldcg(&(q & 1 ? rd : rn)[p.sc_off[q / 2] + i]);
+        },
         [](float a, float x) { return a + x; }, &tot);
     if (t < 8)
         ((float *)p.res)[t] = tot;

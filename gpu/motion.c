@@ -27,13 +27,15 @@ static int motion_cuda_init(VgFeatureCtx *fc)
     /* per-row uint32 sums (integer_motion.c) cannot wrap below this width;
      * the kernel sums in uint64 (gpu/motion.cu) */
     if (fc->width > 65536) {
-        vg_log(fc->log, VG_LOG_ERROR, "motion: CUDA path supports widths up "
-               "to 65536, not %u", fc->width);
+        vg_log(fc->log, VG_LOG_ERROR,
+               "motion: CUDA path supports widths up "
+               "to 65536, not %u",
+               fc->width);
         return -ENOTSUP;
     }
-    return vg_cuda_device_function(vg_cuda_fc_device(fc), fc->bpc == 8 ?
-                                   "vg_motion_sad_8" : "vg_motion_sad_16",
-                                   &s->fn);
+    return vg_cuda_device_function(
+        vg_cuda_fc_device(fc),
+        fc->bpc == 8 ? "vg_motion_sad_8" : "vg_motion_sad_16", &s->fn);
 }
 
 static int motion_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
@@ -44,9 +46,10 @@ static int motion_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
     int ret;
 
     if ((ret = vg_motion_prev(fc, f->index, f->prev_ref, f->prev_prev_ref,
-                              &prev)) < 0 || !prev)
+                              &prev)) < 0 ||
+        !prev)
         return ret;
-    p = (VgMotionParams) {
+    p = (VgMotionParams){
         .prev = (uint64_t)(uintptr_t)prev->data[0],
         .cur = (uint64_t)(uintptr_t)f->ref->data[0],
         .prev_pitch = prev->stride[0],
@@ -56,10 +59,11 @@ static int motion_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
         .h = fc->height,
         .bpc = fc->bpc,
     };
-    return vg_cuda_device_launch(vg_cuda_fc_device(fc), s->fn,
-                                 (fc->width + VG_MOTION_TILE_W - 1) / VG_MOTION_TILE_W,
-                                 (fc->height + VG_MOTION_TILE_H - 1) / VG_MOTION_TILE_H,
-                                 1, VG_MOTION_BLOCK_X, VG_MOTION_BLOCK_Y, &p);
+    return vg_cuda_device_launch(
+        vg_cuda_fc_device(fc), s->fn,
+        (fc->width + VG_MOTION_TILE_W - 1) / VG_MOTION_TILE_W,
+        (fc->height + VG_MOTION_TILE_H - 1) / VG_MOTION_TILE_H, 1,
+        VG_MOTION_BLOCK_X, VG_MOTION_BLOCK_Y, &p);
 }
 
 static int motion_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)

@@ -56,21 +56,25 @@ __device__ __forceinline__ int32_t vg_motion_v(const int32_t *d, int bpc)
     const int g0 = VG_MOTION_TAP0, g1 = VG_MOTION_TAP1, g2 = VG_MOTION_TAP2;
 
     if (!WIDE) {
-        const int32_t acc = g0 * d[0] + g1 * d[1] + g2 * d[2] + g1 * d[3] + g0 * d[4];
+        const int32_t acc =
+            g0 * d[0] + g1 * d[1] + g2 * d[2] + g1 * d[3] + g0 * d[4];
         return (acc + (1 << (bpc - 1))) >> bpc;
     }
-    const int64_t acc = (int64_t)g0 * d[0] + (int64_t)g1 * d[1] + (int64_t)g2 * d[2] +
-                        (int64_t)g1 * d[3] + (int64_t)g0 * d[4];
+    const int64_t acc = (int64_t)g0 * d[0] + (int64_t)g1 * d[1] +
+                        (int64_t)g2 * d[2] + (int64_t)g1 * d[3] +
+                        (int64_t)g0 * d[4];
     return (int32_t)((acc + ((int64_t)1 << (bpc - 1))) >> bpc);
 }
 
 /* the horizontal pass at one output: vertical results y[0..4] */
-__device__ __forceinline__ unsigned vg_motion_h(int32_t ym2, int32_t ym1, int32_t y0,
-                                                int32_t yp1, int32_t yp2)
+__device__ __forceinline__ unsigned vg_motion_h(int32_t ym2, int32_t ym1,
+                                                int32_t y0, int32_t yp1,
+                                                int32_t yp2)
 {
     const int g0 = VG_MOTION_TAP0, g1 = VG_MOTION_TAP1, g2 = VG_MOTION_TAP2;
-    const int64_t acc = (int64_t)g0 * ym2 + (int64_t)g1 * ym1 + (int64_t)g2 * y0 +
-                        (int64_t)g1 * yp1 + (int64_t)g0 * yp2;
+    const int64_t acc = (int64_t)g0 * ym2 + (int64_t)g1 * ym1 +
+                        (int64_t)g2 * y0 + (int64_t)g1 * yp1 +
+                        (int64_t)g0 * yp2;
     const int32_t v = (int32_t)((acc + (1 << 15)) >> 16);
 
     return (unsigned)(v < 0 ? -v : v);
@@ -82,12 +86,13 @@ __device__ __forceinline__ void vg_motion_sad(const VgMotionParams &p)
     const int lane = threadIdx.x;
     const int w = p.w, h = p.h;
     const int x0 = blockIdx.x * VG_MOTION_TILE_W;
-    const int y0 = (blockIdx.y * VG_MOTION_BLOCK_Y + threadIdx.y) * VG_MOTION_ROWS;
+    const int y0 =
+        (blockIdx.y * VG_MOTION_BLOCK_Y + threadIdx.y) * VG_MOTION_ROWS;
     const int xe = x0 - 2 + 2 * lane;
     const int ce = vg_motion_mirror(xe, w), co = vg_motion_mirror(xe + 1, w);
     const bool pair = co == ce + 1 && !(ce & 1) &&
-                      vg_pair_aligned<T>(p.prev_pitch | p.cur_pitch | (int64_t)p.prev |
-                                         (int64_t)p.cur);
+                      vg_pair_aligned<T>(p.prev_pitch | p.cur_pitch |
+                                         (int64_t)p.prev | (int64_t)p.cur);
     const bool out = lane >= 1 && lane <= VG_MOTION_TILE_W / 2;
     int32_t de[VG_MOTION_ROWS + 4], dd[VG_MOTION_ROWS + 4];
     unsigned sum = 0;
@@ -97,8 +102,10 @@ __device__ __forceinline__ void vg_motion_sad(const VgMotionParams &p)
 #pragma unroll
         for (int t = 0; t < VG_MOTION_ROWS + 4; t++) {
             const int r = vg_motion_mirror(y0 - 2 + t, h);
-            const T *pr = (const T *)((const char *)p.prev + (int64_t)r * p.prev_pitch);
-            const T *cu = (const T *)((const char *)p.cur + (int64_t)r * p.cur_pitch);
+            const T *pr =
+                (const T *)((const char *)p.prev + (int64_t)r * p.prev_pitch);
+            const T *cu =
+                (const T *)((const char *)p.cur + (int64_t)r * p.cur_pitch);
             if (pair) {
                 T pe, po, ue, uo;
                 vg_load_pair(pr + ce, &pe, &po);
@@ -129,15 +136,17 @@ __device__ __forceinline__ void vg_motion_sad(const VgMotionParams &p)
     vg_block_sum_atomic(sum, (unsigned long long *)p.sad);
 }
 
-extern "C" __global__ void __launch_bounds__(VG_MOTION_BLOCK_X * VG_MOTION_BLOCK_Y)
-vg_motion_sad_8(const VgMotionParams p)
+extern "C" __global__ void __launch_bounds__(
+    VG_MOTION_BLOCK_X *VG_MOTION_BLOCK_Y)
+    vg_motion_sad_8(const VgMotionParams p)
 {
     vg_motion_sad<uint8_t, false>(p);
 }
 
 /* 16-bit samples: int32 vertical sums up to 15 bits per sample */
-extern "C" __global__ void __launch_bounds__(VG_MOTION_BLOCK_X * VG_MOTION_BLOCK_Y)
-vg_motion_sad_16(const VgMotionParams p)
+extern "C" __global__ void __launch_bounds__(
+    VG_MOTION_BLOCK_X *VG_MOTION_BLOCK_Y)
+    vg_motion_sad_16(const VgMotionParams p)
 {
     if (p.bpc <= 15)
         vg_motion_sad<uint16_t, false>(p);

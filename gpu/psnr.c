@@ -31,12 +31,15 @@ static int psnr_cuda_init(VgFeatureCtx *fc)
     /* 8-bit rows are summed in uint32 by integer_psnr.c psnr(); they
      * cannot wrap below this width, the kernel sums in uint64 */
     if (fc->width > 66050) {
-        vg_log(fc->log, VG_LOG_ERROR, "psnr: CUDA path supports widths up "
-               "to 66050, not %u", fc->width);
+        vg_log(fc->log, VG_LOG_ERROR,
+               "psnr: CUDA path supports widths up "
+               "to 66050, not %u",
+               fc->width);
         return -ENOTSUP;
     }
-    return vg_cuda_device_function(vg_cuda_fc_device(fc), fc->bpc == 8 ?
-                                   "vg_psnr_sse_8" : "vg_psnr_sse_16", &s->fn);
+    return vg_cuda_device_function(
+        vg_cuda_fc_device(fc),
+        fc->bpc == 8 ? "vg_psnr_sse_8" : "vg_psnr_sse_16", &s->fn);
 }
 
 static int psnr_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
@@ -56,8 +59,9 @@ static int psnr_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
         if ((p.h[pl] + VG_PSNR_BLOCK_Y - 1) / VG_PSNR_BLOCK_Y > gy)
             gy = (p.h[pl] + VG_PSNR_BLOCK_Y - 1) / VG_PSNR_BLOCK_Y;
     }
-    return vg_cuda_device_launch(vg_cuda_fc_device(fc), s->fn, gx, gy, s->par.n_planes,
-                                 VG_PSNR_BLOCK_X, VG_PSNR_BLOCK_Y, &p);
+    return vg_cuda_device_launch(vg_cuda_fc_device(fc), s->fn, gx, gy,
+                                 s->par.n_planes, VG_PSNR_BLOCK_X,
+                                 VG_PSNR_BLOCK_Y, &p);
 }
 
 static int psnr_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)

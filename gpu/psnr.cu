@@ -30,7 +30,9 @@ __device__ __forceinline__ void vg_psnr_sse(const VgPsnrKernelParams &p)
     const unsigned z = blockIdx.z;
     const uint64_t ref = z == 0 ? p.ref[0] : z == 1 ? p.ref[1] : p.ref[2];
     const uint64_t dis = z == 0 ? p.dis[0] : z == 1 ? p.dis[1] : p.dis[2];
-    const int64_t pitch = z == 0 ? p.pitch[0] : z == 1 ? p.pitch[1] : p.pitch[2];
+    const int64_t pitch = z == 0   ? p.pitch[0]
+                          : z == 1 ? p.pitch[1]
+                                   : p.pitch[2];
     const unsigned w = z == 0 ? p.w[0] : z == 1 ? p.w[1] : p.w[2];
     const unsigned h = z == 0 ? p.h[0] : z == 1 ? p.h[1] : p.h[2];
     const unsigned x0 = blockIdx.x * VG_PSNR_TILE_W;
@@ -56,14 +58,14 @@ __device__ __forceinline__ void vg_psnr_sse(const VgPsnrKernelParams &p)
     vg_block_sum_atomic(sum, (unsigned long long *)p.sse + z);
 }
 
-extern "C" __global__ void __launch_bounds__(VG_PSNR_BLOCK_X * VG_PSNR_BLOCK_Y)
-vg_psnr_sse_8(const VgPsnrKernelParams p)
+extern "C" __global__ void __launch_bounds__(VG_PSNR_BLOCK_X *VG_PSNR_BLOCK_Y)
+    vg_psnr_sse_8(const VgPsnrKernelParams p)
 {
     vg_psnr_sse<uint8_t>(p);
 }
 
-extern "C" __global__ void __launch_bounds__(VG_PSNR_BLOCK_X * VG_PSNR_BLOCK_Y)
-vg_psnr_sse_16(const VgPsnrKernelParams p)
+extern "C" __global__ void __launch_bounds__(VG_PSNR_BLOCK_X *VG_PSNR_BLOCK_Y)
+    vg_psnr_sse_16(const VgPsnrKernelParams p)
 {
     vg_psnr_sse<uint16_t>(p);
 }

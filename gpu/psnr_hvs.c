@@ -31,11 +31,11 @@
 #define TABLE_BYTES sizeof(VgPsnrHvsTables)
 
 typedef struct PsnrHvsCuda {
-    VgPsnrHvsTables tab;       ///< host copy of the tables (source of the upload)
+    VgPsnrHvsTables tab; ///< host copy of the tables (source of the upload)
     CUfunction blocks;
-    VgCudaF32sum sum;          ///< the planes' sums of terms
-    unsigned nbx[3], nby[3];   ///< blocks per row and column of each plane
-    CUdeviceptr mem;           ///< tables, then the terms of each plane
+    VgCudaF32sum sum;        ///< the planes' sums of terms
+    unsigned nbx[3], nby[3]; ///< blocks per row and column of each plane
+    CUdeviceptr mem;         ///< tables, then the terms of each plane
     CUdeviceptr terms[3];
 } PsnrHvsCuda;
 
@@ -66,10 +66,11 @@ static int psnr_hvs_cuda_init(VgFeatureCtx *fc)
         s->nby[pl] = vg_psnr_hvs_nblocks(pl ? fc->height >> ssy : fc->height);
         size += (size_t)s->nbx[pl] * s->nby[pl] * 64 * sizeof(float);
     }
-    if ((ret = vg_cuda_device_function(d, fc->bpc == 8 ? "vg_psnr_hvs_blocks_8" :
-                                       "vg_psnr_hvs_blocks_16", &s->blocks)) < 0 ||
-        (ret = vg_cuda_f32sum_init(d, &s->sum, 3, (size - TABLE_BYTES) /
-                                   sizeof(float))) < 0)
+    if ((ret = vg_cuda_device_function(
+             d, fc->bpc == 8 ? "vg_psnr_hvs_blocks_8" : "vg_psnr_hvs_blocks_16",
+             &s->blocks)) < 0 ||
+        (ret = vg_cuda_f32sum_init(d, &s->sum, 3,
+                                   (size - TABLE_BYTES) / sizeof(float))) < 0)
         goto fail;
     if ((ret = VG_CU(d->cu, fc->log, cuMemAlloc, &s->mem, size)) < 0)
         goto fail;
@@ -105,8 +106,10 @@ static int psnr_hvs_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
         if (vg_psnr_hvs_nblocks(f->ref->w[pl]) != s->nbx[pl] ||
             vg_psnr_hvs_nblocks(f->ref->h[pl]) != s->nby[pl] ||
             f->dis->w[pl] != f->ref->w[pl] || f->dis->h[pl] != f->ref->h[pl]) {
-            vg_log(fc->log, VG_LOG_ERROR, "psnr_hvs: plane %u is %ux%u, not "
-                   "the size of the stream", pl, f->ref->w[pl], f->ref->h[pl]);
+            vg_log(fc->log, VG_LOG_ERROR,
+                   "psnr_hvs: plane %u is %ux%u, not "
+                   "the size of the stream",
+                   pl, f->ref->w[pl], f->ref->h[pl]);
             return -EINVAL;
         }
         p.ref[pl] = (uint64_t)(uintptr_t)f->ref->data[pl];
@@ -126,8 +129,9 @@ static int psnr_hvs_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
         return ret;
     vg_cuda_f32sum_reset(&s->sum);
     for (unsigned pl = 0; pl < 3; pl++)
-        if ((ret = vg_cuda_f32sum_add(&s->sum, s->terms[pl], (size_t)s->nbx[pl] *
-                                      s->nby[pl] * 64, f->res + pl * sizeof(float))) < 0)
+        if ((ret = vg_cuda_f32sum_add(&s->sum, s->terms[pl],
+                                      (size_t)s->nbx[pl] * s->nby[pl] * 64,
+                                      f->res + pl * sizeof(float))) < 0)
             return ret;
     return vg_cuda_f32sum_submit(d, &s->sum);
 }
@@ -139,8 +143,8 @@ static int psnr_hvs_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)
     double score[3];
 
     for (unsigned pl = 0; pl < 3; pl++)
-        score[pl] = vg_psnr_hvs_plane_score(ret[pl], (uint64_t)s->nbx[pl] *
-                                            s->nby[pl], fc->bpc);
+        score[pl] = vg_psnr_hvs_plane_score(
+            ret[pl], (uint64_t)s->nbx[pl] * s->nby[pl], fc->bpc);
     return vg_psnr_hvs_emit(fc, f->index, score);
 }
 

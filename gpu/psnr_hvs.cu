@@ -25,16 +25,23 @@
 #include "common/features/psnr_hvs_params.h"
 
 template <typename T>
-__device__ __forceinline__ void vg_psnr_hvs_blocks(const VgPsnrHvsKernelParams &p)
+__device__ __forceinline__ void vg_psnr_hvs_blocks(
+    const VgPsnrHvsKernelParams &p)
 {
     const unsigned z = blockIdx.z;
     const uint64_t ref = z == 0 ? p.ref[0] : z == 1 ? p.ref[1] : p.ref[2];
     const uint64_t dis = z == 0 ? p.dis[0] : z == 1 ? p.dis[1] : p.dis[2];
-    const int64_t rp = z == 0 ? p.ref_pitch[0] : z == 1 ? p.ref_pitch[1] : p.ref_pitch[2];
-    const int64_t dp = z == 0 ? p.dis_pitch[0] : z == 1 ? p.dis_pitch[1] : p.dis_pitch[2];
+    const int64_t rp = z == 0   ? p.ref_pitch[0]
+                       : z == 1 ? p.ref_pitch[1]
+                                : p.ref_pitch[2];
+    const int64_t dp = z == 0   ? p.dis_pitch[0]
+                       : z == 1 ? p.dis_pitch[1]
+                                : p.dis_pitch[2];
     const unsigned nbx = z == 0 ? p.nbx[0] : z == 1 ? p.nbx[1] : p.nbx[2];
     const unsigned nby = z == 0 ? p.nby[0] : z == 1 ? p.nby[1] : p.nby[2];
-    const uint64_t terms = z == 0 ? p.terms[0] : z == 1 ? p.terms[1] : p.terms[2];
+    const uint64_t terms = z == 0   ? p.terms[0]
+                           : z == 1 ? p.terms[1]
+                                    : p.terms[2];
     const unsigned bx = blockIdx.x * VG_PSNR_HVS_BX + threadIdx.x;
     const unsigned by = blockIdx.y * VG_PSNR_HVS_BY + threadIdx.y;
     const float *tab = (const float *)p.tables + z * 128;
@@ -45,8 +52,10 @@ __device__ __forceinline__ void vg_psnr_hvs_blocks(const VgPsnrHvsKernelParams &
         return;
     for (int i = 0; i < 8; i++) {
         const int64_t y = (int64_t)by * VG_PSNR_HVS_STEP + i;
-        const T *r = (const T *)((const char *)ref + y * rp) + bx * VG_PSNR_HVS_STEP;
-        const T *q = (const T *)((const char *)dis + y * dp) + bx * VG_PSNR_HVS_STEP;
+        const T *r =
+            (const T *)((const char *)ref + y * rp) + bx * VG_PSNR_HVS_STEP;
+        const T *q =
+            (const T *)((const char *)dis + y * dp) + bx * VG_PSNR_HVS_STEP;
 #pragma unroll
         for (int j = 0; j < 8; j++) {
             s[i * 8 + j] = r[j];
@@ -62,14 +71,14 @@ __device__ __forceinline__ void vg_psnr_hvs_blocks(const VgPsnrHvsKernelParams &
                              term[4 * k + 3]);
 }
 
-extern "C" __global__ void __launch_bounds__(VG_PSNR_HVS_BX * VG_PSNR_HVS_BY)
-vg_psnr_hvs_blocks_8(const VgPsnrHvsKernelParams p)
+extern "C" __global__ void __launch_bounds__(VG_PSNR_HVS_BX *VG_PSNR_HVS_BY)
+    vg_psnr_hvs_blocks_8(const VgPsnrHvsKernelParams p)
 {
     vg_psnr_hvs_blocks<uint8_t>(p);
 }
 
-extern "C" __global__ void __launch_bounds__(VG_PSNR_HVS_BX * VG_PSNR_HVS_BY)
-vg_psnr_hvs_blocks_16(const VgPsnrHvsKernelParams p)
+extern "C" __global__ void __launch_bounds__(VG_PSNR_HVS_BX *VG_PSNR_HVS_BY)
+    vg_psnr_hvs_blocks_16(const VgPsnrHvsKernelParams p)
 {
     vg_psnr_hvs_blocks<uint16_t>(p);
 }

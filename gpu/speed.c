@@ -65,8 +65,8 @@ VgSpeed *vg_cuda_speed_take(VgFeatureCtx *fc, VgCudaSpeed *s)
     if (sp)
         return sp;
     if (!(sp = malloc(sizeof(*sp))) ||
-        vg_speed_init(sp, &s->speed.p, s->speed.w, s->speed.h,
-                      fc->desc->name, fc->log) < 0) {
+        vg_speed_init(sp, &s->speed.p, s->speed.w, s->speed.h, fc->desc->name,
+                      fc->log) < 0) {
         if (!sp)
             vg_log(fc->log, VG_LOG_ERROR, "%s: out of memory", fc->desc->name);
         free(sp);
@@ -87,8 +87,8 @@ void vg_cuda_speed_give(VgCudaSpeed *s, VgSpeed *sp)
 
 size_t vg_cuda_speed_res_size(const VgCudaSpeed *s)
 {
-    return (size_t)s->npics * ((size_t)s->speed.dw * s->speed.dh +
-                               VG_SPEED_COV) * sizeof(float);
+    return (size_t)s->npics *
+           ((size_t)s->speed.dw * s->speed.dh + VG_SPEED_COV) * sizeof(float);
 }
 
 /* the host tables of one axis, every index checked against the plane */
@@ -101,9 +101,10 @@ static int axis_tables(VgFeatureCtx *fc, const VgSpeed *sp, int vertical,
     vg_speed_prescale_axis(sp, vertical, idx, wt);
     for (size_t k = 0; k < (size_t)n_out * VG_VIF_PRESCALE_TAPS; k++)
         if (idx[k] < 0 || idx[k] >= n_in) {
-            vg_log(fc->log, VG_LOG_ERROR, "%s: the prescaler reads sample "
-                   "%d of %d; not supported on CUDA", fc->desc->name,
-                   idx[k], n_in);
+            vg_log(fc->log, VG_LOG_ERROR,
+                   "%s: the prescaler reads sample "
+                   "%d of %d; not supported on CUDA",
+                   fc->desc->name, idx[k], n_in);
             return -ENOTSUP;
         }
     return 0;
@@ -144,21 +145,23 @@ int vg_cuda_speed_init(VgFeatureCtx *fc, VgCudaSpeed *s, unsigned npics,
                                s->tab_w + n_tab_x)) < 0)
             return ret;
     }
-    if ((ret = vg_cuda_device_function(d, hbd ? "vg_speed_prescale_16" :
-                                       "vg_speed_prescale_8", &s->prescale)) < 0 ||
-        (ret = vg_cuda_device_function(d, hbd ? "vg_speed_aa_v_16" :
-                                       "vg_speed_aa_v_8", &s->aa_v)) < 0 ||
+    if ((ret = vg_cuda_device_function(
+             d, hbd ? "vg_speed_prescale_16" : "vg_speed_prescale_8",
+             &s->prescale)) < 0 ||
+        (ret = vg_cuda_device_function(
+             d, hbd ? "vg_speed_aa_v_16" : "vg_speed_aa_v_8", &s->aa_v)) < 0 ||
         (ret = vg_cuda_device_function(d, "vg_speed_aa_h", &s->aa_h)) < 0 ||
         (ret = vg_cuda_device_function(d, "vg_speed_lm_v", &s->lm_v)) < 0 ||
         (ret = vg_cuda_device_function(d, "vg_speed_lm_h", &s->lm_h)) < 0 ||
-        (ret = vg_cuda_device_function(d, "vg_speed_means", &s->means_fn)) < 0 ||
+        (ret = vg_cuda_device_function(d, "vg_speed_means", &s->means_fn)) <
+            0 ||
         (ret = vg_cuda_device_function(d, "vg_speed_cov", &s->cov_fn)) < 0)
         return ret;
     /* every buffer holds 4-byte elements: one allocation, float offsets */
     if ((ret = VG_DCU(d, cuMemAlloc, &s->mem,
                       (n_pre + (size_t)npics * sp->dh * sp->sw + 2 * n_dec +
-                       (size_t)npics * VG_SPEED_EB +
-                       2 * (n_tab_x + n_tab_y)) * sizeof(float))) < 0)
+                       (size_t)npics * VG_SPEED_EB + 2 * (n_tab_x + n_tab_y)) *
+                          sizeof(float))) < 0)
         return ret;
 #define TAKE(ptr, count) (ptr = s->mem + off * sizeof(float), off += (count))
     TAKE(s->pre, n_pre);
@@ -173,13 +176,12 @@ int vg_cuda_speed_init(VgFeatureCtx *fc, VgCudaSpeed *s, unsigned npics,
 #undef TAKE
     /* the tables stay in s for the life of the feature, so the
      * asynchronous copies may read them */
-    if (s->resample &&
-        ((ret = VG_DCU(d, cuMemcpyHtoDAsync, s->xi, s->tab_i,
-                       (n_tab_x + n_tab_y) * sizeof(*s->tab_i),
-                       d->stream)) < 0 ||
-         (ret = VG_DCU(d, cuMemcpyHtoDAsync, s->xw, s->tab_w,
-                       (n_tab_x + n_tab_y) * sizeof(*s->tab_w),
-                       d->stream)) < 0))
+    if (s->resample && ((ret = VG_DCU(d, cuMemcpyHtoDAsync, s->xi, s->tab_i,
+                                      (n_tab_x + n_tab_y) * sizeof(*s->tab_i),
+                                      d->stream)) < 0 ||
+                        (ret = VG_DCU(d, cuMemcpyHtoDAsync, s->xw, s->tab_w,
+                                      (n_tab_x + n_tab_y) * sizeof(*s->tab_w),
+                                      d->stream)) < 0))
         return ret;
     return 0;
 }
@@ -228,10 +230,10 @@ int vg_cuda_speed_submit(VgFeatureCtx *fc, const VgCudaSpeed *s,
     memcpy(p.f_aa, sp->filter_aa, (size_t)sp->taps_aa * sizeof(float));
     memcpy(p.f4, sp->filter4, (size_t)sp->taps4 * sizeof(float));
 
-    if ((s->resample &&
-         (ret = vg_cuda_device_launch(d, s->prescale, blocks(sp->sw, VG_SPEED_BX),
-                                      blocks(sp->sh, VG_SPEED_BY), n,
-                                      VG_SPEED_BX, VG_SPEED_BY, &p)) < 0) ||
+    if ((s->resample && (ret = vg_cuda_device_launch(
+                             d, s->prescale, blocks(sp->sw, VG_SPEED_BX),
+                             blocks(sp->sh, VG_SPEED_BY), n, VG_SPEED_BX,
+                             VG_SPEED_BY, &p)) < 0) ||
         (ret = vg_cuda_device_launch(d, s->aa_v, blocks(sp->sw, VG_SPEED_BX),
                                      blocks(sp->dh, VG_SPEED_BY), n,
                                      VG_SPEED_BX, VG_SPEED_BY, &p)) < 0 ||
@@ -247,8 +249,8 @@ int vg_cuda_speed_submit(VgFeatureCtx *fc, const VgCudaSpeed *s,
         (ret = vg_cuda_device_launch(d, s->means_fn, 1, 1, n, VG_SPEED_BX, 1,
                                      &p)) < 0)
         return ret;
-    return vg_cuda_device_launch(d, s->cov_fn,
-                                 blocks(VG_SPEED_EB * (VG_SPEED_EB + 1) / 2,
-                                        VG_SPEED_BX * VG_SPEED_BY), 1, n,
-                                 VG_SPEED_BX, VG_SPEED_BY, &p);
+    return vg_cuda_device_launch(
+        d, s->cov_fn,
+        blocks(VG_SPEED_EB * (VG_SPEED_EB + 1) / 2, VG_SPEED_BX * VG_SPEED_BY),
+        1, n, VG_SPEED_BX, VG_SPEED_BY, &p);
 }

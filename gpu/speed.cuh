@@ -101,10 +101,8 @@ __device__ __forceinline__ void vg_speed_prescale(const VgSpeedKernelParams &p)
         const float s12 = vg_speed_src<T>(p, a, b, yi[0], xi[1]);
         const float s21 = vg_speed_src<T>(p, a, b, yi[1], xi[0]);
         const float s22 = vg_speed_src<T>(p, a, b, yi[1], xi[1]);
-        v = (1 - dy) * (1 - dx) * s11 +
-            (1 - dy) * dx * s12 +
-            dy * (1 - dx) * s21 +
-            dy * dx * s22;
+        v = (1 - dy) * (1 - dx) * s11 + (1 - dy) * dx * s12 +
+            dy * (1 - dx) * s21 + dy * dx * s22;
     } else if (p.method == 2) {
         v = 0.0f;
         for (int j = 0; j < 4; j++)
@@ -156,8 +154,8 @@ __device__ __forceinline__ void vg_speed_aa_v(const VgSpeedKernelParams &p)
 }
 
 /* antialias_dec16()'s horizontal pass at column 16 j */
-extern "C" __global__ void __launch_bounds__(VG_SPEED_BX * VG_SPEED_BY)
-vg_speed_aa_h(const VgSpeedKernelParams p)
+extern "C" __global__ void __launch_bounds__(VG_SPEED_BX *VG_SPEED_BY)
+    vg_speed_aa_h(const VgSpeedKernelParams p)
 {
     const int j = blockIdx.x * VG_SPEED_BX + threadIdx.x;
     const int i = blockIdx.y * VG_SPEED_BY + threadIdx.y;
@@ -174,8 +172,8 @@ vg_speed_aa_h(const VgSpeedKernelParams p)
 }
 
 /* remove_local_mean()'s vertical pass */
-extern "C" __global__ void __launch_bounds__(VG_SPEED_BX * VG_SPEED_BY)
-vg_speed_lm_v(const VgSpeedKernelParams p)
+extern "C" __global__ void __launch_bounds__(VG_SPEED_BX *VG_SPEED_BY)
+    vg_speed_lm_v(const VgSpeedKernelParams p)
 {
     const int j = blockIdx.x * VG_SPEED_BX + threadIdx.x;
     const int i = blockIdx.y * VG_SPEED_BY + threadIdx.y;
@@ -187,13 +185,14 @@ vg_speed_lm_v(const VgSpeedKernelParams p)
         return;
     const float *dec = (const float *)p.dec + (size_t)z * p.dh * p.dw;
     for (int k = 0; k < taps; k++)
-        acc += p.f4[k] * dec[(size_t)vg_vif_mirror(i - taps / 2 + k, p.dh) * p.dw + j];
+        acc += p.f4[k] *
+               dec[(size_t)vg_vif_mirror(i - taps / 2 + k, p.dh) * p.dw + j];
     ((float *)p.tmp)[((size_t)z * p.dh + i) * p.dw + j] = acc;
 }
 
 /* remove_local_mean()'s horizontal pass, then dec - blur */
-extern "C" __global__ void __launch_bounds__(VG_SPEED_BX * VG_SPEED_BY)
-vg_speed_lm_h(const VgSpeedKernelParams p)
+extern "C" __global__ void __launch_bounds__(VG_SPEED_BX *VG_SPEED_BY)
+    vg_speed_lm_h(const VgSpeedKernelParams p)
 {
     const int j = blockIdx.x * VG_SPEED_BX + threadIdx.x;
     const int i = blockIdx.y * VG_SPEED_BY + threadIdx.y;
@@ -216,16 +215,16 @@ vg_speed_lm_h(const VgSpeedKernelParams p)
  * sum in the CPU's row-major order, divided by the count as a float (C's
  * float / size_t). One block of 32 threads per picture.
  */
-extern "C" __global__ void __launch_bounds__(VG_SPEED_BX * VG_SPEED_BY)
-vg_speed_means(const VgSpeedKernelParams p)
+extern "C" __global__ void __launch_bounds__(VG_SPEED_BX *VG_SPEED_BY)
+    vg_speed_means(const VgSpeedKernelParams p)
 {
     const int t = threadIdx.y * VG_SPEED_BX + threadIdx.x;
     const unsigned z = blockIdx.z;
 
     if (t >= VG_SPEED_EB)
         return;
-    const float *data = (const float *)p.out + (size_t)z * p.dh * p.dw +
-                        (t / 5) * p.dw + t % 5;
+    const float *data =
+        (const float *)p.out + (size_t)z * p.dh * p.dw + (t / 5) * p.dw + t % 5;
     const size_t n = (size_t)p.subw * p.subh;
     float m = 0;
 
@@ -242,11 +241,11 @@ vg_speed_means(const VgSpeedKernelParams p)
  * count in double and stored as a float at (xi, yi) and (yi, xi). Two
  * blocks of 256 threads per picture.
  */
-extern "C" __global__ void __launch_bounds__(VG_SPEED_BX * VG_SPEED_BY)
-vg_speed_cov(const VgSpeedKernelParams p)
+extern "C" __global__ void __launch_bounds__(VG_SPEED_BX *VG_SPEED_BY)
+    vg_speed_cov(const VgSpeedKernelParams p)
 {
-    const int t = (blockIdx.x * VG_SPEED_BY + threadIdx.y) * VG_SPEED_BX +
-                  threadIdx.x;
+    const int t =
+        (blockIdx.x * VG_SPEED_BY + threadIdx.y) * VG_SPEED_BX + threadIdx.x;
     const unsigned z = blockIdx.z;
     int xi = 0;
 
@@ -275,26 +274,26 @@ vg_speed_cov(const VgSpeedKernelParams p)
     k[yi * VG_SPEED_EB + xi] = cov;
 }
 
-extern "C" __global__ void __launch_bounds__(VG_SPEED_BX * VG_SPEED_BY)
-vg_speed_prescale_8(const VgSpeedKernelParams p)
+extern "C" __global__ void __launch_bounds__(VG_SPEED_BX *VG_SPEED_BY)
+    vg_speed_prescale_8(const VgSpeedKernelParams p)
 {
     vg_speed_prescale<uint8_t>(p);
 }
 
-extern "C" __global__ void __launch_bounds__(VG_SPEED_BX * VG_SPEED_BY)
-vg_speed_prescale_16(const VgSpeedKernelParams p)
+extern "C" __global__ void __launch_bounds__(VG_SPEED_BX *VG_SPEED_BY)
+    vg_speed_prescale_16(const VgSpeedKernelParams p)
 {
     vg_speed_prescale<uint16_t>(p);
 }
 
-extern "C" __global__ void __launch_bounds__(VG_SPEED_BX * VG_SPEED_BY)
-vg_speed_aa_v_8(const VgSpeedKernelParams p)
+extern "C" __global__ void __launch_bounds__(VG_SPEED_BX *VG_SPEED_BY)
+    vg_speed_aa_v_8(const VgSpeedKernelParams p)
 {
     vg_speed_aa_v<uint8_t>(p);
 }
 
-extern "C" __global__ void __launch_bounds__(VG_SPEED_BX * VG_SPEED_BY)
-vg_speed_aa_v_16(const VgSpeedKernelParams p)
+extern "C" __global__ void __launch_bounds__(VG_SPEED_BX *VG_SPEED_BY)
+    vg_speed_aa_v_16(const VgSpeedKernelParams p)
 {
     vg_speed_aa_v<uint16_t>(p);
 }

@@ -24,17 +24,17 @@
 #include "gpu/core/feature.h"
 
 typedef struct VgCudaSpeed {
-    VgSpeed speed;          ///< set up with no_frames = 1 by the caller
-    unsigned npics;         ///< pictures per frame (2 or 4)
-    int resample;           ///< the prescale kernel runs
+    VgSpeed speed;  ///< set up with no_frames = 1 by the caller
+    unsigned npics; ///< pictures per frame (2 or 4)
+    int resample;   ///< the prescale kernel runs
     CUfunction prescale, aa_v, aa_h, lm_v, lm_h, means_fn, cov_fn;
-    CUdeviceptr mem;        ///< every buffer below, one allocation
+    CUdeviceptr mem; ///< every buffer below, one allocation
     CUdeviceptr pre, col, dec, tmp, means, xi, xw, yi, yw;
-    int *tab_i;             ///< host tables: x then y indices
-    float *tab_w;           ///< and weights
-    pthread_mutex_t lock;   ///< of the scratch states
+    int *tab_i;           ///< host tables: x then y indices
+    float *tab_w;         ///< and weights
+    pthread_mutex_t lock; ///< of the scratch states
     int lock_init;
-    VgSpeed **spare;        ///< scratch states not in use
+    VgSpeed **spare; ///< scratch states not in use
     unsigned n_spare, n_made;
 } VgCudaSpeed;
 

@@ -19,7 +19,13 @@
 #include "common/features/speed_chroma.h"
 #include "gpu/speed.h"
 
-enum { U_REF, U_DIS, V_REF, V_DIS, NB_PICS };
+enum {
+    U_REF,
+    U_DIS,
+    V_REF,
+    V_DIS,
+    NB_PICS
+};
 
 static void speed_chroma_cuda_close(VgFeatureCtx *fc)
 {
@@ -68,16 +74,14 @@ static int speed_chroma_cuda_finish(VgFeatureCtx *fc, const VgCudaFrame *f)
 
     if (!sp)
         return -ENOMEM;
-    err_u = vg_speed_score_decimated(sp, vg_cuda_speed_result(s, r, U_REF),
-                                     vg_cuda_speed_result(s, r, U_DIS),
-                                     vg_cuda_speed_cov(s, r, U_REF),
-                                     vg_cuda_speed_cov(s, r, U_DIS), &u,
-                                     fc->log);
-    err_v = vg_speed_score_decimated(sp, vg_cuda_speed_result(s, r, V_REF),
-                                     vg_cuda_speed_result(s, r, V_DIS),
-                                     vg_cuda_speed_cov(s, r, V_REF),
-                                     vg_cuda_speed_cov(s, r, V_DIS), &v,
-                                     fc->log);
+    err_u = vg_speed_score_decimated(
+        sp, vg_cuda_speed_result(s, r, U_REF),
+        vg_cuda_speed_result(s, r, U_DIS), vg_cuda_speed_cov(s, r, U_REF),
+        vg_cuda_speed_cov(s, r, U_DIS), &u, fc->log);
+    err_v = vg_speed_score_decimated(
+        sp, vg_cuda_speed_result(s, r, V_REF),
+        vg_cuda_speed_result(s, r, V_DIS), vg_cuda_speed_cov(s, r, V_REF),
+        vg_cuda_speed_cov(s, r, V_DIS), &v, fc->log);
     vg_cuda_speed_give(s, sp);
     return vg_speed_chroma_emit(fc, f->index, u, v, err_u, err_v);
 }

@@ -20,7 +20,11 @@
 #include "common/features/speed_temporal.h"
 #include "gpu/speed.h"
 
-enum { REF, DIS, NB_PICS };
+enum {
+    REF,
+    DIS,
+    NB_PICS
+};
 
 static void speed_temporal_cuda_close(VgFeatureCtx *fc)
 {
@@ -51,8 +55,10 @@ static int speed_temporal_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
     if (!f->index)
         return 0;
     if (!f->prev_ref || !f->prev_dis) {
-        vg_log(fc->log, VG_LOG_ERROR, "speed_temporal: frame %u has no "
-               "previous frame", f->index);
+        vg_log(fc->log, VG_LOG_ERROR,
+               "speed_temporal: frame %u has no "
+               "previous frame",
+               f->index);
         return -EINVAL;
     }
     /* cpu/speed_temporal.c: ref(n-1) - ref(n), and dis(n-1) less dis(n)
@@ -64,7 +70,7 @@ static int speed_temporal_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
     const uint64_t b[NB_PICS] = {
         [REF] = (uint64_t)(uintptr_t)f->ref->data[0],
         [DIS] = (uint64_t)(uintptr_t)(o->speed_use_ref_diff ? f->ref->data[0]
-                                                           : f->dis->data[0]),
+                                                            : f->dis->data[0]),
     };
 
     /* every luma plane of the engine's images has one geometry */

@@ -24,11 +24,11 @@
 #define LOG2_BYTES (65537 * sizeof(uint16_t))
 
 typedef struct VifCuda {
-    CUfunction fn[4];           ///< kernel of each scale
+    CUfunction fn[4]; ///< kernel of each scale
     unsigned w[4], h[4];
-    size_t pitch[4];            ///< bytes, scales 1..3
-    CUdeviceptr img[4][2];      ///< scales 1..3, ref/dis (uint16)
-    CUdeviceptr mem;            ///< all of img[][]
+    size_t pitch[4];       ///< bytes, scales 1..3
+    CUdeviceptr img[4][2]; ///< scales 1..3, ref/dis (uint16)
+    CUdeviceptr mem;       ///< all of img[][]
     CUdeviceptr log2;
 } VifCuda;
 
@@ -78,9 +78,9 @@ static int vif_cuda_init(VgFeatureCtx *fc)
     }
     /* ordered before every kernel on the engine stream; the table is
      * static, so the copy may complete after this returns */
-    if ((ret = VG_CU(cu, fc->log, cuMemcpyHtoDAsync, s->log2,
-                     vg_vif_log2_table(), LOG2_BYTES,
-                     vg_cuda_fc_device(fc)->stream)) < 0)
+    if ((ret =
+             VG_CU(cu, fc->log, cuMemcpyHtoDAsync, s->log2, vg_vif_log2_table(),
+                   LOG2_BYTES, vg_cuda_fc_device(fc)->stream)) < 0)
         goto fail;
     return 0;
 fail:
@@ -125,8 +125,8 @@ static int vif_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
             p.dh = s->h[sc + 1];
         }
         vg_vif_grid(&p, &gx, &gy, &gz);
-        if ((ret = vg_cuda_device_launch(vg_cuda_fc_device(fc), s->fn[sc], gx, gy, gz,
-                                         VG_VIF_BX, VG_VIF_BY, &p)) < 0)
+        if ((ret = vg_cuda_device_launch(vg_cuda_fc_device(fc), s->fn[sc], gx,
+                                         gy, gz, VG_VIF_BX, VG_VIF_BY, &p)) < 0)
             return ret;
     }
     return 0;

@@ -30,8 +30,10 @@ __device__ __forceinline__ void vg_vif_block_sums(const VgVifSums *s,
     const unsigned tid = threadIdx.y * VG_VIF_BX + threadIdx.x;
     const unsigned lane = tid & 31, warp = tid >> 5;
     unsigned long long v[4] = {
-        (unsigned long long)s->num_log, (unsigned long long)s->den_log,
-        (unsigned long long)s->num_non_log, (unsigned long long)s->den_non_log,
+        (unsigned long long)s->num_log,
+        (unsigned long long)s->den_log,
+        (unsigned long long)s->num_non_log,
+        (unsigned long long)s->den_non_log,
     };
 
 #pragma unroll
@@ -62,7 +64,8 @@ __device__ __forceinline__ void vg_vif_run(const VgVifParams &p)
     const unsigned fw = SCALE == 0 ? 17 : SCALE == 1 ? 9 : SCALE == 2 ? 5 : 3;
 
     if (blockIdx.z == 0) {
-        const unsigned bx0 = blockIdx.x * VG_VIF_TW, by0 = blockIdx.y * VG_VIF_TH;
+        const unsigned bx0 = blockIdx.x * VG_VIF_TW,
+                       by0 = blockIdx.y * VG_VIF_TH;
         VgVifSums s = { 0, 0, 0, 0 };
 
         /* uniform per block */
@@ -78,7 +81,8 @@ __device__ __forceinline__ void vg_vif_run(const VgVifParams &p)
     } else if (SCALE < 3) {
         const unsigned ts = SCALE < 3 ? SCALE + 1 : 3;
         const unsigned dfw = ts == 1 ? 9 : ts == 2 ? 5 : 3;
-        const unsigned bx0 = blockIdx.x * VG_VIF_DW, by0 = blockIdx.y * VG_VIF_DH;
+        const unsigned bx0 = blockIdx.x * VG_VIF_DW,
+                       by0 = blockIdx.y * VG_VIF_DH;
 
         if (!p.dref || bx0 >= p.dw || by0 >= p.dh)
             return;
@@ -105,11 +109,11 @@ __device__ __forceinline__ void vg_vif_run(const VgVifParams &p)
 #define VG_VIF_S0_8_MINB 4
 #endif
 
-#define VG_VIF_KERNEL(name, scale, bps, minb)                                \
-    extern "C" __global__ void __launch_bounds__(VG_VIF_NT, minb)            \
-    name(const VgVifParams p)                                                \
-    {                                                                        \
-        vg_vif_run<scale, bps>(p);                                           \
+#define VG_VIF_KERNEL(name, scale, bps, minb)                                  \
+    extern "C" __global__ void __launch_bounds__(VG_VIF_NT, minb)              \
+        name(const VgVifParams p)                                              \
+    {                                                                          \
+        vg_vif_run<scale, bps>(p);                                             \
     }
 
 VG_VIF_KERNEL(vg_vif_s0_8, 0, 1, VG_VIF_S0_8_MINB)

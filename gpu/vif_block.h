@@ -77,7 +77,7 @@ VG_VIF_TABLE double vg_vif_dtaps[4][17] = VG_VIF_TAPS_INIT;
 #if VG_VIF_DW != VG_VIF_BX || VG_VIF_DH != VG_VIF_BY
 #error "vg_vif_ds_horiz() maps one output per thread"
 #endif
-#if VG_VIF_TW / VG_VIF_HC * VG_VIF_TH != VG_VIF_NT || VG_VIF_HC != 4 || \
+#if VG_VIF_TW / VG_VIF_HC * VG_VIF_TH != VG_VIF_NT || VG_VIF_HC != 4 ||        \
     VG_VIF_TH % VG_VIF_VR
 #error "vg_vif_stat_horiz() maps four output columns of one row per thread"
 #endif
@@ -214,9 +214,9 @@ VG_VIF_FN int32_t vg_vif_d2i32(double d)
  * clamped at 0; g in double, sv^2 truncated to int32, (g * g) * sigma1^2
  * truncated to int64 (the order of operations of cpu/vif.c).
  */
-VG_VIF_FN void vg_vif_pixel(VgVifSums *a, uint32_t m1, uint32_t m2,
-                            uint32_t xx, uint32_t yy, uint32_t xy,
-                            const uint16_t *tab, double egl)
+VG_VIF_FN void vg_vif_pixel(VgVifSums *a, uint32_t m1, uint32_t m2, uint32_t xx,
+                            uint32_t yy, uint32_t xy, const uint16_t *tab,
+                            double egl)
 {
     const int32_t nsq = VG_VIF_K_NSQ;
     const double eps = 65536 * 1.0e-10;
@@ -232,8 +232,8 @@ VG_VIF_FN void vg_vif_pixel(VgVifSums *a, uint32_t m1, uint32_t m2,
         a->den_log += vg_vif_l32(tab, (uint32_t)nsq + (uint32_t)s1) - 2048 * 17;
         if (s12 > 0 && s2 > 0) {
             double g = VG_VIF_DDIV((double)s12, VG_VIF_DADD((double)s1, eps));
-            int32_t sv_sq = vg_vif_d2i32(VG_VIF_DSUB((double)s2,
-                                                     VG_VIF_DMUL(g, (double)s12)));
+            int32_t sv_sq = vg_vif_d2i32(
+                VG_VIF_DSUB((double)s2, VG_VIF_DMUL(g, (double)s12)));
             uint32_t n1;
             int64_t n2;
 
@@ -293,13 +293,12 @@ VG_VIF_FN void vg_vif_stat_load(VgVifStatTile *t, unsigned tid,
 
 /* the samples of one 4-byte word (4 of 8 bits, 2 of 16) into a tile row
  * from entry c: one 8- or 4-byte shared-memory store on the device */
-VG_VIF_FN void vg_vif_put4(uint16_t *row, unsigned c, uint32_t v,
-                           unsigned bps)
+VG_VIF_FN void vg_vif_put4(uint16_t *row, unsigned c, uint32_t v, unsigned bps)
 {
 #ifdef __CUDACC__
     if (bps == 1)
-        *(uint2 *)(row + c) = make_uint2(__byte_perm(v, 0, 0x4140),
-                                         __byte_perm(v, 0, 0x4342));
+        *(uint2 *)(row + c) =
+            make_uint2(__byte_perm(v, 0, 0x4140), __byte_perm(v, 0, 0x4342));
     else
         *(uint32_t *)(row + c) = v;
 #else
@@ -309,15 +308,14 @@ VG_VIF_FN void vg_vif_put4(uint16_t *row, unsigned c, uint32_t v,
 }
 
 /* the same for an 8-byte word (v0 its first four bytes): 16 or 8 bytes */
-VG_VIF_FN void vg_vif_put8(uint16_t *row, unsigned c, uint32_t v0,
-                           uint32_t v1, unsigned bps)
+VG_VIF_FN void vg_vif_put8(uint16_t *row, unsigned c, uint32_t v0, uint32_t v1,
+                           unsigned bps)
 {
 #ifdef __CUDACC__
     if (bps == 1)
-        *(uint4 *)(row + c) = make_uint4(__byte_perm(v0, 0, 0x4140),
-                                         __byte_perm(v0, 0, 0x4342),
-                                         __byte_perm(v1, 0, 0x4140),
-                                         __byte_perm(v1, 0, 0x4342));
+        *(uint4 *)(row + c) =
+            make_uint4(__byte_perm(v0, 0, 0x4140), __byte_perm(v0, 0, 0x4342),
+                       __byte_perm(v1, 0, 0x4140), __byte_perm(v1, 0, 0x4342));
     else
         *(uint2 *)(row + c) = make_uint2(v0, v1);
 #else
@@ -354,20 +352,19 @@ VG_VIF_FN void vg_vif_word(const uint8_t *a, unsigned wb, uint32_t w[2])
  */
 VG_VIF_FN int vg_vif_stat_load_inside(VgVifStatTile *t, unsigned tid,
                                       const VgVifParams *p, unsigned half,
-                                      unsigned bps, unsigned bx0,
-                                      unsigned by0)
+                                      unsigned bps, unsigned bx0, unsigned by0)
 {
     const unsigned iw = VG_VIF_TW + 2 * half, ih = VG_VIF_TH + 2 * half;
-    const unsigned wb = (half * bps) % 8 ? 4 : 8;   /* bytes per word */
-    const unsigned wpr = iw * bps / wb;             /* words per row */
-    const unsigned spw = wb / bps;                  /* samples per word */
-    const uint64_t bits = p->ref | p->dis | (uint64_t)p->ref_pitch |
-                          (uint64_t)p->dis_pitch;
+    const unsigned wb = (half * bps) % 8 ? 4 : 8; /* bytes per word */
+    const unsigned wpr = iw * bps / wb;           /* words per row */
+    const unsigned spw = wb / bps;                /* samples per word */
+    const uint64_t bits =
+        p->ref | p->dis | (uint64_t)p->ref_pitch | (uint64_t)p->dis_pitch;
 
     /* bx0 is a multiple of TW, so the first word is aligned when the
      * half-width is */
-    if ((half * bps) % 4 || (iw * bps) % wb || bits % wb ||
-        bx0 < half || by0 < half || bx0 + VG_VIF_TW + half > p->w ||
+    if ((half * bps) % 4 || (iw * bps) % wb || bits % wb || bx0 < half ||
+        by0 < half || bx0 + VG_VIF_TW + half > p->w ||
         by0 + VG_VIF_TH + half > p->h)
         return 0;
 
@@ -482,8 +479,10 @@ VG_VIF_FN void vg_vif_stat_vert(VgVifStatTile *t, unsigned tid, unsigned fw,
             }
             VG_VIF_UNROLL
             for (unsigned q = 0; q < VG_VIF_VR; q++) {
-                t->mu1[r0 + q][c] = (uint16_t)((s1[q] + (1u << (sh_mu - 1))) >> sh_mu);
-                t->mu2[r0 + q][c] = (uint16_t)((s2[q] + (1u << (sh_mu - 1))) >> sh_mu);
+                t->mu1[r0 + q][c] =
+                    (uint16_t)((s1[q] + (1u << (sh_mu - 1))) >> sh_mu);
+                t->mu2[r0 + q][c] =
+                    (uint16_t)((s2[q] + (1u << (sh_mu - 1))) >> sh_mu);
                 t->xx[r0 + q][c] = vg_vif_d_rnd(sxx[q], sh_sq);
                 t->yy[r0 + q][c] = vg_vif_d_rnd(syy[q], sh_sq);
                 t->xy[r0 + q][c] = vg_vif_d_rnd(sxy[q], sh_sq);
@@ -530,20 +529,20 @@ VG_VIF_FN void vg_vif_row4_u16(const uint16_t *row, unsigned k, uint32_t v[4])
  * first: an addition in place of a multiply-add, which is the scarcer
  * unit on the device. Exact in uint32 for sums whose true value fits.
  */
-#define VG_VIF_HROW(load, row, c0, fw, taps, out)                             \
-    do {                                                                      \
-        uint32_t v_[VG_VIF_HMAX * 2 + VG_VIF_HC + 3];                         \
-        VG_VIF_UNROLL                                                         \
-        for (unsigned k_ = 0; k_ < ((fw) + VG_VIF_HC + 2) / 4; k_++)          \
-            load(row, (c0) / 4 + k_, v_ + 4 * k_);                            \
-        VG_VIF_UNROLL                                                         \
-        for (unsigned q_ = 0; q_ < VG_VIF_HC; q_++) {                         \
-            out[q_] = (uint32_t)(taps)[(fw) / 2] * v_[q_ + (fw) / 2];         \
-            VG_VIF_UNROLL                                                     \
-            for (unsigned k_ = 0; k_ < (fw) / 2; k_++)                        \
-                out[q_] += (uint32_t)(taps)[k_] *                             \
-                           (v_[q_ + k_] + v_[q_ + (fw) - 1 - k_]);            \
-        }                                                                     \
+#define VG_VIF_HROW(load, row, c0, fw, taps, out)                              \
+    do {                                                                       \
+        uint32_t v_[VG_VIF_HMAX * 2 + VG_VIF_HC + 3];                          \
+        VG_VIF_UNROLL                                                          \
+        for (unsigned k_ = 0; k_ < ((fw) + VG_VIF_HC + 2) / 4; k_++)           \
+            load(row, (c0) / 4 + k_, v_ + 4 * k_);                             \
+        VG_VIF_UNROLL                                                          \
+        for (unsigned q_ = 0; q_ < VG_VIF_HC; q_++) {                          \
+            out[q_] = (uint32_t)(taps)[(fw) / 2] * v_[q_ + (fw) / 2];          \
+            VG_VIF_UNROLL                                                      \
+            for (unsigned k_ = 0; k_ < (fw) / 2; k_++)                         \
+                out[q_] += (uint32_t)(taps)[k_] *                              \
+                           (v_[q_ + k_] + v_[q_ + (fw)-1 - k_]);               \
+        }                                                                      \
     } while (0)
 
 /*
@@ -555,29 +554,29 @@ VG_VIF_FN void vg_vif_row4_u16(const uint16_t *row, unsigned k, uint32_t v[4])
  * addition is one too), and four sums need fewer registers than a row.
  * out[q] gets the sum rounded, (s + 2^15) >> 16, as uint32.
  */
-#define VG_VIF_HROW_F64(load, row, c0, fw, taps, out)                         \
-    do {                                                                      \
-        double s_[VG_VIF_HC];                                                 \
-        VG_VIF_UNROLL                                                         \
-        for (unsigned q_ = 0; q_ < VG_VIF_HC; q_++)                           \
-            s_[q_] = 0;                                                       \
-        VG_VIF_UNROLL                                                         \
-        for (unsigned k_ = 0; k_ < ((fw) + VG_VIF_HC + 2) / 4; k_++) {        \
-            double v_[4];                                                     \
-            load(row, (c0) / 4 + k_, v_);                                     \
-            VG_VIF_UNROLL                                                     \
-            for (unsigned i_ = 0; i_ < 4; i_++) {                             \
-                VG_VIF_UNROLL                                                 \
-                for (unsigned q_ = 0; q_ < VG_VIF_HC; q_++) {                 \
-                    const unsigned j_ = 4 * k_ + i_;                          \
-                    if (j_ >= q_ && j_ - q_ < (fw))                           \
+#define VG_VIF_HROW_F64(load, row, c0, fw, taps, out)                          \
+    do {                                                                       \
+        double s_[VG_VIF_HC];                                                  \
+        VG_VIF_UNROLL                                                          \
+        for (unsigned q_ = 0; q_ < VG_VIF_HC; q_++)                            \
+            s_[q_] = 0;                                                        \
+        VG_VIF_UNROLL                                                          \
+        for (unsigned k_ = 0; k_ < ((fw) + VG_VIF_HC + 2) / 4; k_++) {         \
+            double v_[4];                                                      \
+            load(row, (c0) / 4 + k_, v_);                                      \
+            VG_VIF_UNROLL                                                      \
+            for (unsigned i_ = 0; i_ < 4; i_++) {                              \
+                VG_VIF_UNROLL                                                  \
+                for (unsigned q_ = 0; q_ < VG_VIF_HC; q_++) {                  \
+                    const unsigned j_ = 4 * k_ + i_;                           \
+                    if (j_ >= q_ && j_ - q_ < (fw))                            \
                         s_[q_] = VG_VIF_DMAC(s_[q_], (taps)[j_ - q_], v_[i_]); \
-                }                                                             \
-            }                                                                 \
-        }                                                                     \
-        VG_VIF_UNROLL                                                         \
-        for (unsigned q_ = 0; q_ < VG_VIF_HC; q_++)                           \
-            out[q_] = vg_vif_d_rnd(s_[q_], 16);                               \
+                }                                                              \
+            }                                                                  \
+        }                                                                      \
+        VG_VIF_UNROLL                                                          \
+        for (unsigned q_ = 0; q_ < VG_VIF_HC; q_++)                            \
+            out[q_] = vg_vif_d_rnd(s_[q_], 16);                                \
     } while (0)
 
 /* horizontal pass and per-pixel terms: thread tid takes the HC = 4
@@ -614,8 +613,8 @@ VG_VIF_FN void vg_vif_stat_horiz(const VgVifStatTile *t, unsigned tid,
 
 /* input rows 2 by0 - half .. 2 (by0 + DH - 1) + half, columns likewise */
 VG_VIF_FN void vg_vif_ds_load(VgVifDsTile *t, unsigned tid,
-                              const VgVifParams *p, unsigned half,
-                              unsigned bps, unsigned bx0, unsigned by0)
+                              const VgVifParams *p, unsigned half, unsigned bps,
+                              unsigned bx0, unsigned by0)
 {
     const unsigned iw = 2 * VG_VIF_DW - 1 + 2 * half;
     const unsigned ih = 2 * VG_VIF_DH - 1 + 2 * half;
@@ -653,17 +652,17 @@ VG_VIF_FN int vg_vif_ds_load_inside(VgVifDsTile *t, unsigned tid,
 {
     const unsigned iw = 2 * VG_VIF_DW - 1 + 2 * half;
     const unsigned ih = 2 * VG_VIF_DH - 1 + 2 * half;
-    const unsigned wb = (half * bps) % 8 ? 4 : 8;   /* bytes per word */
-    const unsigned wpr = (iw * bps + wb - 1) / wb;  /* words per row */
-    const unsigned spw = wb / bps;                  /* samples per word */
-    const uint64_t bits = p->ref | p->dis | (uint64_t)p->ref_pitch |
-                          (uint64_t)p->dis_pitch;
+    const unsigned wb = (half * bps) % 8 ? 4 : 8;  /* bytes per word */
+    const unsigned wpr = (iw * bps + wb - 1) / wb; /* words per row */
+    const unsigned spw = wb / bps;                 /* samples per word */
+    const uint64_t bits =
+        p->ref | p->dis | (uint64_t)p->ref_pitch | (uint64_t)p->dis_pitch;
 
     /* 2 bx0 is a multiple of 2 DW: the first word is aligned when the
      * half-width is */
     if ((half * bps) % 4 || wpr * spw > VG_VIF_DIWP || bits % wb ||
-        2 * bx0 < half || 2 * by0 < half ||
-        2 * bx0 - half + wpr * spw > p->w || 2 * by0 - half + ih > p->h)
+        2 * bx0 < half || 2 * by0 < half || 2 * bx0 - half + wpr * spw > p->w ||
+        2 * by0 - half + ih > p->h)
         return 0;
 
     const uint8_t *ra = (const uint8_t *)(uintptr_t)p->ref +

@@ -40,11 +40,11 @@ extern "C" {
 
 /** Log levels, in increasing verbosity. */
 enum VgLogLevel {
-    VG_LOG_QUIET   = -1,
-    VG_LOG_ERROR   = 0,
+    VG_LOG_QUIET = -1,
+    VG_LOG_ERROR = 0,
     VG_LOG_WARNING = 1,
-    VG_LOG_INFO    = 2,
-    VG_LOG_DEBUG   = 3,
+    VG_LOG_INFO = 2,
+    VG_LOG_DEBUG = 3,
 };
 
 /**
@@ -66,22 +66,24 @@ typedef void (*VgLogCallback)(void *opaque, enum VgLogLevel level,
 
 /** Which backend computes the features. */
 enum VgBackend {
-    VG_BACKEND_AUTO = 0, ///< CUDA if pictures are on the device or a GPU is usable, else CPU
-    VG_BACKEND_CPU  = 1,
+    VG_BACKEND_AUTO =
+        0, ///< CUDA if pictures are on the device or a GPU is usable, else CPU
+    VG_BACKEND_CPU = 1,
     VG_BACKEND_CUDA = 2,
 };
 
 /** Memory layout of a picture. */
 enum VgPixFmt {
-    VG_PIX_FMT_YUV420P = 0, ///< planar 4:2:0; bitdepth 8 -> uint8 samples, 9..16 -> uint16 LSB-aligned
-    VG_PIX_FMT_YUV422P,     ///< planar 4:2:2
-    VG_PIX_FMT_YUV444P,     ///< planar 4:4:4
-    VG_PIX_FMT_YUV400P,     ///< luma only
-    VG_PIX_FMT_NV12,        ///< semi-planar 4:2:0, 8-bit; data[1] holds interleaved Cb,Cr
-    VG_PIX_FMT_P010,        ///< semi-planar 4:2:0, uint16 words, 10 significant bits in the high bits
-    VG_PIX_FMT_P016,        ///< semi-planar 4:2:0, uint16 words, `bitdepth` significant bits in the high bits
-    VG_PIX_FMT_NV16,        ///< semi-planar 4:2:2, 8-bit; data[1] holds interleaved Cb,Cr
-    VG_PIX_FMT_P216,        ///< semi-planar 4:2:2, uint16 words, `bitdepth` significant bits in the high bits (P210, P212, P216)
+    VG_PIX_FMT_YUV420P =
+        0, ///< planar 4:2:0; bitdepth 8 -> uint8 samples, 9..16 -> uint16 LSB-aligned
+    VG_PIX_FMT_YUV422P, ///< planar 4:2:2
+    VG_PIX_FMT_YUV444P, ///< planar 4:4:4
+    VG_PIX_FMT_YUV400P, ///< luma only
+    VG_PIX_FMT_NV12, ///< semi-planar 4:2:0, 8-bit; data[1] holds interleaved Cb,Cr
+    VG_PIX_FMT_P010, ///< semi-planar 4:2:0, uint16 words, 10 significant bits in the high bits
+    VG_PIX_FMT_P016, ///< semi-planar 4:2:0, uint16 words, `bitdepth` significant bits in the high bits
+    VG_PIX_FMT_NV16, ///< semi-planar 4:2:2, 8-bit; data[1] holds interleaved Cb,Cr
+    VG_PIX_FMT_P216, ///< semi-planar 4:2:2, uint16 words, `bitdepth` significant bits in the high bits (P210, P212, P216)
     VG_PIX_FMT_YUV444P_MSB, ///< planar 4:4:4, uint16 words, `bitdepth` significant bits in the high bits (FFmpeg's yuv444p10msb, yuv444p12msb)
 };
 
@@ -99,13 +101,15 @@ enum VgMemory {
  */
 typedef struct VgPicture {
     enum VgPixFmt fmt;
-    unsigned width;       ///< luma width in samples
-    unsigned height;      ///< luma height in samples
-    unsigned bitdepth;    ///< 8..16 (NV12, NV16: 8, P010: 10, P016, P216, YUV444P_MSB: 9..16)
+    unsigned width;  ///< luma width in samples
+    unsigned height; ///< luma height in samples
+    unsigned
+        bitdepth; ///< 8..16 (NV12, NV16: 8, P010: 10, P016, P216, YUV444P_MSB: 9..16)
     enum VgMemory memory;
-    const void *data[3];  ///< planes (Y, U, V) or (Y, UV) for semi-planar
-    ptrdiff_t stride[3];  ///< in bytes
-    void *cuda_stream;    ///< CUstream the device data is produced on (VG_MEMORY_CUDA), or NULL
+    const void *data[3]; ///< planes (Y, U, V) or (Y, UV) for semi-planar
+    ptrdiff_t stride[3]; ///< in bytes
+    void *
+        cuda_stream; ///< CUstream the device data is produced on (VG_MEMORY_CUDA), or NULL
 } VgPicture;
 
 /**
@@ -113,30 +117,33 @@ typedef struct VgPicture {
  * (VgConfig.scale): libswscale's algorithms, under their sws_flags names.
  */
 enum VgScale {
-    VG_SCALE_NONE = 0,  ///< no scaling: both pictures must have one size
+    VG_SCALE_NONE = 0, ///< no scaling: both pictures must have one size
     VG_SCALE_BILINEAR,
-    VG_SCALE_BICUBIC,   ///< libvmaf's recipe (scale=W:H:flags=bicubic)
+    VG_SCALE_BICUBIC, ///< libvmaf's recipe (scale=W:H:flags=bicubic)
     VG_SCALE_NEIGHBOR,
     VG_SCALE_AREA,
-    VG_SCALE_BICUBLIN,  ///< bicubic luma, bilinear chroma
+    VG_SCALE_BICUBLIN, ///< bicubic luma, bilinear chroma
     VG_SCALE_GAUSS,
     VG_SCALE_SINC,
     VG_SCALE_LANCZOS,
     VG_SCALE_SPLINE,
-    VG_SCALE_NB         ///< number of values; not an algorithm
+    VG_SCALE_NB ///< number of values; not an algorithm
 };
 
 /** Context configuration. Zero-initialise, then set what you need. */
 typedef struct VgConfig {
     enum VgBackend backend;
-    unsigned n_threads;     ///< host worker threads (CPU backend; CUDA backend: features without a CUDA implementation and the host steps of CUDA features), at most VG_MAX_THREADS; 0 = on the calling thread, except the CUDA backend's host steps (cambi's, SpEED's), which then run on one thread per processor, up to 16
-    unsigned n_subsample;   ///< compute non-temporal features on every n-th frame (0, 1 = all)
+    unsigned
+        n_threads; ///< host worker threads (CPU backend; CUDA backend: features without a CUDA implementation and the host steps of CUDA features), at most VG_MAX_THREADS; 0 = on the calling thread, except the CUDA backend's host steps (cambi's, SpEED's), which then run on one thread per processor, up to 16
+    unsigned
+        n_subsample; ///< compute non-temporal features on every n-th frame (0, 1 = all)
     enum VgLogLevel log_level;
-    VgLogCallback log_cb;   ///< NULL: log to stderr
+    VgLogCallback log_cb; ///< NULL: log to stderr
     void *log_opaque;
-    int cuda_device;        ///< device index when the library creates its own CUDA context
-    void *cuda_context;     ///< caller's CUcontext, or NULL (then `cuda_device` is used)
-    void *cuda_stream;      ///< caller's CUstream, or NULL (the library creates one)
+    int cuda_device; ///< device index when the library creates its own CUDA context
+    void *
+        cuda_context; ///< caller's CUcontext, or NULL (then `cuda_device` is used)
+    void *cuda_stream; ///< caller's CUstream, or NULL (the library creates one)
     /**
      * With an algorithm, vg_submit() takes distorted pictures of another
      * size than the reference (one size for the whole stream) and scores
@@ -172,7 +179,7 @@ enum VgLogFormat {
 /** Number formatting in logs. */
 enum VgPrecision {
     VG_PRECISION_DEFAULT = 0, ///< libvmaf's: %.6f, %.16f for tiny fractions
-    VG_PRECISION_MAX     = 1, ///< %.17g: full double precision
+    VG_PRECISION_MAX = 1,     ///< %.17g: full double precision
 };
 
 /**
@@ -348,12 +355,16 @@ int vg_merge_chunks(VgContext **pctx, const VgConfig *cfg,
 
 /** Settings of vg_write_plot(). Zero-initialise, then set what you need. */
 typedef struct VgPlotConfig {
-    const char *metrics;     ///< ','-separated metric names; NULL or "": every model's score
-    unsigned worst;          ///< label the N lowest frames of each curve with their numbers (0: none)
-    double fps;              ///< frame rate of the video, for a time axis; 0: frame numbers only
-    const char *title;       ///< chart title; NULL: the metrics' names
-    const char *label;       ///< legend name of the context's scores; NULL: "vmafgpu"
-    const char *const *logs; ///< vmafgpu or libvmaf logs (JSON or XML) drawn as well
+    const char *
+        metrics; ///< ','-separated metric names; NULL or "": every model's score
+    unsigned
+        worst; ///< label the N lowest frames of each curve with their numbers (0: none)
+    double
+        fps; ///< frame rate of the video, for a time axis; 0: frame numbers only
+    const char *title; ///< chart title; NULL: the metrics' names
+    const char *label; ///< legend name of the context's scores; NULL: "vmafgpu"
+    const char *const
+        *logs; ///< vmafgpu or libvmaf logs (JSON or XML) drawn as well
     unsigned n_logs;
 } VgPlotConfig;
 

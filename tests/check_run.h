@@ -104,11 +104,11 @@ static inline int vg_corpus_full(void)
  * tcase_add_loop_test() of fn for each index i in [0, n) whose pair
  * table[i].name vg_corpus_pair_selected() selects.
  */
-#define VG_ADD_PAIR_TESTS(tc, fn, n, table)                                 \
-    do {                                                                    \
-        for (int i_ = 0; i_ < (int)(n); i_++)                               \
-            if (vg_corpus_pair_selected((table)[i_].name))                  \
-                tcase_add_loop_test(tc, fn, i_, i_ + 1);                    \
+#define VG_ADD_PAIR_TESTS(tc, fn, n, table)                                    \
+    do {                                                                       \
+        for (int i_ = 0; i_ < (int)(n); i_++)                                  \
+            if (vg_corpus_pair_selected((table)[i_].name))                     \
+                tcase_add_loop_test(tc, fn, i_, i_ + 1);                       \
     } while (0)
 
 #endif /* VG_TESTS_CHECK_RUN_H */

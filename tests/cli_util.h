@@ -106,8 +106,10 @@ static int run_cmd(char *const argv[], const char *in, const char *out,
         return -1;
     if (!pid) {
         int fi = open(in ? in : "/dev/null", O_RDONLY);
-        int fo = open(out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int fe = open(err ? err : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int fo =
+            open(out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int fe =
+            open(err ? err : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (fi < 0 || fo < 0 || fe < 0)
             _exit(126);
         dup2(fi, 0);

@@ -27,8 +27,8 @@ static inline void vg_report(VgReport *r, const char *fmt, ...)
     if (r->n++ >= 20 || r->len >= sizeof(r->text) - 2)
         return;
     va_start(ap, fmt);
-    r->len += (size_t)vsnprintf(r->text + r->len, sizeof(r->text) - r->len,
-                                fmt, ap);
+    r->len +=
+        (size_t)vsnprintf(r->text + r->len, sizeof(r->text) - r->len, fmt, ap);
     va_end(ap);
     if (r->len < sizeof(r->text) - 1)
         r->text[r->len++] = '\n';

@@ -29,20 +29,25 @@
 #include "tests/unit/adm_cases.h"
 
 static const char *const raw_names[7] = {
-    "VMAF_integer_feature_adm2_score", "VMAF_integer_feature_aim_score",
-    "VMAF_integer_feature_adm3_score", "integer_adm_scale0",
-    "integer_adm_scale1", "integer_adm_scale2", "integer_adm_scale3",
+    "VMAF_integer_feature_adm2_score",
+    "VMAF_integer_feature_aim_score",
+    "VMAF_integer_feature_adm3_score",
+    "integer_adm_scale0",
+    "integer_adm_scale1",
+    "integer_adm_scale2",
+    "integer_adm_scale3",
 };
 static const char *const alias_names[7] = {
-    "integer_adm2", "integer_aim", "integer_adm3", "integer_adm_scale0",
-    "integer_adm_scale1", "integer_adm_scale2", "integer_adm_scale3",
+    "integer_adm2",       "integer_aim",        "integer_adm3",
+    "integer_adm_scale0", "integer_adm_scale1", "integer_adm_scale2",
+    "integer_adm_scale3",
 };
 static const char *const pat_names[] = {
     "PAT_NOISE", "PAT_SMOOTH", "PAT_FLAT", "PAT_CHECKER", "PAT_MAX",
 };
 
-static int make_picture(VmafPicture *pic, unsigned w, unsigned h,
-                        unsigned bpc, int pat, uint32_t seed)
+static int make_picture(VmafPicture *pic, unsigned w, unsigned h, unsigned bpc,
+                        int pat, uint32_t seed)
 {
     int ret = vmaf_picture_alloc(pic, VMAF_PIX_FMT_YUV420P, bpc, w, h);
     if (ret)
@@ -62,7 +67,8 @@ static int make_picture(VmafPicture *pic, unsigned w, unsigned h,
 
 static int run_case(const AdmCase *c, double out[MAX_FRAMES][7])
 {
-    VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_ERROR, .cpumask = 63 };
+    VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_ERROR,
+                              .cpumask = 63 };
     VmafFeatureDictionary *d = NULL;
     VmafContext *vmaf;
     char opts[256], key[128];
@@ -115,10 +121,11 @@ int main(void)
             fprintf(stderr, "case %s failed\n", c->name);
             return 1;
         }
-        printf("    { \"%s\", %u, %u, %u, %s, %uu, %s, %uu, %u, \"%s\", \"%s\",\n"
-               "      {\n", c->name, c->w, c->h, c->bpc, pat_names[c->ref_pat],
-               c->ref_seed, pat_names[c->dis_pat], c->dis_seed, c->frames,
-               c->opts, c->suffix);
+        printf(
+            "    { \"%s\", %u, %u, %u, %s, %uu, %s, %uu, %u, \"%s\", \"%s\",\n"
+            "      {\n",
+            c->name, c->w, c->h, c->bpc, pat_names[c->ref_pat], c->ref_seed,
+            pat_names[c->dis_pat], c->dis_seed, c->frames, c->opts, c->suffix);
         for (unsigned k = 0; k < c->frames; k++) {
             printf("        {");
             for (int o = 0; o < 7; o++)

@@ -44,17 +44,17 @@ typedef struct Settings {
     enum VgLogFormat log_fmt;
     enum VgPrecision precision;
     enum VgBackend backend;
-    enum VgScale scale;        ///< --scale: a distorted input of its own size
+    enum VgScale scale; ///< --scale: a distorted input of its own size
     unsigned threads, subsample, frame_cnt, skip_ref, skip_dis;
     int no_prediction, quiet;
     const char *model[VG_MAX_MODELS];
     unsigned n_models;
     const char *feature[VG_MAX_FEATURES];
     unsigned n_features;
-    const char *plot_path;     ///< --plot
-    VgPlotConfig plot;         ///< --metrics, --worst, --fps
+    const char *plot_path; ///< --plot
+    VgPlotConfig plot;     ///< --metrics, --worst, --fps
     int have_plot_opts;
-    int chunk;                 ///< --chunk START:COUNT given
+    int chunk; ///< --chunk START:COUNT given
     unsigned chunk_start, chunk_count;
 } Settings;
 
@@ -90,112 +90,115 @@ enum {
 static const char short_opts[] = ":r:d:w:h:p:b:m:o:nqv";
 
 static const struct option long_opts[] = {
-    { "reference",       required_argument, NULL, 'r' },
-    { "distorted",       required_argument, NULL, 'd' },
-    { "width",           required_argument, NULL, 'w' },
-    { "height",          required_argument, NULL, 'h' },
-    { "pixel_format",    required_argument, NULL, 'p' },
-    { "bitdepth",        required_argument, NULL, 'b' },
-    { "model",           required_argument, NULL, 'm' },
-    { "output",          required_argument, NULL, 'o' },
-    { "xml",             no_argument,       NULL, ARG_XML },
-    { "json",            no_argument,       NULL, ARG_JSON },
-    { "csv",             no_argument,       NULL, ARG_CSV },
-    { "sub",             no_argument,       NULL, ARG_SUB },
-    { "threads",         required_argument, NULL, ARG_THREADS },
-    { "feature",         required_argument, NULL, ARG_FEATURE },
-    { "subsample",       required_argument, NULL, ARG_SUBSAMPLE },
-    { "frame_cnt",       required_argument, NULL, ARG_FRAME_CNT },
-    { "frame_skip_ref",  required_argument, NULL, ARG_FRAME_SKIP_REF },
+    { "reference", required_argument, NULL, 'r' },
+    { "distorted", required_argument, NULL, 'd' },
+    { "width", required_argument, NULL, 'w' },
+    { "height", required_argument, NULL, 'h' },
+    { "pixel_format", required_argument, NULL, 'p' },
+    { "bitdepth", required_argument, NULL, 'b' },
+    { "model", required_argument, NULL, 'm' },
+    { "output", required_argument, NULL, 'o' },
+    { "xml", no_argument, NULL, ARG_XML },
+    { "json", no_argument, NULL, ARG_JSON },
+    { "csv", no_argument, NULL, ARG_CSV },
+    { "sub", no_argument, NULL, ARG_SUB },
+    { "threads", required_argument, NULL, ARG_THREADS },
+    { "feature", required_argument, NULL, ARG_FEATURE },
+    { "subsample", required_argument, NULL, ARG_SUBSAMPLE },
+    { "frame_cnt", required_argument, NULL, ARG_FRAME_CNT },
+    { "frame_skip_ref", required_argument, NULL, ARG_FRAME_SKIP_REF },
     { "frame_skip_dist", required_argument, NULL, ARG_FRAME_SKIP_DIST },
-    { "cpumask",         required_argument, NULL, ARG_CPUMASK },
-    { "gpumask",         required_argument, NULL, ARG_GPUMASK },
-    { "backend",         required_argument, NULL, ARG_BACKEND },
-    { "precision",       required_argument, NULL, ARG_PRECISION },
-    { "scale",           required_argument, NULL, ARG_SCALE },
-    { "plot",            required_argument, NULL, ARG_PLOT },
-    { "metrics",         required_argument, NULL, ARG_METRICS },
-    { "worst",           required_argument, NULL, ARG_WORST },
-    { "fps",             required_argument, NULL, ARG_FPS },
-    { "chunk",           required_argument, NULL, ARG_CHUNK },
-    { "no_prediction",   no_argument,       NULL, 'n' },
-    { "quiet",           no_argument,       NULL, 'q' },
-    { "version",         no_argument,       NULL, 'v' },
-    { "help",            no_argument,       NULL, ARG_HELP },
-    { NULL,              0,                 NULL, 0 },
+    { "cpumask", required_argument, NULL, ARG_CPUMASK },
+    { "gpumask", required_argument, NULL, ARG_GPUMASK },
+    { "backend", required_argument, NULL, ARG_BACKEND },
+    { "precision", required_argument, NULL, ARG_PRECISION },
+    { "scale", required_argument, NULL, ARG_SCALE },
+    { "plot", required_argument, NULL, ARG_PLOT },
+    { "metrics", required_argument, NULL, ARG_METRICS },
+    { "worst", required_argument, NULL, ARG_WORST },
+    { "fps", required_argument, NULL, ARG_FPS },
+    { "chunk", required_argument, NULL, ARG_CHUNK },
+    { "no_prediction", no_argument, NULL, 'n' },
+    { "quiet", no_argument, NULL, 'q' },
+    { "version", no_argument, NULL, 'v' },
+    { "help", no_argument, NULL, ARG_HELP },
+    { NULL, 0, NULL, 0 },
 };
 
 static void usage(FILE *f, const char *app)
 {
     const char *const *models = vg_builtin_models();
 
-    fprintf(f, "Usage: %s -r REF -d DIS [options]\n"
-            "       %s -r REF -d DIS --chunk START:COUNT -o CHUNK.json [options]\n"
-            "       %s merge CHUNK.json... [-o LOG] [log options]\n"
-            "       %s plot LOG... -o FILE.svg [plot options]\n\n", app, app,
-            app, app);
-    fprintf(f,
-"Computes VMAF and its features (libvmaf v3.2.0 compatible) on the CPU or a\n"
-"CUDA GPU. Long options take their value as --opt VALUE or --opt=VALUE;\n"
-"flags (--json, -n, -q...) take none.\n\n"
-"Input:\n"
-" --reference/-r PATH       reference, raw planar .yuv or .y4m ('-' = stdin)\n"
-" --distorted/-d PATH       distorted, raw planar .yuv or .y4m (not the\n"
-"                           reference's stream: '-' for both is refused)\n"
-" --width/-w N              width  } raw .yuv input needs all four; without\n"
-" --height/-h N             height } them both files are read as .y4m\n"
-" --pixel_format/-p FMT     420, 422, 444 (or 400)\n"
-" --bitdepth/-b N           8..16 (above 8: 16-bit little-endian samples)\n"
-" --frame_cnt N             score at most N frames\n"
-" --frame_skip_ref N        skip the first N reference frames\n"
-" --frame_skip_dist N       skip the first N distorted frames\n"
-"Raw files hold planes of ceil(w/2) x ceil(h/2) chroma samples for 4:2:0\n"
-"(FFmpeg's rawvideo layout), which is read correctly for odd sizes.\n"
-"If one file has fewer frames than the other, the frames both have are\n"
-"scored and a warning names the shorter file.\n\n"
-"Scoring:\n"
-" --model/-m PARAMS         ':'-separated version=NAME or path=FILE, name=NAME,\n"
-"                           disable_clip, enable_transform,\n"
-"                           <feature>.<option>=<value>; repeatable.\n"
-"                           Default: version=vmaf_v0.6.1 unless -n.\n"
-" --feature NAME[=OPT=VAL[:OPT=VAL...]]\n"
-"                           extra feature (psnr, motion, ...); repeatable\n"
-" --no_prediction/-n        features only, no default model\n"
-" --subsample N             score every N-th frame (motion, psnr: every frame)\n"
-" --threads N               worker threads (0 = none; results do not depend on it)\n"
-" --backend auto|cpu|cuda   where features run (default auto)\n"
-" --scale ALGORITHM         score a distorted .y4m of another size scaled to\n"
-"                           the reference's as libswscale scales it with\n"
-"                           ALGORITHM+accurate_rnd+bitexact: bilinear,\n"
-"                           bicubic, neighbor, area, bicublin, gauss, sinc,\n"
-"                           lanczos, spline (default none: sizes must match)\n"
-" --cpumask N, --gpumask N  accepted for compatibility with vmaf; no effect\n\n"
-"Chunks (one title scored in parts, merged into exactly the whole run):\n"
-" --chunk START:COUNT       score frames START..START+COUNT-1 of the inputs\n"
-"                           (START: to their end)\n"
-"                           (reading the few frames before START that\n"
-"                           temporal features need) and write the chunk log\n"
-"                           to --output; '%s merge' joins the chunk logs\n"
-"                           of one title into its log and scores\n\n"
-"Output:\n"
-" --output/-o PATH          write the per-frame log ('-' = stdout)\n"
-" --xml | --json | --csv | --sub   log format (default xml)\n"
-" --precision default|max   numbers as libvmaf (%%.6f, %%.16f for tiny\n"
-"                           fractions) or %%.17g (exact doubles)\n"
-" --quiet/-q                no progress; with -o, no score lines either\n"
-" --version/-v              print the version and exit\n"
-" --help                    this text\n\n"
-"Plot:\n"
-" --plot FILE.svg           also draw the per-frame scores as an SVG chart\n"
-" --metrics M1,M2,...       metrics to draw (default: every model's score)\n"
-" --worst N                 label the N worst frames of each curve (default 3)\n"
-" --fps RATE                frame rate for a time axis (N or N/D; default:\n"
-"                           the y4m header's, else none)\n"
-"'%s plot --help' and '%s merge --help' describe the subcommands.\n\n"
-"The pooled (mean) score of each model is printed to stdout as\n"
-"\"<version or path>: <score>\" (bootstrap models add ci.p95 and stddev);\n"
-"messages go to stderr. Exit status 0 on success, 1 on any error.\n", app,
-            app, app);
+    fprintf(
+        f,
+        "Usage: %s -r REF -d DIS [options]\n"
+        "       %s -r REF -d DIS --chunk START:COUNT -o CHUNK.json [options]\n"
+        "       %s merge CHUNK.json... [-o LOG] [log options]\n"
+        "       %s plot LOG... -o FILE.svg [plot options]\n\n",
+        app, app, app, app);
+    fprintf(
+        f,
+        "Computes VMAF and its features (libvmaf v3.2.0 compatible) on the CPU or a\n"
+        "CUDA GPU. Long options take their value as --opt VALUE or --opt=VALUE;\n"
+        "flags (--json, -n, -q...) take none.\n\n"
+        "Input:\n"
+        " --reference/-r PATH       reference, raw planar .yuv or .y4m ('-' = stdin)\n"
+        " --distorted/-d PATH       distorted, raw planar .yuv or .y4m (not the\n"
+        "                           reference's stream: '-' for both is refused)\n"
+        " --width/-w N              width  } raw .yuv input needs all four; without\n"
+        " --height/-h N             height } them both files are read as .y4m\n"
+        " --pixel_format/-p FMT     420, 422, 444 (or 400)\n"
+        " --bitdepth/-b N           8..16 (above 8: 16-bit little-endian samples)\n"
+        " --frame_cnt N             score at most N frames\n"
+        " --frame_skip_ref N        skip the first N reference frames\n"
+        " --frame_skip_dist N       skip the first N distorted frames\n"
+        "Raw files hold planes of ceil(w/2) x ceil(h/2) chroma samples for 4:2:0\n"
+        "(FFmpeg's rawvideo layout), which is read correctly for odd sizes.\n"
+        "If one file has fewer frames than the other, the frames both have are\n"
+        "scored and a warning names the shorter file.\n\n"
+        "Scoring:\n"
+        " --model/-m PARAMS         ':'-separated version=NAME or path=FILE, name=NAME,\n"
+        "                           disable_clip, enable_transform,\n"
+        "                           <feature>.<option>=<value>; repeatable.\n"
+        "                           Default: version=vmaf_v0.6.1 unless -n.\n"
+        " --feature NAME[=OPT=VAL[:OPT=VAL...]]\n"
+        "                           extra feature (psnr, motion, ...); repeatable\n"
+        " --no_prediction/-n        features only, no default model\n"
+        " --subsample N             score every N-th frame (motion, psnr: every frame)\n"
+        " --threads N               worker threads (0 = none; results do not depend on it)\n"
+        " --backend auto|cpu|cuda   where features run (default auto)\n"
+        " --scale ALGORITHM         score a distorted .y4m of another size scaled to\n"
+        "                           the reference's as libswscale scales it with\n"
+        "                           ALGORITHM+accurate_rnd+bitexact: bilinear,\n"
+        "                           bicubic, neighbor, area, bicublin, gauss, sinc,\n"
+        "                           lanczos, spline (default none: sizes must match)\n"
+        " --cpumask N, --gpumask N  accepted for compatibility with vmaf; no effect\n\n"
+        "Chunks (one title scored in parts, merged into exactly the whole run):\n"
+        " --chunk START:COUNT       score frames START..START+COUNT-1 of the inputs\n"
+        "                           (START: to their end)\n"
+        "                           (reading the few frames before START that\n"
+        "                           temporal features need) and write the chunk log\n"
+        "                           to --output; '%s merge' joins the chunk logs\n"
+        "                           of one title into its log and scores\n\n"
+        "Output:\n"
+        " --output/-o PATH          write the per-frame log ('-' = stdout)\n"
+        " --xml | --json | --csv | --sub   log format (default xml)\n"
+        " --precision default|max   numbers as libvmaf (%%.6f, %%.16f for tiny\n"
+        "                           fractions) or %%.17g (exact doubles)\n"
+        " --quiet/-q                no progress; with -o, no score lines either\n"
+        " --version/-v              print the version and exit\n"
+        " --help                    this text\n\n"
+        "Plot:\n"
+        " --plot FILE.svg           also draw the per-frame scores as an SVG chart\n"
+        " --metrics M1,M2,...       metrics to draw (default: every model's score)\n"
+        " --worst N                 label the N worst frames of each curve (default 3)\n"
+        " --fps RATE                frame rate for a time axis (N or N/D; default:\n"
+        "                           the y4m header's, else none)\n"
+        "'%s plot --help' and '%s merge --help' describe the subcommands.\n\n"
+        "The pooled (mean) score of each model is printed to stdout as\n"
+        "\"<version or path>: <score>\" (bootstrap models add ci.p95 and stddev);\n"
+        "messages go to stderr. Exit status 0 on success, 1 on any error.\n",
+        app, app, app);
     if (models && models[0]) {
         fprintf(f, "\nBuilt-in models:");
         for (unsigned i = 0; models[i]; i++)
@@ -207,29 +210,32 @@ static void usage(FILE *f, const char *app)
 static void plot_usage(FILE *f, const char *app)
 {
     fprintf(f, "Usage: %s plot LOG... -o FILE.svg [options]\n\n", app);
-    fprintf(f,
-"Draws the per-frame scores of vmafgpu or libvmaf logs (--json or --xml;\n"
-"'-' = stdin) as an SVG chart: one curve per log and metric, one panel per\n"
-"scale, the pooled mean, harmonic mean and minimum marked and in the legend,\n"
-"the worst frames labelled with their numbers.\n\n"
-" --output/-o FILE.svg       the chart ('-' = stdout); required\n"
-" --metrics M1,M2,...        metrics to draw (default: every model's score,\n"
-"                            i.e. the log's metrics named vmaf*)\n"
-" --worst N                  label the N worst frames of each curve\n"
-"                            (0..100, default 3)\n"
-" --fps RATE                 frame rate (N or N/D, e.g. 30000/1001) for a\n"
-"                            time axis; logs do not record it (their \"fps\"\n"
-"                            is the scoring speed)\n"
-" --title TEXT               chart title (default: the metrics' names)\n"
-" --help                     this text\n\n"
-"Exit status 0 on success, 1 on any error.\n");
+    fprintf(
+        f,
+        "Draws the per-frame scores of vmafgpu or libvmaf logs (--json or --xml;\n"
+        "'-' = stdin) as an SVG chart: one curve per log and metric, one panel per\n"
+        "scale, the pooled mean, harmonic mean and minimum marked and in the legend,\n"
+        "the worst frames labelled with their numbers.\n\n"
+        " --output/-o FILE.svg       the chart ('-' = stdout); required\n"
+        " --metrics M1,M2,...        metrics to draw (default: every model's score,\n"
+        "                            i.e. the log's metrics named vmaf*)\n"
+        " --worst N                  label the N worst frames of each curve\n"
+        "                            (0..100, default 3)\n"
+        " --fps RATE                 frame rate (N or N/D, e.g. 30000/1001) for a\n"
+        "                            time axis; logs do not record it (their \"fps\"\n"
+        "                            is the scoring speed)\n"
+        " --title TEXT               chart title (default: the metrics' names)\n"
+        " --help                     this text\n\n"
+        "Exit status 0 on success, 1 on any error.\n");
 }
 
 static int bad_arg(const char *app, const char *opt, const char *arg,
                    const char *want)
 {
-    fprintf(stderr, "vmafgpu: invalid argument \"%s\" for %s; should be %s\n"
-            "Try '%s --help'.\n", arg, opt, want, app);
+    fprintf(stderr,
+            "vmafgpu: invalid argument \"%s\" for %s; should be %s\n"
+            "Try '%s --help'.\n",
+            arg, opt, want, app);
     return -EINVAL;
 }
 
@@ -314,19 +320,46 @@ static int parse_args(int argc, char **argv, Settings *s)
     while ((o = getopt_long(argc, argv, short_opts, long_opts, NULL)) >= 0) {
         uv = NULL;
         switch (o) {
-        case 'r': s->path_ref = optarg; break;
-        case 'd': s->path_dis = optarg; break;
-        case 'o': s->output_path = optarg; break;
-        case 'w': uv = &s->width; s->use_raw = 1; break;
-        case 'h': uv = &s->height; s->use_raw = 1; break;
-        case 'b': uv = &s->bitdepth; s->use_raw = 1; break;
-        case ARG_THREADS: uv = &s->threads; break;
-        case ARG_SUBSAMPLE: uv = &s->subsample; break;
-        case ARG_FRAME_CNT: uv = &s->frame_cnt; break;
-        case ARG_FRAME_SKIP_REF: uv = &s->skip_ref; break;
-        case ARG_FRAME_SKIP_DIST: uv = &s->skip_dis; break;
+        case 'r':
+            s->path_ref = optarg;
+            break;
+        case 'd':
+            s->path_dis = optarg;
+            break;
+        case 'o':
+            s->output_path = optarg;
+            break;
+        case 'w':
+            uv = &s->width;
+            s->use_raw = 1;
+            break;
+        case 'h':
+            uv = &s->height;
+            s->use_raw = 1;
+            break;
+        case 'b':
+            uv = &s->bitdepth;
+            s->use_raw = 1;
+            break;
+        case ARG_THREADS:
+            uv = &s->threads;
+            break;
+        case ARG_SUBSAMPLE:
+            uv = &s->subsample;
+            break;
+        case ARG_FRAME_CNT:
+            uv = &s->frame_cnt;
+            break;
+        case ARG_FRAME_SKIP_REF:
+            uv = &s->skip_ref;
+            break;
+        case ARG_FRAME_SKIP_DIST:
+            uv = &s->skip_dis;
+            break;
         case ARG_CPUMASK:
-        case ARG_GPUMASK: uv = &dummy; break;
+        case ARG_GPUMASK:
+            uv = &dummy;
+            break;
         case 'p':
             s->use_raw = 1;
             s->have_fmt = 1;
@@ -361,10 +394,18 @@ static int parse_args(int argc, char **argv, Settings *s)
             list[(*n)++] = optarg;
             break;
         }
-        case ARG_XML: s->log_fmt = VG_LOG_FMT_XML; break;
-        case ARG_JSON: s->log_fmt = VG_LOG_FMT_JSON; break;
-        case ARG_CSV: s->log_fmt = VG_LOG_FMT_CSV; break;
-        case ARG_SUB: s->log_fmt = VG_LOG_FMT_SUB; break;
+        case ARG_XML:
+            s->log_fmt = VG_LOG_FMT_XML;
+            break;
+        case ARG_JSON:
+            s->log_fmt = VG_LOG_FMT_JSON;
+            break;
+        case ARG_CSV:
+            s->log_fmt = VG_LOG_FMT_CSV;
+            break;
+        case ARG_SUB:
+            s->log_fmt = VG_LOG_FMT_SUB;
+            break;
         case ARG_BACKEND:
             if (!strcmp(optarg, "auto"))
                 s->backend = VG_BACKEND_AUTO;
@@ -383,11 +424,14 @@ static int parse_args(int argc, char **argv, Settings *s)
             else
                 return bad_arg(app, opt_name(o), optarg, "default or max");
             break;
-        case ARG_PLOT: s->plot_path = optarg; break;
+        case ARG_PLOT:
+            s->plot_path = optarg;
+            break;
         case ARG_SCALE: {
             const int v = vg_scale_from_name(optarg);
             if (v < 0)
-                return bad_arg(app, opt_name(o), optarg, "none, bilinear, "
+                return bad_arg(app, opt_name(o), optarg,
+                               "none, bilinear, "
                                "bicubic, neighbor, area, bicublin, gauss, "
                                "sinc, lanczos or spline");
             s->scale = (enum VgScale)v;
@@ -417,15 +461,20 @@ static int parse_args(int argc, char **argv, Settings *s)
                 (colon[1] && (parse_unsigned(colon + 1, &s->chunk_count) < 0 ||
                               !s->chunk_count))) {
                 *colon = ':';
-                return bad_arg(app, opt_name(o), optarg,
-                               "START:COUNT or START: (frame numbers, COUNT > 0)");
+                return bad_arg(
+                    app, opt_name(o), optarg,
+                    "START:COUNT or START: (frame numbers, COUNT > 0)");
             }
             *colon = ':';
             s->chunk = 1;
             break;
         }
-        case 'n': s->no_prediction = 1; break;
-        case 'q': s->quiet = 1; break;
+        case 'n':
+            s->no_prediction = 1;
+            break;
+        case 'q':
+            s->quiet = 1;
+            break;
         case 'v':
             printf("%s\n", vg_version());
             return 1;
@@ -439,7 +488,7 @@ static int parse_args(int argc, char **argv, Settings *s)
             return -EINVAL;
         case '?':
         default:
-            if (optopt && is_flag(long_opts, optopt))   /* --json=1 */
+            if (optopt && is_flag(long_opts, optopt)) /* --json=1 */
                 fprintf(stderr, "vmafgpu: option %s takes no argument (%s)\n",
                         opt_name(optopt), argv[optind - 1]);
             else if (optopt)
@@ -455,28 +504,34 @@ static int parse_args(int argc, char **argv, Settings *s)
     }
 
     if (optind < argc) {
-        fprintf(stderr, "vmafgpu: unexpected argument \"%s\"\nTry '%s --help'.\n",
+        fprintf(stderr,
+                "vmafgpu: unexpected argument \"%s\"\nTry '%s --help'.\n",
                 argv[optind], app);
         return -EINVAL;
     }
     if (!s->path_ref || !s->path_dis) {
-        fprintf(stderr, "vmafgpu: both --reference/-r and --distorted/-d are "
-                "required\nTry '%s --help'.\n", app);
+        fprintf(stderr,
+                "vmafgpu: both --reference/-r and --distorted/-d are "
+                "required\nTry '%s --help'.\n",
+                app);
         return -EINVAL;
     }
     if (s->use_raw && !(s->width && s->height && s->have_fmt && s->bitdepth)) {
-        fprintf(stderr, "vmafgpu: raw .yuv input needs all of --width/-w (> 0), "
+        fprintf(stderr,
+                "vmafgpu: raw .yuv input needs all of --width/-w (> 0), "
                 "--height/-h (> 0), --pixel_format/-p, --bitdepth/-b\n");
         return -EINVAL;
     }
     if (s->use_raw && (s->bitdepth < 8 || s->bitdepth > 16)) {
-        fprintf(stderr, "vmafgpu: invalid bit depth %u for -b/--bitdepth; should "
-                "be 8..16\n", s->bitdepth);
+        fprintf(stderr,
+                "vmafgpu: invalid bit depth %u for -b/--bitdepth; should "
+                "be 8..16\n",
+                s->bitdepth);
         return -EINVAL;
     }
     if (s->have_plot_opts && !s->plot_path) {
         fprintf(stderr, "vmafgpu: --metrics, --worst and --fps set up the "
-                "chart of --plot FILE.svg, which is missing\n");
+                        "chart of --plot FILE.svg, which is missing\n");
         return -EINVAL;
     }
     if (s->plot.worst > 100) {
@@ -485,9 +540,11 @@ static int parse_args(int argc, char **argv, Settings *s)
     }
     if (s->chunk && (!s->output_path || !strcmp(s->output_path, "-") ||
                      s->frame_cnt || s->plot_path)) {
-        fprintf(stderr, "vmafgpu: --chunk writes its chunk log to --output/-o "
-                "FILE (required, not stdout) and takes neither --frame_cnt (the "
-                "chunk's COUNT) nor --plot (plot the merged log)\n");
+        fprintf(
+            stderr,
+            "vmafgpu: --chunk writes its chunk log to --output/-o "
+            "FILE (required, not stdout) and takes neither --frame_cnt (the "
+            "chunk's COUNT) nor --plot (plot the merged log)\n");
         return -EINVAL;
     }
     if (!s->n_models && !s->no_prediction)
@@ -519,13 +576,13 @@ static const char *base_name(const char *path)
 static int plot_main(const char *app, int argc, char **argv)
 {
     static const struct option opts[] = {
-        { "output",  required_argument, NULL, 'o' },
+        { "output", required_argument, NULL, 'o' },
         { "metrics", required_argument, NULL, ARG_METRICS },
-        { "worst",   required_argument, NULL, ARG_WORST },
-        { "fps",     required_argument, NULL, ARG_FPS },
-        { "title",   required_argument, NULL, ARG_TITLE },
-        { "help",    no_argument,       NULL, ARG_HELP },
-        { NULL,      0,                 NULL, 0 },
+        { "worst", required_argument, NULL, ARG_WORST },
+        { "fps", required_argument, NULL, ARG_FPS },
+        { "title", required_argument, NULL, ARG_TITLE },
+        { "help", no_argument, NULL, ARG_HELP },
+        { NULL, 0, NULL, 0 },
     };
     VgPlotConfig pc = { .worst = DEFAULT_WORST };
     VgConfig cfg = { 0 };
@@ -536,9 +593,15 @@ static int plot_main(const char *app, int argc, char **argv)
     opterr = 0;
     while ((o = getopt_long(argc, argv, ":o:", opts, NULL)) >= 0) {
         switch (o) {
-        case 'o': out = optarg; break;
-        case ARG_METRICS: pc.metrics = optarg; break;
-        case ARG_TITLE: pc.title = optarg; break;
+        case 'o':
+            out = optarg;
+            break;
+        case ARG_METRICS:
+            pc.metrics = optarg;
+            break;
+        case ARG_TITLE:
+            pc.title = optarg;
+            break;
         case ARG_WORST:
             if (parse_unsigned(optarg, &pc.worst) < 0 || pc.worst > 100)
                 return bad_arg(app, "--worst", optarg, "0..100");
@@ -557,7 +620,7 @@ static int plot_main(const char *app, int argc, char **argv)
             fprintf(stderr, "Try '%s plot --help'.\n", app);
             return -EINVAL;
         default:
-            if (optopt && is_flag(opts, optopt))   /* --help=1 */
+            if (optopt && is_flag(opts, optopt)) /* --help=1 */
                 fprintf(stderr, "vmafgpu plot: option %s takes no argument\n",
                         argv[optind - 1]);
             else
@@ -573,8 +636,10 @@ static int plot_main(const char *app, int argc, char **argv)
         return -EINVAL;
     }
     if (!out) {
-        fprintf(stderr, "vmafgpu plot: -o/--output FILE.svg is required\n"
-                "Try '%s plot --help'.\n", app);
+        fprintf(stderr,
+                "vmafgpu plot: -o/--output FILE.svg is required\n"
+                "Try '%s plot --help'.\n",
+                app);
         return -EINVAL;
     }
     pc.logs = (const char *const *)(argv + optind);
@@ -600,34 +665,35 @@ static int flush_stdout(void);
 static void merge_usage(FILE *f, const char *app)
 {
     fprintf(f, "Usage: %s merge CHUNK.json... [-o LOG] [options]\n\n", app);
-    fprintf(f,
-"Joins the chunk logs of one title (written by --chunk START:COUNT, in any\n"
-"order) into the log and scores of one run over the whole title: the\n"
-"values that need the frames around a chunk's edges (motion2, motion3),\n"
-"the aggregate PSNR, the models and the pooling are computed once, over\n"
-"all frames. Chunks of different runs (models, features, options, sizes),\n"
-"gaps, overlaps and a title without its last chunk are refused.\n\n"
-" --output/-o PATH           the per-frame log ('-' = stdout)\n"
-" --xml | --json | --csv | --sub   log format (default xml)\n"
-" --precision default|max    as for scoring\n"
-" --quiet/-q                 with -o, no score lines\n"
-" --help                     this text\n\n"
-"The pooled score of each model is printed as scoring prints it.\n"
-"Exit status 0 on success, 1 on any error.\n");
+    fprintf(
+        f,
+        "Joins the chunk logs of one title (written by --chunk START:COUNT, in any\n"
+        "order) into the log and scores of one run over the whole title: the\n"
+        "values that need the frames around a chunk's edges (motion2, motion3),\n"
+        "the aggregate PSNR, the models and the pooling are computed once, over\n"
+        "all frames. Chunks of different runs (models, features, options, sizes),\n"
+        "gaps, overlaps and a title without its last chunk are refused.\n\n"
+        " --output/-o PATH           the per-frame log ('-' = stdout)\n"
+        " --xml | --json | --csv | --sub   log format (default xml)\n"
+        " --precision default|max    as for scoring\n"
+        " --quiet/-q                 with -o, no score lines\n"
+        " --help                     this text\n\n"
+        "The pooled score of each model is printed as scoring prints it.\n"
+        "Exit status 0 on success, 1 on any error.\n");
 }
 
 static int merge_main(const char *app, int argc, char **argv)
 {
     static const struct option opts[] = {
-        { "output",    required_argument, NULL, 'o' },
-        { "xml",       no_argument,       NULL, ARG_XML },
-        { "json",      no_argument,       NULL, ARG_JSON },
-        { "csv",       no_argument,       NULL, ARG_CSV },
-        { "sub",       no_argument,       NULL, ARG_SUB },
+        { "output", required_argument, NULL, 'o' },
+        { "xml", no_argument, NULL, ARG_XML },
+        { "json", no_argument, NULL, ARG_JSON },
+        { "csv", no_argument, NULL, ARG_CSV },
+        { "sub", no_argument, NULL, ARG_SUB },
         { "precision", required_argument, NULL, ARG_PRECISION },
-        { "quiet",     no_argument,       NULL, 'q' },
-        { "help",      no_argument,       NULL, ARG_HELP },
-        { NULL,        0,                 NULL, 0 },
+        { "quiet", no_argument, NULL, 'q' },
+        { "help", no_argument, NULL, ARG_HELP },
+        { NULL, 0, NULL, 0 },
     };
     Settings s;
     VgConfig cfg = { 0 };
@@ -639,12 +705,24 @@ static int merge_main(const char *app, int argc, char **argv)
     opterr = 0;
     while ((o = getopt_long(argc, argv, ":o:q", opts, NULL)) >= 0) {
         switch (o) {
-        case 'o': s.output_path = optarg; break;
-        case 'q': s.quiet = 1; break;
-        case ARG_XML: s.log_fmt = VG_LOG_FMT_XML; break;
-        case ARG_JSON: s.log_fmt = VG_LOG_FMT_JSON; break;
-        case ARG_CSV: s.log_fmt = VG_LOG_FMT_CSV; break;
-        case ARG_SUB: s.log_fmt = VG_LOG_FMT_SUB; break;
+        case 'o':
+            s.output_path = optarg;
+            break;
+        case 'q':
+            s.quiet = 1;
+            break;
+        case ARG_XML:
+            s.log_fmt = VG_LOG_FMT_XML;
+            break;
+        case ARG_JSON:
+            s.log_fmt = VG_LOG_FMT_JSON;
+            break;
+        case ARG_CSV:
+            s.log_fmt = VG_LOG_FMT_CSV;
+            break;
+        case ARG_SUB:
+            s.log_fmt = VG_LOG_FMT_SUB;
+            break;
         case ARG_PRECISION:
             if (!strcmp(optarg, "max"))
                 s.precision = VG_PRECISION_MAX;
@@ -657,18 +735,24 @@ static int merge_main(const char *app, int argc, char **argv)
             merge_usage(stdout, app);
             return 1;
         case ':':
-            fprintf(stderr, "vmafgpu merge: option %s needs an argument\n"
-                    "Try '%s merge --help'.\n", argv[optind - 1], app);
+            fprintf(stderr,
+                    "vmafgpu merge: option %s needs an argument\n"
+                    "Try '%s merge --help'.\n",
+                    argv[optind - 1], app);
             return -EINVAL;
         default:
-            fprintf(stderr, "vmafgpu merge: unknown option %s\n"
-                    "Try '%s merge --help'.\n", argv[optind - 1], app);
+            fprintf(stderr,
+                    "vmafgpu merge: unknown option %s\n"
+                    "Try '%s merge --help'.\n",
+                    argv[optind - 1], app);
             return -EINVAL;
         }
     }
     if (optind >= argc) {
-        fprintf(stderr, "vmafgpu merge: no chunk log given\n"
-                "Try '%s merge --help'.\n", app);
+        fprintf(stderr,
+                "vmafgpu merge: no chunk log given\n"
+                "Try '%s merge --help'.\n",
+                app);
         return -EINVAL;
     }
     cfg.log_level = VG_LOG_WARNING;
@@ -707,14 +791,17 @@ static int check_distinct_inputs(const Settings *s)
 
     if (!strcmp(s->path_ref, "-") && !strcmp(s->path_dis, "-"))
         goto same;
-    if ((!strcmp(s->path_ref, "-") ? fstat(STDIN_FILENO, &a) : stat(s->path_ref, &a)) ||
-        (!strcmp(s->path_dis, "-") ? fstat(STDIN_FILENO, &b) : stat(s->path_dis, &b)))
+    if ((!strcmp(s->path_ref, "-") ? fstat(STDIN_FILENO, &a)
+                                   : stat(s->path_ref, &a)) ||
+        (!strcmp(s->path_dis, "-") ? fstat(STDIN_FILENO, &b)
+                                   : stat(s->path_dis, &b)))
         return 0; /* opening the input reports why */
     if (a.st_dev == b.st_dev && a.st_ino == b.st_ino && !S_ISREG(a.st_mode))
         goto same;
     return 0;
 same:
-    fprintf(stderr, "vmafgpu: the reference (%s) and the distorted (%s) input "
+    fprintf(stderr,
+            "vmafgpu: the reference (%s) and the distorted (%s) input "
             "are one stream; each input needs its own file or pipe\n",
             s->path_ref, s->path_dis);
     return -EINVAL;
@@ -776,11 +863,16 @@ static int open_input(YuvInput **in, const Settings *s, const char *path)
 static const char *fmt_name(enum VgPixFmt f)
 {
     switch (f) {
-    case VG_PIX_FMT_YUV420P: return "420";
-    case VG_PIX_FMT_YUV422P: return "422";
-    case VG_PIX_FMT_YUV444P: return "444";
-    case VG_PIX_FMT_YUV400P: return "400";
-    default: return "?";
+    case VG_PIX_FMT_YUV420P:
+        return "420";
+    case VG_PIX_FMT_YUV422P:
+        return "422";
+    case VG_PIX_FMT_YUV444P:
+        return "444";
+    case VG_PIX_FMT_YUV400P:
+        return "400";
+    default:
+        return "?";
     }
 }
 
@@ -790,12 +882,15 @@ static int check_inputs(const Settings *s, YuvInput *ref, YuvInput *dis)
 
     if (((a->width != b->width || a->height != b->height) && !s->scale) ||
         a->fmt != b->fmt || a->bitdepth != b->bitdepth) {
-        fprintf(stderr, "vmafgpu: inputs differ: %s is %ux%u %s %u-bit, "
-                "%s is %ux%u %s %u-bit%s\n", s->path_ref, a->width, a->height,
-                fmt_name(a->fmt), a->bitdepth, s->path_dis, b->width,
-                b->height, fmt_name(b->fmt), b->bitdepth,
-                a->fmt == b->fmt && a->bitdepth == b->bitdepth ?
-                " (--scale ALGORITHM scores a distorted input of another size)" : "");
+        fprintf(
+            stderr,
+            "vmafgpu: inputs differ: %s is %ux%u %s %u-bit, "
+            "%s is %ux%u %s %u-bit%s\n",
+            s->path_ref, a->width, a->height, fmt_name(a->fmt), a->bitdepth,
+            s->path_dis, b->width, b->height, fmt_name(b->fmt), b->bitdepth,
+            a->fmt == b->fmt && a->bitdepth == b->bitdepth
+                ? " (--scale ALGORITHM scores a distorted input of another size)"
+                : "");
         return -EINVAL;
     }
     return 0;
@@ -817,9 +912,10 @@ static int print_pooled(VgContext *ctx, const Settings *s, unsigned i)
     printf("%s: ", label);
     printf(num, v);
     if (vg_model_is_collection(ctx, i)) {
-        static const char *const sfx[] = { "bagging", "ci_p95_lo",
-                                           "ci_p95_hi", "stddev" };
-        static const char *const txt[] = { "", ", ci.p95: [", ", ", "], stddev: " };
+        static const char *const sfx[] = { "bagging", "ci_p95_lo", "ci_p95_hi",
+                                           "stddev" };
+        static const char *const txt[] = { "", ", ci.p95: [", ", ",
+                                           "], stddev: " };
         /* model names have no length limit */
         size_t len = strlen(name) + sizeof("_ci_p95_lo");
         char *key = malloc(len);
@@ -890,9 +986,11 @@ static int run(const Settings *s)
     cfg.n_threads = s->threads;
     /* libvmaf's tool takes any thread count */
     if (cfg.n_threads > VG_MAX_THREADS) {
-        fprintf(stderr, "vmafgpu: warning: --threads %u is more host threads "
+        fprintf(stderr,
+                "vmafgpu: warning: --threads %u is more host threads "
                 "than vmafgpu runs; using %d (the scores do not depend on "
-                "it)\n", s->threads, VG_MAX_THREADS);
+                "it)\n",
+                s->threads, VG_MAX_THREADS);
         cfg.n_threads = VG_MAX_THREADS;
     }
     cfg.n_subsample = s->subsample;
@@ -913,7 +1011,8 @@ static int run(const Settings *s)
     for (unsigned i = 0; i < vg_model_count(ctx); i++) {
         for (unsigned j = 0; j < i; j++) {
             if (!strcmp(vg_model_name(ctx, i), vg_model_name(ctx, j))) {
-                fprintf(stderr, "vmafgpu: two models are named \"%s\"; give "
+                fprintf(stderr,
+                        "vmafgpu: two models are named \"%s\"; give "
                         "each a unique name with name=...\n",
                         vg_model_name(ctx, i));
                 ret = -EINVAL;
@@ -944,24 +1043,29 @@ static int run(const Settings *s)
     if (yuv_input_skip(ref, s->skip_ref) < s->skip_ref ||
         yuv_input_skip(dis, s->skip_dis) < s->skip_dis) {
         fprintf(stderr, "vmafgpu: --frame_skip_ref/--frame_skip_dist skip "
-                "past the end of a file\n");
+                        "past the end of a file\n");
         ret = -EINVAL;
         goto fail;
     }
     if (s->chunk) {
         /* the chunk's frames and the lead-in before them */
-        const unsigned skip = s->chunk_start - (lead = vg_chunk_lead_in(ctx, s->chunk_start));
+        const unsigned skip =
+            s->chunk_start - (lead = vg_chunk_lead_in(ctx, s->chunk_start));
 
-        if (yuv_input_skip(ref, skip) < skip || yuv_input_skip(dis, skip) < skip) {
-            fprintf(stderr, "vmafgpu: --chunk %u:%u starts past the end of the "
-                    "inputs\n", s->chunk_start, s->chunk_count);
+        if (yuv_input_skip(ref, skip) < skip ||
+            yuv_input_skip(dis, skip) < skip) {
+            fprintf(stderr,
+                    "vmafgpu: --chunk %u:%u starts past the end of the "
+                    "inputs\n",
+                    s->chunk_start, s->chunk_count);
             ret = -EINVAL;
             goto fail;
         }
         /* COUNT 0 (START:) or one that reaches past the last frame
          * number: to the end of the inputs */
-        frame_cnt = s->chunk_count && s->chunk_count <= UINT_MAX - lead ?
-                    lead + s->chunk_count : 0;
+        frame_cnt = s->chunk_count && s->chunk_count <= UINT_MAX - lead
+                        ? lead + s->chunk_count
+                        : 0;
     }
 
     t0 = clock();
@@ -976,7 +1080,8 @@ static int run(const Settings *s)
         }
         if (!r1 || !r2) {
             if (r1 || r2)
-                fprintf(stderr, "vmafgpu: warning: \"%s\" ended before "
+                fprintf(stderr,
+                        "vmafgpu: warning: \"%s\" ended before "
                         "\"%s\"; scoring the %u frames both have\n",
                         r1 ? s->path_dis : s->path_ref,
                         r1 ? s->path_ref : s->path_dis, n);
@@ -997,9 +1102,10 @@ static int run(const Settings *s)
     if (progress)
         fprintf(stderr, "\r%u frames\033[K\n", n);
     if (s->chunk && n <= lead) {
-        fprintf(stderr, "vmafgpu: --chunk %u:%u starts past the end of the "
-                "inputs (%u frames)\n", s->chunk_start, s->chunk_count,
-                s->chunk_start - lead + n);
+        fprintf(stderr,
+                "vmafgpu: --chunk %u:%u starts past the end of the "
+                "inputs (%u frames)\n",
+                s->chunk_start, s->chunk_count, s->chunk_start - lead + n);
         ret = -EINVAL;
         goto fail;
     }
@@ -1048,8 +1154,8 @@ static int run(const Settings *s)
     }
 
     out_created = 0;
-    if (s->output_path &&
-        (ret = vg_write_log(ctx, s->output_path, s->log_fmt, s->precision)) < 0) {
+    if (s->output_path && (ret = vg_write_log(ctx, s->output_path, s->log_fmt,
+                                              s->precision)) < 0) {
         fprintf(stderr, "vmafgpu: cannot write %s (%s)\n", s->output_path,
                 strerror(-ret));
         goto fail;

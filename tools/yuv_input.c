@@ -33,10 +33,10 @@ struct YuvInput {
     YuvInputInfo info;
     unsigned plane_w[3], plane_h[3]; ///< stored (ceil) plane sizes
     unsigned n_planes;
-    size_t extra;                    ///< bytes read and dropped per frame (y4m alpha)
+    size_t extra; ///< bytes read and dropped per frame (y4m alpha)
     uint8_t *buf;
     unsigned frames_read;
-    int tail_reported;               ///< open already warned about a partial last frame
+    int tail_reported; ///< open already warned about a partial last frame
 };
 
 static void say(const YuvInput *in, const char *fmt, const char *what)
@@ -57,8 +57,8 @@ static int setup_geometry(YuvInput *in)
         return -EINVAL;
     }
     if (i->bitdepth < 8 || i->bitdepth > 16) {
-        fprintf(stderr, "vmafgpu: %s: invalid bit depth %u (8..16)\n",
-                in->path, i->bitdepth);
+        fprintf(stderr, "vmafgpu: %s: invalid bit depth %u (8..16)\n", in->path,
+                i->bitdepth);
         return -EINVAL;
     }
 
@@ -104,9 +104,10 @@ static int alloc_frame(YuvInput *in)
     const uint64_t size = (uint64_t)in->info.frame_size + in->extra;
 
     if (size > MAX_FRAME_BYTES) {
-        fprintf(stderr, "vmafgpu: %s: a %ux%u frame of %u-bit samples takes "
-                "%llu bytes, more than the %llu this tool reads\n", in->path,
-                in->info.width, in->info.height, in->info.bitdepth,
+        fprintf(stderr,
+                "vmafgpu: %s: a %ux%u frame of %u-bit samples takes "
+                "%llu bytes, more than the %llu this tool reads\n",
+                in->path, in->info.width, in->info.height, in->info.bitdepth,
                 (unsigned long long)size, (unsigned long long)MAX_FRAME_BYTES);
         return -E2BIG;
     }
@@ -172,21 +173,24 @@ static int check_file_size(YuvInput *in, long long header)
         return -EINVAL;
     }
     if (!in->info.is_y4m && data < frame) {
-        fprintf(stderr, "vmafgpu: %s: file is shorter than one frame "
+        fprintf(stderr,
+                "vmafgpu: %s: file is shorter than one frame "
                 "(%lld bytes, a %ux%u frame needs %lld): check -w/-h/-p/-b\n",
                 in->path, data, in->info.width, in->info.height, frame);
         return -EINVAL;
     }
     /* y4m: "FRAME\n" and the samples */
     if (in->info.is_y4m && data < frame + 6) {
-        fprintf(stderr, "vmafgpu: %s: file is shorter than one frame "
+        fprintf(stderr,
+                "vmafgpu: %s: file is shorter than one frame "
                 "(%lld bytes after the header, a %ux%u frame needs %lld)\n",
                 in->path, data, in->info.width, in->info.height, frame + 6);
         return -EINVAL;
     }
     if (!in->info.is_y4m && data % frame) {
         in->tail_reported = 1;
-        fprintf(stderr, "vmafgpu: %s: warning: size %lld is not a multiple of "
+        fprintf(stderr,
+                "vmafgpu: %s: warning: size %lld is not a multiple of "
                 "the frame size %lld; the trailing %lld bytes are ignored\n",
                 in->path, data, frame, data % frame);
     }
@@ -321,9 +325,12 @@ int yuv_input_open_y4m(YuvInput **pin, const char *path)
     in->info.bitdepth = 8;
 
     ret = read_line(in->f, line, &len);
-    if (ret <= 0 || strncmp(line, "YUV4MPEG2", 9) || (line[9] && line[9] != ' ')) {
-        say(in, "not a YUV4MPEG2 file; raw .yuv input needs "
-            "--width, --height, --pixel_format and --bitdepth", NULL);
+    if (ret <= 0 || strncmp(line, "YUV4MPEG2", 9) ||
+        (line[9] && line[9] != ' ')) {
+        say(in,
+            "not a YUV4MPEG2 file; raw .yuv input needs "
+            "--width, --height, --pixel_format and --bitdepth",
+            NULL);
         ret = -EINVAL;
         goto fail;
     }
@@ -434,7 +441,8 @@ static int check_samples(const YuvInput *in)
         for (size_t j = 0; (acc & over) && j < n; j++) {
             memcpy(&v, p + 2 * j, 2);
             if (v & over) {
-                fprintf(stderr, "vmafgpu: %s: frame %u, plane %u (%s): sample "
+                fprintf(stderr,
+                        "vmafgpu: %s: frame %u, plane %u (%s): sample "
                         "%u at (%zu, %zu) exceeds the %u-bit maximum %u\n",
                         in->path, in->frames_read, k, names[k], v,
                         j % in->plane_w[k], j / in->plane_w[k], bd,
@@ -468,9 +476,10 @@ int yuv_input_read(YuvInput *in, VgPicture *pic)
             return -err;
         }
         if ((got || i->is_y4m) && !in->tail_reported)
-            fprintf(stderr, "vmafgpu: %s: warning: frame %u is truncated "
-                    "(%zu of %zu bytes) and ignored\n", in->path,
-                    in->frames_read, got, want);
+            fprintf(stderr,
+                    "vmafgpu: %s: warning: frame %u is truncated "
+                    "(%zu of %zu bytes) and ignored\n",
+                    in->path, in->frames_read, got, want);
         return 0;
     }
 

@@ -25,11 +25,11 @@ typedef struct YuvInput YuvInput;
 /** Geometry of an input. */
 typedef struct YuvInputInfo {
     unsigned width, height;
-    unsigned bitdepth;      ///< 8..16; samples above 8 bits are 16-bit little-endian
-    enum VgPixFmt fmt;      ///< VG_PIX_FMT_YUV420P, 422P, 444P or 400P
+    unsigned bitdepth; ///< 8..16; samples above 8 bits are 16-bit little-endian
+    enum VgPixFmt fmt; ///< VG_PIX_FMT_YUV420P, 422P, 444P or 400P
     int is_y4m;
     unsigned fps_num, fps_den; ///< y4m frame rate (F tag); 0/0 when unknown
-    size_t frame_size;      ///< bytes of picture data per frame
+    size_t frame_size;         ///< bytes of picture data per frame
 } YuvInputInfo;
 
 /**

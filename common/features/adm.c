@@ -82,9 +82,9 @@ static uint32_t cvt_u32(double x)
 static const float watson_a = 0.495f, watson_k = 0.466f, watson_f0 = 0.401f;
 static const float watson_g[4] = { 1.501f, 1.0f, 0.534f, 1.0f };
 static const float watson_amp[4][4] = {
-    { 0.62171f,  0.67234f, 0.72709f, 0.67234f },
-    { 0.34537f,  0.41317f, 0.49428f, 0.41317f },
-    { 0.18004f,  0.22727f, 0.28688f, 0.22727f },
+    { 0.62171f, 0.67234f, 0.72709f, 0.67234f },
+    { 0.34537f, 0.41317f, 0.49428f, 0.41317f },
+    { 0.18004f, 0.22727f, 0.28688f, 0.22727f },
     { 0.091401f, 0.11792f, 0.15214f, 0.11792f },
 };
 
@@ -100,18 +100,21 @@ float vg_adm_watson_q(int lambda, int theta, double nvd, int rdh)
 }
 
 /* barten_csf_tools.h tables */
-static const float barten_anchor[6] = { 0.002f, 0.02f, 0.2f, 2.0f, 20.0f, 150.0f };
+static const float barten_anchor[6] = {
+    0.002f, 0.02f, 0.2f, 2.0f, 20.0f, 150.0f
+};
 static const float barten_par[6][5] = {
-    { 0.0160737f, 0.991265f, 3.74038f, 0.50722f,  4.46044f },
-    { 0.383873f,  0.800889f, 3.54104f, 0.682505f, 4.94958f },
-    { 0.929301f,  0.476505f, 4.37453f, 0.750315f, 5.28678f },
-    { 1.29776f,   0.405782f, 4.40602f, 0.935314f, 5.61425f },
-    { 1.49222f,   0.334278f, 3.79542f, 1.07327f,  6.4635f },
-    { 1.46213f,   0.394533f, 2.7755f,  1.16577f,  7.45665f },
+    { 0.0160737f, 0.991265f, 3.74038f, 0.50722f, 4.46044f },
+    { 0.383873f, 0.800889f, 3.54104f, 0.682505f, 4.94958f },
+    { 0.929301f, 0.476505f, 4.37453f, 0.750315f, 5.28678f },
+    { 1.29776f, 0.405782f, 4.40602f, 0.935314f, 5.61425f },
+    { 1.49222f, 0.334278f, 3.79542f, 1.07327f, 6.4635f },
+    { 1.46213f, 0.394533f, 2.7755f, 1.16577f, 7.45665f },
 };
 static const float barten_sa[4] = { 30.162f, 4.0627f, 1.6596f, 0.2712f };
 static const float barten_mtf_a[4] = { 0.424838596301290f, 0.572435103936480f,
-                                       0.000167576239164937f, 0.00255872352306433f };
+                                       0.000167576239164937f,
+                                       0.00255872352306433f };
 static const float barten_mtf_b[4] = { 0.028f, 0.37f, 37.0f, 360.0f };
 
 static float lin_interp(float lp, float lv, float rp, float rv, float sp)
@@ -122,8 +125,8 @@ static float lin_interp(float lp, float lv, float rp, float rv, float sp)
 /* barten_csf_tools.h barten_rod_cone_sens() */
 static float barten_sens(float lum)
 {
-    return barten_sa[0] * pow(pow(barten_sa[1] / lum, barten_sa[2]) + 1,
-                              -barten_sa[3]);
+    return barten_sa[0] *
+           pow(pow(barten_sa[1] / lum, barten_sa[2]) + 1, -barten_sa[3]);
 }
 
 /* barten_csf_tools.h barten_mtf() */
@@ -141,8 +144,9 @@ float vg_adm_barten_csf(int lambda, double nvd, int rdh, double scale)
     const double lum_level = 100.0;
     float r = nvd * rdh * M_PI / 180.0;
     float sf = r / pow(2, lambda + 1);
-    double lum = lum_level > barten_anchor[5] ? barten_anchor[5] :
-                 lum_level < barten_anchor[0] ? barten_anchor[0] : lum_level;
+    double lum = lum_level > barten_anchor[5]   ? barten_anchor[5]
+                 : lum_level < barten_anchor[0] ? barten_anchor[0]
+                                                : lum_level;
     int li = 0, ri = 0;
     for (int i = 0; i < 5; i++) {
         if (lum >= barten_anchor[i] && lum <= barten_anchor[i + 1]) {
@@ -166,25 +170,27 @@ float vg_adm_barten_csf(int lambda, double nvd, int rdh, double scale)
 
 /* barten_csf_tools.h BLENDED_CSF_* tables: [resolution/distance][theta][scale] */
 static const float blend_tab[2][8][2][4] = {
-    { /* barten_watson_blend_csf */
+    {
+        /* barten_watson_blend_csf */
         { { 0.01183f, 0.025026f, 0.04295f, 0.058621f },
-          { 0.004302f, 0.011778f, 0.023918f, 0.035901f } },   /* 1080 3H */
+          { 0.004302f, 0.011778f, 0.023918f, 0.035901f } }, /* 1080 3H */
         { { 0.004212f, 0.014809f, 0.029642f, 0.047464f },
-          { 0.000984f, 0.005852f, 0.0146f, 0.027574f } },     /* 1080 5H */
+          { 0.000984f, 0.005852f, 0.0146f, 0.027574f } }, /* 1080 5H */
         { { 0.00226f, 0.01183f, 0.025026f, 0.04295f },
-          { 0.000479f, 0.004302f, 0.011778f, 0.023918f } },   /* 2160 3H */
+          { 0.000479f, 0.004302f, 0.011778f, 0.023918f } }, /* 2160 3H */
         { { 0.000092f, 0.004212f, 0.014809f, 0.029642f },
-          { 0.000050f, 0.000984f, 0.005852f, 0.0146f } },     /* 2160 5H */
+          { 0.000050f, 0.000984f, 0.005852f, 0.0146f } }, /* 2160 5H */
         { { 0.018715f, 0.035637f, 0.052798f, 0.061509f },
-          { 0.007999f, 0.018396f, 0.031851f, 0.037718f } },   /* 720 3H */
+          { 0.007999f, 0.018396f, 0.031851f, 0.037718f } }, /* 720 3H */
         { { 0.010144f, 0.022561f, 0.040309f, 0.05672f },
-          { 0.003463f, 0.010282f, 0.021839f, 0.034641f } },   /* 720 5H */
+          { 0.003463f, 0.010282f, 0.021839f, 0.034641f } }, /* 720 5H */
         { { 0.027961f, 0.045875f, 0.060275f, 0.056234f },
-          { 0.013572f, 0.026277f, 0.036959f, 0.034511f } },   /* 480 3H */
+          { 0.013572f, 0.026277f, 0.036959f, 0.034511f } }, /* 480 3H */
         { { 0.016781f, 0.032822f, 0.05032f, 0.061594f },
-          { 0.00691f, 0.016545f, 0.029917f, 0.037777f } },    /* 480 5H */
+          { 0.00691f, 0.016545f, 0.029917f, 0.037777f } }, /* 480 5H */
     },
-    { /* barten_watson_blend_csf_mae */
+    {
+        /* barten_watson_blend_csf_mae */
         { { 0.011249f, 0.022606f, 0.035930f, 0.045673f },
           { 0.004097f, 0.010921f, 0.021430f, 0.031313f } },
         { { 0.004052f, 0.013939f, 0.026298f, 0.038833f },
@@ -207,15 +213,24 @@ static const float blend_tab[2][8][2][4] = {
 /* barten_watson_blend_csf(_mae)(): which table, or -1 */
 static int blend_index(double nvd, int rdh)
 {
-    if (rdh == 1080 && nvd == 3.0) return 0;
-    if (rdh == 1080 && nvd == 5.0) return 1;
-    if (rdh == 2160 && nvd == 1.5) return 0;
-    if (rdh == 2160 && nvd == 3.0) return 2;
-    if (rdh == 2160 && nvd == 5.0) return 3;
-    if (rdh == 720 && nvd == 3.0) return 4;
-    if (rdh == 720 && nvd == 5.0) return 5;
-    if (rdh == 480 && nvd == 3.0) return 6;
-    if (rdh == 480 && nvd == 5.0) return 7;
+    if (rdh == 1080 && nvd == 3.0)
+        return 0;
+    if (rdh == 1080 && nvd == 5.0)
+        return 1;
+    if (rdh == 2160 && nvd == 1.5)
+        return 0;
+    if (rdh == 2160 && nvd == 3.0)
+        return 2;
+    if (rdh == 2160 && nvd == 5.0)
+        return 3;
+    if (rdh == 720 && nvd == 3.0)
+        return 4;
+    if (rdh == 720 && nvd == 5.0)
+        return 5;
+    if (rdh == 480 && nvd == 3.0)
+        return 6;
+    if (rdh == 480 && nvd == 5.0)
+        return 7;
     return -1;
 }
 
@@ -226,13 +241,16 @@ int vg_adm_factors(const VgAdmOpts *o, VgAdmFactors *f, VgLog *log)
     int bi = -1;
 
     memset(f, 0, sizeof(*f));
-    if (o->csf_mode == VG_ADM_CSF_BLEND || o->csf_mode == VG_ADM_CSF_BLEND_MAE) {
+    if (o->csf_mode == VG_ADM_CSF_BLEND ||
+        o->csf_mode == VG_ADM_CSF_BLEND_MAE) {
         bi = blend_index(nvd, rdh);
         if (bi < 0) {
-            vg_log(log, VG_LOG_ERROR, "adm: adm_csf_mode=%d has no CSF table "
+            vg_log(log, VG_LOG_ERROR,
+                   "adm: adm_csf_mode=%d has no CSF table "
                    "for adm_norm_view_dist=%g adm_ref_display_height=%d "
                    "(tables exist for 480/720/1080/2160 at 3H and 5H, and "
-                   "2160 at 1.5H)", o->csf_mode, nvd, rdh);
+                   "2160 at 1.5H)",
+                   o->csf_mode, nvd, rdh);
             return -EINVAL;
         }
     }
@@ -350,8 +368,8 @@ float vg_adm_den_score(const VgAdmScale *sc, const VgAdmFactors *fac, int s,
     static const uint32_t kf[4] = { 0, 32, 27, 23 };
     const VgAdmRegion *rg = &sc->cm;
     const float rf[3] = { fac->f[s][0], fac->f[s][0], fac->f[s][1] };
-    const float nwt = powf((rg->bottom - rg->top) * (rg->right - rg->left) * nw,
-                           1.0f / 3.0f);
+    const float nwt =
+        powf((rg->bottom - rg->top) * (rg->right - rg->left) * nw, 1.0f / 3.0f);
     float sum = 0.0f;
     for (int b = 0; b < 3; b++) {
         double csf;
@@ -362,8 +380,8 @@ float vg_adm_den_score(const VgAdmScale *sc, const VgAdmFactors *fac, int s,
         } else {
             /* uint32 arithmetic like libvmaf: wraps (-> pow = inf) if
              * negative */
-            const double scale = pow(2, (uint32_t)(kf[s] - sc->den_row_shift -
-                                                   sc->den_cub_shift));
+            const double scale = pow(
+                2, (uint32_t)(kf[s] - sc->den_row_shift - sc->den_cub_shift));
             csf = (double)(total[b] / scale) * pow(rf[b], 3);
         }
         const float v = powf(csf, 1.0f / 3.0f) + nwt;
@@ -377,8 +395,8 @@ float vg_adm_cm_score(const VgAdmScale *sc, int s, const int64_t total[3],
 {
     const VgAdmRegion *rg = &sc->cm;
     const uint32_t rho = sc->cm_row_shift;
-    const float nwt = powf((rg->bottom - rg->top) * (rg->right - rg->left) * nw,
-                           1.0f / 3.0f);
+    const float nwt =
+        powf((rg->bottom - rg->top) * (rg->right - rg->left) * nw, 1.0f / 3.0f);
     float sum = 0.0f;
     if (s == 0) {
         /* adm_cm: int64 -> double, / 2^(52 - c - rho) (57 for d), -> float */
@@ -393,7 +411,8 @@ float vg_adm_cm_score(const VgAdmScale *sc, int s, const int64_t total[3],
         /* i4_adm_cm: final_shift is a float; int64 -> float, float
          * division; E = 45, 39, 36 for scales 1, 2, 3 */
         static const uint32_t kexp[4] = { 0, 45, 39, 36 };
-        const float fs = pow(2, (uint32_t)(kexp[s] - sc->cm_cub_shift[0] - rho));
+        const float fs =
+            pow(2, (uint32_t)(kexp[s] - sc->cm_cub_shift[0] - rho));
         for (int b = 0; b < 3; b++) {
             const float f = total[b] / fs;
             const float v = powf(f, 1.0f / 3.0f) + nwt;
@@ -423,8 +442,8 @@ int vg_adm_finish(VgFeatureCtx *fc, unsigned index,
         aim_num += aim_s[s];
     }
     /* integer_compute_adm(): limits, ratios */
-    const double limit = 1e-10 * (double)(fc->width * fc->height) /
-                         (1920.0 * 1080.0);
+    const double limit =
+        1e-10 * (double)(fc->width * fc->height) / (1920.0 * 1080.0);
     num = num < limit ? 0 : num;
     den = den < limit ? 0 : den;
     double adm2, aim;
@@ -443,7 +462,12 @@ int vg_adm_finish(VgFeatureCtx *fc, unsigned index,
     const double adm3 = adm3_raw > o->min_val ? adm3_raw : o->min_val;
 
     int ret = 0;
-#define EMIT(out, val) do {                                                          int e_ = vg_feature_emit(fc, (out), index, (val));                    if (e_ < 0 && !ret)                                                              ret = e_;                                                            } while (0)
+#define EMIT(out, val)                                                         \
+    do {                                                                       \
+        int e_ = vg_feature_emit(fc, (out), index, (val));                     \
+        if (e_ < 0 && !ret)                                                    \
+            ret = e_;                                                          \
+    } while (0)
     EMIT(VG_ADM_OUT_ADM2, adm2);
     EMIT(VG_ADM_OUT_AIM, aim);
     EMIT(VG_ADM_OUT_ADM3, adm3);
@@ -464,6 +488,7 @@ int vg_adm_finish(VgFeatureCtx *fc, unsigned index,
 
 #define OPT(field) .offset = VG_OPT_OFFSET(VgAdmOpts, field)
 
+/* clang-format off */
 static const VgFeatureOption adm_options[] = {
     { .name = "debug", .type = VG_OPT_BOOL, OPT(debug),
       .def = 0, .min = 0, .max = 1,
@@ -503,9 +528,11 @@ static const VgFeatureOption adm_options[] = {
       .help = "minimum value allowed; lower values will be clipped to this value" },
     { NULL },
 };
+/* clang-format on */
 #undef OPT
 
 /* integer_adm.c provided_features, in that order (VG_ADM_OUT_* indices) */
+/* clang-format off */
 static const VgFeatureOutput adm_outputs[] = {
     { "VMAF_integer_feature_adm2_score", "integer_adm2", 0 },
     { "VMAF_integer_feature_aim_score", "integer_aim", 0 },
@@ -527,7 +554,7 @@ static const VgFeatureOutput adm_outputs[] = {
     { "integer_adm_den_scale3", NULL, 1 },
     { NULL },
 };
-
+/* clang-format on */
 
 /*
  * Known from the options alone, so refused when they are set: integer_adm.c
@@ -542,15 +569,18 @@ static int adm_check_opts(const void *opts, VgLog *log)
     const int rdh = o->ref_display_height;
 
     if (nvd * rdh < 3.0 * 1080) {
-        vg_log(log, VG_LOG_ERROR, "adm: adm_norm_view_dist * "
+        vg_log(log, VG_LOG_ERROR,
+               "adm: adm_norm_view_dist * "
                "adm_ref_display_height = %g * %d = %g is below 3240 (1080 "
-               "lines at 3H), which integer ADM cannot handle", nvd, rdh,
-               nvd * rdh);
+               "lines at 3H), which integer ADM cannot handle",
+               nvd, rdh, nvd * rdh);
         return -EINVAL;
     }
-    if ((o->csf_mode == VG_ADM_CSF_BLEND || o->csf_mode == VG_ADM_CSF_BLEND_MAE) &&
+    if ((o->csf_mode == VG_ADM_CSF_BLEND ||
+         o->csf_mode == VG_ADM_CSF_BLEND_MAE) &&
         blend_index(nvd, rdh) < 0) {
-        vg_log(log, VG_LOG_ERROR, "adm: adm_csf_mode=%d has no CSF table for "
+        vg_log(log, VG_LOG_ERROR,
+               "adm: adm_csf_mode=%d has no CSF table for "
                "adm_norm_view_dist=%g adm_ref_display_height=%d (tables exist "
                "for 480/720/1080/2160 at 3H and 5H, and 2160 at 1.5H)",
                o->csf_mode, nvd, rdh);

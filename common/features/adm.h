@@ -34,17 +34,17 @@
 /** Options of the integer ADM feature (integer_adm.c `options`). */
 typedef struct VgAdmOpts {
     bool debug;
-    double csf_scale;          ///< adm_csf_scale (scf), Barten only
-    double csf_diag_scale;     ///< adm_csf_diag_scale (scfd), Barten only
-    double dlm_weight;         ///< adm_dlm_weight (dlmw)
-    double enhn_gain_limit;    ///< adm_enhn_gain_limit (egl)
-    double norm_view_dist;     ///< adm_norm_view_dist (nvd)
-    int ref_display_height;    ///< adm_ref_display_height (rdh)
-    int csf_mode;              ///< adm_csf_mode (csf): 0 Watson, 1 Barten, 2, 3 blends
-    double noise_weight;       ///< adm_noise_weight (nw)
-    bool skip_aim;             ///< adm_skip_aim
-    bool skip_scale0;          ///< adm_skip_scale0 (ssz)
-    double min_val;            ///< adm_min_val (min)
+    double csf_scale;       ///< adm_csf_scale (scf), Barten only
+    double csf_diag_scale;  ///< adm_csf_diag_scale (scfd), Barten only
+    double dlm_weight;      ///< adm_dlm_weight (dlmw)
+    double enhn_gain_limit; ///< adm_enhn_gain_limit (egl)
+    double norm_view_dist;  ///< adm_norm_view_dist (nvd)
+    int ref_display_height; ///< adm_ref_display_height (rdh)
+    int csf_mode; ///< adm_csf_mode (csf): 0 Watson, 1 Barten, 2, 3 blends
+    double noise_weight; ///< adm_noise_weight (nw)
+    bool skip_aim;       ///< adm_skip_aim
+    bool skip_scale0;    ///< adm_skip_scale0 (ssz)
+    double min_val;      ///< adm_min_val (min)
 } VgAdmOpts;
 
 /** CSF modes (integer_adm.h enum ADM_CSF_MODE). */
@@ -72,15 +72,15 @@ static const int32_t vg_adm_dwt_hi[4] = { -4240, -7345, 27411, -15826 };
 
 /** Area of interest of one band (integer_adm.c, ADM_BORDER_FACTOR 0.1). */
 typedef struct VgAdmRegion {
-    int left, top, right, bottom;   ///< [left, right) x [top, bottom)
+    int left, top, right, bottom; ///< [left, right) x [top, bottom)
 } VgAdmRegion;
 
 /** Sizes, regions and rounding shifts of one scale. */
 typedef struct VgAdmScale {
-    int in_w, in_h;       ///< DWT input size
-    int w, h;             ///< band size: ceil(in / 2)
-    VgAdmRegion cm;       ///< contrast masking and denominator region
-    VgAdmRegion dec;      ///< decouple and CSF region (one extra tap per side)
+    int in_w, in_h;  ///< DWT input size
+    int w, h;        ///< band size: ceil(in / 2)
+    VgAdmRegion cm;  ///< contrast masking and denominator region
+    VgAdmRegion dec; ///< decouple and CSF region (one extra tap per side)
     /** adm_cm (scale 0): cube shifts ceil(log2(w) - 4) (h, v) and
      *  ceil(log2(w) - 3) (d); i4_adm_cm: ceil(log2(w)) for all bands. */
     uint32_t cm_cub_shift[3];
@@ -95,9 +95,10 @@ typedef struct VgAdmScale {
 
 /** CSF weights of one configuration (integer_adm.c adm_csf, i4_adm_csf). */
 typedef struct VgAdmFactors {
-    float f[VG_ADM_NB_SCALES][2];   ///< float factors: [scale][0] h and v, [1] d
-    uint16_t s0[3];                 ///< scale 0, Q21 (h, v), Q23 (d)
-    uint32_t s123[VG_ADM_NB_SCALES][3]; ///< scales 1..3, Q32 (h, v, d); [0] unused
+    float f[VG_ADM_NB_SCALES][2]; ///< float factors: [scale][0] h and v, [1] d
+    uint16_t s0[3];               ///< scale 0, Q21 (h, v), Q23 (d)
+    uint32_t s123[VG_ADM_NB_SCALES]
+                 [3]; ///< scales 1..3, Q32 (h, v, d); [0] unused
 } VgAdmFactors;
 
 /**
@@ -137,10 +138,18 @@ float vg_adm_cos1_sq(void);
 
 /** Output indices, in integer_adm.c provided_features order. */
 enum {
-    VG_ADM_OUT_ADM2 = 0, VG_ADM_OUT_AIM, VG_ADM_OUT_ADM3,
-    VG_ADM_OUT_SCALE0, VG_ADM_OUT_SCALE1, VG_ADM_OUT_SCALE2, VG_ADM_OUT_SCALE3,
-    VG_ADM_OUT_ADM, VG_ADM_OUT_NUM, VG_ADM_OUT_DEN,
-    VG_ADM_OUT_NUM_SCALE0, VG_ADM_OUT_DEN_SCALE0,
+    VG_ADM_OUT_ADM2 = 0,
+    VG_ADM_OUT_AIM,
+    VG_ADM_OUT_ADM3,
+    VG_ADM_OUT_SCALE0,
+    VG_ADM_OUT_SCALE1,
+    VG_ADM_OUT_SCALE2,
+    VG_ADM_OUT_SCALE3,
+    VG_ADM_OUT_ADM,
+    VG_ADM_OUT_NUM,
+    VG_ADM_OUT_DEN,
+    VG_ADM_OUT_NUM_SCALE0,
+    VG_ADM_OUT_DEN_SCALE0,
 };
 
 /**

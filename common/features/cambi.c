@@ -40,6 +40,7 @@
 
 static const char *const eotf_names[] = { "bt1886", "pq", NULL };
 
+/* clang-format off */
 static const VgFeatureOption cambi_options[] = {
     { .name = "cambi_max_val", .alias = "cmxv", .type = VG_OPT_DOUBLE,
       OPT(cambi_max_val), .def = 1000.0, .min = 0.0, .max = 1000.0,
@@ -103,7 +104,9 @@ static const VgFeatureOption cambi_options[] = {
               "written to (created if missing)" },
     { NULL }
 };
+/* clang-format on */
 
+/* clang-format off */
 static const VgFeatureOutput cambi_outputs[] = {
     [VG_CAMBI_OUT_CAMBI]          = { "Cambi_feature_cambi_score", "cambi", 0 },
     [VG_CAMBI_OUT_SOURCE]         = { "cambi_source", NULL, VG_OUTPUT_NO_PARAMS },
@@ -111,6 +114,7 @@ static const VgFeatureOutput cambi_outputs[] = {
                                       VG_OUTPUT_NO_PARAMS },
     { NULL }
 };
+/* clang-format on */
 
 static int cambi_outputs_used(const void *opts, unsigned out)
 {
@@ -121,8 +125,8 @@ static int cambi_outputs_used(const void *opts, unsigned out)
 
 /* ---- luminance (luminance_tools.c), 10-bit limited range --------------- */
 
-#define LUMA_FOOT 64   /* range_foot_head(): 16 << 2 */
-#define LUMA_HEAD 940  /* 235 << 2 */
+#define LUMA_FOOT 64  /* range_foot_head(): 16 << 2 */
+#define LUMA_HEAD 940 /* 235 << 2 */
 
 typedef double (*Eotf)(double v);
 
@@ -130,8 +134,8 @@ static double eotf_bt1886(double v)
 {
     /* vmaf_luminance_bt1886_eotf(): gamma 2.4, Lw 300, Lb 0.01 */
     const double a = pow(pow(300.0, 1.0 / 2.4) - pow(0.01, 1.0 / 2.4), 2.4);
-    const double b = pow(0.01, 1.0 / 2.4) /
-                     (pow(300.0, 1.0 / 2.4) - pow(0.01, 1.0 / 2.4));
+    const double b =
+        pow(0.01, 1.0 / 2.4) / (pow(300.0, 1.0 / 2.4) - pow(0.01, 1.0 / 2.4));
     const double x = v + b;
 
     return a * pow(x > 0 ? x : 0, 2.4);
@@ -151,8 +155,9 @@ static double eotf_pq(double v)
 static double luminance(int sample, Eotf eotf)
 {
     /* normalize_range(): clip to [foot, head], then (s - foot) / (head - foot) */
-    const int s = sample < LUMA_FOOT ? LUMA_FOOT :
-                  sample > LUMA_HEAD ? LUMA_HEAD : sample;
+    const int s = sample < LUMA_FOOT   ? LUMA_FOOT
+                  : sample > LUMA_HEAD ? LUMA_HEAD
+                                       : sample;
 
     return eotf((double)(s - LUMA_FOOT) / (LUMA_HEAD - LUMA_FOOT));
 }
@@ -166,7 +171,11 @@ static int tvi_visible(int sample, int diff, double tvi, Eotf eotf)
     return step - mean > tvi * mean;
 }
 
-enum { TVI_TOO_SMALL, TVI_CORRECT, TVI_TOO_BIG };
+enum {
+    TVI_TOO_SMALL,
+    TVI_CORRECT,
+    TVI_TOO_BIG
+};
 
 static int tvi_bisect_flag(int sample, int diff, double tvi, Eotf eotf)
 {
@@ -282,17 +291,21 @@ static int check_pass(const VgCambiPass *ps, int high_res, const char *what,
         goto fail;
     return 0;
 fail:
-    vg_log(log, VG_LOG_ERROR, "cambi: %s %ux%u is too small for its window "
-           "of %u at the coarsest scale (%ux%u)", what, ps->width, ps->height,
-           ps->window, w, h);
+    vg_log(log, VG_LOG_ERROR,
+           "cambi: %s %ux%u is too small for its window "
+           "of %u at the coarsest scale (%ux%u)",
+           what, ps->width, ps->height, ps->window, w, h);
     return -EINVAL;
 }
 
 int vg_cambi_setup(VgCambiParams *p, const VgCambiOptions *o, unsigned w,
                    unsigned h, unsigned bpc, VgLog *log)
 {
-    const Eotf eotf = (o->cambi_eotf != VG_CAMBI_EOTF_BT1886 ? o->cambi_eotf :
-                       o->eotf) == VG_CAMBI_EOTF_PQ ? eotf_pq : eotf_bt1886;
+    const Eotf eotf =
+        (o->cambi_eotf != VG_CAMBI_EOTF_BT1886 ? o->cambi_eotf : o->eotf) ==
+                VG_CAMBI_EOTF_PQ
+            ? eotf_pq
+            : eotf_bt1886;
     unsigned enc_w = o->enc_width, enc_h = o->enc_height;
     unsigned src_w = o->src_width, src_h = o->src_height;
     unsigned nd;
@@ -313,37 +326,50 @@ int vg_cambi_setup(VgCambiParams *p, const VgCambiOptions *o, unsigned w,
         enc_h = h;
     }
     if (enc_w < MIN_WIDTH_HEIGHT && enc_h < MIN_WIDTH_HEIGHT) {
-        vg_log(log, VG_LOG_ERROR, "cambi: %ux%u is too small (width or "
-               "height must be at least %d)", enc_w, enc_h, MIN_WIDTH_HEIGHT);
+        vg_log(log, VG_LOG_ERROR,
+               "cambi: %ux%u is too small (width or "
+               "height must be at least %d)",
+               enc_w, enc_h, MIN_WIDTH_HEIGHT);
         return -EINVAL;
     }
     if (src_w < MIN_WIDTH_HEIGHT && src_h < MIN_WIDTH_HEIGHT) {
-        vg_log(log, VG_LOG_ERROR, "cambi: source %ux%u is too small (width "
-               "or height must be at least %d)", src_w, src_h,
-               MIN_WIDTH_HEIGHT);
+        vg_log(log, VG_LOG_ERROR,
+               "cambi: source %ux%u is too small (width "
+               "or height must be at least %d)",
+               src_w, src_h, MIN_WIDTH_HEIGHT);
         return -EINVAL;
     }
     if ((src_w > enc_w && src_h < enc_h) || (src_w < enc_w && src_h > enc_h)) {
-        vg_log(log, VG_LOG_ERROR, "cambi: source %ux%u and encode %ux%u "
-               "differ in aspect (one is wider, the other taller)", src_w,
-               src_h, enc_w, enc_h);
+        vg_log(log, VG_LOG_ERROR,
+               "cambi: source %ux%u and encode %ux%u "
+               "differ in aspect (one is wider, the other taller)",
+               src_w, src_h, enc_w, enc_h);
         return -EINVAL;
     }
     /* cambi.c copies a 10-bit input that keeps its size as one block of
      * rows at the input's stride, into work pictures that are wider than
      * the input here: the rows come out sheared and partly stale */
-    if (o->full_ref && bpc == 10 && src_w > w && enc_w == w &&
-        enc_h == h) {
-        vg_log(log, VG_LOG_ERROR, "cambi: full_ref with src_width %u wider "
-               "than the %u-wide 10-bit input is not supported", src_w, w);
+    if (o->full_ref && bpc == 10 && src_w > w && enc_w == w && enc_h == h) {
+        vg_log(log, VG_LOG_ERROR,
+               "cambi: full_ref with src_width %u wider "
+               "than the %u-wide 10-bit input is not supported",
+               src_w, w);
         return -EINVAL;
     }
 
     switch (o->cambi_high_res_speedup) {
-    case 1080: p->high_res = enc_w * enc_h >= 1920 * 1080; break;
-    case 1440: p->high_res = enc_w * enc_h >= 2560 * 1440; break;
-    case 2160: p->high_res = enc_w * enc_h >= 3840 * 2160; break;
-    default:   p->high_res = 0;                            break;
+    case 1080:
+        p->high_res = enc_w * enc_h >= 1920 * 1080;
+        break;
+    case 1440:
+        p->high_res = enc_w * enc_h >= 2560 * 1440;
+        break;
+    case 2160:
+        p->high_res = enc_w * enc_h >= 3840 * 2160;
+        break;
+    default:
+        p->high_res = 0;
+        break;
     }
 
     p->full_ref = o->full_ref;
@@ -363,8 +389,10 @@ int vg_cambi_setup(VgCambiParams *p, const VgCambiOptions *o, unsigned w,
         const int t = tvi_for_diff((int)d + 1, o->tvi_threshold, eotf);
 
         if (t < 0) {
-            vg_log(log, VG_LOG_ERROR, "cambi: no visibility threshold for a "
-                   "step of %u at tvi_threshold %g", d + 1, o->tvi_threshold);
+            vg_log(log, VG_LOG_ERROR,
+                   "cambi: no visibility threshold for a "
+                   "step of %u at tvi_threshold %g",
+                   d + 1, o->tvi_threshold);
             return -EINVAL;
         }
         p->tvi_for_diff[d] = (uint16_t)(t + nd);
@@ -373,8 +401,10 @@ int vg_cambi_setup(VgCambiParams *p, const VgCambiOptions *o, unsigned w,
          * only if the thresholds grow with the step (they do for every
          * option value) */
         if (d && p->tvi_for_diff[d] < p->tvi_for_diff[d - 1]) {
-            vg_log(log, VG_LOG_ERROR, "cambi: visibility thresholds not "
-                   "increasing at tvi_threshold %g", o->tvi_threshold);
+            vg_log(log, VG_LOG_ERROR,
+                   "cambi: visibility thresholds not "
+                   "increasing at tvi_threshold %g",
+                   o->tvi_threshold);
             return -EINVAL;
         }
     }
@@ -382,17 +412,21 @@ int vg_cambi_setup(VgCambiParams *p, const VgCambiOptions *o, unsigned w,
 
     p->pass[0].width = enc_w;
     p->pass[0].height = enc_h;
-    p->pass[0].window = adjust_window(o->window_size, enc_w, enc_h, p->high_res);
+    p->pass[0].window =
+        adjust_window(o->window_size, enc_w, enc_h, p->high_res);
     p->pass[1].width = src_w;
     p->pass[1].height = src_h;
-    p->pass[1].window = adjust_window(o->window_size, src_w, src_h, p->high_res);
+    p->pass[1].window =
+        adjust_window(o->window_size, src_w, src_h, p->high_res);
     for (int i = 0; i < 2; i++) {
         const unsigned ws = p->pass[i].window;
 
         p->pass[i].mask_index = mask_index(p->pass[i].width, p->pass[i].height);
         if (ws * ws >= VG_CAMBI_RLUT_SIZE) {
-            vg_log(log, VG_LOG_ERROR, "cambi: window_size %u too large for "
-                   "reciprocal LUT", ws);
+            vg_log(log, VG_LOG_ERROR,
+                   "cambi: window_size %u too large for "
+                   "reciprocal LUT",
+                   ws);
             return -EINVAL;
         }
     }
@@ -503,7 +537,8 @@ int vg_cambi_pool_exact(const float *c, unsigned n, uint32_t k,
             return 0;
         if (cl) {
             seg->cnt1[(bits >> 20) - VG_CAMBI_POOL_BIN0]++;
-            seg->sig1[(bits >> 20) - VG_CAMBI_POOL_BIN0] += vg_cambi_pool_sig(bits);
+            seg->sig1[(bits >> 20) - VG_CAMBI_POOL_BIN0] +=
+                vg_cambi_pool_sig(bits);
         }
     }
     vg_cambi_pool_select1(seg, k);
@@ -545,8 +580,8 @@ double vg_cambi_pool_fast(float *c, double topk, unsigned w, unsigned h,
     const int t = (int)(topk * n);
     const int k = t < 1 ? 1 : t > n ? n : t;
     double score;
-    const int ok = vg_cambi_pool_exact(c, (unsigned)n, (uint32_t)k, seg,
-                                       &score);
+    const int ok =
+        vg_cambi_pool_exact(c, (unsigned)n, (uint32_t)k, seg, &score);
 
     if (exact)
         *exact = ok;
@@ -679,9 +714,8 @@ int vg_cambi_heatmaps_open(VgCambiHeatmaps *hm, const VgCambiParams *p,
     return 0;
 }
 
-int vg_cambi_heatmaps_write(VgCambiHeatmaps *hm, unsigned scale,
-                            unsigned index, const float *c, unsigned w,
-                            unsigned h, VgLog *log)
+int vg_cambi_heatmaps_write(VgCambiHeatmaps *hm, unsigned scale, unsigned index,
+                            const float *c, unsigned w, unsigned h, VgLog *log)
 {
     const size_t row_bytes = (size_t)w * sizeof(*hm->row);
 
@@ -750,8 +784,8 @@ int vg_cambi_open(VgFeatureCtx *fc, VgCambiParams *p, VgCambiHeatmaps *hm)
     if ((ret = vg_cambi_setup(p, fc->opts, fc->width, fc->height, fc->bpc,
                               fc->log)) < 0)
         return ret;
-    return vg_cambi_heatmaps_open(hm, p, ((const VgCambiOptions *)
-                                  fc->opts)->heatmaps_path, fc->log);
+    return vg_cambi_heatmaps_open(
+        hm, p, ((const VgCambiOptions *)fc->opts)->heatmaps_path, fc->log);
 }
 
 const VgFeatureDesc vg_feature_cambi = {

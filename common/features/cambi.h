@@ -51,28 +51,28 @@ typedef struct VgCambiOptions {
     double cambi_vis_lum_threshold;
     int max_log_contrast;
     bool full_ref;
-    int eotf, cambi_eotf;           ///< VG_CAMBI_EOTF_*
+    int eotf, cambi_eotf; ///< VG_CAMBI_EOTF_*
     int cambi_high_res_speedup;
     char heatmaps_path[VG_OPT_STRING_MAX]; ///< "" = no heatmaps
 } VgCambiOptions;
 
 /** One pass (the distorted picture, or the reference with full_ref). */
 typedef struct VgCambiPass {
-    unsigned width, height;   ///< working size (enc_* or src_*)
-    unsigned window;          ///< adjusted window size (odd)
-    uint16_t mask_index;      ///< spatial mask threshold (get_mask_index())
+    unsigned width, height; ///< working size (enc_* or src_*)
+    unsigned window;        ///< adjusted window size (odd)
+    uint16_t mask_index;    ///< spatial mask threshold (get_mask_index())
 } VgCambiPass;
 
 /** Everything cambi.c init() derives from the options and the input. */
 typedef struct VgCambiParams {
-    VgCambiPass pass[2];          ///< [0] distorted, [1] reference (full_ref)
-    unsigned alloc_w, alloc_h;    ///< work picture size (max of the passes used)
-    unsigned enc_bitdepth;        ///< anti-dithering below 10
-    int high_res;                 ///< decimate before the first scale
+    VgCambiPass pass[2];       ///< [0] distorted, [1] reference (full_ref)
+    unsigned alloc_w, alloc_h; ///< work picture size (max of the passes used)
+    unsigned enc_bitdepth;     ///< anti-dithering below 10
+    int high_res;              ///< decimate before the first scale
     int full_ref;
-    double topk;                  ///< effective topk (topk, else cambi_topk)
+    double topk; ///< effective topk (topk, else cambi_topk)
     double max_val;
-    unsigned num_diffs;           ///< 1 << max_log_contrast
+    unsigned num_diffs;                        ///< 1 << max_log_contrast
     uint16_t tvi_for_diff[VG_CAMBI_MAX_DIFFS]; ///< per diff, + num_diffs
     int diff_weights[VG_CAMBI_MAX_DIFFS];
     uint16_t vlt_luma;
@@ -149,11 +149,11 @@ void vg_cambi_resize_tables(uint32_t *tx, uint32_t *ty, unsigned iw,
  * (which cambi_high_res_speedup halves once more).
  */
 typedef struct VgCambiHeatmaps {
-    int on;                    ///< heatmaps_path was given (and opened)
-    int fd[VG_CAMBI_SCALES];   ///< -1 when closed
+    int on;                  ///< heatmaps_path was given (and opened)
+    int fd[VG_CAMBI_SCALES]; ///< -1 when closed
     char path[VG_CAMBI_SCALES][VG_OPT_STRING_MAX + 64];
-    double scaling;            ///< 65535 / the largest c-value
-    uint16_t *row;             ///< one row of converted values
+    double scaling; ///< 65535 / the largest c-value
+    uint16_t *row;  ///< one row of converted values
 } VgCambiHeatmaps;
 
 /**
@@ -167,9 +167,8 @@ int vg_cambi_heatmaps_open(VgCambiHeatmaps *hm, const VgCambiParams *p,
 
 /** Write frame `index`'s c-values of scale `scale` (w x h, packed; NULL:
  *  all zero). Thread-safe across states (positioned writes). */
-int vg_cambi_heatmaps_write(VgCambiHeatmaps *hm, unsigned scale,
-                            unsigned index, const float *c, unsigned w,
-                            unsigned h, VgLog *log);
+int vg_cambi_heatmaps_write(VgCambiHeatmaps *hm, unsigned scale, unsigned index,
+                            const float *c, unsigned w, unsigned h, VgLog *log);
 
 /** Frame `index`'s heatmaps where every c-value is 0 (p->all_zero). */
 int vg_cambi_heatmaps_zero(VgCambiHeatmaps *hm, const VgCambiParams *p,

@@ -19,9 +19,9 @@
  * do not include). */
 #define VG_CAMBI_K_MAX_DIFFS 32
 
-#define VG_CAMBI_BX 32          ///< threads per block along x (pixel kernels)
-#define VG_CAMBI_BY 8           ///< threads per block along y
-#define VG_CAMBI_TILE 16        ///< c-value kernel: 16 x 16 outputs per block
+#define VG_CAMBI_BX 32   ///< threads per block along x (pixel kernels)
+#define VG_CAMBI_BY 8    ///< threads per block along y
+#define VG_CAMBI_TILE 16 ///< c-value kernel: 16 x 16 outputs per block
 /** Largest half window: the window is odd and ws * ws < 4226 (the size of
  * the reciprocal table), so ws <= 65. */
 #define VG_CAMBI_PAD_MAX 32
@@ -35,25 +35,25 @@
 /** One scale of the c-value launch, which covers every scale of a pass:
  * blocks b0 .. b0 + gx * gy - 1 are this scale's tiles, row by row. */
 typedef struct VgCambiScale {
-    uint64_t src;        ///< the scale's picture (work pitch)
-    uint64_t cval;       ///< its c-values (float, w x h packed)
+    uint64_t src;  ///< the scale's picture (work pitch)
+    uint64_t cval; ///< its c-values (float, w x h packed)
     int32_t w, h;
-    int32_t mshift;      ///< mask sample of (i, j): (i, j) << mshift
-    int32_t gx;          ///< tiles per row
-    int32_t b0;          ///< first block
+    int32_t mshift; ///< mask sample of (i, j): (i, j) << mshift
+    int32_t gx;     ///< tiles per row
+    int32_t b0;     ///< first block
     int32_t reserved;
 } VgCambiScale;
 
 typedef struct VgCambiKernelParams {
-    uint64_t src;        ///< prep: input luma; else the input work plane
-    int64_t src_pitch;   ///< prep: the input's pitch in bytes
-    uint64_t dst;        ///< output work plane (same pitch as src's planes)
-    uint64_t msrc, mdst; ///< masks (uint8, work pitch)
-    uint64_t ix, iy;     ///< prep: nearest-sample tables (uint32), or 0
-    uint64_t rlut;       ///< the reciprocal table (floats)
-    int64_t pitch;       ///< work planes' pitch in samples
-    int32_t w, h;        ///< output size
-    int32_t in_bpc;      ///< prep: input depth (8..16)
+    uint64_t src;          ///< prep: input luma; else the input work plane
+    int64_t src_pitch;     ///< prep: the input's pitch in bytes
+    uint64_t dst;          ///< output work plane (same pitch as src's planes)
+    uint64_t msrc, mdst;   ///< masks (uint8, work pitch)
+    uint64_t ix, iy;       ///< prep: nearest-sample tables (uint32), or 0
+    uint64_t rlut;         ///< the reciprocal table (floats)
+    int64_t pitch;         ///< work planes' pitch in samples
+    int32_t w, h;          ///< output size
+    int32_t in_bpc;        ///< prep: input depth (8..16)
     int32_t up, down, rnd; ///< prep: shifts and rounding
     int32_t mask_index;
     int32_t pad;
@@ -62,10 +62,10 @@ typedef struct VgCambiKernelParams {
     int32_t vlt_luma;
     int32_t tvi_for_diff[VG_CAMBI_K_MAX_DIFFS];
     int32_t diff_weights[VG_CAMBI_K_MAX_DIFFS];
-    int32_t dither;      ///< prep: the anti-dithering mean
-    int32_t dec;         ///< decmode: every other sample of src
-    int32_t n_scales;    ///< c-values: entries of scale[], b0 increasing
-    int32_t n_blocks;    ///< c-values: blocks of the launch
+    int32_t dither;   ///< prep: the anti-dithering mean
+    int32_t dec;      ///< decmode: every other sample of src
+    int32_t n_scales; ///< c-values: entries of scale[], b0 increasing
+    int32_t n_blocks; ///< c-values: blocks of the launch
     VgCambiScale scale[VG_CAMBI_K_SCALES];
 } VgCambiKernelParams;
 
@@ -129,10 +129,10 @@ static inline void vg_cambi_cval_blocks(VgCambiKernelParams *p)
 
 /** What a segment needs next, or its outcome. */
 enum {
-    VG_CAMBI_POOL_LEVEL1 = 0,   ///< (zeroed) select1 runs
-    VG_CAMBI_POOL_LEVEL2,       ///< b1 splits: the second histogram
-    VG_CAMBI_POOL_LEVEL3,       ///< b2 splits: the third histogram
-    VG_CAMBI_POOL_SUMMED,       ///< sum complete: select3 checks it
+    VG_CAMBI_POOL_LEVEL1 = 0, ///< (zeroed) select1 runs
+    VG_CAMBI_POOL_LEVEL2,     ///< b1 splits: the second histogram
+    VG_CAMBI_POOL_LEVEL3,     ///< b2 splits: the third histogram
+    VG_CAMBI_POOL_SUMMED,     ///< sum complete: select3 checks it
 };
 
 /** A segment's device scratch, zeroed for every frame. */
@@ -142,35 +142,36 @@ typedef struct VgCambiPoolSeg {
     uint32_t cnt2[1024];
     uint64_t sig2[1024];
     uint32_t cnt3[1024];
-    uint32_t bad;       ///< a value outside 0 and [1/8, 2^14)
-    uint32_t level;     ///< VG_CAMBI_POOL_*
-    uint32_t b1;        ///< the level-1 bin (bits >> 20) of the k-th largest
-    uint32_t b2;        ///< its bits >> 10
-    uint32_t nz;        ///< non-zero values
-    uint32_t need;      ///< values still to take from the current bin
-    uint64_t sum;       ///< the sum so far, in units of 2^-26
+    uint32_t bad;   ///< a value outside 0 and [1/8, 2^14)
+    uint32_t level; ///< VG_CAMBI_POOL_*
+    uint32_t b1;    ///< the level-1 bin (bits >> 20) of the k-th largest
+    uint32_t b2;    ///< its bits >> 10
+    uint32_t nz;    ///< non-zero values
+    uint32_t need;  ///< values still to take from the current bin
+    uint64_t sum;   ///< the sum so far, in units of 2^-26
 } VgCambiPoolSeg;
 
 /** A segment's result in the frame's result area. */
 typedef struct VgCambiPoolResult {
-    uint64_t sum;       ///< the k largest, in units of 2^-26
+    uint64_t sum; ///< the k largest, in units of 2^-26
     uint32_t k;
-    int32_t exact;      ///< 1: sum / 2^26 / k is the pooled score; 0: pool on the host
+    int32_t
+        exact; ///< 1: sum / 2^26 / k is the pooled score; 0: pool on the host
 } VgCambiPoolResult;
 
 /** The pooling kernels' parameters. */
 typedef struct VgCambiPoolParams {
-    uint64_t cval;              ///< the frame's c-values (device floats)
-    uint64_t seg;               ///< VgCambiPoolSeg[nseg] (device)
-    uint64_t res;               ///< VgCambiPoolResult[nseg] (device)
-    uint64_t spill;             ///< the c-values' host copy (mapped), or 0
+    uint64_t cval;  ///< the frame's c-values (device floats)
+    uint64_t seg;   ///< VgCambiPoolSeg[nseg] (device)
+    uint64_t res;   ///< VgCambiPoolResult[nseg] (device)
+    uint64_t spill; ///< the c-values' host copy (mapped), or 0
     int32_t nseg;
-    int32_t level;              ///< vg_cambi_pool_select: after which histogram
-    int32_t all_to_host;        ///< leave every segment to the host (tests)
+    int32_t level;       ///< vg_cambi_pool_select: after which histogram
+    int32_t all_to_host; ///< leave every segment to the host (tests)
     int32_t pad;
-    int64_t off[VG_CAMBI_POOL_SEGS];    ///< first c-value of each segment
-    uint32_t n[VG_CAMBI_POOL_SEGS];     ///< its c-values
-    uint32_t k[VG_CAMBI_POOL_SEGS];     ///< how many it pools
+    int64_t off[VG_CAMBI_POOL_SEGS]; ///< first c-value of each segment
+    uint32_t n[VG_CAMBI_POOL_SEGS];  ///< its c-values
+    uint32_t k[VG_CAMBI_POOL_SEGS];  ///< how many it pools
 } VgCambiPoolParams;
 
 /** Significand and implicit bit of a value of level-1 bin b, shifted to units of 2^-26. */
@@ -185,8 +186,10 @@ VG_CAMBI_POOL_FN int vg_cambi_pool_class(uint32_t bits)
 {
     if (!bits)
         return 0;
-    return bits >> 20 >= VG_CAMBI_POOL_BIN0 && bits >> 20 < VG_CAMBI_POOL_BIN_END ?
-           1 : -1;
+    return bits >> 20 >= VG_CAMBI_POOL_BIN0 &&
+                   bits >> 20 < VG_CAMBI_POOL_BIN_END
+               ? 1
+               : -1;
 }
 
 VG_CAMBI_POOL_FN uint64_t vg_cambi_pool_sig(uint32_t bits)
@@ -201,9 +204,9 @@ VG_CAMBI_POOL_FN uint64_t vg_cambi_pool_sig(uint32_t bits)
  * need-th value, or bin 0.
  */
 VG_CAMBI_POOL_FN unsigned vg_cambi_pool_walk(const uint32_t *cnt,
-                                              const uint64_t *sig, unsigned n,
-                                              unsigned first_bin, int shift,
-                                              uint32_t *need, uint64_t *sum)
+                                             const uint64_t *sig, unsigned n,
+                                             unsigned first_bin, int shift,
+                                             uint32_t *need, uint64_t *sum)
 {
     unsigned b = n - 1;
 
@@ -211,8 +214,8 @@ VG_CAMBI_POOL_FN unsigned vg_cambi_pool_walk(const uint32_t *cnt,
         if (!cnt[b])
             continue;
         *need -= cnt[b];
-        *sum += sig[b] << (shift < 0 ? vg_cambi_pool_shift(first_bin + b) :
-                           (unsigned)shift);
+        *sum += sig[b] << (shift < 0 ? vg_cambi_pool_shift(first_bin + b)
+                                     : (unsigned)shift);
     }
     return b;
 }
@@ -259,9 +262,9 @@ VG_CAMBI_POOL_FN void vg_cambi_pool_select1(VgCambiPoolSeg *s, uint32_t k)
 /** After the second histogram (of the values of bin b1): bin b2. */
 VG_CAMBI_POOL_FN void vg_cambi_pool_select2(VgCambiPoolSeg *s)
 {
-    const unsigned b = vg_cambi_pool_walk(s->cnt2, s->sig2, 1024, 0,
-                                          (int)vg_cambi_pool_shift(s->b1),
-                                          &s->need, &s->sum);
+    const unsigned b =
+        vg_cambi_pool_walk(s->cnt2, s->sig2, 1024, 0,
+                           (int)vg_cambi_pool_shift(s->b1), &s->need, &s->sum);
 
     s->b2 = s->b1 << 10 | b;
     s->level = VG_CAMBI_POOL_LEVEL3;
@@ -288,8 +291,8 @@ VG_CAMBI_POOL_FN void vg_cambi_pool_select3(VgCambiPoolSeg *s, uint32_t n,
             const uint32_t t = s->cnt3[b] < s->need ? s->cnt3[b] : s->need;
             const uint32_t bits = s->b2 << 10 | b;
 
-            s->sum += (uint64_t)t * (vg_cambi_pool_sig(bits) <<
-                                     vg_cambi_pool_shift(bits >> 20));
+            s->sum += (uint64_t)t * (vg_cambi_pool_sig(bits)
+                                     << vg_cambi_pool_shift(bits >> 20));
             s->need -= t;
         }
     }

@@ -77,14 +77,18 @@
 #include "common/features/ciede.h"
 #include "common/features/ciede_params.h"
 
+/* clang-format off */
 static const VgFeatureOption ciede_options[] = {
     { NULL }
 };
+/* clang-format on */
 
+/* clang-format off */
 static const VgFeatureOutput ciede_outputs[] = {
     [VG_CIEDE_OUT_CIEDE2000] = { "ciede2000", NULL, 0 },
     { NULL }
 };
+/* clang-format on */
 
 int vg_ciede_check(VgLog *log, enum VgImageLayout layout, unsigned bpc,
                    unsigned w, unsigned h)
@@ -92,14 +96,17 @@ int vg_ciede_check(VgLog *log, enum VgImageLayout layout, unsigned bpc,
     unsigned ssx, ssy;
 
     if (layout == VG_LAYOUT_400) {
-        vg_log(log, VG_LOG_ERROR, "ciede: needs chroma planes; 4:0:0 (gray) "
+        vg_log(log, VG_LOG_ERROR,
+               "ciede: needs chroma planes; 4:0:0 (gray) "
                "input has none");
         return -EINVAL;
     }
     /* ciede.c init() and extract(): 8, 10, 12 or 16 bits only */
     if (bpc != 8 && bpc != 10 && bpc != 12 && bpc != 16) {
-        vg_log(log, VG_LOG_ERROR, "ciede: unsupported bit depth %u (8, 10, "
-               "12 or 16)", bpc);
+        vg_log(log, VG_LOG_ERROR,
+               "ciede: unsupported bit depth %u (8, 10, "
+               "12 or 16)",
+               bpc);
         return -EINVAL;
     }
     vg_layout_shifts(layout, &ssx, &ssy);
@@ -129,13 +136,20 @@ int vg_ciede_host_powf_agrees(void)
 {
     /* x, then glibc's powf(x, 7): the float next to x^7's nearest one */
     static const float miss[][2] = {
-        { 0x1.062afcp-10f, 0x1.2e6caap-70f }, { 0x1.062b4cp-10f, 0x1.2e6f3p-70f },
-        { 0x1.7ae53ep-2f, 0x1.f1dbdap-11f }, { 0x1.7aef22p-2f, 0x1.f236dap-11f },
-        { 0x1.0021a8p+0f, 0x1.00ebf6p+0f }, { 0x1.003a7cp+0f, 0x1.019a7ep+0f },
-        { 0x1.a674a4p+1f, 0x1.0a9c66p+12f }, { 0x1.a6b3fp+1f, 0x1.0bb484p+12f },
-        { 0x1.10056ep+4f, 0x1.878b0ap+28f }, { 0x1.10060cp+4f, 0x1.879142p+28f },
-        { 0x1.e4048p+6f, 0x1.5977e2p+48f }, { 0x1.e44e4p+6f, 0x1.5ae904p+48f },
-        { 0x1.f3c75cp+9f, 0x1.b056dep+69f }, { 0x1.f3c99ap+9f, 0x1.b06472p+69f },
+        { 0x1.062afcp-10f, 0x1.2e6caap-70f },
+        { 0x1.062b4cp-10f, 0x1.2e6f3p-70f },
+        { 0x1.7ae53ep-2f, 0x1.f1dbdap-11f },
+        { 0x1.7aef22p-2f, 0x1.f236dap-11f },
+        { 0x1.0021a8p+0f, 0x1.00ebf6p+0f },
+        { 0x1.003a7cp+0f, 0x1.019a7ep+0f },
+        { 0x1.a674a4p+1f, 0x1.0a9c66p+12f },
+        { 0x1.a6b3fp+1f, 0x1.0bb484p+12f },
+        { 0x1.10056ep+4f, 0x1.878b0ap+28f },
+        { 0x1.10060cp+4f, 0x1.879142p+28f },
+        { 0x1.e4048p+6f, 0x1.5977e2p+48f },
+        { 0x1.e44e4p+6f, 0x1.5ae904p+48f },
+        { 0x1.f3c75cp+9f, 0x1.b056dep+69f },
+        { 0x1.f3c99ap+9f, 0x1.b06472p+69f },
     };
     const uint32_t lo = vg_ciede_fbits(VG_CIEDE_POWF7_MIN);
     const uint32_t hi = vg_ciede_fbits(VG_CIEDE_POWF7_MAX);
@@ -143,9 +157,10 @@ int vg_ciede_host_powf_agrees(void)
     volatile float seven = 7;
 
     for (unsigned i = 0; i < 4096 + 14; i++) {
-        const float x = i < 4096 ?
-            vg_ciede_bitsf(lo + (uint32_t)((uint64_t)(hi - lo) * i / 4096)) :
-            miss[i - 4096][0];
+        const float x =
+            i < 4096 ? vg_ciede_bitsf(
+                           lo + (uint32_t)((uint64_t)(hi - lo) * i / 4096))
+                     : miss[i - 4096][0];
         const float r = powf(x, seven);
         float a, b;
 
@@ -253,7 +268,8 @@ static float delta_e00(Lab c1, Lab c2)
     const float cp2 = sqrt(pow(ap2, 2) + pow(c2.b, 2));
     const float cbp = (cp1 + cp2) / 2;
     const float dc = cp2 - cp1;
-    const float sl = 1. + ((0.015 * pow(lb - 50, 2)) / sqrt(20 + pow(lb - 50, 2)));
+    const float sl =
+        1. + ((0.015 * pow(lb - 50, 2)) / sqrt(20 + pow(lb - 50, 2)));
     const float sc = 1. + 0.045 * cbp;
     const float hp1 = hue_prime(c1.b, ap1);
     const float hp2 = hue_prime(c2.b, ap2);
@@ -299,21 +315,26 @@ static Lab lab_of(double y, double u, double v, double scale)
     r = linearize(y + 1.28033 * v);
     g = linearize(y - 0.21482 * u - 0.38059 * v);
     b = linearize(y + 2.12798 * u);
-    x = r * 0.4124564390896921 + g * 0.357576077643909 + b * 0.18043748326639894;
-    y = r * 0.21267285140562248 + g * 0.715152155287818 + b * 0.07217499330655958;
-    z = r * 0.019333895582329317 + g * 0.119192025881303 + b * 0.9503040785363677;
+    x = r * 0.4124564390896921 + g * 0.357576077643909 +
+        b * 0.18043748326639894;
+    y = r * 0.21267285140562248 + g * 0.715152155287818 +
+        b * 0.07217499330655958;
+    z = r * 0.019333895582329317 + g * 0.119192025881303 +
+        b * 0.9503040785363677;
     x = lab_f(x * (1.0 / 0.95047));
     y = lab_f(y);
     z = lab_f(z * (1.0 / 1.08883));
-    return (Lab){ .l = 116.0 * y - 16.0, .a = 500.0 * (x - y),
+    return (Lab){ .l = 116.0 * y - 16.0,
+                  .a = 500.0 * (x - y),
                   .b = 200.0 * (y - z) };
 }
 
 float vg_ciede_de00_samples(const unsigned ref[3], const unsigned dis[3],
                             double scale)
 {
-    return delta_e00(lab_of((float)ref[0], (float)ref[1], (float)ref[2], scale),
-                     lab_of((float)dis[0], (float)dis[1], (float)dis[2], scale));
+    return delta_e00(
+        lab_of((float)ref[0], (float)ref[1], (float)ref[2], scale),
+        lab_of((float)dis[0], (float)dis[1], (float)dis[2], scale));
 }
 
 /** Where each luma pixel of one row finds its chroma (see ciede.c's file
@@ -328,20 +349,20 @@ typedef struct ChromaPos {
 #define LAB_CACHE_BITS 14
 
 typedef struct LabEntry {
-    uint64_t key;       ///< y | u << 16 | v << 32 | 1 << 48; 0 = empty
+    uint64_t key; ///< y | u << 16 | v << 32 | 1 << 48; 0 = empty
     Lab lab;
 } LabEntry;
 
 struct VgCiedeSum {
-    ChromaPos *pos;     ///< one row's positions (w entries)
-    LabEntry *cache;    ///< 1 << LAB_CACHE_BITS entries
+    ChromaPos *pos;  ///< one row's positions (w entries)
+    LabEntry *cache; ///< 1 << LAB_CACHE_BITS entries
 };
 
 static Lab lab_cached(VgCiedeSum *s, unsigned y, unsigned u, unsigned v,
                       double scale)
 {
-    const uint64_t key = y | (uint64_t)u << 16 | (uint64_t)v << 32 |
-                         (uint64_t)1 << 48;
+    const uint64_t key =
+        y | (uint64_t)u << 16 | (uint64_t)v << 32 | (uint64_t)1 << 48;
     LabEntry *e = &s->cache[(key * UINT64_C(0x9e3779b97f4a7c15)) >>
                             (64 - LAB_CACHE_BITS)];
 
@@ -353,12 +374,12 @@ static Lab lab_cached(VgCiedeSum *s, unsigned y, unsigned u, unsigned v,
     return e->lab;
 }
 
-static void chroma_row(const VgFeatureCtx *fc, const VgImage *img,
-                       unsigned y, ChromaPos *pos)
+static void chroma_row(const VgFeatureCtx *fc, const VgImage *img, unsigned y,
+                       ChromaPos *pos)
 {
     for (unsigned x = 0; x < fc->width; x++)
-        vg_ciede_chroma_pos(fc->layout, img->w[1], img->h[1], x, y,
-                            &pos[x].row, &pos[x].col);
+        vg_ciede_chroma_pos(fc->layout, img->w[1], img->h[1], x, y, &pos[x].row,
+                            &pos[x].col);
 }
 
 static inline unsigned sample(const VgImage *img, unsigned p, unsigned row,

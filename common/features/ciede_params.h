@@ -71,40 +71,40 @@
  * (common/features/ciede.c) from its samples and writes it over them.
  */
 typedef struct VgCiedeRecord {
-    uint32_t idx;           ///< y * w + x, | VG_CIEDE_REC_POWF
+    uint32_t idx; ///< y * w + x, | VG_CIEDE_REC_POWF
     union {
-        uint16_t s[6];      ///< reference Y, U, V, distorted Y, U, V
-        float de;           ///< the host's ΔE00
+        uint16_t s[6]; ///< reference Y, U, V, distorted Y, U, V
+        float de;      ///< the host's ΔE00
         struct {
-            float cbp;      ///< the argument
-            float c7;       ///< the host's powf(cbp, 7)
+            float cbp; ///< the argument
+            float c7;  ///< the host's powf(cbp, 7)
         } pw;
     } u;
 } VgCiedeRecord;
 
 typedef struct VgCiedeKernelParams {
-    uint64_t ref[3], dis[3];        ///< device planes
+    uint64_t ref[3], dis[3]; ///< device planes
     int64_t ref_pitch[3], dis_pitch[3];
-    uint32_t w, h;                  ///< luma
-    uint32_t cw, ch;                ///< chroma plane (floor-sized)
-    uint32_t layout;                ///< enum VgImageLayout
-    uint32_t wide;                  ///< samples are 16-bit
-    double scale;                   ///< 2^(bpc - 8)
-    uint64_t de;                    ///< double[w * h], row-major
-    uint64_t rec;                   ///< VgCiedeRecord[cap] (mapped host memory)
-    uint64_t count;                 ///< uint32: pixels to record
-    uint32_t cap;                   ///< records rec holds
+    uint32_t w, h;   ///< luma
+    uint32_t cw, ch; ///< chroma plane (floor-sized)
+    uint32_t layout; ///< enum VgImageLayout
+    uint32_t wide;   ///< samples are 16-bit
+    double scale;    ///< 2^(bpc - 8)
+    uint64_t de;     ///< double[w * h], row-major
+    uint64_t rec;    ///< VgCiedeRecord[cap] (mapped host memory)
+    uint64_t count;  ///< uint32: pixels to record
+    uint32_t cap;    ///< records rec holds
     uint32_t pad;
-    uint64_t res;                   ///< VgCiedeRes (the frame's results)
+    uint64_t res; ///< VgCiedeRes (the frame's results)
 } VgCiedeKernelParams;
 
 /** Per-frame device results. */
 typedef struct VgCiedeRes {
-    double sum;             ///< the sequential sum of the frame's ΔE00
-    uint32_t count;         ///< 0, or above the records' cap: the whole
-                            ///< frame is the host's
-    uint32_t failed;        ///< 1: a recorded pixel did not settle with the
-                            ///< host's powf (never seen): the same
+    double sum;      ///< the sequential sum of the frame's ΔE00
+    uint32_t count;  ///< 0, or above the records' cap: the whole
+                     ///< frame is the host's
+    uint32_t failed; ///< 1: a recorded pixel did not settle with the
+                     ///< host's powf (never seen): the same
 } VgCiedeRes;
 
 /**
@@ -161,14 +161,14 @@ VG_CIEDE_HD int vg_ciede_powf7(float x, float *a, float *b)
     float r, n;
 
     if (x == 0 && !vg_ciede_fbits(x)) {
-        *a = *b = 0.0f;             /* powf(+0, 7) = +0 */
+        *a = *b = 0.0f; /* powf(+0, 7) = +0 */
         return 1;
     }
     if (!(x >= VG_CIEDE_POWF7_MIN && x < VG_CIEDE_POWF7_MAX))
         return 0;
-    x2 = (double)x * x;             /* exact */
+    x2 = (double)x * x; /* exact */
     x4 = x2 * x2;
-    p = x4 * x2 * x;                /* three roundings */
+    p = x4 * x2 * x; /* three roundings */
     r = (float)p;
     /* the float on p's other side of r, and the midpoint between them
      * (exact in double); gap is their distance */

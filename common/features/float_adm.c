@@ -92,8 +92,8 @@ float vg_float_adm_scale_value_tot(const VgFloatAdmParams *p,
     /* get_noise_constant(right - left, bottom - top, weight, p): the AIM
      * numerator is adm_cm_s() called with noise weight 0.0 */
     const double nw = kind == VG_FADM_AIM ? 0.0 : o->noise_weight;
-    const float noise = powf((rg->right - rg->left) * (rg->bottom - rg->top) * nw,
-                             1.0f / o->p_norm);
+    const float noise = powf(
+        (rg->right - rg->left) * (rg->bottom - rg->top) * nw, 1.0f / o->p_norm);
     float v[3];
 
     for (int b = 0; b < 3; b++)
@@ -209,15 +209,16 @@ int vg_float_adm_finish(VgFeatureCtx *fc, unsigned index,
         const double hm = 2 * score * score_aim / (score + score_aim);
         adm3 = hm > o->min_val ? hm : o->min_val;
     } else {
-        const double lin = score * o->dlm_weight +
-                           (1 - score_aim) * (1 - o->dlm_weight);
+        const double lin =
+            score * o->dlm_weight + (1 - score_aim) * (1 - o->dlm_weight);
         adm3 = lin > o->min_val ? lin : o->min_val;
     }
 
-#define EMIT(out, v) do {                                                     \
-        int e_ = vg_feature_emit(fc, (out), index, (v));                     \
-        if (e_ < 0 && !ret)                                                  \
-            ret = e_;                                                        \
+#define EMIT(out, v)                                                           \
+    do {                                                                       \
+        int e_ = vg_feature_emit(fc, (out), index, (v));                       \
+        if (e_ < 0 && !ret)                                                    \
+            ret = e_;                                                          \
     } while (0)
     EMIT(VG_FADM_OUT_ADM2, score);
     EMIT(VG_FADM_OUT_AIM, score_aim);
@@ -238,14 +239,17 @@ int vg_float_adm_finish(VgFeatureCtx *fc, unsigned index,
 }
 
 #define OPT(field) .offset = VG_OPT_OFFSET(VgFloatAdmOpts, field)
-#define FACTOR(n, fld, i, what)                                               \
-    { .name = "adm_" n, .alias = n, .type = VG_OPT_DOUBLE, OPT(fld[i]),       \
-      .def = -1.0, .min = -1.0, .max = 10.0, .feature_param = 1,              \
-      .help = what }
+#define FACTOR(n, fld, i, what)                                                \
+    {                                                                          \
+        .name = "adm_" n, .alias = n, .type = VG_OPT_DOUBLE, OPT(fld[i]),      \
+        .def = -1.0, .min = -1.0, .max = 10.0, .feature_param = 1,             \
+        .help = what                                                           \
+    }
 
 /* float_adm.c `options`, in that order, with its names, aliases, defaults
  * and ranges (adm_skip_aim_scale's default -1 lies outside its range: it
  * can only be left unset, as in libvmaf) */
+/* clang-format off */
 static const VgFeatureOption float_adm_options[] = {
     { .name = "debug", .type = VG_OPT_BOOL, OPT(debug),
       .def = 0, .min = 0, .max = 1,
@@ -310,12 +314,14 @@ static const VgFeatureOption float_adm_options[] = {
       .help = "skip the calculation of scale 0" },
     { NULL },
 };
+/* clang-format on */
 #undef FACTOR
 #undef OPT
 
 /* float_adm.c's emitted names with feature_name.c's aliases. The debug
  * value "adm" is not among libvmaf's provided_features, so its name never
  * takes the option suffixes. */
+/* clang-format off */
 static const VgFeatureOutput float_adm_outputs[] = {
     [VG_FADM_OUT_ADM2]   = { "VMAF_feature_adm2_score", "adm2", 0 },
     [VG_FADM_OUT_AIM]    = { "VMAF_feature_aim_score", "aim", 0 },
@@ -337,6 +343,7 @@ static const VgFeatureOutput float_adm_outputs[] = {
     { "adm_den_scale3", NULL, 1 },
     { NULL },
 };
+/* clang-format on */
 
 /** Float ADM (libvmaf "float_adm"). */
 const VgFeatureDesc vg_feature_float_adm = {

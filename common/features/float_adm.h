@@ -64,46 +64,57 @@ const float *vg_float_adm_rcp_table(void);
 /** Options (float_adm.c `options`, in that order). */
 typedef struct VgFloatAdmOpts {
     bool debug;
-    double enhn_gain_limit;     ///< adm_enhn_gain_limit (egl)
-    double norm_view_dist;      ///< adm_norm_view_dist (nvd)
-    double noise_weight;        ///< adm_noise_weight (nw)
-    double csf_scale;           ///< adm_csf_scale (scf), Barten only
-    double csf_diag_scale;      ///< adm_csf_diag_scale (scfd), Barten only
-    int ref_display_height;     ///< adm_ref_display_height (rdf)
-    int csf_mode;               ///< adm_csf_mode (csf): 1 Barten, 2 ADM, else Watson
-    int bypass_cm;              ///< adm_bypass_cm (bcm)
-    bool adm3_apply_hm;         ///< adm_adm3_apply_hm (aah)
-    double p_norm;              ///< adm_p_norm (apn)
-    double dlm_weight;          ///< adm_dlm_weight (dlmw)
-    double min_val;             ///< adm_min_val (min)
+    double enhn_gain_limit; ///< adm_enhn_gain_limit (egl)
+    double norm_view_dist;  ///< adm_norm_view_dist (nvd)
+    double noise_weight;    ///< adm_noise_weight (nw)
+    double csf_scale;       ///< adm_csf_scale (scf), Barten only
+    double csf_diag_scale;  ///< adm_csf_diag_scale (scfd), Barten only
+    int ref_display_height; ///< adm_ref_display_height (rdf)
+    int csf_mode;       ///< adm_csf_mode (csf): 1 Barten, 2 ADM, else Watson
+    int bypass_cm;      ///< adm_bypass_cm (bcm)
+    bool adm3_apply_hm; ///< adm_adm3_apply_hm (aah)
+    double p_norm;      ///< adm_p_norm (apn)
+    double dlm_weight;  ///< adm_dlm_weight (dlmw)
+    double min_val;     ///< adm_min_val (min)
     double f1[VG_FADM_NB_SCALES]; ///< adm_f1s0..3: h/v weight override if >= 0
     double f2[VG_FADM_NB_SCALES]; ///< adm_f2s0..3: d weight override if >= 0
-    int skip_aim_scale;         ///< adm_skip_aim_scale (sasc), -1 = none
-    bool skip_scale0;           ///< adm_skip_scale0 (ssz)
+    int skip_aim_scale;           ///< adm_skip_aim_scale (sasc), -1 = none
+    bool skip_scale0;             ///< adm_skip_scale0 (ssz)
 } VgFloatAdmOpts;
 
 /** Output indices (float_adm.c extract(), in emission order). */
 enum {
-    VG_FADM_OUT_ADM2 = 0, VG_FADM_OUT_AIM, VG_FADM_OUT_ADM3,
-    VG_FADM_OUT_SCALE0, VG_FADM_OUT_SCALE1, VG_FADM_OUT_SCALE2,
+    VG_FADM_OUT_ADM2 = 0,
+    VG_FADM_OUT_AIM,
+    VG_FADM_OUT_ADM3,
+    VG_FADM_OUT_SCALE0,
+    VG_FADM_OUT_SCALE1,
+    VG_FADM_OUT_SCALE2,
     VG_FADM_OUT_SCALE3,
-    VG_FADM_OUT_ADM, VG_FADM_OUT_NUM, VG_FADM_OUT_DEN,
-    VG_FADM_OUT_NUM_SCALE0, VG_FADM_OUT_DEN_SCALE0,
+    VG_FADM_OUT_ADM,
+    VG_FADM_OUT_NUM,
+    VG_FADM_OUT_DEN,
+    VG_FADM_OUT_NUM_SCALE0,
+    VG_FADM_OUT_DEN_SCALE0,
 };
 
 /** Row-sum kinds of one scale. */
-enum { VG_FADM_DEN = 0, VG_FADM_NUM = 1, VG_FADM_AIM = 2 };
+enum {
+    VG_FADM_DEN = 0,
+    VG_FADM_NUM = 1,
+    VG_FADM_AIM = 2
+};
 
 /** Everything a backend needs, from the options and the frame size. */
 typedef struct VgFloatAdmParams {
     /** Sizes and regions; only in_w/in_h, w/h, cm and dec are used. */
     VgAdmScale sc[VG_FADM_NB_SCALES];
-    float rf[VG_FADM_NB_SCALES][3];  ///< CSF weights h, v, d (adm_csf_s)
-    float cos1_sq;                   ///< cos(1 deg)^2 (adm_decouple_s)
-    int p_is_3;                      ///< adm_p_norm == 3.0: x * x * x, else powf
-    float p_f;                       ///< (float)adm_p_norm, powf's exponent
-    float inv_p_f;                   ///< (float)(1.0 / adm_p_norm)
-    int first_scale;                 ///< 1 with adm_skip_scale0, else 0
+    float rf[VG_FADM_NB_SCALES][3]; ///< CSF weights h, v, d (adm_csf_s)
+    float cos1_sq;                  ///< cos(1 deg)^2 (adm_decouple_s)
+    int p_is_3;                     ///< adm_p_norm == 3.0: x * x * x, else powf
+    float p_f;                      ///< (float)adm_p_norm, powf's exponent
+    float inv_p_f;                  ///< (float)(1.0 / adm_p_norm)
+    int first_scale;                ///< 1 with adm_skip_scale0, else 0
 } VgFloatAdmParams;
 
 /**

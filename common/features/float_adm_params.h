@@ -99,8 +99,7 @@ VG_FADM_HD float vg_fadm_clamp01(float k)
  * "modification"): r * egl in double, compared with t in double, stored
  * as float.
  */
-VG_FADM_HD float vg_fadm_restore(float rst, float t, int angle_flag,
-                                 double egl)
+VG_FADM_HD float vg_fadm_restore(float rst, float t, int angle_flag, double egl)
 {
     if (angle_flag && (rst > 0.0)) {
         const double x = rst * egl;
@@ -135,9 +134,9 @@ VG_FADM_HD float vg_fadm_flt(float csf)
  * centre replaced by |csf| / 15 of the csf value c; rows im1, i, ip1 and
  * columns jm1, j, jp1 already mirrored. The centre is added in double.
  */
-VG_FADM_HD float vg_fadm_thr_band(float f00, float f01, float f02,
-                                  float f10, float c, float f12,
-                                  float f20, float f21, float f22)
+VG_FADM_HD float vg_fadm_thr_band(float f00, float f01, float f02, float f10,
+                                  float c, float f12, float f20, float f21,
+                                  float f22)
 {
     float sum = 0;
     sum += f00;
@@ -213,8 +212,8 @@ VG_FADM_HD float vg_fadm_rcp_model(float x, const float *tab)
         return VG_FADM_U2F(sign | 0x7f800000u);
     if (e == 255)
         return (u & 0x7fffffu) ? x : VG_FADM_U2F(sign);
-    const uint32_t r = VG_FADM_F2U(tab[(u >> (23 - VG_FADM_RCP_BITS)) &
-                                       (VG_FADM_RCP_SIZE - 1)]);
+    const uint32_t r = VG_FADM_F2U(
+        tab[(u >> (23 - VG_FADM_RCP_BITS)) & (VG_FADM_RCP_SIZE - 1)]);
     const int re = (int)((r >> 23) & 0xff) + 127 - e;
     if (re <= 0)
         return VG_FADM_U2F(sign);
@@ -227,33 +226,33 @@ VG_FADM_HD float vg_fadm_rcp_model(float x, const float *tab)
  * Kernel parameters (gpu/float_adm.c, gpu/float_adm.cu)
  * ---------------------------------------------------------------------- */
 
-#define VG_FADM_BX 32   ///< 2-D kernels: block 32 x 8
+#define VG_FADM_BX 32 ///< 2-D kernels: block 32 x 8
 #define VG_FADM_BY 8
-#define VG_FADM_ROWS_THREADS 256  ///< threads of vg_fadm_rows' blocks
-#define VG_FADM_ROWS_STRIP 8      ///< rows per block of vg_fadm_rows
+#define VG_FADM_ROWS_THREADS 256 ///< threads of vg_fadm_rows' blocks
+#define VG_FADM_ROWS_STRIP 8     ///< rows per block of vg_fadm_rows
 
 /** One scale's launch parameters; pointers as uint64_t, pitches in bytes. */
 typedef struct VgFadmKernelParams {
-    uint64_t src[2];        ///< DWT input: ref, dis
+    uint64_t src[2]; ///< DWT input: ref, dis
     int64_t src_pitch;
-    uint64_t lo[2];         ///< DWT output band a: ref, dis
-    uint64_t ref[3], dis[3];///< DWT detail bands h, v, d
-    uint64_t counter;       ///< vg_fadm_rows' blocks done (0 between launches)
-    uint64_t cva[3], cfa[3];///< CSF of a: value, |value| / 30
-    uint64_t cvr[3], cfr[3];///< CSF of r
-    uint64_t terms;         ///< [9 * n_rows][pitch]: the sums' terms
-    int64_t pitch;          ///< of every band
-    uint64_t rcp;           ///< VG_FADM_RCP_SIZE floats, or 0: divide
-    uint64_t rows;          ///< row sums [kind][band][n_rows]
-    uint64_t tot;           ///< totals [kind][band] of this scale
-    double egl;             ///< adm_enhn_gain_limit
-    float rf[3];            ///< CSF weights h, v, d
+    uint64_t lo[2];          ///< DWT output band a: ref, dis
+    uint64_t ref[3], dis[3]; ///< DWT detail bands h, v, d
+    uint64_t counter;        ///< vg_fadm_rows' blocks done (0 between launches)
+    uint64_t cva[3], cfa[3]; ///< CSF of a: value, |value| / 30
+    uint64_t cvr[3], cfr[3]; ///< CSF of r
+    uint64_t terms;          ///< [9 * n_rows][pitch]: the sums' terms
+    int64_t pitch;           ///< of every band
+    uint64_t rcp;            ///< VG_FADM_RCP_SIZE floats, or 0: divide
+    uint64_t rows;           ///< row sums [kind][band][n_rows]
+    uint64_t tot;            ///< totals [kind][band] of this scale
+    double egl;              ///< adm_enhn_gain_limit
+    float rf[3];             ///< CSF weights h, v, d
     float cos1_sq;
-    float src_offset;       ///< added on load at scale 0 (-128)
-    float p_f;              ///< (float)adm_p_norm when not 3
-    int32_t add_offset;     ///< 1 at scale 0
-    int32_t lo_only;        ///< adm_skip_scale0 at scale 0: band a only
-    int32_t bypass;         ///< adm_bypass_cm
+    float src_offset;   ///< added on load at scale 0 (-128)
+    float p_f;          ///< (float)adm_p_norm when not 3
+    int32_t add_offset; ///< 1 at scale 0
+    int32_t lo_only;    ///< adm_skip_scale0 at scale 0: band a only
+    int32_t bypass;     ///< adm_bypass_cm
     int32_t p_is_3;
     int32_t in_w, in_h;     ///< DWT input size
     int32_t w, h;           ///< band size

@@ -17,11 +17,13 @@
 #include "common/features/float_ansnr.h"
 #include "common/features/float_psnr.h"
 
+/* clang-format off */
 static const VgFeatureOutput float_ansnr_outputs[] = {
     [VG_FLOAT_ANSNR_OUT_ANSNR]  = { "float_ansnr",  NULL, 0 },
     [VG_FLOAT_ANSNR_OUT_ANPSNR] = { "float_anpsnr", NULL, 0 },
     { NULL }
 };
+/* clang-format on */
 
 void vg_float_ansnr_add_rows(const float *rows, unsigned h, float *sig,
                              float *noise)

@@ -17,7 +17,10 @@
 
 #include "common/feature.h"
 
-enum { VG_FLOAT_ANSNR_OUT_ANSNR, VG_FLOAT_ANSNR_OUT_ANPSNR };
+enum {
+    VG_FLOAT_ANSNR_OUT_ANSNR,
+    VG_FLOAT_ANSNR_OUT_ANPSNR
+};
 
 /**
  * Add the row sums of one plane as ansnr_mse_s() does: into a float, top

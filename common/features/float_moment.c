@@ -11,6 +11,7 @@
 
 #include "common/features/float_moment.h"
 
+/* clang-format off */
 static const VgFeatureOutput float_moment_outputs[] = {
     [VG_FLOAT_MOMENT_OUT_REF1ST] = { "float_moment_ref1st", NULL, 0 },
     [VG_FLOAT_MOMENT_OUT_DIS1ST] = { "float_moment_dis1st", NULL, 0 },
@@ -18,6 +19,7 @@ static const VgFeatureOutput float_moment_outputs[] = {
     [VG_FLOAT_MOMENT_OUT_DIS2ND] = { "float_moment_dis2nd", NULL, 0 },
     { NULL }
 };
+/* clang-format on */
 
 int vg_float_moment_emit(VgFeatureCtx *fc, unsigned index, const double sum[4])
 {

@@ -27,23 +27,23 @@
 
 #include <stdint.h>
 
-#define VG_FSUM_BLOCK_X 32    ///< threads per block along x
-#define VG_FSUM_BLOCK_Y 8     ///< threads per block along y (one row each)
-#define VG_FSUM_PER_THREAD 8  ///< samples per thread, VG_FSUM_BLOCK_X apart
+#define VG_FSUM_BLOCK_X 32   ///< threads per block along x
+#define VG_FSUM_BLOCK_Y 8    ///< threads per block along y (one row each)
+#define VG_FSUM_PER_THREAD 8 ///< samples per thread, VG_FSUM_BLOCK_X apart
 #define VG_FSUM_TILE_W (VG_FSUM_BLOCK_X * VG_FSUM_PER_THREAD)
 
 typedef struct VgFloatSumKernelParams {
-    uint64_t ref, dis;       ///< device float luma (VgCudaFrame.ref_f / dis_f)
-    int64_t pitch;           ///< bytes
+    uint64_t ref, dis; ///< device float luma (VgCudaFrame.ref_f / dis_f)
+    int64_t pitch;     ///< bytes
     uint32_t w, h;
-    float unit1, unit2;      ///< 2^s and 2^2s: terms times these are integers
-    uint64_t out;            ///< device results (the feature's res area)
+    float unit1, unit2; ///< 2^s and 2^2s: terms times these are integers
+    uint64_t out;       ///< device results (the feature's res area)
 } VgFloatSumKernelParams;
 
 /** Per-frame device results of float_moment. */
 typedef struct VgFloatMomentRes {
-    uint64_t units[4];       ///< exact sums in units (integer path)
-    double seq[4];           ///< sums in libvmaf's order (sequential path)
+    uint64_t units[4]; ///< exact sums in units (integer path)
+    double seq[4];     ///< sums in libvmaf's order (sequential path)
 } VgFloatMomentRes;
 
 /** Per-frame device results of float_psnr. */

@@ -24,6 +24,7 @@
 
 #define OPT(field) .offset = VG_OPT_OFFSET(VgFloatMotionOptions, field)
 
+/* clang-format off */
 static const VgFeatureOption float_motion_options[] = {
     { .name = "debug", .type = VG_OPT_BOOL, OPT(debug), .def = 1, .min = 0,
       .max = 1, .help = "also output motion (on by default)" },
@@ -55,7 +56,9 @@ static const VgFeatureOption float_motion_options[] = {
       .feature_param = 1, .help = "clip scores to this value" },
     { NULL }
 };
+/* clang-format on */
 
+/* clang-format off */
 static const VgFeatureOutput float_motion_outputs[] = {
     [VG_FMOTION_OUT_MOTION]  = { "VMAF_feature_motion_score", "motion", 1 },
     [VG_FMOTION_OUT_MOTION2] = { "VMAF_feature_motion2_score", "motion2", 0 },
@@ -63,6 +66,7 @@ static const VgFeatureOutput float_motion_outputs[] = {
     [VG_FMOTION_OUT_SCORE]   = { "float_motion_score", NULL, VG_OUTPUT_INTERNAL },
     { NULL }
 };
+/* clang-format on */
 
 float vg_float_motion_sad(const float *row_sad, unsigned w, unsigned h)
 {
@@ -83,7 +87,8 @@ int vg_float_motion_check(const VgFeatureCtx *fc)
     if (!o->motion_add_uv)
         return 0;
     if (fc->layout == VG_LAYOUT_400) {
-        vg_log(fc->log, VG_LOG_ERROR, "float_motion: motion_add_uv needs "
+        vg_log(fc->log, VG_LOG_ERROR,
+               "float_motion: motion_add_uv needs "
                "chroma planes, and 4:0:0 pictures have none");
         return -EINVAL;
     }
@@ -92,8 +97,10 @@ int vg_float_motion_check(const VgFeatureCtx *fc)
     cw = fc->width >> ssx;
     ch = fc->height >> ssy;
     if (cw < 3 || ch < 3) {
-        vg_log(fc->log, VG_LOG_ERROR, "float_motion: motion_add_uv needs "
-               "chroma planes of at least 3x3, these are %ux%u", cw, ch);
+        vg_log(fc->log, VG_LOG_ERROR,
+               "float_motion: motion_add_uv needs "
+               "chroma planes of at least 3x3, these are %ux%u",
+               cw, ch);
         return -EINVAL;
     }
     /* libvmaf keeps the chroma planes with the luma's row stride but has
@@ -101,12 +108,14 @@ int vg_float_motion_check(const VgFeatureCtx *fc)
      * width: where the two differ it reads the rows' unwritten padding */
     if (o->motion_add_scale1 &&
         vg_fmotion_align32(cw * 4) != vg_fmotion_align32(fc->width * 4)) {
-        vg_log(fc->log, VG_LOG_ERROR, "float_motion: motion_add_scale1 with "
-               "motion_add_uv is undefined for %ux%u chroma planes of a %u-wide "
-               "picture: libvmaf reads them with a %u-sample row stride and "
-               "takes uninitialised memory (use 4:4:4 input, or leave one of "
-               "the options off)", cw, ch, fc->width,
-               vg_fmotion_align32(cw * 4) / 4);
+        vg_log(
+            fc->log, VG_LOG_ERROR,
+            "float_motion: motion_add_scale1 with "
+            "motion_add_uv is undefined for %ux%u chroma planes of a %u-wide "
+            "picture: libvmaf reads them with a %u-sample row stride and "
+            "takes uninitialised memory (use 4:4:4 input, or leave one of "
+            "the options off)",
+            cw, ch, fc->width, vg_fmotion_align32(cw * 4) / 4);
         return -EINVAL;
     }
     return 0;
@@ -123,7 +132,8 @@ int vg_float_motion_emit(VgFeatureCtx *fc, unsigned index, double score)
     int ret;
 
     if (o->motion_force_zero) {
-        if ((ret = vg_feature_emit(fc, VG_FMOTION_OUT_MOTION2, index, 0.)) < 0 ||
+        if ((ret = vg_feature_emit(fc, VG_FMOTION_OUT_MOTION2, index, 0.)) <
+                0 ||
             (ret = vg_feature_emit(fc, VG_FMOTION_OUT_MOTION3, index, 0.)) < 0)
             return ret;
         return vg_feature_emit(fc, VG_FMOTION_OUT_MOTION, index, 0.);
@@ -133,16 +143,16 @@ int vg_float_motion_emit(VgFeatureCtx *fc, unsigned index, double score)
             return ret;
         return vg_feature_emit(fc, VG_FMOTION_OUT_MOTION, 0, 0.);
     }
-    if ((ret = vg_feature_emit(fc, VG_FMOTION_OUT_MOTION, index,
-                               clip_max(score * o->motion_fps_weight,
-                                        o->motion_max_val))) < 0)
+    if ((ret = vg_feature_emit(
+             fc, VG_FMOTION_OUT_MOTION, index,
+             clip_max(score * o->motion_fps_weight, o->motion_max_val))) < 0)
         return ret;
     return vg_feature_emit(fc, VG_FMOTION_OUT_SCORE, index, score);
 }
 
 typedef struct FloatMotionPost {
-    unsigned next;      ///< next frame >= 1 whose motion2/motion3 is to be written
-    int have_first;     ///< motion3 of frame 0 written
+    unsigned next;  ///< next frame >= 1 whose motion2/motion3 is to be written
+    int have_first; ///< motion3 of frame 0 written
 } FloatMotionPost;
 
 static int emit_pair(VgFeatureCtx *fc, unsigned index, double s)
@@ -179,11 +189,12 @@ static int float_motion_post(VgFeatureCtx *fc, unsigned n_done, int final)
             double s1;
             if ((ret = vg_feature_read(fc, VG_FMOTION_OUT_SCORE, 1, &s1)) < 0)
                 return ret;
-            if ((ret = vg_feature_emit(fc, VG_FMOTION_OUT_MOTION3, 0,
-                    clip_max(vg_motion_blend(s1 * o->motion_fps_weight,
-                                             o->motion_blend_factor,
-                                             o->motion_blend_offset),
-                             o->motion_max_val))) < 0)
+            if ((ret = vg_feature_emit(
+                     fc, VG_FMOTION_OUT_MOTION3, 0,
+                     clip_max(vg_motion_blend(s1 * o->motion_fps_weight,
+                                              o->motion_blend_factor,
+                                              o->motion_blend_offset),
+                              o->motion_max_val))) < 0)
                 return ret;
             st->have_first = 1;
         } else if (final && n_done == 1) {

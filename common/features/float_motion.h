@@ -22,10 +22,10 @@
 #include "common/features/float_motion_params.h"
 
 enum {
-    VG_FMOTION_OUT_MOTION,   ///< "motion" (debug, on by default)
+    VG_FMOTION_OUT_MOTION, ///< "motion" (debug, on by default)
     VG_FMOTION_OUT_MOTION2,
     VG_FMOTION_OUT_MOTION3,
-    VG_FMOTION_OUT_SCORE,    ///< internal: the unweighted score of frame n >= 1
+    VG_FMOTION_OUT_SCORE, ///< internal: the unweighted score of frame n >= 1
 };
 
 typedef struct VgFloatMotionOptions {

@@ -52,27 +52,27 @@ static inline unsigned vg_fmotion_taps(int filter_size, float tap[5])
     return 5;
 }
 
-#define VG_FMOTION_BLOCK 128   ///< threads per block of every kernel
-#define VG_FMOTION_ROWS 8      ///< rows per block of the blur kernels
+#define VG_FMOTION_BLOCK 128       ///< threads per block of every kernel
+#define VG_FMOTION_ROWS 8          ///< rows per block of the blur kernels
 #define VG_FMOTION_SAD_THREADS 256 ///< threads of vg_fmotion_row_sad's blocks
 #define VG_FMOTION_SAD_STRIP 4     ///< rows per block of vg_fmotion_row_sad
 
 /** Parameters of the blur kernels (gpu/float_motion.cu). */
 typedef struct VgFloatMotionBlurParams {
-    uint64_t src;        ///< float plane (device)
-    uint64_t dst;        ///< float plane (device)
-    int64_t src_pitch;   ///< floats
-    int64_t dst_pitch;   ///< floats
+    uint64_t src;      ///< float plane (device)
+    uint64_t dst;      ///< float plane (device)
+    int64_t src_pitch; ///< floats
+    int64_t dst_pitch; ///< floats
     uint32_t w, h;
-    uint32_t n_taps;     ///< 3 or 5
+    uint32_t n_taps; ///< 3 or 5
     float tap[5];
 } VgFloatMotionBlurParams;
 
 /** Parameters of the row SAD kernel. */
 typedef struct VgFloatMotionSadParams {
-    uint64_t a, b;       ///< blurred planes (device)
-    int64_t pitch;       ///< floats, both planes
-    uint64_t row_sad;    ///< device float[h]: one sum per row
+    uint64_t a, b;    ///< blurred planes (device)
+    int64_t pitch;    ///< floats, both planes
+    uint64_t row_sad; ///< device float[h]: one sum per row
     uint32_t w, h;
 } VgFloatMotionSadParams;
 

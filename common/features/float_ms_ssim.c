@@ -21,6 +21,7 @@
 
 #define OPT(field) .offset = VG_OPT_OFFSET(VgFloatMsSsimOptions, field)
 
+/* clang-format off */
 static const VgFeatureOption float_ms_ssim_options[] = {
     { .name = "enable_lcs", .type = VG_OPT_BOOL, OPT(enable_lcs),
       .def = 0, .min = 0, .max = 1,
@@ -31,7 +32,9 @@ static const VgFeatureOption float_ms_ssim_options[] = {
       .def = 0, .min = 0, .max = 1, .help = "clip the dB score" },
     { NULL }
 };
+/* clang-format on */
 
+/* clang-format off */
 static const VgFeatureOutput float_ms_ssim_outputs[] = {
     [VG_FLOAT_MS_SSIM_OUT_SCORE] = { "float_ms_ssim", NULL, 0 },
     [VG_FLOAT_MS_SSIM_OUT_L0 + 0] = { "float_ms_ssim_l_scale0", NULL, 0 },
@@ -51,17 +54,17 @@ static const VgFeatureOutput float_ms_ssim_outputs[] = {
     [VG_FLOAT_MS_SSIM_OUT_S0 + 4] = { "float_ms_ssim_s_scale4", NULL, 0 },
     { NULL }
 };
+/* clang-format on */
 
 /* ms_ssim.c g_alphas, g_betas (= g_gammas) */
-static const float ms_alpha[VG_MS_SSIM_SCALES] = {
-    0.0000f, 0.0000f, 0.0000f, 0.0000f, 0.1333f
-};
-static const float ms_beta[VG_MS_SSIM_SCALES] = {
-    0.0448f, 0.2856f, 0.3001f, 0.2363f, 0.1333f
-};
+static const float ms_alpha[VG_MS_SSIM_SCALES] = { 0.0000f, 0.0000f, 0.0000f,
+                                                   0.0000f, 0.1333f };
+static const float ms_beta[VG_MS_SSIM_SCALES] = { 0.0448f, 0.2856f, 0.3001f,
+                                                  0.2363f, 0.1333f };
 
-void vg_float_ms_ssim_setup(VgFloatMsSsimParams *p, const VgFloatMsSsimOptions *o,
-                            unsigned bpc, unsigned w, unsigned h)
+void vg_float_ms_ssim_setup(VgFloatMsSsimParams *p,
+                            const VgFloatMsSsimOptions *o, unsigned bpc,
+                            unsigned w, unsigned h)
 {
     int cw = (int)w, ch = (int)h;
 
@@ -69,9 +72,11 @@ void vg_float_ms_ssim_setup(VgFloatMsSsimParams *p, const VgFloatMsSsimOptions *
         p->w[i] = cw;
         p->h[i] = ch;
         /* pow(l, 0) is 1 whatever l is: the score needs no l there */
-        p->sums[i] = VG_SSIM_SUM_BIT(VG_SSIM_SUM_C) | VG_SSIM_SUM_BIT(VG_SSIM_SUM_S) |
-                     (o->enable_lcs || ms_alpha[i] != 0.0f ?
-                      VG_SSIM_SUM_BIT(VG_SSIM_SUM_L) : 0);
+        p->sums[i] = VG_SSIM_SUM_BIT(VG_SSIM_SUM_C) |
+                     VG_SSIM_SUM_BIT(VG_SSIM_SUM_S) |
+                     (o->enable_lcs || ms_alpha[i] != 0.0f
+                          ? VG_SSIM_SUM_BIT(VG_SSIM_SUM_L)
+                          : 0);
         cw = cw / 2 + (cw & 1);
         ch = ch / 2 + (ch & 1);
     }
@@ -90,30 +95,38 @@ int vg_float_ms_ssim_emit(VgFeatureCtx *fc, const VgFloatMsSsimParams *p,
     /* ms_ssim.c compute_ms_ssim(): float means, then the product of
      * (pow(l, a) * pow(c, b)) * pow(s, g) over the scales, in double */
     for (unsigned i = 0; i < VG_MS_SSIM_SCALES; i++) {
-        const int vw = p->w[i] - (VG_SSIM_WIN - 1), vh = p->h[i] - (VG_SSIM_WIN - 1);
+        const int vw = p->w[i] - (VG_SSIM_WIN - 1),
+                  vh = p->h[i] - (VG_SSIM_WIN - 1);
 
-        l[i] = p->sums[i] & VG_SSIM_SUM_BIT(VG_SSIM_SUM_L) ?
-               vg_ssim_mean(sums[i][VG_SSIM_SUM_L], vw, vh) : 1.0;
+        l[i] = p->sums[i] & VG_SSIM_SUM_BIT(VG_SSIM_SUM_L)
+                   ? vg_ssim_mean(sums[i][VG_SSIM_SUM_L], vw, vh)
+                   : 1.0;
         c[i] = vg_ssim_mean(sums[i][VG_SSIM_SUM_C], vw, vh);
         s[i] = vg_ssim_mean(sums[i][VG_SSIM_SUM_S], vw, vh);
         msssim *= pow(l[i], ms_alpha[i]) * pow(c[i], ms_beta[i]) *
                   pow(s[i], ms_beta[i]);
         if (msssim == INFINITY) {
-            vg_log(fc->log, VG_LOG_ERROR, "float_ms_ssim: frame %u: the "
-                   "score is infinite at scale %u", index, i);
+            vg_log(fc->log, VG_LOG_ERROR,
+                   "float_ms_ssim: frame %u: the "
+                   "score is infinite at scale %u",
+                   index, i);
             return -ERANGE;
         }
     }
     if (o->enable_db)
         msssim = vg_ssim_to_db(msssim, p->max_db);
-    if ((ret = vg_feature_emit(fc, VG_FLOAT_MS_SSIM_OUT_SCORE, index, msssim)) < 0)
+    if ((ret = vg_feature_emit(fc, VG_FLOAT_MS_SSIM_OUT_SCORE, index, msssim)) <
+        0)
         return ret;
     if (!o->enable_lcs)
         return 0;
     for (unsigned i = 0; i < VG_MS_SSIM_SCALES; i++) {
-        if ((ret = vg_feature_emit(fc, VG_FLOAT_MS_SSIM_OUT_L0 + i, index, l[i])) < 0 ||
-            (ret = vg_feature_emit(fc, VG_FLOAT_MS_SSIM_OUT_C0 + i, index, c[i])) < 0 ||
-            (ret = vg_feature_emit(fc, VG_FLOAT_MS_SSIM_OUT_S0 + i, index, s[i])) < 0)
+        if ((ret = vg_feature_emit(fc, VG_FLOAT_MS_SSIM_OUT_L0 + i, index,
+                                   l[i])) < 0 ||
+            (ret = vg_feature_emit(fc, VG_FLOAT_MS_SSIM_OUT_C0 + i, index,
+                                   c[i])) < 0 ||
+            (ret = vg_feature_emit(fc, VG_FLOAT_MS_SSIM_OUT_S0 + i, index,
+                                   s[i])) < 0)
             return ret;
     }
     return 0;

@@ -47,16 +47,17 @@ typedef struct VgFloatMsSsimParams {
 #define VG_MS_SSIM_MIN_SIZE (VG_SSIM_WIN << (VG_MS_SSIM_SCALES - 1))
 
 /** Pyramid sizes (ceil halving, iqa/decimate.c), the sums and the dB cap. */
-void vg_float_ms_ssim_setup(VgFloatMsSsimParams *p, const VgFloatMsSsimOptions *o,
-                            unsigned bpc, unsigned w, unsigned h);
+void vg_float_ms_ssim_setup(VgFloatMsSsimParams *p,
+                            const VgFloatMsSsimOptions *o, unsigned bpc,
+                            unsigned w, unsigned h);
 
 /**
  * Emit frame `index`'s outputs; sums[i][k] is sum k (VG_SSIM_SUM_L, _C or
  * _S; _SSIM is unused) of scale i's SSIM map; only those of p->sums[i]
  * are read.
  */
-int vg_float_ms_ssim_emit(VgFeatureCtx *fc, const VgFloatMsSsimParams *p,
-                          unsigned index,
-                          const double sums[VG_MS_SSIM_SCALES][VG_SSIM_NB_SUMS]);
+int vg_float_ms_ssim_emit(
+    VgFeatureCtx *fc, const VgFloatMsSsimParams *p, unsigned index,
+    const double sums[VG_MS_SSIM_SCALES][VG_SSIM_NB_SUMS]);
 
 #endif /* VG_FEATURES_FLOAT_MS_SSIM_H */

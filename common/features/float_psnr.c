@@ -14,20 +14,34 @@
 
 #include "common/features/float_psnr.h"
 
+/* clang-format off */
 static const VgFeatureOutput float_psnr_outputs[] = {
     { "float_psnr", NULL, 0 },
     { NULL }
 };
+/* clang-format on */
 
 void vg_float_psnr_peak(unsigned bpc, double *peak, double *psnr_max)
 {
     /* float_psnr.c init(): the largest sample after the division by
      * 2^(bpc - 8), and a cap of 6 * bpc + 12 dB */
     switch (bpc) {
-    case 10: *peak = 255.75;       *psnr_max = 72.0;  break;
-    case 12: *peak = 255.9375;     *psnr_max = 84.0;  break;
-    case 16: *peak = 255.99609375; *psnr_max = 108.0; break;
-    default: *peak = 255.0;        *psnr_max = 60.0;  break;
+    case 10:
+        *peak = 255.75;
+        *psnr_max = 72.0;
+        break;
+    case 12:
+        *peak = 255.9375;
+        *psnr_max = 84.0;
+        break;
+    case 16:
+        *peak = 255.99609375;
+        *psnr_max = 108.0;
+        break;
+    default:
+        *peak = 255.0;
+        *psnr_max = 60.0;
+        break;
     }
 }
 

@@ -18,6 +18,7 @@
 
 #define OPT(field) .offset = VG_OPT_OFFSET(VgFloatSsimOptions, field)
 
+/* clang-format off */
 static const VgFeatureOption float_ssim_options[] = {
     { .name = "enable_lcs", .type = VG_OPT_BOOL, OPT(enable_lcs),
       .def = 0, .min = 0, .max = 1,
@@ -31,7 +32,9 @@ static const VgFeatureOption float_ssim_options[] = {
       .help = "decimation factor (0 = from the picture size, 1 = none)" },
     { NULL }
 };
+/* clang-format on */
 
+/* clang-format off */
 static const VgFeatureOutput float_ssim_outputs[] = {
     [VG_FLOAT_SSIM_OUT_SSIM] = { "float_ssim",   NULL, 0 },
     [VG_FLOAT_SSIM_OUT_L]    = { "float_ssim_l", NULL, 0 },
@@ -39,6 +42,7 @@ static const VgFeatureOutput float_ssim_outputs[] = {
     [VG_FLOAT_SSIM_OUT_S]    = { "float_ssim_s", NULL, 0 },
     { NULL }
 };
+/* clang-format on */
 
 double vg_ssim_max_db(bool clip_db, unsigned bpc, unsigned w, unsigned h)
 {
@@ -92,12 +96,14 @@ int vg_float_ssim_setup(VgFloatSsimParams *p, const VgFloatSsimOptions *o,
         p->dh = (int)(h / s + (h & 1));
     }
     if (p->dw < VG_SSIM_MIN_SIZE || p->dh < VG_SSIM_MIN_SIZE) {
-        vg_log(log, VG_LOG_ERROR, "float_ssim: %ux%u decimated by %d is %dx%d, "
-               "smaller than the %dx%d window", w, h, s, p->dw, p->dh,
-               VG_SSIM_MIN_SIZE, VG_SSIM_MIN_SIZE);
+        vg_log(log, VG_LOG_ERROR,
+               "float_ssim: %ux%u decimated by %d is %dx%d, "
+               "smaller than the %dx%d window",
+               w, h, s, p->dw, p->dh, VG_SSIM_MIN_SIZE, VG_SSIM_MIN_SIZE);
         return -EINVAL;
     }
-    p->sums = o->enable_lcs ? VG_SSIM_SUMS_ALL : VG_SSIM_SUM_BIT(VG_SSIM_SUM_SSIM);
+    p->sums =
+        o->enable_lcs ? VG_SSIM_SUMS_ALL : VG_SSIM_SUM_BIT(VG_SSIM_SUM_SSIM);
     p->max_db = vg_ssim_max_db(o->clip_db, bpc, w, h);
     return 0;
 }

@@ -20,7 +20,9 @@
 #include "common/features/float_ssim_params.h"
 
 enum {
-    VG_FLOAT_SSIM_OUT_SSIM, VG_FLOAT_SSIM_OUT_L, VG_FLOAT_SSIM_OUT_C,
+    VG_FLOAT_SSIM_OUT_SSIM,
+    VG_FLOAT_SSIM_OUT_L,
+    VG_FLOAT_SSIM_OUT_C,
     VG_FLOAT_SSIM_OUT_S,
 };
 
@@ -33,12 +35,12 @@ typedef struct VgFloatSsimOptions {
 
 /** What a frame's computation needs, from the options and the picture size. */
 typedef struct VgFloatSsimParams {
-    int scale;          ///< decimation factor (1: none)
-    int dw, dh;         ///< size after the decimation
+    int scale;  ///< decimation factor (1: none)
+    int dw, dh; ///< size after the decimation
     /** the sums the outputs read (VG_SSIM_SUM_BIT): the score's; l, c and
      * s for enable_lcs */
     unsigned sums;
-    double max_db;      ///< cap of the dB score (+inf without clip_db)
+    double max_db; ///< cap of the dB score (+inf without clip_db)
 } VgFloatSsimParams;
 
 /** Smallest size the SSIM window fits in (one valid output). */

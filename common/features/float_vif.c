@@ -24,12 +24,14 @@
 
 /* vif_tools.h valid_kernelscales: float expressions, rounded as there */
 static const float valid_kernelscales[] = {
-    1.0, 1.0f / 2.0f, 3.0f / 2.0f, 2.0f, 2.0f / 3.0f, 24.0f / 10.0f,
-    360.0f / 97.0f, 4.0f / 3.0f, 3.5f / 3.0f, 3.75f / 3.0f, 4.25f / 3.0f,
-    5.0f / 3.0f, 3.0f, 1.0f / 2.25f, 1.4746f, 1.54f, 1.6f, 1.06667f,
-    0.711111f, 0.740740f, 1.111111f,
+    1.0,           1.0f / 2.0f,    3.0f / 2.0f, 2.0f,         2.0f / 3.0f,
+    24.0f / 10.0f, 360.0f / 97.0f, 4.0f / 3.0f, 3.5f / 3.0f,  3.75f / 3.0f,
+    4.25f / 3.0f,  5.0f / 3.0f,    3.0f,        1.0f / 2.25f, 1.4746f,
+    1.54f,         1.6f,           1.06667f,    0.711111f,    0.740740f,
+    1.111111f,
 };
-#define N_KERNELSCALES (sizeof(valid_kernelscales) / sizeof(valid_kernelscales[0]))
+#define N_KERNELSCALES                                                         \
+    (sizeof(valid_kernelscales) / sizeof(valid_kernelscales[0]))
 
 /* vif_tools.c vif_validate_kernelscale(): the value as a float, within
  * 1e-3 of a listed one */
@@ -47,8 +49,8 @@ static int kernelscale_valid(float ks)
  * nearest (int)(x * ratio). Indices are mirrored as libvmaf does; one that
  * still falls outside the picture (a tiny side) is refused.
  */
-static int build_axis(VgFvifAxis *ax, enum VgVifPrescale method, int src, int dst,
-                      const char *side, VgLog *log)
+static int build_axis(VgFvifAxis *ax, enum VgVifPrescale method, int src,
+                      int dst, const char *side, VgLog *log)
 {
     const size_t n = (size_t)dst * VG_VIF_PRESCALE_TAPS;
 
@@ -63,7 +65,8 @@ static int build_axis(VgFvifAxis *ax, enum VgVifPrescale method, int src, int ds
 
         for (int t = 0; t < taps; t++) {
             if (idx[t] < 0 || idx[t] >= src) {
-                vg_log(log, VG_LOG_ERROR, "float_vif: prescaling a %s of %d "
+                vg_log(log, VG_LOG_ERROR,
+                       "float_vif: prescaling a %s of %d "
                        "samples to %d reads sample %d, outside the picture",
                        side, src, dst, (int)idx[t]);
                 return -EINVAL;
@@ -82,8 +85,8 @@ void vg_float_vif_free(VgFvifSetup *s)
     s->ax = s->ay = (VgFvifAxis){ 0 };
 }
 
-int vg_float_vif_setup(VgFvifSetup *s, const VgFloatVifOptions *o,
-                       unsigned w, unsigned h, VgLog *log)
+int vg_float_vif_setup(VgFvifSetup *s, const VgFloatVifOptions *o, unsigned w,
+                       unsigned h, VgLog *log)
 {
     const float ks = (float)o->vif_kernelscale;
     int ret;
@@ -98,13 +101,16 @@ int vg_float_vif_setup(VgFvifSetup *s, const VgFloatVifOptions *o,
     /* vif_scale_frame_*_s(): the same size is a copy */
     s->prescale = s->sw != w || s->sh != h;
     if (!s->sw || !s->sh) {
-        vg_log(log, VG_LOG_ERROR, "float_vif: vif_prescale=%g makes a %ux%u "
-               "picture empty", o->vif_prescale, w, h);
+        vg_log(log, VG_LOG_ERROR,
+               "float_vif: vif_prescale=%g makes a %ux%u "
+               "picture empty",
+               o->vif_prescale, w, h);
         return -EINVAL;
     }
-    if (s->prescale &&
-        ((ret = build_axis(&s->ax, s->method, (int)w, (int)s->sw, "width", log)) < 0 ||
-         (ret = build_axis(&s->ay, s->method, (int)h, (int)s->sh, "height", log)) < 0)) {
+    if (s->prescale && ((ret = build_axis(&s->ax, s->method, (int)w, (int)s->sw,
+                                          "width", log)) < 0 ||
+                        (ret = build_axis(&s->ay, s->method, (int)h, (int)s->sh,
+                                          "height", log)) < 0)) {
         vg_float_vif_free(s);
         return ret;
     }
@@ -127,10 +133,12 @@ int vg_float_vif_setup(VgFvifSetup *s, const VgFloatVifOptions *o,
          * buffers below that */
         const unsigned need = (unsigned)s->taps[sc] / 2 + 1;
         if (s->sc_w[sc] < need || s->sc_h[sc] < need) {
-            vg_log(log, VG_LOG_ERROR, "float_vif: a %ux%u picture%s is too "
+            vg_log(log, VG_LOG_ERROR,
+                   "float_vif: a %ux%u picture%s is too "
                    "small: scale %u is %ux%u, its %d-tap filter needs at "
-                   "least %ux%u", w, h, s->prescale ? " (prescaled)" : "",
-                   sc, s->sc_w[sc], s->sc_h[sc], s->taps[sc], need, need);
+                   "least %ux%u",
+                   w, h, s->prescale ? " (prescaled)" : "", sc, s->sc_w[sc],
+                   s->sc_h[sc], s->taps[sc], need, need);
             vg_float_vif_free(s);
             return -EINVAL;
         }
@@ -160,8 +168,8 @@ int vg_float_vif_emit(VgFeatureCtx *fc, const VgFvifSetup *s, unsigned index,
                       const float num[4], const float den[4])
 {
     const VgFloatVifOptions *o = fc->opts;
-    const double min_val[4] = { 0, o->vif_scale1_min_val,
-                                o->vif_scale2_min_val, o->vif_scale3_min_val };
+    const double min_val[4] = { 0, o->vif_scale1_min_val, o->vif_scale2_min_val,
+                                o->vif_scale3_min_val };
     double scores[8] = { 0 }, score_num = 0.0, score_den = 0.0, score;
     int ret;
 
@@ -184,8 +192,9 @@ int vg_float_vif_emit(VgFeatureCtx *fc, const VgFvifSetup *s, unsigned index,
         if (sc == 0)
             v = s->first ? 0.0f : scores[0] / scores[1];
         else
-            v = scores[2 * sc] / scores[2 * sc + 1] > min_val[sc] ?
-                scores[2 * sc] / scores[2 * sc + 1] : min_val[sc];
+            v = scores[2 * sc] / scores[2 * sc + 1] > min_val[sc]
+                    ? scores[2 * sc] / scores[2 * sc + 1]
+                    : min_val[sc];
         if ((ret = vg_feature_emit(fc, VG_FVIF_OUT_SCALE0 + sc, index, v)) < 0)
             return ret;
     }
@@ -199,8 +208,8 @@ int vg_float_vif_emit(VgFeatureCtx *fc, const VgFvifSetup *s, unsigned index,
         /* skipped scale 0: num 0, den -1 */
         const double n = sc < s->first ? 0.0f : scores[2 * sc];
         const double d = sc < s->first ? -1.0f : scores[2 * sc + 1];
-        if ((ret = vg_feature_emit(fc, VG_FVIF_OUT_NUM_SCALE0 + 2 * sc,
-                                   index, n)) < 0 ||
+        if ((ret = vg_feature_emit(fc, VG_FVIF_OUT_NUM_SCALE0 + 2 * sc, index,
+                                   n)) < 0 ||
             (ret = vg_feature_emit(fc, VG_FVIF_OUT_NUM_SCALE0 + 2 * sc + 1,
                                    index, d)) < 0)
             return ret;
@@ -208,11 +217,13 @@ int vg_float_vif_emit(VgFeatureCtx *fc, const VgFvifSetup *s, unsigned index,
     return 0;
 }
 
-static const char *const prescale_methods[] = {
-    [VG_VIF_NEAREST] = "nearest", [VG_VIF_BILINEAR] = "bilinear",
-    [VG_VIF_BICUBIC] = "bicubic", [VG_VIF_LANCZOS4] = "lanczos4", NULL
-};
+static const char *const prescale_methods[] = { [VG_VIF_NEAREST] = "nearest",
+                                                [VG_VIF_BILINEAR] = "bilinear",
+                                                [VG_VIF_BICUBIC] = "bicubic",
+                                                [VG_VIF_LANCZOS4] = "lanczos4",
+                                                NULL };
 
+/* clang-format off */
 static const VgFeatureOption float_vif_options[] = {
     { .name = "debug", .type = VG_OPT_BOOL, OPT(debug), .def = 0, .min = 0,
       .max = 1, .help = "debug mode: enable additional output" },
@@ -256,7 +267,9 @@ static const VgFeatureOption float_vif_options[] = {
       .help = "when set, skip scale 0 calculations" },
     { NULL }
 };
+/* clang-format on */
 
+/* clang-format off */
 static const VgFeatureOutput float_vif_outputs[] = {
     { "VMAF_feature_vif_scale0_score", "vif_scale0", 0 },
     { "VMAF_feature_vif_scale1_score", "vif_scale1", 0 },
@@ -275,6 +288,7 @@ static const VgFeatureOutput float_vif_outputs[] = {
     { "vif_den_scale3", NULL, 1 },
     { NULL }
 };
+/* clang-format on */
 
 /* compute_vif() fails on a kernel scale vif_tools.h does not list; the
  * filters need it, so it is refused with the options */
@@ -283,10 +297,12 @@ static int float_vif_check_opts(const void *opts, VgLog *log)
     const VgFloatVifOptions *o = opts;
 
     if (!kernelscale_valid((float)o->vif_kernelscale)) {
-        vg_log(log, VG_LOG_ERROR, "feature 'float_vif': vif_kernelscale=%g "
+        vg_log(log, VG_LOG_ERROR,
+               "feature 'float_vif': vif_kernelscale=%g "
                "is not one of 1, 1/2, 3/2, 2, 2/3, 2.4, 360/97, 4/3, 3.5/3, "
                "3.75/3, 4.25/3, 5/3, 3, 1/2.25, 1.4746, 1.54, 1.6, 1.06667, "
-               "0.711111, 0.74074, 1.111111", o->vif_kernelscale);
+               "0.711111, 0.74074, 1.111111",
+               o->vif_kernelscale);
         return -EINVAL;
     }
     return 0;

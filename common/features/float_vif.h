@@ -36,7 +36,7 @@ enum {
     VG_FVIF_OUT_SCALE1,
     VG_FVIF_OUT_SCALE2,
     VG_FVIF_OUT_SCALE3,
-    VG_FVIF_OUT_VIF,        ///< debug outputs from here on
+    VG_FVIF_OUT_VIF, ///< debug outputs from here on
     VG_FVIF_OUT_NUM,
     VG_FVIF_OUT_DEN,
     VG_FVIF_OUT_NUM_SCALE0, ///< then den_scale0, num_scale1, ... den_scale3
@@ -50,7 +50,7 @@ typedef struct VgFloatVifOptions {
     double vif_scale1_min_val;
     double vif_scale2_min_val;
     double vif_scale3_min_val;
-    int vif_prescale_method;      ///< enum VgVifPrescale
+    int vif_prescale_method; ///< enum VgVifPrescale
     double vif_sigma_nsq;
     bool vif_skip_scale0;
 } VgFloatVifOptions;
@@ -64,26 +64,26 @@ typedef struct VgFloatVifOptions {
  *  - bicubic: 4 indices and weights; lanczos4: 9 of each.
  */
 typedef struct VgFvifAxis {
-    int32_t *idx;   ///< n * VG_VIF_PRESCALE_TAPS
-    float *w;       ///< n * VG_VIF_PRESCALE_TAPS
+    int32_t *idx; ///< n * VG_VIF_PRESCALE_TAPS
+    float *w;     ///< n * VG_VIF_PRESCALE_TAPS
 } VgFvifAxis;
 
 /** The per-stream constants both backends use. */
 typedef struct VgFvifSetup {
-    unsigned w, h;              ///< input luma size
-    unsigned sw, sh;            ///< prescaled size (compute_vif's w, h)
-    int prescale;               ///< 0: sw x sh is w x h, no resampling
-    int method;                 ///< enum VgVifPrescale
-    VgFvifAxis ax, ay;          ///< prescale tables (prescale only)
-    unsigned first;             ///< first computed scale (1 with skip_scale0)
-    unsigned sc_w[4], sc_h[4];  ///< picture size of each scale
-    int taps[4];                ///< filter length per scale (odd)
+    unsigned w, h;             ///< input luma size
+    unsigned sw, sh;           ///< prescaled size (compute_vif's w, h)
+    int prescale;              ///< 0: sw x sh is w x h, no resampling
+    int method;                ///< enum VgVifPrescale
+    VgFvifAxis ax, ay;         ///< prescale tables (prescale only)
+    unsigned first;            ///< first computed scale (1 with skip_scale0)
+    unsigned sc_w[4], sc_h[4]; ///< picture size of each scale
+    int taps[4];               ///< filter length per scale (odd)
     float filter[4][VG_FVIF_MAX_TAPS];
-    float egl;                  ///< (float)vif_enhn_gain_limit
+    float egl; ///< (float)vif_enhn_gain_limit
     double sigma_nsq;
-    float sigma_max_inv;        ///< powf(sigma_nsq, 2) / (255 * 255)
-    unsigned rows;              ///< sum of sc_h[first..3]: row sums per quantity
-    unsigned row_off[4];        ///< first row-sum index of each scale
+    float sigma_max_inv; ///< powf(sigma_nsq, 2) / (255 * 255)
+    unsigned rows;       ///< sum of sc_h[first..3]: row sums per quantity
+    unsigned row_off[4]; ///< first row-sum index of each scale
 } VgFvifSetup;
 
 /**
@@ -92,8 +92,8 @@ typedef struct VgFvifSetup {
  * would read outside its buffers), -ENOMEM. Release with
  * vg_float_vif_free().
  */
-int vg_float_vif_setup(VgFvifSetup *s, const VgFloatVifOptions *o,
-                       unsigned w, unsigned h, VgLog *log);
+int vg_float_vif_setup(VgFvifSetup *s, const VgFloatVifOptions *o, unsigned w,
+                       unsigned h, VgLog *log);
 void vg_float_vif_free(VgFvifSetup *s);
 
 /**

@@ -96,7 +96,8 @@ VG_FVIF_FN void vg_fvif_statistic(float mu1, float mu2, float xx, float yy,
     g = neg ? 0.0f : g;
     sv_sq = sv_sq > eps ? sv_sq : eps;
     g = g < egl ? g : egl;
-    n = vg_fvif_log2f((float)(1.0f + (g * g * sigma1_sq) / (sv_sq + sigma_nsq)));
+    n = vg_fvif_log2f(
+        (float)(1.0f + (g * g * sigma1_sq) / (sv_sq + sigma_nsq)));
     d = vg_fvif_log2f((float)(1.0f + sigma1_sq / sigma_nsq));
     n = sigma12 < 0.0f ? 0.0f : n;
     const int flat = sigma1_sq < sigma_nsq;
@@ -122,10 +123,8 @@ VG_FVIF_FN float vg_fvif_prescale_px(int method, const float *src,
     case 1: { /* bilinear: xw[0], yw[0] are the fractions */
         const float dx = xw[0], dy = yw[0];
         const float *r1 = src + yi[0] * stride, *r2 = src + yi[1] * stride;
-        return (1 - dy) * (1 - dx) * r1[xi[0]] +
-               (1 - dy) * dx * r1[xi[1]] +
-               dy * (1 - dx) * r2[xi[0]] +
-               dy * dx * r2[xi[1]];
+        return (1 - dy) * (1 - dx) * r1[xi[0]] + (1 - dy) * dx * r1[xi[1]] +
+               dy * (1 - dx) * r2[xi[0]] + dy * dx * r2[xi[1]];
     }
     case 2: { /* bicubic */
         float v = 0.0f;
@@ -153,11 +152,11 @@ VG_FVIF_FN float vg_fvif_prescale_px(int method, const float *src,
 
 /* ---- CUDA kernels (gpu/float_vif.cu) ------------------------------------ */
 
-#define VG_FVIF_BX 32       ///< threads per block along x (2-D kernels)
-#define VG_FVIF_BY 8        ///< threads per block along y
+#define VG_FVIF_BX 32            ///< threads per block along x (2-D kernels)
+#define VG_FVIF_BY 8             ///< threads per block along y
 #define VG_FVIF_TILE_THREADS 256 ///< threads of vg_fvif_dec*, vg_fvif_map*
-#define VG_FVIF_TILE_ROWS 4    ///< their output rows per block
-#define VG_FVIF_ROWS_STRIP 4   ///< rows per block of vg_fvif_rows
+#define VG_FVIF_TILE_ROWS 4      ///< their output rows per block
+#define VG_FVIF_ROWS_STRIP 4     ///< rows per block of vg_fvif_rows
 #define VG_FVIF_ROWS_THREADS 256 ///< its threads (VG_ROWSUM_THREADS)
 
 /**
@@ -165,25 +164,25 @@ VG_FVIF_FN float vg_fvif_prescale_px(int method, const float *src,
  * packed float arrays, `w` floats per row, unless a pitch is given).
  */
 typedef struct VgFvifKernelParams {
-    uint64_t src[2];        ///< ref, dis input planes
-    uint64_t dst[2];        ///< ref, dis output planes
-    uint64_t num, den;      ///< per-sample num and den of every scale
+    uint64_t src[2];             ///< ref, dis input planes
+    uint64_t dst[2];             ///< ref, dis output planes
+    uint64_t num, den;           ///< per-sample num and den of every scale
     uint64_t rows_num, rows_den; ///< row sums (VgFvifSetup.rows each)
     uint64_t xi, xw, yi, yw;     ///< prescale axis tables
-    uint64_t res;           ///< 8 floats: num, den of scales 0..3
-    uint64_t counter;       ///< vg_fvif_rows' blocks done (0 between launches)
-    int64_t src_pitch;      ///< bytes per row of src
-    int32_t src_w, src_h;   ///< source size
-    int32_t w, h;           ///< output size
-    int32_t taps;           ///< filter length (odd)
-    int32_t method;         ///< prescale method
-    int32_t first;          ///< first computed scale
-    int32_t load_off;       ///< src is the input luma: add -128 on reading
-    int32_t nd_off;         ///< this scale's first sample in num, den
-    int32_t sc_w[4], sc_h[4];   ///< size of each scale
-    int32_t sc_off[4];      ///< first row-sum index of each scale
-    int32_t sc_nd[4];       ///< first sample of each scale in num, den
-    int32_t strip_off[5];   ///< first vg_fvif_rows block of each scale
+    uint64_t res;                ///< 8 floats: num, den of scales 0..3
+    uint64_t counter;     ///< vg_fvif_rows' blocks done (0 between launches)
+    int64_t src_pitch;    ///< bytes per row of src
+    int32_t src_w, src_h; ///< source size
+    int32_t w, h;         ///< output size
+    int32_t taps;         ///< filter length (odd)
+    int32_t method;       ///< prescale method
+    int32_t first;        ///< first computed scale
+    int32_t load_off;     ///< src is the input luma: add -128 on reading
+    int32_t nd_off;       ///< this scale's first sample in num, den
+    int32_t sc_w[4], sc_h[4]; ///< size of each scale
+    int32_t sc_off[4];        ///< first row-sum index of each scale
+    int32_t sc_nd[4];         ///< first sample of each scale in num, den
+    int32_t strip_off[5];     ///< first vg_fvif_rows block of each scale
     float egl, sigma_max_inv;
     double sigma_nsq;
     float filter[VG_FVIF_MAX_TAPS];

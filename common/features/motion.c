@@ -17,6 +17,7 @@
 
 #define OPT(field) .offset = VG_OPT_OFFSET(VgMotionOptions, field)
 
+/* clang-format off */
 static const VgFeatureOption motion_options[] = {
     { .name = "motion_force_zero", .alias = "force_0", .type = VG_OPT_BOOL,
       OPT(motion_force_zero), .def = 0, .min = 0, .max = 1,
@@ -46,7 +47,9 @@ static const VgFeatureOption motion_options[] = {
       .max = 1, .help = "also output integer_motion" },
     { NULL }
 };
+/* clang-format on */
 
+/* clang-format off */
 static const VgFeatureOutput motion_outputs[] = {
     [VG_MOTION_OUT_SAD]     = { "VMAF_integer_feature_motion_sad_score", NULL, 0 },
     [VG_MOTION_OUT_MOTION]  = { "VMAF_integer_feature_motion_score", "integer_motion", 1 },
@@ -54,6 +57,7 @@ static const VgFeatureOutput motion_outputs[] = {
     [VG_MOTION_OUT_MOTION3] = { "VMAF_integer_feature_motion3_score", "integer_motion3", 0 },
     { NULL }
 };
+/* clang-format on */
 
 int vg_motion_prev(const VgFeatureCtx *fc, unsigned index,
                    const VgImage *prev_ref, const VgImage *prev_prev_ref,
@@ -66,8 +70,10 @@ int vg_motion_prev(const VgFeatureCtx *fc, unsigned index,
         return 0;
     *prev = o->motion_five_frame_window ? prev_prev_ref : prev_ref;
     if (!*prev) {
-        vg_log(fc->log, VG_LOG_ERROR, "motion: frame %u has no previous "
-               "reference", index);
+        vg_log(fc->log, VG_LOG_ERROR,
+               "motion: frame %u has no previous "
+               "reference",
+               index);
         return -EINVAL;
     }
     return 0;
@@ -81,8 +87,8 @@ int vg_motion_emit_sad(VgFeatureCtx *fc, unsigned index, int have_sad,
     int ret;
 
     if (have_sad) {
-        const double s = (double)sad / 256. /
-                         (double)(fc->width * fc->height) * o->motion_fps_weight;
+        const double s = (double)sad / 256. / (double)(fc->width * fc->height) *
+                         o->motion_fps_weight;
         score = s < o->motion_max_val ? s : o->motion_max_val;
     }
     ret = vg_feature_emit(fc, VG_MOTION_OUT_SAD, index, score);
@@ -97,7 +103,7 @@ static inline double clip_max(double v, double max)
 }
 
 typedef struct MotionPost {
-    unsigned next;          ///< next frame whose motion2/3 is to be written
+    unsigned next; ///< next frame whose motion2/3 is to be written
     int have_stamp;
     double stamp;
     double prev_processed;
@@ -159,7 +165,8 @@ static int motion_post(VgFeatureCtx *fc, unsigned n_done, int final)
                 return ret;
             if (lo_idx >= (int)min_idx) {
                 double lo;
-                if ((ret = vg_feature_read(fc, VG_MOTION_OUT_SAD, lo_idx, &lo)) < 0)
+                if ((ret = vg_feature_read(fc, VG_MOTION_OUT_SAD, lo_idx,
+                                           &lo)) < 0)
                     return ret;
                 m2 = lo < hi ? lo : hi;
             } else {
@@ -170,10 +177,10 @@ static int motion_post(VgFeatureCtx *fc, unsigned n_done, int final)
             m3 = st->stamp;
             st->prev_processed = st->stamp;
         } else {
-            const double p = clip_max(vg_motion_blend(m2,
-                                                      o->motion_blend_factor,
-                                                      o->motion_blend_offset),
-                                      o->motion_max_val);
+            const double p =
+                clip_max(vg_motion_blend(m2, o->motion_blend_factor,
+                                         o->motion_blend_offset),
+                         o->motion_max_val);
             m3 = o->motion_moving_average ? (p + st->prev_processed) / 2.0 : p;
             st->prev_processed = p;
         }

@@ -23,7 +23,7 @@
 
 enum {
     VG_MOTION_OUT_SAD,
-    VG_MOTION_OUT_MOTION,  ///< debug: same value as the SAD score
+    VG_MOTION_OUT_MOTION, ///< debug: same value as the SAD score
     VG_MOTION_OUT_MOTION2,
     VG_MOTION_OUT_MOTION3,
 };

@@ -21,6 +21,7 @@
 
 #define OPT(field) .offset = VG_OPT_OFFSET(VgPsnrOptions, field)
 
+/* clang-format off */
 static const VgFeatureOption psnr_options[] = {
     { .name = "enable_chroma", .type = VG_OPT_BOOL, OPT(enable_chroma),
       .def = 1, .min = 0, .max = 1, .help = "compute psnr_cb and psnr_cr too" },
@@ -37,7 +38,9 @@ static const VgFeatureOption psnr_options[] = {
       .help = "smallest SSE; sets the PSNR cap" },
     { NULL }
 };
+/* clang-format on */
 
+/* clang-format off */
 static const VgFeatureOutput psnr_outputs[] = {
     [VG_PSNR_OUT_Y]      = { "psnr_y",  NULL, 0 },
     [VG_PSNR_OUT_CB]     = { "psnr_cb", NULL, 0 },
@@ -47,6 +50,7 @@ static const VgFeatureOutput psnr_outputs[] = {
     [VG_PSNR_OUT_MSE_CR] = { "mse_cr",  NULL, 0 },
     { NULL }
 };
+/* clang-format on */
 
 void vg_psnr_setup(VgPsnrParams *p, const VgPsnrOptions *o, unsigned bpc,
                    enum VgImageLayout layout, unsigned w, unsigned h)
@@ -60,10 +64,11 @@ void vg_psnr_setup(VgPsnrParams *p, const VgPsnrOptions *o, unsigned bpc,
     p->n_planes = o->enable_chroma && layout != VG_LAYOUT_400 ? 3 : 1;
     for (unsigned i = 0; i < 3; i++) {
         if (o->min_sse != 0.0) {
-            const double n = (double)(((i && ssx) ? w / 2 : w) *
-                                      ((i && ssy) ? h / 2 : h));
+            const double n =
+                (double)(((i && ssx) ? w / 2 : w) * ((i && ssy) ? h / 2 : h));
             const double mse = o->min_sse / n;
-            p->psnr_max[i] = ceil(10. * log10((uint32_t)(p->peak * p->peak) / mse));
+            p->psnr_max[i] =
+                ceil(10. * log10((uint32_t)(p->peak * p->peak) / mse));
         } else {
             p->psnr_max[i] = (double)(6 * bpc + 12);
         }
@@ -93,8 +98,8 @@ int vg_psnr_emit(VgFeatureCtx *fc, const VgPsnrParams *p, unsigned index,
         rec.sse[pl] = sse[pl];
         rec.n_pixels[pl] = (uint64_t)ref->w[pl] * ref->h[pl];
         double mse;
-        const double db = vg_psnr_from_sse(p, fc->bpc, pl, sse[pl],
-                                           ref->w[pl], ref->h[pl], &mse);
+        const double db = vg_psnr_from_sse(p, fc->bpc, pl, sse[pl], ref->w[pl],
+                                           ref->h[pl], &mse);
 
         if ((ret = vg_feature_emit(fc, VG_PSNR_OUT_Y + pl, index, db)) < 0)
             return ret;

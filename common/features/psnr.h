@@ -20,8 +20,12 @@
 #include "common/image.h"
 
 enum {
-    VG_PSNR_OUT_Y, VG_PSNR_OUT_CB, VG_PSNR_OUT_CR,
-    VG_PSNR_OUT_MSE_Y, VG_PSNR_OUT_MSE_CB, VG_PSNR_OUT_MSE_CR,
+    VG_PSNR_OUT_Y,
+    VG_PSNR_OUT_CB,
+    VG_PSNR_OUT_CR,
+    VG_PSNR_OUT_MSE_Y,
+    VG_PSNR_OUT_MSE_CB,
+    VG_PSNR_OUT_MSE_CR,
 };
 
 typedef struct VgPsnrOptions {

@@ -20,7 +20,9 @@
 #include "common/feature.h"
 
 enum {
-    VG_PSNR_HVS_OUT_Y, VG_PSNR_HVS_OUT_CB, VG_PSNR_HVS_OUT_CR,
+    VG_PSNR_HVS_OUT_Y,
+    VG_PSNR_HVS_OUT_CB,
+    VG_PSNR_HVS_OUT_CR,
     VG_PSNR_HVS_OUT_ALL,
 };
 

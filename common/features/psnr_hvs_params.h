@@ -33,9 +33,11 @@
 #define VG_PSNR_HVS_FN static inline
 #endif
 
-#define VG_PSNR_HVS_STEP 7  ///< calc_psnrhvs() _step: blocks overlap by one sample
-#define VG_PSNR_HVS_BX 32   ///< block kernel: threads along x (one 8x8 block each)
-#define VG_PSNR_HVS_BY 4    ///< block kernel: threads along y
+#define VG_PSNR_HVS_STEP                                                       \
+    7 ///< calc_psnrhvs() _step: blocks overlap by one sample
+#define VG_PSNR_HVS_BX                                                         \
+    32                   ///< block kernel: threads along x (one 8x8 block each)
+#define VG_PSNR_HVS_BY 4 ///< block kernel: threads along y
 
 /**
  * Number of blocks along a plane dimension of n >= 8 samples: the
@@ -47,15 +49,15 @@ static inline unsigned vg_psnr_hvs_nblocks(unsigned n)
 }
 
 typedef struct VgPsnrHvsKernelParams {
-    uint64_t ref[3], dis[3];          ///< device planes (uint8 or uint16 samples)
+    uint64_t ref[3], dis[3]; ///< device planes (uint8 or uint16 samples)
     int64_t ref_pitch[3], dis_pitch[3]; ///< bytes
-    uint32_t nbx[3], nby[3];          ///< blocks per row and per column
-    uint64_t terms[3];                ///< device float[nby][nbx][64]: the blocks' terms
-    uint64_t tables;                  ///< device float[3][2][64]: csf, then mask, of each plane
+    uint32_t nbx[3], nby[3];            ///< blocks per row and per column
+    uint64_t terms[3]; ///< device float[nby][nbx][64]: the blocks' terms
+    uint64_t tables; ///< device float[3][2][64]: csf, then mask, of each plane
 } VgPsnrHvsKernelParams;
 
 /** psnr_hvs.c OD_DCT_RSHIFT(a, 1): a / 2 rounded toward zero. */
-#define VG_PSNR_HVS_HALF(a) \
+#define VG_PSNR_HVS_HALF(a)                                                    \
     ((int32_t)(((uint32_t)(a) >> 31) + (uint32_t)(a)) >> 1)
 
 /**

@@ -44,10 +44,10 @@
 #define M_E 2.7182818284590452354
 #endif
 
-#define BLOCK 5          /* speed.c DEFAULT_BLOCK_SIZE */
+#define BLOCK 5            /* speed.c DEFAULT_BLOCK_SIZE */
 #define EB (BLOCK * BLOCK) /* elements_in_block */
 #define NUM_SCALES 4
-#define EIG_EPS 1e-6     /* speed.c EIGENVALUE_EPS */
+#define EIG_EPS 1e-6 /* speed.c EIGENVALUE_EPS */
 #define EIG_MAX_ITERS 500
 
 /* ---- prescale (vif_tools.c vif_scale_frame_*_s()) ----------------------- */
@@ -63,8 +63,7 @@ static float bilinear_at(const float *src, int w, int h, size_t st, float x,
 
     return (1 - dy) * (1 - dx) * src[y1 * st + x1] +
            (1 - dy) * dx * src[y1 * st + x2] +
-           dy * (1 - dx) * src[y2 * st + x1] +
-           dy * dx * src[y2 * st + x2];
+           dy * (1 - dx) * src[y2 * st + x1] + dy * dx * src[y2 * st + x2];
 }
 
 static float bicubic_at(const float *src, int w, int h, size_t st, float x,
@@ -148,15 +147,14 @@ static void prescale(const VgSpeed *s, const float *src, float *dst)
     }
 }
 
-void vg_speed_prescale_axis(const VgSpeed *s, int vertical, int *idx,
-                            float *wt)
+void vg_speed_prescale_axis(const VgSpeed *s, int vertical, int *idx, float *wt)
 {
     const int n_in = (int)(vertical ? s->h : s->w);
     const int n_out = (int)(vertical ? s->sh : s->sw);
     /* prescale()'s rx and ry, xx and yy, and each method's per-axis
      * part; the taps a method does not use are 0 */
-    for (int x = 0; x < n_out; x++, idx += VG_VIF_PRESCALE_TAPS,
-         wt += VG_VIF_PRESCALE_TAPS) {
+    for (int x = 0; x < n_out;
+         x++, idx += VG_VIF_PRESCALE_TAPS, wt += VG_VIF_PRESCALE_TAPS) {
         for (int k = 0; k < VG_VIF_PRESCALE_TAPS; k++) {
             idx[k] = 0;
             wt[k] = 0;
@@ -202,7 +200,7 @@ VG_CPU_INLINE void antialias_dec16_any(VgSpeed *s, const float *src)
     }
 }
 
-VG_CPU_BUILDS(antialias_dec16, (VgSpeed *s, const float *src), (s, src))
+VG_CPU_BUILDS(antialias_dec16, (VgSpeed * s, const float *src), (s, src))
 
 /* vif_filter1d_s() with the scale-4 taps on the decimated picture, then
  * subtract_image(): dec -= blur */
@@ -217,7 +215,8 @@ VG_CPU_INLINE void remove_local_mean_any(VgSpeed *s)
             col[j] = 0;
         for (int k = 0; k < taps; k++) {
             const float fk = f[k];
-            const float *restrict x = s->dec + vg_vif_mirror(i - taps / 2 + k, h) * w;
+            const float *restrict x =
+                s->dec + vg_vif_mirror(i - taps / 2 + k, h) * w;
             for (int j = 0; j < w; j++)
                 col[j] += fk * x[j];
         }
@@ -232,7 +231,7 @@ VG_CPU_INLINE void remove_local_mean_any(VgSpeed *s)
         s->dec[k] -= s->blur[k];
 }
 
-VG_CPU_BUILDS(remove_local_mean, (VgSpeed *s), (s))
+VG_CPU_BUILDS(remove_local_mean, (VgSpeed * s), (s))
 
 static void filter_and_downscale(VgSpeed *s, float *frame)
 {
@@ -442,8 +441,10 @@ static void eigen_tridiagonal(float *d, float *sd, float *eig, int n,
         iter++;
     }
     if (iter == EIG_MAX_ITERS)
-        vg_log(log, VG_LOG_DEBUG, "speed: eigenvalues: %d iterations, "
-               "possibly not converged", EIG_MAX_ITERS);
+        vg_log(log, VG_LOG_DEBUG,
+               "speed: eigenvalues: %d iterations, "
+               "possibly not converged",
+               EIG_MAX_ITERS);
     for (int i = 0; i < n; i++)
         eig[i] = d[i];
 }
@@ -470,13 +471,16 @@ VG_CPU_INLINE void mat_mul_any(float *dst, const float *x, const float *y,
     for (int i = 0; i < rows; i++)
         for (int k = 0; k < inner; k++)
             for (int j = 0; j < cols; j++)
-                dst[(size_t)i * cols + j] += x[i * inner + k] * y[(size_t)k * cols + j];
+                dst[(size_t)i * cols + j] +=
+                    x[i * inner + k] * y[(size_t)k * cols + j];
 }
 
 /* Each element's sum runs over k in order in every build: only the
  * independent elements of a row are computed side by side. */
-VG_CPU_BUILDS(mat_mul, (float *dst, const float *x, const float *y, int rows,
-                        int inner, int cols), (dst, x, y, rows, inner, cols))
+VG_CPU_BUILDS(mat_mul,
+              (float *dst, const float *x, const float *y, int rows, int inner,
+               int cols),
+              (dst, x, y, rows, inner, cols))
 
 static void mat_transpose(float *m, int n)
 {
@@ -612,8 +616,8 @@ VG_CPU_INLINE void covariance_any(VgSpeed *s, double (*acc)[EB])
 
             for (int r = 0; r < BLOCK; r++)
                 for (int c = 0; c < BLOCK; c++)
-                    d[r * BLOCK + c] = data[(r + i) * st + c + j] -
-                                       mean[r * BLOCK + c];
+                    d[r * BLOCK + c] =
+                        data[(r + i) * st + c + j] - mean[r * BLOCK + c];
             for (int x = 0; x < EB; x++) {
                 const double dx = d[x];
                 for (int y = 0; y <= x; y++)
@@ -628,7 +632,7 @@ VG_CPU_INLINE void covariance_any(VgSpeed *s, double (*acc)[EB])
         }
 }
 
-VG_CPU_BUILDS(covariance, (VgSpeed *s, double (*acc)[EB]), (s, acc))
+VG_CPU_BUILDS(covariance, (VgSpeed * s, double (*acc)[EB]), (s, acc))
 
 static void covariance(VgSpeed *s)
 {
@@ -640,8 +644,8 @@ static void covariance(VgSpeed *s)
 /* est_params(): the variances and entropies of every block; 1 if the
  * covariance is singular (the solution is then 0). cov: the covariance
  * matrix as covariance() computes it, computed elsewhere, or NULL. */
-static int est_params(VgSpeed *s, int which, float sigma_nn,
-                      const float *cov, VgLog *log)
+static int est_params(VgSpeed *s, int which, float sigma_nn, const float *cov,
+                      VgLog *log)
 {
     const unsigned nb = s->nb;
     float *ent = s->ent[which], *var = s->var[which];
@@ -692,8 +696,8 @@ static int est_params(VgSpeed *s, int which, float sigma_nn,
  * entropies are both below the noise floor's add 0 */
 static float speed_score(const VgSpeed *s, float sigma_nn, float nn_floor)
 {
-    const float base = EB * (log2((1 + nn_floor) * sigma_nn) +
-                             log2(2 * M_PI * M_E));
+    const float base =
+        EB * (log2((1 + nn_floor) * sigma_nn) + log2(2 * M_PI * M_E));
     const float *er = s->ent[0], *ed = s->ent[1];
     const float *vr = s->var[0], *vd = s->var[1];
     float score = 0;
@@ -748,8 +752,7 @@ static int finish(const VgSpeed *s, int err_ref, int err_dis, float *score)
     return err_ref || err_dis;
 }
 
-int vg_speed_score(VgSpeed *s, float *ref, float *dis, float *score,
-                   VgLog *log)
+int vg_speed_score(VgSpeed *s, float *ref, float *dis, float *score, VgLog *log)
 {
     /* speed.c passes sigma_nn and nn_floor on as floats */
     const float sigma_nn = (float)s->p.sigma_nn;
@@ -808,8 +811,8 @@ float *vg_speed_alloc_frame(const VgSpeed *s)
     return malloc(s->rows * s->stride * sizeof(float));
 }
 
-int vg_speed_init(VgSpeed *s, const VgSpeedParams *p, unsigned w,
-                  unsigned h, const char *name, VgLog *log)
+int vg_speed_init(VgSpeed *s, const VgSpeedParams *p, unsigned w, unsigned h,
+                  const char *name, VgLog *log)
 {
     const float ks = (float)p->kernelscale;
     size_t nb;
@@ -829,11 +832,12 @@ int vg_speed_init(VgSpeed *s, const VgSpeedParams *p, unsigned w,
     s->tw = s->dw / BLOCK * BLOCK;
     s->th = s->dh / BLOCK * BLOCK;
     if (!s->tw || !s->th) {
-        vg_log(log, VG_LOG_ERROR, "%s: a %ux%u plane is too small for SpEED "
+        vg_log(log, VG_LOG_ERROR,
+               "%s: a %ux%u plane is too small for SpEED "
                "(speed_prescale=%g makes it %ux%u; it needs at least %ux%u "
-               "after the decimation by 16, i.e. %ux%u)", name, w, h,
-               p->prescale, s->sw, s->sh, BLOCK, BLOCK, BLOCK << NUM_SCALES,
-               BLOCK << NUM_SCALES);
+               "after the decimation by 16, i.e. %ux%u)",
+               name, w, h, p->prescale, s->sw, s->sh, BLOCK, BLOCK,
+               BLOCK << NUM_SCALES, BLOCK << NUM_SCALES);
         return -EINVAL;
     }
     if (!s->prescale && (s->sw != w || s->sh != h)) {
@@ -841,10 +845,11 @@ int vg_speed_init(VgSpeed *s, const VgSpeedParams *p, unsigned w,
          * are computed from the prescale: a side of 500 or more samples
          * can then grow or shrink by one, and speed.c would filter a
          * different area of the buffer than it filled */
-        vg_log(log, VG_LOG_ERROR, "%s: speed_prescale=%g is within 1e-3 of 1, "
+        vg_log(log, VG_LOG_ERROR,
+               "%s: speed_prescale=%g is within 1e-3 of 1, "
                "so the %ux%u plane is not resampled, yet its scaled size "
-               "is %ux%u; use 1 or a value further from 1", name,
-               p->prescale, w, h, s->sw, s->sh);
+               "is %ux%u; use 1 or a value further from 1",
+               name, p->prescale, w, h, s->sw, s->sh);
         return -EINVAL;
     }
     s->nbh = s->tw / BLOCK;
@@ -857,12 +862,14 @@ int vg_speed_init(VgSpeed *s, const VgSpeedParams *p, unsigned w,
     s->taps_aa = vg_vif_filter_size(1, ks);
     /* speed_get_antialias_filter(): the scale-1 length, sigma
      * sqrt(2^2) * n / 5 in double, as a float */
-    vg_vif_gaussian(s->filter_aa, s->taps_aa, sqrt(NUM_SCALES) * s->taps_aa / 5.0f);
+    vg_vif_gaussian(s->filter_aa, s->taps_aa,
+                    sqrt(NUM_SCALES) * s->taps_aa / 5.0f);
     s->taps4 = vg_vif_filter_size(NUM_SCALES, ks);
     vg_vif_gaussian(s->filter4, s->taps4, s->taps4 / 5.0f);
 
     nb = s->nb;
-    if (!(s->col = malloc((s->stride > s->dw ? s->stride : s->dw) * sizeof(float))) ||
+    if (!(s->col = malloc((s->stride > s->dw ? s->stride : s->dw) *
+                          sizeof(float))) ||
         !(s->dec = malloc((size_t)s->dw * s->dh * sizeof(float))) ||
         !(s->blur = malloc((size_t)s->dw * s->dh * sizeof(float))) ||
         !(s->y = malloc(EB * nb * sizeof(float))) ||
@@ -872,8 +879,7 @@ int vg_speed_init(VgSpeed *s, const VgSpeedParams *p, unsigned w,
         !(s->ent[1] = malloc(nb * sizeof(float))) ||
         !(s->var[0] = malloc(nb * sizeof(float))) ||
         !(s->var[1] = malloc(nb * sizeof(float))) ||
-        (s->prescale && !p->no_frames &&
-         !(s->tmp = vg_speed_alloc_frame(s)))) {
+        (s->prescale && !p->no_frames && !(s->tmp = vg_speed_alloc_frame(s)))) {
         vg_log(log, VG_LOG_ERROR, "%s: out of memory", name);
         vg_speed_free(s);
         return -ENOMEM;

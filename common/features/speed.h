@@ -27,7 +27,7 @@
 typedef struct VgSpeedParams {
     double kernelscale;
     double prescale;
-    int method;         ///< enum VgVifPrescale
+    int method; ///< enum VgVifPrescale
     double sigma_nn;
     double nn_floor;
     int weight_var_mode; ///< 0..6 (speed_temporal: 0)
@@ -51,16 +51,16 @@ typedef struct VgSpeedDSP {
 /** One worker's SpEED state for a w x h plane. */
 struct VgSpeed {
     VgSpeedParams p;
-    unsigned w, h;          ///< input plane
-    unsigned sw, sh;        ///< prescaled
-    int prescale;           ///< 1: resample w x h to sw x sh first
-    unsigned dw, dh;        ///< after the decimation by 16
-    unsigned tw, th;        ///< truncated to whole 5x5 blocks
-    unsigned nbh, nbv, nb;  ///< blocks across, down, in all
-    unsigned subw, subh;    ///< the 25 shifted sub-pictures
-    size_t stride;          ///< floats per row of a frame buffer (>= max(w, sw))
-    size_t rows;            ///< rows of a frame buffer (max(h, sh))
-    int taps_aa, taps4;     ///< anti-alias and scale-4 filter lengths
+    unsigned w, h;         ///< input plane
+    unsigned sw, sh;       ///< prescaled
+    int prescale;          ///< 1: resample w x h to sw x sh first
+    unsigned dw, dh;       ///< after the decimation by 16
+    unsigned tw, th;       ///< truncated to whole 5x5 blocks
+    unsigned nbh, nbv, nb; ///< blocks across, down, in all
+    unsigned subw, subh;   ///< the 25 shifted sub-pictures
+    size_t stride;         ///< floats per row of a frame buffer (>= max(w, sw))
+    size_t rows;           ///< rows of a frame buffer (max(h, sh))
+    int taps_aa, taps4;    ///< anti-alias and scale-4 filter lengths
     float filter_aa[128], filter4[128];
 
     float *tmp;             ///< a frame buffer (prescale source)
@@ -81,8 +81,8 @@ struct VgSpeed {
  * plane whose prescaled size leaves no 5x5 block after the decimation by
  * 16, and an unknown kernel scale; -ENOMEM.
  */
-int vg_speed_init(VgSpeed *s, const VgSpeedParams *p, unsigned w,
-                  unsigned h, const char *name, VgLog *log);
+int vg_speed_init(VgSpeed *s, const VgSpeedParams *p, unsigned w, unsigned h,
+                  const char *name, VgLog *log);
 void vg_speed_free(VgSpeed *s);
 
 /** A frame buffer (s->rows x s->stride floats), or NULL; free() it. */
@@ -130,8 +130,8 @@ void vg_speed_prescale_axis(const VgSpeed *s, int vertical, int *idx,
 int vg_speed_chroma_setup(VgFeatureCtx *fc, VgSpeed *s, int no_frames);
 
 /** speed_chroma's outputs of frame `index` from its channels' scores. */
-int vg_speed_chroma_emit(VgFeatureCtx *fc, unsigned index, float u,
-                         float v, int err_u, int err_v);
+int vg_speed_chroma_emit(VgFeatureCtx *fc, unsigned index, float u, float v,
+                         int err_u, int err_v);
 
 /** speed_temporal's set-up of s for fc's luma (common/features/speed_temporal.c). */
 int vg_speed_temporal_setup(VgFeatureCtx *fc, VgSpeed *s, int no_frames);

@@ -33,12 +33,14 @@
 
 /* vif_tools.h valid_kernelscales: float expressions, rounded as there */
 static const float valid_kernelscales[] = {
-    1.0, 1.0f / 2.0f, 3.0f / 2.0f, 2.0f, 2.0f / 3.0f, 24.0f / 10.0f,
-    360.0f / 97.0f, 4.0f / 3.0f, 3.5f / 3.0f, 3.75f / 3.0f, 4.25f / 3.0f,
-    5.0f / 3.0f, 3.0f, 1.0f / 2.25f, 1.4746f, 1.54f, 1.6f, 1.06667f,
-    0.711111f, 0.740740f, 1.111111f,
+    1.0,           1.0f / 2.0f,    3.0f / 2.0f, 2.0f,         2.0f / 3.0f,
+    24.0f / 10.0f, 360.0f / 97.0f, 4.0f / 3.0f, 3.5f / 3.0f,  3.75f / 3.0f,
+    4.25f / 3.0f,  5.0f / 3.0f,    3.0f,        1.0f / 2.25f, 1.4746f,
+    1.54f,         1.6f,           1.06667f,    0.711111f,    0.740740f,
+    1.111111f,
 };
-#define N_KERNELSCALES (sizeof(valid_kernelscales) / sizeof(valid_kernelscales[0]))
+#define N_KERNELSCALES                                                         \
+    (sizeof(valid_kernelscales) / sizeof(valid_kernelscales[0]))
 
 int vg_speed_check_kernelscale(const char *name, double ks, VgLog *log)
 {
@@ -47,18 +49,24 @@ int vg_speed_check_kernelscale(const char *name, double ks, VgLog *log)
     for (unsigned i = 0; i < N_KERNELSCALES; i++)
         if (fabsf((float)ks - valid_kernelscales[i]) < 1e-3)
             return 0;
-    vg_log(log, VG_LOG_ERROR, "feature '%s': speed_kernelscale=%g is not one "
+    vg_log(log, VG_LOG_ERROR,
+           "feature '%s': speed_kernelscale=%g is not one "
            "of 1, 1/2, 3/2, 2, 2/3, 2.4, 360/97, 4/3, 3.5/3, 3.75/3, 4.25/3, "
            "5/3, 3, 1/2.25, 1.4746, 1.54, 1.6, 1.06667, 0.711111, 0.74074, "
-           "1.111111", name, ks);
+           "1.111111",
+           name, ks);
     return -EINVAL;
 }
 
-const char *const vg_speed_prescale_methods[] = {
-    [VG_VIF_NEAREST] = "nearest", [VG_VIF_BILINEAR] = "bilinear",
-    [VG_VIF_BICUBIC] = "bicubic", [VG_VIF_LANCZOS4] = "lanczos4", NULL
-};
+const char *const vg_speed_prescale_methods[] = { [VG_VIF_NEAREST] = "nearest",
+                                                  [VG_VIF_BILINEAR] =
+                                                      "bilinear",
+                                                  [VG_VIF_BICUBIC] = "bicubic",
+                                                  [VG_VIF_LANCZOS4] =
+                                                      "lanczos4",
+                                                  NULL };
 
+/* clang-format off */
 static const VgFeatureOption speed_chroma_options[] = {
     VG_SPEED_OPTIONS_COMMON(OPT),
     { .name = "speed_max_val", .alias = "mxv", .type = VG_OPT_DOUBLE,
@@ -75,7 +83,9 @@ static const VgFeatureOption speed_chroma_options[] = {
               "0.25/0.75) for the distorted only" },
     { NULL }
 };
+/* clang-format on */
 
+/* clang-format off */
 static const VgFeatureOutput speed_chroma_outputs[] = {
     [VG_SPEED_CHROMA_OUT_U] =
         { "Speed_chroma_feature_speed_chroma_u_score", "speed_chroma_u", 0 },
@@ -85,12 +95,14 @@ static const VgFeatureOutput speed_chroma_outputs[] = {
         { "Speed_chroma_feature_speed_chroma_uv_score", "speed_chroma_uv", 0 },
     { NULL }
 };
+/* clang-format on */
 
 static int speed_chroma_check_opts(const void *opts, VgLog *log)
 {
     const VgSpeedChromaOptions *o = opts;
 
-    return vg_speed_check_kernelscale("speed_chroma", o->speed_kernelscale, log);
+    return vg_speed_check_kernelscale("speed_chroma", o->speed_kernelscale,
+                                      log);
 }
 
 int vg_speed_chroma_setup(VgFeatureCtx *fc, VgSpeed *speed, int no_frames)
@@ -108,7 +120,8 @@ int vg_speed_chroma_setup(VgFeatureCtx *fc, VgSpeed *speed, int no_frames)
     unsigned ssx, ssy;
 
     if (fc->layout == VG_LAYOUT_400) {
-        vg_log(fc->log, VG_LOG_ERROR, "speed_chroma: needs chroma planes; "
+        vg_log(fc->log, VG_LOG_ERROR,
+               "speed_chroma: needs chroma planes; "
                "4:0:0 (gray) input has none");
         return -EINVAL;
     }
@@ -119,8 +132,8 @@ int vg_speed_chroma_setup(VgFeatureCtx *fc, VgSpeed *speed, int no_frames)
                          "speed_chroma", fc->log);
 }
 
-int vg_speed_chroma_emit(VgFeatureCtx *fc, unsigned index, float u,
-                         float v, int err_u, int err_v)
+int vg_speed_chroma_emit(VgFeatureCtx *fc, unsigned index, float u, float v,
+                         int err_u, int err_v)
 {
     const VgSpeedChromaOptions *o = fc->opts;
     const double mx = o->speed_max_val;

@@ -29,7 +29,7 @@ enum {
 typedef struct VgSpeedChromaOptions {
     double speed_kernelscale;
     double speed_prescale;
-    int speed_prescale_method;  ///< enum VgVifPrescale
+    int speed_prescale_method; ///< enum VgVifPrescale
     double speed_sigma_nn;
     double speed_nn_floor;
     double speed_max_val;
@@ -44,29 +44,53 @@ extern const char *const vg_speed_prescale_methods[];
  * aliases, defaults and ranges), for an options struct with these fields;
  * OPT(field) gives a row its offset.
  */
-#define VG_SPEED_OPTIONS_COMMON(OPT) \
-    { .name = "speed_kernelscale", .alias = "ks", .type = VG_OPT_DOUBLE, \
-      OPT(speed_kernelscale), .def = 1.0, .min = 0.1, .max = 4.0, \
-      .feature_param = 1, \
-      .help = "scaling factor for the gaussian kernel (2.0 doubles its " \
-              "standard deviation and its length); one of 21 values" }, \
-    { .name = "speed_prescale", .alias = "ps", .type = VG_OPT_DOUBLE, \
-      OPT(speed_prescale), .def = 1.0, .min = 0.1, .max = 4.0, \
-      .feature_param = 1, \
-      .help = "scaling factor for the frame (2.0 makes it twice as large " \
-              "on each side)" }, \
-    { .name = "speed_prescale_method", .alias = "psm", .type = VG_OPT_ENUM, \
-      OPT(speed_prescale_method), .def = VG_VIF_NEAREST, .min = 0, .max = 3, \
-      .feature_param = 1, .values = vg_speed_prescale_methods, \
-      .help = "scaling method for the frame: nearest, bilinear, bicubic, " \
-              "lanczos4" }, \
-    { .name = "speed_sigma_nn", .alias = "snn", .type = VG_OPT_DOUBLE, \
-      OPT(speed_sigma_nn), .def = 0.29, .min = 0.1, .max = 2.0, \
-      .feature_param = 1, .help = "standard deviation of neural noise" }, \
-    { .name = "speed_nn_floor", .alias = "nnf", .type = VG_OPT_DOUBLE, \
-      OPT(speed_nn_floor), .def = 0.0, .min = 0.0, .max = 1.0, \
-      .feature_param = 1, \
-      .help = "neural noise floor, expressed in percentage of sigma_nn" }
+#define VG_SPEED_OPTIONS_COMMON(OPT)                                           \
+    { .name = "speed_kernelscale",                                             \
+      .alias = "ks",                                                           \
+      .type = VG_OPT_DOUBLE,                                                   \
+      OPT(speed_kernelscale),                                                  \
+      .def = 1.0,                                                              \
+      .min = 0.1,                                                              \
+      .max = 4.0,                                                              \
+      .feature_param = 1,                                                      \
+      .help = "scaling factor for the gaussian kernel (2.0 doubles its "       \
+              "standard deviation and its length); one of 21 values" },        \
+        { .name = "speed_prescale",                                            \
+          .alias = "ps",                                                       \
+          .type = VG_OPT_DOUBLE,                                               \
+          OPT(speed_prescale),                                                 \
+          .def = 1.0,                                                          \
+          .min = 0.1,                                                          \
+          .max = 4.0,                                                          \
+          .feature_param = 1,                                                  \
+          .help = "scaling factor for the frame (2.0 makes it twice as large " \
+                  "on each side)" },                                           \
+        { .name = "speed_prescale_method",                                     \
+          .alias = "psm",                                                      \
+          .type = VG_OPT_ENUM,                                                 \
+          OPT(speed_prescale_method),                                          \
+          .def = VG_VIF_NEAREST,                                               \
+          .min = 0,                                                            \
+          .max = 3,                                                            \
+          .feature_param = 1,                                                  \
+          .values = vg_speed_prescale_methods,                                 \
+          .help = "scaling method for the frame: nearest, bilinear, bicubic, " \
+                  "lanczos4" },                                                \
+        { .name = "speed_sigma_nn",                                            \
+          .alias = "snn",                                                      \
+          .type = VG_OPT_DOUBLE,                                               \
+          OPT(speed_sigma_nn),                                                 \
+          .def = 0.29,                                                         \
+          .min = 0.1,                                                          \
+          .max = 2.0,                                                          \
+          .feature_param = 1,                                                  \
+          .help = "standard deviation of neural noise" },                      \
+    {                                                                          \
+        .name = "speed_nn_floor", .alias = "nnf", .type = VG_OPT_DOUBLE,       \
+        OPT(speed_nn_floor), .def = 0.0, .min = 0.0, .max = 1.0,               \
+        .feature_param = 1,                                                    \
+        .help = "neural noise floor, expressed in percentage of sigma_nn"      \
+    }
 
 /**
  * Refuse a speed_kernelscale that vif_tools.h does not list (libvmaf's

@@ -33,13 +33,13 @@ typedef struct VgSpeedKernelParams {
      * plane subtracted from it (speed_temporal: frame n), or 0.
      */
     uint64_t a[VG_SPEED_MAX_PICS], b[VG_SPEED_MAX_PICS];
-    int64_t pitch;      ///< bytes per row of every a and b plane
-    float scaler;       ///< common/fplane.h: 2^(bpc - 8)
-    int32_t w, h;       ///< the input plane
-    int32_t sw, sh;     ///< prescaled
-    int32_t dw, dh;     ///< decimated by 16
-    int32_t method;     ///< enum VgVifPrescale
-    int32_t resample;   ///< 1: the prescale kernel wrote `pre`
+    int64_t pitch;    ///< bytes per row of every a and b plane
+    float scaler;     ///< common/fplane.h: 2^(bpc - 8)
+    int32_t w, h;     ///< the input plane
+    int32_t sw, sh;   ///< prescaled
+    int32_t dw, dh;   ///< decimated by 16
+    int32_t method;   ///< enum VgVifPrescale
+    int32_t resample; ///< 1: the prescale kernel wrote `pre`
     /** prescaler tables (common/features/speed.h vg_speed_prescale_axis()) */
     uint64_t xi, xw, yi, yw;
     uint64_t pre;       ///< per picture sw x sh floats, packed

@@ -34,6 +34,7 @@
 
 #define OPT(field) .offset = VG_OPT_OFFSET(VgSpeedTemporalOptions, field)
 
+/* clang-format off */
 static const VgFeatureOption speed_temporal_options[] = {
     VG_SPEED_OPTIONS_COMMON(OPT),
     { .name = "speed_max_val", .alias = "mxv", .type = VG_OPT_DOUBLE,
@@ -48,12 +49,15 @@ static const VgFeatureOption speed_temporal_options[] = {
               "frame n" },
     { NULL }
 };
+/* clang-format on */
 
+/* clang-format off */
 static const VgFeatureOutput speed_temporal_outputs[] = {
     [VG_SPEED_TEMPORAL_OUT_SCORE] =
         { "Speed_temporal_feature_speed_temporal_score", "speed_temporal", 0 },
     { NULL }
 };
+/* clang-format on */
 
 static int speed_temporal_check_opts(const void *opts, VgLog *log)
 {

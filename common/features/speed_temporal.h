@@ -25,10 +25,10 @@ enum {
 typedef struct VgSpeedTemporalOptions {
     double speed_kernelscale;
     double speed_prescale;
-    int speed_prescale_method;  ///< enum VgVifPrescale
+    int speed_prescale_method; ///< enum VgVifPrescale
     double speed_sigma_nn;
     double speed_nn_floor;
-    double speed_max_val;       ///< accepted and named, never applied (as in speed.c)
+    double speed_max_val; ///< accepted and named, never applied (as in speed.c)
     bool speed_use_ref_diff;
 } VgSpeedTemporalOptions;
 

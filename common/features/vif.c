@@ -71,8 +71,8 @@ int vg_vif_emit(VgFeatureCtx *fc, unsigned index, const VgVifAccum acc[4])
         sum_num += (double)num[sc];
         sum_den += (double)den[sc];
     }
-    if ((ret = vg_feature_emit(fc, VG_VIF_OUT_VIF, index, sum_den == 0.0 ?
-                               1.0 : sum_num / sum_den)) < 0 ||
+    if ((ret = vg_feature_emit(fc, VG_VIF_OUT_VIF, index,
+                               sum_den == 0.0 ? 1.0 : sum_num / sum_den)) < 0 ||
         (ret = vg_feature_emit(fc, VG_VIF_OUT_NUM, index, sum_num)) < 0 ||
         (ret = vg_feature_emit(fc, VG_VIF_OUT_DEN, index, sum_den)) < 0)
         return ret;
@@ -80,8 +80,8 @@ int vg_vif_emit(VgFeatureCtx *fc, unsigned index, const VgVifAccum acc[4])
         /* skipped scale 0: num 0, den -1 */
         double n = sc < first ? 0.0 : num[sc];
         double d = sc < first ? -1.0 : den[sc];
-        if ((ret = vg_feature_emit(fc, VG_VIF_OUT_NUM_SCALE0 + 2 * sc,
-                                   index, n)) < 0 ||
+        if ((ret = vg_feature_emit(fc, VG_VIF_OUT_NUM_SCALE0 + 2 * sc, index,
+                                   n)) < 0 ||
             (ret = vg_feature_emit(fc, VG_VIF_OUT_NUM_SCALE0 + 2 * sc + 1,
                                    index, d)) < 0)
             return ret;
@@ -89,6 +89,7 @@ int vg_vif_emit(VgFeatureCtx *fc, unsigned index, const VgVifAccum acc[4])
     return 0;
 }
 
+/* clang-format off */
 static const VgFeatureOption vif_options[] = {
     { .name = "debug", .type = VG_OPT_BOOL, OPT(debug), .def = 0, .min = 0,
       .max = 1, .help = "debug mode: enable additional output" },
@@ -102,7 +103,9 @@ static const VgFeatureOption vif_options[] = {
       .help = "when set, skip scale 0 calculations" },
     { NULL }
 };
+/* clang-format on */
 
+/* clang-format off */
 static const VgFeatureOutput vif_outputs[] = {
     { "VMAF_integer_feature_vif_scale0_score", "integer_vif_scale0", 0 },
     { "VMAF_integer_feature_vif_scale1_score", "integer_vif_scale1", 0 },
@@ -121,6 +124,7 @@ static const VgFeatureOutput vif_outputs[] = {
     { "integer_vif_den_scale3", NULL, 1 },
     { NULL }
 };
+/* clang-format on */
 
 const VgFeatureDesc vg_feature_vif = {
     .id = VG_FEATURE_ID_vif,

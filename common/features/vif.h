@@ -27,7 +27,7 @@ enum {
     VG_VIF_OUT_SCALE1,
     VG_VIF_OUT_SCALE2,
     VG_VIF_OUT_SCALE3,
-    VG_VIF_OUT_VIF,        ///< debug outputs from here on
+    VG_VIF_OUT_VIF, ///< debug outputs from here on
     VG_VIF_OUT_NUM,
     VG_VIF_OUT_DEN,
     VG_VIF_OUT_NUM_SCALE0, ///< then den_scale0, num_scale1, ... den_scale3

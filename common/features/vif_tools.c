@@ -43,8 +43,8 @@ void vg_vif_gaussian(float *out, int n, float stdev)
         out[i] /= sum;
 }
 
-int vg_vif_prescale_taps(enum VgVifPrescale method, int n_in, int n_out,
-                         int x, int32_t *idx, float *w)
+int vg_vif_prescale_taps(enum VgVifPrescale method, int n_in, int n_out, int x,
+                         int32_t *idx, float *w)
 {
     const float ratio = (float)n_in / n_out;
     const float xx = (x + 0.5) * ratio - 0.5;

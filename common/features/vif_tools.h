@@ -111,8 +111,8 @@ static inline float vg_vif_lanczos4_kernel(float x, float a)
  * Entries past those are left as they are.
  * @return the number of indices written (1, 2, 4 or 9)
  */
-int vg_vif_prescale_taps(enum VgVifPrescale method, int n_in, int n_out,
-                         int x, int32_t *idx, float *w);
+int vg_vif_prescale_taps(enum VgVifPrescale method, int n_in, int n_out, int x,
+                         int32_t *idx, float *w);
 #endif
 
 #endif /* VG_FEATURES_VIF_TOOLS_H */

@@ -67,8 +67,9 @@ static int parse_bits(const char *s, double *v)
         return -EINVAL;
     for (int i = 0; i < 16; i++) {
         const char c = s[i];
-        const int d = c >= '0' && c <= '9' ? c - '0' :
-                      c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+        const int d = c >= '0' && c <= '9'   ? c - '0'
+                      : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                             : -1;
         if (d < 0)
             return -EINVAL;
         u = u << 4 | (uint64_t)d;
@@ -139,7 +140,8 @@ static json_object *key_names(const VgCollector *c)
     json_object *a = json_object_new_array();
 
     for (unsigned k = 0; a && k < vg_collector_count(c); k++)
-        json_object_array_add(a, json_object_new_string(vg_collector_name(c, (int)k)));
+        json_object_array_add(
+            a, json_object_new_string(vg_collector_name(c, (int)k)));
     return a;
 }
 
@@ -147,25 +149,32 @@ static json_object *key_names(const VgCollector *c)
 static json_object *run_identity(VgContext *ctx)
 {
     const VgEngineParams *p = &ctx->params;
-    json_object *run = json_object_new_object(), *uses = json_object_new_array();
+    json_object *run = json_object_new_object(),
+                *uses = json_object_new_array();
 
     for (unsigned u = 0; u < ctx->n_uses; u++) {
         json_object *e = json_object_new_array();
-        json_object_array_add(e, json_object_new_string(ctx->uses[u].is_model ?
-                                                        "model" : "feature"));
+        json_object_array_add(e, json_object_new_string(ctx->uses[u].is_model
+                                                            ? "model"
+                                                            : "feature"));
         json_object_array_add(e, json_object_new_string(ctx->uses[u].name));
-        json_object_array_add(e, ctx->uses[u].opts ?
-                                 json_object_new_string(ctx->uses[u].opts) : NULL);
+        json_object_array_add(e, ctx->uses[u].opts
+                                     ? json_object_new_string(ctx->uses[u].opts)
+                                     : NULL);
         json_object_array_add(uses, e);
     }
-    json_object_object_add(run, "version", json_object_new_string(vg_version()));
+    json_object_object_add(run, "version",
+                           json_object_new_string(vg_version()));
     json_object_object_add(run, "uses", uses);
-    json_object_object_add(run, "subsample", json_object_new_int64(ctx->cfg.n_subsample));
+    json_object_object_add(run, "subsample",
+                           json_object_new_int64(ctx->cfg.n_subsample));
     json_object_object_add(run, "format", json_object_new_int64(p->fmt));
     json_object_object_add(run, "width", json_object_new_int64(p->width));
     json_object_object_add(run, "height", json_object_new_int64(p->height));
-    json_object_object_add(run, "dis_width", json_object_new_int64(p->dis_width));
-    json_object_object_add(run, "dis_height", json_object_new_int64(p->dis_height));
+    json_object_object_add(run, "dis_width",
+                           json_object_new_int64(p->dis_width));
+    json_object_object_add(run, "dis_height",
+                           json_object_new_int64(p->dis_height));
     json_object_object_add(run, "bitdepth", json_object_new_int64(p->bpc));
     json_object_object_add(run, "scale", json_object_new_int64(ctx->cfg.scale));
     json_object_object_add(run, "keys", key_names(ctx->collector));
@@ -179,8 +188,8 @@ static json_object *frame_values(VgCollector *c, unsigned i)
 
     for (unsigned k = 0; a && k < vg_collector_count(c); k++) {
         double v;
-        json_object_array_add(a, vg_collector_get(c, (int)k, i, &v) < 0 ? NULL :
-                                 bits_string(v));
+        json_object_array_add(
+            a, vg_collector_get(c, (int)k, i, &v) < 0 ? NULL : bits_string(v));
     }
     return a;
 }
@@ -193,27 +202,32 @@ int vg_write_chunk(VgContext *ctx, const char *path, unsigned lead,
     int ret = 0;
 
     if (!ctx || !path) {
-        vg_log(ctx ? &ctx->log : NULL, VG_LOG_ERROR, "vg_write_chunk(): NULL argument");
+        vg_log(ctx ? &ctx->log : NULL, VG_LOG_ERROR,
+               "vg_write_chunk(): NULL argument");
         return -EINVAL;
     }
     if (!ctx->started || !ctx->flushed || ctx->error || !ctx->ops) {
         vg_log(&ctx->log, VG_LOG_ERROR, "vg_write_chunk(): %s",
-               ctx->error ? "the run failed" :
-               !ctx->ops && ctx->started ? "not a scoring run" :
-               "call vg_flush() after the chunk's frames first");
+               ctx->error ? "the run failed"
+               : !ctx->ops && ctx->started
+                   ? "not a scoring run"
+                   : "call vg_flush() after the chunk's frames first");
         return ctx->error ? ctx->error : -EINVAL;
     }
     if (lead != vg_chunk_lead_in(ctx, start) || lead > ctx->n_frames) {
-        vg_log(&ctx->log, VG_LOG_ERROR, "vg_write_chunk(): a lead-in of %u frames "
+        vg_log(&ctx->log, VG_LOG_ERROR,
+               "vg_write_chunk(): a lead-in of %u frames "
                "for a chunk starting at frame %u, %u frames submitted (the "
-               "lead-in must be vg_chunk_lead_in()'s %u)", lead, start,
-               ctx->n_frames, vg_chunk_lead_in(ctx, start));
+               "lead-in must be vg_chunk_lead_in()'s %u)",
+               lead, start, ctx->n_frames, vg_chunk_lead_in(ctx, start));
         return -EINVAL;
     }
     count = ctx->n_frames - lead;
     if ((uint64_t)start + count > UINT32_MAX) {
-        vg_log(&ctx->log, VG_LOG_ERROR, "vg_write_chunk(): frame %u + %u is past "
-               "the last frame index", start, count);
+        vg_log(&ctx->log, VG_LOG_ERROR,
+               "vg_write_chunk(): frame %u + %u is past "
+               "the last frame index",
+               start, count);
         return -EINVAL;
     }
     root = json_object_new_object();
@@ -225,7 +239,8 @@ int vg_write_chunk(VgContext *ctx, const char *path, unsigned lead,
         json_object_put(frames);
         return -ENOMEM;
     }
-    json_object_object_add(root, "vmafgpu_chunk_log", json_object_new_int64(CHUNK_FORMAT));
+    json_object_object_add(root, "vmafgpu_chunk_log",
+                           json_object_new_int64(CHUNK_FORMAT));
     json_object_object_add(root, "run", run_identity(ctx));
     json_object_object_add(chunk, "start", json_object_new_int64(start));
     json_object_object_add(chunk, "count", json_object_new_int64(count));
@@ -234,7 +249,8 @@ int vg_write_chunk(VgContext *ctx, const char *path, unsigned lead,
                            json_object_new_double(ctx->t_end - ctx->t_start));
     json_object_object_add(root, "chunk", chunk);
     for (unsigned i = lead; i < ctx->n_frames; i++) {
-        json_object *f = json_object_new_array(), *rec = json_object_new_array();
+        json_object *f = json_object_new_array(),
+                    *rec = json_object_new_array();
 
         json_object_array_add(f, frame_values(ctx->collector, i));
         json_object_array_add(f, frame_values(ctx->scratch, i));
@@ -248,19 +264,23 @@ int vg_write_chunk(VgContext *ctx, const char *path, unsigned lead,
                 ret = -E2BIG;
                 break;
             }
-            json_object_array_add(rec, vg_framestore_get(inst->store, i, buf) < 0 ?
-                                       NULL : hex_bytes(buf, inst->desc->frame_record_size));
+            json_object_array_add(
+                rec, vg_framestore_get(inst->store, i, buf) < 0
+                         ? NULL
+                         : hex_bytes(buf, inst->desc->frame_record_size));
         }
         json_object_array_add(f, rec);
         json_object_array_add(frames, f);
     }
     json_object_object_add(root, "frames", frames);
-    if (ret >= 0 && json_object_to_file_ext(path, root, JSON_C_TO_STRING_PLAIN) < 0) {
+    if (ret >= 0 &&
+        json_object_to_file_ext(path, root, JSON_C_TO_STRING_PLAIN) < 0) {
         vg_log(&ctx->log, VG_LOG_ERROR, "cannot write the chunk log '%s': %s",
                path, json_util_get_last_err());
         ret = -EIO;
     } else if (ret < 0) {
-        vg_log(&ctx->log, VG_LOG_ERROR, "vg_write_chunk(): a per-frame record "
+        vg_log(&ctx->log, VG_LOG_ERROR,
+               "vg_write_chunk(): a per-frame record "
                "larger than 256 bytes");
     }
     json_object_put(root);
@@ -286,8 +306,10 @@ static int64_t get_int(json_object *o, const char *key, int64_t def)
 {
     json_object *v;
 
-    return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_int) ?
-           json_object_get_int64(v) : def;
+    return json_object_object_get_ex(o, key, &v) &&
+                   json_object_is_type(v, json_type_int)
+               ? json_object_get_int64(v)
+               : def;
 }
 
 /* o is an array of at least n elements (json-c asserts on the type) */
@@ -304,8 +326,10 @@ static int replay_uses(VgContext *ctx, json_object *run, const char *path)
     int ret;
 
     if (!json_object_object_get_ex(run, "uses", &uses) || !is_array(uses, 0)) {
-        vg_log(&ctx->log, VG_LOG_ERROR, "chunk log '%s': malformed (no "
-               "models and features)", path);
+        vg_log(&ctx->log, VG_LOG_ERROR,
+               "chunk log '%s': malformed (no "
+               "models and features)",
+               path);
         return -EINVAL;
     }
     for (size_t u = 0; u < json_object_array_length(uses); u++) {
@@ -313,8 +337,10 @@ static int replay_uses(VgContext *ctx, json_object *run, const char *path)
         const char *kind, *name, *opts;
 
         if (!is_array(e, 3)) {
-            vg_log(&ctx->log, VG_LOG_ERROR, "chunk log '%s': malformed (its "
-                   "models and features)", path);
+            vg_log(&ctx->log, VG_LOG_ERROR,
+                   "chunk log '%s': malformed (its "
+                   "models and features)",
+                   path);
             return -EINVAL;
         }
         kind = json_object_get_string(json_object_array_get_idx(e, 0));
@@ -323,20 +349,26 @@ static int replay_uses(VgContext *ctx, json_object *run, const char *path)
         opts = o ? json_object_get_string(o) : NULL;
 
         if (!kind || !name) {
-            vg_log(&ctx->log, VG_LOG_ERROR, "chunk log '%s': malformed (its "
-                   "models and features)", path);
+            vg_log(&ctx->log, VG_LOG_ERROR,
+                   "chunk log '%s': malformed (its "
+                   "models and features)",
+                   path);
             return -EINVAL;
         }
         if (strcmp(kind, "model") && strcmp(kind, "feature")) {
-            vg_log(&ctx->log, VG_LOG_ERROR, "chunk log '%s': malformed (a use "
-                   "of kind '%s')", path, kind);
+            vg_log(&ctx->log, VG_LOG_ERROR,
+                   "chunk log '%s': malformed (a use "
+                   "of kind '%s')",
+                   path, kind);
             return -EINVAL;
         }
-        ret = !strcmp(kind, "model") ? vg_use_model(ctx, name) :
-              vg_use_feature(ctx, name, opts);
+        ret = !strcmp(kind, "model") ? vg_use_model(ctx, name)
+                                     : vg_use_feature(ctx, name, opts);
         if (ret < 0) {
-            vg_log(&ctx->log, VG_LOG_ERROR, "chunk log '%s': its %s '%s' cannot "
-                   "be set up here (see above)", path, kind, name);
+            vg_log(&ctx->log, VG_LOG_ERROR,
+                   "chunk log '%s': its %s '%s' cannot "
+                   "be set up here (see above)",
+                   path, kind, name);
             return ret;
         }
     }
@@ -372,7 +404,8 @@ static int import_frames(VgContext *ctx, json_object *root, unsigned start,
             goto end;
         }
         for (unsigned k = 0; k < n_map[c]; k++) {
-            const char *nm = json_object_get_string(json_object_array_get_idx(names, k));
+            const char *nm =
+                json_object_get_string(json_object_array_get_idx(names, k));
             if (!nm || (map[c][k] = vg_collector_find(cols[c], nm)) < 0)
                 goto bad;
         }
@@ -381,12 +414,14 @@ static int import_frames(VgContext *ctx, json_object *root, unsigned start,
         json_object *f = json_object_array_get_idx(frames, i), *rec;
         unsigned r = 0;
 
-        if (!is_array(f, 3) || !is_array(rec = json_object_array_get_idx(f, 2), 0))
+        if (!is_array(f, 3) ||
+            !is_array(rec = json_object_array_get_idx(f, 2), 0))
             goto bad;
 
         for (int c = 0; c < 2; c++) {
             json_object *vals = json_object_array_get_idx(f, (size_t)c);
-            if (!is_array(vals, n_map[c]) || json_object_array_length(vals) != n_map[c])
+            if (!is_array(vals, n_map[c]) ||
+                json_object_array_length(vals) != n_map[c])
                 goto bad;
             for (unsigned k = 0; k < n_map[c]; k++) {
                 json_object *v = json_object_array_get_idx(vals, k);
@@ -396,10 +431,13 @@ static int import_frames(VgContext *ctx, json_object *root, unsigned start,
                     continue;
                 if (parse_bits(json_object_get_string(v), &d) < 0)
                     goto bad;
-                if ((ret = vg_collector_set(cols[c], map[c][k], start + i, d)) < 0) {
-                    vg_log(&ctx->log, VG_LOG_ERROR, "chunk log '%s': frame %u: %s",
-                           path, start + i, ret == -EEXIST ? "a value is "
-                           "there twice" : strerror(-ret));
+                if ((ret = vg_collector_set(cols[c], map[c][k], start + i, d)) <
+                    0) {
+                    vg_log(&ctx->log, VG_LOG_ERROR,
+                           "chunk log '%s': frame %u: %s", path, start + i,
+                           ret == -EEXIST ? "a value is "
+                                            "there twice"
+                                          : strerror(-ret));
                     goto end;
                 }
             }
@@ -411,8 +449,9 @@ static int import_frames(VgContext *ctx, json_object *root, unsigned start,
 
             if (!inst->store)
                 continue;
-            v = r < json_object_array_length(rec) ?
-                json_object_array_get_idx(rec, r) : NULL;
+            v = r < json_object_array_length(rec)
+                    ? json_object_array_get_idx(rec, r)
+                    : NULL;
             r++;
             if (!v)
                 continue;
@@ -426,8 +465,10 @@ static int import_frames(VgContext *ctx, json_object *root, unsigned start,
     ret = 0;
     goto end;
 bad:
-    vg_log(&ctx->log, VG_LOG_ERROR, "chunk log '%s': malformed or not of this "
-           "run's features", path);
+    vg_log(&ctx->log, VG_LOG_ERROR,
+           "chunk log '%s': malformed or not of this "
+           "run's features",
+           path);
     ret = -EINVAL;
 end:
     free(map[0]);
@@ -472,9 +513,12 @@ static int merge_context(VgContext **pctx, const VgConfig *cfg, VgLog *log,
                          json_object *run, const char *path)
 {
     const int64_t w = get_int(run, "width", 0), h = get_int(run, "height", 0);
-    const int64_t dw = get_int(run, "dis_width", 0), dh = get_int(run, "dis_height", 0);
-    const int64_t bpc = get_int(run, "bitdepth", 0), fmt = get_int(run, "format", -1);
-    const int64_t sub = get_int(run, "subsample", 0), scale = get_int(run, "scale", -1);
+    const int64_t dw = get_int(run, "dis_width", 0),
+                  dh = get_int(run, "dis_height", 0);
+    const int64_t bpc = get_int(run, "bitdepth", 0),
+                  fmt = get_int(run, "format", -1);
+    const int64_t sub = get_int(run, "subsample", 0),
+                  scale = get_int(run, "scale", -1);
     VgConfig mc = *cfg;
     int ret;
 
@@ -482,8 +526,10 @@ static int merge_context(VgContext **pctx, const VgConfig *cfg, VgLog *log,
         dw > 65536 || dh > 65536 || bpc < 8 || bpc > 16 || fmt < 0 ||
         fmt > VG_PIX_FMT_YUV444P_MSB || sub < 1 || sub > INT32_MAX ||
         scale < 0 || scale >= VG_SCALE_NB) {
-        vg_log(log, VG_LOG_ERROR, "chunk log '%s': malformed (picture format, "
-               "size or subsampling out of range)", path);
+        vg_log(log, VG_LOG_ERROR,
+               "chunk log '%s': malformed (picture format, "
+               "size or subsampling out of range)",
+               path);
         return -EINVAL;
     }
     mc.backend = VG_BACKEND_CPU;
@@ -534,10 +580,12 @@ int vg_merge_chunks(VgContext **pctx, const VgConfig *cfg,
         if (ret >= 0 && !run_str && !(run_str = strdup(rs)))
             ret = -ENOMEM;
         if (ret >= 0 && strcmp(rs, run_str)) {
-            vg_log(&log, VG_LOG_ERROR, "chunk log '%s' comes from another run "
+            vg_log(&log, VG_LOG_ERROR,
+                   "chunk log '%s' comes from another run "
                    "than '%s' (models, features, options, picture format or "
                    "size, or version differ): chunks of different runs are not "
-                   "merged", paths[c], paths[0]);
+                   "merged",
+                   paths[c], paths[0]);
             ret = -EINVAL;
         }
         json_object_put(root);
@@ -549,14 +597,16 @@ int vg_merge_chunks(VgContext **pctx, const VgConfig *cfg,
         const ChunkRange *r = &ranges[c];
 
         if (r->start > next) {
-            vg_log(&log, VG_LOG_ERROR, "frames %u..%u are missing: no chunk log "
-                   "holds them (the next one, '%s', starts at frame %u)", next,
-                   r->start - 1, r->path, r->start);
+            vg_log(&log, VG_LOG_ERROR,
+                   "frames %u..%u are missing: no chunk log "
+                   "holds them (the next one, '%s', starts at frame %u)",
+                   next, r->start - 1, r->path, r->start);
             ret = -EINVAL;
             goto end;
         }
         if (r->start < next && r->count) {
-            vg_log(&log, VG_LOG_ERROR, "chunk logs '%s' (frames %u..%u) and "
+            vg_log(&log, VG_LOG_ERROR,
+                   "chunk logs '%s' (frames %u..%u) and "
                    "'%s' (frames %u..%u) overlap from frame %u",
                    ranges[c - 1].path, ranges[c - 1].start,
                    ranges[c - 1].start + ranges[c - 1].count - 1, r->path,
@@ -565,9 +615,10 @@ int vg_merge_chunks(VgContext **pctx, const VgConfig *cfg,
             goto end;
         }
         if (r->last && c + 1 < n_paths && ranges[c + 1].count) {
-            vg_log(&log, VG_LOG_ERROR, "chunk log '%s' ends the title at frame "
-                   "%u, but '%s' holds frames after it", r->path,
-                   r->start + r->count, ranges[c + 1].path);
+            vg_log(&log, VG_LOG_ERROR,
+                   "chunk log '%s' ends the title at frame "
+                   "%u, but '%s' holds frames after it",
+                   r->path, r->start + r->count, ranges[c + 1].path);
             ret = -EINVAL;
             goto end;
         }
@@ -575,9 +626,10 @@ int vg_merge_chunks(VgContext **pctx, const VgConfig *cfg,
             next = r->start + r->count;
     }
     if (!ranges[n_paths - 1].last) {
-        vg_log(&log, VG_LOG_ERROR, "frames from %u on are missing: no chunk log "
-               "ends the title (the last one, '%s', ends at frame %u)", next,
-               ranges[n_paths - 1].path, next ? next - 1 : 0);
+        vg_log(&log, VG_LOG_ERROR,
+               "frames from %u on are missing: no chunk log "
+               "ends the title (the last one, '%s', ends at frame %u)",
+               next, ranges[n_paths - 1].path, next ? next - 1 : 0);
         ret = -EINVAL;
         goto end;
     }
@@ -597,10 +649,12 @@ int vg_merge_chunks(VgContext **pctx, const VgConfig *cfg,
         json_object *root = json_object_from_file(ranges[c].path);
 
         ret = root ? import_frames(ctx, root, ranges[c].start, ranges[c].count,
-                                   ranges[c].path) : -EIO;
+                                   ranges[c].path)
+                   : -EIO;
         if (!root)
-            vg_log(&log, VG_LOG_ERROR, "chunk log '%s' cannot be read again: %s",
-                   ranges[c].path, json_util_get_last_err());
+            vg_log(&log, VG_LOG_ERROR,
+                   "chunk log '%s' cannot be read again: %s", ranges[c].path,
+                   json_util_get_last_err());
         json_object_put(root);
         if (ret < 0)
             goto end;

@@ -39,9 +39,9 @@ static const struct {
     enum VgPool method;
     const char *name;
 } pool_methods[] = {
-    { VG_POOL_MIN,           "min"           },
-    { VG_POOL_MAX,           "max"           },
-    { VG_POOL_MEAN,          "mean"          },
+    { VG_POOL_MIN, "min" },
+    { VG_POOL_MAX, "max" },
+    { VG_POOL_MEAN, "mean" },
     { VG_POOL_HARMONIC_MEAN, "harmonic_mean" },
 };
 
@@ -91,7 +91,7 @@ typedef struct Writer {
     VgCollector *c;
     const VgOutputParams *p;
     const char *version;
-    int *keys;       ///< collector ids of the metrics with at least one value
+    int *keys; ///< collector ids of the metrics with at least one value
     unsigned n_keys;
     unsigned subsample;
     char num[NUM_BUF];
@@ -163,7 +163,8 @@ static void write_xml(Writer *w)
 
     fprintf(f, "  <pooled_metrics>\n");
     for (unsigned k = 0; k < w->n_keys; k++) {
-        fprintf(f, "    <metric name=\"%s\" ", vg_collector_name(w->c, w->keys[k]));
+        fprintf(f, "    <metric name=\"%s\" ",
+                vg_collector_name(w->c, w->keys[k]));
         for (unsigned m = 0; m < N_POOL_METHODS; m++) {
             if (pooled(w, k, m, &v))
                 continue;
@@ -196,7 +197,8 @@ static void write_json(Writer *w)
     else
         fprintf(f, "  \"fps\": null,\n");
     for (unsigned i = 0; i < w->p->n_counts; i++)
-        fprintf(f, "  \"%s\": %" PRIu64 ",\n", w->p->count_key[i], w->p->count[i]);
+        fprintf(f, "  \"%s\": %" PRIu64 ",\n", w->p->count_key[i],
+                w->p->count[i]);
 
     fprintf(f, "  \"frames\": [");
     for (unsigned i = 0; i < w->p->n_frames; i++) {
@@ -213,8 +215,9 @@ static void write_json(Writer *w)
             if (vg_collector_get(w->c, w->keys[k], i, &v))
                 continue;
             done++;
-            fprintf(f, "        \"%s\": %s%s%s", vg_collector_name(w->c, w->keys[k]),
-                    fmt_json(w, v), done < cnt ? "," : "", isfinite(v) ? "\n" : "");
+            fprintf(f, "        \"%s\": %s%s%s",
+                    vg_collector_name(w->c, w->keys[k]), fmt_json(w, v),
+                    done < cnt ? "," : "", isfinite(v) ? "\n" : "");
         }
         fprintf(f, "      }\n");
         fprintf(f, "    }");
@@ -232,7 +235,8 @@ static void write_json(Writer *w)
                 continue;
             fprintf(f, "%s", first_m ? "\n" : ",\n");
             first_m = 0;
-            fprintf(f, "      \"%s\": %s", pool_methods[m].name, fmt_json(w, v));
+            fprintf(f, "      \"%s\": %s", pool_methods[m].name,
+                    fmt_json(w, v));
         }
         fprintf(f, "\n");
         fprintf(f, "    }");

@@ -20,15 +20,15 @@
 typedef struct VgOutputParams {
     enum VgLogFormat fmt;
     enum VgPrecision precision;
-    unsigned n_frames;     ///< frames submitted
-    unsigned subsample;    ///< 1 = every frame
+    unsigned n_frames;  ///< frames submitted
+    unsigned subsample; ///< 1 = every frame
     unsigned width, height;
-    double fps;            ///< < 0: unknown (json null)
-    const char *version;   ///< written as "version"
+    double fps;          ///< < 0: unknown (json null)
+    const char *version; ///< written as "version"
     /** collector keys in the order the log lists them (each once), or NULL
      * for the collector's order; keys left out are not written */
     const int *order;
-    unsigned n_order;      ///< entries in order
+    unsigned n_order; ///< entries in order
     /** the caller's counts for the header (JSON, XML), after fps */
     const char (*count_key)[32];
     const uint64_t *count;

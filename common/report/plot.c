@@ -37,24 +37,24 @@
 
 /* ---- geometry ------------------------------------------------------------- */
 
-#define SVG_WIDTH     1200
-#define AREA_LEFT     84
-#define AREA_WIDTH    VG_PLOT_AREA_WIDTH
-#define AREA_RIGHT    (AREA_LEFT + AREA_WIDTH)
-#define AREA_HEIGHT   260
-#define TITLE_Y       34
-#define KEY_Y         58
+#define SVG_WIDTH 1200
+#define AREA_LEFT 84
+#define AREA_WIDTH VG_PLOT_AREA_WIDTH
+#define AREA_RIGHT (AREA_LEFT + AREA_WIDTH)
+#define AREA_HEIGHT 260
+#define TITLE_Y 34
+#define KEY_Y 58
 #define FIRST_PANEL_Y 78
-#define LEGEND_ROW    20
-#define PANEL_GAP     26
+#define LEGEND_ROW 20
+#define PANEL_GAP 26
 /** Average advance of a glyph of the sans-serif faces used, per pixel of
  * font size (DejaVu Sans is the widest common one): for text placement. */
-#define GLYPH_EM      0.62
+#define GLYPH_EM 0.62
 
 #define FONT "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 
 #define MAX_METRICS 32
-#define MAX_RUNS    32
+#define MAX_RUNS 32
 
 /** Distinguishable colours (Tableau 10), cycled. */
 static const char *const palette[] = {
@@ -77,7 +77,7 @@ enum Unit {
 typedef struct Curve {
     const VgScoreLog *run;
     unsigned run_idx;
-    unsigned metric_idx;      ///< in the panel
+    unsigned metric_idx; ///< in the panel
     const VgScoreSeries *s;
     double mean, hmean, min;
     size_t worst[VG_PLOT_MAX_WORST]; ///< indices into s, lowest value first
@@ -92,8 +92,8 @@ typedef struct Panel {
     unsigned n_metrics;
     Curve *curve;
     unsigned n_curves;
-    double y0, y1, ystep;     ///< axis range and tick step
-    double top;               ///< top of the plot area
+    double y0, y1, ystep; ///< axis range and tick step
+    double top;           ///< top of the plot area
 } Panel;
 
 typedef struct Plot {
@@ -108,10 +108,10 @@ typedef struct Plot {
     char *metric_buf;
     Panel panel[MAX_METRICS];
     unsigned n_panels;
-    double x0, x1;            ///< frame domain
-    unsigned first, last;     ///< first and last frame drawn
+    double x0, x1;        ///< frame domain
+    unsigned first, last; ///< first and last frame drawn
     double fps;
-    size_t *keep;             ///< decimation scratch
+    size_t *keep; ///< decimation scratch
     size_t keep_cap;
     unsigned n_clip;
 } Plot;
@@ -140,7 +140,8 @@ static const char *fmt_fixed(char *buf, size_t size, double v, int decimals)
         buf[len] = '\0';
         dot = buf + len - 1;
     }
-    while (dot && (int)(len - (size_t)(dot - buf) - 1) < decimals && len + 1 < size) {
+    while (dot && (int)(len - (size_t)(dot - buf) - 1) < decimals &&
+           len + 1 < size) {
         buf[len++] = '0';
         buf[len] = '\0';
     }
@@ -259,8 +260,10 @@ static int select_metrics(Plot *p)
         /* strtok_r would skip empty names silently */
         for (const char *c = spec; *c; c++) {
             if (*c == ',' && (c == spec || c[1] == ',' || !c[1])) {
-                vg_log(p->log, VG_LOG_ERROR, "plot: empty metric name in "
-                       "\"%s\"", spec);
+                vg_log(p->log, VG_LOG_ERROR,
+                       "plot: empty metric name in "
+                       "\"%s\"",
+                       spec);
                 return -EINVAL;
             }
         }
@@ -271,8 +274,10 @@ static int select_metrics(Plot *p)
             for (char *e = tok + strlen(tok); e > tok && e[-1] == ' ';)
                 *--e = '\0';
             if (!*tok) {
-                vg_log(p->log, VG_LOG_ERROR, "plot: empty metric name in "
-                       "\"%s\"", spec);
+                vg_log(p->log, VG_LOG_ERROR,
+                       "plot: empty metric name in "
+                       "\"%s\"",
+                       spec);
                 return -EINVAL;
             }
             if ((ret = add_metric(p, tok)) < 0)
@@ -282,9 +287,10 @@ static int select_metrics(Plot *p)
             for (unsigned r = 0; r < p->n_runs; r++) {
                 if (vg_score_log_find(p->runs[r], p->metric[m]))
                     continue;
-                vg_log(p->log, VG_LOG_ERROR, "plot: unknown metric '%s': %s "
-                       "has no such per-frame score", p->metric[m],
-                       p->runs[r]->label);
+                vg_log(p->log, VG_LOG_ERROR,
+                       "plot: unknown metric '%s': %s "
+                       "has no such per-frame score",
+                       p->metric[m], p->runs[r]->label);
                 list_metrics(p, p->runs[r]);
                 return -EINVAL;
             }
@@ -302,18 +308,22 @@ static int select_metrics(Plot *p)
                     return ret;
             }
             if (!found)
-                vg_log(p->log, VG_LOG_WARNING, "plot: %s has no model score; "
-                       "name the metrics to draw", run->label);
+                vg_log(p->log, VG_LOG_WARNING,
+                       "plot: %s has no model score; "
+                       "name the metrics to draw",
+                       run->label);
         }
         if (!p->n_metrics) {
-            vg_log(p->log, VG_LOG_ERROR, "plot: no model score to draw; name "
+            vg_log(p->log, VG_LOG_ERROR,
+                   "plot: no model score to draw; name "
                    "the metrics to draw (e.g. psnr_y)");
             return -EINVAL;
         }
     }
     for (unsigned m = 0; m < p->n_metrics; m++) {
         for (unsigned r = 0; r < p->n_runs; r++) {
-            const VgScoreSeries *s = vg_score_log_find(p->runs[r], p->metric[m]);
+            const VgScoreSeries *s =
+                vg_score_log_find(p->runs[r], p->metric[m]);
             if (s && s->is_model)
                 p->metric_is_model[m] = 1;
         }
@@ -334,8 +344,8 @@ static void pool_curve(Curve *c)
             min = s->value[i];
     }
     c->mean = s->have_pooled & VG_SCORE_HAVE_MEAN ? s->mean : sum / s->n;
-    c->hmean = s->have_pooled & VG_SCORE_HAVE_HMEAN ? s->hmean :
-               s->n / isum - 1.0;
+    c->hmean =
+        s->have_pooled & VG_SCORE_HAVE_HMEAN ? s->hmean : s->n / isum - 1.0;
     c->min = s->have_pooled & VG_SCORE_HAVE_MIN ? s->min : min;
 }
 
@@ -386,8 +396,8 @@ static int build_panels(Plot *p)
             return -ENOMEM;
         for (unsigned m = 0; m < pn->n_metrics; m++) {
             for (unsigned r = 0; r < p->n_runs; r++) {
-                const VgScoreSeries *s = vg_score_log_find(p->runs[r],
-                                                           pn->metric[m]);
+                const VgScoreSeries *s =
+                    vg_score_log_find(p->runs[r], pn->metric[m]);
                 Curve *c;
                 unsigned dash;
 
@@ -469,7 +479,9 @@ static void panel_range(Plot *p, Panel *pn)
     }
     /* no axis below 0 for data that are not, nor above a scale's top */
     min_lim = 0;
-    max_lim = pn->unit == UNIT_MODEL ? 100 : pn->unit == UNIT_INDEX ? 1 : INFINITY;
+    max_lim = pn->unit == UNIT_MODEL   ? 100
+              : pn->unit == UNIT_INDEX ? 1
+                                       : INFINITY;
     /* clamp the padded range only where the data respect the limits */
     if (lo < min_lim)
         min_lim = -INFINITY;
@@ -523,7 +535,8 @@ static void fmt_time(char *buf, size_t size, double t, double step)
     } else {
         long long s = (long long)floor(t + 0.5);
         if (s >= 3600)
-            snprintf(buf, size, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60, s % 60);
+            snprintf(buf, size, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60,
+                     s % 60);
         else
             snprintf(buf, size, "%lld:%02lld", s / 60, s % 60);
     }
@@ -606,7 +619,8 @@ static void draw_axes(Plot *p, Panel *pn, const char *y_title)
             line(p, AREA_LEFT, y, AREA_RIGHT, y, "#e2e2e2", 1, NULL);
         line(p, AREA_LEFT - 5, y, AREA_LEFT, y, "#888888", 1, NULL);
         text_at(p, AREA_LEFT - 8, y + 4, "end", 12, "#333333",
-                fmt_fixed(buf, sizeof(buf), fabs(v) < pn->ystep * 1e-6 ? 0 : v, yd));
+                fmt_fixed(buf, sizeof(buf), fabs(v) < pn->ystep * 1e-6 ? 0 : v,
+                          yd));
     }
     /* y title, rotated */
     vg_svg_open(s, "text");
@@ -728,8 +742,8 @@ static void draw_curve(Plot *p, const Panel *pn, const Curve *c)
 
     vg_svg_open(s, "g");
     vg_svg_attr(s, "class", "curve");
-    snprintf(title, sizeof(title), "%s: %s, %u frames", c->run->label,
-             sr->name, sr->n);
+    snprintf(title, sizeof(title), "%s: %s, %u frames", c->run->label, sr->name,
+             sr->n);
     vg_svg_text_element(s, "title", title);
 
     vg_svg_open(s, "path");
@@ -843,7 +857,8 @@ static void draw_marks(Plot *p, const Panel *pn, unsigned idx, const Curve *c)
     vg_svg_open(s, "g");
     vg_svg_attr(s, "class", "pooled");
     snprintf(title, sizeof(title), "%s: %s mean %s, harmonic mean %s, min %s",
-             c->run->label, c->s->name, fmt_score(num[0], sizeof(num[0]), c->mean),
+             c->run->label, c->s->name,
+             fmt_score(num[0], sizeof(num[0]), c->mean),
              fmt_score(num[1], sizeof(num[1]), c->hmean),
              fmt_score(num[2], sizeof(num[2]), c->min));
     vg_svg_text_element(s, "title", title);
@@ -908,10 +923,11 @@ static int draw_worst(Plot *p, const Panel *pn)
             tw = text_width(buf, 11) + 4;
             /* below the point, above it, then further down, then up */
             for (int attempt = 0; attempt < 12; attempt++) {
-                static const double dy[] = { 17, -9, 30, -22, 43, -35,
+                static const double dy[] = { 17, -9,  30, -22, 43, -35,
                                              56, -48, 69, -61, 82, -74 };
                 ty = y + dy[attempt];
-                b.x0 = fmin(fmax(x - tw / 2, AREA_LEFT + 1), AREA_RIGHT - 1 - tw);
+                b.x0 =
+                    fmin(fmax(x - tw / 2, AREA_LEFT + 1), AREA_RIGHT - 1 - tw);
                 b.x1 = b.x0 + tw;
                 b.y0 = ty - 11;
                 b.y1 = ty + 2;
@@ -929,8 +945,9 @@ static int draw_worst(Plot *p, const Panel *pn)
 
             vg_svg_open(s, "g");
             if (p->fps > 0)
-                snprintf(t, sizeof(t), " (%s s)",
-                         fmt_fixed(num, sizeof(num), c->s->frame[k] / p->fps, 3));
+                snprintf(
+                    t, sizeof(t), " (%s s)",
+                    fmt_fixed(num, sizeof(num), c->s->frame[k] / p->fps, 3));
             else
                 t[0] = '\0';
             snprintf(title, sizeof(title), "%s: %s %s at frame %u%s",
@@ -1020,7 +1037,8 @@ static void draw_legend(Plot *p, const Panel *pn, double y0)
 
         x += 34 + label_w + 24;
         line(p, x, y - 4, x + 12, y - 4, c->color, 3, NULL);
-        snprintf(buf, sizeof(buf), "mean %s", fmt_score(num, sizeof(num), c->mean));
+        snprintf(buf, sizeof(buf), "mean %s",
+                 fmt_score(num, sizeof(num), c->mean));
         text_at(p, x + 18, y, NULL, 12, "#222222", buf);
         x += 150;
         shape_diamond(p, x + 6, y - 4, 4.5, c->color);
@@ -1029,7 +1047,8 @@ static void draw_legend(Plot *p, const Panel *pn, double y0)
         text_at(p, x + 18, y, NULL, 12, "#222222", buf);
         x += 210;
         shape_triangle(p, x + 6, y - 10, 4, c->color);
-        snprintf(buf, sizeof(buf), "min %s", fmt_score(num, sizeof(num), c->min));
+        snprintf(buf, sizeof(buf), "min %s",
+                 fmt_score(num, sizeof(num), c->min));
         text_at(p, x + 18, y, NULL, 12, "#222222", buf);
     }
     vg_svg_close(s);
@@ -1118,7 +1137,8 @@ static void draw_key(Plot *p)
         char num[64];
         snprintf(buf, sizeof(buf), "%u run%s, frames %u to %u, %s fps",
                  p->n_runs, p->n_runs > 1 ? "s" : "", p->first, p->last,
-                 fmt_fixed(num, sizeof(num), p->fps, p->fps == floor(p->fps) ? 0 : 3));
+                 fmt_fixed(num, sizeof(num), p->fps,
+                           p->fps == floor(p->fps) ? 0 : 3));
     } else {
         snprintf(buf, sizeof(buf), "%u run%s, frames %u to %u", p->n_runs,
                  p->n_runs > 1 ? "s" : "", p->first, p->last);
@@ -1189,7 +1209,8 @@ int vg_plot_write(FILE *f, VgScoreLog *const *runs, unsigned n_runs,
         return -EINVAL;
     }
     if (!(cfg->fps >= 0) || !isfinite(cfg->fps)) {
-        vg_log(log, VG_LOG_ERROR, "plot: the frame rate must be a positive "
+        vg_log(log, VG_LOG_ERROR,
+               "plot: the frame rate must be a positive "
                "number (or 0: unknown)");
         return -EINVAL;
     }
@@ -1208,7 +1229,8 @@ int vg_plot_write(FILE *f, VgScoreLog *const *runs, unsigned n_runs,
         for (unsigned c = 0; c < p->panel[i].n_curves; c++) {
             const VgScoreSeries *s = p->panel[i].curve[c].s;
             p->first = s->frame[0] < p->first ? s->frame[0] : p->first;
-            p->last = s->frame[s->n - 1] > p->last ? s->frame[s->n - 1] : p->last;
+            p->last =
+                s->frame[s->n - 1] > p->last ? s->frame[s->n - 1] : p->last;
             max_n = s->n > max_n ? s->n : max_n;
         }
     }
@@ -1260,7 +1282,8 @@ int vg_plot_write(FILE *f, VgScoreLog *const *runs, unsigned n_runs,
     }
     ret = vg_svg_finish(&p->svg);
     if (ret == -EINVAL)
-        vg_log(log, VG_LOG_ERROR, "plot: internal error: SVG elements misnested");
+        vg_log(log, VG_LOG_ERROR,
+               "plot: internal error: SVG elements misnested");
 fail:
     for (unsigned i = 0; i < p->n_panels; i++)
         free(p->panel[i].curve);
@@ -1308,7 +1331,8 @@ static int context_run(VgContext *ctx, const char *label, VgScoreLog **out)
                 s->is_model = 1;
         if (!vg_pool(c, (int)k, ctx->n_frames, sub, VG_POOL_MEAN, &s->mean))
             s->have_pooled |= VG_SCORE_HAVE_MEAN;
-        if (!vg_pool(c, (int)k, ctx->n_frames, sub, VG_POOL_HARMONIC_MEAN, &s->hmean))
+        if (!vg_pool(c, (int)k, ctx->n_frames, sub, VG_POOL_HARMONIC_MEAN,
+                     &s->hmean))
             s->have_pooled |= VG_SCORE_HAVE_HMEAN;
         if (!vg_pool(c, (int)k, ctx->n_frames, sub, VG_POOL_MIN, &s->min))
             s->have_pooled |= VG_SCORE_HAVE_MIN;
@@ -1341,14 +1365,15 @@ int vg_write_plot(VgContext *ctx, const char *path, const VgPlotConfig *cfg)
         return -EINVAL;
     }
     if ((ctx && ctx->n_frames ? 1 : 0) + cfg->n_logs > MAX_RUNS) {
-        vg_log(log, VG_LOG_ERROR, "plot: at most %d runs on one chart", MAX_RUNS);
+        vg_log(log, VG_LOG_ERROR, "plot: at most %d runs on one chart",
+               MAX_RUNS);
         return -EINVAL;
     }
     if (ctx && ctx->n_frames) {
         if (!ctx->flushed || ctx->error) {
-            vg_log(log, VG_LOG_ERROR, "plot: %s", ctx->error ?
-                   "scoring failed; no scores to draw" :
-                   "call vg_flush() before vg_write_plot()");
+            vg_log(log, VG_LOG_ERROR, "plot: %s",
+                   ctx->error ? "scoring failed; no scores to draw"
+                              : "call vg_flush() before vg_write_plot()");
             return -EINVAL;
         }
         if ((ret = context_run(ctx, cfg->label ? cfg->label : "vmafgpu",
@@ -1361,7 +1386,8 @@ int vg_write_plot(VgContext *ctx, const char *path, const VgPlotConfig *cfg)
         n++;
     }
     if (!n) {
-        vg_log(log, VG_LOG_ERROR, "plot: nothing to draw (no frames scored "
+        vg_log(log, VG_LOG_ERROR,
+               "plot: nothing to draw (no frames scored "
                "and no log given)");
         ret = -EINVAL;
         goto fail;

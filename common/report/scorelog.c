@@ -50,7 +50,10 @@
 int vg_score_name_is_model(const char *name)
 {
     static const char *const derived[] = {
-        "_bagging", "_stddev", "_ci_p95_lo", "_ci_p95_hi",
+        "_bagging",
+        "_stddev",
+        "_ci_p95_lo",
+        "_ci_p95_hi",
     };
     size_t len = strlen(name);
     const char *us;
@@ -169,7 +172,7 @@ int vg_score_series_append(VgScoreSeries *s, unsigned frame, double value)
 typedef struct Reader {
     const char *path;
     VgLog *log;
-    char *buf;           ///< the whole file, NUL-terminated
+    char *buf; ///< the whole file, NUL-terminated
     size_t len;
     VgScoreLog *l;
     json_tokener *tok;
@@ -186,8 +189,8 @@ static unsigned line_at(const Reader *r, const char *at)
 }
 
 /** Log "PATH:LINE: message" (LINE left out when at is NULL); @return -EINVAL. */
-static int VG_PRINTF(3, 4) rerr(const Reader *r, const char *at,
-                                const char *fmt, ...)
+static int VG_PRINTF(3, 4)
+    rerr(const Reader *r, const char *at, const char *fmt, ...)
 {
     char msg[512];
     va_list ap;
@@ -220,8 +223,10 @@ static int read_file(Reader *r)
             char *nb;
 
             if (cap > MAX_LOG_SIZE) {
-                vg_log(r->log, VG_LOG_ERROR, "log '%s' is larger than %zu "
-                       "bytes", r->path, MAX_LOG_SIZE);
+                vg_log(r->log, VG_LOG_ERROR,
+                       "log '%s' is larger than %zu "
+                       "bytes",
+                       r->path, MAX_LOG_SIZE);
                 ret = -EFBIG;
                 goto end;
             }
@@ -282,8 +287,10 @@ static int take_frame(Reader *r, const char *at, long long n, unsigned *frame)
     if (n < 0 || n >= UINT_MAX)
         return rerr(r, at, "frame number %lld out of range", n);
     if (n <= r->last_frame)
-        return rerr(r, at, "frame %lld follows frame %lld: frames must be in "
-                    "increasing order", n, r->last_frame);
+        return rerr(r, at,
+                    "frame %lld follows frame %lld: frames must be in "
+                    "increasing order",
+                    n, r->last_frame);
     r->last_frame = n;
     *frame = (unsigned)n;
     r->l->n_frames++;
@@ -360,12 +367,13 @@ static int json_frame(Reader *r, const char *at, json_object *fr)
     if (!json_object_object_get_ex(fr, "metrics", &metrics) ||
         !json_object_is_type(metrics, json_type_object))
         return rerr(r, at, "frame %u has no \"metrics\" object", frame);
-    json_object_object_foreach(metrics, key, val) {
+    json_object_object_foreach(metrics, key, val)
+    {
         double v;
 
         if (json_number(val, &v) < 0)
-            return rerr(r, at, "frame %u: metric '%s' is not a number",
-                        frame, key);
+            return rerr(r, at, "frame %u: metric '%s' is not a number", frame,
+                        key);
         if ((ret = add_value(r, at, key, frame, v)) < 0)
             return ret;
     }
@@ -377,19 +385,21 @@ static int json_pooled(Reader *r, const char *at, json_object *pm)
 {
     if (!json_object_is_type(pm, json_type_object))
         return rerr(r, at, "\"pooled_metrics\" is not an object");
-    json_object_object_foreach(pm, name, methods) {
+    json_object_object_foreach(pm, name, methods)
+    {
         VgScoreSeries *s = (VgScoreSeries *)vg_score_log_find(r->l, name);
 
         if (!json_object_is_type(methods, json_type_object))
             return rerr(r, at, "pooled metric '%s' is not an object", name);
         if (!s)
             continue;
-        json_object_object_foreach(methods, method, val) {
+        json_object_object_foreach(methods, method, val)
+        {
             double v;
 
             if (json_number(val, &v) < 0)
-                return rerr(r, at, "pooled %s of '%s' is not a number",
-                            method, name);
+                return rerr(r, at, "pooled %s of '%s' is not a number", method,
+                            name);
             set_pooled(s, method, v);
         }
     }
@@ -422,7 +432,8 @@ static int json_frames(Reader *r, const char **pp)
         if (*p == ']')
             break;
         if (*p != ',')
-            return rerr(r, p, "malformed JSON: expected ',' or ']' after a frame");
+            return rerr(r, p,
+                        "malformed JSON: expected ',' or ']' after a frame");
         p = skip_ws(p + 1);
     }
     *pp = p + 1;
@@ -495,7 +506,8 @@ static int read_json(Reader *r, const char *p)
         goto fail;
     }
     if (!have_frames) {
-        ret = rerr(r, NULL, "no \"frames\" array: not a vmafgpu or libvmaf "
+        ret = rerr(r, NULL,
+                   "no \"frames\" array: not a vmafgpu or libvmaf "
                    "JSON log");
         goto fail;
     }
@@ -509,9 +521,9 @@ fail:
 /* ---- XML ------------------------------------------------------------------- */
 
 typedef struct XmlAttr {
-    const char *name;   ///< into the buffer, not terminated
+    const char *name; ///< into the buffer, not terminated
     size_t name_len;
-    char *value;        ///< decoded, allocated
+    char *value; ///< decoded, allocated
     const char *at;
 } XmlAttr;
 
@@ -580,8 +592,8 @@ static int xml_decode(const Reader *r, const char *p, const char *end,
         const char *name;
         char c;
     } entities[] = {
-        { "lt", '<' }, { "gt", '>' }, { "amp", '&' }, { "quot", '"' },
-        { "apos", '\'' },
+        { "lt", '<' },   { "gt", '>' },    { "amp", '&' },
+        { "quot", '"' }, { "apos", '\'' },
     };
     /* a reference is never shorter than what it decodes to */
     char *o = malloc((size_t)(end - p) + 1), *q = o;
@@ -719,21 +731,24 @@ static int xml_metric(Reader *r, const char *at, XmlState *x)
 }
 
 /** An element's start tag was read, with its attributes in x->attr. */
-static int xml_element(Reader *r, const char *at, XmlState *x,
-                       const char *name, size_t len)
+static int xml_element(Reader *r, const char *at, XmlState *x, const char *name,
+                       size_t len)
 {
     if (!x->depth) {
         if (x->root_done)
             return rerr(r, at, "malformed XML: a second root element");
         if (!name_is(name, len, "VMAF"))
-            return rerr(r, at, "root element <%.*s>: not a vmafgpu or libvmaf "
-                        "XML log (<VMAF>)", (int)len, name);
+            return rerr(r, at,
+                        "root element <%.*s>: not a vmafgpu or libvmaf "
+                        "XML log (<VMAF>)",
+                        (int)len, name);
         return 0;
     }
     if (x->depth == 2 && name_is(x->name[1], x->name_len[1], "frames") &&
         name_is(name, len, "frame"))
         return xml_frame(r, at, x);
-    if (x->depth == 2 && name_is(x->name[1], x->name_len[1], "pooled_metrics") &&
+    if (x->depth == 2 &&
+        name_is(x->name[1], x->name_len[1], "pooled_metrics") &&
         name_is(name, len, "metric"))
         return xml_metric(r, at, x);
     return 0;
@@ -774,8 +789,10 @@ static int xml_start_tag(Reader *r, const char **pp, XmlState *x)
             break;
         }
         if (p == ws)
-            return rerr(r, p, "malformed XML: expected whitespace, '>' or '/>' "
-                        "in <%.*s>", (int)len, name);
+            return rerr(r, p,
+                        "malformed XML: expected whitespace, '>' or '/>' "
+                        "in <%.*s>",
+                        (int)len, name);
         an = p;
         if (!(alen = xml_name(p)))
             return rerr(r, p, "malformed XML: bad attribute name in <%.*s>",
@@ -795,7 +812,8 @@ static int xml_start_tag(Reader *r, const char **pp, XmlState *x)
         if (!*p)
             return rerr(r, v, "malformed XML: unterminated attribute value");
         for (unsigned i = 0; i < x->n_attr; i++)
-            if (x->attr[i].name_len == alen && !memcmp(x->attr[i].name, an, alen))
+            if (x->attr[i].name_len == alen &&
+                !memcmp(x->attr[i].name, an, alen))
                 return rerr(r, an, "malformed XML: attribute %.*s twice",
                             (int)alen, an);
         if (x->n_attr == x->cap_attr) {
@@ -880,13 +898,15 @@ static int read_xml(Reader *r, const char *p)
         } else if (!strncmp(p, "<!DOCTYPE", 9) && !seen_root) {
             e = strpbrk(p, "[>");
             if (!e || *e == '[') {
-                ret = rerr(r, p, "XML doctypes with an internal subset are "
+                ret = rerr(r, p,
+                           "XML doctypes with an internal subset are "
                            "not supported");
                 goto end;
             }
             p = e + 1;
         } else if (p[1] == '!') {
-            ret = rerr(r, p, "malformed XML: CDATA or a declaration inside "
+            ret = rerr(r, p,
+                       "malformed XML: CDATA or a declaration inside "
                        "the log");
             goto end;
         } else if (p[1] == '/') {
@@ -920,7 +940,8 @@ int vg_score_log_read(VgScoreLog **out, const char *path, VgLog *log)
     *out = NULL;
     if ((ret = read_file(&r)) < 0)
         goto fail;
-    if ((ret = vg_score_log_alloc(&r.l, strcmp(path, "-") ? path : "stdin")) < 0)
+    if ((ret = vg_score_log_alloc(&r.l, strcmp(path, "-") ? path : "stdin")) <
+        0)
         goto fail;
     p = r.buf;
     if (!strncmp(p, "\xef\xbb\xbf", 3)) /* UTF-8 byte order mark */
@@ -931,8 +952,10 @@ int vg_score_log_read(VgScoreLog **out, const char *path, VgLog *log)
     else if (*p == '<')
         ret = read_xml(&r, p);
     else
-        ret = rerr(&r, NULL, "%s: not a JSON or XML log (the plot reads the "
-                   "logs of --json and --xml)", *p ? "unknown format" : "empty");
+        ret = rerr(&r, NULL,
+                   "%s: not a JSON or XML log (the plot reads the "
+                   "logs of --json and --xml)",
+                   *p ? "unknown format" : "empty");
     if (ret < 0)
         goto fail;
     if (!r.l->n_frames) {

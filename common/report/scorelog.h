@@ -17,29 +17,29 @@
 
 /** Pooled values a series may carry (bits of VgScoreSeries.have_pooled). */
 enum {
-    VG_SCORE_HAVE_MEAN  = 1 << 0,
+    VG_SCORE_HAVE_MEAN = 1 << 0,
     VG_SCORE_HAVE_HMEAN = 1 << 1,
-    VG_SCORE_HAVE_MIN   = 1 << 2,
+    VG_SCORE_HAVE_MIN = 1 << 2,
 };
 
 /** One metric over the frames that have it. */
 typedef struct VgScoreSeries {
     char *name;
-    unsigned *frame;    ///< frame numbers, strictly increasing
-    double *value;      ///< per frame; NaN where the log has null / nan
+    unsigned *frame; ///< frame numbers, strictly increasing
+    double *value;   ///< per frame; NaN where the log has null / nan
     unsigned n, cap;
-    int is_model;       ///< a model's score (drawn when no metric is named)
-    int have_pooled;    ///< VG_SCORE_HAVE_* from the log or the context
+    int is_model;    ///< a model's score (drawn when no metric is named)
+    int have_pooled; ///< VG_SCORE_HAVE_* from the log or the context
     double mean, hmean, min;
 } VgScoreSeries;
 
 /** The scores of one run. */
 typedef struct VgScoreLog {
-    char *label;            ///< legend name
+    char *label; ///< legend name
     VgScoreSeries *series;
     unsigned n_series, cap_series;
-    unsigned n_frames;      ///< frame entries in the log
-    unsigned hint;          ///< series index the next lookup tries first
+    unsigned n_frames; ///< frame entries in the log
+    unsigned hint;     ///< series index the next lookup tries first
 } VgScoreLog;
 
 /**

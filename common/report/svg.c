@@ -21,8 +21,8 @@ static void fail(VgSvg *s, int err)
 char *vg_svg_format_num(char *buf, size_t size, double v, int decimals)
 {
     static const uint64_t pow10[] = {
-        1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
-        1000000000,
+        1,      10,      100,      1000,      10000,
+        100000, 1000000, 10000000, 100000000, 1000000000,
     };
     uint64_t scale, units, ip, fp;
     int neg, n;
@@ -78,7 +78,9 @@ static size_t utf8_len(const unsigned char *p)
     if (c >= 0xf0 && c <= 0xf4) {
         unsigned lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
         return p[1] >= lo && p[1] <= hi && (p[2] & 0xc0) == 0x80 &&
-               (p[3] & 0xc0) == 0x80 ? 4 : 0;
+                       (p[3] & 0xc0) == 0x80
+                   ? 4
+                   : 0;
     }
     return 0;
 }
@@ -92,12 +94,29 @@ static void put_escaped(VgSvg *s, const char *text)
         size_t len;
 
         switch (*p) {
-        case '&': fputs("&amp;", s->f); p++; continue;
-        case '<': fputs("&lt;", s->f); p++; continue;
-        case '>': fputs("&gt;", s->f); p++; continue;
-        case '"': fputs("&quot;", s->f); p++; continue;
-        case '\'': fputs("&apos;", s->f); p++; continue;
-        case '\t': case '\n': case '\r':
+        case '&':
+            fputs("&amp;", s->f);
+            p++;
+            continue;
+        case '<':
+            fputs("&lt;", s->f);
+            p++;
+            continue;
+        case '>':
+            fputs("&gt;", s->f);
+            p++;
+            continue;
+        case '"':
+            fputs("&quot;", s->f);
+            p++;
+            continue;
+        case '\'':
+            fputs("&apos;", s->f);
+            p++;
+            continue;
+        case '\t':
+        case '\n':
+        case '\r':
             /* whitespace in attributes is normalised by XML parsers */
             fputc(' ', s->f);
             p++;
@@ -129,7 +148,8 @@ void vg_svg_begin(VgSvg *s, FILE *f, double width, double height)
     s->f = f;
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
           "<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\"\n"
-          "  \"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n", f);
+          "  \"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n",
+          f);
     vg_svg_open(s, "svg");
     vg_svg_attr(s, "xmlns", "http://www.w3.org/2000/svg");
     vg_svg_attr(s, "version", "1.1");

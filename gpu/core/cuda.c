@@ -68,8 +68,8 @@ int vg_cuda_load(const VgCuda **cu, VgLog *log, enum VgLogLevel level)
     if (!(sym = dlsym(f->lib, "cuMemFreeHost")))
         goto missing;
     cuda_api.cuMemFreeHost = (vg_tcuMemFreeHost *)sym;
-    cuda_api.cuMemHostGetDevicePointer = (vg_tcuMemHostGetDevicePointer *)
-        dlsym(f->lib, "cuMemHostGetDevicePointer_v2");
+    cuda_api.cuMemHostGetDevicePointer = (vg_tcuMemHostGetDevicePointer *)dlsym(
+        f->lib, "cuMemHostGetDevicePointer_v2");
 
     if ((res = f->cuInit(0)) != CUDA_SUCCESS) {
         const char *name = NULL;
@@ -111,22 +111,29 @@ void vg_cuda_unload(const VgCuda **cu)
 static int cuda_errno(CUresult res)
 {
     switch ((int)res) {
-    case 0:   return 0;      /* CUDA_SUCCESS */
-    case 1:   return -EINVAL; /* CUDA_ERROR_INVALID_VALUE */
-    case 2:   return -ENOMEM; /* CUDA_ERROR_OUT_OF_MEMORY */
-    case 3:                   /* CUDA_ERROR_NOT_INITIALIZED */
-    case 35:                  /* CUDA_ERROR_INSUFFICIENT_DRIVER */
-    case 100:                 /* CUDA_ERROR_NO_DEVICE */
-    case 101: return -ENODEV; /* CUDA_ERROR_INVALID_DEVICE */
-    case 209:                 /* CUDA_ERROR_NO_BINARY_FOR_GPU */
-    case 801: return -ENOTSUP; /* CUDA_ERROR_NOT_SUPPORTED */
-    case 600: return -EAGAIN; /* CUDA_ERROR_NOT_READY */
-    default:  return -EIO;
+    case 0:
+        return 0; /* CUDA_SUCCESS */
+    case 1:
+        return -EINVAL; /* CUDA_ERROR_INVALID_VALUE */
+    case 2:
+        return -ENOMEM; /* CUDA_ERROR_OUT_OF_MEMORY */
+    case 3:             /* CUDA_ERROR_NOT_INITIALIZED */
+    case 35:            /* CUDA_ERROR_INSUFFICIENT_DRIVER */
+    case 100:           /* CUDA_ERROR_NO_DEVICE */
+    case 101:
+        return -ENODEV; /* CUDA_ERROR_INVALID_DEVICE */
+    case 209:           /* CUDA_ERROR_NO_BINARY_FOR_GPU */
+    case 801:
+        return -ENOTSUP; /* CUDA_ERROR_NOT_SUPPORTED */
+    case 600:
+        return -EAGAIN; /* CUDA_ERROR_NOT_READY */
+    default:
+        return -EIO;
     }
 }
 
-int vg_cuda_error(const VgCuda *cu, VgLog *log, CUresult res,
-                  const char *call, const char *file, int line)
+int vg_cuda_error(const VgCuda *cu, VgLog *log, CUresult res, const char *call,
+                  const char *file, int line)
 {
     const char *name = NULL, *str = NULL;
 

@@ -30,7 +30,8 @@ void vg_cuda_loader_log(void *log, const char *fmt, ...) VG_PRINTF(2, 3);
 #define FFNV_LOAD_FUNC(path) vg_cuda_dlopen(path)
 #define FFNV_SYM_FUNC(lib, sym) dlsym((lib), (sym))
 #define FFNV_FREE_FUNC(lib) dlclose(lib)
-#define FFNV_LOG_FUNC(logctx, msg, ...) vg_cuda_loader_log((logctx), (msg), __VA_ARGS__)
+#define FFNV_LOG_FUNC(logctx, msg, ...)                                        \
+    vg_cuda_loader_log((logctx), (msg), __VA_ARGS__)
 #define FFNV_DEBUG_LOG_FUNC(logctx, msg, ...)
 #include <ffnvcodec/dynlink_loader.h>
 
@@ -48,7 +49,7 @@ typedef CUresult CUDAAPI vg_tcuMemHostGetDevicePointer(CUdeviceptr *dptr,
 
 /** The loaded driver entry points. */
 typedef struct VgCuda {
-    const CudaFunctions *f;    ///< nv-codec-headers' table
+    const CudaFunctions *f; ///< nv-codec-headers' table
     vg_tcuMemHostAlloc *cuMemHostAlloc;
     vg_tcuMemFreeHost *cuMemFreeHost;
     /** Optional (NULL when the driver lacks it): the device address of
@@ -72,21 +73,20 @@ void vg_cuda_unload(const VgCuda **cu);
  * the CUresult to a negative errno.
  * @return 0 for CUDA_SUCCESS, else a negative errno.
  */
-int vg_cuda_error(const VgCuda *cu, VgLog *log, CUresult res,
-                  const char *call, const char *file, int line);
+int vg_cuda_error(const VgCuda *cu, VgLog *log, CUresult res, const char *call,
+                  const char *file, int line);
 
 /**
  * Call driver function `fn` of the nv-codec-headers table with the
  * arguments that follow; on failure log and evaluate to a negative errno.
  * Needs a `const VgCuda *` named by `cu` and a `VgLog *` named by `log`.
  */
-#define VG_CU(cu, log, fn, ...)                                         \
-    vg_cuda_error((cu), (log), (cu)->f->fn(__VA_ARGS__), #fn, __FILE__, \
+#define VG_CU(cu, log, fn, ...)                                                \
+    vg_cuda_error((cu), (log), (cu)->f->fn(__VA_ARGS__), #fn, __FILE__,        \
                   __LINE__)
 
 /** Same for the functions loaded by VgCuda itself. */
-#define VG_CUX(cu, log, fn, ...)                                     \
-    vg_cuda_error((cu), (log), (cu)->fn(__VA_ARGS__), #fn, __FILE__, \
-                  __LINE__)
+#define VG_CUX(cu, log, fn, ...)                                               \
+    vg_cuda_error((cu), (log), (cu)->fn(__VA_ARGS__), #fn, __FILE__, __LINE__)
 
 #endif /* VG_GPU_CUDA_H */

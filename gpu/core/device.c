@@ -16,8 +16,8 @@ int vg_cuda_device_usable(const VgConfig *cfg, VgLog *log)
     /* the reason matters to a caller that asked for CUDA; for
      * backend=auto, which says at INFO which backend it took, it only
      * explains the fallback to the CPU */
-    const enum VgLogLevel level = cfg->backend == VG_BACKEND_CUDA ?
-                                  VG_LOG_WARNING : VG_LOG_DEBUG;
+    const enum VgLogLevel level =
+        cfg->backend == VG_BACKEND_CUDA ? VG_LOG_WARNING : VG_LOG_DEBUG;
     const VgCuda *cu;
     const char *err = NULL;
     CUresult res;
@@ -28,8 +28,10 @@ int vg_cuda_device_usable(const VgConfig *cfg, VgLog *log)
     if (!cfg->cuda_context) {
         if ((res = cu->f->cuDeviceGetCount(&n)) != CUDA_SUCCESS) {
             cu->f->cuGetErrorName(res, &err);
-            vg_log(log, level, "CUDA driver loaded but cuDeviceGetCount "
-                   "failed: %s (%d)", err ? err : "unknown error", (int)res);
+            vg_log(log, level,
+                   "CUDA driver loaded but cuDeviceGetCount "
+                   "failed: %s (%d)",
+                   err ? err : "unknown error", (int)res);
             ret = -ENODEV;
         } else if (n <= 0) {
             vg_log(log, level, "CUDA driver loaded but no CUDA device found");

@@ -21,16 +21,16 @@
 #include "gpu/core/cuda.h"
 
 typedef struct VgCudaDevice {
-    const VgCuda *cu;   ///< driver entry points
+    const VgCuda *cu; ///< driver entry points
     VgLog *log;
     CUcontext ctx;
     CUdevice dev;
-    int own_ctx;        ///< ctx is the retained primary context of dev
-    CUstream stream;    ///< every launch and copy of the library goes here
+    int own_ctx;     ///< ctx is the retained primary context of dev
+    CUstream stream; ///< every launch and copy of the library goes here
     int own_stream;
-    CUmodule module;    ///< the library's fatbin (gpu/core/kernels.cu)
-    char name[128];     ///< device name
-    int major, minor;   ///< compute capability
+    CUmodule module;  ///< the library's fatbin (gpu/core/kernels.cu)
+    char name[128];   ///< device name
+    int major, minor; ///< compute capability
 } VgCudaDevice;
 
 /**
@@ -65,8 +65,7 @@ int vg_cuda_device_push(VgCudaDevice *d);
 int vg_cuda_device_pop(VgCudaDevice *d);
 
 /** Look up a kernel of the library's module. @return 0 or negative errno. */
-int vg_cuda_device_function(VgCudaDevice *d, const char *name,
-                            CUfunction *fn);
+int vg_cuda_device_function(VgCudaDevice *d, const char *name, CUfunction *fn);
 
 /**
  * Launch fn on the device's stream with one by-value argument (a params

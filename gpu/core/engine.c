@@ -68,16 +68,16 @@
 
 typedef struct Slot {
     unsigned index;
-    int done;                   ///< every output of the frame is emitted
-    int need_cpu;               ///< host features run on this frame
-    int range_checked;          ///< device pictures checked against their depth
-    uint64_t gpu_ran;           ///< CUDA features queued for this frame
-    VgImage ref, dis;           ///< device images
+    int done;          ///< every output of the frame is emitted
+    int need_cpu;      ///< host features run on this frame
+    int range_checked; ///< device pictures checked against their depth
+    uint64_t gpu_ran;  ///< CUDA features queued for this frame
+    VgImage ref, dis;  ///< device images
     CUdeviceptr ref_buf, dis_buf;
-    CUdeviceptr ref_f, dis_f;   ///< float luma (VG_CUDA_NEED_FLOAT_LUMA), or 0
-    void *stage_buf[2];         ///< pinned staging of host pictures (raw rows)
-    CUdeviceptr raw_buf[2];     ///< their device copy, converted into ref/dis
-    VgImage host[2];            ///< pinned host copies for host features
+    CUdeviceptr ref_f, dis_f; ///< float luma (VG_CUDA_NEED_FLOAT_LUMA), or 0
+    void *stage_buf[2];       ///< pinned staging of host pictures (raw rows)
+    CUdeviceptr raw_buf[2];   ///< their device copy, converted into ref/dis
+    VgImage host[2];          ///< pinned host copies for host features
     void *host_buf[2];
     CUdeviceptr res;
     void *host_res;
@@ -88,17 +88,17 @@ typedef struct VgCudaEngine {
     VgEngineParams p;
     VgLog *log;
     VgCudaDevice dev;
-    const VgCuda *cu;           ///< dev.cu
+    const VgCuda *cu; ///< dev.cu
     VgCudaConverter conv;
 
-    VgImage geom;               ///< internal image geometry
+    VgImage geom; ///< internal image geometry
     size_t img_bytes;
-    size_t raw_bytes;           ///< staging of one host picture
+    size_t raw_bytes; ///< staging of one host picture
 
-    size_t f_pitch;             ///< float luma row pitch; 0 = none needed
+    size_t f_pitch; ///< float luma row pitch; 0 = none needed
 
-    int scaled;                 ///< distorted pictures are scaled
-    VgCudaScaler scaler;        ///< converts them into scaler.src first
+    int scaled;          ///< distorted pictures are scaled
+    VgCudaScaler scaler; ///< converts them into scaler.src first
 
     unsigned n_gpu;
     VgFeatureCtx *gfc;
@@ -106,7 +106,7 @@ typedef struct VgCudaEngine {
     size_t *res_off;
     size_t res_bytes;
 
-    uint64_t finish_mask;       ///< CUDA features with a host step
+    uint64_t finish_mask; ///< CUDA features with a host step
 
     unsigned n_cpu;
     const VgFeatureInst **cpu_inst;
@@ -206,7 +206,7 @@ static void host_job_done(void *owner, const VgHostJob *job, int ret)
 static VgCudaFrame collected_frame(const VgCudaEngine *e, const Slot *s,
                                    unsigned f)
 {
-    return (VgCudaFrame) {
+    return (VgCudaFrame){
         .index = s->index,
         .ref = &s->ref,
         .dis = &s->dis,
@@ -230,8 +230,10 @@ static int host_steps(void *owner, const VgHostJob *job)
         if (!(run & (UINT64_C(1) << f)))
             continue;
         if ((ret = e->gimpl[f]->finish(&e->gfc[f], &frame)) < 0) {
-            vg_log(e->log, VG_LOG_ERROR, "feature '%s' failed on frame %u "
-                   "(%d)", e->gfc[f].desc->name, s->index, ret);
+            vg_log(e->log, VG_LOG_ERROR,
+                   "feature '%s' failed on frame %u "
+                   "(%d)",
+                   e->gfc[f].desc->name, s->index, ret);
             return ret;
         }
     }
@@ -259,20 +261,20 @@ static int collect(VgCudaEngine *e, int wait, unsigned wait_upto)
             if (res == CUDA_ERROR_NOT_READY)
                 break;
         }
-        if ((ret = vg_cuda_error(e->cu, e->log, res, wait && s->index <= wait_upto ?
-                                 "cuEventSynchronize" : "cuEventQuery",
+        if ((ret = vg_cuda_error(e->cu, e->log, res,
+                                 wait && s->index <= wait_upto
+                                     ? "cuEventSynchronize"
+                                     : "cuEventQuery",
                                  __FILE__, __LINE__)) < 0)
             return ret;
 
         if (s->range_checked) {
             const uint64_t *rw = s->host_res;
-            if ((ret = vg_cuda_picture_range_result(e->log, &s->ref,
-                                                    "reference", s->index,
-                                                    rw)) < 0 ||
-                (ret = vg_cuda_picture_range_result(e->log, e->scaled ?
-                                                    &e->scaler.src : &s->dis,
-                                                    "distorted", s->index,
-                                                    rw + 3)) < 0)
+            if ((ret = vg_cuda_picture_range_result(
+                     e->log, &s->ref, "reference", s->index, rw)) < 0 ||
+                (ret = vg_cuda_picture_range_result(
+                     e->log, e->scaled ? &e->scaler.src : &s->dis, "distorted",
+                     s->index, rw + 3)) < 0)
                 return ret;
         }
         for (unsigned f = 0; f < e->n_gpu; f++) {
@@ -283,8 +285,10 @@ static int collect(VgCudaEngine *e, int wait, unsigned wait_upto)
             if (!(s->gpu_ran & (UINT64_C(1) << f)) || !impl->collect)
                 continue;
             if ((ret = impl->collect(fc, &frame)) < 0) {
-                vg_log(e->log, VG_LOG_ERROR, "feature '%s' failed on frame "
-                       "%u (%d)", fc->desc->name, s->index, ret);
+                vg_log(e->log, VG_LOG_ERROR,
+                       "feature '%s' failed on frame "
+                       "%u (%d)",
+                       fc->desc->name, s->index, ret);
                 return ret;
             }
         }
@@ -298,7 +302,8 @@ static int collect(VgCudaEngine *e, int wait, unsigned wait_upto)
         pthread_mutex_unlock(&e->lock);
         if (host) {
             const VgHostJob job = {
-                .frame = { .index = s->index, .ref = &s->host[0],
+                .frame = { .index = s->index,
+                           .ref = &s->host[0],
                            .dis = &s->host[1] },
                 .run = host_steps,
                 .opaque = { s },
@@ -365,8 +370,8 @@ static int alloc_slot(VgCudaEngine *e, Slot *s)
     if ((ret = CU(cuMemAlloc, &s->ref_buf, e->img_bytes)) < 0 ||
         (ret = CU(cuMemAlloc, &s->dis_buf, e->img_bytes)) < 0 ||
         (ret = CU(cuMemAlloc, &s->res, e->res_bytes)) < 0 ||
-        (ret = VG_CUX(e->cu, e->log, cuMemHostAlloc, &s->host_res,
-                      e->res_bytes, 0)) < 0 ||
+        (ret = VG_CUX(e->cu, e->log, cuMemHostAlloc, &s->host_res, e->res_bytes,
+                      0)) < 0 ||
         (ret = CU(cuEventCreate, &s->done_ev, CU_EVENT_DISABLE_TIMING)) < 0 ||
         (ret = CU(cuEventCreate, &s->in_ev, CU_EVENT_DISABLE_TIMING)) < 0 ||
         (ret = CU(cuEventCreate, &s->out_ev, CU_EVENT_DISABLE_TIMING)) < 0)
@@ -389,8 +394,8 @@ static int pinned_image(VgCudaEngine *e, VgImage *img, void **buf)
 
     if (*buf)
         return 0;
-    if ((ret = VG_CUX(e->cu, e->log, cuMemHostAlloc, buf, e->img_bytes,
-                      0)) < 0) {
+    if ((ret = VG_CUX(e->cu, e->log, cuMemHostAlloc, buf, e->img_bytes, 0)) <
+        0) {
         *buf = NULL;
         return ret;
     }
@@ -478,8 +483,10 @@ static int open_features(VgCudaEngine *e)
         if (impl && impl->usable && !impl->usable(inst->opts))
             impl = NULL;
         if (!impl) {
-            if (inst->desc->flags & (VG_FEATURE_PREV_REF | VG_FEATURE_PREV_DIS)) {
-                vg_log(e->log, VG_LOG_ERROR, "feature '%s' has no CUDA "
+            if (inst->desc->flags &
+                (VG_FEATURE_PREV_REF | VG_FEATURE_PREV_DIS)) {
+                vg_log(e->log, VG_LOG_ERROR,
+                       "feature '%s' has no CUDA "
                        "implementation and needs previous references",
                        inst->desc->name);
                 return -ENOTSUP;
@@ -503,18 +510,23 @@ static int open_features(VgCudaEngine *e)
             e->finish_mask |= UINT64_C(1) << e->n_gpu;
         e->n_gpu++;
         if (impl->init && (ret = impl->init(fc)) < 0) {
-            vg_log(e->log, VG_LOG_ERROR, "feature '%s': CUDA initialisation "
-                   "failed (%d)", inst->desc->name, ret);
+            vg_log(e->log, VG_LOG_ERROR,
+                   "feature '%s': CUDA initialisation "
+                   "failed (%d)",
+                   inst->desc->name, ret);
             return ret;
         }
         e->res_off[e->n_gpu - 1] = e->res_bytes;
-        e->res_bytes += ((impl->res_size_of ? impl->res_size_of(fc) :
-                          impl->res_size) + VG_CUDA_RES_ALIGN - 1) &
-                        ~(size_t)(VG_CUDA_RES_ALIGN - 1);
+        e->res_bytes +=
+            ((impl->res_size_of ? impl->res_size_of(fc) : impl->res_size) +
+             VG_CUDA_RES_ALIGN - 1) &
+            ~(size_t)(VG_CUDA_RES_ALIGN - 1);
     }
     if (e->n_cpu)
-        vg_log(e->log, VG_LOG_INFO, "cuda engine: no CUDA implementation "
-               "of %s; running on the CPU", names);
+        vg_log(e->log, VG_LOG_INFO,
+               "cuda engine: no CUDA implementation "
+               "of %s; running on the CPU",
+               names);
     return 0;
 }
 
@@ -540,8 +552,8 @@ static int cuda_open(void **engine, const VgEngineParams *p)
     if ((ret = vg_cuda_converter_init(&e->conv, &e->dev)) < 0)
         goto fail;
 
-    e->img_bytes = vg_image_geometry(&e->geom, p->layout, p->bpc, p->width,
-                                     p->height);
+    e->img_bytes =
+        vg_image_geometry(&e->geom, p->layout, p->bpc, p->width, p->height);
     if ((ret = open_features(e)) < 0)
         goto fail;
     e->raw_bytes = vg_cuda_picture_raw_size(&e->geom, p->fmt);
@@ -550,16 +562,17 @@ static int cuda_open(void **engine, const VgEngineParams *p)
 
         if ((ret = vg_cuda_scaler_open(&e->scaler, &e->dev, p->cfg->scale,
                                        p->layout, p->bpc, p->dis_width,
-                                       p->dis_height, p->width,
-                                       p->height)) < 0)
+                                       p->dis_height, p->width, p->height)) < 0)
             goto fail;
         e->scaled = 1;
         raw = vg_cuda_picture_raw_size(&e->scaler.src, p->fmt);
         if (raw > e->raw_bytes)
             e->raw_bytes = raw;
-        vg_log(e->log, VG_LOG_INFO, "cuda engine: distorted pictures scaled "
-               "from %ux%u to %ux%u (%s)", p->dis_width, p->dis_height,
-               p->width, p->height, vg_scale_name(p->cfg->scale));
+        vg_log(e->log, VG_LOG_INFO,
+               "cuda engine: distorted pictures scaled "
+               "from %ux%u to %ux%u (%s)",
+               p->dis_width, p->dis_height, p->width, p->height,
+               vg_scale_name(p->cfg->scale));
     }
     /* chroma is converted only for the features that read it; the
      * sample-range check and the scaler read every plane of the image */
@@ -569,8 +582,8 @@ static int cuda_open(void **engine, const VgEngineParams *p)
             e->conv.luma_only = 0;
     for (unsigned f = 0; f < e->n_gpu; f++)
         if (e->gimpl[f]->needs & VG_CUDA_NEED_FLOAT_LUMA)
-            e->f_pitch = ((size_t)e->geom.w[0] * sizeof(float) + 255) &
-                         ~(size_t)255;
+            e->f_pitch =
+                ((size_t)e->geom.w[0] * sizeof(float) + 255) & ~(size_t)255;
     /* host work: the host features on n_threads workers, or the calling
      * thread with 0, as on the CPU backend; host steps of CUDA features
      * run on n_threads workers too, or with 0 on one per processor (up to
@@ -579,13 +592,15 @@ static int cuda_open(void **engine, const VgEngineParams *p)
     if (e->finish_mask && !host_threads) {
         const long n = sysconf(_SC_NPROCESSORS_ONLN);
 
-        host_threads = n < 1 ? 1 : n > VG_CUDA_HOST_THREADS_MAX ?
-                       VG_CUDA_HOST_THREADS_MAX : (unsigned)n;
+        host_threads = n < 1                          ? 1
+                       : n > VG_CUDA_HOST_THREADS_MAX ? VG_CUDA_HOST_THREADS_MAX
+                                                      : (unsigned)n;
     }
     e->n_slots = VG_CUDA_SLOTS;
     if (e->n_cpu || e->finish_mask)
-        e->n_slots = host_threads + VG_CUDA_SLOTS > VG_CUDA_SLOTS_MAX ?
-                     VG_CUDA_SLOTS_MAX : host_threads + VG_CUDA_SLOTS;
+        e->n_slots = host_threads + VG_CUDA_SLOTS > VG_CUDA_SLOTS_MAX
+                         ? VG_CUDA_SLOTS_MAX
+                         : host_threads + VG_CUDA_SLOTS;
     if (!(e->slot = calloc(e->n_slots, sizeof(*e->slot)))) {
         ret = -ENOMEM;
         goto fail;
@@ -594,11 +609,14 @@ static int cuda_open(void **engine, const VgEngineParams *p)
         if ((ret = alloc_slot(e, &e->slot[i])) < 0)
             goto fail;
     if (e->n_gpu > 1) {
-        const unsigned n = e->n_gpu < VG_CUDA_FEATURE_STREAMS ?
-                           e->n_gpu : VG_CUDA_FEATURE_STREAMS;
+        const unsigned n = e->n_gpu < VG_CUDA_FEATURE_STREAMS
+                               ? e->n_gpu
+                               : VG_CUDA_FEATURE_STREAMS;
 
-        if ((ret = CU(cuEventCreate, &e->fork_ev, CU_EVENT_DISABLE_TIMING)) < 0 ||
-            (ret = CU(cuStreamCreate, &e->res_stream, CU_STREAM_NON_BLOCKING)) < 0)
+        if ((ret = CU(cuEventCreate, &e->fork_ev, CU_EVENT_DISABLE_TIMING)) <
+                0 ||
+            (ret = CU(cuStreamCreate, &e->res_stream, CU_STREAM_NON_BLOCKING)) <
+                0)
             goto fail;
         while (e->n_fs < n) {
             CUstream st;
@@ -619,10 +637,12 @@ static int cuda_open(void **engine, const VgEngineParams *p)
         (ret = vg_host_pool_open(&e->pool, &e->p, e->cpu_inst, e->n_cpu,
                                  host_threads, host_job_done, e)) < 0)
         goto fail;
-    vg_log(e->log, VG_LOG_INFO, "cuda engine: %s (sm_%d%d), %s context, %u "
+    vg_log(e->log, VG_LOG_INFO,
+           "cuda engine: %s (sm_%d%d), %s context, %u "
            "feature(s) on the GPU (%u with a host step), %u on the host; %u "
-           "host thread(s), %u frames in flight", e->dev.name, e->dev.major,
-           e->dev.minor, e->dev.own_ctx ? "own" : "caller's", e->n_gpu,
+           "host thread(s), %u frames in flight",
+           e->dev.name, e->dev.major, e->dev.minor,
+           e->dev.own_ctx ? "own" : "caller's", e->n_gpu,
            (unsigned)__builtin_popcountll(e->finish_mask), e->n_cpu,
            e->pool ? vg_host_pool_threads(e->pool) : 0, e->n_slots);
     pushed = 0;
@@ -660,8 +680,9 @@ static int order_after(VgCudaEngine *e, CUevent ev, const VgPicture *ref,
     if (a && ((ret = CU(cuEventRecord, ev, a)) < 0 ||
               (ret = CU(cuStreamWaitEvent, e->dev.stream, ev, 0)) < 0))
         return ret;
-    if (b && b != a && ((ret = CU(cuEventRecord, ev, b)) < 0 ||
-                        (ret = CU(cuStreamWaitEvent, e->dev.stream, ev, 0)) < 0))
+    if (b && b != a &&
+        ((ret = CU(cuEventRecord, ev, b)) < 0 ||
+         (ret = CU(cuStreamWaitEvent, e->dev.stream, ev, 0)) < 0))
         return ret;
     return 0;
 }
@@ -712,15 +733,16 @@ static int cuda_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
     if (e->error)
         return e->error;
     if (index != e->n_submitted) {
-        vg_log(e->log, VG_LOG_ERROR, "cuda engine: frame %u submitted, %u "
-               "expected", index, e->n_submitted);
+        vg_log(e->log, VG_LOG_ERROR,
+               "cuda engine: frame %u submitted, %u "
+               "expected",
+               index, e->n_submitted);
         return -EINVAL;
     }
     if ((ret = push_ctx(e)) < 0)
         return ret;
     /* the slot's previous frame must be finished, host features included */
-    if (index >= e->n_slots &&
-        (ret = wait_done(e, index - e->n_slots)) < 0)
+    if (index >= e->n_slots && (ret = wait_done(e, index - e->n_slots)) < 0)
         goto fail;
 
     s->index = index;
@@ -754,20 +776,20 @@ static int cuda_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
     if (s->range_checked &&
         ((ret = vg_cuda_picture_check_range(&e->dev, &e->conv, &s->ref,
                                             e->p.fmt, s->res)) < 0 ||
-         (ret = vg_cuda_picture_check_range(&e->dev, &e->conv,
-                                            e->scaled ? &e->scaler.src : &s->dis,
-                                            e->p.fmt,
-                                            s->res + VG_CUDA_RANGE_BYTES)) < 0))
+         (ret = vg_cuda_picture_check_range(
+              &e->dev, &e->conv, e->scaled ? &e->scaler.src : &s->dis, e->p.fmt,
+              s->res + VG_CUDA_RANGE_BYTES)) < 0))
         goto fail;
-    if (e->scaled && (ret = vg_cuda_scaler_run(&e->scaler, &e->dev, &s->dis)) < 0)
+    if (e->scaled &&
+        (ret = vg_cuda_scaler_run(&e->scaler, &e->dev, &s->dis)) < 0)
         goto fail;
 
     /* one float copy of the luma for every feature asking for it */
     if (e->f_pitch &&
-        ((ret = vg_cuda_picture_luma_float(&e->dev, &e->conv, &s->ref,
-                                           s->ref_f, e->f_pitch)) < 0 ||
-         (ret = vg_cuda_picture_luma_float(&e->dev, &e->conv, &s->dis,
-                                           s->dis_f, e->f_pitch)) < 0))
+        ((ret = vg_cuda_picture_luma_float(&e->dev, &e->conv, &s->ref, s->ref_f,
+                                           e->f_pitch)) < 0 ||
+         (ret = vg_cuda_picture_luma_float(&e->dev, &e->conv, &s->dis, s->dis_f,
+                                           e->f_pitch)) < 0))
         goto fail;
 
     /* the features' streams start after the work queued so far */
@@ -805,8 +827,10 @@ static int cuda_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
         ret = impl->submit(fc, &frame);
         e->dev.stream = main_stream;
         if (ret < 0) {
-            vg_log(e->log, VG_LOG_ERROR, "feature '%s' failed on frame %u "
-                   "(%d)", fc->desc->name, index, ret);
+            vg_log(e->log, VG_LOG_ERROR,
+                   "feature '%s' failed on frame %u "
+                   "(%d)",
+                   fc->desc->name, index, ret);
             goto fail;
         }
         s->gpu_ran |= UINT64_C(1) << f;
@@ -830,8 +854,8 @@ static int cuda_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
             (ret = CU(cuMemcpyDtoHAsync, s->host_buf[i],
                       i ? s->dis_buf : s->ref_buf, e->img_bytes, out)) < 0)
             goto fail;
-    if ((ret = CU(cuMemcpyDtoHAsync, s->host_res, s->res, e->res_bytes,
-                  out)) < 0 ||
+    if ((ret = CU(cuMemcpyDtoHAsync, s->host_res, s->res, e->res_bytes, out)) <
+            0 ||
         (ret = CU(cuEventRecord, s->done_ev, out)) < 0)
         goto fail;
     e->n_submitted++;

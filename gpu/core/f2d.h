@@ -87,8 +87,8 @@ VG_F2D_FN double vg_f2d_add(double acc, float f)
 {
     const uint32_t b = vg_f2d_bits(f);
 
-    return fma(vg_f2d_mag(b), vg_f2d_words(VG_F2D_SCALE_HI | (b & 0x80000000u), 0),
-               acc);
+    return fma(vg_f2d_mag(b),
+               vg_f2d_words(VG_F2D_SCALE_HI | (b & 0x80000000u), 0), acc);
 }
 
 /**
@@ -97,7 +97,8 @@ VG_F2D_FN double vg_f2d_add(double acc, float f)
  */
 VG_F2D_FN double vg_f2d_add_pos(double acc, float f)
 {
-    return fma(vg_f2d_mag_pos(vg_f2d_bits(f)), vg_f2d_words(VG_F2D_SCALE_HI, 0), acc);
+    return fma(vg_f2d_mag_pos(vg_f2d_bits(f)), vg_f2d_words(VG_F2D_SCALE_HI, 0),
+               acc);
 }
 
 /**

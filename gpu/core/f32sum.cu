@@ -27,7 +27,8 @@
 #define VG_F32SUM_FN static __device__ __forceinline__
 #include "gpu/core/f32sum_step.h"
 
-__device__ __forceinline__ VgF32sumSeg vg_f32sum_seg_shfl_down(VgF32sumSeg s, int off)
+__device__ __forceinline__ VgF32sumSeg vg_f32sum_seg_shfl_down(VgF32sumSeg s,
+                                                               int off)
 {
     VgF32sumSeg r;
 
@@ -41,7 +42,7 @@ __device__ __forceinline__ VgF32sumSeg vg_f32sum_seg_shfl_down(VgF32sumSeg s, in
 }
 
 extern "C" __global__ void __launch_bounds__(VG_F32SUM_THREADS)
-vg_f32sum_chunks(const VgF32sumParams p)
+    vg_f32sum_chunks(const VgF32sumParams p)
 {
     __shared__ int emax;
     __shared__ VgF32sumSeg warp_seg[VG_F32SUM_SUBS][VG_F32SUM_WINDOW];
@@ -53,7 +54,8 @@ vg_f32sum_chunks(const VgF32sumParams p)
     const int len = left < VG_F32SUM_CHUNK ? (int)left : VG_F32SUM_CHUNK;
     const float *x = (const float *)p.a[k].x + start;
     const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
-    VgF32sumChunk *rec = (VgF32sumChunk *)p.chunks + (size_t)chunk * VG_F32SUM_RECS;
+    VgF32sumChunk *rec =
+        (VgF32sumChunk *)p.chunks + (size_t)chunk * VG_F32SUM_RECS;
     uint32_t b[VG_F32SUM_PER_THREAD], mant[VG_F32SUM_PER_THREAD];
     int fe[VG_F32SUM_PER_THREAD];
     int mine = VG_F32SUM_ZEROS;
@@ -82,7 +84,8 @@ vg_f32sum_chunks(const VgF32sumParams p)
         const int plain = vg_f32sum_plain(b[i]);
 
         vg_f32sum_decode(b[i], &mant[i], &fe[i]);
-        mine = max(mine, plain ? (fe[i] < -126 ? VG_F32SUM_ZEROS : fe[i]) : VG_F32SUM_WALK);
+        mine = max(mine, plain ? (fe[i] < -126 ? VG_F32SUM_ZEROS : fe[i])
+                               : VG_F32SUM_WALK);
     }
     __syncthreads();
     if (mine != VG_F32SUM_ZEROS)
@@ -130,8 +133,8 @@ vg_f32sum_chunks(const VgF32sumParams p)
 }
 
 /** The rest of a sum, from term i on, one float addition after the other. */
-__device__ static uint32_t vg_f32sum_serial(const float *x, int64_t i, int64_t n,
-                                            uint32_t sb)
+__device__ static uint32_t vg_f32sum_serial(const float *x, int64_t i,
+                                            int64_t n, uint32_t sb)
 {
     float s = __uint_as_float(sb);
 
@@ -145,8 +148,9 @@ __device__ static uint32_t vg_f32sum_serial(const float *x, int64_t i, int64_t n
  * in order, while they stay in the binade: how many were added to *m, the
  * same in every lane. rk and rok are the warp's shared scratch.
  */
-__device__ static int vg_f32sum_chain(const VgF32sumChunk *r, int stride, int count,
-                                      int e, int64_t *m, int64_t (*rk)[32], int *rok)
+__device__ static int vg_f32sum_chain(const VgF32sumChunk *r, int stride,
+                                      int count, int e, int64_t *m,
+                                      int64_t (*rk)[32], int *rok)
 {
     const int lane = threadIdx.x;
     int64_t k0 = 0, k1 = 0;
@@ -180,7 +184,7 @@ __device__ static int vg_f32sum_chain(const VgF32sumChunk *r, int stride, int co
 }
 
 extern "C" __global__ void __launch_bounds__(32)
-vg_f32sum_walk(const VgF32sumParams p)
+    vg_f32sum_walk(const VgF32sumParams p)
 {
     __shared__ uint32_t terms[VG_F32SUM_SUB];
     __shared__ int64_t rk[2][32];
@@ -194,7 +198,8 @@ vg_f32sum_walk(const VgF32sumParams p)
 
     if (k >= p.count)
         return;
-    rec = (const VgF32sumChunk *)p.chunks + (size_t)p.a[k].chunk0 * VG_F32SUM_RECS;
+    rec = (const VgF32sumChunk *)p.chunks +
+          (size_t)p.a[k].chunk0 * VG_F32SUM_RECS;
     x = (const float *)p.a[k].x;
     n = p.a[k].n;
     nchunks = p.a[k].nchunks;
@@ -211,7 +216,8 @@ vg_f32sum_walk(const VgF32sumParams p)
 
         /* chunk c by its sub-chunks' records, the others term by term */
         const int64_t start = (int64_t)c * VG_F32SUM_CHUNK;
-        const int len = n - start < VG_F32SUM_CHUNK ? (int)(n - start) : VG_F32SUM_CHUNK;
+        const int len =
+            n - start < VG_F32SUM_CHUNK ? (int)(n - start) : VG_F32SUM_CHUNK;
         const int nsub = (len + VG_F32SUM_SUB - 1) / VG_F32SUM_SUB;
         const VgF32sumChunk *srec = rec + (size_t)c * VG_F32SUM_RECS + 1;
 
@@ -221,7 +227,8 @@ vg_f32sum_walk(const VgF32sumParams p)
                 break;
 
             const int64_t s0 = start + (int64_t)sub * VG_F32SUM_SUB;
-            const int slen = n - s0 < VG_F32SUM_SUB ? (int)(n - s0) : VG_F32SUM_SUB;
+            const int slen =
+                n - s0 < VG_F32SUM_SUB ? (int)(n - s0) : VG_F32SUM_SUB;
             const float *xs = x + s0;
             int j;
 
@@ -255,7 +262,8 @@ vg_f32sum_walk(const VgF32sumParams p)
                         incl += o;
                 }
                 ev |= tie | (m + incl >= VG_F32SUM_TOP);
-                const unsigned ball = __ballot_sync(0xffffffffu, ev && jj < slen);
+                const unsigned ball =
+                    __ballot_sync(0xffffffffu, ev && jj < slen);
                 if (!ball) {
                     m += __shfl_sync(0xffffffffu, incl, 31);
                     li += 32;
@@ -265,13 +273,15 @@ vg_f32sum_walk(const VgF32sumParams p)
                 const int before = __shfl_sync(0xffffffffu, incl - q, f);
                 const uint32_t xb = __shfl_sync(0xffffffffu, b, f);
 
-                sb = __float_as_uint(__fadd_rn(__uint_as_float(vg_f32sum_join(e, m + before)),
-                                               __uint_as_float(xb)));
+                sb = __float_as_uint(
+                    __fadd_rn(__uint_as_float(vg_f32sum_join(e, m + before)),
+                              __uint_as_float(xb)));
                 li += f + 1;
                 if (!vg_f32sum_plain(sb) || sb == 0x80000000u) {
                     /* negative or not finite: the rest one term after the other */
                     if (lane == 0)
-                        ((uint32_t *)p.a[k].out)[0] = vg_f32sum_serial(x, s0 + li, n, sb);
+                        ((uint32_t *)p.a[k].out)[0] =
+                            vg_f32sum_serial(x, s0 + li, n, sb);
                     return;
                 }
                 vg_f32sum_split(sb, &e, &m);

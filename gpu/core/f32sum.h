@@ -21,9 +21,9 @@
 
 typedef struct VgCudaF32sum {
     CUfunction chunks, walk;
-    CUdeviceptr scratch;    ///< the chunk records
+    CUdeviceptr scratch; ///< the chunk records
     size_t max_chunks;
-    VgF32sumParams p;         ///< the submission being built
+    VgF32sumParams p; ///< the submission being built
 } VgCudaF32sum;
 
 /**
@@ -31,7 +31,7 @@ typedef struct VgCudaF32sum {
  * per submission of max_terms terms in all. @return 0 or negative errno.
  */
 int vg_cuda_f32sum_init(VgCudaDevice *d, VgCudaF32sum *s, int max_arrays,
-                      size_t max_terms);
+                        size_t max_terms);
 void vg_cuda_f32sum_close(VgCudaDevice *d, VgCudaF32sum *s);
 
 /** Start a submission. */
@@ -43,7 +43,8 @@ void vg_cuda_f32sum_reset(VgCudaF32sum *s);
  * sign; negative ones and those not finite are added one at a time.
  * @return 0, or -EINVAL past the capacity or for a misaligned x.
  */
-int vg_cuda_f32sum_add(VgCudaF32sum *s, CUdeviceptr x, size_t n, CUdeviceptr out);
+int vg_cuda_f32sum_add(VgCudaF32sum *s, CUdeviceptr x, size_t n,
+                       CUdeviceptr out);
 
 /** Queue the submission's sums on d's stream. @return 0 or negative errno. */
 int vg_cuda_f32sum_submit(VgCudaDevice *d, VgCudaF32sum *s);

@@ -91,25 +91,29 @@
 
 /** A stretch of terms in one binade (2. above). */
 typedef struct VgF32sumSeg {
-    int64_t sum;    ///< the floors x / u_e, ties rounded down
+    int64_t sum; ///< the floors x / u_e, ties rounded down
     int32_t ties;
-    int32_t up;     ///< ties after the first that round up
-    int32_t pf, pl; ///< parity of the floors' total through the first, the last tie
+    int32_t up; ///< ties after the first that round up
+    int32_t pf,
+        pl; ///< parity of the floors' total through the first, the last tie
 } VgF32sumSeg;
 
 /** Per chunk and sub-chunk (device scratch), written by the chunk kernel. */
 typedef struct VgF32sumChunk {
-    int32_t emax;   ///< exponent of the largest term, VG_F32SUM_ZEROS or VG_F32SUM_WALK
+    int32_t
+        emax; ///< exponent of the largest term, VG_F32SUM_ZEROS or VG_F32SUM_WALK
     int32_t pad;
-    int64_t k[VG_F32SUM_WINDOW];  ///< binade emax + w: floors plus later ties rounded up
-    uint8_t tie[VG_F32SUM_WINDOW]; ///< bit 0: any tie; bit 1: parity through the first
+    int64_t k
+        [VG_F32SUM_WINDOW]; ///< binade emax + w: floors plus later ties rounded up
+    uint8_t tie
+        [VG_F32SUM_WINDOW]; ///< bit 0: any tie; bit 1: parity through the first
     uint8_t pad2[7];
 } VgF32sumChunk;
 
 /** One sum: n floats at x (16-byte aligned), its result to out. */
 typedef struct VgF32sumArray {
-    uint64_t x;     ///< device const float[n]
-    uint64_t out;   ///< device float
+    uint64_t x;   ///< device const float[n]
+    uint64_t out; ///< device float
     int64_t n;
     int32_t chunk0; ///< its first chunk in the scratch
     int32_t nchunks;
@@ -118,8 +122,8 @@ typedef struct VgF32sumArray {
 /** Kernel parameters (gpu/core/f32sum.cu). */
 typedef struct VgF32sumParams {
     VgF32sumArray a[VG_F32SUM_MAX_ARRAYS];
-    uint64_t chunks;    ///< device VgF32sumChunk[total chunks][VG_F32SUM_RECS]
-    int32_t count;      ///< arrays
+    uint64_t chunks; ///< device VgF32sumChunk[total chunks][VG_F32SUM_RECS]
+    int32_t count;   ///< arrays
     int32_t pad;
 } VgF32sumParams;
 
@@ -304,7 +308,7 @@ VG_F32SUM_FN void vg_f32sum_record(VgF32sumChunk *c, int w, VgF32sumSeg s)
  * caller checks that m + *k stays below VG_F32SUM_TOP.
  */
 VG_F32SUM_FN int vg_f32sum_chunk_units(const VgF32sumChunk *c, int e, int64_t m,
-                                   int64_t *k)
+                                       int64_t *k)
 {
     const int64_t w = (int64_t)e - c->emax;
     int t;

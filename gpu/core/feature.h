@@ -27,10 +27,10 @@
 /** One frame as a CUDA feature sees it. */
 typedef struct VgCudaFrame {
     unsigned index;
-    const VgImage *ref, *dis;       ///< device images (internal layout)
-    const VgImage *prev_ref;        ///< reference n-1 (device), NULL at n = 0
-    const VgImage *prev_prev_ref;   ///< reference n-2 (device), NULL at n < 2
-    const VgImage *prev_dis;        ///< distorted n-1 (device), NULL at n = 0
+    const VgImage *ref, *dis;     ///< device images (internal layout)
+    const VgImage *prev_ref;      ///< reference n-1 (device), NULL at n = 0
+    const VgImage *prev_prev_ref; ///< reference n-2 (device), NULL at n < 2
+    const VgImage *prev_dis;      ///< distorted n-1 (device), NULL at n = 0
     /**
      * The luma of ref and dis as float (common/fplane.h, offset 0), row
      * pitch f_pitch bytes: converted once per frame for every feature
@@ -40,8 +40,9 @@ typedef struct VgCudaFrame {
      */
     CUdeviceptr ref_f, dis_f;
     size_t f_pitch;
-    CUdeviceptr res;                ///< device result area (res_size bytes, zeroed)
-    const void *host_res;           ///< its host copy; valid in collect() and finish() only
+    CUdeviceptr res; ///< device result area (res_size bytes, zeroed)
+    const void
+        *host_res; ///< its host copy; valid in collect() and finish() only
 } VgCudaFrame;
 
 /** Queue the frame's kernels on the device stream (no host sync). */
@@ -51,13 +52,13 @@ typedef int VgCudaCollectFn(VgFeatureCtx *fc, const VgCudaFrame *f);
 
 /** What a CUDA feature needs prepared besides the frame's images. */
 enum {
-    VG_CUDA_NEED_FLOAT_LUMA = 1 << 0,   ///< VgCudaFrame.ref_f / dis_f
+    VG_CUDA_NEED_FLOAT_LUMA = 1 << 0, ///< VgCudaFrame.ref_f / dis_f
 };
 
 typedef struct VgCudaFeatureImpl {
     size_t priv_size;
-    unsigned needs;     ///< VG_CUDA_NEED_* flags
-    size_t res_size;    ///< bytes of per-frame device results
+    unsigned needs;  ///< VG_CUDA_NEED_* flags
+    size_t res_size; ///< bytes of per-frame device results
     /**
      * Optional: the bytes of per-frame results when they depend on the
      * geometry or the options, asked once after init; replaces res_size.
@@ -76,8 +77,8 @@ typedef struct VgCudaFeatureImpl {
      * own, and emits the frame's values.
      */
     VgCudaCollectFn *finish;
-    VgFeatureFlushFn *flush;    ///< optional
-    VgFeatureCloseFn *close;    ///< optional
+    VgFeatureFlushFn *flush; ///< optional
+    VgFeatureCloseFn *close; ///< optional
     /**
      * Optional: 0 when these options (or this host) are outside what the
      * kernels reproduce exactly; the engine then runs the reference

@@ -42,9 +42,8 @@ static int copy_plane(VgCudaDevice *e, const VgImage *dst, unsigned p,
 
     if (!cp.WidthInBytes || !cp.Height)
         return 0;
-    return vg_cuda_error(cu, e->log, cu->f->cuMemcpy2DAsync(&cp,
-                         e->stream), "cuMemcpy2DAsync",
-                         __FILE__, __LINE__);
+    return vg_cuda_error(cu, e->log, cu->f->cuMemcpy2DAsync(&cp, e->stream),
+                         "cuMemcpy2DAsync", __FILE__, __LINE__);
 }
 
 static int convert_plane(VgCudaDevice *e, CUfunction fn, const VgImage *dst,
@@ -61,10 +60,10 @@ static int convert_plane(VgCudaDevice *e, CUfunction fn, const VgImage *dst,
         .shift = shift,
     };
 
-    return vg_cuda_device_launch(e, fn,
-                                 (par.w + VG_CONV_BLOCK_X - 1) / VG_CONV_BLOCK_X,
-                                 (par.h + VG_CONV_BLOCK_Y - 1) / VG_CONV_BLOCK_Y,
-                                 1, VG_CONV_BLOCK_X, VG_CONV_BLOCK_Y, &par);
+    return vg_cuda_device_launch(
+        e, fn, (par.w + VG_CONV_BLOCK_X - 1) / VG_CONV_BLOCK_X,
+        (par.h + VG_CONV_BLOCK_Y - 1) / VG_CONV_BLOCK_Y, 1, VG_CONV_BLOCK_X,
+        VG_CONV_BLOCK_Y, &par);
 }
 
 /* the interleaved chroma at src into planes 1 and 2 of dst */
@@ -73,7 +72,8 @@ static int split_chroma(VgCudaDevice *e, CUfunction fn, const VgImage *dst,
 {
     VgSplitParams par = {
         .src = (uint64_t)(uintptr_t)src,
-        .dst = { (uint64_t)(uintptr_t)dst->data[1], (uint64_t)(uintptr_t)dst->data[2] },
+        .dst = { (uint64_t)(uintptr_t)dst->data[1],
+                 (uint64_t)(uintptr_t)dst->data[2] },
         .src_pitch = src_pitch,
         .dst_pitch = { dst->stride[1], dst->stride[2] },
         .w = dst->w[1],
@@ -84,10 +84,12 @@ static int split_chroma(VgCudaDevice *e, CUfunction fn, const VgImage *dst,
 
     /* the vector stores (common/image.c aligns the planes far beyond) */
     if ((par.dst[0] | par.dst[1] | (uint64_t)par.dst_pitch[0] |
-         (uint64_t)par.dst_pitch[1]) % 8)
+         (uint64_t)par.dst_pitch[1]) %
+        8)
         return -EINVAL;
     return vg_cuda_device_launch(e, fn, (par.w + tx - 1) / tx,
-                                 (par.h + VG_CONV_BLOCK_Y - 1) / VG_CONV_BLOCK_Y,
+                                 (par.h + VG_CONV_BLOCK_Y - 1) /
+                                     VG_CONV_BLOCK_Y,
                                  1, VG_CONV_BLOCK_X, VG_CONV_BLOCK_Y, &par);
 }
 
@@ -126,7 +128,8 @@ int vg_cuda_picture_convert(VgCudaDevice *e, const VgCudaConverter *c,
         /* samples in the high bits of each word: shift down to the
          * internal LSB-aligned layout, as common/picture.c does */
         if ((ret = convert_plane(e, c->conv16, dst, 0, pic->data[0],
-                                 pic->stride[0], shift)) < 0 || planes == 1)
+                                 pic->stride[0], shift)) < 0 ||
+            planes == 1)
             return ret;
         return split_chroma(e, c->split16, dst, uv, pic->stride[1], shift);
     }
@@ -138,8 +141,9 @@ static void raw_plane(const VgImage *geom, enum VgPixFmt fmt, unsigned p,
                       size_t *row_bytes, unsigned *rows, size_t *pitch)
 {
     const int sp = vg_pix_fmt_is_semiplanar(fmt);
-    const unsigned bps = fmt == VG_PIX_FMT_NV12 || fmt == VG_PIX_FMT_NV16 ? 1 :
-                         sp ? 2 : vg_image_bps(geom);
+    const unsigned bps = fmt == VG_PIX_FMT_NV12 || fmt == VG_PIX_FMT_NV16 ? 1
+                         : sp                                             ? 2
+                              : vg_image_bps(geom);
     const unsigned q = p ? 1 : 0;
 
     *row_bytes = (size_t)geom->w[q] * (sp && p ? 2 : 1) * bps;
@@ -190,10 +194,9 @@ int vg_cuda_picture_upload(VgCudaDevice *e, const VgCudaConverter *c,
         dp.stride[p] = (ptrdiff_t)pitch;
         off += pitch * (rows ? rows : 1);
     }
-    if ((ret = vg_cuda_error(cu, e->log,
-                             cu->f->cuMemcpyHtoDAsync(raw, stage, off,
-                                                      e->stream),
-                             "cuMemcpyHtoDAsync", __FILE__, __LINE__)) < 0)
+    if ((ret = vg_cuda_error(
+             cu, e->log, cu->f->cuMemcpyHtoDAsync(raw, stage, off, e->stream),
+             "cuMemcpyHtoDAsync", __FILE__, __LINE__)) < 0)
         return ret;
     return vg_cuda_picture_convert(e, c, dst, &dp);
 }
@@ -213,11 +216,12 @@ int vg_cuda_picture_luma_float(VgCudaDevice *e, const VgCudaConverter *c,
     };
 
     if ((dst | pitch) & 15)
-        return -EINVAL;     /* the kernel writes float4 */
-    return vg_cuda_device_launch(e, img->bpc > 8 ? c->tofloat16 : c->tofloat8,
-                                 (par.w + 4 * VG_CONV_BLOCK_X - 1) / (4 * VG_CONV_BLOCK_X),
-                                 (par.h + VG_CONV_BLOCK_Y - 1) / VG_CONV_BLOCK_Y,
-                                 1, VG_CONV_BLOCK_X, VG_CONV_BLOCK_Y, &par);
+        return -EINVAL; /* the kernel writes float4 */
+    return vg_cuda_device_launch(
+        e, img->bpc > 8 ? c->tofloat16 : c->tofloat8,
+        (par.w + 4 * VG_CONV_BLOCK_X - 1) / (4 * VG_CONV_BLOCK_X),
+        (par.h + VG_CONV_BLOCK_Y - 1) / VG_CONV_BLOCK_Y, 1, VG_CONV_BLOCK_X,
+        VG_CONV_BLOCK_Y, &par);
 }
 
 int vg_cuda_picture_check_range(VgCudaDevice *e, const VgCudaConverter *c,
@@ -237,11 +241,10 @@ int vg_cuda_picture_check_range(VgCudaDevice *e, const VgCudaConverter *c,
             .maxval = (1u << img->bpc) - 1,
             .out = (uint64_t)out + p * sizeof(uint64_t),
         };
-        if ((ret = vg_cuda_device_launch(e, c->range16,
-                                         (par.w + VG_CONV_BLOCK_X - 1) / VG_CONV_BLOCK_X,
-                                         (par.h + VG_CONV_BLOCK_Y - 1) / VG_CONV_BLOCK_Y,
-                                         1, VG_CONV_BLOCK_X, VG_CONV_BLOCK_Y,
-                                         &par)) < 0)
+        if ((ret = vg_cuda_device_launch(
+                 e, c->range16, (par.w + VG_CONV_BLOCK_X - 1) / VG_CONV_BLOCK_X,
+                 (par.h + VG_CONV_BLOCK_Y - 1) / VG_CONV_BLOCK_Y, 1,
+                 VG_CONV_BLOCK_X, VG_CONV_BLOCK_Y, &par)) < 0)
             return ret;
     }
     return 0;
@@ -255,10 +258,9 @@ int vg_cuda_picture_range_result(VgLog *log, const VgImage *img,
         if (!res[p])
             continue;
         const uint32_t pos = 0xffffffffu - (uint32_t)res[p];
-        return vg_picture_range_error(log, which, index, p,
-                                      (unsigned)(res[p] >> 32), img->bpc,
-                                      (int)(pos % img->w[p]),
-                                      (int)(pos / img->w[p]));
+        return vg_picture_range_error(
+            log, which, index, p, (unsigned)(res[p] >> 32), img->bpc,
+            (int)(pos % img->w[p]), (int)(pos / img->w[p]));
     }
     return 0;
 }

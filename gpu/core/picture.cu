@@ -21,8 +21,8 @@ extern "C" __global__ void vg_convert_16(const VgConvParams p)
 
     if (x >= p.w || y >= p.h)
         return;
-    const uint16_t *src = (const uint16_t *)((const char *)p.src +
-                                             (int64_t)y * p.src_pitch);
+    const uint16_t *src =
+        (const uint16_t *)((const char *)p.src + (int64_t)y * p.src_pitch);
     uint16_t *dst = (uint16_t *)((char *)p.dst + (int64_t)y * p.dst_pitch);
     dst[x] = (uint16_t)(src[x] >> p.shift);
 }
@@ -38,7 +38,8 @@ __device__ __forceinline__ void vg_split(const VgSplitParams &p)
 
     if (x >= p.w || y >= p.h)
         return;
-    const T *src = (const T *)((const char *)p.src + (int64_t)y * p.src_pitch) + 2 * x;
+    const T *src =
+        (const T *)((const char *)p.src + (int64_t)y * p.src_pitch) + 2 * x;
     T *du = (T *)((char *)p.dst[0] + (int64_t)y * p.dst_pitch[0]) + x;
     T *dv = (T *)((char *)p.dst[1] + (int64_t)y * p.dst_pitch[1]) + x;
     T u[4], v[4];
@@ -81,12 +82,11 @@ extern "C" __global__ void vg_check_range_16(const VgRangeParams p)
 
     if (x >= p.w || y >= p.h)
         return;
-    const uint16_t v = ((const uint16_t *)((const char *)p.src +
-                                           (int64_t)y * p.pitch))[x];
+    const uint16_t v =
+        ((const uint16_t *)((const char *)p.src + (int64_t)y * p.pitch))[x];
     if (v > p.maxval)
         atomicMax((unsigned long long *)p.out,
-                  (unsigned long long)v << 32 |
-                  (0xffffffffu - (y * p.w + x)));
+                  (unsigned long long)v << 32 | (0xffffffffu - (y * p.w + x)));
 }
 
 /* The float features' input. Each thread four consecutive samples, written
@@ -102,7 +102,8 @@ __device__ __forceinline__ void vg_to_float(const VgFloatParams &p)
 
     if (x >= p.w || y >= p.h)
         return;
-    const T *src = (const T *)((const char *)p.src + (int64_t)y * p.src_pitch) + x;
+    const T *src =
+        (const T *)((const char *)p.src + (int64_t)y * p.src_pitch) + x;
     float *dst = (float *)((char *)p.dst + (int64_t)y * p.dst_pitch) + x;
 
     if (x + 4 <= p.w) {

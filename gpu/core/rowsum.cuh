@@ -67,15 +67,14 @@ __device__ __forceinline__ bool vg_rowsum_last(unsigned *counter)
  */
 #define VG_ROWSUM_THREADS 256
 
-template <int K>
-struct __align__(16) VgRowsumSeq {
+template <int K> struct __align__(16) VgRowsumSeq
+{
     float v[2][K][VG_ROWSUM_THREADS + 4];
 };
 
 template <int K, typename Len, typename Term, typename Add>
 __device__ __forceinline__ void vg_rowsum_block(VgRowsumSeq<K> *sm, Len len,
-                                                Term term, Add add,
-                                                float *acc)
+                                                Term term, Add add, float *acc)
 {
     const int t = threadIdx.x;
     float next[K];
@@ -124,9 +123,8 @@ __device__ __forceinline__ void vg_rowsum_block(VgRowsumSeq<K> *sm, Len len,
     }
 }
 
-
-template <int N, int RR>
-struct __align__(16) VgRowsumStrip {
+template <int N, int RR> struct __align__(16) VgRowsumStrip
+{
     float v[2][RR][N][VG_ROWSUM_THREADS + 1];
 };
 

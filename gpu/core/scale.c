@@ -23,9 +23,8 @@ static size_t filter_bytes(const VgScaleFilter *f)
 }
 
 int vg_cuda_scaler_open(VgCudaScaler *c, VgCudaDevice *d, enum VgScale alg,
-                        enum VgImageLayout layout, unsigned bpc,
-                        unsigned src_w, unsigned src_h, unsigned dst_w,
-                        unsigned dst_h)
+                        enum VgImageLayout layout, unsigned bpc, unsigned src_w,
+                        unsigned src_h, unsigned dst_w, unsigned dst_h)
 {
     const VgScaleFilter *f[4];
     VgScaleTaps *t[4] = { &c->h[0], &c->v[0], &c->h[1], &c->v[1] };
@@ -60,7 +59,8 @@ int vg_cuda_scaler_open(VgCudaScaler *c, VgCudaDevice *d, enum VgScale alg,
         goto fail;
     for (unsigned i = 0; i < nf; i++) {
         const size_t pb = (size_t)f[i]->n_out * sizeof(*f[i]->pos);
-        const size_t cb = (size_t)f[i]->n_out * f[i]->size * sizeof(*f[i]->coef);
+        const size_t cb =
+            (size_t)f[i]->n_out * f[i]->size * sizeof(*f[i]->coef);
 
         memcpy(host + off, f[i]->pos, pb);
         t[i]->pos = c->taps_buf + off;
@@ -81,8 +81,8 @@ int vg_cuda_scaler_open(VgCudaScaler *c, VgCudaDevice *d, enum VgScale alg,
     total = 0;
     for (unsigned p = 0; p < c->tmp.nb_planes; p++) {
         c->tmp.w[p] = dst_geom.w[p];
-        c->tmp.stride[p] = (ptrdiff_t)align_up((size_t)dst_geom.w[p] *
-                                               sizeof(int16_t));
+        c->tmp.stride[p] =
+            (ptrdiff_t)align_up((size_t)dst_geom.w[p] * sizeof(int16_t));
         total += (size_t)c->tmp.stride[p] * c->tmp.h[p];
     }
     if ((ret = VG_DCU(d, cuMemAlloc, &c->tmp_buf, total)) < 0 ||
@@ -121,7 +121,7 @@ int vg_cuda_scaler_run(VgCudaScaler *c, VgCudaDevice *d, const VgImage *dst)
     for (unsigned p = 0; p < n; p++) {
         const unsigned k = p ? 1 : 0;
 
-        hp.plane[p] = (VgScalePlane) {
+        hp.plane[p] = (VgScalePlane){
             .src = (uint64_t)(uintptr_t)c->src.data[p],
             .dst = (uint64_t)(uintptr_t)c->tmp.data[p],
             .src_pitch = c->src.stride[p],
@@ -130,7 +130,7 @@ int vg_cuda_scaler_run(VgCudaScaler *c, VgCudaDevice *d, const VgImage *dst)
             .h = c->tmp.h[p],
             .taps = c->h[k],
         };
-        vp.plane[p] = (VgScalePlane) {
+        vp.plane[p] = (VgScalePlane){
             .src = (uint64_t)(uintptr_t)c->tmp.data[p],
             .dst = (uint64_t)(uintptr_t)dst->data[p],
             .src_pitch = c->tmp.stride[p],
@@ -144,11 +144,11 @@ int vg_cuda_scaler_run(VgCudaScaler *c, VgCudaDevice *d, const VgImage *dst)
         vw = vp.plane[p].w > vw ? vp.plane[p].w : vw;
         vh = vp.plane[p].h > vh ? vp.plane[p].h : vh;
     }
-    if ((ret = vg_cuda_device_launch(d, wide ? c->h16 : c->h8,
-                                     (hw + VG_SCALE_BLOCK_X - 1) / VG_SCALE_BLOCK_X,
-                                     (hh + VG_SCALE_BLOCK_Y - 1) / VG_SCALE_BLOCK_Y,
-                                     n, VG_SCALE_BLOCK_X, VG_SCALE_BLOCK_Y,
-                                     &hp)) < 0)
+    if ((ret = vg_cuda_device_launch(
+             d, wide ? c->h16 : c->h8,
+             (hw + VG_SCALE_BLOCK_X - 1) / VG_SCALE_BLOCK_X,
+             (hh + VG_SCALE_BLOCK_Y - 1) / VG_SCALE_BLOCK_Y, n,
+             VG_SCALE_BLOCK_X, VG_SCALE_BLOCK_Y, &hp)) < 0)
         return ret;
     return vg_cuda_device_launch(d, wide ? c->v16 : c->v8,
                                  (vw + VG_SCALE_BLOCK_X - 1) / VG_SCALE_BLOCK_X,

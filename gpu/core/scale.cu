@@ -33,7 +33,8 @@ __device__ __forceinline__ void vg_scale_h(const VgScaleParams &p)
 
     if (x >= pl.w || y >= pl.h)
         return;
-    const T *src = (const T *)((const char *)pl.src + (int64_t)y * pl.src_pitch);
+    const T *src =
+        (const T *)((const char *)pl.src + (int64_t)y * pl.src_pitch);
     const int pos = ((const int32_t *)pl.taps.pos)[x];
     const int16_t *c = (const int16_t *)pl.taps.coef + (size_t)x * pl.taps.size;
     const unsigned taps = min(pl.taps.size, pl.taps.n_in - (unsigned)pos);
@@ -64,10 +65,13 @@ __device__ __forceinline__ void vg_scale_v(const VgScaleParams &p)
     unsigned v = 1u << (26 - p.bpc);
 
     for (unsigned j = 0; j < taps; j++)
-        v += (unsigned)(*(const int16_t *)(col + (int64_t)j * pl.src_pitch) * c[j]);
+        v += (unsigned)(*(const int16_t *)(col + (int64_t)j * pl.src_pitch) *
+                        c[j]);
     const int o = (int)v >> (27 - p.bpc);
     ((T *)((char *)pl.dst + (int64_t)y * pl.dst_pitch))[x] =
-        (T)(o < 0 ? 0 : o > maxv ? maxv : o);
+        (T)(o < 0      ? 0
+            : o > maxv ? maxv
+                       : o);
 }
 
 extern "C" __global__ void vg_scale_h_8(const VgScaleParams p)

@@ -20,13 +20,13 @@
 #include "gpu/core/scale_params.h"
 
 typedef struct VgCudaScaler {
-    VgScaler s;                 ///< the host tables
+    VgScaler s; ///< the host tables
     CUfunction h8, h16, v8, v16;
-    CUdeviceptr taps_buf;       ///< every filter's positions and taps
-    VgScaleTaps h[2], v[2];     ///< [0] luma, [1] chroma
-    CUdeviceptr tmp_buf;        ///< intermediates of every plane
-    VgImage tmp;                ///< their geometry (int16 samples, bpc unused)
-    VgImage src;                ///< the distorted picture at its own size
+    CUdeviceptr taps_buf;   ///< every filter's positions and taps
+    VgScaleTaps h[2], v[2]; ///< [0] luma, [1] chroma
+    CUdeviceptr tmp_buf;    ///< intermediates of every plane
+    VgImage tmp;            ///< their geometry (int16 samples, bpc unused)
+    VgImage src;            ///< the distorted picture at its own size
     CUdeviceptr src_buf;
 } VgCudaScaler;
 
@@ -36,9 +36,8 @@ typedef struct VgCudaScaler {
  * On failure c is closed. @return 0 or negative errno (logged).
  */
 int vg_cuda_scaler_open(VgCudaScaler *c, VgCudaDevice *d, enum VgScale alg,
-                        enum VgImageLayout layout, unsigned bpc,
-                        unsigned src_w, unsigned src_h, unsigned dst_w,
-                        unsigned dst_h);
+                        enum VgImageLayout layout, unsigned bpc, unsigned src_w,
+                        unsigned src_h, unsigned dst_w, unsigned dst_h);
 
 /** Free what open took; c may be zeroed. The stream must be past its use. */
 void vg_cuda_scaler_close(VgCudaScaler *c, VgCudaDevice *d);

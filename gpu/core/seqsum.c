@@ -33,11 +33,14 @@ int vg_cuda_seqsum_init(VgCudaDevice *d, VgCudaSeqsum *s, int max_arrays,
     bytes = s->max_chunks * sizeof(VgSeqsumChunk) +
             VG_SEQSUM_POOL * sizeof(VgSeqsumFlag) +
             2 * VG_SEQSUM_MAX_ARRAYS * sizeof(int32_t);
-    if ((ret = vg_cuda_device_function(d, "vg_seqsum_chunks", &s->chunks)) < 0 ||
+    if ((ret = vg_cuda_device_function(d, "vg_seqsum_chunks", &s->chunks)) <
+            0 ||
         (ret = vg_cuda_device_function(d, "vg_seqsum_scan", &s->scan)) < 0 ||
         (ret = vg_cuda_device_function(d, "vg_seqsum_local", &s->local)) < 0 ||
-        (ret = vg_cuda_device_function(d, "vg_seqsum_resolve", &s->resolve)) < 0 ||
-        (ret = vg_cuda_device_function(d, "vg_seqsum_fallback", &s->fallback)) < 0 ||
+        (ret = vg_cuda_device_function(d, "vg_seqsum_resolve", &s->resolve)) <
+            0 ||
+        (ret = vg_cuda_device_function(d, "vg_seqsum_fallback", &s->fallback)) <
+            0 ||
         (ret = VG_DCU(d, cuMemAlloc, &s->scratch, bytes)) < 0)
         return ret;
     /* zero chunk sums for the first presummed submission; the verify pass
@@ -68,8 +71,9 @@ CUdeviceptr vg_cuda_seqsum_last_chunks(const VgCudaSeqsum *s)
 {
     const int k = s->p.count - 1;
 
-    return k < 0 ? 0 : (CUdeviceptr)(s->p.chunks + (uint64_t)s->p.a[k].chunk0 *
-                                     sizeof(VgSeqsumChunk));
+    return k < 0 ? 0
+                 : (CUdeviceptr)(s->p.chunks + (uint64_t)s->p.a[k].chunk0 *
+                                                   sizeof(VgSeqsumChunk));
 }
 
 void vg_cuda_seqsum_presummed(VgCudaSeqsum *s)
@@ -101,7 +105,8 @@ int vg_cuda_seqsum_submit(VgCudaDevice *d, VgCudaSeqsum *s)
 {
     VgSeqsumParams *p = &s->p;
     const int n = p->count;
-    const unsigned nc = n ? (unsigned)(p->a[n - 1].chunk0 + p->a[n - 1].nchunks) : 0;
+    const unsigned nc =
+        n ? (unsigned)(p->a[n - 1].chunk0 + p->a[n - 1].nchunks) : 0;
     int64_t total = 0;
     int32_t pool0 = 0;
     int ret;
@@ -117,13 +122,18 @@ int vg_cuda_seqsum_submit(VgCudaDevice *d, VgCudaSeqsum *s)
     }
     p->verify = 0;
     if ((!p->presummed &&
-         (ret = vg_cuda_device_launch(d, s->chunks, nc, 1, 1, VG_SEQSUM_THREADS, 1, p)) < 0) ||
-        (ret = vg_cuda_device_launch(d, s->scan, n, 1, 1, VG_SEQSUM_THREADS, 1, p)) < 0 ||
-        (ret = vg_cuda_device_launch(d, s->local, nc, 1, 1, VG_SEQSUM_THREADS, 1, p)) < 0 ||
-        (ret = vg_cuda_device_launch(d, s->resolve, n, 1, 1, VG_SEQSUM_THREADS, 1, p)) < 0)
+         (ret = vg_cuda_device_launch(d, s->chunks, nc, 1, 1, VG_SEQSUM_THREADS,
+                                      1, p)) < 0) ||
+        (ret = vg_cuda_device_launch(d, s->scan, n, 1, 1, VG_SEQSUM_THREADS, 1,
+                                     p)) < 0 ||
+        (ret = vg_cuda_device_launch(d, s->local, nc, 1, 1, VG_SEQSUM_THREADS,
+                                     1, p)) < 0 ||
+        (ret = vg_cuda_device_launch(d, s->resolve, n, 1, 1, VG_SEQSUM_THREADS,
+                                     1, p)) < 0)
         return ret;
     p->verify = 1;
-    if ((ret = vg_cuda_device_launch(d, s->local, nc, 1, 1, VG_SEQSUM_THREADS, 1, p)) < 0)
+    if ((ret = vg_cuda_device_launch(d, s->local, nc, 1, 1, VG_SEQSUM_THREADS,
+                                     1, p)) < 0)
         return ret;
     return vg_cuda_device_launch(d, s->fallback, 1, 1, 1, 32, 1, p);
 }

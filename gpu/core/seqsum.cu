@@ -81,8 +81,10 @@ __device__ __forceinline__ void vg_seqsum_block_minmax(int64_t *mn, int64_t *mx,
 
 __device__ __forceinline__ VgSeqsumFix vg_seqsum_shfl_up(VgSeqsumFix v, int d)
 {
-    const unsigned long long l = __shfl_up_sync(0xffffffffu, (unsigned long long)v, d);
-    const unsigned long long h = __shfl_up_sync(0xffffffffu, (unsigned long long)(v >> 64), d);
+    const unsigned long long l =
+        __shfl_up_sync(0xffffffffu, (unsigned long long)v, d);
+    const unsigned long long h =
+        __shfl_up_sync(0xffffffffu, (unsigned long long)(v >> 64), d);
 
     return ((VgSeqsumFix)h << 64) | l;
 }
@@ -131,7 +133,7 @@ __device__ __forceinline__ T vg_seqsum_block_scan(T v, T *total, T *buf)
 
 /* the chunk's sums in any order: coalesced loads, thread t terms t + 256 r */
 extern "C" __global__ void __launch_bounds__(VG_SEQSUM_THREADS)
-vg_seqsum_chunks(const VgSeqsumParams p)
+    vg_seqsum_chunks(const VgSeqsumParams p)
 {
     __shared__ double buf[32];
     const int chunk = blockIdx.x;
@@ -161,7 +163,7 @@ vg_seqsum_chunks(const VgSeqsumParams p)
 }
 
 extern "C" __global__ void __launch_bounds__(VG_SEQSUM_THREADS)
-vg_seqsum_scan(const VgSeqsumParams p)
+    vg_seqsum_scan(const VgSeqsumParams p)
 {
     __shared__ double buf[32];
     const VgSeqsumArray *a = &p.a[blockIdx.x];
@@ -196,7 +198,7 @@ vg_seqsum_scan(const VgSeqsumParams p)
 #define VG_SEQSUM_TILE(li) ((li) + (li) / VG_SEQSUM_PER_THREAD)
 
 extern "C" __global__ void __launch_bounds__(VG_SEQSUM_THREADS)
-vg_seqsum_local(const VgSeqsumParams p)
+    vg_seqsum_local(const VgSeqsumParams p)
 {
     __shared__ double tile[VG_SEQSUM_TILE(VG_SEQSUM_CHUNK)];
     __shared__ double dbuf[32];
@@ -210,11 +212,14 @@ vg_seqsum_local(const VgSeqsumParams p)
     int32_t *fail = (int32_t *)p.fail + k;
     const int li0 = threadIdx.x * VG_SEQSUM_PER_THREAD;
     const int64_t c0 = (int64_t)(chunk - a->chunk0) * VG_SEQSUM_CHUNK;
-    const int len = a->n - c0 < VG_SEQSUM_CHUNK ? (int)(a->n - c0) : VG_SEQSUM_CHUNK;
+    const int len =
+        a->n - c0 < VG_SEQSUM_CHUNK ? (int)(a->n - c0) : VG_SEQSUM_CHUNK;
     const double *x = (const double *)a->x + c0;
     const double *v = tile + VG_SEQSUM_TILE(li0);
-    const int n = len - li0 < 0 ? 0 : len - li0 < VG_SEQSUM_PER_THREAD ?
-                  len - li0 : VG_SEQSUM_PER_THREAD;   /* the thread's terms */
+    const int n = len - li0 < 0 ? 0
+                  : len - li0 < VG_SEQSUM_PER_THREAD
+                      ? len - li0
+                      : VG_SEQSUM_PER_THREAD; /* the thread's terms */
     double s = 0.0, sa = 0.0, ts, run0, runa0;
     VgSeqsumFix cs, ctot, lp;
     int nf, ftot, f;
@@ -233,7 +238,7 @@ vg_seqsum_local(const VgSeqsumParams p)
     }
     if (threadIdx.x == 0)
         ibuf[0] = *(volatile int32_t *)fail;
-    /* the chunk through shared memory: coalesced loads */
+        /* the chunk through shared memory: coalesced loads */
 #pragma unroll
     for (int r = 0; r < VG_SEQSUM_PER_THREAD; r++) {
         const int li = r * VG_SEQSUM_THREADS + threadIdx.x;
@@ -241,7 +246,7 @@ vg_seqsum_local(const VgSeqsumParams p)
     }
     __syncthreads();
     if (ibuf[0])
-        return;     /* already sequential (one read for the whole block) */
+        return; /* already sequential (one read for the whole block) */
     if (!p.verify) {
         /* plan, one-binade chunk: k by k, no guess per step */
         const int e = vg_seqsum_chunk_binade(ch->pre, ch->abspre, ch->abs);
@@ -249,7 +254,8 @@ vg_seqsum_local(const VgSeqsumParams p)
         if (e != VG_SEQSUM_NO_BINADE) {
             int64_t ks, kmn, kmx, ktot, ex;
 
-            if (!__syncthreads_or(vg_seqsum_thread_uniform(v, n, e, &ks, &kmn, &kmx))) {
+            if (!__syncthreads_or(
+                    vg_seqsum_thread_uniform(v, n, e, &ks, &kmn, &kmx))) {
                 ex = vg_seqsum_block_scan(ks, &ktot, lbuf);
                 kmn = n ? ex + kmn : INT64_MAX;
                 kmx = n ? ex + kmx : INT64_MIN;
@@ -266,7 +272,7 @@ vg_seqsum_local(const VgSeqsumParams p)
             }
         }
         if (threadIdx.x == 0)
-            ch->binade = VG_SEQSUM_NO_BINADE;   /* planned step by step */
+            ch->binade = VG_SEQSUM_NO_BINADE; /* planned step by step */
     }
 #pragma unroll
     for (int j = 0; j < VG_SEQSUM_PER_THREAD; j++) {
@@ -309,13 +315,13 @@ vg_seqsum_local(const VgSeqsumParams p)
 }
 
 extern "C" __global__ void __launch_bounds__(VG_SEQSUM_THREADS)
-vg_seqsum_resolve(const VgSeqsumParams p)
+    vg_seqsum_resolve(const VgSeqsumParams p)
 {
     __shared__ VgSeqsumFix fbuf[32];
     __shared__ int ibuf[32];
     __shared__ VgSeqsumFix pre_s[VG_SEQSUM_THREADS], delta_s[VG_SEQSUM_THREADS];
     __shared__ int list[VG_SEQSUM_THREADS], nf_s[VG_SEQSUM_THREADS],
-                   f0_s[VG_SEQSUM_THREADS], off_s[VG_SEQSUM_THREADS];
+        f0_s[VG_SEQSUM_THREADS], off_s[VG_SEQSUM_THREADS];
     /* the tile's flagged steps, loaded by all threads so that the walk
      * below only waits on its own arithmetic (past WALK: from the pool) */
     __shared__ VgSeqsumFix lp_s[VG_SEQSUM_WALK];
@@ -328,7 +334,7 @@ vg_seqsum_resolve(const VgSeqsumParams p)
     const int tid = threadIdx.x;
     VgSeqsumFix run = 0;
 
-    if (*fail)      /* written by earlier launches only */
+    if (*fail) /* written by earlier launches only */
         return;
     if (tid == 0)
         bad_s = 0;
@@ -369,13 +375,15 @@ vg_seqsum_resolve(const VgSeqsumParams p)
 
                 for (int j = 0; j < nflag; j++) {
                     const int near = o + j < VG_SEQSUM_WALK;
-                    const VgSeqsumFix sf = base + (near ? lp_s[o + j] : fl[j].lp) + corr;
+                    const VgSeqsumFix sf =
+                        base + (near ? lp_s[o + j] : fl[j].lp) + corr;
                     VgSeqsumFix rf;
                     double d;
 
                     fl[j].corr = corr;
                     if (vg_seqsum_to_double(sf, &d) < 0 ||
-                        vg_seqsum_to_fix(d + (near ? x_s[o + j] : fl[j].x), &rf) < 0) {
+                        vg_seqsum_to_fix(d + (near ? x_s[o + j] : fl[j].x),
+                                         &rf) < 0) {
                         bad = 1;
                         break;
                     }
@@ -396,7 +404,7 @@ vg_seqsum_resolve(const VgSeqsumParams p)
         }
         run += tot + dtot;
         if (bad_s)
-            break;  /* the same value for the whole block (barriers above) */
+            break; /* the same value for the whole block (barriers above) */
     }
     if (tid == 0) {
         double d;
@@ -410,7 +418,7 @@ vg_seqsum_resolve(const VgSeqsumParams p)
 
 /* the CPU's loop, for the sums whose fast path failed */
 extern "C" __global__ void __launch_bounds__(32)
-vg_seqsum_fallback(const VgSeqsumParams p)
+    vg_seqsum_fallback(const VgSeqsumParams p)
 {
     const int k = threadIdx.x;
 

@@ -20,9 +20,9 @@
 
 typedef struct VgCudaSeqsum {
     CUfunction chunks, scan, local, resolve, fallback;
-    CUdeviceptr scratch;    ///< chunks, flags, fail flags
+    CUdeviceptr scratch; ///< chunks, flags, fail flags
     size_t max_chunks;
-    VgSeqsumParams p;       ///< the submission being built
+    VgSeqsumParams p; ///< the submission being built
 } VgCudaSeqsum;
 
 /**

@@ -100,13 +100,13 @@ typedef unsigned __int128 VgSeqsumFix;
 
 /** One sum: n doubles at x, its result to out. */
 typedef struct VgSeqsumArray {
-    uint64_t x;         ///< device const double[n]
-    uint64_t out;       ///< device double: the sum
+    uint64_t x;   ///< device const double[n]
+    uint64_t out; ///< device double: the sum
     int64_t n;
-    int32_t chunk0;     ///< its first chunk in the scratch
+    int32_t chunk0; ///< its first chunk in the scratch
     int32_t nchunks;
-    int32_t pool0;      ///< its share of the pool: the first flagged step
-    int32_t pool_n;     ///< and how many (vg_seqsum_pool_share())
+    int32_t pool0;  ///< its share of the pool: the first flagged step
+    int32_t pool_n; ///< and how many (vg_seqsum_pool_share())
 } VgSeqsumArray;
 
 /**
@@ -115,36 +115,39 @@ typedef struct VgSeqsumArray {
  * only guesses read them).
  */
 typedef struct VgSeqsumChunk {
-    VgSeqsumFix fix;    ///< plan: total contribution of the unflagged steps
-    VgSeqsumFix base;   ///< resolve: exact running sum before the chunk
+    VgSeqsumFix fix;      ///< plan: total contribution of the unflagged steps
+    VgSeqsumFix base;     ///< resolve: exact running sum before the chunk
     VgSeqsumFix corr_end; ///< resolve: the changes of all its flagged steps
-    double sum, abs;    ///< the chunk's sum and sum of |x|, any order
-    double pre, abspre; ///< approximate prefixes of those before the chunk
-    int64_t kmin, kmax; ///< plan, one-binade chunk: extremes of its running k totals
-    int32_t nflag;      ///< plan: flagged steps
-    int32_t flag0;      ///< plan: the first of them in the pool
-    int32_t binade;     ///< plan: the chunk's one binade, or VG_SEQSUM_NO_BINADE
+    double sum, abs;      ///< the chunk's sum and sum of |x|, any order
+    double pre, abspre;   ///< approximate prefixes of those before the chunk
+    int64_t kmin,
+        kmax;      ///< plan, one-binade chunk: extremes of its running k totals
+    int32_t nflag; ///< plan: flagged steps
+    int32_t flag0; ///< plan: the first of them in the pool
+    int32_t binade; ///< plan: the chunk's one binade, or VG_SEQSUM_NO_BINADE
     int32_t pad;
 } VgSeqsumChunk;
 
 /** Per flagged step (device scratch: the pool, a chunk's steps in order). */
 typedef struct VgSeqsumFlag {
-    VgSeqsumFix lp;     ///< unflagged contributions of the chunk before it
-    VgSeqsumFix corr;   ///< resolve: the changes of the chunk's flagged steps before it
-    double x;           ///< its term
-    int32_t idx;        ///< index in the chunk
+    VgSeqsumFix lp; ///< unflagged contributions of the chunk before it
+    VgSeqsumFix
+        corr; ///< resolve: the changes of the chunk's flagged steps before it
+    double x; ///< its term
+    int32_t idx; ///< index in the chunk
     int32_t pad;
 } VgSeqsumFlag;
 
 /** Kernel parameters (gpu/core/seqsum.cu). */
 typedef struct VgSeqsumParams {
     VgSeqsumArray a[VG_SEQSUM_MAX_ARRAYS];
-    uint64_t chunks;    ///< device VgSeqsumChunk[total chunks]
-    uint64_t flags;     ///< device VgSeqsumFlag[VG_SEQSUM_POOL]
-    uint64_t fail;      ///< device int32_t[MAX_ARRAYS]: 1 = sequential path
-    uint64_t used;      ///< device int32_t[MAX_ARRAYS]: flagged steps taken from each share
-    int32_t count;      ///< arrays
-    int32_t verify;     ///< vg_seqsum_local: 0 plan, 1 check
+    uint64_t chunks; ///< device VgSeqsumChunk[total chunks]
+    uint64_t flags;  ///< device VgSeqsumFlag[VG_SEQSUM_POOL]
+    uint64_t fail;   ///< device int32_t[MAX_ARRAYS]: 1 = sequential path
+    uint64_t
+        used; ///< device int32_t[MAX_ARRAYS]: flagged steps taken from each share
+    int32_t count;  ///< arrays
+    int32_t verify; ///< vg_seqsum_local: 0 plan, 1 check
     /** the chunks' sum and abs were added by the terms' producer, from 0
      * (vg_seqsum_chunks skipped); the verify pass sets them to 0 again */
     int32_t presummed;
@@ -230,15 +233,15 @@ VG_SEQSUM_FN int vg_seqsum_plan(double p, double tol, double x, int *e,
     b = vg_seqsum_binade(lo);
     if (vg_seqsum_binade(hi) != b)
         return 0;
-    y = x * vg_seqsum_pow2(52 - b);     /* x / u, exact */
-    if (!(fabs(y) < 0x1p+56))           /* out of the binade, or not finite */
+    y = x * vg_seqsum_pow2(52 - b); /* x / u, exact */
+    if (!(fabs(y) < 0x1p+56))       /* out of the binade, or not finite */
         return 0;
 #ifdef __CUDA_ARCH__
     *k = __double2ll_rn(y);
 #else
     *k = llrint(y);
 #endif
-    if (fabs(y - (double)*k) == 0.5)    /* a tie: the parity of s decides */
+    if (fabs(y - (double)*k) == 0.5) /* a tie: the parity of s decides */
         return 0;
     *e = b;
     return 1;
@@ -276,7 +279,7 @@ VG_SEQSUM_FN VgSeqsumFix vg_seqsum_thread_plan(const double *v, int n,
 
     *flagged = 0;
     *nflag = 0;
-VG_SEQSUM_UNROLL
+    VG_SEQSUM_UNROLL
     for (int j = 0; j < VG_SEQSUM_PER_THREAD; j++) {
         int64_t k = 0;
         int e = 0;
@@ -315,7 +318,7 @@ VG_SEQSUM_FN void vg_seqsum_thread_flags(const double *v, int n, double run,
 {
     int f = 0;
 
-VG_SEQSUM_UNROLL
+    VG_SEQSUM_UNROLL
     for (int j = 0; j < VG_SEQSUM_PER_THREAD; j++) {
         int64_t k = 0;
         int e = 0;
@@ -355,7 +358,7 @@ VG_SEQSUM_FN int vg_seqsum_run_ok(VgSeqsumFix s0, int e, int64_t kmin,
         return 0;
     if (mag < ((VgSeqsumFix)lo << sh) || mag >= ((VgSeqsumFix)hi << sh))
         return 0;
-    mu = (int64_t)(mag >> sh);  /* |s0| / u, in [2^52, 2^53) */
+    mu = (int64_t)(mag >> sh); /* |s0| / u, in [2^52, 2^53) */
     if (!neg)
         return mu + kmin >= lo + 1 && mu + kmax <= hi - 1;
     return -mu + kmax <= -lo - 1 && -mu + kmin >= -hi + 1;
@@ -378,7 +381,7 @@ VG_SEQSUM_FN int vg_seqsum_thread_check(const double *v, int n, double run,
     int64_t ksum = 0, kmin = 0, kmax = 0;
     int cur = -1000, ok = 1;
 
-VG_SEQSUM_UNROLL
+    VG_SEQSUM_UNROLL
     for (int j = 0; j < VG_SEQSUM_PER_THREAD; j++) {
         int64_t k = 0;
         int e = 0;
@@ -467,12 +470,12 @@ VG_SEQSUM_FN int vg_seqsum_thread_uniform(const double *v, int n, int e,
     int64_t mn = INT64_MAX, mx = INT64_MIN;
     int bad = 0;
 
-VG_SEQSUM_UNROLL
+    VG_SEQSUM_UNROLL
     for (int j = 0; j < VG_SEQSUM_PER_THREAD; j++) {
         if (j >= n)
             break;
-        const double y = v[j] * scale;      /* exact */
-        const double r = y + magic;         /* 1.5 2^52 + rint(y) */
+        const double y = v[j] * scale; /* exact */
+        const double r = y + magic;    /* 1.5 2^52 + rint(y) */
 
         bad |= !(fabs(y) < 0x1p+51) || fabs(y - (r - magic)) == 0.5;
         t += vg_seqsum_bits(r) - vg_seqsum_bits(magic);
@@ -491,7 +494,9 @@ VG_SEQSUM_FN int vg_seqsum_to_double(VgSeqsumFix v, double *d)
     const int neg = vg_seqsum_neg(v);
     VgSeqsumFix m = neg ? -v : v;
     const uint64_t hi = (uint64_t)(m >> 64), lo = (uint64_t)m;
-    const int bits = hi ? 128 - VG_SEQSUM_CLZ64(hi) : lo ? 64 - VG_SEQSUM_CLZ64(lo) : 0;
+    const int bits = hi   ? 128 - VG_SEQSUM_CLZ64(hi)
+                     : lo ? 64 - VG_SEQSUM_CLZ64(lo)
+                          : 0;
     int sh = 0;
     double r;
 

@@ -27,9 +27,9 @@
 static const VgCuda *cu;
 
 typedef struct Bench {
-    VgAdmLaunch l;      ///< decouple + CM parameters, by value
+    VgAdmLaunch l; ///< decouple + CM parameters, by value
     VgAdmDwtParams dwt[VG_ADM_NB_SCALES];
-    CUfunction fn[4];   ///< dwt s0, s1, s23, decouple + cm
+    CUfunction fn[4]; ///< dwt s0, s1, s23, decouple + cm
     CUdeviceptr res;
 } Bench;
 
@@ -46,7 +46,8 @@ static int launch(CUfunction fn, unsigned gx, unsigned gy, unsigned gz,
 static int launch_frame(Bench *b, CUdeviceptr ref, CUdeviceptr dis,
                         int64_t pitch, unsigned bpc, CUstream st)
 {
-    if (VG_CU(cu, NULL, cuMemsetD8Async, b->res, 0, sizeof(VgAdmResults), st) < 0)
+    if (VG_CU(cu, NULL, cuMemsetD8Async, b->res, 0, sizeof(VgAdmResults), st) <
+        0)
         return -1;
     b->dwt[0].src[0] = ref;
     b->dwt[0].src[1] = dis;
@@ -67,17 +68,22 @@ static double api_ms(const VgPicture *ref, const VgPicture *dis,
                      unsigned frames)
 {
     static const char *const features[] = { "adm", NULL };
-    const VgConfig cfg = { .backend = VG_BACKEND_CUDA, .log_level = VG_LOG_WARNING };
+    const VgConfig cfg = { .backend = VG_BACKEND_CUDA,
+                           .log_level = VG_LOG_WARNING };
 
     return bench_api_ms(&cfg, features, ref, dis, frames);
 }
 
 int main(int argc, char **argv)
 {
-    const unsigned frames = argc > 1 && atoi(argv[1]) > 0 ? (unsigned)atoi(argv[1]) : 100;
+    const unsigned frames =
+        argc > 1 && atoi(argv[1]) > 0 ? (unsigned)atoi(argv[1]) : 100;
     static const unsigned sizes[2][2] = { { 1920, 1080 }, { 3840, 2160 } };
     static const char *const names[4] = {
-        "vg_adm_dwt_s0_8", "vg_adm_dwt_s1", "vg_adm_dwt_s23", "vg_adm_dcm",
+        "vg_adm_dwt_s0_8",
+        "vg_adm_dwt_s1",
+        "vg_adm_dwt_s23",
+        "vg_adm_dcm",
     };
     BenchCuda bc;
     int n_sm = 0;
@@ -96,9 +102,13 @@ int main(int argc, char **argv)
             const unsigned w = sizes[z][0], h = sizes[z][1];
             const unsigned bpc = f ? 10 : 8, bps = f ? 2 : 1;
             const VgAdmOpts o = {
-                .csf_scale = 1.0, .csf_diag_scale = 1.0, .dlm_weight = 0.5,
-                .enhn_gain_limit = 100.0, .norm_view_dist = 3.0,
-                .ref_display_height = 1080, .noise_weight = 0.03125,
+                .csf_scale = 1.0,
+                .csf_diag_scale = 1.0,
+                .dlm_weight = 0.5,
+                .enhn_gain_limit = 100.0,
+                .norm_view_dist = 3.0,
+                .ref_display_height = 1080,
+                .noise_weight = 0.03125,
             };
             VgAdmScale sc[VG_ADM_NB_SCALES];
             VgAdmFactors fac;
@@ -113,7 +123,8 @@ int main(int argc, char **argv)
             vg_adm_scales(w, h, sc);
             if (vg_adm_factors(&o, &fac, NULL) < 0)
                 return 1;
-            const size_t bytes = vg_adm_cuda_layout(&b.l.par, b.dwt, sc, &fac, &o, 0);
+            const size_t bytes =
+                vg_adm_cuda_layout(&b.l.par, b.dwt, sc, &fac, &o, 0);
             if (VG_CU(cu, NULL, cuMemAlloc, &mem, bytes) < 0 ||
                 VG_CU(cu, NULL, cuMemAlloc, &b.res, sizeof(VgAdmResults)) < 0)
                 return 1;
@@ -126,7 +137,8 @@ int main(int argc, char **argv)
                           k == 0 && f ? "vg_adm_dwt_s0_16" : names[k]) < 0)
                     return 1;
             /* warm-up, then the timed frames */
-            if (launch_frame(&b, buf[0], buf[1], (int64_t)w * bps, bpc, bc.st) < 0 ||
+            if (launch_frame(&b, buf[0], buf[1], (int64_t)w * bps, bpc, bc.st) <
+                    0 ||
                 VG_CU(cu, NULL, cuEventRecord, bc.e0, bc.st) < 0)
                 return 1;
             for (unsigned i = 0; i < frames; i++)
@@ -138,8 +150,9 @@ int main(int argc, char **argv)
                 return 1;
             printf("admbench: %ux%u %u-bit: ADM kernels %.3f ms/frame (CUDA "
                    "events, CM grid %d blocks), adm through the API on device "
-                   "pictures %.3f ms/frame (wall)\n", w, h, bpc, ms / frames,
-                   b.l.par.n_cm_tiles, api_ms(dp, dp + 2, frames));
+                   "pictures %.3f ms/frame (wall)\n",
+                   w, h, bpc, ms / frames, b.l.par.n_cm_tiles,
+                   api_ms(dp, dp + 2, frames));
             for (int i = 0; i < 4; i++)
                 VG_CU(cu, NULL, cuMemFree, buf[i]);
             VG_CU(cu, NULL, cuMemFree, mem);

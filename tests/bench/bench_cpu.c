@@ -69,8 +69,10 @@ static int load_clip(Clip *c, const BenchPair *p, const char *dir,
         unsigned n = 0;
         snprintf(path, sizeof(path), "%s/%s", dir, names[k]);
         if (!(f = fopen(path, "rb"))) {
-            fprintf(stderr, "bench_cpu: cannot open %s (run "
-                    "tests/prepare-corpus.sh or set VG_CORPUS_RAW)\n", path);
+            fprintf(stderr,
+                    "bench_cpu: cannot open %s (run "
+                    "tests/prepare-corpus.sh or set VG_CORPUS_RAW)\n",
+                    path);
             return -ENOENT;
         }
         *bufs[k] = malloc(c->frame_size * max_frames);
@@ -78,9 +80,8 @@ static int load_clip(Clip *c, const BenchPair *p, const char *dir,
             fclose(f);
             return -ENOMEM;
         }
-        while (n < max_frames &&
-               fread(*bufs[k] + n * c->frame_size, 1, c->frame_size, f) ==
-               c->frame_size)
+        while (n < max_frames && fread(*bufs[k] + n * c->frame_size, 1,
+                                       c->frame_size, f) == c->frame_size)
             n++;
         fclose(f);
         c->n = k ? (n < c->n ? n : c->n) : n;
@@ -111,7 +112,7 @@ static double now(clockid_t id)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static double cpu_seconds;  ///< process CPU time of the last run()
+static double cpu_seconds; ///< process CPU time of the last run()
 
 /*
  * -b: checkasm --bench --cpu-only (next to this program's directory:
@@ -158,7 +159,8 @@ static double run(const Clip *c, const char *what, unsigned threads,
                   double *vmaf_mean)
 {
     VgConfig cfg = {
-        .backend = VG_BACKEND_CPU, .n_threads = threads,
+        .backend = VG_BACKEND_CPU,
+        .n_threads = threads,
         .log_level = VG_LOG_ERROR,
     };
     VgContext *ctx = NULL;
@@ -223,8 +225,10 @@ int main(int argc, char **argv)
         }
     }
     if (!max_frames || !n_threads) {
-        fprintf(stderr, "usage: %s [-n frames] [-t 1,2] [pair...]\n"
-                "       %s -b [-n frames] [feature...]\n", argv[0], argv[0]);
+        fprintf(stderr,
+                "usage: %s [-n frames] [-t 1,2] [pair...]\n"
+                "       %s -b [-n frames] [feature...]\n",
+                argv[0], argv[0]);
         return 1;
     }
     if (builds) {
@@ -237,7 +241,8 @@ int main(int argc, char **argv)
         return ret;
     }
 
-    for (unsigned p = 0; p < sizeof(bench_pairs) / sizeof(bench_pairs[0]); p++) {
+    for (unsigned p = 0; p < sizeof(bench_pairs) / sizeof(bench_pairs[0]);
+         p++) {
         const BenchPair *bp = &bench_pairs[p];
         Clip clip;
         int skip = n_only > 0;

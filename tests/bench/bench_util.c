@@ -73,8 +73,8 @@ int bench_cuda_open(BenchCuda *b)
         VG_CU(cu, NULL, cuStreamCreate, &b->st, CU_STREAM_NON_BLOCKING) < 0 ||
         VG_CU(cu, NULL, cuEventCreate, &b->e0, CU_EVENT_DEFAULT) < 0 ||
         VG_CU(cu, NULL, cuEventCreate, &b->e1, CU_EVENT_DEFAULT) < 0 ||
-        VG_CU(cu, NULL, cuDeviceGetName, b->name, sizeof(b->name) - 1,
-              b->dev) < 0)
+        VG_CU(cu, NULL, cuDeviceGetName, b->name, sizeof(b->name) - 1, b->dev) <
+            0)
         goto fail;
     return 0;
 fail:
@@ -133,7 +133,9 @@ int bench_noise_pictures(const BenchCuda *b, VgPicture dp[4],
     for (int i = 0; i < 4; i++) {
         uint64_t s = 88172645463325252ull + i;
         for (size_t k = 0; k < ysz + csz; k += bps) {
-            s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
             if (bps == 1)
                 hb[k] = (uint8_t)s;
             else

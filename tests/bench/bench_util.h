@@ -27,13 +27,13 @@ double bench_api_ms(const VgConfig *cfg, const char *const *features,
 typedef struct BenchCuda {
     const VgCuda *cu;
     CUdevice dev;
-    CUcontext ctx;      ///< the primary context, made current
-    CUmodule mod;       ///< the library's kernels
-    CUstream st;        ///< non-blocking
-    CUevent e0, e1;     ///< timing events
-    char name[128];     ///< device name
-    int retained;       ///< the primary context is retained
-    int pushed;         ///< and pushed on this thread
+    CUcontext ctx;  ///< the primary context, made current
+    CUmodule mod;   ///< the library's kernels
+    CUstream st;    ///< non-blocking
+    CUevent e0, e1; ///< timing events
+    char name[128]; ///< device name
+    int retained;   ///< the primary context is retained
+    int pushed;     ///< and pushed on this thread
 } BenchCuda;
 
 /**

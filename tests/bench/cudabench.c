@@ -26,7 +26,8 @@ static double run(enum VgBackend b, const VgPicture *ref, const VgPicture *dis,
                   unsigned frames, unsigned threads)
 {
     static const char *const features[] = { "psnr", "motion", NULL };
-    const VgConfig cfg = { .backend = b, .n_threads = threads,
+    const VgConfig cfg = { .backend = b,
+                           .n_threads = threads,
                            .log_level = VG_LOG_WARNING };
 
     return bench_api_ms(&cfg, features, ref, dis, frames);
@@ -62,7 +63,9 @@ int main(int argc, char **argv)
                 uint8_t *b = hbuf[i] = malloc(ysz + csz);
                 uint64_t s = 88172645463325252ull + i;
                 for (size_t k = 0; k < ysz + csz; k++) {
-                    s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+                    s ^= s << 13;
+                    s ^= s >> 7;
+                    s ^= s << 17;
                     b[k] = (uint8_t)s;
                 }
                 if (VG_CU(cu, NULL, cuMemAlloc, &dbuf[i], ysz + csz) < 0 ||
@@ -83,10 +86,12 @@ int main(int argc, char **argv)
             }
             printf("cudabench: %ux%u %s: cuda device pictures %.3f ms/frame, "
                    "cuda host pictures %.3f ms/frame, cpu (16 threads) %.3f "
-                   "ms/frame\n", w, h, f ? "p010" : "nv12",
+                   "ms/frame\n",
+                   w, h, f ? "p010" : "nv12",
                    run(VG_BACKEND_CUDA, dp, dp + 2, frames, 0),
                    run(VG_BACKEND_CUDA, hp, hp + 2, frames, 0),
-                   run(VG_BACKEND_CPU, hp, hp + 2, frames / 4 ? frames / 4 : 1, 16));
+                   run(VG_BACKEND_CPU, hp, hp + 2, frames / 4 ? frames / 4 : 1,
+                       16));
             for (int i = 0; i < 4; i++) {
                 free(hbuf[i]);
                 VG_CU(cu, NULL, cuMemFree, dbuf[i]);

@@ -30,13 +30,18 @@ static const VgCuda *cu;
 /* the launches of one frame, as gpu/vif.c vif_cuda_submit() makes them */
 static int launch_frame(CUfunction fn[4], CUdeviceptr ref, CUdeviceptr dis,
                         unsigned w, unsigned h, unsigned bpc,
-                        CUdeviceptr img[4][2], size_t pitch[4],
-                        CUdeviceptr acc, CUdeviceptr log2, CUstream st)
+                        CUdeviceptr img[4][2], size_t pitch[4], CUdeviceptr acc,
+                        CUdeviceptr log2, CUstream st)
 {
     for (unsigned sc = 0; sc < 4; sc++) {
         VgVifParams p = {
-            .w = w >> sc, .h = h >> sc, .bpc = bpc, .stat = 1,
-            .acc = acc + sc * 32, .log2 = log2, .egl = 100.0,
+            .w = w >> sc,
+            .h = h >> sc,
+            .bpc = bpc,
+            .stat = 1,
+            .acc = acc + sc * 32,
+            .log2 = log2,
+            .egl = 100.0,
         };
         void *args[] = { &p };
         unsigned gx, gy, gz;
@@ -69,14 +74,16 @@ static double api_ms(const VgPicture *ref, const VgPicture *dis,
                      unsigned frames)
 {
     static const char *const features[] = { "vif", NULL };
-    const VgConfig cfg = { .backend = VG_BACKEND_CUDA, .log_level = VG_LOG_WARNING };
+    const VgConfig cfg = { .backend = VG_BACKEND_CUDA,
+                           .log_level = VG_LOG_WARNING };
 
     return bench_api_ms(&cfg, features, ref, dis, frames);
 }
 
 int main(int argc, char **argv)
 {
-    const unsigned frames = argc > 1 && atoi(argv[1]) > 0 ? (unsigned)atoi(argv[1]) : 100;
+    const unsigned frames =
+        argc > 1 && atoi(argv[1]) > 0 ? (unsigned)atoi(argv[1]) : 100;
     static const unsigned sizes[2][2] = { { 1920, 1080 }, { 3840, 2160 } };
     BenchCuda bc;
 
@@ -108,9 +115,11 @@ int main(int argc, char **argv)
             }
             for (unsigned sc = 0; sc < 4; sc++)
                 if (VG_CU(cu, NULL, cuModuleGetFunction, &fn[sc], bc.mod,
-                          sc ? (sc == 1 ? "vg_vif_s1" : sc == 2 ? "vg_vif_s2" :
-                                "vg_vif_s3") :
-                          f ? "vg_vif_s0_16" : "vg_vif_s0_8") < 0)
+                          sc  ? (sc == 1   ? "vg_vif_s1"
+                                 : sc == 2 ? "vg_vif_s2"
+                                           : "vg_vif_s3")
+                          : f ? "vg_vif_s0_16"
+                              : "vg_vif_s0_8") < 0)
                     return 1;
             if (VG_CU(cu, NULL, cuMemAlloc, &acc, 128) < 0 ||
                 VG_CU(cu, NULL, cuMemAlloc, &log2, 65537 * 2) < 0 ||
@@ -131,8 +140,8 @@ int main(int argc, char **argv)
                 return 1;
             printf("vifbench: %ux%u %u-bit: VIF kernels %.3f ms/frame (CUDA "
                    "events), vif through the API on device pictures %.3f "
-                   "ms/frame (wall)\n", w, h, bpc, ms / frames,
-                   api_ms(dp, dp + 2, frames));
+                   "ms/frame (wall)\n",
+                   w, h, bpc, ms / frames, api_ms(dp, dp + 2, frames));
             for (int i = 0; i < 4; i++)
                 VG_CU(cu, NULL, cuMemFree, buf[i]);
             for (unsigned sc = 1; sc < 4; sc++)

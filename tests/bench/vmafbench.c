@@ -57,9 +57,9 @@ typedef CUresult CUDAAPI ElapsedFn(float *ms, CUevent a, CUevent b);
 static const VgCuda *cu;
 static ElapsedFn *elapsed;
 static CUcontext cctx;
-static CUstream stream;         ///< the library's and the pictures' stream
-static CUstream lib_stream;     ///< given to the library (NULL: its own)
-static CUstream pic_stream;     ///< where the pictures are produced
+static CUstream stream;     ///< the library's and the pictures' stream
+static CUstream lib_stream; ///< given to the library (NULL: its own)
+static CUstream pic_stream; ///< where the pictures are produced
 
 /* the CUDA driver API's handle of the legacy default stream */
 #define LEGACY_STREAM ((CUstream)0x1)
@@ -68,17 +68,28 @@ static CUstream pic_stream;     ///< where the pictures are produced
 static unsigned sample(const uint8_t *p, unsigned x, unsigned y, unsigned w,
                        unsigned h)
 {
-    const double fx = (x + 0.5) * SRC_W / w - 0.5, fy = (y + 0.5) * SRC_H / h - 0.5;
+    const double fx = (x + 0.5) * SRC_W / w - 0.5,
+                 fy = (y + 0.5) * SRC_H / h - 0.5;
     int x0 = (int)fx, y0 = (int)fy;
     double ax = fx - x0, ay = fy - y0;
     int x1, y1;
 
-    if (fx < 0) { x0 = 0; ax = 0; }
-    if (fy < 0) { y0 = 0; ay = 0; }
+    if (fx < 0) {
+        x0 = 0;
+        ax = 0;
+    }
+    if (fy < 0) {
+        y0 = 0;
+        ay = 0;
+    }
     x1 = x0 + 1 < SRC_W ? x0 + 1 : SRC_W - 1;
     y1 = y0 + 1 < SRC_H ? y0 + 1 : SRC_H - 1;
-    return (unsigned)((p[y0 * SRC_W + x0] * (1 - ax) + p[y0 * SRC_W + x1] * ax) * (1 - ay) +
-                      (p[y1 * SRC_W + x0] * (1 - ax) + p[y1 * SRC_W + x1] * ax) * ay + 0.5);
+    return (
+        unsigned)((p[y0 * SRC_W + x0] * (1 - ax) + p[y0 * SRC_W + x1] * ax) *
+                      (1 - ay) +
+                  (p[y1 * SRC_W + x0] * (1 - ax) + p[y1 * SRC_W + x1] * ax) *
+                      ay +
+                  0.5);
 }
 
 /* one NV12 / P010 picture in device memory from a 4:4:4 8-bit frame */
@@ -95,7 +106,8 @@ static int make_picture(VgPicture *pic, CUdeviceptr *mem, const uint8_t *src,
         for (unsigned x = 0; x < w; x++) {
             unsigned v = sample(src, x, y, w, h);
             if (p010)
-                ((uint16_t *)buf)[(size_t)y * w + x] = (uint16_t)((v << 2) << 6);
+                ((uint16_t *)buf)[(size_t)y * w + x] =
+                    (uint16_t)((v << 2) << 6);
             else
                 buf[(size_t)y * w + x] = (uint8_t)v;
         }
@@ -103,7 +115,8 @@ static int make_picture(VgPicture *pic, CUdeviceptr *mem, const uint8_t *src,
     for (unsigned y = 0; y < h / 2; y++) {
         for (unsigned x = 0; x < w / 2; x++) {
             for (unsigned c = 0; c < 2; c++) {
-                unsigned v = sample(src + (size_t)(c + 1) * SRC_W * SRC_H, 2 * x, 2 * y, w, h);
+                unsigned v = sample(src + (size_t)(c + 1) * SRC_W * SRC_H,
+                                    2 * x, 2 * y, w, h);
                 size_t k = (size_t)y * w + 2 * x + c;
                 if (p010)
                     ((uint16_t *)(buf + ysz))[k] = (uint16_t)((v << 2) << 6);
@@ -164,10 +177,11 @@ static int run(const char *model, const char *feature, const VgPicture *ref,
 {
     const char *threads = getenv("VMAFBENCH_THREADS");
     VgConfig cfg = { .backend = VG_BACKEND_CUDA,
-                     .log_level = getenv("VMAFBENCH_INFO") ? VG_LOG_INFO :
-                                  VG_LOG_WARNING,
+                     .log_level = getenv("VMAFBENCH_INFO") ? VG_LOG_INFO
+                                                           : VG_LOG_WARNING,
                      .n_threads = threads ? (unsigned)atoi(threads) : 0,
-                     .cuda_context = cctx, .cuda_stream = lib_stream };
+                     .cuda_context = cctx,
+                     .cuda_stream = lib_stream };
     static int started;
     VgContext *ctx = NULL;
     CUevent e0, e1;
@@ -261,14 +275,23 @@ static const char *gpu_ms(char buf[16], double ms)
 int main(int argc, char **argv)
 {
     static const unsigned sizes[2][2] = { { 1920, 1080 }, { 3840, 2160 } };
-    static const char *const alone_v061[] = { "vif", "adm", "motion", "psnr", NULL };
+    static const char *const alone_v061[] = { "vif", "adm", "motion", "psnr",
+                                              NULL };
     /* VMAFBENCH_SET=float: the float features and the sets users ask for */
-    static const char *const alone_float[] = {
-        "float_vif", "float_adm", "float_motion", "float_ssim",
-        "float_ms_ssim", "float_moment", "float_psnr", "float_ansnr",
-        "psnr_hvs", "ciede", NULL
-    };
-    static const struct { const char *label, *model, *features; } sets[] = {
+    static const char *const alone_float[] = { "float_vif",
+                                               "float_adm",
+                                               "float_motion",
+                                               "float_ssim",
+                                               "float_ms_ssim",
+                                               "float_moment",
+                                               "float_psnr",
+                                               "float_ansnr",
+                                               "psnr_hvs",
+                                               "ciede",
+                                               NULL };
+    static const struct {
+        const char *label, *model, *features;
+    } sets[] = {
         { "vmaf_v0.6.1 + psnr + float_ssim + float_ms_ssim",
           "version=vmaf_v0.6.1", "psnr float_ssim float_ms_ssim" },
         { "vmaf_float_v0.6.1", "version=vmaf_float_v0.6.1", NULL },
@@ -288,15 +311,18 @@ int main(int argc, char **argv)
         "motion_moving_average=true",
         NULL
     };
-    static const struct { const char *label, *model, *features; } sets_v1[] = {
+    static const struct {
+        const char *label, *model, *features;
+    } sets_v1[] = {
         { "vmaf_v1.0.16_3d0h", "version=vmaf_v1.0.16_3d0h", NULL },
         { "vmaf_v1.0.16_hfr_3d0h", "version=vmaf_v1.0.16_hfr_3d0h", NULL },
     };
     const char *set = getenv("VMAFBENCH_SET");
     const int float_set = set && !strcmp(set, "float");
     const int v1_set = set && !strcmp(set, "v1");
-    const char *const *alone = float_set ? alone_float : v1_set ? alone_v1 :
-                               alone_v061;
+    const char *const *alone = float_set ? alone_float
+                               : v1_set  ? alone_v1
+                                         : alone_v061;
     const unsigned frames = argc > 3 ? (unsigned)atoi(argv[3]) : 600;
     const char *setup = argc > 4 ? argv[4] : "caller";
     const int own_ctx = !strcmp(setup, "ffmpeg") || !strcmp(setup, "blocking");
@@ -309,8 +335,11 @@ int main(int argc, char **argv)
 
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc < 3 || (strcmp(setup, "caller") && !own_ctx && !legacy)) {
-        fprintf(stderr, "usage: vmafbench REF.yuv DIS.yuv [frames [caller|ffmpeg|blocking|legacy]]\n"
-                "  (640x360 4:4:4 8-bit raw files with >= %d frames)\n", N_PAIRS);
+        fprintf(
+            stderr,
+            "usage: vmafbench REF.yuv DIS.yuv [frames [caller|ffmpeg|blocking|legacy]]\n"
+            "  (640x360 4:4:4 8-bit raw files with >= %d frames)\n",
+            N_PAIRS);
         return 2;
     }
     for (int k = 0; k < 2; k++) {
@@ -328,9 +357,10 @@ int main(int argc, char **argv)
         !(elapsed = (ElapsedFn *)dlsym(lib, "cuEventElapsedTime")) ||
         VG_CU(cu, NULL, cuInit, 0) < 0 ||
         VG_CU(cu, NULL, cuDeviceGet, &dev, 0) < 0 ||
-        (own_ctx ? VG_CU(cu, NULL, cuCtxCreate, &cctx, CU_CTX_SCHED_BLOCKING_SYNC, dev) < 0
+        (own_ctx ? VG_CU(cu, NULL, cuCtxCreate, &cctx,
+                         CU_CTX_SCHED_BLOCKING_SYNC, dev) < 0
                  : VG_CU(cu, NULL, cuDevicePrimaryCtxRetain, &cctx, dev) < 0 ||
-                   VG_CU(cu, NULL, cuCtxPushCurrent, cctx) < 0) ||
+                       VG_CU(cu, NULL, cuCtxPushCurrent, cctx) < 0) ||
         VG_CU(cu, NULL, cuStreamCreate, &stream, 1 /* non-blocking */) < 0) {
         fprintf(stderr, "vmafbench: no usable CUDA device\n");
         return 77;
@@ -339,7 +369,8 @@ int main(int argc, char **argv)
     pic_stream = legacy ? LEGACY_STREAM : stream;
     cu->f->cuDeviceGetName(name, sizeof(name) - 1, dev);
     printf("vmafbench: %s, %u frames per figure, %d resident pairs, "
-           "device pictures, setup %s\n", name, frames, N_PAIRS, setup);
+           "device pictures, setup %s\n",
+           name, frames, N_PAIRS, setup);
     for (int z = 0; z < 2; z++) {
         for (int p010 = 0; p010 < 2; p010++) {
             const unsigned w = sizes[z][0], h = sizes[z][1];
@@ -354,39 +385,50 @@ int main(int argc, char **argv)
                 (want_fmt && strcmp(want_fmt, p010 ? "p010" : "nv12")))
                 continue;
             for (int i = 0; i < N_PAIRS; i++)
-                if (make_picture(&ref[i], &mem[2 * i], src[0] + i * fsz, w, h, p010) < 0 ||
-                    make_picture(&dis[i], &mem[2 * i + 1], src[1] + i * fsz, w, h, p010) < 0)
+                if (make_picture(&ref[i], &mem[2 * i], src[0] + i * fsz, w, h,
+                                 p010) < 0 ||
+                    make_picture(&dis[i], &mem[2 * i + 1], src[1] + i * fsz, w,
+                                 h, p010) < 0)
                     return 1;
             if (keep_row("vmaf_v0.6.1") &&
                 run("version=vmaf_v0.6.1", NULL, ref, dis, frames, &r) < 0) {
-                printf("vmafbench: %ux%u %s: FAILED\n", w, h, p010 ? "p010" : "nv12");
+                printf("vmafbench: %ux%u %s: FAILED\n", w, h,
+                       p010 ? "p010" : "nv12");
                 return 1;
             }
             if (keep_row("vmaf_v0.6.1"))
-                printf("vmafbench: %ux%u %-4s vmaf_v0.6.1: %8.1f frames/s, GPU %s ms/frame "
-                   "(pooled vmaf %.6f)\n", w, h, p010 ? "p010" : "nv12", r.fps,
-                   gpu_ms(gms, r.gpu_ms), r.pooled);
-            for (unsigned k = 0; float_set && k < sizeof(sets) / sizeof(sets[0]); k++) {
+                printf(
+                    "vmafbench: %ux%u %-4s vmaf_v0.6.1: %8.1f frames/s, GPU %s ms/frame "
+                    "(pooled vmaf %.6f)\n",
+                    w, h, p010 ? "p010" : "nv12", r.fps, gpu_ms(gms, r.gpu_ms),
+                    r.pooled);
+            for (unsigned k = 0;
+                 float_set && k < sizeof(sets) / sizeof(sets[0]); k++) {
                 if (!keep_row(sets[k].label))
                     continue;
-                if (run(sets[k].model, sets[k].features, ref, dis, frames, &r) < 0) {
+                if (run(sets[k].model, sets[k].features, ref, dis, frames, &r) <
+                    0) {
                     printf("vmafbench: %s: FAILED\n", sets[k].label);
                     return 1;
                 }
-                printf("vmafbench: %ux%u %-4s %s: %8.1f frames/s, GPU %s ms/frame\n",
-                       w, h, p010 ? "p010" : "nv12", sets[k].label, r.fps,
-                       gpu_ms(gms, r.gpu_ms));
+                printf(
+                    "vmafbench: %ux%u %-4s %s: %8.1f frames/s, GPU %s ms/frame\n",
+                    w, h, p010 ? "p010" : "nv12", sets[k].label, r.fps,
+                    gpu_ms(gms, r.gpu_ms));
             }
-            for (unsigned k = 0; v1_set && k < sizeof(sets_v1) / sizeof(sets_v1[0]); k++) {
+            for (unsigned k = 0;
+                 v1_set && k < sizeof(sets_v1) / sizeof(sets_v1[0]); k++) {
                 if (!keep_row(sets_v1[k].label))
                     continue;
                 if (run(sets_v1[k].model, NULL, ref, dis, frames, &r) < 0) {
                     printf("vmafbench: %s: FAILED\n", sets_v1[k].label);
                     return 1;
                 }
-                printf("vmafbench: %ux%u %-4s %s: %8.1f frames/s, GPU %s ms/frame "
-                       "(pooled %.6f)\n", w, h, p010 ? "p010" : "nv12",
-                       sets_v1[k].label, r.fps, gpu_ms(gms, r.gpu_ms), r.pooled);
+                printf(
+                    "vmafbench: %ux%u %-4s %s: %8.1f frames/s, GPU %s ms/frame "
+                    "(pooled %.6f)\n",
+                    w, h, p010 ? "p010" : "nv12", sets_v1[k].label, r.fps,
+                    gpu_ms(gms, r.gpu_ms), r.pooled);
             }
             for (unsigned k = 0; alone[k]; k++) {
                 if (!keep_row(alone[k]))
@@ -395,9 +437,11 @@ int main(int argc, char **argv)
                     printf("vmafbench: %s alone: FAILED\n", alone[k]);
                     return 1;
                 }
-                printf("vmafbench: %ux%u %-4s   %-13s alone: %8.1f frames/s, GPU %s "
-                       "ms/frame\n", w, h, p010 ? "p010" : "nv12", alone[k],
-                       r.fps, gpu_ms(gms, r.gpu_ms));
+                printf(
+                    "vmafbench: %ux%u %-4s   %-13s alone: %8.1f frames/s, GPU %s "
+                    "ms/frame\n",
+                    w, h, p010 ? "p010" : "nv12", alone[k], r.fps,
+                    gpu_ms(gms, r.gpu_ms));
             }
             for (int i = 0; i < 2 * N_PAIRS; i++)
                 cu->f->cuMemFree(mem[i]);

@@ -46,24 +46,36 @@ void checkasm_check_adm(void)
      * libvmaf's defaults and the v1 models' options (enhancement gain
      * limit 1, blended CSF) */
     static const char *const keys[] = {
-        "integer_adm2", "integer_aim", "integer_adm3", "integer_adm_num",
-        "integer_adm_den", "integer_adm_num_scale0", "integer_adm_den_scale0",
-        "integer_adm_num_scale1", "integer_adm_den_scale1",
-        "integer_adm_num_scale2", "integer_adm_den_scale2",
-        "integer_adm_num_scale3", "integer_adm_den_scale3", NULL,
+        "integer_adm2",           "integer_aim",
+        "integer_adm3",           "integer_adm_num",
+        "integer_adm_den",        "integer_adm_num_scale0",
+        "integer_adm_den_scale0", "integer_adm_num_scale1",
+        "integer_adm_den_scale1", "integer_adm_num_scale2",
+        "integer_adm_den_scale2", "integer_adm_num_scale3",
+        "integer_adm_den_scale3", NULL,
     };
     static const CaSize sizes[] = {
         { 33, 33 }, { 35, 41 }, { 67, 41 }, { 130, 37 }, { 261, 40 }, { 0, 0 },
     };
     static const unsigned depths[] = { 8, 10, 12, 16, 0 };
     static const CaBuilds b[] = {
-        { .name = "adm", .opts = "debug=true", .keys = keys, .suffix = "",
-          .sizes = sizes, .depths = depths },
-        { .name = "adm", .opts = "debug=true:adm_enhn_gain_limit=1.0",
-          .keys = keys, .suffix = "_egl_1", .sizes = sizes, .depths = depths },
+        { .name = "adm",
+          .opts = "debug=true",
+          .keys = keys,
+          .suffix = "",
+          .sizes = sizes,
+          .depths = depths },
+        { .name = "adm",
+          .opts = "debug=true:adm_enhn_gain_limit=1.0",
+          .keys = keys,
+          .suffix = "_egl_1",
+          .sizes = sizes,
+          .depths = depths },
         { .name = "adm",
           .opts = "debug=true:adm_csf_mode=2:adm_enhn_gain_limit=1.0",
-          .keys = keys, .suffix = "_csf_2_egl_1", .sizes = sizes,
+          .keys = keys,
+          .suffix = "_csf_2_egl_1",
+          .sizes = sizes,
           .depths = depths },
     };
 

@@ -40,11 +40,11 @@ typedef struct ApiCase {
     enum VgPixFmt fmt;
     unsigned bpc, w, h;
     enum CaPattern pat;
-    int motion;         ///< motion (needs 3x3)
-    int five;           ///< motion_five_frame_window
-    int model;          ///< vmaf_v0.6.1
-    int vif;            ///< vif with vif_opts[vif] (0: no vif; needs 16x16)
-    int adm;            ///< adm with adm_opts[adm] (0: no adm; needs 33x33)
+    int motion; ///< motion (needs 3x3)
+    int five;   ///< motion_five_frame_window
+    int model;  ///< vmaf_v0.6.1
+    int vif;    ///< vif with vif_opts[vif] (0: no vif; needs 16x16)
+    int adm;    ///< adm with adm_opts[adm] (0: no adm; needs 33x33)
     unsigned frames;
     unsigned subsample; ///< VgConfig.n_subsample
     uint64_t seed;
@@ -53,7 +53,9 @@ typedef struct ApiCase {
 /* vif's option sets: debug outputs (every num/den), the gain limit, the
  * skipped scale 0 */
 static const char *const vif_opts[] = {
-    NULL, "debug=true", "debug=true:vif_enhn_gain_limit=1.0",
+    NULL,
+    "debug=true",
+    "debug=true:vif_enhn_gain_limit=1.0",
     "debug=true:vif_skip_scale0=true",
 };
 
@@ -61,8 +63,11 @@ static const char *const vif_opts[] = {
  * limit, the skipped scale 0, another viewing distance (computed CSF
  * weights), Barten CSF without AIM */
 static const char *const adm_opts[] = {
-    NULL, "debug=true", "debug=true:adm_enhn_gain_limit=1.0",
-    "debug=true:adm_skip_scale0=true", "debug=true:adm_norm_view_dist=4",
+    NULL,
+    "debug=true",
+    "debug=true:adm_enhn_gain_limit=1.0",
+    "debug=true:adm_skip_scale0=true",
+    "debug=true:adm_norm_view_dist=4",
     "debug=true:adm_csf_mode=1:adm_skip_aim=true",
 };
 #define N_ADM_OPTS 5
@@ -79,19 +84,19 @@ typedef struct ApiRun {
     const char *label;
     VgContext *ctx;
     CaPic ref[2], dis[2];
-    const BenchCuda *cuda;      ///< device pictures: the set-up, else NULL
+    const BenchCuda *cuda; ///< device pictures: the set-up, else NULL
     enum VgBackend backend;
     unsigned threads;
-    int callers_ctx;            ///< the library on the caller's context
+    int callers_ctx; ///< the library on the caller's context
     uint64_t garbage;
 } ApiRun;
 
 static void print_case(const ApiCase *c)
 {
     printf("checkasm:   case: %s %u-bit %ux%u pattern=%s frames=%u%s%s%s "
-           "%s%s%s%s subsample=%u seed=%" PRIu64 "\n", ca_fmt_name(c->fmt),
-           c->bpc, c->w, c->h, ca_pattern_names[c->pat], c->frames,
-           c->motion ? " motion" : "", c->five ? " five-frame" : "",
+           "%s%s%s%s subsample=%u seed=%" PRIu64 "\n",
+           ca_fmt_name(c->fmt), c->bpc, c->w, c->h, ca_pattern_names[c->pat],
+           c->frames, c->motion ? " motion" : "", c->five ? " five-frame" : "",
            c->model ? " vmaf_v0.6.1" : "", c->vif ? "vif " : "",
            c->vif ? vif_opts[c->vif] : "", c->adm ? " adm " : "",
            c->adm ? adm_opts[c->adm] : "", c->subsample, c->seed);
@@ -119,9 +124,10 @@ static int make_ctx(ApiRun *r, const ApiCase *c)
         return ret;
     if ((ret = vg_use_feature(r->ctx, "psnr", "enable_mse=true")) < 0)
         return ret;
-    if (c->motion && (ret = vg_use_feature(r->ctx, "motion", c->five ?
-                          "debug=true:motion_five_frame_window=true" :
-                          "debug=true")) < 0)
+    if (c->motion && (ret = vg_use_feature(
+                          r->ctx, "motion",
+                          c->five ? "debug=true:motion_five_frame_window=true"
+                                  : "debug=true")) < 0)
         return ret;
     if (c->vif && (ret = vg_use_feature(r->ctx, "vif", vif_opts[c->vif])) < 0)
         return ret;
@@ -151,8 +157,8 @@ static long compare(ApiRun *a, ApiRun *b, const ApiCase *c)
             const int rb = vg_get_score(b->ctx, name, i, &y);
             if (ra != rb || (!ra && memcmp(&x, &y, sizeof(x)))) {
                 printf("checkasm: FAIL api %s: %s frame %u: %s %.17g (%d), "
-                       "%s %.17g (%d)\n", b->label, name, i, a->label, x, ra,
-                       b->label, y, rb);
+                       "%s %.17g (%d)\n",
+                       b->label, name, i, a->label, x, ra, b->label, y, rb);
                 print_case(c);
                 return -1;
             }
@@ -167,7 +173,9 @@ static void run_case(const ApiCase *c)
     ApiRun runs[4] = {
         { .label = "cpu", .backend = VG_BACKEND_CPU },
         { .label = "cuda-host", .backend = VG_BACKEND_CUDA, .threads = 2 },
-        { .label = "cuda-callers", .backend = VG_BACKEND_CUDA, .cuda = cuda,
+        { .label = "cuda-callers",
+          .backend = VG_BACKEND_CUDA,
+          .cuda = cuda,
           .callers_ctx = 1 },
         { .label = "cuda-dev", .backend = VG_BACKEND_AUTO, .cuda = cuda },
     };
@@ -214,8 +222,8 @@ static void run_case(const ApiCase *c)
             ca_pic_pack(dp, &fr, 1, &x->garbage);
             if (x->cuda && (ca_pic_upload(rp, x->cuda) < 0 ||
                             ca_pic_upload(dp, x->cuda) < 0)) {
-                printf("checkasm: FAIL api %s: upload of frame %u\n",
-                       x->label, i);
+                printf("checkasm: FAIL api %s: upload of frame %u\n", x->label,
+                       i);
                 print_case(c);
                 goto end;
             }
@@ -293,8 +301,10 @@ static void range_log(void *opaque, enum VgLogLevel level, const char *msg)
 static void range_case(void)
 {
     const VgConfig cfg = {
-        .backend = VG_BACKEND_CUDA, .log_cb = range_log,
-        .cuda_context = cuda->ctx, .cuda_stream = cuda->st,
+        .backend = VG_BACKEND_CUDA,
+        .log_cb = range_log,
+        .cuda_context = cuda->ctx,
+        .cuda_stream = cuda->st,
     };
     uint64_t rng = 7, garbage = 8;
     VgContext *ctx = NULL;
@@ -319,10 +329,10 @@ static void range_case(void)
     for (unsigned f = 0; f < 3 && ret >= 0; f++) {
         ca_pic_pack(&ref, &fr, 0, &garbage);
         ca_pic_pack(&dis, &fr, 1, &garbage);
-        if (f == 1) {   /* Cb sample (5, 3) */
+        if (f == 1) { /* Cb sample (5, 3) */
             const uint16_t big = 0xffff;
-            memcpy(dis.buf[1] + CA_GUARD + 3 * dis.pic.stride[1] + 5 * 2,
-                   &big, 2);
+            memcpy(dis.buf[1] + CA_GUARD + 3 * dis.pic.stride[1] + 5 * 2, &big,
+                   2);
         }
         if (ca_pic_upload(&ref, cuda) < 0 || ca_pic_upload(&dis, cuda) < 0)
             break;
@@ -334,7 +344,7 @@ static void range_case(void)
         ret = vg_flush(ctx);
     ok = ret == -EINVAL &&
          strstr(range_msg, "distorted picture, frame 1, plane 1 (Cb): sample "
-                "65535 at (5, 3) exceeds the 10-bit maximum 1023") &&
+                           "65535 at (5, 3) exceeds the 10-bit maximum 1023") &&
          vg_get_score(ctx, "psnr_cb", 1, &v) < 0 &&
          vg_get_score(ctx, "psnr_cb", 0, &v) == 0;
     printf("checkasm: api range: %s (%d: %s)\n", ok ? "PASS" : "FAIL", ret,
@@ -354,21 +364,24 @@ end:
 /* ---- the matrix ---------------------------------------------------------- */
 
 static const CaSize small_sizes[] = {
-    { 1, 1 }, { 2, 5 }, { 1, 17 }, { 33, 1 }, { 3, 3 }, { 4, 3 }, { 5, 4 },
-    { 17, 9 }, { 31, 33 }, { 67, 35 }, { 257, 131 }, { 640, 360 },
+    { 1, 1 }, { 2, 5 },  { 1, 17 },  { 33, 1 },  { 3, 3 },     { 4, 3 },
+    { 5, 4 }, { 17, 9 }, { 31, 33 }, { 67, 35 }, { 257, 131 }, { 640, 360 },
 };
 
 static const unsigned depths[] = { 8, 10, 12, 16 };
 
 static const enum VgPixFmt planar[] = {
-    VG_PIX_FMT_YUV420P, VG_PIX_FMT_YUV422P, VG_PIX_FMT_YUV444P,
+    VG_PIX_FMT_YUV420P,
+    VG_PIX_FMT_YUV422P,
+    VG_PIX_FMT_YUV444P,
 };
 
 /* the semi-planar format of this depth */
 static enum VgPixFmt semiplanar(unsigned bpc)
 {
-    return bpc == 8 ? VG_PIX_FMT_NV12 : bpc == 10 ? VG_PIX_FMT_P010 :
-           VG_PIX_FMT_P016;
+    return bpc == 8    ? VG_PIX_FMT_NV12
+           : bpc == 10 ? VG_PIX_FMT_P010
+                       : VG_PIX_FMT_P016;
 }
 
 static void group_done(const char *what)
@@ -396,7 +409,8 @@ void checkasm_check_api(void)
             c.fmt = l < 3 ? planar[l] : semiplanar(c.bpc);
             /* two patterns per size, rotating so that every depth x
              * layout sees every pattern */
-            for (unsigned z = 0; z < sizeof(small_sizes) / sizeof(small_sizes[0]); z++) {
+            for (unsigned z = 0;
+                 z < sizeof(small_sizes) / sizeof(small_sizes[0]); z++) {
                 for (unsigned k = 0; k < 2; k++) {
                     const unsigned p = (z + l + d + 3 * k) % N_PATS;
                     if (++n_small % sample)
@@ -407,7 +421,9 @@ void checkasm_check_api(void)
                     c.motion = c.w >= 3 && c.h >= 3;
                     c.five = c.motion && (z + p) % 3 == 0;
                     c.vif = c.w >= 16 && c.h >= 16 ? 1 + (z + k + d) % 3 : 0;
-                    c.adm = c.w >= 33 && c.h >= 33 ? 1 + (z + k + d + l) % N_ADM_OPTS : 0;
+                    c.adm = c.w >= 33 && c.h >= 33
+                                ? 1 + (z + k + d + l) % N_ADM_OPTS
+                                : 0;
                     c.seed = ca_rand(&s);
                     run_case(&c);
                 }
@@ -444,9 +460,12 @@ void checkasm_check_api(void)
     /* the 4:2:2 semi-planar and planar MSB-aligned formats of NVDEC and
      * FFmpeg's CUDA frames (NV16, P210/P212/P216, yuv444p10msb/12msb) */
     {
-        static const struct { enum VgPixFmt fmt; unsigned bpc; } more[] = {
-            { VG_PIX_FMT_NV16, 8 }, { VG_PIX_FMT_P216, 10 },
-            { VG_PIX_FMT_P216, 12 }, { VG_PIX_FMT_P216, 16 },
+        static const struct {
+            enum VgPixFmt fmt;
+            unsigned bpc;
+        } more[] = {
+            { VG_PIX_FMT_NV16, 8 },         { VG_PIX_FMT_P216, 10 },
+            { VG_PIX_FMT_P216, 12 },        { VG_PIX_FMT_P216, 16 },
             { VG_PIX_FMT_YUV444P_MSB, 10 }, { VG_PIX_FMT_YUV444P_MSB, 12 },
         };
         static const CaSize ms[] = {
@@ -454,8 +473,11 @@ void checkasm_check_api(void)
         };
         for (unsigned m = 0; m < sizeof(more) / sizeof(more[0]); m++) {
             for (unsigned z = 0; z < sizeof(ms) / sizeof(ms[0]); z++) {
-                ApiCase c = { .fmt = more[m].fmt, .bpc = more[m].bpc,
-                              .w = ms[z].w, .h = ms[z].h, .frames = 3 };
+                ApiCase c = { .fmt = more[m].fmt,
+                              .bpc = more[m].bpc,
+                              .w = ms[z].w,
+                              .h = ms[z].h,
+                              .frames = 3 };
                 c.pat = (enum CaPattern)((m + z) % N_PATS);
                 c.motion = c.w >= 3 && c.h >= 3;
                 c.vif = c.w >= 16 && c.h >= 16 ? 1 + (m + z) % 3 : 0;
@@ -471,14 +493,17 @@ void checkasm_check_api(void)
      * several layouts and patterns, each option set */
     {
         static const CaSize vs[] = {
-            { 16, 16 }, { 17, 19 }, { 16, 33 }, { 35, 16 }, { 99, 67 },
-            { 1023, 17 },
+            { 16, 16 }, { 17, 19 }, { 16, 33 },
+            { 35, 16 }, { 99, 67 }, { 1023, 17 },
         };
         for (unsigned d = 0; d < 4; d++) {
             for (unsigned z = 0; z < sizeof(vs) / sizeof(vs[0]); z++) {
                 const unsigned l = (z + d) % 4;
-                ApiCase c = { .bpc = depths[d], .w = vs[z].w, .h = vs[z].h,
-                              .motion = 1, .frames = 3 };
+                ApiCase c = { .bpc = depths[d],
+                              .w = vs[z].w,
+                              .h = vs[z].h,
+                              .motion = 1,
+                              .frames = 3 };
                 c.fmt = l < 3 ? planar[l] : semiplanar(c.bpc);
                 for (unsigned k = 0; k < 3; k++) {
                     c.pat = (enum CaPattern)((z + d + 2 * k) % N_PATS);
@@ -495,21 +520,23 @@ void checkasm_check_api(void)
      * depth, all layouts, patterns incl. full-range noise, each option set */
     {
         static const CaSize as[] = {
-            { 33, 33 }, { 34, 35 }, { 37, 41 }, { 40, 36 }, { 80, 48 },
-            { 99, 67 }, { 577, 323 }, { 1023, 34 },
+            { 33, 33 }, { 34, 35 }, { 37, 41 },   { 40, 36 },
+            { 80, 48 }, { 99, 67 }, { 577, 323 }, { 1023, 34 },
         };
         for (unsigned d = 0; d < 4; d++) {
             for (unsigned z = 0; z < sizeof(as) / sizeof(as[0]); z++) {
                 const unsigned l = (z + d) % 5;
-                ApiCase c = { .bpc = depths[d], .w = as[z].w, .h = as[z].h,
-                              .frames = 2 };
-                c.fmt = l < 3 ? planar[l] : l == 3 ? VG_PIX_FMT_YUV400P :
-                        semiplanar(c.bpc);
+                ApiCase c = {
+                    .bpc = depths[d], .w = as[z].w, .h = as[z].h, .frames = 2
+                };
+                c.fmt = l < 3    ? planar[l]
+                        : l == 3 ? VG_PIX_FMT_YUV400P
+                                 : semiplanar(c.bpc);
                 for (unsigned k = 0; k < 3; k++) {
                     if (++n_small % sample)
                         continue;
-                    c.pat = k == 0 ? CA_PAT_NOISE :
-                            (enum CaPattern)((z + d + 2 * k) % N_PATS);
+                    c.pat = k == 0 ? CA_PAT_NOISE
+                                   : (enum CaPattern)((z + d + 2 * k) % N_PATS);
                     c.adm = 1 + (z + d + k) % N_ADM_OPTS;
                     c.seed = ca_rand(&s);
                     run_case(&c);
@@ -521,13 +548,19 @@ void checkasm_check_api(void)
 
     /* vmaf_v0.6.1 (vif, adm, motion) through the CUDA engine */
     {
-        ApiCase c = { .fmt = VG_PIX_FMT_YUV420P, .bpc = 8, .w = 320, .h = 180,
-                      .pat = CA_PAT_RANDOM, .motion = 1, .model = 1,
+        ApiCase c = { .fmt = VG_PIX_FMT_YUV420P,
+                      .bpc = 8,
+                      .w = 320,
+                      .h = 180,
+                      .pat = CA_PAT_RANDOM,
+                      .motion = 1,
+                      .model = 1,
                       .frames = 5 };
         for (unsigned d = 0; d < 4; d++) {
             c.bpc = depths[d];
-            c.fmt = d == 1 ? VG_PIX_FMT_P010 : d == 2 ? VG_PIX_FMT_YUV422P :
-                    VG_PIX_FMT_YUV420P;
+            c.fmt = d == 1   ? VG_PIX_FMT_P010
+                    : d == 2 ? VG_PIX_FMT_YUV422P
+                             : VG_PIX_FMT_YUV420P;
             c.subsample = d == 3 ? 2 : 0;
             c.seed = ca_rand(&s);
             run_case(&c);
@@ -539,10 +572,17 @@ void checkasm_check_api(void)
         static const CaSize big[] = { { 1920, 1080 }, { 3840, 2160 } };
         for (unsigned b = 0; b < 2; b++) {
             for (unsigned d = 0; d < 4; d++) {
-                ApiCase c = { .bpc = depths[d], .w = big[b].w, .h = big[b].h,
-                              .motion = 1, .vif = 1, .adm = 1, .frames = 3 };
-                c.fmt = d == 0 ? VG_PIX_FMT_NV12 : d == 1 ? VG_PIX_FMT_P010 :
-                        d == 2 ? VG_PIX_FMT_YUV422P : VG_PIX_FMT_YUV420P;
+                ApiCase c = { .bpc = depths[d],
+                              .w = big[b].w,
+                              .h = big[b].h,
+                              .motion = 1,
+                              .vif = 1,
+                              .adm = 1,
+                              .frames = 3 };
+                c.fmt = d == 0   ? VG_PIX_FMT_NV12
+                        : d == 1 ? VG_PIX_FMT_P010
+                        : d == 2 ? VG_PIX_FMT_YUV422P
+                                 : VG_PIX_FMT_YUV420P;
                 c.pat = d & 1 ? CA_PAT_NOISE : CA_PAT_RANDOM;
                 c.five = d == 3;
                 c.seed = ca_rand(&s);
@@ -559,6 +599,7 @@ void checkasm_check_api(void)
     range_case();
     ca_count_cases(n_pass, n_fail, n_values);
     printf("checkasm: api    %4u cases, %4u failed, %9llu values compared%s "
-           "[%s]\n", n_pass + n_fail, n_fail, n_values,
+           "[%s]\n",
+           n_pass + n_fail, n_fail, n_values,
            ca_quick() ? ", big sizes skipped" : "", n_fail ? "FAILED" : "OK");
 }

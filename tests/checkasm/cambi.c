@@ -31,7 +31,7 @@ static const char *const cambi_opts[] = {
     "max_log_contrast=0:topk=1:cambi_max_val=5",
     "enc_width=216:enc_height=200:enc_bitdepth=8",
     "full_ref=true:src_width=320:src_height=320:enc_width=216:"
-        "enc_height=210:window_size=127",
+    "enc_height=210:window_size=127",
     "cambi_high_res_speedup=1080:full_ref=true:cambi_topk=0.3",
     "enc_bitdepth=6:max_log_contrast=3:tvi_threshold=0.01:cambi_eotf=pq",
     "window_size=127:topk=0.0001:max_log_contrast=4",
@@ -53,10 +53,14 @@ static unsigned banded(unsigned x, unsigned y, unsigned h, unsigned t,
                        unsigned bw, uint64_t *rng)
 {
     switch (y * 4 / h) {
-    case 0:  return 200 + (x + 3 * t) / bw % 700;
-    case 1:  return 380 + 2 * ((y + t) / bw) % 600;
-    case 2:  return 560 + 4 * ((x + y + 5 * t) / (2 * bw)) % 440;
-    default: return 64 + (unsigned)(ca_rand(rng) % 900);
+    case 0:
+        return 200 + (x + 3 * t) / bw % 700;
+    case 1:
+        return 380 + 2 * ((y + t) / bw) % 600;
+    case 2:
+        return 560 + 4 * ((x + y + 5 * t) / (2 * bw)) % 440;
+    default:
+        return 64 + (unsigned)(ca_rand(rng) % 900);
     }
 }
 
@@ -71,8 +75,8 @@ static void cambi_fill(CaFrame *fr, enum CaPattern pat, unsigned t,
     for (unsigned y = 0; y < h; y++)
         for (unsigned x = 0; x < w; x++) {
             const unsigned r = banded(x, y, h, t, 5, rng);
-            const unsigned d = pat == CA_PAT_EQUAL ? r :
-                               banded(x, y, h, t, 11, rng);
+            const unsigned d =
+                pat == CA_PAT_EQUAL ? r : banded(x, y, h, t, 11, rng);
 
             fr->ref[0][(size_t)y * w + x] =
                 (uint16_t)(bpc >= 10 ? r << (bpc - 10) : r >> (10 - bpc));
@@ -104,9 +108,15 @@ static void builds_luma(uint16_t *out, unsigned w, unsigned h, unsigned bpc,
                 v = 64 + ca_lcg(&seed) % 900;
             else if (pat >= 1)
                 switch (y * 3 / h) {
-                case 0:  v = 200 + (x + 3 * t) / bw % 700;                break;
-                case 1:  v = 380 + 2 * ((y + t) / bw) % 600;              break;
-                default: v = 560 + 4 * ((x + y + 5 * t) / (2 * bw)) % 440; break;
+                case 0:
+                    v = 200 + (x + 3 * t) / bw % 700;
+                    break;
+                case 1:
+                    v = 380 + 2 * ((y + t) / bw) % 600;
+                    break;
+                default:
+                    v = 560 + 4 * ((x + y + 5 * t) / (2 * bw)) % 440;
+                    break;
                 }
             out[(size_t)y * w + x] =
                 (uint16_t)(bpc > 8 ? v << (bpc - 10) : v >> (10 - bpc));
@@ -139,27 +149,34 @@ void checkasm_check_cambi(void)
      * and 1080p for the high-resolution speed-up, with each option set */
     static const char *const keys[] = { "cambi", NULL };
     static const char *const full_keys[] = {
-        "cambi", "cambi_source", "cambi_full_reference", NULL,
+        "cambi",
+        "cambi_source",
+        "cambi_full_reference",
+        NULL,
     };
     static const char *const mlc_keys[] = { "cambi_mlc_5_topk_0.05", NULL };
     static const char *const ws_keys[] = { "cambi_encbd_8_topk_1_ws_15", NULL };
     static const char *const enc_keys[] = { "cambi_ench_200_encw_216", NULL };
     static const char *const hrs_keys[] = {
-        "cambi_hrs_1080_vlt_0.06", "cambi_source", "cambi_full_reference",
+        "cambi_hrs_1080_vlt_0.06",
+        "cambi_source",
+        "cambi_full_reference",
         NULL,
     };
     static const char *const hrs_opts =
         "cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06:"
         "full_ref=true";
     static const CaSize sizes[] = {
-        { 216, 216 }, { 217, 9 }, { 9, 233 }, { 300, 241 }, { 643, 217 },
-        { 1925, 230 }, { 0, 0 },
+        { 216, 216 }, { 217, 9 },    { 9, 233 }, { 300, 241 },
+        { 643, 217 }, { 1925, 230 }, { 0, 0 },
     };
     static const CaSize full_hd[] = { { 1920, 1080 }, { 0, 0 } };
     static const unsigned depths[] = { 8, 10, 0 };
-#define CAMBI_BUILDS(o, k, s, n) { .name = "cambi", .opts = o, .keys = k, \
-        .sizes = s, .depths = depths, .frames = n, .fill = builds_fill,   \
-        .patterns = 4 }
+#define CAMBI_BUILDS(o, k, s, n)                                               \
+    {                                                                          \
+        .name = "cambi", .opts = o, .keys = k, .sizes = s, .depths = depths,   \
+        .frames = n, .fill = builds_fill, .patterns = 4                        \
+    }
     static const CaBuilds b[] = {
         CAMBI_BUILDS("", keys, sizes, 2),
         CAMBI_BUILDS("full_ref=true", full_keys, sizes, 2),

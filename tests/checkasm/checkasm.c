@@ -72,14 +72,13 @@
 static const struct {
     const char *name;
     void (*fn)(void);
-    int gpu;                ///< the feature has a CUDA implementation
-    int api;                ///< whole-API cases: GPU mode only
+    int gpu; ///< the feature has a CUDA implementation
+    int api; ///< whole-API cases: GPU mode only
 } tests[] = {
 #define VG_FEATURE(feat, gpu) { #feat, checkasm_check_##feat, gpu, 0 },
 #include "common/features/list.h"
 #undef VG_FEATURE
-    { "api", checkasm_check_api, 1, 1 },
-    { NULL, NULL, 0, 0 }
+    { "api", checkasm_check_api, 1, 1 }, { NULL, NULL, 0, 0 }
 };
 
 /* failing cases whose details are printed; the rest are only counted */
@@ -91,18 +90,18 @@ static const struct {
 
 static struct {
     uint64_t seed;
-    const char *test;       ///< --test
-    long case_only;         ///< --case, or -1
+    const char *test; ///< --test
+    long case_only;   ///< --case, or -1
     int quick, verbose, cpu_only;
-    unsigned sample;        ///< --sample: every sample-th small case (api)
-    int builds;             ///< --builds: the CPU builds against each other
-    unsigned bench;         ///< --bench: calls per figure, 0 = check
-    BenchCuda cuda;         ///< the caller's CUDA set-up (GPU mode)
+    unsigned sample; ///< --sample: every sample-th small case (api)
+    int builds;      ///< --builds: the CPU builds against each other
+    unsigned bench;  ///< --bench: calls per figure, 0 = check
+    BenchCuda cuda;  ///< the caller's CUDA set-up (GPU mode)
     unsigned n_cases, n_failed, n_reported;
-    unsigned n_errors;      ///< failures outside the cases (bench, set-up)
+    unsigned n_errors; ///< failures outside the cases (bench, set-up)
     unsigned long long n_values;
-    int expect_refusal;     ///< the running case is one the feature refuses
-    int gpu;                ///< the running test's feature runs on CUDA
+    int expect_refusal; ///< the running case is one the feature refuses
+    int gpu;            ///< the running test's feature runs on CUDA
 } state = { .case_only = -1, .sample = 1 };
 
 /* ---- for tests that run their own cases ------------------------------------ */
@@ -132,8 +131,7 @@ unsigned ca_sample(void)
     return state.sample;
 }
 
-void ca_count_cases(unsigned passed, unsigned failed,
-                    unsigned long long values)
+void ca_count_cases(unsigned passed, unsigned failed, unsigned long long values)
 {
     state.n_cases += passed + failed;
     state.n_failed += failed;
@@ -143,15 +141,15 @@ void ca_count_cases(unsigned passed, unsigned failed,
 /* ---- the case matrix ------------------------------------------------------ */
 
 typedef struct CaCase {
-    unsigned index;         ///< position in the feature's matrix (--case)
+    unsigned index; ///< position in the feature's matrix (--case)
     enum VgPixFmt fmt;
     unsigned bpc, w, h;
     enum CaPattern pat;
     enum CaPitch pitch;
-    unsigned opt;           ///< index in CaFeature.opts
+    unsigned opt; ///< index in CaFeature.opts
     unsigned frames;
-    int own_stream;         ///< device pictures: the library on its own stream
-    int big;                ///< skipped with --quick
+    int own_stream; ///< device pictures: the library on its own stream
+    int big;        ///< skipped with --quick
 } CaCase;
 
 /* every depth and layout the API takes */
@@ -159,21 +157,20 @@ static const struct {
     enum VgPixFmt fmt;
     unsigned bpc;
 } combos[] = {
-    { VG_PIX_FMT_YUV420P, 8 },  { VG_PIX_FMT_YUV422P, 8 },
-    { VG_PIX_FMT_YUV444P, 8 },  { VG_PIX_FMT_YUV400P, 8 },
-    { VG_PIX_FMT_NV12, 8 },
-    { VG_PIX_FMT_YUV420P, 10 }, { VG_PIX_FMT_YUV422P, 10 },
-    { VG_PIX_FMT_YUV444P, 10 }, { VG_PIX_FMT_YUV400P, 10 },
-    { VG_PIX_FMT_P010, 10 },    { VG_PIX_FMT_P016, 10 },
-    { VG_PIX_FMT_YUV420P, 12 }, { VG_PIX_FMT_YUV422P, 12 },
-    { VG_PIX_FMT_YUV444P, 12 }, { VG_PIX_FMT_YUV400P, 12 },
-    { VG_PIX_FMT_P016, 12 },
-    { VG_PIX_FMT_YUV420P, 16 }, { VG_PIX_FMT_YUV422P, 16 },
-    { VG_PIX_FMT_YUV444P, 16 }, { VG_PIX_FMT_YUV400P, 16 },
-    { VG_PIX_FMT_P016, 16 },
-    { VG_PIX_FMT_NV16, 8 },     { VG_PIX_FMT_P216, 10 },
-    { VG_PIX_FMT_P216, 12 },    { VG_PIX_FMT_P216, 16 },
-    { VG_PIX_FMT_YUV444P_MSB, 10 }, { VG_PIX_FMT_YUV444P_MSB, 12 },
+    { VG_PIX_FMT_YUV420P, 8 },      { VG_PIX_FMT_YUV422P, 8 },
+    { VG_PIX_FMT_YUV444P, 8 },      { VG_PIX_FMT_YUV400P, 8 },
+    { VG_PIX_FMT_NV12, 8 },         { VG_PIX_FMT_YUV420P, 10 },
+    { VG_PIX_FMT_YUV422P, 10 },     { VG_PIX_FMT_YUV444P, 10 },
+    { VG_PIX_FMT_YUV400P, 10 },     { VG_PIX_FMT_P010, 10 },
+    { VG_PIX_FMT_P016, 10 },        { VG_PIX_FMT_YUV420P, 12 },
+    { VG_PIX_FMT_YUV422P, 12 },     { VG_PIX_FMT_YUV444P, 12 },
+    { VG_PIX_FMT_YUV400P, 12 },     { VG_PIX_FMT_P016, 12 },
+    { VG_PIX_FMT_YUV420P, 16 },     { VG_PIX_FMT_YUV422P, 16 },
+    { VG_PIX_FMT_YUV444P, 16 },     { VG_PIX_FMT_YUV400P, 16 },
+    { VG_PIX_FMT_P016, 16 },        { VG_PIX_FMT_NV16, 8 },
+    { VG_PIX_FMT_P216, 10 },        { VG_PIX_FMT_P216, 12 },
+    { VG_PIX_FMT_P216, 16 },        { VG_PIX_FMT_YUV444P_MSB, 10 },
+    { VG_PIX_FMT_YUV444P_MSB, 12 },
 };
 #define N_COMBOS (sizeof(combos) / sizeof(combos[0]))
 
@@ -240,8 +237,14 @@ static unsigned make_cases(const CaFeature *f, CaCase *cs, unsigned max)
     const unsigned ns = small_sizes(f, sizes);
     unsigned n = 0;
 
-#define ADD(...) do { if (n < max) { cs[n] = (CaCase){ __VA_ARGS__ }; \
-                                     cs[n].index = n; } n++; } while (0)
+#define ADD(...)                                                               \
+    do {                                                                       \
+        if (n < max) {                                                         \
+            cs[n] = (CaCase){ __VA_ARGS__ };                                   \
+            cs[n].index = n;                                                   \
+        }                                                                      \
+        n++;                                                                   \
+    } while (0)
     for (unsigned c = 0; c < N_COMBOS; c++)
         for (unsigned s = 0; s < ns; s++)
             ADD(.fmt = combos[c].fmt, .bpc = combos[c].bpc, .w = sizes[s].w,
@@ -259,11 +262,16 @@ static unsigned make_cases(const CaFeature *f, CaCase *cs, unsigned max)
                 .frames = f->frames, .own_stream = (o + d / 2) & 1);
     for (unsigned b = 0; b < 2; b++) {
         static const enum VgPixFmt fmts[] = {
-            VG_PIX_FMT_NV12, VG_PIX_FMT_P010, VG_PIX_FMT_YUV422P,
+            VG_PIX_FMT_NV12,
+            VG_PIX_FMT_P010,
+            VG_PIX_FMT_YUV422P,
             VG_PIX_FMT_YUV420P,
         };
         static const enum CaPattern pats[] = {
-            CA_PAT_RANDOM, CA_PAT_NOISE, CA_PAT_GRADIENT, CA_PAT_PM1,
+            CA_PAT_RANDOM,
+            CA_PAT_NOISE,
+            CA_PAT_GRADIENT,
+            CA_PAT_PM1,
         };
         for (unsigned d = 0; d < 4; d++)
             ADD(.fmt = fmts[d], .bpc = depths[d], .w = big[b].w, .h = big[b].h,
@@ -285,11 +293,11 @@ typedef struct Run {
     const char *label;
     VgContext *ctx;
     CaPic ref, dis;
-    const BenchCuda *cuda;  ///< pictures in device memory: the set-up, else NULL
+    const BenchCuda *cuda; ///< pictures in device memory: the set-up, else NULL
     enum VgBackend backend;
     unsigned threads;
-    int callers_ctx;        ///< the library on the caller's context and stream
-    uint64_t garbage;       ///< this copy's garbage
+    int callers_ctx;  ///< the library on the caller's context and stream
+    uint64_t garbage; ///< this copy's garbage
 } Run;
 
 void ca_log(void *opaque, enum VgLogLevel level, const char *msg)
@@ -302,10 +310,11 @@ void ca_log(void *opaque, enum VgLogLevel level, const char *msg)
 static void describe(char *buf, size_t size, const CaFeature *f,
                      const CaCase *c)
 {
-    snprintf(buf, size, "%u-bit %ux%u %s, pattern %s, pitch %s, options "
-             "\"%s\", %u frames", c->bpc, c->w, c->h, ca_fmt_name(c->fmt),
-             ca_pattern_names[c->pat], ca_pitch_names[c->pitch],
-             f->opts[c->opt], c->frames);
+    snprintf(buf, size,
+             "%u-bit %ux%u %s, pattern %s, pitch %s, options "
+             "\"%s\", %u frames",
+             c->bpc, c->w, c->h, ca_fmt_name(c->fmt), ca_pattern_names[c->pat],
+             ca_pitch_names[c->pitch], f->opts[c->opt], c->frames);
 }
 
 /* the first line of a failing case's report; @return 1 if details are to
@@ -379,9 +388,11 @@ static long compare(const CaFeature *f, const CaCase *c, Run *a, Run *b,
     long values = 0;
 
     if (n != vg_metric_count(b->ctx) || frames != vg_frame_count(b->ctx)) {
-        fail(f, c, reported, "%s: %u outputs of %u frames, %s: %u outputs of "
-             "%u frames", a->label, n, frames, b->label,
-             vg_metric_count(b->ctx), vg_frame_count(b->ctx));
+        fail(f, c, reported,
+             "%s: %u outputs of %u frames, %s: %u outputs of "
+             "%u frames",
+             a->label, n, frames, b->label, vg_metric_count(b->ctx),
+             vg_frame_count(b->ctx));
         return -1;
     }
     for (unsigned m = 0; m < n; m++) {
@@ -398,9 +409,10 @@ static long compare(const CaFeature *f, const CaCase *c, Run *a, Run *b,
             if (bad++ < MAX_VALUES && report_case(f, c, reported)) {
                 if (bad == 1)
                     printf("checkasm:   %s against %s\n", b->label, a->label);
-                printf("checkasm:   %s frame %u: %s %.17g (%s), %s %.17g (%s)\n",
-                       name, i, a->label, x, ra ? strerror(-ra) : "ok",
-                       b->label, y, rb ? strerror(-rb) : "ok");
+                printf(
+                    "checkasm:   %s frame %u: %s %.17g (%s), %s %.17g (%s)\n",
+                    name, i, a->label, x, ra ? strerror(-ra) : "ok", b->label,
+                    y, rb ? strerror(-rb) : "ok");
             }
         }
     }
@@ -442,16 +454,19 @@ static void run_case(const CaFeature *f, const CaCase *c)
     rng = ca_seed(key, fnv);
     runs[0] = (Run){ .label = "cpu", .backend = VG_BACKEND_CPU };
     if (state.cpu_only) {
-        runs[1] = (Run){ .label = "cpu (2 threads)", .backend = VG_BACKEND_CPU,
+        runs[1] = (Run){ .label = "cpu (2 threads)",
+                         .backend = VG_BACKEND_CPU,
                          .threads = 2 };
         n_runs = 2;
     } else {
         runs[1] = (Run){ .label = "cuda (host memory)",
-                         .backend = VG_BACKEND_CUDA, .threads = 2 };
-        runs[2] = (Run){ .label = c->own_stream ?
-                             "cuda (device memory, library's stream)" :
-                             "cuda (device memory, caller's stream)",
-                         .backend = VG_BACKEND_CUDA, .cuda = &state.cuda,
+                         .backend = VG_BACKEND_CUDA,
+                         .threads = 2 };
+        runs[2] = (Run){ .label = c->own_stream
+                                      ? "cuda (device memory, library's stream)"
+                                      : "cuda (device memory, caller's stream)",
+                         .backend = VG_BACKEND_CUDA,
+                         .cuda = &state.cuda,
                          .callers_ctx = !c->own_stream };
         n_runs = 3;
     }
@@ -485,9 +500,10 @@ static void run_case(const CaFeature *f, const CaCase *c)
             }
             refusal[r] = vg_submit(x->ctx, &x->ref.pic, &x->dis.pic);
             if (refusal[r] >= 0 || refusal[r] != refusal[0]) {
-                fail(f, c, &reported, "%s: vg_submit() returned %d, %s %d, "
-                     "where the feature refuses", x->label, refusal[r],
-                     runs[0].label, refusal[0]);
+                fail(f, c, &reported,
+                     "%s: vg_submit() returned %d, %s %d, "
+                     "where the feature refuses",
+                     x->label, refusal[r], runs[0].label, refusal[0]);
                 goto end;
             }
         }
@@ -504,8 +520,8 @@ static void run_case(const CaFeature *f, const CaCase *c)
              * work queued on their stream after vg_submit() returned */
             if (x->cuda && ((ret = ca_pic_upload(&x->ref, x->cuda)) < 0 ||
                             (ret = ca_pic_upload(&x->dis, x->cuda)) < 0)) {
-                fail(f, c, &reported, "%s: upload of frame %u: %s", x->label,
-                     i, strerror(-ret));
+                fail(f, c, &reported, "%s: upload of frame %u: %s", x->label, i,
+                     strerror(-ret));
                 goto end;
             }
             if ((ret = vg_submit(x->ctx, &x->ref.pic, &x->dis.pic)) < 0) {
@@ -521,7 +537,8 @@ static void run_case(const CaFeature *f, const CaCase *c)
                  strerror(-ret));
             goto end;
         }
-        if (vg_backend_is_cuda(runs[r].ctx) != (runs[r].backend == VG_BACKEND_CUDA)) {
+        if (vg_backend_is_cuda(runs[r].ctx) !=
+            (runs[r].backend == VG_BACKEND_CUDA)) {
             fail(f, c, &reported, "%s: ran on the %s backend", runs[r].label,
                  vg_backend_is_cuda(runs[r].ctx) ? "CUDA" : "CPU");
             goto end;
@@ -560,7 +577,8 @@ end:
         state.n_failed++;
         if (reported > 0)
             printf("checkasm:   reproduce: checkasm --test=%s --seed=%" PRIu64
-                   " --case=%u%s\n", f->name, state.seed, c->index,
+                   " --case=%u%s\n",
+                   f->name, state.seed, c->index,
                    state.cpu_only ? " --cpu-only" : "");
         return;
     }
@@ -580,12 +598,12 @@ end:
 
 static const struct {
     const char *name;
-    unsigned need;          ///< CPU flags the build needs
-    unsigned mask;          ///< vg_cpu_set_mask() that selects it
+    unsigned need; ///< CPU flags the build needs
+    unsigned mask; ///< vg_cpu_set_mask() that selects it
 } cpu_builds[] = {
-    { "C",       0,                                      VG_CPU_FLAG_AVX2 },
-    { "AVX2",    VG_CPU_FLAG_AVX2,                       VG_CPU_FLAG_AVX512 },
-    { "AVX-512", VG_CPU_FLAG_AVX2 | VG_CPU_FLAG_AVX512,  0 },
+    { "C", 0, VG_CPU_FLAG_AVX2 },
+    { "AVX2", VG_CPU_FLAG_AVX2, VG_CPU_FLAG_AVX512 },
+    { "AVX-512", VG_CPU_FLAG_AVX2 | VG_CPU_FLAG_AVX512, 0 },
 };
 #define N_CPU_BUILDS (sizeof(cpu_builds) / sizeof(cpu_builds[0]))
 
@@ -707,7 +725,8 @@ void ca_check_builds(const CaBuilds *b)
 
                 if (ca_frame_alloc(&fr, VG_PIX_FMT_YUV420P, bpc, w, h) < 0) {
                     printf("checkasm: FAIL builds %s \"%s\" %ux%u %u-bit: "
-                           "out of memory\n", b->name, opts, w, h, bpc);
+                           "out of memory\n",
+                           b->name, opts, w, h, bpc);
                     ok = 0;
                 }
                 for (unsigned m = 0; ok && m < nb; m++) {
@@ -716,8 +735,9 @@ void ca_check_builds(const CaBuilds *b)
                                       v + m * frames * nk, err,
                                       sizeof(err)) < 0) {
                         printf("checkasm: FAIL builds %s \"%s\" %ux%u "
-                               "%u-bit pattern %u: %s build: %s\n", b->name,
-                               opts, w, h, bpc, pat, cpu_builds[m].name, err);
+                               "%u-bit pattern %u: %s build: %s\n",
+                               b->name, opts, w, h, bpc, pat,
+                               cpu_builds[m].name, err);
                         ok = 0;
                     }
                 }
@@ -733,9 +753,10 @@ void ca_check_builds(const CaBuilds *b)
                         if (shown++ < MAX_VALUES)
                             printf("checkasm: FAIL builds %s \"%s\" %ux%u "
                                    "%u-bit pattern %u frame %u: %s %.17g (%s), "
-                                   "C %.17g\n", b->name, opts, w, h, bpc, pat,
-                                   k / nk, keys[k % nk], x[k],
-                                   cpu_builds[m].name, c[k]);
+                                   "C %.17g\n",
+                                   b->name, opts, w, h, bpc, pat, k / nk,
+                                   keys[k % nk], x[k], cpu_builds[m].name,
+                                   c[k]);
                     }
                 }
                 state.n_cases++;
@@ -748,8 +769,9 @@ void ca_check_builds(const CaBuilds *b)
     }
     free(v);
     printf("checkasm: builds %-6s \"%s\": %4u cases, %4u failed, %7llu "
-           "values compared [%s]\n", b->name, opts, state.n_cases - cases0,
-           state.n_failed - failed0, state.n_values - values0,
+           "values compared [%s]\n",
+           b->name, opts, state.n_cases - cases0, state.n_failed - failed0,
+           state.n_values - values0,
            state.n_failed == failed0 ? "OK" : "FAILED");
 }
 
@@ -815,15 +837,16 @@ static int bench_one(const CaFeature *f, enum VgPixFmt fmt, unsigned bpc,
         goto end;
     }
     printf("checkasm: bench %-6s %4ux%-4u %-4s: GPU %8.4f ms/call (CUDA "
-           "events), wall %8.4f ms/call, %u calls\n", f->name, w, h,
-           ca_fmt_name(fmt), ms / state.bench, (t1 - t0) * 1e3 / state.bench,
-           state.bench);
+           "events), wall %8.4f ms/call, %u calls\n",
+           f->name, w, h, ca_fmt_name(fmt), ms / state.bench,
+           (t1 - t0) * 1e3 / state.bench, state.bench);
 end:
     vg_context_destroy(&ctx);
     if (VG_CU(cuda->cu, NULL, cuStreamSynchronize, cuda->st) < 0 && ret >= 0)
         ret = -EIO;
     for (unsigned i = 0; i < BENCH_PAIRS; i++)
-        if ((ca_pic_free(&ref[i], cuda) < 0 || ca_pic_free(&dis[i], cuda) < 0) &&
+        if ((ca_pic_free(&ref[i], cuda) < 0 ||
+             ca_pic_free(&dis[i], cuda) < 0) &&
             ret >= 0)
             ret = -EIO;
     ca_frame_free(&fr);
@@ -935,8 +958,8 @@ static int bench_cpu_one(const CaFeature *f, enum VgPixFmt fmt, unsigned bpc,
             n = sizeof(line) - 1;
     }
     printf("checkasm: bench %-6s %4ux%-4u %-4s: CPU per call (CPU time, one "
-           "thread)%s, %u calls\n", f->name, w, h, ca_fmt_name(fmt), line,
-           calls);
+           "thread)%s, %u calls\n",
+           f->name, w, h, ca_fmt_name(fmt), line, calls);
 end:
     for (unsigned i = 0; i < BENCH_PAIRS; i++) {
         ca_pic_free(&ref[i], NULL);
@@ -944,8 +967,8 @@ end:
     }
     ca_frame_free(&fr);
     if (ret < 0)
-        printf("checkasm: bench %s %ux%u %s: CPU FAILED (%s)\n", f->name, w,
-               h, ca_fmt_name(fmt), strerror(-ret));
+        printf("checkasm: bench %s %ux%u %s: CPU FAILED (%s)\n", f->name, w, h,
+               ca_fmt_name(fmt), strerror(-ret));
     return ret;
 }
 
@@ -1001,10 +1024,11 @@ void ca_check_feature(const CaFeature *f)
         run_case(f, &cs[i]);
     }
     free(cs);
-    printf("checkasm: %-6s %4u cases, %4u failed, %9llu values compared%s [%s]\n",
-           f->name, state.n_cases - cases0, state.n_failed - failed0,
-           state.n_values - values0, skipped ? ", big sizes skipped" : "",
-           state.n_failed == failed0 ? "OK" : "FAILED");
+    printf(
+        "checkasm: %-6s %4u cases, %4u failed, %9llu values compared%s [%s]\n",
+        f->name, state.n_cases - cases0, state.n_failed - failed0,
+        state.n_values - values0, skipped ? ", big sizes skipped" : "",
+        state.n_failed == failed0 ? "OK" : "FAILED");
 }
 
 static int gpu_usable(void)
@@ -1024,9 +1048,11 @@ static int gpu_usable(void)
 
 static void usage(const char *argv0)
 {
-    fprintf(stderr, "usage: %s [--test=NAME] [--list] [--seed=N] [--case=K] "
+    fprintf(stderr,
+            "usage: %s [--test=NAME] [--list] [--seed=N] [--case=K] "
             "[--quick] [--verbose] [--bench[=CALLS]] [--cpu-only] "
-            "[--builds] [--sample=K]\n", argv0);
+            "[--builds] [--sample=K]\n",
+            argv0);
 }
 
 static int parse_uint(const char *s, unsigned long long max,
@@ -1056,9 +1082,11 @@ int main(int argc, char **argv)
             state.test = a + 7;
         } else if (!strcmp(a, "--list")) {
             list = 1;
-        } else if (!strncmp(a, "--seed=", 7) && !parse_uint(a + 7, UINT64_MAX, &v)) {
+        } else if (!strncmp(a, "--seed=", 7) &&
+                   !parse_uint(a + 7, UINT64_MAX, &v)) {
             state.seed = v;
-        } else if (!strncmp(a, "--case=", 7) && !parse_uint(a + 7, 1u << 30, &v)) {
+        } else if (!strncmp(a, "--case=", 7) &&
+                   !parse_uint(a + 7, 1u << 30, &v)) {
             state.case_only = (long)v;
         } else if (!strcmp(a, "--quick")) {
             state.quick = 1;
@@ -1066,13 +1094,15 @@ int main(int argc, char **argv)
             state.verbose = 1;
         } else if (!strcmp(a, "--bench")) {
             state.bench = 200;
-        } else if (!strncmp(a, "--bench=", 8) && !parse_uint(a + 8, 1u << 20, &v) && v) {
+        } else if (!strncmp(a, "--bench=", 8) &&
+                   !parse_uint(a + 8, 1u << 20, &v) && v) {
             state.bench = (unsigned)v;
         } else if (!strcmp(a, "--cpu-only")) {
             state.cpu_only = 1;
         } else if (!strcmp(a, "--builds")) {
             state.builds = 1;
-        } else if (!strncmp(a, "--sample=", 9) && !parse_uint(a + 9, 1u << 20, &v) && v) {
+        } else if (!strncmp(a, "--sample=", 9) &&
+                   !parse_uint(a + 9, 1u << 20, &v) && v) {
             state.sample = (unsigned)v;
         } else {
             fprintf(stderr, "checkasm: unknown or malformed option '%s'\n", a);
@@ -1099,10 +1129,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "checkasm: --case needs --test\n");
         return 1;
     }
-    if (state.builds && (state.bench || state.cpu_only ||
-                         state.case_only >= 0)) {
+    if (state.builds &&
+        (state.bench || state.cpu_only || state.case_only >= 0)) {
         fprintf(stderr, "checkasm: --builds goes with none of --bench, "
-                "--cpu-only and --case\n");
+                        "--cpu-only and --case\n");
         return 1;
     }
     if (state.builds) {
@@ -1114,7 +1144,8 @@ int main(int argc, char **argv)
         printf(" (%u of %u)\n", nb, (unsigned)N_CPU_BUILDS);
         if (nb < N_CPU_BUILDS && getenv("VG_REQUIRE_AVX512")) {
             printf("checkasm: VG_REQUIRE_AVX512 is set and this processor "
-                   "lacks %s: FAIL\n", cpu_builds[nb].name);
+                   "lacks %s: FAIL\n",
+                   cpu_builds[nb].name);
             state.n_errors++;
         }
         for (unsigned t = 0; tests[t].name; t++)
@@ -1122,15 +1153,17 @@ int main(int argc, char **argv)
                 (!state.test || !strcmp(tests[t].name, state.test)))
                 tests[t].fn();
         printf("checkasm: builds: %u cases, %u passed, %u failed, %llu "
-               "values compared%s (seed %" PRIu64 ")\n", state.n_cases,
-               state.n_cases - state.n_failed, state.n_failed, state.n_values,
+               "values compared%s (seed %" PRIu64 ")\n",
+               state.n_cases, state.n_cases - state.n_failed, state.n_failed,
+               state.n_values,
                state.n_errors ? ", errors outside the cases" : "", state.seed);
         return state.n_failed || state.n_errors ? 1 : 0;
     }
 
     printf("checkasm: seed %" PRIu64 "%s\n", state.seed,
-           state.cpu_only && !state.bench ?
-           ", CPU only (calling thread against 2 threads)" : "");
+           state.cpu_only && !state.bench
+               ? ", CPU only (calling thread against 2 threads)"
+               : "");
     if (!state.cpu_only) {
         if (!gpu_usable()) {
             if (state.bench && !require) {
@@ -1139,8 +1172,8 @@ int main(int argc, char **argv)
                        "skipped\n");
                 state.cpu_only = 1;
             } else {
-                printf("checkasm: no usable CUDA GPU: %s\n", require ?
-                       "FAIL (VG_REQUIRE_GPU=1)" : "SKIP");
+                printf("checkasm: no usable CUDA GPU: %s\n",
+                       require ? "FAIL (VG_REQUIRE_GPU=1)" : "SKIP");
                 return require ? 1 : 77;
             }
         } else {
@@ -1163,9 +1196,11 @@ int main(int argc, char **argv)
         printf("checkasm: bench done, %u failed (seed %" PRIu64 ")\n",
                state.n_errors, state.seed);
     else
-        printf("checkasm: %u cases, %u passed, %u failed, %llu values compared%s "
-               "(seed %" PRIu64 ")\n", state.n_cases,
-               state.n_cases - state.n_failed, state.n_failed, state.n_values,
-               state.n_errors ? ", errors outside the cases" : "", state.seed);
+        printf(
+            "checkasm: %u cases, %u passed, %u failed, %llu values compared%s "
+            "(seed %" PRIu64 ")\n",
+            state.n_cases, state.n_cases - state.n_failed, state.n_failed,
+            state.n_values, state.n_errors ? ", errors outside the cases" : "",
+            state.seed);
     return state.n_failed || state.n_errors ? 1 : 0;
 }

@@ -33,8 +33,8 @@ typedef struct CaSize {
 
 /** One feature as checkasm runs it. */
 typedef struct CaFeature {
-    const char *name;        ///< extractor name, as vg_use_feature() takes it
-    unsigned min_w, min_h;   ///< smallest size the feature accepts
+    const char *name;      ///< extractor name, as vg_use_feature() takes it
+    unsigned min_w, min_h; ///< smallest size the feature accepts
     /** frames per case: enough for every temporal output (big sizes: 3 at most) */
     unsigned frames;
     /**
@@ -79,13 +79,13 @@ void ca_check_feature(const CaFeature *f);
  * appended) compared bit for bit with the C build's.
  */
 typedef struct CaBuilds {
-    const char *name;           ///< extractor name
-    const char *opts;           ///< option string, NULL for the defaults
-    const char *const *keys;    ///< outputs compared, NULL-terminated
-    const char *suffix;         ///< appended to every key, or NULL
-    const CaSize *sizes;        ///< {0, 0}-terminated
-    const unsigned *depths;     ///< bit depths, 0-terminated
-    unsigned frames;            ///< frames per case (0: 2)
+    const char *name;        ///< extractor name
+    const char *opts;        ///< option string, NULL for the defaults
+    const char *const *keys; ///< outputs compared, NULL-terminated
+    const char *suffix;      ///< appended to every key, or NULL
+    const CaSize *sizes;     ///< {0, 0}-terminated
+    const unsigned *depths;  ///< bit depths, 0-terminated
+    unsigned frames;         ///< frames per case (0: 2)
     /**
      * Optional: fills frame pair t with pattern pat (0..patterns - 1)
      * instead of ca_frame_fill_builds() (patterns: CA_BPAT_NB)

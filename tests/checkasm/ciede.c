@@ -22,8 +22,7 @@ static const char *const ciede_opts[] = {
 };
 
 static const CaSize ciede_sizes[] = {
-    { 2, 2 }, { 3, 2 }, { 2, 5 }, { 17, 9 }, { 67, 7 }, { 640, 360 },
-    { 0, 0 },
+    { 2, 2 }, { 3, 2 }, { 2, 5 }, { 17, 9 }, { 67, 7 }, { 640, 360 }, { 0, 0 },
 };
 
 void checkasm_check_ciede(void)

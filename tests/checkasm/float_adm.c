@@ -48,20 +48,30 @@ void checkasm_check_float_adm(void)
     /* the AVX2 and AVX-512 builds (cpu/float_adm.c: the masking), with
      * the cube and with another exponent, and with the masking bypassed */
     static const char *const keys[] = {
-        "adm2", "aim", "adm3", "adm_scale0", "adm_scale1", "adm_scale2",
-        "adm_scale3", NULL,
+        "adm2",       "aim",        "adm3",       "adm_scale0",
+        "adm_scale1", "adm_scale2", "adm_scale3", NULL,
     };
     static const CaSize sizes[] = {
-        { 33, 33 }, { 67, 41 }, { 130, 45 }, { 0, 0 },
+        { 33, 33 },
+        { 67, 41 },
+        { 130, 45 },
+        { 0, 0 },
     };
     static const unsigned depths[] = { 8, 10, 0 }, depth8[] = { 8, 0 };
     static const CaBuilds b[] = {
-        { .name = "float_adm", .keys = keys, .sizes = sizes,
-          .depths = depths },
-        { .name = "float_adm", .opts = "adm_p_norm=2.5", .keys = keys,
-          .suffix = "_apn_2.5", .sizes = sizes, .depths = depth8 },
-        { .name = "float_adm", .opts = "adm_bypass_cm=1", .keys = keys,
-          .suffix = "_bcm_1", .sizes = sizes, .depths = depth8 },
+        { .name = "float_adm", .keys = keys, .sizes = sizes, .depths = depths },
+        { .name = "float_adm",
+          .opts = "adm_p_norm=2.5",
+          .keys = keys,
+          .suffix = "_apn_2.5",
+          .sizes = sizes,
+          .depths = depth8 },
+        { .name = "float_adm",
+          .opts = "adm_bypass_cm=1",
+          .keys = keys,
+          .suffix = "_bcm_1",
+          .sizes = sizes,
+          .depths = depth8 },
     };
 
     ca_check_feature(&f);

@@ -19,7 +19,7 @@ static const char *const float_motion_opts[] = {
     "motion_filter_size=3",
     "motion_filter_size=1",
     "motion_fps_weight=2.5:motion_max_val=4:motion_blend_factor=0.5:"
-        "motion_blend_offset=3",
+    "motion_blend_offset=3",
     "motion_force_zero=true",
     NULL,
 };
@@ -47,19 +47,27 @@ void checkasm_check_float_motion(void)
      * stride) */
     static const char *const keys[] = { "motion", "motion2", NULL };
     static const char *const uv_keys[] = {
-        "motion_mdc_mau", "motion2_mdc_mau", NULL,
+        "motion_mdc_mau",
+        "motion2_mdc_mau",
+        NULL,
     };
     static const CaSize sizes[] = {
         { 5, 5 }, { 19, 11 }, { 67, 41 }, { 130, 45 }, { 0, 0 },
     };
-    static const CaSize uv_sizes[] = { { 6, 6 }, { 7, 9 }, { 8, 13 }, { 0, 0 } };
+    static const CaSize uv_sizes[] = {
+        { 6, 6 }, { 7, 9 }, { 8, 13 }, { 0, 0 }
+    };
     static const unsigned depths[] = { 8, 10, 0 }, depth8[] = { 8, 0 };
     static const CaBuilds b[] = {
-        { .name = "float_motion", .keys = keys, .sizes = sizes,
+        { .name = "float_motion",
+          .keys = keys,
+          .sizes = sizes,
           .depths = depths },
         { .name = "float_motion",
           .opts = "motion_add_uv=true:motion_add_scale1=true",
-          .keys = uv_keys, .sizes = uv_sizes, .depths = depth8 },
+          .keys = uv_keys,
+          .sizes = uv_sizes,
+          .depths = depth8 },
     };
 
     ca_check_feature(&f);

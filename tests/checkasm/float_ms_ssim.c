@@ -37,14 +37,20 @@ void checkasm_check_float_ms_ssim(void)
 
     /* the AVX2 and AVX-512 builds (cpu/float_ssim.c) */
     static const char *const keys[] = {
-        "float_ms_ssim", "float_ms_ssim_l_scale0", "float_ms_ssim_c_scale2",
-        "float_ms_ssim_s_scale4", NULL,
+        "float_ms_ssim",
+        "float_ms_ssim_l_scale0",
+        "float_ms_ssim_c_scale2",
+        "float_ms_ssim_s_scale4",
+        NULL,
     };
     static const CaSize sizes[] = { { 180, 176 }, { 203, 191 }, { 0, 0 } };
     static const unsigned depths[] = { 8, 0 };
     static const CaBuilds b = {
-        .name = "float_ms_ssim", .opts = "enable_lcs=true", .keys = keys,
-        .sizes = sizes, .depths = depths,
+        .name = "float_ms_ssim",
+        .opts = "enable_lcs=true",
+        .keys = keys,
+        .sizes = sizes,
+        .depths = depths,
     };
 
     ca_check_feature(&f);

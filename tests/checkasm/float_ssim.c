@@ -35,7 +35,10 @@ static const char *const ssim_scale_opts[] = {
 };
 
 static const CaSize ssim_scale_sizes[] = {
-    { 35, 35 }, { 36, 37 }, { 39, 40 }, { 0, 0 },
+    { 35, 35 },
+    { 36, 37 },
+    { 39, 40 },
+    { 0, 0 },
 };
 
 void checkasm_check_float_ssim(void)
@@ -63,16 +66,28 @@ void checkasm_check_float_ssim(void)
         "float_ssim", "float_ssim_l", "float_ssim_c", "float_ssim_s", NULL,
     };
     static const CaSize sizes[] = {
-        { 37, 35 }, { 67, 41 }, { 130, 37 }, { 0, 0 },
+        { 37, 35 },
+        { 67, 41 },
+        { 130, 37 },
+        { 0, 0 },
     };
     static const unsigned depths[] = { 8, 10, 0 };
     static const CaBuilds b[] = {
-        { .name = "float_ssim", .opts = "enable_lcs=true:scale=1",
-          .keys = keys, .sizes = sizes, .depths = depths },
-        { .name = "float_ssim", .opts = "enable_lcs=true:scale=2",
-          .keys = keys, .sizes = sizes, .depths = depths },
-        { .name = "float_ssim", .opts = "enable_lcs=true:scale=3",
-          .keys = keys, .sizes = sizes, .depths = depths },
+        { .name = "float_ssim",
+          .opts = "enable_lcs=true:scale=1",
+          .keys = keys,
+          .sizes = sizes,
+          .depths = depths },
+        { .name = "float_ssim",
+          .opts = "enable_lcs=true:scale=2",
+          .keys = keys,
+          .sizes = sizes,
+          .depths = depths },
+        { .name = "float_ssim",
+          .opts = "enable_lcs=true:scale=3",
+          .keys = keys,
+          .sizes = sizes,
+          .depths = depths },
     };
 
     ca_check_feature(&f);

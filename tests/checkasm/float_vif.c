@@ -23,7 +23,7 @@ static const char *const fvif_opts[] = {
     "vif_kernelscale=0.711111:vif_sigma_nsq=0.5",
     "vif_sigma_nsq=0:debug=true",
     "vif_sigma_nsq=5:vif_scale1_min_val=0.9:vif_scale2_min_val=0.95:"
-        "vif_scale3_min_val=1",
+    "vif_scale3_min_val=1",
     "vif_prescale=2:vif_prescale_method=bilinear",
     "vif_prescale=1.5:vif_prescale_method=bicubic:debug=true",
     NULL,
@@ -73,20 +73,28 @@ void checkasm_check_float_vif(void)
     /* the AVX2 and AVX-512 builds (cpu/float_vif.c), every scale's num
      * and den, also with a gain limit and kernel scale (other filters) */
     static const char *const keys[] = {
-        "vif_num_scale0", "vif_den_scale0", "vif_num_scale1", "vif_den_scale1",
-        "vif_num_scale2", "vif_den_scale2", "vif_num_scale3", "vif_den_scale3",
-        NULL,
+        "vif_num_scale0", "vif_den_scale0", "vif_num_scale1",
+        "vif_den_scale1", "vif_num_scale2", "vif_den_scale2",
+        "vif_num_scale3", "vif_den_scale3", NULL,
     };
     static const CaSize sizes[] = {
-        { 41, 37 }, { 67, 41 }, { 130, 45 }, { 0, 0 },
+        { 41, 37 },
+        { 67, 41 },
+        { 130, 45 },
+        { 0, 0 },
     };
     static const unsigned depths[] = { 8, 10, 12, 0 }, depth8[] = { 8, 0 };
     static const CaBuilds b[] = {
-        { .name = "float_vif", .opts = "debug=true", .keys = keys,
-          .sizes = sizes, .depths = depths },
+        { .name = "float_vif",
+          .opts = "debug=true",
+          .keys = keys,
+          .sizes = sizes,
+          .depths = depths },
         { .name = "float_vif",
           .opts = "debug=true:vif_enhn_gain_limit=1.0:vif_kernelscale=0.5",
-          .keys = keys, .suffix = "_egl_1_ks_0.5", .sizes = sizes,
+          .keys = keys,
+          .suffix = "_egl_1_ks_0.5",
+          .sizes = sizes,
           .depths = depth8 },
     };
 

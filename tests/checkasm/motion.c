@@ -42,15 +42,19 @@ void checkasm_check_motion(void)
 
     /* the AVX2 and AVX-512 builds' SAD (cpu/motion.c) */
     static const char *const keys[] = {
-        "VMAF_integer_feature_motion_sad_score", NULL,
+        "VMAF_integer_feature_motion_sad_score",
+        NULL,
     };
     static const CaSize sizes[] = {
-        { 3, 3 }, { 4, 5 }, { 5, 3 }, { 7, 9 }, { 17, 5 }, { 67, 41 },
-        { 130, 33 }, { 1923, 6 }, { 0, 0 },
+        { 3, 3 },   { 4, 5 },    { 5, 3 },    { 7, 9 }, { 17, 5 },
+        { 67, 41 }, { 130, 33 }, { 1923, 6 }, { 0, 0 },
     };
     static const unsigned depths[] = { 8, 10, 12, 16, 0 };
     static const CaBuilds b = {
-        .name = "motion", .keys = keys, .sizes = sizes, .depths = depths,
+        .name = "motion",
+        .keys = keys,
+        .sizes = sizes,
+        .depths = depths,
     };
 
     ca_check_feature(&f);

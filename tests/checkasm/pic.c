@@ -10,17 +10,14 @@
 #include "tests/checkasm/pic.h"
 
 const char *const ca_pattern_names[CA_PAT_NB] = {
-    [CA_PAT_RANDOM]   = "random",
-    [CA_PAT_FLAT]     = "flat",
-    [CA_PAT_MAX]      = "max",
-    [CA_PAT_EQUAL]    = "ref==dis",
-    [CA_PAT_PM1]      = "ref=dis+-1",
-    [CA_PAT_NOISE]    = "noise",
+    [CA_PAT_RANDOM] = "random",     [CA_PAT_FLAT] = "flat",
+    [CA_PAT_MAX] = "max",           [CA_PAT_EQUAL] = "ref==dis",
+    [CA_PAT_PM1] = "ref=dis+-1",    [CA_PAT_NOISE] = "noise",
     [CA_PAT_GRADIENT] = "gradient",
 };
 
 const char *const ca_pitch_names[CA_PITCH_NB] = {
-    [CA_PITCH_TIGHT]  = "tight",
+    [CA_PITCH_TIGHT] = "tight",
     [CA_PITCH_PADDED] = "padded",
 };
 
@@ -46,16 +43,26 @@ uint64_t ca_seed(uint64_t a, uint64_t b)
 const char *ca_fmt_name(enum VgPixFmt fmt)
 {
     switch (fmt) {
-    case VG_PIX_FMT_YUV420P: return "yuv420p";
-    case VG_PIX_FMT_YUV422P: return "yuv422p";
-    case VG_PIX_FMT_YUV444P: return "yuv444p";
-    case VG_PIX_FMT_YUV400P: return "gray";
-    case VG_PIX_FMT_NV12:    return "nv12";
-    case VG_PIX_FMT_P010:    return "p010";
-    case VG_PIX_FMT_P016:    return "p016";
-    case VG_PIX_FMT_NV16:    return "nv16";
-    case VG_PIX_FMT_P216:    return "p216";
-    case VG_PIX_FMT_YUV444P_MSB: return "yuv444p_msb";
+    case VG_PIX_FMT_YUV420P:
+        return "yuv420p";
+    case VG_PIX_FMT_YUV422P:
+        return "yuv422p";
+    case VG_PIX_FMT_YUV444P:
+        return "yuv444p";
+    case VG_PIX_FMT_YUV400P:
+        return "gray";
+    case VG_PIX_FMT_NV12:
+        return "nv12";
+    case VG_PIX_FMT_P010:
+        return "p010";
+    case VG_PIX_FMT_P016:
+        return "p016";
+    case VG_PIX_FMT_NV16:
+        return "nv16";
+    case VG_PIX_FMT_P216:
+        return "p216";
+    case VG_PIX_FMT_YUV444P_MSB:
+        return "yuv444p_msb";
     }
     return "?";
 }
@@ -86,8 +93,8 @@ static void shifts(enum VgPixFmt fmt, unsigned *ssx, unsigned *ssy)
 
 /* ---- frame pairs ---------------------------------------------------------- */
 
-int ca_frame_alloc(CaFrame *f, enum VgPixFmt fmt, unsigned bpc,
-                   unsigned width, unsigned height)
+int ca_frame_alloc(CaFrame *f, enum VgPixFmt fmt, unsigned bpc, unsigned width,
+                   unsigned height)
 {
     unsigned ssx, ssy;
 
@@ -158,21 +165,27 @@ void ca_frame_fill(CaFrame *f, enum CaPattern pat, unsigned t, uint64_t *rng)
                     break;
                 case CA_PAT_GRADIENT:
                     r = (unsigned)((((uint64_t)((x + 2 * t) % w) * max) /
-                                    (w > 1 ? w - 1 : 1) +
-                                    ((uint64_t)y * max) / (h > 1 ? h - 1 : 1)) / 2);
+                                        (w > 1 ? w - 1 : 1) +
+                                    ((uint64_t)y * max) / (h > 1 ? h - 1 : 1)) /
+                                   2);
                     d = r & band;
                     break;
                 default:
                     /* sawtooth ramps moving by frame, plus noise */
                     r = (unsigned)(((x * 3 + y * 5 + t * 7) * (max / 64 + 1) +
-                                    ca_rand(rng) % (max / 16 + 2)) & max);
+                                    ca_rand(rng) % (max / 16 + 2)) &
+                                   max);
                     if (pat == CA_PAT_EQUAL)
                         d = r;
                     else if (pat == CA_PAT_PM1)
-                        d = r == 0 ? 1 : r == max ? max - 1 :
-                            ca_rand(rng) & 1 ? r + 1 : r - 1;
+                        d = r == 0             ? 1
+                            : r == max         ? max - 1
+                            : ca_rand(rng) & 1 ? r + 1
+                                               : r - 1;
                     else
-                        d = clip((int64_t)r + (int64_t)(ca_rand(rng) % (2 * amp + 1)) - amp,
+                        d = clip((int64_t)r +
+                                     (int64_t)(ca_rand(rng) % (2 * amp + 1)) -
+                                     amp,
                                  max);
                     break;
                 }
@@ -237,13 +250,14 @@ void ca_frame_fill_builds(CaFrame *f, unsigned pat, unsigned t)
 
             switch (pat) {
             case CA_BPAT_PM1:
-                dr[x] = (uint16_t)(k == 0 ? (r0 ? r0 - 1 : r0) :
-                                   k == 1 ? (r0 < (int)max ? r0 + 1 : r0) : r0);
+                dr[x] = (uint16_t)(k == 0   ? (r0 ? r0 - 1 : r0)
+                                   : k == 1 ? (r0 < (int)max ? r0 + 1 : r0)
+                                            : r0);
                 break;
             case CA_BPAT_CONTRAST:
             case CA_BPAT_HALVED:
-                c = pat == CA_BPAT_CONTRAST ? mid + (r0 - mid) * 3 / 2 :
-                    mid + (r0 - mid) / 2;
+                c = pat == CA_BPAT_CONTRAST ? mid + (r0 - mid) * 3 / 2
+                                            : mid + (r0 - mid) / 2;
                 dr[x] = (uint16_t)(c < 0 ? 0 : c > (int)max ? (int)max : c);
                 break;
             case CA_BPAT_MAX_REF:
@@ -355,8 +369,9 @@ void ca_pic_pack(CaPic *p, const CaFrame *f, int dis, uint64_t *g)
                     if (bps == 1) {
                         row[i] = (uint8_t)in[x];
                     } else {
-                        const uint16_t v = (uint16_t)((in[x] << shift) |
-                                                      (low ? ca_rand(g) & low : 0));
+                        const uint16_t v =
+                            (uint16_t)((in[x] << shift) |
+                                       (low ? ca_rand(g) & low : 0));
                         memcpy(row + 2 * i, &v, 2);
                     }
                 }
@@ -368,8 +383,8 @@ void ca_pic_pack(CaPic *p, const CaFrame *f, int dis, uint64_t *g)
 int ca_pic_upload(const CaPic *p, const BenchCuda *cuda)
 {
     for (unsigned q = 0; q < p->n_planes; q++) {
-        int ret = VG_CU(cuda->cu, NULL, cuMemcpyHtoDAsync, p->dev[q],
-                        p->buf[q], p->size[q], cuda->st);
+        int ret = VG_CU(cuda->cu, NULL, cuMemcpyHtoDAsync, p->dev[q], p->buf[q],
+                        p->size[q], cuda->st);
         if (ret < 0)
             return ret;
     }

@@ -35,9 +35,9 @@
 
 /** Content of a frame pair. */
 enum CaPattern {
-    CA_PAT_RANDOM,   ///< ramps plus noise, moving by frame; dis = ref + small noise
-    CA_PAT_FLAT,     ///< one value per plane and frame, ref and dis independent
-    CA_PAT_MAX,      ///< ref at the maximum, dis at 0, swapped every frame
+    CA_PAT_RANDOM, ///< ramps plus noise, moving by frame; dis = ref + small noise
+    CA_PAT_FLAT,   ///< one value per plane and frame, ref and dis independent
+    CA_PAT_MAX,    ///< ref at the maximum, dis at 0, swapped every frame
     CA_PAT_EQUAL,    ///< random content, dis == ref
     CA_PAT_PM1,      ///< random content, dis = ref + 1 or ref - 1
     CA_PAT_NOISE,    ///< independent full-range noise in ref and dis
@@ -66,8 +66,8 @@ const char *ca_fmt_name(enum VgPixFmt fmt);
 
 /** One frame pair in the library's internal meaning. */
 typedef struct CaFrame {
-    enum VgPixFmt fmt;   ///< the caller format the planes are for
-    unsigned bpc;        ///< bit depth
+    enum VgPixFmt fmt; ///< the caller format the planes are for
+    unsigned bpc;      ///< bit depth
     unsigned width, height;
     unsigned n_planes;   ///< 1 (4:0:0) or 3
     unsigned w[3], h[3]; ///< plane sizes (chroma floor-sized, may be 0)
@@ -76,8 +76,8 @@ typedef struct CaFrame {
 } CaFrame;
 
 /** Allocate a frame pair of this format. @return 0 or -ENOMEM. */
-int ca_frame_alloc(CaFrame *f, enum VgPixFmt fmt, unsigned bpc,
-                   unsigned width, unsigned height);
+int ca_frame_alloc(CaFrame *f, enum VgPixFmt fmt, unsigned bpc, unsigned width,
+                   unsigned height);
 
 /** Fill frame number `index` of a sequence with pattern `pat`. */
 void ca_frame_fill(CaFrame *f, enum CaPattern pat, unsigned index,
@@ -116,11 +116,11 @@ void ca_frame_fill_builds(CaFrame *f, unsigned pat, unsigned t);
 
 /** One caller picture and the memory behind it. */
 typedef struct CaPic {
-    VgPicture pic;       ///< what vg_submit() gets
-    unsigned n_planes;   ///< caller planes: 1, 2 (semi-planar) or 3
-    uint8_t *buf[3];     ///< host bytes of each plane, guards included
-    CUdeviceptr dev[3];  ///< device copy of buf[p] (device pictures), else 0
-    size_t size[3];      ///< bytes of buf[p] and dev[p]
+    VgPicture pic;      ///< what vg_submit() gets
+    unsigned n_planes;  ///< caller planes: 1, 2 (semi-planar) or 3
+    uint8_t *buf[3];    ///< host bytes of each plane, guards included
+    CUdeviceptr dev[3]; ///< device copy of buf[p] (device pictures), else 0
+    size_t size[3];     ///< bytes of buf[p] and dev[p]
 } CaPic;
 
 /**

@@ -45,8 +45,11 @@ void checkasm_check_psnr(void)
     };
     static const unsigned depths[] = { 8, 10, 16, 0 };
     static const CaBuilds b = {
-        .name = "psnr", .opts = "enable_mse=true", .keys = keys,
-        .sizes = sizes, .depths = depths,
+        .name = "psnr",
+        .opts = "enable_mse=true",
+        .keys = keys,
+        .sizes = sizes,
+        .depths = depths,
     };
 
     ca_check_feature(&f);

@@ -22,8 +22,8 @@ static const char *const psnr_hvs_opts[] = {
 };
 
 static const CaSize psnr_hvs_sizes[] = {
-    { 8, 8 }, { 14, 15 }, { 16, 16 }, { 29, 22 }, { 30, 31 }, { 16, 100 },
-    { 0, 0 },
+    { 8, 8 },   { 14, 15 },  { 16, 16 }, { 29, 22 },
+    { 30, 31 }, { 16, 100 }, { 0, 0 },
 };
 
 static int psnr_hvs_refuses(enum VgPixFmt fmt, unsigned bpc, unsigned w,

@@ -53,8 +53,7 @@ static int refuses_up(enum VgPixFmt fmt, unsigned bpc, unsigned w, unsigned h)
     return refuses_at(fmt, w, h, 1.5);
 }
 
-static int refuses_down(enum VgPixFmt fmt, unsigned bpc, unsigned w,
-                        unsigned h)
+static int refuses_down(enum VgPixFmt fmt, unsigned bpc, unsigned w, unsigned h)
 {
     (void)bpc;
     return refuses_at(fmt, w, h, 0.75);
@@ -77,7 +76,7 @@ void checkasm_check_speed_chroma(void)
         NULL,
     };
     static const CaSize sizes_1[] = {
-        { 160, 160 }, { 80, 80 }, { 79, 80 }, { 80, 79 }, { 159, 161 },
+        { 160, 160 }, { 80, 80 },  { 79, 80 },  { 80, 79 }, { 159, 161 },
         { 161, 163 }, { 239, 97 }, { 175, 81 }, { 0, 0 },
     };
     static const char *const opts_up[] = {
@@ -90,8 +89,8 @@ void checkasm_check_speed_chroma(void)
         NULL,
     };
     static const CaSize sizes_up[] = {
-        { 106, 106 }, { 53, 53 }, { 52, 60 }, { 60, 52 }, { 105, 107 },
-        { 107, 105 }, { 123, 77 }, { 0, 0 },
+        { 106, 106 }, { 53, 53 },   { 52, 60 },  { 60, 52 },
+        { 105, 107 }, { 107, 105 }, { 123, 77 }, { 0, 0 },
     };
     static const char *const opts_down[] = {
         "speed_prescale=0.75",
@@ -107,26 +106,47 @@ void checkasm_check_speed_chroma(void)
         { 211, 213 }, { 213, 211 }, { 301, 129 }, { 0, 0 },
     };
     const CaFeature f[] = {
-        { .name = "speed_chroma", .min_w = 160, .min_h = 160, .frames = 2,
-          .opts = opts_1, .sizes = sizes_1, .refuses = refuses_1,
+        { .name = "speed_chroma",
+          .min_w = 160,
+          .min_h = 160,
+          .frames = 2,
+          .opts = opts_1,
+          .sizes = sizes_1,
+          .refuses = refuses_1,
           .needs_chroma = 1 },
-        { .name = "speed_chroma", .min_w = 106, .min_h = 106, .frames = 1,
-          .opts = opts_up, .sizes = sizes_up, .refuses = refuses_up,
+        { .name = "speed_chroma",
+          .min_w = 106,
+          .min_h = 106,
+          .frames = 1,
+          .opts = opts_up,
+          .sizes = sizes_up,
+          .refuses = refuses_up,
           .needs_chroma = 1 },
-        { .name = "speed_chroma", .min_w = 212, .min_h = 212, .frames = 1,
-          .opts = opts_down, .sizes = sizes_down, .refuses = refuses_down,
+        { .name = "speed_chroma",
+          .min_w = 212,
+          .min_h = 212,
+          .frames = 1,
+          .opts = opts_down,
+          .sizes = sizes_down,
+          .refuses = refuses_down,
           .needs_chroma = 1 },
     };
 
     /* the AVX2 and AVX-512 builds (common/features/speed.c: the
      * filters, the covariance, the solver's products; common/fplane.c) */
     static const char *const keys[] = {
-        "speed_chroma_u", "speed_chroma_v", "speed_chroma_uv", NULL,
+        "speed_chroma_u",
+        "speed_chroma_v",
+        "speed_chroma_uv",
+        NULL,
     };
     static const CaSize sizes[] = { { 192, 176 }, { 333, 261 }, { 0, 0 } };
     static const unsigned depths[] = { 8, 10, 0 };
     static const CaBuilds b = {
-        .name = "speed_chroma", .keys = keys, .sizes = sizes, .depths = depths,
+        .name = "speed_chroma",
+        .keys = keys,
+        .sizes = sizes,
+        .depths = depths,
     };
 
     for (unsigned i = 0; i < sizeof(f) / sizeof(f[0]); i++)

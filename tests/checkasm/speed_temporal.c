@@ -41,8 +41,7 @@ static int refuses_up(enum VgPixFmt fmt, unsigned bpc, unsigned w, unsigned h)
     return too_small(w, 1.5) || too_small(h, 1.5);
 }
 
-static int refuses_down(enum VgPixFmt fmt, unsigned bpc, unsigned w,
-                        unsigned h)
+static int refuses_down(enum VgPixFmt fmt, unsigned bpc, unsigned w, unsigned h)
 {
     (void)fmt;
     (void)bpc;
@@ -60,8 +59,8 @@ void checkasm_check_speed_temporal(void)
         NULL,
     };
     static const CaSize sizes_1[] = {
-        { 80, 80 }, { 79, 80 }, { 80, 79 }, { 81, 83 }, { 97, 161 },
-        { 160, 160 }, { 0, 0 },
+        { 80, 80 },  { 79, 80 },   { 80, 79 }, { 81, 83 },
+        { 97, 161 }, { 160, 160 }, { 0, 0 },
     };
     static const char *const opts_up[] = {
         "speed_prescale=1.5",
@@ -87,12 +86,27 @@ void checkasm_check_speed_temporal(void)
         { 106, 106 }, { 105, 106 }, { 106, 105 }, { 107, 131 }, { 0, 0 },
     };
     const CaFeature f[] = {
-        { .name = "speed_temporal", .min_w = 80, .min_h = 80, .frames = 5,
-          .opts = opts_1, .sizes = sizes_1, .refuses = refuses_1 },
-        { .name = "speed_temporal", .min_w = 53, .min_h = 53, .frames = 3,
-          .opts = opts_up, .sizes = sizes_up, .refuses = refuses_up },
-        { .name = "speed_temporal", .min_w = 106, .min_h = 106, .frames = 3,
-          .opts = opts_down, .sizes = sizes_down, .refuses = refuses_down },
+        { .name = "speed_temporal",
+          .min_w = 80,
+          .min_h = 80,
+          .frames = 5,
+          .opts = opts_1,
+          .sizes = sizes_1,
+          .refuses = refuses_1 },
+        { .name = "speed_temporal",
+          .min_w = 53,
+          .min_h = 53,
+          .frames = 3,
+          .opts = opts_up,
+          .sizes = sizes_up,
+          .refuses = refuses_up },
+        { .name = "speed_temporal",
+          .min_w = 106,
+          .min_h = 106,
+          .frames = 3,
+          .opts = opts_down,
+          .sizes = sizes_down,
+          .refuses = refuses_down },
     };
 
     /* the AVX2 and AVX-512 builds (common/features/speed.c,
@@ -101,7 +115,9 @@ void checkasm_check_speed_temporal(void)
     static const CaSize sizes[] = { { 192, 176 }, { 333, 261 }, { 0, 0 } };
     static const unsigned depths[] = { 8, 10, 0 };
     static const CaBuilds b = {
-        .name = "speed_temporal", .keys = keys, .sizes = sizes,
+        .name = "speed_temporal",
+        .keys = keys,
+        .sizes = sizes,
         .depths = depths,
     };
 

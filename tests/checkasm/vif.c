@@ -40,19 +40,30 @@ void checkasm_check_vif(void)
      * vectors and the multiply-add kernels), every scale's num and den;
      * 48 and 80 columns end the 32-column kernels' steps with 16 */
     static const char *const keys[] = {
-        "integer_vif_scale0", "integer_vif_scale1", "integer_vif_scale2",
-        "integer_vif_scale3", "integer_vif_num_scale0", "integer_vif_den_scale0",
-        "integer_vif_num_scale1", "integer_vif_den_scale1",
-        "integer_vif_num_scale2", "integer_vif_den_scale2",
-        "integer_vif_num_scale3", "integer_vif_den_scale3", NULL,
+        "integer_vif_scale0",
+        "integer_vif_scale1",
+        "integer_vif_scale2",
+        "integer_vif_scale3",
+        "integer_vif_num_scale0",
+        "integer_vif_den_scale0",
+        "integer_vif_num_scale1",
+        "integer_vif_den_scale1",
+        "integer_vif_num_scale2",
+        "integer_vif_den_scale2",
+        "integer_vif_num_scale3",
+        "integer_vif_den_scale3",
+        NULL,
     };
     static const CaSize sizes[] = {
-        { 16, 16 }, { 17, 19 }, { 31, 18 }, { 33, 47 }, { 48, 20 },
+        { 16, 16 }, { 17, 19 }, { 31, 18 },  { 33, 47 },   { 48, 20 },
         { 67, 41 }, { 80, 26 }, { 130, 33 }, { 1923, 24 }, { 0, 0 },
     };
     static const unsigned depths[] = { 8, 10, 12, 16, 0 };
     static const CaBuilds b = {
-        .name = "vif", .opts = "debug=true", .keys = keys, .sizes = sizes,
+        .name = "vif",
+        .opts = "debug=true",
+        .keys = keys,
+        .sizes = sizes,
         .depths = depths,
     };
 

@@ -37,8 +37,8 @@
 
 static int n_reports;
 
-static void report(const char *fmt, const char *what, int frame,
-                   double golden, double ours)
+static void report(const char *fmt, const char *what, int frame, double golden,
+                   double ours)
 {
     if (n_reports++ < MAX_REPORTS)
         printf(fmt, what, frame, golden, ours);
@@ -81,7 +81,8 @@ static int compare_frames(json_object *gf, json_object *of, char **req,
             printf("frame %zu: frameNum or metrics missing or different\n", i);
             return 1;
         }
-        json_object_object_foreach(om, key, ov) {
+        json_object_object_foreach(om, key, ov)
+        {
             json_object *gv = member(gm, key);
             double a, b;
 
@@ -96,15 +97,16 @@ static int compare_frames(json_object *gf, json_object *of, char **req,
             b = json_object_get_double(ov);
             (*n_values)++;
             if (a != b) {
-                report("%s frame %d: golden %.17g ours %.17g\n", key, (int)i,
-                       a, b);
+                report("%s frame %d: golden %.17g ours %.17g\n", key, (int)i, a,
+                       b);
                 bad = 1;
             }
         }
         for (int r = 0; r < n_req; r++) {
             if (!member(gm, req[r]) || !member(om, req[r])) {
                 printf("frame %zu: required key %s missing (golden: %s, "
-                       "ours: %s)\n", i, req[r], member(gm, req[r]) ? "yes" : "no",
+                       "ours: %s)\n",
+                       i, req[r], member(gm, req[r]) ? "yes" : "no",
                        member(om, req[r]) ? "yes" : "no");
                 return 1;
             }
@@ -115,12 +117,14 @@ static int compare_frames(json_object *gf, json_object *of, char **req,
 
 static int compare_pooled(json_object *gp, json_object *op, unsigned *n_values)
 {
-    static const char *const pools[] = { "min", "max", "mean", "harmonic_mean" };
+    static const char *const pools[] = { "min", "max", "mean",
+                                         "harmonic_mean" };
     int bad = 0;
 
     if (!gp || !op)
         return 0;
-    json_object_object_foreach(op, key, ov) {
+    json_object_object_foreach(op, key, ov)
+    {
         json_object *gv = member(gp, key);
 
         if (!gv)
@@ -241,9 +245,10 @@ int main(int argc, char **argv)
         return ret;
     }
     golden = json_object_from_file(argv[1]);
-    ours   = json_object_from_file(argv[2]);
+    ours = json_object_from_file(argv[2]);
     if (!golden || !ours) {
-        fprintf(stderr, "jsoncmp: cannot read %s\n", golden ? argv[2] : argv[1]);
+        fprintf(stderr, "jsoncmp: cannot read %s\n",
+                golden ? argv[2] : argv[1]);
         return 2;
     }
     gf = member(golden, "frames");
@@ -260,11 +265,13 @@ int main(int argc, char **argv)
         bad = 1;
 
     printf("compared:");
-    om = json_object_array_length(of) ?
-         member(json_object_array_get_idx(of, 0), "metrics") : NULL;
+    om = json_object_array_length(of)
+             ? member(json_object_array_get_idx(of, 0), "metrics")
+             : NULL;
     if (om && json_object_array_length(gf)) {
         json_object *gm = member(json_object_array_get_idx(gf, 0), "metrics");
-        json_object_object_foreach(om, key, v) {
+        json_object_object_foreach(om, key, v)
+        {
             (void)v;
             if (member(gm, key))
                 printf(" %s", key);

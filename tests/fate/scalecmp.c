@@ -40,7 +40,8 @@
 #include "common/picture.h"
 #include "common/scale.h"
 
-#define HAVE_SWS_FRAME_SETUP (LIBSWSCALE_VERSION_INT >= AV_VERSION_INT(8, 12, 100))
+#define HAVE_SWS_FRAME_SETUP                                                   \
+    (LIBSWSCALE_VERSION_INT >= AV_VERSION_INT(8, 12, 100))
 
 typedef struct Fmt {
     enum AVPixelFormat av;
@@ -49,45 +50,41 @@ typedef struct Fmt {
 } Fmt;
 
 static const Fmt fmts[] = {
-    { AV_PIX_FMT_YUV420P,      VG_PIX_FMT_YUV420P,      8 },
-    { AV_PIX_FMT_NV12,         VG_PIX_FMT_NV12,         8 },
-    { AV_PIX_FMT_YUV422P,      VG_PIX_FMT_YUV422P,      8 },
-    { AV_PIX_FMT_NV16,         VG_PIX_FMT_NV16,         8 },
-    { AV_PIX_FMT_YUV444P,      VG_PIX_FMT_YUV444P,      8 },
-    { AV_PIX_FMT_GRAY8,        VG_PIX_FMT_YUV400P,      8 },
-    { AV_PIX_FMT_YUV420P9LE,   VG_PIX_FMT_YUV420P,      9 },
-    { AV_PIX_FMT_YUV420P10LE,  VG_PIX_FMT_YUV420P,     10 },
-    { AV_PIX_FMT_P010LE,       VG_PIX_FMT_P010,        10 },
-    { AV_PIX_FMT_YUV422P10LE,  VG_PIX_FMT_YUV422P,     10 },
-    { AV_PIX_FMT_P210LE,       VG_PIX_FMT_P216,        10 },
-    { AV_PIX_FMT_YUV444P10LE,  VG_PIX_FMT_YUV444P,     10 },
-    { AV_PIX_FMT_GRAY10LE,     VG_PIX_FMT_YUV400P,     10 },
-    { AV_PIX_FMT_YUV420P12LE,  VG_PIX_FMT_YUV420P,     12 },
+    { AV_PIX_FMT_YUV420P, VG_PIX_FMT_YUV420P, 8 },
+    { AV_PIX_FMT_NV12, VG_PIX_FMT_NV12, 8 },
+    { AV_PIX_FMT_YUV422P, VG_PIX_FMT_YUV422P, 8 },
+    { AV_PIX_FMT_NV16, VG_PIX_FMT_NV16, 8 },
+    { AV_PIX_FMT_YUV444P, VG_PIX_FMT_YUV444P, 8 },
+    { AV_PIX_FMT_GRAY8, VG_PIX_FMT_YUV400P, 8 },
+    { AV_PIX_FMT_YUV420P9LE, VG_PIX_FMT_YUV420P, 9 },
+    { AV_PIX_FMT_YUV420P10LE, VG_PIX_FMT_YUV420P, 10 },
+    { AV_PIX_FMT_P010LE, VG_PIX_FMT_P010, 10 },
+    { AV_PIX_FMT_YUV422P10LE, VG_PIX_FMT_YUV422P, 10 },
+    { AV_PIX_FMT_P210LE, VG_PIX_FMT_P216, 10 },
+    { AV_PIX_FMT_YUV444P10LE, VG_PIX_FMT_YUV444P, 10 },
+    { AV_PIX_FMT_GRAY10LE, VG_PIX_FMT_YUV400P, 10 },
+    { AV_PIX_FMT_YUV420P12LE, VG_PIX_FMT_YUV420P, 12 },
 #ifdef AV_PIX_FMT_P012
-    { AV_PIX_FMT_P012LE,       VG_PIX_FMT_P016,        12 },
+    { AV_PIX_FMT_P012LE, VG_PIX_FMT_P016, 12 },
 #endif
-    { AV_PIX_FMT_YUV444P12LE,  VG_PIX_FMT_YUV444P,     12 },
+    { AV_PIX_FMT_YUV444P12LE, VG_PIX_FMT_YUV444P, 12 },
 #if LIBAVUTIL_VERSION_MAJOR >= 60
     { AV_PIX_FMT_YUV444P10MSBLE, VG_PIX_FMT_YUV444P_MSB, 10 },
     { AV_PIX_FMT_YUV444P12MSBLE, VG_PIX_FMT_YUV444P_MSB, 12 },
 #endif
-    { AV_PIX_FMT_YUV420P14LE,  VG_PIX_FMT_YUV420P,     14 },
-    { AV_PIX_FMT_YUV444P14LE,  VG_PIX_FMT_YUV444P,     14 },
+    { AV_PIX_FMT_YUV420P14LE, VG_PIX_FMT_YUV420P, 14 },
+    { AV_PIX_FMT_YUV444P14LE, VG_PIX_FMT_YUV444P, 14 },
 };
 
 static const struct {
     enum VgScale vg;
     int sws;
 } algs[] = {
-    { VG_SCALE_BILINEAR, SWS_BILINEAR },
-    { VG_SCALE_BICUBIC,  SWS_BICUBIC },
-    { VG_SCALE_NEIGHBOR, SWS_POINT },
-    { VG_SCALE_AREA,     SWS_AREA },
-    { VG_SCALE_BICUBLIN, SWS_BICUBLIN },
-    { VG_SCALE_GAUSS,    SWS_GAUSS },
-    { VG_SCALE_SINC,     SWS_SINC },
-    { VG_SCALE_LANCZOS,  SWS_LANCZOS },
-    { VG_SCALE_SPLINE,   SWS_SPLINE },
+    { VG_SCALE_BILINEAR, SWS_BILINEAR }, { VG_SCALE_BICUBIC, SWS_BICUBIC },
+    { VG_SCALE_NEIGHBOR, SWS_POINT },    { VG_SCALE_AREA, SWS_AREA },
+    { VG_SCALE_BICUBLIN, SWS_BICUBLIN }, { VG_SCALE_GAUSS, SWS_GAUSS },
+    { VG_SCALE_SINC, SWS_SINC },         { VG_SCALE_LANCZOS, SWS_LANCZOS },
+    { VG_SCALE_SPLINE, SWS_SPLINE },
 };
 
 static uint64_t rng = 0x853c49e6748fea9bull;
@@ -100,9 +97,16 @@ static uint32_t rnd(void)
     return (uint32_t)(rng >> 32);
 }
 
-enum Pattern { PAT_RANDOM, PAT_FLAT, PAT_MAX, PAT_EDGES, PAT_NB };
+enum Pattern {
+    PAT_RANDOM,
+    PAT_FLAT,
+    PAT_MAX,
+    PAT_EDGES,
+    PAT_NB
+};
 
-static const char *const pat_names[PAT_NB] = { "random", "flat", "max", "edges" };
+static const char *const pat_names[PAT_NB] = { "random", "flat", "max",
+                                               "edges" };
 
 static const Fmt *fmt_by_name(const char *name)
 {
@@ -115,8 +119,10 @@ static const Fmt *fmt_by_name(const char *name)
 static VgPicture frame_picture(const AVFrame *f, const Fmt *fmt)
 {
     VgPicture pic = {
-        .fmt = fmt->vg, .width = (unsigned)f->width,
-        .height = (unsigned)f->height, .bitdepth = fmt->bpc,
+        .fmt = fmt->vg,
+        .width = (unsigned)f->width,
+        .height = (unsigned)f->height,
+        .bitdepth = fmt->bpc,
         .memory = VG_MEMORY_HOST,
     };
 
@@ -134,8 +140,12 @@ static void fill(AVFrame *f, enum Pattern pat)
 
     for (int c = 0; c < d->nb_components; c++) {
         const AVComponentDescriptor *cd = &d->comp[c];
-        const int cw = c == 1 || c == 2 ? AV_CEIL_RSHIFT(f->width, d->log2_chroma_w) : f->width;
-        const int ch = c == 1 || c == 2 ? AV_CEIL_RSHIFT(f->height, d->log2_chroma_h) : f->height;
+        const int cw = c == 1 || c == 2
+                           ? AV_CEIL_RSHIFT(f->width, d->log2_chroma_w)
+                           : f->width;
+        const int ch = c == 1 || c == 2
+                           ? AV_CEIL_RSHIFT(f->height, d->log2_chroma_h)
+                           : f->height;
         const unsigned maxv = (1u << cd->depth) - 1;
 
         for (int y = 0; y < ch; y++)
@@ -145,10 +155,18 @@ static void fill(AVFrame *f, enum Pattern pat)
                 unsigned v;
 
                 switch (pat) {
-                case PAT_FLAT:  v = maxv / 3 + (unsigned)c; break;
-                case PAT_MAX:   v = maxv; break;
-                case PAT_EDGES: v = ((x / 3 + y / 2 + c) & 1) ? maxv : 0; break;
-                default:        v = rnd() & maxv; break;
+                case PAT_FLAT:
+                    v = maxv / 3 + (unsigned)c;
+                    break;
+                case PAT_MAX:
+                    v = maxv;
+                    break;
+                case PAT_EDGES:
+                    v = ((x / 3 + y / 2 + c) & 1) ? maxv : 0;
+                    break;
+                default:
+                    v = rnd() & maxv;
+                    break;
                 }
                 if (cd->depth > 8)
                     AV_WN16(at, (uint16_t)(v << cd->shift));
@@ -164,7 +182,8 @@ static struct SwsContext *sws_open(const Fmt *fmt, int flags, int sw, int sh,
     struct SwsContext *s = sws_alloc_context();
 
     if (!s ||
-        av_opt_set_int(s, "sws_flags", flags | SWS_ACCURATE_RND | SWS_BITEXACT, 0) < 0 ||
+        av_opt_set_int(s, "sws_flags", flags | SWS_ACCURATE_RND | SWS_BITEXACT,
+                       0) < 0 ||
         av_opt_set_int(s, "threads", 1, 0) < 0)
         goto fail;
 #if !HAVE_SWS_FRAME_SETUP
@@ -184,8 +203,8 @@ fail:
 }
 
 /* scale one frame both ways; 0 equal, 1 different (logged), -1 error */
-static int compare(struct SwsContext *sws, const VgScaler *vs,
-                   const Fmt *fmt, AVFrame *src, const char *label)
+static int compare(struct SwsContext *sws, const VgScaler *vs, const Fmt *fmt,
+                   AVFrame *src, const char *label)
 {
     AVFrame *dst = av_frame_alloc();
     VgImage in, want, got;
@@ -204,8 +223,10 @@ static int compare(struct SwsContext *sws, const VgScaler *vs,
         goto end;
     }
     ibuf = malloc(vg_scaler_src_geometry(vs, &in));
-    wbuf = malloc(vg_image_geometry(&want, vs->layout, vs->bpc, vs->dst_w, vs->dst_h));
-    gbuf = malloc(vg_image_geometry(&got, vs->layout, vs->bpc, vs->dst_w, vs->dst_h));
+    wbuf = malloc(
+        vg_image_geometry(&want, vs->layout, vs->bpc, vs->dst_w, vs->dst_h));
+    gbuf = malloc(
+        vg_image_geometry(&got, vs->layout, vs->bpc, vs->dst_w, vs->dst_h));
     tmp = malloc(vg_scaler_tmp_size(vs));
     if (!ibuf || !wbuf || !gbuf || !tmp)
         goto end;
@@ -221,15 +242,20 @@ static int compare(struct SwsContext *sws, const VgScaler *vs,
     for (unsigned p = 0; p < want.nb_planes && !ret; p++)
         for (unsigned y = 0; y < want.h[p] && !ret; y++)
             for (unsigned x = 0; x < want.w[p]; x++) {
-                const unsigned a = vs->bpc > 8 ?
-                    ((uint16_t *)((uint8_t *)want.data[p] + y * want.stride[p]))[x] :
-                    ((uint8_t *)want.data[p] + y * want.stride[p])[x];
-                const unsigned b = vs->bpc > 8 ?
-                    ((uint16_t *)((uint8_t *)got.data[p] + y * got.stride[p]))[x] :
-                    ((uint8_t *)got.data[p] + y * got.stride[p])[x];
+                const unsigned a =
+                    vs->bpc > 8
+                        ? ((uint16_t *)((uint8_t *)want.data[p] +
+                                        y * want.stride[p]))[x]
+                        : ((uint8_t *)want.data[p] + y * want.stride[p])[x];
+                const unsigned b =
+                    vs->bpc > 8
+                        ? ((uint16_t *)((uint8_t *)got.data[p] +
+                                        y * got.stride[p]))[x]
+                        : ((uint8_t *)got.data[p] + y * got.stride[p])[x];
                 if (a != b) {
                     printf("FAIL %s: plane %u (%u, %u): libswscale %u, "
-                           "vmafgpu %u\n", label, p, x, y, a, b);
+                           "vmafgpu %u\n",
+                           label, p, x, y, a, b);
                     ret = 1;
                     break;
                 }
@@ -268,11 +294,11 @@ static void gen_case(int a, const Fmt *fmt, int sw, int sh, int dw, int dh,
     int r = -1, vr;
 
     snprintf(label, sizeof(label), "%s %s %dx%d -> %dx%d %s",
-             vg_scale_name(algs[a].vg), av_get_pix_fmt_name(fmt->av),
-             sw, sh, dw, dh, pat_names[pat]);
+             vg_scale_name(algs[a].vg), av_get_pix_fmt_name(fmt->av), sw, sh,
+             dw, dh, pat_names[pat]);
     vr = vg_scaler_init(&vs, algs[a].vg, vg_pix_fmt_layout(fmt->vg), fmt->bpc,
-                        (unsigned)sw, (unsigned)sh, (unsigned)dw,
-                        (unsigned)dh, NULL);
+                        (unsigned)sw, (unsigned)sh, (unsigned)dw, (unsigned)dh,
+                        NULL);
     if (vr < 0) {
         /* refused: only a reduction too strong for one libswscale pass */
         if (vr == -ERANGE && (dw * 8 < sw || dh * 8 < sh)) {
@@ -316,7 +342,8 @@ static int raw_file(const char *path, const Fmt *fmt, int sw, int sh, int dw,
         if ((int)algs[i].vg == v)
             a = (int)i;
     if (a < 0 || !f || !src) {
-        fprintf(stderr, "scalecmp: cannot read %s or unknown algorithm %s\n", path, alg);
+        fprintf(stderr, "scalecmp: cannot read %s or unknown algorithm %s\n",
+                path, alg);
         goto end;
     }
     if (vg_scaler_init(&vs, algs[a].vg, vg_pix_fmt_layout(fmt->vg), fmt->bpc,
@@ -339,8 +366,8 @@ static int raw_file(const char *path, const Fmt *fmt, int sw, int sh, int dw,
             const int h = p ? AV_CEIL_RSHIFT(sh, d->log2_chroma_h) : sh;
             const int bytes = av_image_get_linesize(fmt->av, sw, p);
             for (int y = 0; y < h && !eof; y++)
-                if (fread(src->data[p] + y * src->linesize[p], 1, (size_t)bytes, f) !=
-                    (size_t)bytes)
+                if (fread(src->data[p] + y * src->linesize[p], 1, (size_t)bytes,
+                          f) != (size_t)bytes)
                     eof = 1;
         }
         if (eof)
@@ -352,9 +379,10 @@ static int raw_file(const char *path, const Fmt *fmt, int sw, int sh, int dw,
     }
     r = frames ? 0 : -1;
 end:
-    snprintf(label, sizeof(label), "%s: %d frames of %s %dx%d -> %dx%d %s, "
-             "every sample equal to libswscale's", path, frames,
-             av_get_pix_fmt_name(fmt->av), sw, sh, dw, dh, alg);
+    snprintf(label, sizeof(label),
+             "%s: %d frames of %s %dx%d -> %dx%d %s, "
+             "every sample equal to libswscale's",
+             path, frames, av_get_pix_fmt_name(fmt->av), sw, sh, dw, dh, alg);
     count(r, label);
     if (f)
         fclose(f);
@@ -368,16 +396,14 @@ end:
 int main(int argc, char **argv)
 {
     static const int sizes[][4] = {
-        { 960, 540, 1920, 1080 },  /* the corpus rendition */
-        { 1280, 720, 1920, 1080 },
-        { 640, 360, 1920, 1080 },
-        { 577, 323, 1280, 721 },   /* odd, enlarged */
-        { 1920, 1080, 641, 359 },  /* reduced, odd */
-        { 352, 288, 353, 287 },    /* almost the same size */
-        { 33, 17, 64, 36 },
-        { 3, 3, 20, 11 },          /* tiny */
-        { 400, 16, 13, 5 },        /* strong reduction */
-        { 720, 576, 720, 480 },    /* one axis only */
+        { 960, 540, 1920, 1080 }, /* the corpus rendition */
+        { 1280, 720, 1920, 1080 }, { 640, 360, 1920, 1080 },
+        { 577, 323, 1280, 721 },                     /* odd, enlarged */
+        { 1920, 1080, 641, 359 },                    /* reduced, odd */
+        { 352, 288, 353, 287 },                      /* almost the same size */
+        { 33, 17, 64, 36 },        { 3, 3, 20, 11 }, /* tiny */
+        { 400, 16, 13, 5 },                          /* strong reduction */
+        { 720, 576, 720, 480 },                      /* one axis only */
     };
 
     if (argc == 6) {
@@ -386,7 +412,8 @@ int main(int argc, char **argv)
 
         if (!fmt || sscanf(argv[3], "%dx%d", &sw, &sh) != 2 ||
             sscanf(argv[4], "%dx%d", &dw, &dh) != 2) {
-            fprintf(stderr, "scalecmp: usage: scalecmp [FILE FMT WxH WxH ALG]\n");
+            fprintf(stderr,
+                    "scalecmp: usage: scalecmp [FILE FMT WxH WxH ALG]\n");
             return 2;
         }
         raw_file(argv[1], fmt, sw, sh, dw, dh, argv[5]);
@@ -403,8 +430,10 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
             for (int a = 0; a < 3; a++)
                 for (size_t s = 3; s < 6; s++)
-                    gen_case(a == 0 ? 1 : a == 1 ? 7 : 0, &fmts[i],
-                             sizes[s][0], sizes[s][1], sizes[s][2],
+                    gen_case(a == 0   ? 1
+                             : a == 1 ? 7
+                                      : 0,
+                             &fmts[i], sizes[s][0], sizes[s][1], sizes[s][2],
                              sizes[s][3], PAT_RANDOM);
         for (int p = 0; p < PAT_NB; p++)
             for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i += 4)

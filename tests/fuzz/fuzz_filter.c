@@ -181,7 +181,7 @@ static int use_features(VgContext *ctx, FuzzLog *log, char *cfg)
 
         dict_free(&dict);
         if ((ret = dict_parse(&dict, spec)) < 0)
-            break;              /* the filter's own message */
+            break; /* the filter's own message */
         for (unsigned i = 0; i < dict.n; i++)
             len += strlen(dict.key[i]) + strlen(dict.val[i]) + 2;
         if (!(opts = malloc(len)))
@@ -197,7 +197,7 @@ static int use_features(VgContext *ctx, FuzzLog *log, char *cfg)
         }
         if (!name) {
             free(opts);
-            ret = -EINVAL;      /* the filter's own message */
+            ret = -EINVAL; /* the filter's own message */
             break;
         }
         n = log->n_error;

@@ -65,9 +65,8 @@ static char *wrap_svm(const uint8_t *data, size_t size)
 
     if (!top || !json_object_object_get_ex(top, "model_dict", &md))
         fuzz_fail("the small model does not parse");
-    json_object_object_add(md, "model",
-                           json_object_new_string_len((const char *)data,
-                                                      (int)size));
+    json_object_object_add(
+        md, "model", json_object_new_string_len((const char *)data, (int)size));
     out = strdup(json_object_to_json_string_ext(top, JSON_C_TO_STRING_PLAIN));
     json_object_put(top);
     if (!out)
@@ -78,8 +77,12 @@ static char *wrap_svm(const uint8_t *data, size_t size)
 static void score(VgContext *ctx, FuzzLog *log)
 {
     const VgPicture ref = {
-        .fmt = VG_PIX_FMT_YUV420P, .width = W, .height = H, .bitdepth = 8,
-        .data = { ref_y, ref_c, ref_c }, .stride = { W, W / 2, W / 2 },
+        .fmt = VG_PIX_FMT_YUV420P,
+        .width = W,
+        .height = H,
+        .bitdepth = 8,
+        .data = { ref_y, ref_c, ref_c },
+        .stride = { W, W / 2, W / 2 },
     };
     VgPicture dis = ref;
     double v;
@@ -127,7 +130,9 @@ static void predict(const char *spec)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const char *const flags[] = {
-        "", ":disable_clip", ":enable_transform",
+        "",
+        ":disable_clip",
+        ":enable_transform",
         ":name=m:enable_transform:disable_clip",
     };
     char spec[128];

@@ -81,16 +81,16 @@ static inline void fuzz_log_cb(void *opaque, enum VgLogLevel level,
 
     if (level == VG_LOG_ERROR)
         l->n_error++;
-    l->bytes += strlen(msg);    /* the sanitizers check the message's end */
+    l->bytes += strlen(msg); /* the sanitizers check the message's end */
 }
 
 /** A context on the CPU backend that logs everything to fuzz_log_cb. */
 static inline VgContext *fuzz_context(FuzzLog *log)
 {
     VgConfig cfg = {
-        .backend   = VG_BACKEND_CPU,
+        .backend = VG_BACKEND_CPU,
         .log_level = VG_LOG_DEBUG,
-        .log_cb    = fuzz_log_cb,
+        .log_cb = fuzz_log_cb,
         .log_opaque = log,
     };
     VgContext *ctx = NULL;
@@ -105,12 +105,11 @@ static inline VgContext *fuzz_context(FuzzLog *log)
  * n_before is log->n_error before the call.
  */
 static inline void fuzz_check_logged(const FuzzLog *log, unsigned n_before,
-                                     int ret, const char *call,
-                                     const char *arg)
+                                     int ret, const char *call, const char *arg)
 {
     if (ret < 0 && log->n_error == n_before)
-        fuzz_fail("%s(\"%.200s\") returned %d without an error message",
-                  call, arg ? arg : "", ret);
+        fuzz_fail("%s(\"%.200s\") returned %d without an error message", call,
+                  arg ? arg : "", ret);
     if (ret > 0)
         fuzz_fail("%s(\"%.200s\") returned %d", call, arg ? arg : "", ret);
 }
@@ -135,29 +134,31 @@ static inline char *fuzz_strndup(const uint8_t *data, size_t size)
  * rescaling, clip and transform; the collection has a main model "0" and
  * two members.
  */
-#define FUZZ_MODEL_DICT(type) \
-    "{\"model_dict\": {\"model_type\": \"" type "\", " \
-    "\"norm_type\": \"linear_rescale\", \"feature_names\": " \
-    "[\"VMAF_integer_feature_adm2_score\", " \
-    "\"VMAF_integer_feature_motion2_score\", " \
-    "\"VMAF_integer_feature_vif_scale0_score\"], " \
-    "\"feature_opts_dicts\": [{\"adm_enhn_gain_limit\": 1.0}, {}, " \
-    "{\"vif_enhn_gain_limit\": 1.0}], " \
-    "\"slopes\": [0.012, 2.81, 0.0626, 1.22], " \
-    "\"intercepts\": [-0.309, -1.80, -0.003, -0.173], " \
-    "\"score_clip\": [0.0, 100.0], \"score_transform\": {\"p0\": 1.707, " \
-    "\"p1\": 1.726, \"p2\": -0.00705, \"out_gte_in\": \"true\"}, " \
+#define FUZZ_MODEL_DICT(type)                                                  \
+    "{\"model_dict\": {\"model_type\": \"" type "\", "                         \
+    "\"norm_type\": \"linear_rescale\", \"feature_names\": "                   \
+    "[\"VMAF_integer_feature_adm2_score\", "                                   \
+    "\"VMAF_integer_feature_motion2_score\", "                                 \
+    "\"VMAF_integer_feature_vif_scale0_score\"], "                             \
+    "\"feature_opts_dicts\": [{\"adm_enhn_gain_limit\": 1.0}, {}, "            \
+    "{\"vif_enhn_gain_limit\": 1.0}], "                                        \
+    "\"slopes\": [0.012, 2.81, 0.0626, 1.22], "                                \
+    "\"intercepts\": [-0.309, -1.80, -0.003, -0.173], "                        \
+    "\"score_clip\": [0.0, 100.0], \"score_transform\": {\"p0\": 1.707, "      \
+    "\"p1\": 1.726, \"p2\": -0.00705, \"out_gte_in\": \"true\"}, "             \
     "\"model\": \"" FUZZ_SVM_JSON "\"}}"
-#define FUZZ_SVM_JSON \
-    "svm_type nu_svr\\nkernel_type rbf\\ngamma 0.04\\nnr_class 2\\n" \
-    "total_sv 3\\nrho -1.33133\\nSV\\n-4 1:0.657 2:0.347 3:0.094 \\n" \
+#define FUZZ_SVM_JSON                                                          \
+    "svm_type nu_svr\\nkernel_type rbf\\ngamma 0.04\\nnr_class 2\\n"           \
+    "total_sv 3\\nrho -1.33133\\nSV\\n-4 1:0.657 2:0.347 3:0.094 \\n"          \
     "4 1:0.873 2:0.496 3:0.591 \\n4 1:0.204 3:0.105 \\n"
 
 static const char fuzz_model_single[] = FUZZ_MODEL_DICT("LIBSVMNUSVR");
-static const char fuzz_model_collection[] =
-    "{\"0\": " FUZZ_MODEL_DICT("BOOTSTRAP_LIBSVMNUSVR") ", "
-    "\"1\": " FUZZ_MODEL_DICT("BOOTSTRAP_LIBSVMNUSVR") ", "
-    "\"2\": " FUZZ_MODEL_DICT("BOOTSTRAP_LIBSVMNUSVR") "}";
+static const char fuzz_model_collection[] = "{\"0\": " FUZZ_MODEL_DICT(
+    "BOOTSTRAP_LIBSVMNUSVR") ", "
+                             "\"1\": " FUZZ_MODEL_DICT(
+                                 "BOOTSTRAP_LIBSVMNUSVR") ", "
+                                                          "\"2\": " FUZZ_MODEL_DICT(
+                                                              "BOOTSTRAP_LIBSVMNUSVR") "}";
 
 /** The files a fuzzed path= may name: the two models above, an empty file
  *  and one that does not exist. */
@@ -197,10 +198,18 @@ static inline char *fuzz_spec_paths(const FuzzPaths *p, const char *spec)
         if (item >= 5 && !memcmp(s, "path=", 5)) {
             const char *path;
             switch (item > 5 ? (unsigned char)s[5] % 4 : 3) {
-            case 0:  path = p->single.path;        break;
-            case 1:  path = p->collection.path;    break;
-            case 2:  path = p->empty.path;         break;
-            default: path = "/nonexistent/model.json"; break;
+            case 0:
+                path = p->single.path;
+                break;
+            case 1:
+                path = p->collection.path;
+                break;
+            case 2:
+                path = p->empty.path;
+                break;
+            default:
+                path = "/nonexistent/model.json";
+                break;
             }
             len += (size_t)sprintf(out + len, "path=%s", path);
         } else {

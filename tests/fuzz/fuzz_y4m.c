@@ -116,8 +116,8 @@ static unsigned touch(const YuvInputInfo *info, const VgPicture *pic)
         if (p && info->fmt == VG_PIX_FMT_YUV420P)
             h = (h + 1) / 2;
         if (!row || pic->stride[p] < (ptrdiff_t)(w * bps))
-            fuzz_fail("plane %u: no data or stride %td < %u", p,
-                      pic->stride[p], w * bps);
+            fuzz_fail("plane %u: no data or stride %td < %u", p, pic->stride[p],
+                      w * bps);
         for (unsigned y = 0; y < h; y++, row += pic->stride[p])
             for (unsigned x = 0; x < w * bps; x++)
                 sum += row[x];
@@ -141,14 +141,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ret = yuv_input_open_y4m(&in, file.path);
     } else if (size >= 4) {
         static const enum VgPixFmt fmts[] = {
-            VG_PIX_FMT_YUV420P, VG_PIX_FMT_YUV422P, VG_PIX_FMT_YUV444P,
+            VG_PIX_FMT_YUV420P,
+            VG_PIX_FMT_YUV422P,
+            VG_PIX_FMT_YUV444P,
             VG_PIX_FMT_YUV400P,
         };
         unsigned w = 1 + data[1] % 64, h = 1 + data[2] % 64;
         unsigned bitdepth = 7 + (data[3] >> 2) % 11;
         /* b3 = 252..255: a layout the raw reader does not take */
-        enum VgPixFmt fmt = data[3] >= 252 ? VG_PIX_FMT_NV12 :
-                            fmts[data[3] & 3];
+        enum VgPixFmt fmt =
+            data[3] >= 252 ? VG_PIX_FMT_NV12 : fmts[data[3] & 3];
 
         fuzz_file_set(&file, data + 4, size - 4);
         ret = yuv_input_open_raw(&in, file.path, w, h, fmt, bitdepth);
@@ -165,8 +167,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     info = yuv_input_info(in);
     if (!info->width || !info->height || info->width > 32768 ||
         info->height > 32768 || info->bitdepth < 8 || info->bitdepth > 16)
-        fuzz_fail("open accepted %ux%u at %u bits", info->width,
-                  info->height, info->bitdepth);
+        fuzz_fail("open accepted %ux%u at %u bits", info->width, info->height,
+                  info->bitdepth);
     if (size & 1)
         yuv_input_skip(in, 1);
     for (unsigned n = 0; n < 16; n++) {

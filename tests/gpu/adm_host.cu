@@ -35,7 +35,14 @@ extern "C" {
 #include "gpu/adm_layout.h"
 #include "gpu/adm_ops.cuh"
 
-enum { PAT_SMOOTH, PAT_FLAT, PAT_MAX, PAT_EQUAL, PAT_NOISE, PAT_NB };
+enum {
+    PAT_SMOOTH,
+    PAT_FLAT,
+    PAT_MAX,
+    PAT_EQUAL,
+    PAT_NOISE,
+    PAT_NB
+};
 static const char *const pat_name[PAT_NB] = {
     "smooth+noise", "flat", "extremes", "ref==dis", "full-range noise",
 };
@@ -51,8 +58,8 @@ static uint64_t rnd(uint64_t *s)
 typedef struct Case {
     unsigned w, h, bpc;
     int pat;
-    const char *opts;   ///< option string (besides debug=true)
-    VgAdmOpts o;        ///< the same options as a struct
+    const char *opts; ///< option string (besides debug=true)
+    VgAdmOpts o;      ///< the same options as a struct
     uint64_t seed;
 } Case;
 
@@ -66,7 +73,8 @@ static void make_luma(const Case *c, Luma *ref, Luma *dis, uint64_t *seed)
 {
     const unsigned bps = c->bpc > 8 ? 2 : 1;
     const unsigned max = (1u << c->bpc) - 1;
-    const unsigned fr = (unsigned)(rnd(seed) & max), fd = (unsigned)(rnd(seed) & max);
+    const unsigned fr = (unsigned)(rnd(seed) & max),
+                   fd = (unsigned)(rnd(seed) & max);
 
     ref->pitch = dis->pitch = (ptrdiff_t)c->w * bps + 10 * bps;
     ref->buf.assign((size_t)ref->pitch * c->h, 0xa5);
@@ -75,14 +83,25 @@ static void make_luma(const Case *c, Luma *ref, Luma *dis, uint64_t *seed)
         for (unsigned x = 0; x < c->w; x++) {
             unsigned r, d;
             switch (c->pat) {
-            case PAT_FLAT:  r = fr; d = fd; break;
-            case PAT_MAX:   r = ((x ^ y) & 1) ? max : 0; d = ((x + y / 3) & 1) ? 0 : max; break;
-            case PAT_NOISE: r = (unsigned)(rnd(seed) & max); d = (unsigned)(rnd(seed) & max); break;
+            case PAT_FLAT:
+                r = fr;
+                d = fd;
+                break;
+            case PAT_MAX:
+                r = ((x ^ y) & 1) ? max : 0;
+                d = ((x + y / 3) & 1) ? 0 : max;
+                break;
+            case PAT_NOISE:
+                r = (unsigned)(rnd(seed) & max);
+                d = (unsigned)(rnd(seed) & max);
+                break;
             default:
                 r = ((x * 3 + y * 5) * (max / 64 + 1) +
-                     (unsigned)(rnd(seed) % (max / 16 + 2))) & max;
-                d = c->pat == PAT_EQUAL ? r :
-                    (unsigned)((r + (rnd(seed) % 9) - 4) & max);
+                     (unsigned)(rnd(seed) % (max / 16 + 2))) &
+                    max;
+                d = c->pat == PAT_EQUAL
+                        ? r
+                        : (unsigned)((r + (rnd(seed) % 9) - 4) & max);
                 break;
             }
             if (bps == 1) {
@@ -99,11 +118,14 @@ static void make_luma(const Case *c, Luma *ref, Luma *dis, uint64_t *seed)
 /* ---- the CPU path through the API ---------------------------------------- */
 
 static const char *const bases[] = {
-    "integer_adm_num_scale0", "integer_adm_num_scale1", "integer_adm_num_scale2",
-    "integer_adm_num_scale3", "integer_adm_den_scale0", "integer_adm_den_scale1",
-    "integer_adm_den_scale2", "integer_adm_den_scale3", "integer_adm_scale0",
-    "integer_adm_scale1", "integer_adm_scale2", "integer_adm_scale3",
-    "integer_adm_num", "integer_adm_den", "integer_adm2", "integer_aim",
+    "integer_adm_num_scale0", "integer_adm_num_scale1",
+    "integer_adm_num_scale2", "integer_adm_num_scale3",
+    "integer_adm_den_scale0", "integer_adm_den_scale1",
+    "integer_adm_den_scale2", "integer_adm_den_scale3",
+    "integer_adm_scale0",     "integer_adm_scale1",
+    "integer_adm_scale2",     "integer_adm_scale3",
+    "integer_adm_num",        "integer_adm_den",
+    "integer_adm2",           "integer_aim",
 };
 #define N_BASES (sizeof(bases) / sizeof(bases[0]))
 
@@ -136,7 +158,8 @@ static int cpu_scores(const Case *c, const Luma *ref, const Luma *dis,
 
     cfg.backend = VG_BACKEND_CPU;
     cfg.log_level = VG_LOG_WARNING;
-    snprintf(opts, sizeof(opts), "debug=true%s%s", *c->opts ? ":" : "", c->opts);
+    snprintf(opts, sizeof(opts), "debug=true%s%s", *c->opts ? ":" : "",
+             c->opts);
     if ((ret = vg_context_create(&ctx, &cfg)) < 0 ||
         (ret = vg_use_feature(ctx, "adm", opts)) < 0)
         goto end;
@@ -185,7 +208,8 @@ static void gpu_emulated(const Case *c, const Luma *ref, const Luma *dis,
     const size_t bytes = vg_adm_cuda_layout(&par, dwt, sc, &fac, &c->o, 0);
     /* garbage everywhere: the kernels must write what they read */
     std::vector<uint8_t> mem(bytes + 256, 0x3c);
-    const uint64_t base = ((uint64_t)(uintptr_t)mem.data() + 255) & ~(uint64_t)255;
+    const uint64_t base =
+        ((uint64_t)(uintptr_t)mem.data() + 255) & ~(uint64_t)255;
     vg_adm_cuda_layout(&par, dwt, sc, &fac, &c->o, base);
     /* the device buffers start zeroed (gpu/adm.c init) */
     memset((void *)(uintptr_t)base, 0, bytes);
@@ -225,18 +249,21 @@ static void gpu_emulated(const Case *c, const Luma *ref, const Luma *dis,
         memset((void *)m, 0xa5, sizeof(*m));
         std::fill(acc.begin(), acc.end(), 0);
         for (int tid = 0; tid < VG_ADM_CM_THREADS; tid++)
-            vg_adm_tile_centre(&par, &tl, tid >> 5, tid & 31, m, &acc[(size_t)tid * 9]);
+            vg_adm_tile_centre(&par, &tl, tid >> 5, tid & 31, m,
+                               &acc[(size_t)tid * 9]);
         for (int k = 0; k < vg_adm_tile_ring_n(&tl); k++)
             vg_adm_tile_ring(&par, &tl, k, m);
         for (int tid = 0; tid < VG_ADM_CM_THREADS; tid++)
-            vg_adm_tile_cm(&par, &tl, tid >> 5, tid & 31, m, &acc[(size_t)tid * 9]);
+            vg_adm_tile_cm(&par, &tl, tid >> 5, tid & 31, m,
+                           &acc[(size_t)tid * 9]);
         for (int tid = 0; tid < VG_ADM_CM_THREADS; tid++) {
             const int w = tid >> 5;
             if (w >= tl.nr)
                 continue;
             int64_t *row = rows + (size_t)(g->row0 + tl.i0 - g->ct + w) * 9;
             for (int k = 0; k < 9; k++)
-                row[k] = (int64_t)((uint64_t)row[k] + (uint64_t)acc[(size_t)tid * 9 + k]);
+                row[k] = (int64_t)((uint64_t)row[k] +
+                                   (uint64_t)acc[(size_t)tid * 9 + k]);
         }
     }
     memset(tot, 0, sizeof(tot));
@@ -256,11 +283,13 @@ static void gpu_emulated(const Case *c, const Luma *ref, const Luma *dis,
     for (int s = par.s_first; s < VG_ADM_CUDA_SCALES; s++) {
         const VgAdmGeo *g = &par.g[s];
         const int trows = (g->cb - g->ct + VG_ADM_CM_TH - 1) / VG_ADM_CM_TH;
-        const int next = s + 1 < VG_ADM_CUDA_SCALES ? par.g[s + 1].cm_tile0 :
-                         par.n_cm_tiles;
+        const int next =
+            s + 1 < VG_ADM_CUDA_SCALES ? par.g[s + 1].cm_tile0 : par.n_cm_tiles;
         if (next - g->cm_tile0 != trows * g->cm_tiles_x ||
-            (s + 1 < VG_ADM_CUDA_SCALES ? par.g[s + 1].cm_trow0 : par.n_cm_trows) -
-            g->cm_trow0 != trows)
+            (s + 1 < VG_ADM_CUDA_SCALES ? par.g[s + 1].cm_trow0
+                                        : par.n_cm_trows) -
+                    g->cm_trow0 !=
+                trows)
             abort();
     }
     int64_t *flat = &res.num[0][0];
@@ -307,11 +336,18 @@ int main(int argc, char **argv)
 {
     const int quick = argc > 1 && !strcmp(argv[1], "--quick");
     static const unsigned depths[] = { 8, 10, 12, 16, 9, 11 };
-    static const struct { unsigned w, h; } sizes[] = {
-        { 33, 33 }, { 34, 35 }, { 37, 41 }, { 40, 36 }, { 64, 36 }, { 80, 48 },
-        { 127, 65 }, { 257, 131 }, { 320, 180 }, { 577, 323 }, { 1920, 1080 },
+    static const struct {
+        unsigned w, h;
+    } sizes[] = {
+        { 33, 33 },   { 34, 35 },   { 37, 41 },     { 40, 36 },
+        { 64, 36 },   { 80, 48 },   { 127, 65 },    { 257, 131 },
+        { 320, 180 }, { 577, 323 }, { 1920, 1080 },
     };
-    struct { const char *s; double egl, nvd; int csf, ssz, skip_aim; } optset[] = {
+    struct {
+        const char *s;
+        double egl, nvd;
+        int csf, ssz, skip_aim;
+    } optset[] = {
         { "", 100.0, 3.0, 0, 0, 0 },
         { "adm_enhn_gain_limit=1", 1.0, 3.0, 0, 0, 0 },
         { "adm_norm_view_dist=4", 100.0, 4.0, 0, 0, 0 },
@@ -389,7 +425,8 @@ int main(int argc, char **argv)
                     }
                 }
                 if (bad) {
-                    printf("  case %ux%u %u-bit %s opts '%s' seed %" PRIu64 "\n",
+                    printf("  case %ux%u %u-bit %s opts '%s' seed %" PRIu64
+                           "\n",
                            c.w, c.h, c.bpc, pat_name[pat], c.opts, c.seed);
                     fail++;
                 } else {

@@ -46,33 +46,44 @@
 /* ---- the driver's error codes (dynlink_cuda.h names only three) -------- */
 
 typedef struct ErrName {
-    const char *key;    ///< VG_FAULT_ERR spelling
-    const char *name;   ///< cuGetErrorName()
+    const char *key;  ///< VG_FAULT_ERR spelling
+    const char *name; ///< cuGetErrorName()
     int value;
-    const char *text;   ///< cuGetErrorString() of the emulation
+    const char *text; ///< cuGetErrorString() of the emulation
 } ErrName;
 
 static const ErrName errs[] = {
     { "success", "CUDA_SUCCESS", 0, "no error" },
     { "invalid_value", "CUDA_ERROR_INVALID_VALUE", 1, "invalid argument" },
     { "out_of_memory", "CUDA_ERROR_OUT_OF_MEMORY", 2, "out of memory" },
-    { "not_initialized", "CUDA_ERROR_NOT_INITIALIZED", 3, "driver not initialised" },
+    { "not_initialized", "CUDA_ERROR_NOT_INITIALIZED", 3,
+      "driver not initialised" },
     { "deinitialized", "CUDA_ERROR_DEINITIALIZED", 4, "driver shutting down" },
     { "no_device", "CUDA_ERROR_NO_DEVICE", 100, "no CUDA-capable device" },
-    { "invalid_device", "CUDA_ERROR_INVALID_DEVICE", 101, "invalid device ordinal" },
-    { "invalid_image", "CUDA_ERROR_INVALID_IMAGE", 200, "invalid kernel image" },
+    { "invalid_device", "CUDA_ERROR_INVALID_DEVICE", 101,
+      "invalid device ordinal" },
+    { "invalid_image", "CUDA_ERROR_INVALID_IMAGE", 200,
+      "invalid kernel image" },
     { "invalid_context", "CUDA_ERROR_INVALID_CONTEXT", 201, "invalid context" },
-    { "no_binary", "CUDA_ERROR_NO_BINARY_FOR_GPU", 209, "no kernel image for this device" },
-    { "invalid_handle", "CUDA_ERROR_INVALID_HANDLE", 400, "invalid resource handle" },
+    { "no_binary", "CUDA_ERROR_NO_BINARY_FOR_GPU", 209,
+      "no kernel image for this device" },
+    { "invalid_handle", "CUDA_ERROR_INVALID_HANDLE", 400,
+      "invalid resource handle" },
     { "not_found", "CUDA_ERROR_NOT_FOUND", 500, "named symbol not found" },
     { "not_ready", "CUDA_ERROR_NOT_READY", 600, "device not ready" },
-    { "illegal_address", "CUDA_ERROR_ILLEGAL_ADDRESS", 700, "illegal memory access" },
-    { "launch_out_of_resources", "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", 701, "too many resources requested for launch" },
+    { "illegal_address", "CUDA_ERROR_ILLEGAL_ADDRESS", 700,
+      "illegal memory access" },
+    { "launch_out_of_resources", "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", 701,
+      "too many resources requested for launch" },
     { "launch_timeout", "CUDA_ERROR_LAUNCH_TIMEOUT", 702, "launch timed out" },
-    { "context_is_destroyed", "CUDA_ERROR_CONTEXT_IS_DESTROYED", 709, "context is destroyed" },
-    { "launch_failed", "CUDA_ERROR_LAUNCH_FAILED", 719, "unspecified launch failure" },
-    { "not_permitted", "CUDA_ERROR_NOT_PERMITTED", 800, "operation not permitted" },
-    { "not_supported", "CUDA_ERROR_NOT_SUPPORTED", 801, "operation not supported" },
+    { "context_is_destroyed", "CUDA_ERROR_CONTEXT_IS_DESTROYED", 709,
+      "context is destroyed" },
+    { "launch_failed", "CUDA_ERROR_LAUNCH_FAILED", 719,
+      "unspecified launch failure" },
+    { "not_permitted", "CUDA_ERROR_NOT_PERMITTED", 800,
+      "operation not permitted" },
+    { "not_supported", "CUDA_ERROR_NOT_SUPPORTED", 801,
+      "operation not supported" },
     { "unknown", "CUDA_ERROR_UNKNOWN", 999, "unknown error" },
 };
 
@@ -108,97 +119,127 @@ static const ErrName *err_by_value(int v)
 /* X(name in the loader's table, exported symbol, nv-codec-headers type,
  * flags); NOALL: not failed by VG_FAULT_FUNCS=all (error reporting) */
 #define NOALL 1
-#define FUNCS(X) \
-    X(cuInit, cuInit, tcuInit, 0) \
-    X(cuDriverGetVersion, cuDriverGetVersion, tcuDriverGetVersion, 0) \
-    X(cuDeviceGetCount, cuDeviceGetCount, tcuDeviceGetCount, 0) \
-    X(cuDeviceGet, cuDeviceGet, tcuDeviceGet, 0) \
-    X(cuDeviceGetAttribute, cuDeviceGetAttribute, tcuDeviceGetAttribute, 0) \
-    X(cuDeviceGetName, cuDeviceGetName, tcuDeviceGetName, 0) \
-    X(cuDeviceComputeCapability, cuDeviceComputeCapability, tcuDeviceComputeCapability, 0) \
-    X(cuDeviceGetUuid, cuDeviceGetUuid, tcuDeviceGetUuid, 0) \
-    X(cuDeviceGetUuid_v2, cuDeviceGetUuid_v2, tcuDeviceGetUuid_v2, 0) \
-    X(cuDeviceGetLuid, cuDeviceGetLuid, tcuDeviceGetLuid, 0) \
+#define FUNCS(X)                                                               \
+    X(cuInit, cuInit, tcuInit, 0)                                              \
+    X(cuDriverGetVersion, cuDriverGetVersion, tcuDriverGetVersion, 0)          \
+    X(cuDeviceGetCount, cuDeviceGetCount, tcuDeviceGetCount, 0)                \
+    X(cuDeviceGet, cuDeviceGet, tcuDeviceGet, 0)                               \
+    X(cuDeviceGetAttribute, cuDeviceGetAttribute, tcuDeviceGetAttribute, 0)    \
+    X(cuDeviceGetName, cuDeviceGetName, tcuDeviceGetName, 0)                   \
+    X(cuDeviceComputeCapability, cuDeviceComputeCapability,                    \
+      tcuDeviceComputeCapability, 0)                                           \
+    X(cuDeviceGetUuid, cuDeviceGetUuid, tcuDeviceGetUuid, 0)                   \
+    X(cuDeviceGetUuid_v2, cuDeviceGetUuid_v2, tcuDeviceGetUuid_v2, 0)          \
+    X(cuDeviceGetLuid, cuDeviceGetLuid, tcuDeviceGetLuid, 0)                   \
     X(cuDeviceGetByPCIBusId, cuDeviceGetByPCIBusId, tcuDeviceGetByPCIBusId, 0) \
-    X(cuDeviceGetPCIBusId, cuDeviceGetPCIBusId, tcuDeviceGetPCIBusId, 0) \
-    X(cuCtxCreate, cuCtxCreate_v2, tcuCtxCreate_v2, 0) \
-    X(cuCtxGetCurrent, cuCtxGetCurrent, tcuCtxGetCurrent, 0) \
-    X(cuCtxSetLimit, cuCtxSetLimit, tcuCtxSetLimit, 0) \
-    X(cuCtxPushCurrent, cuCtxPushCurrent_v2, tcuCtxPushCurrent_v2, 0) \
-    X(cuCtxPopCurrent, cuCtxPopCurrent_v2, tcuCtxPopCurrent_v2, 0) \
-    X(cuCtxDestroy, cuCtxDestroy_v2, tcuCtxDestroy_v2, 0) \
-    X(cuCtxGetDevice, cuCtxGetDevice, tcuCtxGetDevice, 0) \
-    X(cuMemAlloc, cuMemAlloc_v2, tcuMemAlloc_v2, 0) \
-    X(cuMemAllocPitch, cuMemAllocPitch_v2, tcuMemAllocPitch_v2, 0) \
-    X(cuMemAllocManaged, cuMemAllocManaged, tcuMemAllocManaged, 0) \
-    X(cuMemsetD8Async, cuMemsetD8Async, tcuMemsetD8Async, 0) \
-    X(cuMemFree, cuMemFree_v2, tcuMemFree_v2, 0) \
-    X(cuMemcpy, cuMemcpy, tcuMemcpy, 0) \
-    X(cuMemcpyAsync, cuMemcpyAsync, tcuMemcpyAsync, 0) \
-    X(cuMemcpy2D, cuMemcpy2D_v2, tcuMemcpy2D_v2, 0) \
-    X(cuMemcpy2DAsync, cuMemcpy2DAsync_v2, tcuMemcpy2DAsync_v2, 0) \
-    X(cuMemcpyHtoD, cuMemcpyHtoD_v2, tcuMemcpyHtoD_v2, 0) \
-    X(cuMemcpyHtoDAsync, cuMemcpyHtoDAsync_v2, tcuMemcpyHtoDAsync_v2, 0) \
-    X(cuMemcpyDtoH, cuMemcpyDtoH_v2, tcuMemcpyDtoH_v2, 0) \
-    X(cuMemcpyDtoHAsync, cuMemcpyDtoHAsync_v2, tcuMemcpyDtoHAsync_v2, 0) \
-    X(cuMemcpyDtoD, cuMemcpyDtoD_v2, tcuMemcpyDtoD_v2, 0) \
-    X(cuMemcpyDtoDAsync, cuMemcpyDtoDAsync_v2, tcuMemcpyDtoDAsync_v2, 0) \
-    X(cuMemHostAlloc, cuMemHostAlloc, tMemHostAlloc, 0) \
-    X(cuMemFreeHost, cuMemFreeHost, tMemFreeHost, 0) \
-    X(cuGetErrorName, cuGetErrorName, tcuGetErrorName, NOALL) \
-    X(cuGetErrorString, cuGetErrorString, tcuGetErrorString, NOALL) \
-    X(cuDevicePrimaryCtxRetain, cuDevicePrimaryCtxRetain, tcuDevicePrimaryCtxRetain, 0) \
-    X(cuDevicePrimaryCtxRelease, cuDevicePrimaryCtxRelease, tcuDevicePrimaryCtxRelease, 0) \
-    X(cuDevicePrimaryCtxSetFlags, cuDevicePrimaryCtxSetFlags, tcuDevicePrimaryCtxSetFlags, 0) \
-    X(cuDevicePrimaryCtxGetState, cuDevicePrimaryCtxGetState, tcuDevicePrimaryCtxGetState, 0) \
-    X(cuDevicePrimaryCtxReset, cuDevicePrimaryCtxReset, tcuDevicePrimaryCtxReset, 0) \
-    X(cuStreamCreate, cuStreamCreate, tcuStreamCreate, 0) \
-    X(cuStreamQuery, cuStreamQuery, tcuStreamQuery, 0) \
-    X(cuStreamSynchronize, cuStreamSynchronize, tcuStreamSynchronize, 0) \
-    X(cuStreamDestroy, cuStreamDestroy_v2, tcuStreamDestroy_v2, 0) \
-    X(cuStreamAddCallback, cuStreamAddCallback, tcuStreamAddCallback, 0) \
-    X(cuStreamWaitEvent, cuStreamWaitEvent, tcuStreamWaitEvent, 0) \
-    X(cuEventCreate, cuEventCreate, tcuEventCreate, 0) \
-    X(cuEventDestroy, cuEventDestroy_v2, tcuEventDestroy_v2, 0) \
-    X(cuEventSynchronize, cuEventSynchronize, tcuEventSynchronize, 0) \
-    X(cuEventQuery, cuEventQuery, tcuEventQuery, 0) \
-    X(cuEventRecord, cuEventRecord, tcuEventRecord, 0) \
-    X(cuLaunchKernel, cuLaunchKernel, tcuLaunchKernel, 0) \
-    X(cuLinkCreate, cuLinkCreate, tcuLinkCreate, 0) \
-    X(cuLinkAddData, cuLinkAddData, tcuLinkAddData, 0) \
-    X(cuLinkComplete, cuLinkComplete, tcuLinkComplete, 0) \
-    X(cuLinkDestroy, cuLinkDestroy, tcuLinkDestroy, 0) \
-    X(cuModuleLoadData, cuModuleLoadData, tcuModuleLoadData, 0) \
-    X(cuModuleUnload, cuModuleUnload, tcuModuleUnload, 0) \
-    X(cuModuleGetFunction, cuModuleGetFunction, tcuModuleGetFunction, 0) \
-    X(cuModuleGetGlobal, cuModuleGetGlobal, tcuModuleGetGlobal, 0) \
-    X(cuTexObjectCreate, cuTexObjectCreate, tcuTexObjectCreate, 0) \
-    X(cuTexObjectDestroy, cuTexObjectDestroy, tcuTexObjectDestroy, 0) \
-    X(cuGLGetDevices, cuGLGetDevices_v2, tcuGLGetDevices_v2, 0) \
-    X(cuGraphicsGLRegisterImage, cuGraphicsGLRegisterImage, tcuGraphicsGLRegisterImage, 0) \
-    X(cuGraphicsUnregisterResource, cuGraphicsUnregisterResource, tcuGraphicsUnregisterResource, 0) \
-    X(cuGraphicsMapResources, cuGraphicsMapResources, tcuGraphicsMapResources, 0) \
-    X(cuGraphicsUnmapResources, cuGraphicsUnmapResources, tcuGraphicsUnmapResources, 0) \
-    X(cuGraphicsSubResourceGetMappedArray, cuGraphicsSubResourceGetMappedArray, tcuGraphicsSubResourceGetMappedArray, 0) \
-    X(cuGraphicsResourceGetMappedPointer, cuGraphicsResourceGetMappedPointer_v2, tcuGraphicsResourceGetMappedPointer, 0) \
-    X(cuImportExternalMemory, cuImportExternalMemory, tcuImportExternalMemory, 0) \
-    X(cuDestroyExternalMemory, cuDestroyExternalMemory, tcuDestroyExternalMemory, 0) \
-    X(cuExternalMemoryGetMappedBuffer, cuExternalMemoryGetMappedBuffer, tcuExternalMemoryGetMappedBuffer, 0) \
-    X(cuExternalMemoryGetMappedMipmappedArray, cuExternalMemoryGetMappedMipmappedArray, tcuExternalMemoryGetMappedMipmappedArray, 0) \
-    X(cuMipmappedArrayGetLevel, cuMipmappedArrayGetLevel, tcuMipmappedArrayGetLevel, 0) \
-    X(cuMipmappedArrayDestroy, cuMipmappedArrayDestroy, tcuMipmappedArrayDestroy, 0) \
-    X(cuImportExternalSemaphore, cuImportExternalSemaphore, tcuImportExternalSemaphore, 0) \
-    X(cuDestroyExternalSemaphore, cuDestroyExternalSemaphore, tcuDestroyExternalSemaphore, 0) \
-    X(cuSignalExternalSemaphoresAsync, cuSignalExternalSemaphoresAsync, tcuSignalExternalSemaphoresAsync, 0) \
-    X(cuWaitExternalSemaphoresAsync, cuWaitExternalSemaphoresAsync, tcuWaitExternalSemaphoresAsync, 0) \
-    X(cuArrayCreate, cuArrayCreate_v2, tcuArrayCreate, 0) \
-    X(cuArray3DCreate, cuArray3DCreate_v2, tcuArray3DCreate, 0) \
-    X(cuArrayDestroy, cuArrayDestroy, tcuArrayDestroy, 0) \
-    X(cuEGLStreamProducerConnect, cuEGLStreamProducerConnect, tcuEGLStreamProducerConnect, 0) \
-    X(cuEGLStreamProducerDisconnect, cuEGLStreamProducerDisconnect, tcuEGLStreamProducerDisconnect, 0) \
-    X(cuEGLStreamConsumerDisconnect, cuEGLStreamConsumerDisconnect, tcuEGLStreamConsumerDisconnect, 0) \
-    X(cuEGLStreamProducerPresentFrame, cuEGLStreamProducerPresentFrame, tcuEGLStreamProducerPresentFrame, 0) \
-    X(cuEGLStreamProducerReturnFrame, cuEGLStreamProducerReturnFrame, tcuEGLStreamProducerReturnFrame, 0)
+    X(cuDeviceGetPCIBusId, cuDeviceGetPCIBusId, tcuDeviceGetPCIBusId, 0)       \
+    X(cuCtxCreate, cuCtxCreate_v2, tcuCtxCreate_v2, 0)                         \
+    X(cuCtxGetCurrent, cuCtxGetCurrent, tcuCtxGetCurrent, 0)                   \
+    X(cuCtxSetLimit, cuCtxSetLimit, tcuCtxSetLimit, 0)                         \
+    X(cuCtxPushCurrent, cuCtxPushCurrent_v2, tcuCtxPushCurrent_v2, 0)          \
+    X(cuCtxPopCurrent, cuCtxPopCurrent_v2, tcuCtxPopCurrent_v2, 0)             \
+    X(cuCtxDestroy, cuCtxDestroy_v2, tcuCtxDestroy_v2, 0)                      \
+    X(cuCtxGetDevice, cuCtxGetDevice, tcuCtxGetDevice, 0)                      \
+    X(cuMemAlloc, cuMemAlloc_v2, tcuMemAlloc_v2, 0)                            \
+    X(cuMemAllocPitch, cuMemAllocPitch_v2, tcuMemAllocPitch_v2, 0)             \
+    X(cuMemAllocManaged, cuMemAllocManaged, tcuMemAllocManaged, 0)             \
+    X(cuMemsetD8Async, cuMemsetD8Async, tcuMemsetD8Async, 0)                   \
+    X(cuMemFree, cuMemFree_v2, tcuMemFree_v2, 0)                               \
+    X(cuMemcpy, cuMemcpy, tcuMemcpy, 0)                                        \
+    X(cuMemcpyAsync, cuMemcpyAsync, tcuMemcpyAsync, 0)                         \
+    X(cuMemcpy2D, cuMemcpy2D_v2, tcuMemcpy2D_v2, 0)                            \
+    X(cuMemcpy2DAsync, cuMemcpy2DAsync_v2, tcuMemcpy2DAsync_v2, 0)             \
+    X(cuMemcpyHtoD, cuMemcpyHtoD_v2, tcuMemcpyHtoD_v2, 0)                      \
+    X(cuMemcpyHtoDAsync, cuMemcpyHtoDAsync_v2, tcuMemcpyHtoDAsync_v2, 0)       \
+    X(cuMemcpyDtoH, cuMemcpyDtoH_v2, tcuMemcpyDtoH_v2, 0)                      \
+    X(cuMemcpyDtoHAsync, cuMemcpyDtoHAsync_v2, tcuMemcpyDtoHAsync_v2, 0)       \
+    X(cuMemcpyDtoD, cuMemcpyDtoD_v2, tcuMemcpyDtoD_v2, 0)                      \
+    X(cuMemcpyDtoDAsync, cuMemcpyDtoDAsync_v2, tcuMemcpyDtoDAsync_v2, 0)       \
+    X(cuMemHostAlloc, cuMemHostAlloc, tMemHostAlloc, 0)                        \
+    X(cuMemFreeHost, cuMemFreeHost, tMemFreeHost, 0)                           \
+    X(cuGetErrorName, cuGetErrorName, tcuGetErrorName, NOALL)                  \
+    X(cuGetErrorString, cuGetErrorString, tcuGetErrorString, NOALL)            \
+    X(cuDevicePrimaryCtxRetain, cuDevicePrimaryCtxRetain,                      \
+      tcuDevicePrimaryCtxRetain, 0)                                            \
+    X(cuDevicePrimaryCtxRelease, cuDevicePrimaryCtxRelease,                    \
+      tcuDevicePrimaryCtxRelease, 0)                                           \
+    X(cuDevicePrimaryCtxSetFlags, cuDevicePrimaryCtxSetFlags,                  \
+      tcuDevicePrimaryCtxSetFlags, 0)                                          \
+    X(cuDevicePrimaryCtxGetState, cuDevicePrimaryCtxGetState,                  \
+      tcuDevicePrimaryCtxGetState, 0)                                          \
+    X(cuDevicePrimaryCtxReset, cuDevicePrimaryCtxReset,                        \
+      tcuDevicePrimaryCtxReset, 0)                                             \
+    X(cuStreamCreate, cuStreamCreate, tcuStreamCreate, 0)                      \
+    X(cuStreamQuery, cuStreamQuery, tcuStreamQuery, 0)                         \
+    X(cuStreamSynchronize, cuStreamSynchronize, tcuStreamSynchronize, 0)       \
+    X(cuStreamDestroy, cuStreamDestroy_v2, tcuStreamDestroy_v2, 0)             \
+    X(cuStreamAddCallback, cuStreamAddCallback, tcuStreamAddCallback, 0)       \
+    X(cuStreamWaitEvent, cuStreamWaitEvent, tcuStreamWaitEvent, 0)             \
+    X(cuEventCreate, cuEventCreate, tcuEventCreate, 0)                         \
+    X(cuEventDestroy, cuEventDestroy_v2, tcuEventDestroy_v2, 0)                \
+    X(cuEventSynchronize, cuEventSynchronize, tcuEventSynchronize, 0)          \
+    X(cuEventQuery, cuEventQuery, tcuEventQuery, 0)                            \
+    X(cuEventRecord, cuEventRecord, tcuEventRecord, 0)                         \
+    X(cuLaunchKernel, cuLaunchKernel, tcuLaunchKernel, 0)                      \
+    X(cuLinkCreate, cuLinkCreate, tcuLinkCreate, 0)                            \
+    X(cuLinkAddData, cuLinkAddData, tcuLinkAddData, 0)                         \
+    X(cuLinkComplete, cuLinkComplete, tcuLinkComplete, 0)                      \
+    X(cuLinkDestroy, cuLinkDestroy, tcuLinkDestroy, 0)                         \
+    X(cuModuleLoadData, cuModuleLoadData, tcuModuleLoadData, 0)                \
+    X(cuModuleUnload, cuModuleUnload, tcuModuleUnload, 0)                      \
+    X(cuModuleGetFunction, cuModuleGetFunction, tcuModuleGetFunction, 0)       \
+    X(cuModuleGetGlobal, cuModuleGetGlobal, tcuModuleGetGlobal, 0)             \
+    X(cuTexObjectCreate, cuTexObjectCreate, tcuTexObjectCreate, 0)             \
+    X(cuTexObjectDestroy, cuTexObjectDestroy, tcuTexObjectDestroy, 0)          \
+    X(cuGLGetDevices, cuGLGetDevices_v2, tcuGLGetDevices_v2, 0)                \
+    X(cuGraphicsGLRegisterImage, cuGraphicsGLRegisterImage,                    \
+      tcuGraphicsGLRegisterImage, 0)                                           \
+    X(cuGraphicsUnregisterResource, cuGraphicsUnregisterResource,              \
+      tcuGraphicsUnregisterResource, 0)                                        \
+    X(cuGraphicsMapResources, cuGraphicsMapResources, tcuGraphicsMapResources, \
+      0)                                                                       \
+    X(cuGraphicsUnmapResources, cuGraphicsUnmapResources,                      \
+      tcuGraphicsUnmapResources, 0)                                            \
+    X(cuGraphicsSubResourceGetMappedArray,                                     \
+      cuGraphicsSubResourceGetMappedArray,                                     \
+      tcuGraphicsSubResourceGetMappedArray, 0)                                 \
+    X(cuGraphicsResourceGetMappedPointer,                                      \
+      cuGraphicsResourceGetMappedPointer_v2,                                   \
+      tcuGraphicsResourceGetMappedPointer, 0)                                  \
+    X(cuImportExternalMemory, cuImportExternalMemory, tcuImportExternalMemory, \
+      0)                                                                       \
+    X(cuDestroyExternalMemory, cuDestroyExternalMemory,                        \
+      tcuDestroyExternalMemory, 0)                                             \
+    X(cuExternalMemoryGetMappedBuffer, cuExternalMemoryGetMappedBuffer,        \
+      tcuExternalMemoryGetMappedBuffer, 0)                                     \
+    X(cuExternalMemoryGetMappedMipmappedArray,                                 \
+      cuExternalMemoryGetMappedMipmappedArray,                                 \
+      tcuExternalMemoryGetMappedMipmappedArray, 0)                             \
+    X(cuMipmappedArrayGetLevel, cuMipmappedArrayGetLevel,                      \
+      tcuMipmappedArrayGetLevel, 0)                                            \
+    X(cuMipmappedArrayDestroy, cuMipmappedArrayDestroy,                        \
+      tcuMipmappedArrayDestroy, 0)                                             \
+    X(cuImportExternalSemaphore, cuImportExternalSemaphore,                    \
+      tcuImportExternalSemaphore, 0)                                           \
+    X(cuDestroyExternalSemaphore, cuDestroyExternalSemaphore,                  \
+      tcuDestroyExternalSemaphore, 0)                                          \
+    X(cuSignalExternalSemaphoresAsync, cuSignalExternalSemaphoresAsync,        \
+      tcuSignalExternalSemaphoresAsync, 0)                                     \
+    X(cuWaitExternalSemaphoresAsync, cuWaitExternalSemaphoresAsync,            \
+      tcuWaitExternalSemaphoresAsync, 0)                                       \
+    X(cuArrayCreate, cuArrayCreate_v2, tcuArrayCreate, 0)                      \
+    X(cuArray3DCreate, cuArray3DCreate_v2, tcuArray3DCreate, 0)                \
+    X(cuArrayDestroy, cuArrayDestroy, tcuArrayDestroy, 0)                      \
+    X(cuEGLStreamProducerConnect, cuEGLStreamProducerConnect,                  \
+      tcuEGLStreamProducerConnect, 0)                                          \
+    X(cuEGLStreamProducerDisconnect, cuEGLStreamProducerDisconnect,            \
+      tcuEGLStreamProducerDisconnect, 0)                                       \
+    X(cuEGLStreamConsumerDisconnect, cuEGLStreamConsumerDisconnect,            \
+      tcuEGLStreamConsumerDisconnect, 0)                                       \
+    X(cuEGLStreamProducerPresentFrame, cuEGLStreamProducerPresentFrame,        \
+      tcuEGLStreamProducerPresentFrame, 0)                                     \
+    X(cuEGLStreamProducerReturnFrame, cuEGLStreamProducerReturnFrame,          \
+      tcuEGLStreamProducerReturnFrame, 0)
 
 /* the two functions gpu/core/cuda.h loads itself */
 typedef CUresult CUDAAPI tMemHostAlloc(void **pp, size_t bytes,
@@ -240,21 +281,21 @@ VgFaultFiredFn vgfault_fired;
 /** A tracked driver object. */
 typedef struct Obj {
     struct Obj *next;
-    int kind;                   ///< enum VgFaultKind
-    uintptr_t h;                ///< handle, or base address of memory
-    size_t size;                ///< bytes of memory; image bytes of a module
-    uintptr_t ctx;              ///< owning context (0 for a context)
+    int kind;      ///< enum VgFaultKind
+    uintptr_t h;   ///< handle, or base address of memory
+    size_t size;   ///< bytes of memory; image bytes of a module
+    uintptr_t ctx; ///< owning context (0 for a context)
     /* contexts */
     int primary;
-    int dev;                    ///< device of a primary context
-    unsigned refs;              ///< retains of a primary context
+    int dev;       ///< device of a primary context
+    unsigned refs; ///< retains of a primary context
     unsigned flags;
     /* emulated events */
-    unsigned pending;           ///< queries that still answer NOT_READY
+    unsigned pending; ///< queries that still answer NOT_READY
     /* emulated modules */
-    char *names;                ///< kernels of the image, NUL-separated
+    char *names; ///< kernels of the image, NUL-separated
     size_t names_len;
-    int any_name;               ///< the image could not be searched
+    int any_name; ///< the image could not be searched
     struct Func *funcs;
 } Obj;
 
@@ -271,22 +312,22 @@ typedef struct Func {
 
 static struct {
     pthread_mutex_t lock;
-    int fwd;                    ///< forwarding to a real driver
-    int broken;                 ///< VG_FAULT_REAL could not be loaded
+    int fwd;    ///< forwarding to a real driver
+    int broken; ///< VG_FAULT_REAL could not be loaded
     void *real;
     void *real_fn[NB_FUNCS];
     /* injection */
     unsigned char selected[NB_FUNCS];
     unsigned long n;
     int sticky;
-    int err;                    ///< -1: per function
+    int err; ///< -1: per function
     int print_counts;
-    unsigned event_lag;         ///< VG_FAULT_EVENT_LAG
-    int no_copy;                ///< VG_FAULT_NO_COPY
-    int timed;                  ///< VG_FAULT_TIME
+    unsigned event_lag; ///< VG_FAULT_EVENT_LAG
+    int no_copy;        ///< VG_FAULT_NO_COPY
+    int timed;          ///< VG_FAULT_TIME
     /* counts */
     unsigned long calls[NB_FUNCS];
-    uint64_t ns[NB_FUNCS];      ///< time spent in each function's calls
+    uint64_t ns[NB_FUNCS]; ///< time spent in each function's calls
     unsigned long total, n_selected, fired, errors;
     int fired_func, fired_err;
     unsigned long fired_at;
@@ -295,10 +336,10 @@ static struct {
     unsigned long reclaimed[VGFAULT_NB_KINDS];
     /* objects */
     Obj *objs;
-    Obj *primary;               ///< the emulated device's primary context
+    Obj *primary; ///< the emulated device's primary context
     unsigned primary_flags;
     uintptr_t next_handle;
-    int initialised;            ///< emulated cuInit() ran
+    int initialised; ///< emulated cuInit() ran
 } g = {
     .lock = PTHREAD_MUTEX_INITIALIZER,
     .fired_func = -1,
@@ -327,7 +368,8 @@ static int parse_err(const char *s)
             return errs[i].value;
     v = strtol(s, &end, 0);
     if (*end || v <= 0) {
-        fprintf(stderr, "cudafault: unknown VG_FAULT_ERR '%s', using auto\n", s);
+        fprintf(stderr, "cudafault: unknown VG_FAULT_ERR '%s', using auto\n",
+                s);
         return -1;
     }
     return (int)v;
@@ -337,28 +379,48 @@ static int parse_err(const char *s)
 static int auto_err(int f)
 {
     switch (f) {
-    case F_cuMemAlloc: case F_cuMemAllocPitch: case F_cuMemAllocManaged:
-    case F_cuMemHostAlloc: case F_cuStreamCreate: case F_cuEventCreate:
-    case F_cuCtxCreate: case F_cuDevicePrimaryCtxRetain:
+    case F_cuMemAlloc:
+    case F_cuMemAllocPitch:
+    case F_cuMemAllocManaged:
+    case F_cuMemHostAlloc:
+    case F_cuStreamCreate:
+    case F_cuEventCreate:
+    case F_cuCtxCreate:
+    case F_cuDevicePrimaryCtxRetain:
         return E_OUT_OF_MEMORY;
     case F_cuLaunchKernel:
         return E_LAUNCH_FAILED;
-    case F_cuEventQuery: case F_cuEventSynchronize: case F_cuStreamQuery:
-    case F_cuStreamSynchronize: case F_cuMemcpy: case F_cuMemcpyAsync:
-    case F_cuMemcpy2D: case F_cuMemcpy2DAsync: case F_cuMemcpyHtoD:
-    case F_cuMemcpyHtoDAsync: case F_cuMemcpyDtoH: case F_cuMemcpyDtoHAsync:
-    case F_cuMemcpyDtoD: case F_cuMemcpyDtoDAsync: case F_cuMemsetD8Async:
+    case F_cuEventQuery:
+    case F_cuEventSynchronize:
+    case F_cuStreamQuery:
+    case F_cuStreamSynchronize:
+    case F_cuMemcpy:
+    case F_cuMemcpyAsync:
+    case F_cuMemcpy2D:
+    case F_cuMemcpy2DAsync:
+    case F_cuMemcpyHtoD:
+    case F_cuMemcpyHtoDAsync:
+    case F_cuMemcpyDtoH:
+    case F_cuMemcpyDtoHAsync:
+    case F_cuMemcpyDtoD:
+    case F_cuMemcpyDtoDAsync:
+    case F_cuMemsetD8Async:
         return E_ILLEGAL_ADDRESS;
     case F_cuModuleLoadData:
         return E_NO_BINARY;
-    case F_cuModuleGetFunction: case F_cuModuleGetGlobal:
+    case F_cuModuleGetFunction:
+    case F_cuModuleGetGlobal:
         return E_NOT_FOUND;
-    case F_cuInit: case F_cuDeviceGetCount:
+    case F_cuInit:
+    case F_cuDeviceGetCount:
         return E_NO_DEVICE;
     case F_cuDeviceGet:
         return E_INVALID_DEVICE;
-    case F_cuCtxPushCurrent: case F_cuCtxPopCurrent: case F_cuCtxGetDevice:
-    case F_cuCtxGetCurrent: case F_cuDevicePrimaryCtxRelease:
+    case F_cuCtxPushCurrent:
+    case F_cuCtxPopCurrent:
+    case F_cuCtxGetDevice:
+    case F_cuCtxGetCurrent:
+    case F_cuDevicePrimaryCtxRelease:
     case F_cuCtxDestroy:
         return E_INVALID_CONTEXT;
     default:
@@ -376,7 +438,8 @@ static void select_funcs(const char *list)
         return;
     }
     snprintf(buf, sizeof(buf), "%s", list);
-    for (char *p = strtok_r(buf, ", ", &save); p; p = strtok_r(NULL, ", ", &save)) {
+    for (char *p = strtok_r(buf, ", ", &save); p;
+         p = strtok_r(NULL, ", ", &save)) {
         int hit = 0;
         for (int f = 0; f < NB_FUNCS; f++) {
             if (!fnmatch(p, funcs[f].name, 0) || !fnmatch(p, funcs[f].sym, 0)) {
@@ -385,7 +448,8 @@ static void select_funcs(const char *list)
             }
         }
         if (!hit)
-            fprintf(stderr, "cudafault: VG_FAULT_FUNCS: '%s' names no function\n", p);
+            fprintf(stderr,
+                    "cudafault: VG_FAULT_FUNCS: '%s' names no function\n", p);
     }
 }
 
@@ -396,8 +460,8 @@ static void print_report(void);
 static void *open_real(const char *path)
 {
     static const char *const vars[] = {
-        "VG_FAULT_REAL", "VG_FAULT_FUNCS", "VG_FAULT_N", "VG_FAULT_STICKY",
-        "VG_FAULT_ERR", "VG_FAULT_COUNT",
+        "VG_FAULT_REAL",   "VG_FAULT_FUNCS", "VG_FAULT_N",
+        "VG_FAULT_STICKY", "VG_FAULT_ERR",   "VG_FAULT_COUNT",
     };
     char *saved[sizeof(vars) / sizeof(vars[0])];
     void *h;
@@ -438,8 +502,9 @@ __attribute__((constructor)) static void setup(void)
 
     if (real && *real) {
         g.fwd = 1;
-        void *me = dladdr((void *)&setup, &self) && self.dli_fname ?
-                   dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD) : NULL;
+        void *me = dladdr((void *)&setup, &self) && self.dli_fname
+                       ? dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD)
+                       : NULL;
 
         g.real = open_real(real);
         if (!g.real)
@@ -537,20 +602,19 @@ static CUresult timed_leave(int f, CUresult r, uint64_t t0)
     return leave(f, r);
 }
 
-#define BEGIN(f)                                                         \
-    const uint64_t t0_ = g.timed ? now_ns() : 0;                         \
-    CUresult r_ = enter(f, __builtin_return_address(0));                 \
-    (void)t0_;                                                           \
-    if (r_ != CUDA_SUCCESS)                                              \
-        return r_
+#define BEGIN(f)                                                               \
+    const uint64_t t0_ = g.timed ? now_ns() : 0;                               \
+    CUresult r_ = enter(f, __builtin_return_address(0));                       \
+    (void)t0_;                                                                 \
+    if (r_ != CUDA_SUCCESS)                                                    \
+    return r_
 
 /* the real driver's function, or a return for a missing one */
-#define REAL(f, type)                                                    \
-    ((type *)g.real_fn[f])
-#define NEED_REAL(f)                                                     \
-    do {                                                                 \
-        if (!g.real_fn[f])                                               \
-            return leave(f, (CUresult)E_NOT_FOUND);                      \
+#define REAL(f, type) ((type *)g.real_fn[f])
+#define NEED_REAL(f)                                                           \
+    do {                                                                       \
+        if (!g.real_fn[f])                                                     \
+            return leave(f, (CUresult)E_NOT_FOUND);                            \
     } while (0)
 
 /* ---- memory of the shim ----------------------------------------------------------
@@ -731,17 +795,23 @@ static void print_report(void)
     vgfault_stats(&st, calls, NB_FUNCS);
     for (int f = 0; f < NB_FUNCS; f++)
         if (calls[f])
-            fprintf(stderr, "cudafault: calls %s %lu\n", funcs[f].name, calls[f]);
+            fprintf(stderr, "cudafault: calls %s %lu\n", funcs[f].name,
+                    calls[f]);
     for (int f = 0; g.timed && f < NB_FUNCS; f++)
         if (calls[f])
             fprintf(stderr, "cudafault: ns %s %llu\n", funcs[f].name,
-                    (unsigned long long)__atomic_load_n(&g.ns[f], __ATOMIC_RELAXED));
-    fprintf(stderr, "cudafault: total %lu calls, %lu of the selected functions\n",
+                    (unsigned long long)__atomic_load_n(&g.ns[f],
+                                                        __ATOMIC_RELAXED));
+    fprintf(stderr,
+            "cudafault: total %lu calls, %lu of the selected functions\n",
             st.total, st.selected);
     if (st.fired)
-        fprintf(stderr, "cudafault: injected %lu failure(s), first %s at call %lu: %s\n",
-                st.fired, funcs[st.fired_func].name, st.fired_at,
-                vgfault_err_name(st.fired_err) ? vgfault_err_name(st.fired_err) : "?");
+        fprintf(
+            stderr,
+            "cudafault: injected %lu failure(s), first %s at call %lu: %s\n",
+            st.fired, funcs[st.fired_func].name, st.fired_at,
+            vgfault_err_name(st.fired_err) ? vgfault_err_name(st.fired_err)
+                                           : "?");
     fprintf(stderr, "cudafault: outstanding");
     for (int k = 0; k < VGFAULT_NB_KINDS; k++)
         fprintf(stderr, " %s %lu", kind_names[k], st.outstanding[k]);
@@ -749,19 +819,20 @@ static void print_report(void)
             st.outstanding_bytes[VGFAULT_MEMORY],
             st.outstanding_bytes[VGFAULT_PINNED]);
     fprintf(stderr, "cudafault: %lu call(s) failed without injection%s%s\n",
-            st.errors, st.errors ? ", last: " : "", st.errors ? st.last_error : "");
+            st.errors, st.errors ? ", last: " : "",
+            st.errors ? st.last_error : "");
 }
 
 /* ---- emulation helpers (g.lock held) ----------------------------------------- */
 
 /* emulation failures: the caller did something the driver refuses */
-#define REJECT(f, code, ...)                                               \
-    do {                                                                   \
-        char why_[200];                                                    \
-        snprintf(why_, sizeof(why_), __VA_ARGS__);                         \
-        note_error_locked(f, (CUresult)(code), why_);                      \
-        counted = 1;  /* not again by leave() */             \
-        return (CUresult)(code);                                           \
+#define REJECT(f, code, ...)                                                   \
+    do {                                                                       \
+        char why_[200];                                                        \
+        snprintf(why_, sizeof(why_), __VA_ARGS__);                             \
+        note_error_locked(f, (CUresult)(code), why_);                          \
+        counted = 1; /* not again by leave() */                                \
+        return (CUresult)(code);                                               \
     } while (0)
 
 static Obj *live_ctx_locked(uintptr_t h)
@@ -778,27 +849,29 @@ static uintptr_t emu_current(void)
 }
 
 /* check that a context is current and alive */
-#define NEED_CTX(f)                                                        \
-    do {                                                                   \
-        if (!g.initialised)                                                \
-            REJECT(f, E_NOT_INITIALIZED, "cuInit() has not been called");  \
-        if (!emu_current())                                                \
-            REJECT(f, E_INVALID_CONTEXT, "no current context");            \
-        if (!live_ctx_locked(emu_current()))                               \
-            REJECT(f, E_CONTEXT_IS_DESTROYED, "the current context was destroyed"); \
+#define NEED_CTX(f)                                                            \
+    do {                                                                       \
+        if (!g.initialised)                                                    \
+            REJECT(f, E_NOT_INITIALIZED, "cuInit() has not been called");      \
+        if (!emu_current())                                                    \
+            REJECT(f, E_INVALID_CONTEXT, "no current context");                \
+        if (!live_ctx_locked(emu_current()))                                   \
+            REJECT(f, E_CONTEXT_IS_DESTROYED,                                  \
+                   "the current context was destroyed");                       \
     } while (0)
 
-#define NEED_INIT(f)                                                       \
-    do {                                                                   \
-        if (!g.initialised)                                                \
-            REJECT(f, E_NOT_INITIALIZED, "cuInit() has not been called");  \
+#define NEED_INIT(f)                                                           \
+    do {                                                                       \
+        if (!g.initialised)                                                    \
+            REJECT(f, E_NOT_INITIALIZED, "cuInit() has not been called");      \
     } while (0)
 
-#define NEED_DEV(f, dev)                                                   \
-    do {                                                                   \
-        NEED_INIT(f);                                                      \
-        if ((dev) != 0)                                                    \
-            REJECT(f, E_INVALID_DEVICE, "device %d does not exist", (int)(dev)); \
+#define NEED_DEV(f, dev)                                                       \
+    do {                                                                       \
+        NEED_INIT(f);                                                          \
+        if ((dev) != 0)                                                        \
+            REJECT(f, E_INVALID_DEVICE, "device %d does not exist",            \
+                   (int)(dev));                                                \
     } while (0)
 
 /* the implicit streams: NULL, CU_STREAM_LEGACY, CU_STREAM_PER_THREAD */
@@ -808,15 +881,17 @@ static int implicit_stream(CUstream s)
 }
 
 /* a stream usable for work queued from the current context */
-#define NEED_STREAM(f, s)                                                  \
-    do {                                                                   \
-        if (!implicit_stream(s)) {                                         \
-            Obj *so_ = find_locked(VGFAULT_STREAM, (uintptr_t)(s));        \
-            if (!so_)                                                      \
-                REJECT(f, E_INVALID_HANDLE, "stream %p does not exist", (void *)(s)); \
-            if (so_->ctx != emu_current())                                 \
-                REJECT(f, E_INVALID_HANDLE, "stream %p belongs to another context", (void *)(s)); \
-        }                                                                  \
+#define NEED_STREAM(f, s)                                                      \
+    do {                                                                       \
+        if (!implicit_stream(s)) {                                             \
+            Obj *so_ = find_locked(VGFAULT_STREAM, (uintptr_t)(s));            \
+            if (!so_)                                                          \
+                REJECT(f, E_INVALID_HANDLE, "stream %p does not exist",        \
+                       (void *)(s));                                           \
+            if (so_->ctx != emu_current())                                     \
+                REJECT(f, E_INVALID_HANDLE,                                    \
+                       "stream %p belongs to another context", (void *)(s));   \
+        }                                                                      \
     } while (0)
 
 /* the device allocation that holds [p, p + n), or NULL */
@@ -829,11 +904,12 @@ static Obj *dev_range_locked(uintptr_t p, size_t n)
     return NULL;
 }
 
-#define NEED_DEV_RANGE(f, p, n, what)                                      \
-    do {                                                                   \
-        if (!dev_range_locked((uintptr_t)(p), (n)))                        \
-            REJECT(f, E_INVALID_VALUE, "%s 0x%llx + %zu is not inside one device allocation", \
-                   (what), (unsigned long long)(p), (size_t)(n));          \
+#define NEED_DEV_RANGE(f, p, n, what)                                          \
+    do {                                                                       \
+        if (!dev_range_locked((uintptr_t)(p), (n)))                            \
+            REJECT(f, E_INVALID_VALUE,                                         \
+                   "%s 0x%llx + %zu is not inside one device allocation",      \
+                   (what), (unsigned long long)(p), (size_t)(n));              \
     } while (0)
 
 /* unified addressing: device memory if inside an allocation, else host */
@@ -936,8 +1012,8 @@ static CUresult emu_copy_2d(int f, const CUDA_MEMCPY2D *c)
     if (g.no_copy && s_dev && d_dev)
         return CUDA_SUCCESS;
     for (size_t y = 0; y < c->Height; y++)
-        memmove((void *)(d + y * c->dstPitch), (const void *)(s + y * c->srcPitch),
-                c->WidthInBytes);
+        memmove((void *)(d + y * c->dstPitch),
+                (const void *)(s + y * c->srcPitch), c->WidthInBytes);
     return CUDA_SUCCESS;
 }
 
@@ -989,22 +1065,22 @@ static CUresult track_gone(int kind, CUresult r, uintptr_t h)
 }
 
 /* simple forwarding for calls that create and destroy nothing */
-#define FORWARD(f, type, ...)                                              \
-    do {                                                                   \
-        if (g.fwd) {                                                       \
-            NEED_REAL(f);                                                  \
-            return timed_leave(f, REAL(f, type)(__VA_ARGS__), t0_);        \
-        }                                                                  \
+#define FORWARD(f, type, ...)                                                  \
+    do {                                                                       \
+        if (g.fwd) {                                                           \
+            NEED_REAL(f);                                                      \
+            return timed_leave(f, REAL(f, type)(__VA_ARGS__), t0_);            \
+        }                                                                      \
     } while (0)
 
 /* an emulated body under the lock */
-#define EMULATE(f, body)                                                   \
-    do {                                                                   \
-        CUresult r2_;                                                      \
-        pthread_mutex_lock(&g.lock);                                       \
-        r2_ = (body);                                                      \
-        pthread_mutex_unlock(&g.lock);                                     \
-        return timed_leave(f, r2_, t0_);                                   \
+#define EMULATE(f, body)                                                       \
+    do {                                                                       \
+        CUresult r2_;                                                          \
+        pthread_mutex_lock(&g.lock);                                           \
+        r2_ = (body);                                                          \
+        pthread_mutex_unlock(&g.lock);                                         \
+        return timed_leave(f, r2_, t0_);                                       \
     } while (0)
 
 /* -- initialisation and devices -- */
@@ -1070,9 +1146,13 @@ CUresult CUDAAPI cuDeviceGet(CUdevice *device, int ordinal)
 static int attribute(int a, int *v)
 {
     static const int table[][2] = {
-        { 1, 1024 },        /* MAX_THREADS_PER_BLOCK */
-        { 2, 1024 }, { 3, 1024 }, { 4, 64 },            /* MAX_BLOCK_DIM_X/Y/Z */
-        { 5, 2147483647 }, { 6, 65535 }, { 7, 65535 },  /* MAX_GRID_DIM_X/Y/Z */
+        { 1, 1024 }, /* MAX_THREADS_PER_BLOCK */
+        { 2, 1024 },
+        { 3, 1024 },
+        { 4, 64 }, /* MAX_BLOCK_DIM_X/Y/Z */
+        { 5, 2147483647 },
+        { 6, 65535 },
+        { 7, 65535 },       /* MAX_GRID_DIM_X/Y/Z */
         { 8, 49152 },       /* MAX_SHARED_MEMORY_PER_BLOCK */
         { 9, 65536 },       /* TOTAL_CONSTANT_MEMORY */
         { 10, 32 },         /* WARP_SIZE */
@@ -1080,33 +1160,33 @@ static int attribute(int a, int *v)
         { 12, 65536 },      /* MAX_REGISTERS_PER_BLOCK */
         { CU_DEVICE_ATTRIBUTE_CLOCK_RATE, 1980000 },
         { CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT, 512 },
-        { 15, 1 },          /* GPU_OVERLAP */
+        { 15, 1 }, /* GPU_OVERLAP */
         { CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 132 },
-        { 17, 0 },          /* KERNEL_EXEC_TIMEOUT */
+        { 17, 0 }, /* KERNEL_EXEC_TIMEOUT */
         { CU_DEVICE_ATTRIBUTE_INTEGRATED, 0 },
         { CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY, 1 },
         { CU_DEVICE_ATTRIBUTE_COMPUTE_MODE, 0 },
         { CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS, 1 },
-        { 32, 1 },          /* ECC_ENABLED */
+        { 32, 1 }, /* ECC_ENABLED */
         { CU_DEVICE_ATTRIBUTE_PCI_BUS_ID, 0 },
         { CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID, 0 },
         { CU_DEVICE_ATTRIBUTE_TCC_DRIVER, 0 },
         { CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, 2619000 },
         { CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, 6144 },
-        { 38, 52428800 },   /* L2_CACHE_SIZE */
-        { 39, 2048 },       /* MAX_THREADS_PER_MULTIPROCESSOR */
+        { 38, 52428800 }, /* L2_CACHE_SIZE */
+        { 39, 2048 },     /* MAX_THREADS_PER_MULTIPROCESSOR */
         { CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT, 3 },
         { CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING, 1 },
         { CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID, 0 },
         { CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT, 32 },
         { CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 9 },
         { CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 0 },
-        { 81, 233472 },     /* MAX_SHARED_MEMORY_PER_MULTIPROCESSOR */
-        { 82, 65536 },      /* MAX_REGISTERS_PER_MULTIPROCESSOR */
+        { 81, 233472 }, /* MAX_SHARED_MEMORY_PER_MULTIPROCESSOR */
+        { 82, 65536 },  /* MAX_REGISTERS_PER_MULTIPROCESSOR */
         { CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY, 1 },
         { CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD, 0 },
         { CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID, 0 },
-        { 97, 232448 },     /* MAX_SHARED_MEMORY_PER_BLOCK_OPTIN */
+        { 97, 232448 }, /* MAX_SHARED_MEMORY_PER_BLOCK_OPTIN */
     };
 
     for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
@@ -1246,7 +1326,8 @@ static CUresult emu_push(int f, uintptr_t c)
     return CUDA_SUCCESS;
 }
 
-static CUresult emu_ctx_create(CUcontext *pctx, unsigned int flags, CUdevice dev)
+static CUresult emu_ctx_create(CUcontext *pctx, unsigned int flags,
+                               CUdevice dev)
 {
     uintptr_t h;
     Obj *o;
@@ -1266,7 +1347,8 @@ static CUresult emu_ctx_create(CUcontext *pctx, unsigned int flags, CUdevice dev
     return CUDA_SUCCESS;
 }
 
-CUresult CUDAAPI cuCtxCreate_v2(CUcontext *pctx, unsigned int flags, CUdevice dev)
+CUresult CUDAAPI cuCtxCreate_v2(CUcontext *pctx, unsigned int flags,
+                                CUdevice dev)
 {
     BEGIN(F_cuCtxCreate);
     if (g.fwd) {
@@ -1312,8 +1394,8 @@ static CUresult emu_ctx_push(CUcontext c)
 {
     NEED_INIT(F_cuCtxPushCurrent);
     if (!live_ctx_locked((uintptr_t)c))
-        REJECT(F_cuCtxPushCurrent, E_INVALID_CONTEXT, "context %p does not exist",
-               (void *)c);
+        REJECT(F_cuCtxPushCurrent, E_INVALID_CONTEXT,
+               "context %p does not exist", (void *)c);
     return emu_push(F_cuCtxPushCurrent, (uintptr_t)c);
 }
 
@@ -1328,7 +1410,8 @@ static CUresult emu_ctx_pop(CUcontext *pctx)
 {
     NEED_INIT(F_cuCtxPopCurrent);
     if (!ctx_depth)
-        REJECT(F_cuCtxPopCurrent, E_INVALID_CONTEXT, "no current context to pop");
+        REJECT(F_cuCtxPopCurrent, E_INVALID_CONTEXT,
+               "no current context to pop");
     ctx_depth--;
     if (pctx)
         *pctx = (CUcontext)ctx_stack[ctx_depth];
@@ -1362,8 +1445,10 @@ static CUresult emu_ctx_destroy(CUcontext c)
         REJECT(F_cuCtxDestroy, E_INVALID_CONTEXT, "context %p does not exist",
                (void *)c);
     if (o->primary)
-        REJECT(F_cuCtxDestroy, E_INVALID_CONTEXT, "context %p is a primary "
-               "context (cuDevicePrimaryCtxRelease)", (void *)c);
+        REJECT(F_cuCtxDestroy, E_INVALID_CONTEXT,
+               "context %p is a primary "
+               "context (cuDevicePrimaryCtxRelease)",
+               (void *)c);
     reclaim_locked(o->h);
     unstack(o->h);
     remove_locked(o);
@@ -1375,8 +1460,10 @@ CUresult CUDAAPI cuCtxDestroy_v2(CUcontext ctx)
     BEGIN(F_cuCtxDestroy);
     if (g.fwd) {
         NEED_REAL(F_cuCtxDestroy);
-        return leave(F_cuCtxDestroy, track_gone(VGFAULT_CONTEXT,
-                     REAL(F_cuCtxDestroy, tcuCtxDestroy_v2)(ctx), (uintptr_t)ctx));
+        return leave(F_cuCtxDestroy,
+                     track_gone(VGFAULT_CONTEXT,
+                                REAL(F_cuCtxDestroy, tcuCtxDestroy_v2)(ctx),
+                                (uintptr_t)ctx));
     }
     EMULATE(F_cuCtxDestroy, emu_ctx_destroy(ctx));
 }
@@ -1403,7 +1490,8 @@ static CUresult emu_primary_retain(CUcontext *pctx, CUdevice dev)
     if (!pctx)
         REJECT(F_cuDevicePrimaryCtxRetain, E_INVALID_VALUE, "NULL context");
     if (!g.primary) {
-        if (!(g.primary = add_locked(VGFAULT_CONTEXT, new_handle_locked(), 0, 0)))
+        if (!(g.primary =
+                  add_locked(VGFAULT_CONTEXT, new_handle_locked(), 0, 0)))
             return (CUresult)E_OUT_OF_MEMORY;
         g.primary->primary = 1;
         g.primary->flags = g.primary_flags;
@@ -1469,8 +1557,8 @@ static CUresult fwd_primary_release(CUdevice dev)
         unsigned flags = 0;
         int active = 1;
         if (g.real_fn[F_cuDevicePrimaryCtxGetState])
-            REAL(F_cuDevicePrimaryCtxGetState, tcuDevicePrimaryCtxGetState)(
-                dev, &flags, &active);
+            REAL(F_cuDevicePrimaryCtxGetState, tcuDevicePrimaryCtxGetState)
+            (dev, &flags, &active);
         pthread_mutex_lock(&g.lock);
         for (Obj *o = g.objs; o; o = o->next) {
             if (o->kind == VGFAULT_CONTEXT && o->primary && o->dev == dev) {
@@ -1508,11 +1596,13 @@ static CUresult emu_primary_flags(CUdevice dev, unsigned int flags)
 CUresult CUDAAPI cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags)
 {
     BEGIN(F_cuDevicePrimaryCtxSetFlags);
-    FORWARD(F_cuDevicePrimaryCtxSetFlags, tcuDevicePrimaryCtxSetFlags, dev, flags);
+    FORWARD(F_cuDevicePrimaryCtxSetFlags, tcuDevicePrimaryCtxSetFlags, dev,
+            flags);
     EMULATE(F_cuDevicePrimaryCtxSetFlags, emu_primary_flags(dev, flags));
 }
 
-static CUresult emu_primary_state(CUdevice dev, unsigned int *flags, int *active)
+static CUresult emu_primary_state(CUdevice dev, unsigned int *flags,
+                                  int *active)
 {
     NEED_DEV(F_cuDevicePrimaryCtxGetState, dev);
     if (!flags || !active)
@@ -1528,7 +1618,8 @@ CUresult CUDAAPI cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags,
     BEGIN(F_cuDevicePrimaryCtxGetState);
     FORWARD(F_cuDevicePrimaryCtxGetState, tcuDevicePrimaryCtxGetState, dev,
             flags, active);
-    EMULATE(F_cuDevicePrimaryCtxGetState, emu_primary_state(dev, flags, active));
+    EMULATE(F_cuDevicePrimaryCtxGetState,
+            emu_primary_state(dev, flags, active));
 }
 
 static CUresult emu_primary_reset(CUdevice dev)
@@ -1555,15 +1646,17 @@ CUresult CUDAAPI cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
         CUresult r;
         NEED_REAL(F_cuMemAlloc);
         r = REAL(F_cuMemAlloc, tcuMemAlloc_v2)(dptr, bytesize);
-        return leave(F_cuMemAlloc, track_new(VGFAULT_MEMORY, r,
-                     r ? 0 : (uintptr_t)*dptr, bytesize, current_ctx()));
+        return leave(F_cuMemAlloc,
+                     track_new(VGFAULT_MEMORY, r, r ? 0 : (uintptr_t)*dptr,
+                               bytesize, current_ctx()));
     }
     {
         uintptr_t p = 0;
         CUresult r;
         pthread_mutex_lock(&g.lock);
         if (!dptr) {
-            note_error_locked(F_cuMemAlloc, (CUresult)E_INVALID_VALUE, "NULL pointer");
+            note_error_locked(F_cuMemAlloc, (CUresult)E_INVALID_VALUE,
+                              "NULL pointer");
             counted = 1;
             r = (CUresult)E_INVALID_VALUE;
         } else if ((r = emu_alloc(F_cuMemAlloc, VGFAULT_MEMORY, &p,
@@ -1583,19 +1676,20 @@ CUresult CUDAAPI cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch,
     if (g.fwd) {
         CUresult r;
         NEED_REAL(F_cuMemAllocPitch);
-        r = REAL(F_cuMemAllocPitch, tcuMemAllocPitch_v2)(dptr, pPitch,
-                 WidthInBytes, Height, ElementSizeBytes);
-        return leave(F_cuMemAllocPitch, track_new(VGFAULT_MEMORY, r,
-                     r ? 0 : (uintptr_t)*dptr, r ? 0 : *pPitch * Height,
-                     current_ctx()));
+        r = REAL(F_cuMemAllocPitch, tcuMemAllocPitch_v2)(
+            dptr, pPitch, WidthInBytes, Height, ElementSizeBytes);
+        return leave(F_cuMemAllocPitch,
+                     track_new(VGFAULT_MEMORY, r, r ? 0 : (uintptr_t)*dptr,
+                               r ? 0 : *pPitch * Height, current_ctx()));
     }
     {
         const size_t pitch = (WidthInBytes + 511) & ~(size_t)511;
         uintptr_t p = 0;
         CUresult r;
         pthread_mutex_lock(&g.lock);
-        if (!dptr || !pPitch || (ElementSizeBytes != 4 && ElementSizeBytes != 8 &&
-                                 ElementSizeBytes != 16)) {
+        if (!dptr || !pPitch ||
+            (ElementSizeBytes != 4 && ElementSizeBytes != 8 &&
+             ElementSizeBytes != 16)) {
             note_error_locked(F_cuMemAllocPitch, (CUresult)E_INVALID_VALUE,
                               "bad arguments");
             counted = 1;
@@ -1617,16 +1711,19 @@ CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize,
     if (g.fwd) {
         CUresult r;
         NEED_REAL(F_cuMemAllocManaged);
-        r = REAL(F_cuMemAllocManaged, tcuMemAllocManaged)(dptr, bytesize, flags);
-        return leave(F_cuMemAllocManaged, track_new(VGFAULT_MEMORY, r,
-                     r ? 0 : (uintptr_t)*dptr, bytesize, current_ctx()));
+        r = REAL(F_cuMemAllocManaged, tcuMemAllocManaged)(dptr, bytesize,
+                                                          flags);
+        return leave(F_cuMemAllocManaged,
+                     track_new(VGFAULT_MEMORY, r, r ? 0 : (uintptr_t)*dptr,
+                               bytesize, current_ctx()));
     }
     {
         uintptr_t p = 0;
         CUresult r;
         pthread_mutex_lock(&g.lock);
         if ((r = emu_alloc(F_cuMemAllocManaged, VGFAULT_MEMORY, &p,
-                           bytesize)) == CUDA_SUCCESS && dptr)
+                           bytesize)) == CUDA_SUCCESS &&
+            dptr)
             *dptr = (CUdeviceptr)p;
         pthread_mutex_unlock(&g.lock);
         return leave(F_cuMemAllocManaged, r);
@@ -1641,8 +1738,10 @@ static CUresult emu_free(int f, int kind, uintptr_t p)
     if (!p)
         return CUDA_SUCCESS;
     if (!(o = find_locked(kind, p)))
-        REJECT(f, E_INVALID_VALUE, "0x%llx is not the start of a live %s "
-               "allocation", (unsigned long long)p,
+        REJECT(f, E_INVALID_VALUE,
+               "0x%llx is not the start of a live %s "
+               "allocation",
+               (unsigned long long)p,
                kind == VGFAULT_MEMORY ? "device" : "pinned");
     remove_locked(o);
     return CUDA_SUCCESS;
@@ -1653,10 +1752,13 @@ CUresult CUDAAPI cuMemFree_v2(CUdeviceptr dptr)
     BEGIN(F_cuMemFree);
     if (g.fwd) {
         NEED_REAL(F_cuMemFree);
-        return leave(F_cuMemFree, track_gone(VGFAULT_MEMORY,
-                     REAL(F_cuMemFree, tcuMemFree_v2)(dptr), (uintptr_t)dptr));
+        return leave(F_cuMemFree,
+                     track_gone(VGFAULT_MEMORY,
+                                REAL(F_cuMemFree, tcuMemFree_v2)(dptr),
+                                (uintptr_t)dptr));
     }
-    EMULATE(F_cuMemFree, emu_free(F_cuMemFree, VGFAULT_MEMORY, (uintptr_t)dptr));
+    EMULATE(F_cuMemFree,
+            emu_free(F_cuMemFree, VGFAULT_MEMORY, (uintptr_t)dptr));
 }
 
 CUresult CUDAAPI cuMemHostAlloc(void **pp, size_t bytes, unsigned int flags)
@@ -1666,8 +1768,9 @@ CUresult CUDAAPI cuMemHostAlloc(void **pp, size_t bytes, unsigned int flags)
         CUresult r;
         NEED_REAL(F_cuMemHostAlloc);
         r = REAL(F_cuMemHostAlloc, tMemHostAlloc)(pp, bytes, flags);
-        return leave(F_cuMemHostAlloc, track_new(VGFAULT_PINNED, r,
-                     r ? 0 : (uintptr_t)*pp, bytes, current_ctx()));
+        return leave(F_cuMemHostAlloc,
+                     track_new(VGFAULT_PINNED, r, r ? 0 : (uintptr_t)*pp, bytes,
+                               current_ctx()));
     }
     {
         uintptr_t p = 0;
@@ -1692,11 +1795,13 @@ CUresult CUDAAPI cuMemFreeHost(void *p)
     BEGIN(F_cuMemFreeHost);
     if (g.fwd) {
         NEED_REAL(F_cuMemFreeHost);
-        return leave(F_cuMemFreeHost, track_gone(VGFAULT_PINNED,
-                     REAL(F_cuMemFreeHost, tMemFreeHost)(p), (uintptr_t)p));
+        return leave(F_cuMemFreeHost,
+                     track_gone(VGFAULT_PINNED,
+                                REAL(F_cuMemFreeHost, tMemFreeHost)(p),
+                                (uintptr_t)p));
     }
-    EMULATE(F_cuMemFreeHost, emu_free(F_cuMemFreeHost, VGFAULT_PINNED,
-                                      (uintptr_t)p));
+    EMULATE(F_cuMemFreeHost,
+            emu_free(F_cuMemFreeHost, VGFAULT_PINNED, (uintptr_t)p));
 }
 
 static CUresult emu_memset(CUdeviceptr d, unsigned char v, size_t n, CUstream s)
@@ -1734,7 +1839,8 @@ CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t bytesize)
 {
     BEGIN(F_cuMemcpy);
     FORWARD(F_cuMemcpy, tcuMemcpy, dst, src, bytesize);
-    EMULATE(F_cuMemcpy, emu_copy_unified(F_cuMemcpy, dst, src, bytesize, NULL, 0));
+    EMULATE(F_cuMemcpy,
+            emu_copy_unified(F_cuMemcpy, dst, src, bytesize, NULL, 0));
 }
 
 CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src,
@@ -1742,8 +1848,8 @@ CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src,
 {
     BEGIN(F_cuMemcpyAsync);
     FORWARD(F_cuMemcpyAsync, tcuMemcpyAsync, dst, src, bytesize, hStream);
-    EMULATE(F_cuMemcpyAsync, emu_copy_unified(F_cuMemcpyAsync, dst, src,
-                                              bytesize, hStream, 1));
+    EMULATE(F_cuMemcpyAsync,
+            emu_copy_unified(F_cuMemcpyAsync, dst, src, bytesize, hStream, 1));
 }
 
 static CUresult emu_copy_2d_async(const CUDA_MEMCPY2D *c, CUstream s)
@@ -1760,7 +1866,8 @@ CUresult CUDAAPI cuMemcpy2D_v2(const CUDA_MEMCPY2D *pcopy)
     EMULATE(F_cuMemcpy2D, emu_copy_2d(F_cuMemcpy2D, pcopy));
 }
 
-CUresult CUDAAPI cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *pcopy, CUstream hStream)
+CUresult CUDAAPI cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *pcopy,
+                                    CUstream hStream)
 {
     BEGIN(F_cuMemcpy2DAsync);
     FORWARD(F_cuMemcpy2DAsync, tcuMemcpy2DAsync_v2, pcopy, hStream);
@@ -1783,21 +1890,21 @@ CUresult CUDAAPI cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void *srcHost,
 {
     BEGIN(F_cuMemcpyHtoD);
     FORWARD(F_cuMemcpyHtoD, tcuMemcpyHtoD_v2, dstDevice, srcHost, ByteCount);
-    EMULATE(F_cuMemcpyHtoD, emu_copy_dir(F_cuMemcpyHtoD, (uintptr_t)dstDevice,
-                                         (uintptr_t)srcHost, ByteCount, 1, 0,
-                                         NULL, 0));
+    EMULATE(F_cuMemcpyHtoD,
+            emu_copy_dir(F_cuMemcpyHtoD, (uintptr_t)dstDevice,
+                         (uintptr_t)srcHost, ByteCount, 1, 0, NULL, 0));
 }
 
-CUresult CUDAAPI cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void *srcHost,
-                                      size_t ByteCount, CUstream hStream)
+CUresult CUDAAPI cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice,
+                                      const void *srcHost, size_t ByteCount,
+                                      CUstream hStream)
 {
     BEGIN(F_cuMemcpyHtoDAsync);
     FORWARD(F_cuMemcpyHtoDAsync, tcuMemcpyHtoDAsync_v2, dstDevice, srcHost,
             ByteCount, hStream);
-    EMULATE(F_cuMemcpyHtoDAsync, emu_copy_dir(F_cuMemcpyHtoDAsync,
-                                              (uintptr_t)dstDevice,
-                                              (uintptr_t)srcHost, ByteCount,
-                                              1, 0, hStream, 1));
+    EMULATE(F_cuMemcpyHtoDAsync,
+            emu_copy_dir(F_cuMemcpyHtoDAsync, (uintptr_t)dstDevice,
+                         (uintptr_t)srcHost, ByteCount, 1, 0, hStream, 1));
 }
 
 CUresult CUDAAPI cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice,
@@ -1805,9 +1912,9 @@ CUresult CUDAAPI cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice,
 {
     BEGIN(F_cuMemcpyDtoH);
     FORWARD(F_cuMemcpyDtoH, tcuMemcpyDtoH_v2, dstHost, srcDevice, ByteCount);
-    EMULATE(F_cuMemcpyDtoH, emu_copy_dir(F_cuMemcpyDtoH, (uintptr_t)dstHost,
-                                         (uintptr_t)srcDevice, ByteCount, 0, 1,
-                                         NULL, 0));
+    EMULATE(F_cuMemcpyDtoH,
+            emu_copy_dir(F_cuMemcpyDtoH, (uintptr_t)dstHost,
+                         (uintptr_t)srcDevice, ByteCount, 0, 1, NULL, 0));
 }
 
 CUresult CUDAAPI cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevice,
@@ -1816,10 +1923,9 @@ CUresult CUDAAPI cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevice,
     BEGIN(F_cuMemcpyDtoHAsync);
     FORWARD(F_cuMemcpyDtoHAsync, tcuMemcpyDtoHAsync_v2, dstHost, srcDevice,
             ByteCount, hStream);
-    EMULATE(F_cuMemcpyDtoHAsync, emu_copy_dir(F_cuMemcpyDtoHAsync,
-                                              (uintptr_t)dstHost,
-                                              (uintptr_t)srcDevice, ByteCount,
-                                              0, 1, hStream, 1));
+    EMULATE(F_cuMemcpyDtoHAsync,
+            emu_copy_dir(F_cuMemcpyDtoHAsync, (uintptr_t)dstHost,
+                         (uintptr_t)srcDevice, ByteCount, 0, 1, hStream, 1));
 }
 
 CUresult CUDAAPI cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice,
@@ -1827,21 +1933,21 @@ CUresult CUDAAPI cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice,
 {
     BEGIN(F_cuMemcpyDtoD);
     FORWARD(F_cuMemcpyDtoD, tcuMemcpyDtoD_v2, dstDevice, srcDevice, ByteCount);
-    EMULATE(F_cuMemcpyDtoD, emu_copy_dir(F_cuMemcpyDtoD, (uintptr_t)dstDevice,
-                                         (uintptr_t)srcDevice, ByteCount, 1, 1,
-                                         NULL, 0));
+    EMULATE(F_cuMemcpyDtoD,
+            emu_copy_dir(F_cuMemcpyDtoD, (uintptr_t)dstDevice,
+                         (uintptr_t)srcDevice, ByteCount, 1, 1, NULL, 0));
 }
 
-CUresult CUDAAPI cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice,
-                                      size_t ByteCount, CUstream hStream)
+CUresult CUDAAPI cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice,
+                                      CUdeviceptr srcDevice, size_t ByteCount,
+                                      CUstream hStream)
 {
     BEGIN(F_cuMemcpyDtoDAsync);
     FORWARD(F_cuMemcpyDtoDAsync, tcuMemcpyDtoDAsync_v2, dstDevice, srcDevice,
             ByteCount, hStream);
-    EMULATE(F_cuMemcpyDtoDAsync, emu_copy_dir(F_cuMemcpyDtoDAsync,
-                                              (uintptr_t)dstDevice,
-                                              (uintptr_t)srcDevice, ByteCount,
-                                              1, 1, hStream, 1));
+    EMULATE(F_cuMemcpyDtoDAsync,
+            emu_copy_dir(F_cuMemcpyDtoDAsync, (uintptr_t)dstDevice,
+                         (uintptr_t)srcDevice, ByteCount, 1, 1, hStream, 1));
 }
 
 /* -- errors -- */
@@ -1904,8 +2010,10 @@ static CUresult emu_destroy(int f, int kind, uintptr_t h)
     NEED_INIT(f);
     if (!(o = find_locked(kind, h)))
         REJECT(f, E_INVALID_HANDLE, "%s %p does not exist",
-               kind == VGFAULT_STREAM ? "stream" : kind == VGFAULT_EVENT ?
-               "event" : "module", (void *)h);
+               kind == VGFAULT_STREAM  ? "stream"
+               : kind == VGFAULT_EVENT ? "event"
+                                       : "module",
+               (void *)h);
     remove_locked(o);
     return CUDA_SUCCESS;
 }
@@ -1930,8 +2038,9 @@ CUresult CUDAAPI cuStreamCreate(CUstream *phStream, unsigned int flags)
         CUresult r;
         NEED_REAL(F_cuStreamCreate);
         r = REAL(F_cuStreamCreate, tcuStreamCreate)(phStream, flags);
-        return leave(F_cuStreamCreate, track_new(VGFAULT_STREAM, r,
-                     r ? 0 : (uintptr_t)*phStream, 0, current_ctx()));
+        return leave(F_cuStreamCreate,
+                     track_new(VGFAULT_STREAM, r, r ? 0 : (uintptr_t)*phStream,
+                               0, current_ctx()));
     }
     EMULATE(F_cuStreamCreate, emu_create(F_cuStreamCreate, VGFAULT_STREAM,
                                          (uintptr_t *)phStream, flags, 1));
@@ -1948,7 +2057,8 @@ CUresult CUDAAPI cuStreamSynchronize(CUstream hStream)
 {
     BEGIN(F_cuStreamSynchronize);
     FORWARD(F_cuStreamSynchronize, tcuStreamSynchronize, hStream);
-    EMULATE(F_cuStreamSynchronize, emu_stream_ok(F_cuStreamSynchronize, hStream));
+    EMULATE(F_cuStreamSynchronize,
+            emu_stream_ok(F_cuStreamSynchronize, hStream));
 }
 
 CUresult CUDAAPI cuStreamDestroy_v2(CUstream hStream)
@@ -1956,16 +2066,19 @@ CUresult CUDAAPI cuStreamDestroy_v2(CUstream hStream)
     BEGIN(F_cuStreamDestroy);
     if (g.fwd) {
         NEED_REAL(F_cuStreamDestroy);
-        return leave(F_cuStreamDestroy, track_gone(VGFAULT_STREAM,
-                     REAL(F_cuStreamDestroy, tcuStreamDestroy_v2)(hStream),
-                     (uintptr_t)hStream));
+        return leave(
+            F_cuStreamDestroy,
+            track_gone(VGFAULT_STREAM,
+                       REAL(F_cuStreamDestroy, tcuStreamDestroy_v2)(hStream),
+                       (uintptr_t)hStream));
     }
-    EMULATE(F_cuStreamDestroy, emu_destroy(F_cuStreamDestroy, VGFAULT_STREAM,
-                                           (uintptr_t)hStream));
+    EMULATE(F_cuStreamDestroy,
+            emu_destroy(F_cuStreamDestroy, VGFAULT_STREAM, (uintptr_t)hStream));
 }
 
-CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback *callback,
-                                     void *userdata, unsigned int flags)
+CUresult CUDAAPI cuStreamAddCallback(CUstream hStream,
+                                     CUstreamCallback *callback, void *userdata,
+                                     unsigned int flags)
 {
     CUresult r;
 
@@ -1997,7 +2110,8 @@ static CUresult emu_wait_event(CUstream s, CUevent ev, unsigned int flags)
         REJECT(F_cuStreamWaitEvent, E_INVALID_HANDLE, "event %p does not exist",
                (void *)ev);
     if (flags & ~1u)
-        REJECT(F_cuStreamWaitEvent, E_INVALID_VALUE, "unknown flags 0x%x", flags);
+        REJECT(F_cuStreamWaitEvent, E_INVALID_VALUE, "unknown flags 0x%x",
+               flags);
     return CUDA_SUCCESS;
 }
 
@@ -2016,8 +2130,9 @@ CUresult CUDAAPI cuEventCreate(CUevent *phEvent, unsigned int flags)
         CUresult r;
         NEED_REAL(F_cuEventCreate);
         r = REAL(F_cuEventCreate, tcuEventCreate)(phEvent, flags);
-        return leave(F_cuEventCreate, track_new(VGFAULT_EVENT, r,
-                     r ? 0 : (uintptr_t)*phEvent, 0, current_ctx()));
+        return leave(F_cuEventCreate,
+                     track_new(VGFAULT_EVENT, r, r ? 0 : (uintptr_t)*phEvent, 0,
+                               current_ctx()));
     }
     EMULATE(F_cuEventCreate, emu_create(F_cuEventCreate, VGFAULT_EVENT,
                                         (uintptr_t *)phEvent, flags, 0xf));
@@ -2028,12 +2143,14 @@ CUresult CUDAAPI cuEventDestroy_v2(CUevent hEvent)
     BEGIN(F_cuEventDestroy);
     if (g.fwd) {
         NEED_REAL(F_cuEventDestroy);
-        return leave(F_cuEventDestroy, track_gone(VGFAULT_EVENT,
-                     REAL(F_cuEventDestroy, tcuEventDestroy_v2)(hEvent),
-                     (uintptr_t)hEvent));
+        return leave(
+            F_cuEventDestroy,
+            track_gone(VGFAULT_EVENT,
+                       REAL(F_cuEventDestroy, tcuEventDestroy_v2)(hEvent),
+                       (uintptr_t)hEvent));
     }
-    EMULATE(F_cuEventDestroy, emu_destroy(F_cuEventDestroy, VGFAULT_EVENT,
-                                          (uintptr_t)hEvent));
+    EMULATE(F_cuEventDestroy,
+            emu_destroy(F_cuEventDestroy, VGFAULT_EVENT, (uintptr_t)hEvent));
 }
 
 /* the emulated work is done when it is queued; VG_FAULT_EVENT_LAG makes
@@ -2058,7 +2175,8 @@ CUresult CUDAAPI cuEventSynchronize(CUevent hEvent)
 {
     BEGIN(F_cuEventSynchronize);
     FORWARD(F_cuEventSynchronize, tcuEventSynchronize, hEvent);
-    EMULATE(F_cuEventSynchronize, emu_event_wait(F_cuEventSynchronize, hEvent, 1));
+    EMULATE(F_cuEventSynchronize,
+            emu_event_wait(F_cuEventSynchronize, hEvent, 1));
 }
 
 CUresult CUDAAPI cuEventQuery(CUevent hEvent)
@@ -2083,13 +2201,15 @@ static CUresult emu_record(CUevent ev, CUstream s)
     } else {
         Obj *so = find_locked(VGFAULT_STREAM, (uintptr_t)s);
         if (!so)
-            REJECT(F_cuEventRecord, E_INVALID_HANDLE, "stream %p does not exist",
-                   (void *)s);
+            REJECT(F_cuEventRecord, E_INVALID_HANDLE,
+                   "stream %p does not exist", (void *)s);
         sctx = so->ctx;
     }
     if (sctx != eo->ctx)
-        REJECT(F_cuEventRecord, E_INVALID_HANDLE, "event %p and stream %p "
-               "belong to different contexts", (void *)ev, (void *)s);
+        REJECT(F_cuEventRecord, E_INVALID_HANDLE,
+               "event %p and stream %p "
+               "belong to different contexts",
+               (void *)ev, (void *)s);
     eo->pending = g.event_lag;
     return CUDA_SUCCESS;
 }
@@ -2122,10 +2242,12 @@ static size_t image_size(const unsigned char *p)
         memcpy(&shoff, p + 0x28, 8);
         memcpy(&shentsize, p + 0x3a, 2);
         memcpy(&shnum, p + 0x3c, 2);
-        return shoff > ((uint64_t)1 << 31) ? 0 :
-               (size_t)shoff + (size_t)shentsize * shnum;
+        return shoff > ((uint64_t)1 << 31)
+                   ? 0
+                   : (size_t)shoff + (size_t)shentsize * shnum;
     }
-    if (p[0] == '/' || p[0] == '.' || p[0] == '\n' || p[0] == '\t' || p[0] == ' ')
+    if (p[0] == '/' || p[0] == '.' || p[0] == '\n' || p[0] == '\t' ||
+        p[0] == ' ')
         return strlen((const char *)p) + 1;
     return 0;
 }
@@ -2149,8 +2271,11 @@ static size_t name_at(const unsigned char *p, const unsigned char *end,
  * (compressed fatbins), which then accept any name. */
 static size_t kernel_names(const unsigned char *img, size_t size, char *out)
 {
-    static const struct { const char *tag, *ends; } tags[] = {
-        { ".text.", "" }, { ".entry ", "( \n" },
+    static const struct {
+        const char *tag, *ends;
+    } tags[] = {
+        { ".text.", "" },
+        { ".entry ", "( \n" },
     };
     const unsigned char *end = img + size;
     size_t total = 0;
@@ -2194,7 +2319,8 @@ static CUresult emu_module_load(CUmodule *mod, const void *image)
     if (!mod || !image)
         REJECT(F_cuModuleLoadData, E_INVALID_VALUE, "NULL module or image");
     if (!(size = image_size(image)))
-        REJECT(F_cuModuleLoadData, E_INVALID_IMAGE, "not a fatbin, cubin or PTX image");
+        REJECT(F_cuModuleLoadData, E_INVALID_IMAGE,
+               "not a fatbin, cubin or PTX image");
     h = new_handle_locked();
     if (!(o = add_locked(VGFAULT_MODULE, h, size, emu_current())))
         return (CUresult)E_OUT_OF_MEMORY;
@@ -2219,8 +2345,9 @@ CUresult CUDAAPI cuModuleLoadData(CUmodule *module, const void *image)
         CUresult r;
         NEED_REAL(F_cuModuleLoadData);
         r = REAL(F_cuModuleLoadData, tcuModuleLoadData)(module, image);
-        return leave(F_cuModuleLoadData, track_new(VGFAULT_MODULE, r,
-                     r ? 0 : (uintptr_t)*module, 0, current_ctx()));
+        return leave(F_cuModuleLoadData,
+                     track_new(VGFAULT_MODULE, r, r ? 0 : (uintptr_t)*module, 0,
+                               current_ctx()));
     }
     EMULATE(F_cuModuleLoadData, emu_module_load(module, image));
 }
@@ -2230,15 +2357,17 @@ CUresult CUDAAPI cuModuleUnload(CUmodule hmod)
     BEGIN(F_cuModuleUnload);
     if (g.fwd) {
         NEED_REAL(F_cuModuleUnload);
-        return leave(F_cuModuleUnload, track_gone(VGFAULT_MODULE,
-                     REAL(F_cuModuleUnload, tcuModuleUnload)(hmod),
-                     (uintptr_t)hmod));
+        return leave(F_cuModuleUnload,
+                     track_gone(VGFAULT_MODULE,
+                                REAL(F_cuModuleUnload, tcuModuleUnload)(hmod),
+                                (uintptr_t)hmod));
     }
-    EMULATE(F_cuModuleUnload, emu_destroy(F_cuModuleUnload, VGFAULT_MODULE,
-                                          (uintptr_t)hmod));
+    EMULATE(F_cuModuleUnload,
+            emu_destroy(F_cuModuleUnload, VGFAULT_MODULE, (uintptr_t)hmod));
 }
 
-static CUresult emu_get_function(CUfunction *hfunc, CUmodule hmod, const char *name)
+static CUresult emu_get_function(CUfunction *hfunc, CUmodule hmod,
+                                 const char *name)
 {
     Obj *o;
     Func *fn;
@@ -2247,8 +2376,8 @@ static CUresult emu_get_function(CUfunction *hfunc, CUmodule hmod, const char *n
     if (!hfunc || !name)
         REJECT(F_cuModuleGetFunction, E_INVALID_VALUE, "NULL function or name");
     if (!(o = find_locked(VGFAULT_MODULE, (uintptr_t)hmod)))
-        REJECT(F_cuModuleGetFunction, E_INVALID_HANDLE, "module %p does not exist",
-               (void *)hmod);
+        REJECT(F_cuModuleGetFunction, E_INVALID_HANDLE,
+               "module %p does not exist", (void *)hmod);
     for (fn = o->funcs; fn; fn = fn->next) {
         if (!strcmp(fn->name, name)) {
             *hfunc = (CUfunction)fn->h;
@@ -2256,8 +2385,8 @@ static CUresult emu_get_function(CUfunction *hfunc, CUmodule hmod, const char *n
         }
     }
     if (!has_kernel(o, name))
-        REJECT(F_cuModuleGetFunction, E_NOT_FOUND, "no kernel '%s' in module %p",
-               name, (void *)hmod);
+        REJECT(F_cuModuleGetFunction, E_NOT_FOUND,
+               "no kernel '%s' in module %p", name, (void *)hmod);
     if (!(fn = shim_alloc(sizeof(*fn) + strlen(name) + 1)))
         return (CUresult)E_OUT_OF_MEMORY;
     fn->h = new_handle_locked();
@@ -2302,23 +2431,30 @@ static CUresult emu_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
         REJECT(F_cuLaunchKernel, E_INVALID_HANDLE, "function %p does not exist",
                (void *)f);
     if (mod->ctx != emu_current())
-        REJECT(F_cuLaunchKernel, E_INVALID_HANDLE, "function %p belongs to "
-               "another context", (void *)f);
+        REJECT(F_cuLaunchKernel, E_INVALID_HANDLE,
+               "function %p belongs to "
+               "another context",
+               (void *)f);
     NEED_STREAM(F_cuLaunchKernel, s);
     if (!gx || !gy || !gz || !bx || !by || !bz)
-        REJECT(F_cuLaunchKernel, E_INVALID_VALUE, "empty grid %ux%ux%u or "
-               "block %ux%ux%u", gx, gy, gz, bx, by, bz);
+        REJECT(F_cuLaunchKernel, E_INVALID_VALUE,
+               "empty grid %ux%ux%u or "
+               "block %ux%ux%u",
+               gx, gy, gz, bx, by, bz);
     if (gy > 65535 || gz > 65535 || gx > 2147483647u)
-        REJECT(F_cuLaunchKernel, E_INVALID_VALUE, "grid %ux%ux%u too large",
-               gx, gy, gz);
+        REJECT(F_cuLaunchKernel, E_INVALID_VALUE, "grid %ux%ux%u too large", gx,
+               gy, gz);
     if (bx > 1024 || by > 1024 || bz > 64 || (uint64_t)bx * by * bz > 1024)
         REJECT(F_cuLaunchKernel, E_INVALID_VALUE, "block %ux%ux%u too large",
                bx, by, bz);
     if (shared > 49152)
-        REJECT(F_cuLaunchKernel, E_INVALID_VALUE, "%u bytes of dynamic shared "
-               "memory", shared);
+        REJECT(F_cuLaunchKernel, E_INVALID_VALUE,
+               "%u bytes of dynamic shared "
+               "memory",
+               shared);
     if (params && extra)
-        REJECT(F_cuLaunchKernel, E_INVALID_VALUE, "both kernelParams and extra");
+        REJECT(F_cuLaunchKernel, E_INVALID_VALUE,
+               "both kernelParams and extra");
     /* the kernel itself does not run: results are not meaningful */
     return CUDA_SUCCESS;
 }
@@ -2334,21 +2470,21 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX,
     FORWARD(F_cuLaunchKernel, tcuLaunchKernel, f, gridDimX, gridDimY, gridDimZ,
             blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream,
             kernelParams, extra);
-    EMULATE(F_cuLaunchKernel, emu_launch(f, gridDimX, gridDimY, gridDimZ,
-                                         blockDimX, blockDimY, blockDimZ,
-                                         sharedMemBytes, hStream, kernelParams,
-                                         extra));
+    EMULATE(F_cuLaunchKernel,
+            emu_launch(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY,
+                       blockDimZ, sharedMemBytes, hStream, kernelParams,
+                       extra));
 }
 
 /* -- entry points the emulation does not provide: forwarded, or
  * CUDA_ERROR_NOT_SUPPORTED -- */
 
-#define UNEMULATED(f, sym, type, params, ...)                              \
-    CUresult CUDAAPI sym params                                            \
-    {                                                                      \
-        BEGIN(f);                                                          \
-        FORWARD(f, type, __VA_ARGS__);                                     \
-        return leave(f, (CUresult)E_NOT_SUPPORTED);                        \
+#define UNEMULATED(f, sym, type, params, ...)                                  \
+    CUresult CUDAAPI sym params                                                \
+    {                                                                          \
+        BEGIN(f);                                                              \
+        FORWARD(f, type, __VA_ARGS__);                                         \
+        return leave(f, (CUresult)E_NOT_SUPPORTED);                            \
     }
 
 UNEMULATED(F_cuLinkCreate, cuLinkCreate, tcuLinkCreate,
@@ -2361,12 +2497,12 @@ UNEMULATED(F_cuLinkAddData, cuLinkAddData, tcuLinkAddData,
             void **optionValues),
            state, type, data, size, name, numOptions, options, optionValues)
 UNEMULATED(F_cuLinkComplete, cuLinkComplete, tcuLinkComplete,
-           (CUlinkState state, void **cubinOut, size_t *sizeOut),
-           state, cubinOut, sizeOut)
-UNEMULATED(F_cuLinkDestroy, cuLinkDestroy, tcuLinkDestroy,
-           (CUlinkState state), state)
+           (CUlinkState state, void **cubinOut, size_t *sizeOut), state,
+           cubinOut, sizeOut)
+UNEMULATED(F_cuLinkDestroy, cuLinkDestroy, tcuLinkDestroy, (CUlinkState state),
+           state)
 UNEMULATED(F_cuTexObjectCreate, cuTexObjectCreate, tcuTexObjectCreate,
-           (CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pResDesc,
+           (CUtexObject * pTexObject, const CUDA_RESOURCE_DESC *pResDesc,
             const CUDA_TEXTURE_DESC *pTexDesc,
             const CUDA_RESOURCE_VIEW_DESC *pResViewDesc),
            pTexObject, pResDesc, pTexDesc, pResViewDesc)
@@ -2378,7 +2514,7 @@ UNEMULATED(F_cuGLGetDevices, cuGLGetDevices_v2, tcuGLGetDevices_v2,
            pCudaDeviceCount, pCudaDevices, cudaDeviceCount, deviceList)
 UNEMULATED(F_cuGraphicsGLRegisterImage, cuGraphicsGLRegisterImage,
            tcuGraphicsGLRegisterImage,
-           (CUgraphicsResource *pCudaResource, GLuint image, GLenum target,
+           (CUgraphicsResource * pCudaResource, GLuint image, GLenum target,
             unsigned int Flags),
            pCudaResource, image, target, Flags)
 UNEMULATED(F_cuGraphicsUnregisterResource, cuGraphicsUnregisterResource,
@@ -2386,44 +2522,47 @@ UNEMULATED(F_cuGraphicsUnregisterResource, cuGraphicsUnregisterResource,
            resource)
 UNEMULATED(F_cuGraphicsMapResources, cuGraphicsMapResources,
            tcuGraphicsMapResources,
-           (unsigned int count, CUgraphicsResource *resources, CUstream hStream),
+           (unsigned int count, CUgraphicsResource *resources,
+            CUstream hStream),
            count, resources, hStream)
 UNEMULATED(F_cuGraphicsUnmapResources, cuGraphicsUnmapResources,
            tcuGraphicsUnmapResources,
-           (unsigned int count, CUgraphicsResource *resources, CUstream hStream),
+           (unsigned int count, CUgraphicsResource *resources,
+            CUstream hStream),
            count, resources, hStream)
 UNEMULATED(F_cuGraphicsSubResourceGetMappedArray,
            cuGraphicsSubResourceGetMappedArray,
            tcuGraphicsSubResourceGetMappedArray,
-           (CUarray *pArray, CUgraphicsResource resource,
+           (CUarray * pArray, CUgraphicsResource resource,
             unsigned int arrayIndex, unsigned int mipLevel),
            pArray, resource, arrayIndex, mipLevel)
 UNEMULATED(F_cuGraphicsResourceGetMappedPointer,
            cuGraphicsResourceGetMappedPointer_v2,
            tcuGraphicsResourceGetMappedPointer,
-           (CUdeviceptr *devPtrOut, size_t *sizeOut, CUgraphicsResource resource),
+           (CUdeviceptr * devPtrOut, size_t *sizeOut,
+            CUgraphicsResource resource),
            devPtrOut, sizeOut, resource)
 UNEMULATED(F_cuImportExternalMemory, cuImportExternalMemory,
            tcuImportExternalMemory,
-           (CUexternalMemory *extMem_out,
+           (CUexternalMemory * extMem_out,
             const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *memHandleDesc),
            extMem_out, memHandleDesc)
 UNEMULATED(F_cuDestroyExternalMemory, cuDestroyExternalMemory,
            tcuDestroyExternalMemory, (CUexternalMemory extMem), extMem)
 UNEMULATED(F_cuExternalMemoryGetMappedBuffer, cuExternalMemoryGetMappedBuffer,
            tcuExternalMemoryGetMappedBuffer,
-           (CUdeviceptr *devPtr, CUexternalMemory extMem,
+           (CUdeviceptr * devPtr, CUexternalMemory extMem,
             const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *bufferDesc),
            devPtr, extMem, bufferDesc)
 UNEMULATED(F_cuExternalMemoryGetMappedMipmappedArray,
            cuExternalMemoryGetMappedMipmappedArray,
            tcuExternalMemoryGetMappedMipmappedArray,
-           (CUmipmappedArray *mipmap, CUexternalMemory extMem,
+           (CUmipmappedArray * mipmap, CUexternalMemory extMem,
             const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *mipmapDesc),
            mipmap, extMem, mipmapDesc)
 UNEMULATED(F_cuMipmappedArrayGetLevel, cuMipmappedArrayGetLevel,
            tcuMipmappedArrayGetLevel,
-           (CUarray *pLevelArray, CUmipmappedArray hMipmappedArray,
+           (CUarray * pLevelArray, CUmipmappedArray hMipmappedArray,
             unsigned int level),
            pLevelArray, hMipmappedArray, level)
 UNEMULATED(F_cuMipmappedArrayDestroy, cuMipmappedArrayDestroy,
@@ -2431,7 +2570,7 @@ UNEMULATED(F_cuMipmappedArrayDestroy, cuMipmappedArrayDestroy,
            hMipmappedArray)
 UNEMULATED(F_cuImportExternalSemaphore, cuImportExternalSemaphore,
            tcuImportExternalSemaphore,
-           (CUexternalSemaphore *extSem_out,
+           (CUexternalSemaphore * extSem_out,
             const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *semHandleDesc),
            extSem_out, semHandleDesc)
 UNEMULATED(F_cuDestroyExternalSemaphore, cuDestroyExternalSemaphore,
@@ -2449,27 +2588,29 @@ UNEMULATED(F_cuWaitExternalSemaphoresAsync, cuWaitExternalSemaphoresAsync,
             unsigned int numExtSems, CUstream stream),
            extSemArray, paramsArray, numExtSems, stream)
 UNEMULATED(F_cuArrayCreate, cuArrayCreate_v2, tcuArrayCreate,
-           (CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR *pAllocateArray),
+           (CUarray * pHandle, const CUDA_ARRAY_DESCRIPTOR *pAllocateArray),
            pHandle, pAllocateArray)
 UNEMULATED(F_cuArray3DCreate, cuArray3DCreate_v2, tcuArray3DCreate,
-           (CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pAllocateArray),
+           (CUarray * pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pAllocateArray),
            pHandle, pAllocateArray)
-UNEMULATED(F_cuArrayDestroy, cuArrayDestroy, tcuArrayDestroy,
-           (CUarray hArray), hArray)
+UNEMULATED(F_cuArrayDestroy, cuArrayDestroy, tcuArrayDestroy, (CUarray hArray),
+           hArray)
 UNEMULATED(F_cuEGLStreamProducerConnect, cuEGLStreamProducerConnect,
            tcuEGLStreamProducerConnect,
-           (CUeglStreamConnection *conn, ffnv_EGLStreamKHR stream,
+           (CUeglStreamConnection * conn, ffnv_EGLStreamKHR stream,
             ffnv_EGLint width, ffnv_EGLint height),
            conn, stream, width, height)
 UNEMULATED(F_cuEGLStreamProducerDisconnect, cuEGLStreamProducerDisconnect,
-           tcuEGLStreamProducerDisconnect, (CUeglStreamConnection *conn), conn)
+           tcuEGLStreamProducerDisconnect, (CUeglStreamConnection * conn), conn)
 UNEMULATED(F_cuEGLStreamConsumerDisconnect, cuEGLStreamConsumerDisconnect,
-           tcuEGLStreamConsumerDisconnect, (CUeglStreamConnection *conn), conn)
+           tcuEGLStreamConsumerDisconnect, (CUeglStreamConnection * conn), conn)
 UNEMULATED(F_cuEGLStreamProducerPresentFrame, cuEGLStreamProducerPresentFrame,
            tcuEGLStreamProducerPresentFrame,
-           (CUeglStreamConnection *conn, CUeglFrame eglframe, CUstream *pStream),
+           (CUeglStreamConnection * conn, CUeglFrame eglframe,
+            CUstream *pStream),
            conn, eglframe, pStream)
 UNEMULATED(F_cuEGLStreamProducerReturnFrame, cuEGLStreamProducerReturnFrame,
            tcuEGLStreamProducerReturnFrame,
-           (CUeglStreamConnection *conn, CUeglFrame *eglframe, CUstream *pStream),
+           (CUeglStreamConnection * conn, CUeglFrame *eglframe,
+            CUstream *pStream),
            conn, eglframe, pStream)

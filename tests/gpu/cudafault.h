@@ -45,9 +45,9 @@
 
 /** Classes of driver objects whose allocations are counted. */
 enum VgFaultKind {
-    VGFAULT_CONTEXT,    ///< cuCtxCreate, primary contexts (per retain chain)
-    VGFAULT_MEMORY,     ///< device memory
-    VGFAULT_PINNED,     ///< page-locked host memory (cuMemHostAlloc)
+    VGFAULT_CONTEXT, ///< cuCtxCreate, primary contexts (per retain chain)
+    VGFAULT_MEMORY,  ///< device memory
+    VGFAULT_PINNED,  ///< page-locked host memory (cuMemHostAlloc)
     VGFAULT_STREAM,
     VGFAULT_EVENT,
     VGFAULT_MODULE,
@@ -56,24 +56,23 @@ enum VgFaultKind {
 
 /** State of the shim, as vgfault_stats() returns it. */
 typedef struct VgFaultStats {
-    int forwarding;             ///< calls go to a real driver
-    unsigned long total;        ///< calls counted (pauses excluded)
-    unsigned long selected;     ///< calls of the VG_FAULT_FUNCS functions
-    unsigned long fired;        ///< failures injected
-    int fired_func;             ///< function of the first one, or -1
-    int fired_err;              ///< its CUresult
-    unsigned long fired_at;     ///< `total` when it was injected
-    const void *fired_site;     ///< return address of that call
-    unsigned long errors;       ///< calls that failed without injection
-    char last_error[256];       ///< what the last of those was
+    int forwarding;         ///< calls go to a real driver
+    unsigned long total;    ///< calls counted (pauses excluded)
+    unsigned long selected; ///< calls of the VG_FAULT_FUNCS functions
+    unsigned long fired;    ///< failures injected
+    int fired_func;         ///< function of the first one, or -1
+    int fired_err;          ///< its CUresult
+    unsigned long fired_at; ///< `total` when it was injected
+    const void *fired_site; ///< return address of that call
+    unsigned long errors;   ///< calls that failed without injection
+    char last_error[256];   ///< what the last of those was
     unsigned long outstanding[VGFAULT_NB_KINDS]; ///< live objects
     size_t outstanding_bytes[VGFAULT_NB_KINDS];  ///< memory, pinned
     unsigned long reclaimed[VGFAULT_NB_KINDS];   ///< freed with their context
 } VgFaultStats;
 
 /** Fill *st and calls[0 .. n - 1] (calls per function, by index). */
-typedef void VgFaultStatsFn(VgFaultStats *st, unsigned long *calls,
-                            unsigned n);
+typedef void VgFaultStatsFn(VgFaultStats *st, unsigned long *calls, unsigned n);
 /** Number of functions the shim exports. */
 typedef unsigned VgFaultFuncCountFn(void);
 /** Name of function i (without _v2), or NULL. */

@@ -186,7 +186,11 @@ static double replay_pass(const VgCambiParams *p, int k, const VgImage *in)
     return vg_cambi_score(scores, ps->window);
 }
 
-enum { PAT_BANDS, PAT_NOISE, PAT_FLAT };
+enum {
+    PAT_BANDS,
+    PAT_NOISE,
+    PAT_FLAT
+};
 
 /* banded stripes at 10 bits (steps of 1, 2, 4 levels), then noise */
 static unsigned banded(unsigned x, unsigned y, unsigned h, unsigned bw,
@@ -194,10 +198,14 @@ static unsigned banded(unsigned x, unsigned y, unsigned h, unsigned bw,
 {
     *s = *s * 1664525u + 1013904223u;
     switch (y * 4 / h) {
-    case 0:  return 200 + x / bw % 700;
-    case 1:  return 380 + 2 * (y / bw) % 600;
-    case 2:  return 560 + 4 * ((x + y) / (2 * bw)) % 440;
-    default: return 64 + (*s >> 8) % 900;
+    case 0:
+        return 200 + x / bw % 700;
+    case 1:
+        return 380 + 2 * (y / bw) % 600;
+    case 2:
+        return 560 + 4 * ((x + y) / (2 * bw)) % 440;
+    default:
+        return 64 + (*s >> 8) % 900;
     }
 }
 
@@ -239,7 +247,7 @@ static void *plane(VgImage *img, unsigned w, unsigned h, unsigned bpc,
 
 typedef struct Case {
     unsigned w, h, bpc;
-    int ref_pat, dis_pat;   ///< dis_pat -1: dis = ref
+    int ref_pat, dis_pat; ///< dis_pat -1: dis = ref
     const char *opts;
 } Case;
 
@@ -260,15 +268,16 @@ static void run_case(const Case *c, uint32_t seed)
 
     ck_assert_ptr_nonnull(d);
     ck_assert_ptr_nonnull(p);
-    snprintf(what, sizeof(what), "%ux%u %u-bit pat %d/%d \"%s\" seed %u",
-             c->w, c->h, c->bpc, c->ref_pat, c->dis_pat, c->opts, seed);
+    snprintf(what, sizeof(what), "%ux%u %u-bit pat %d/%d \"%s\" seed %u", c->w,
+             c->h, c->bpc, c->ref_pat, c->dis_pat, c->opts, seed);
     ck_assert_msg(vg_opt_dict_parse(&dict, c->opts, ':', NULL) == 0 &&
-                  vg_opt_apply(d, &dict, &o, NULL) == 0, "%s: options", what);
+                      vg_opt_apply(d, &dict, &o, NULL) == 0,
+                  "%s: options", what);
     vg_opt_dict_free(&dict);
     rb = plane(&ref, c->w, c->h, c->bpc, 3, c->ref_pat, 5, seed);
-    db = c->dis_pat < 0 ?
-         plane(&dis, c->w, c->h, c->bpc, 0, c->ref_pat, 5, seed) :
-         plane(&dis, c->w, c->h, c->bpc, 7, c->dis_pat, 11, seed * 3 + 1);
+    db = c->dis_pat < 0
+             ? plane(&dis, c->w, c->h, c->bpc, 0, c->ref_pat, 5, seed)
+             : plane(&dis, c->w, c->h, c->bpc, 7, c->dis_pat, 11, seed * 3 + 1);
     frame.ref = &ref;
     frame.dis = &dis;
 
@@ -306,8 +315,10 @@ static void run_case(const Case *c, uint32_t seed)
 
         ck_assert_int_eq(vg_collector_get(col, keys[k], 0, &a), 0);
         ck_assert_int_eq(vg_collector_get(col, keys[k], 1, &b), 0);
-        ck_assert_msg(!memcmp(&a, &b, sizeof(a)), "%s: %s: CPU %.17g, "
-                      "kernel code %.17g", what, d->outputs[k].name, a, b);
+        ck_assert_msg(!memcmp(&a, &b, sizeof(a)),
+                      "%s: %s: CPU %.17g, "
+                      "kernel code %.17g",
+                      what, d->outputs[k].name, a, b);
     }
     vg_feature_cpu(d)->close(&fc);
     free(fc.priv);
@@ -317,13 +328,17 @@ static void run_case(const Case *c, uint32_t seed)
     free(db);
 }
 
-static const struct { unsigned w, h; } sizes[] = {
-    { 216, 216 }, { 217, 219 }, { 300, 216 }, { 216, 301 }, { 577, 323 },
-    { 1000, 216 },
+static const struct {
+    unsigned w, h;
+} sizes[] = {
+    { 216, 216 }, { 217, 219 }, { 300, 216 },
+    { 216, 301 }, { 577, 323 }, { 1000, 216 },
 };
 static const unsigned depths[] = { 8, 9, 10, 12, 16 };
 static const int pairs[][2] = {
-    { PAT_BANDS, PAT_BANDS }, { PAT_BANDS, -1 }, { PAT_NOISE, PAT_BANDS },
+    { PAT_BANDS, PAT_BANDS },
+    { PAT_BANDS, -1 },
+    { PAT_NOISE, PAT_BANDS },
     { PAT_FLAT, PAT_NOISE },
 };
 static const char *const opts[] = {
@@ -334,7 +349,7 @@ static const char *const opts[] = {
     "max_log_contrast=0:topk=1:cambi_max_val=5",
     "enc_width=216:enc_height=200:enc_bitdepth=8",
     "full_ref=true:src_width=320:src_height=320:enc_width=216:"
-        "enc_height=210:window_size=127",
+    "enc_height=210:window_size=127",
     "enc_bitdepth=6:max_log_contrast=3:tvi_threshold=0.01:cambi_eotf=pq",
     "window_size=127:topk=0.0001:max_log_contrast=4",
     "cambi_vis_lum_threshold=300",
@@ -347,10 +362,10 @@ START_TEST(small_sizes)
 
     for (unsigned z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++)
         for (unsigned k = 0; k < sizeof(pairs) / sizeof(pairs[0]); k++) {
-            const unsigned oi = (z * 4 + k + _i) %
-                                (sizeof(opts) / sizeof(opts[0]));
-            const Case c = { sizes[z].w, sizes[z].h, d, pairs[k][0],
-                             pairs[k][1], opts[oi] };
+            const unsigned oi =
+                (z * 4 + k + _i) % (sizeof(opts) / sizeof(opts[0]));
+            const Case c = { sizes[z].w,  sizes[z].h,  d,
+                             pairs[k][0], pairs[k][1], opts[oi] };
 
             run_case(&c, seed++);
         }
@@ -360,8 +375,8 @@ END_TEST
 START_TEST(every_option)
 {
     for (unsigned k = 0; k < sizeof(opts) / sizeof(opts[0]); k++) {
-        const Case c = { 241, 223, depths[(k + _i) % 5], PAT_BANDS,
-                         PAT_BANDS, opts[k] };
+        const Case c = { 241,       223,       depths[(k + _i) % 5],
+                         PAT_BANDS, PAT_BANDS, opts[k] };
 
         run_case(&c, 50 + k);
     }

@@ -113,8 +113,8 @@ static void check_segment(const float *c, uint32_t n, double topk,
     ck_assert_ptr_nonnull(copy);
     device_pool(c, n, k, &r);
     ok = vg_cambi_pool_exact(c, n, k, &bins, &home);
-    ck_assert_msg(r.exact == ok, "%s (n %u, k %u): device %s, home %s", what,
-                  n, k, r.exact ? "exact" : "to the host",
+    ck_assert_msg(r.exact == ok, "%s (n %u, k %u): device %s, home %s", what, n,
+                  k, r.exact ? "exact" : "to the host",
                   ok ? "exact" : "to the host");
     ck_assert_uint_eq(r.k, k);
     if (ok) {
@@ -123,8 +123,10 @@ static void check_segment(const float *c, uint32_t n, double topk,
                       what, n, k, dev, home);
         memcpy(copy, c, n * sizeof(*c));
         ordered = vg_cambi_pool(copy, topk, n, 1);
-        ck_assert_msg(dev == ordered, "%s (n %u, k %u): device %.17g, "
-                      "cambi.c's order %.17g", what, n, k, dev, ordered);
+        ck_assert_msg(dev == ordered,
+                      "%s (n %u, k %u): device %.17g, "
+                      "cambi.c's order %.17g",
+                      what, n, k, dev, ordered);
         n_exact++;
     } else {
         n_host++;
@@ -147,8 +149,8 @@ static float cvalue(void)
 START_TEST(test_random)
 {
     static const uint32_t sizes[] = {
-        1, 2, 7, 64, 1000, 4095, 4097, 60 * 34, 120 * 68, 480 * 270,
-        960 * 540, 1920 * 1080,
+        1,    2,       7,        64,        1000,      4095,
+        4097, 60 * 34, 120 * 68, 480 * 270, 960 * 540, 1920 * 1080,
     };
     static const double topks[] = { 0.6, 1.0, 0.0001, 0.25 };
 
@@ -169,8 +171,8 @@ START_TEST(test_random)
              * where many add up */
             for (uint32_t i = 0; i < n; i++)
                 c[i] = rnd() % 2 ? (float)(8192 + rnd() % 8192) -
-                                   (float)(rnd() % 7) / 8.0f :
-                                   0.125f + (float)(rnd() % 8) / 64.0f;
+                                       (float)(rnd() % 7) / 8.0f
+                                 : 0.125f + (float)(rnd() % 8) / 64.0f;
             check_segment(c, n, topks[t], "large and small");
         }
         free(c);
@@ -180,7 +182,9 @@ END_TEST
 
 START_TEST(test_edges)
 {
-    enum { N = 4096 };
+    enum {
+        N = 4096
+    };
     float *c = calloc(N, sizeof(*c));
 
     ck_assert_ptr_nonnull(c);

@@ -75,14 +75,16 @@ START_TEST(every_exponent)
     ck_assert(vg_f2d_words(VG_F2D_SCALE_HI | 0x80000000u, 0) == -0x1p896);
     for (uint32_t sign = 0; sign < 2; sign++) {
         for (uint32_t m = 0; m < (whole ? 1u << 23 : 1u << 15); m++) {
-            uint64_t r = s = s * 6364136223846793005ull + 1442695040888963407ull;
+            uint64_t r = s =
+                s * 6364136223846793005ull + 1442695040888963407ull;
             const uint32_t mant = whole ? m : m << 8 | (uint32_t)(r >> 56);
 
             bad += check_one(sign << 31 | (uint32_t)_i << 23 | mant);
             n++;
         }
     }
-    ck_assert_msg(!bad, "exponent field %d: %lu of %lu floats differ", _i, bad, n);
+    ck_assert_msg(!bad, "exponent field %d: %lu of %lu floats differ", _i, bad,
+                  n);
 }
 END_TEST
 
@@ -99,7 +101,10 @@ static uint32_t rng32(uint64_t *s)
 START_TEST(sums)
 {
     static const double accs[] = {
-        0.0, -0.0, 1.0, -1.0, 0x1p-30, 3.0e10, -7.25e-3, 0x1.fffffffffffffp+52,
+        0.0,       -0.0,
+        1.0,       -1.0,
+        0x1p-30,   3.0e10,
+        -7.25e-3,  0x1.fffffffffffffp+52,
         0x1p-1074, 255.0 * 255.0 * 1920.0 * 1080.0,
     };
     uint64_t s = 0x5eed;
@@ -108,13 +113,13 @@ START_TEST(sums)
     for (unsigned i = 0; i < 4000000; i++) {
         uint32_t b = rng32(&s);
         if (i % 5 == 0)
-            b &= 0x80000000u | 0xffu;   /* zeros and subnormals */
+            b &= 0x80000000u | 0xffu; /* zeros and subnormals */
         if (!finite_bits(b))
             continue;
         const float f = float_of(b), pos = float_of(b & 0x7fffffffu);
         double acc = accs[i % (sizeof(accs) / sizeof(accs[0]))];
 
-        if (i & 64) {   /* a float's value, as random as f's */
+        if (i & 64) { /* a float's value, as random as f's */
             const uint32_t a = rng32(&s);
             acc = finite_bits(a) ? (double)float_of(a) : acc;
         }
@@ -129,14 +134,18 @@ START_TEST(sums)
     static const double zeros[] = { 0.0, -0.0 };
     for (unsigned i = 0; i < sizeof(small) / sizeof(small[0]); i++) {
         for (unsigned k = 0; k < 2; k++) {
-            const float f = float_of(small[i]), pos = float_of(small[i] & 0x7fffffffu);
+            const float f = float_of(small[i]),
+                        pos = float_of(small[i] & 0x7fffffffu);
             const double acc = zeros[k];
 
             bad += bits64(vg_f2d_add(acc, f)) != bits64(acc + (double)f);
-            bad += bits64(vg_f2d_add_pos(acc, pos)) != bits64(acc + (double)pos);
-            bad += bits64(vg_f2d_sub_pos(acc, pos)) != bits64(acc + (double)-pos);
+            bad +=
+                bits64(vg_f2d_add_pos(acc, pos)) != bits64(acc + (double)pos);
+            bad +=
+                bits64(vg_f2d_sub_pos(acc, pos)) != bits64(acc + (double)-pos);
             /* a subnormal's negation added back: an exact zero */
-            bad += bits64(vg_f2d_add(-(double)f, f)) != bits64(-(double)f + (double)f);
+            bad += bits64(vg_f2d_add(-(double)f, f)) !=
+                   bits64(-(double)f + (double)f);
             checks += 4;
         }
     }

@@ -68,13 +68,26 @@ static int same_bits(float a, float b)
 }
 
 enum Kind {
-    K_HVS, K_SMALLINT, K_ODD_POW2, K_MAGNITUDES, K_SUBNORMAL, K_SPARSE,
-    K_ZEROS, K_CONST, K_HUGE, K_TINY, K_NEG, K_NAN, K_INF, K_NB
+    K_HVS,
+    K_SMALLINT,
+    K_ODD_POW2,
+    K_MAGNITUDES,
+    K_SUBNORMAL,
+    K_SPARSE,
+    K_ZEROS,
+    K_CONST,
+    K_HUGE,
+    K_TINY,
+    K_NEG,
+    K_NAN,
+    K_INF,
+    K_NB
 };
 
 static const char *const kind_names[K_NB] = {
-    "psnr-hvs", "small-int", "odd-pow2", "magnitudes", "subnormal", "sparse",
-    "zeros", "const", "huge", "tiny", "negative", "nan", "inf",
+    "psnr-hvs", "small-int", "odd-pow2", "magnitudes", "subnormal",
+    "sparse",   "zeros",     "const",    "huge",       "tiny",
+    "negative", "nan",       "inf",
 };
 
 static void fill(float *x, size_t n, enum Kind k)
@@ -88,22 +101,47 @@ static void fill(float *x, size_t n, enum Kind k)
             x[i] = rnd() % 5 < 3 ? 0.0f : (err * csf) * (err * csf);
             break;
         }
-        case K_SMALLINT:   x[i] = (float)(rnd() % 8); break;
-        case K_ODD_POW2:   x[i] = ldexpf((float)(2 * (rnd() % 8) + 1), (int)(rnd() % 12) - 6); break;
-        case K_MAGNITUDES: x[i] = ldexpf(0.5f + unitf(), (int)(rnd() % 50) - 40); break;
-        case K_SUBNORMAL:
-            x[i] = rnd() % 4 ? ldexpf((float)(rnd() % 1000), -149) :
-                   rnd() % 2 ? 0.0f : ldexpf(unitf(), -120);
+        case K_SMALLINT:
+            x[i] = (float)(rnd() % 8);
             break;
-        case K_SPARSE:     x[i] = rnd() % 3001 ? 0.0f : 100.0f * unitf(); break;
-        case K_ZEROS:      x[i] = 0.0f; break;
-        case K_CONST:      x[i] = 1.0f; break;
-        case K_HUGE:       x[i] = i == n / 4 ? 1e30f : unitf(); break;
-        case K_TINY:       x[i] = ldexpf(0.5f + unitf(), -100); break;
-        case K_NEG:        x[i] = i == n / 2 ? -1e6f : 4.0f * unitf(); break;
-        case K_NAN:        x[i] = i == n / 2 ? NAN : unitf(); break;
-        case K_INF:        x[i] = i == n / 3 ? INFINITY : unitf(); break;
-        default:           x[i] = 0.0f; break;
+        case K_ODD_POW2:
+            x[i] = ldexpf((float)(2 * (rnd() % 8) + 1), (int)(rnd() % 12) - 6);
+            break;
+        case K_MAGNITUDES:
+            x[i] = ldexpf(0.5f + unitf(), (int)(rnd() % 50) - 40);
+            break;
+        case K_SUBNORMAL:
+            x[i] = rnd() % 4   ? ldexpf((float)(rnd() % 1000), -149)
+                   : rnd() % 2 ? 0.0f
+                               : ldexpf(unitf(), -120);
+            break;
+        case K_SPARSE:
+            x[i] = rnd() % 3001 ? 0.0f : 100.0f * unitf();
+            break;
+        case K_ZEROS:
+            x[i] = 0.0f;
+            break;
+        case K_CONST:
+            x[i] = 1.0f;
+            break;
+        case K_HUGE:
+            x[i] = i == n / 4 ? 1e30f : unitf();
+            break;
+        case K_TINY:
+            x[i] = ldexpf(0.5f + unitf(), -100);
+            break;
+        case K_NEG:
+            x[i] = i == n / 2 ? -1e6f : 4.0f * unitf();
+            break;
+        case K_NAN:
+            x[i] = i == n / 2 ? NAN : unitf();
+            break;
+        case K_INF:
+            x[i] = i == n / 3 ? INFINITY : unitf();
+            break;
+        default:
+            x[i] = 0.0f;
+            break;
         }
     }
 }
@@ -114,12 +152,16 @@ static void fill(float *x, size_t n, enum Kind k)
  * order of joins */
 static void host_chunk(const uint32_t *b, int len, VgF32sumChunk *rec)
 {
-    enum { R = VG_F32SUM_PER_THREAD, W = VG_F32SUM_SUBS };
+    enum {
+        R = VG_F32SUM_PER_THREAD,
+        W = VG_F32SUM_SUBS
+    };
     int emax = VG_F32SUM_ZEROS;
 
     memset(rec, 0, VG_F32SUM_RECS * sizeof(*rec));
     for (int i = 0; i < len; i++) {
-        const int fe = vg_f32sum_plain(b[i]) ? vg_f32sum_exponent(b[i]) : VG_F32SUM_WALK;
+        const int fe =
+            vg_f32sum_plain(b[i]) ? vg_f32sum_exponent(b[i]) : VG_F32SUM_WALK;
         emax = fe > emax ? fe : emax;
     }
     for (int r = 0; r < VG_F32SUM_RECS; r++)
@@ -137,13 +179,16 @@ static void host_chunk(const uint32_t *b, int len, VgF32sumChunk *rec)
                 for (int i = 0; i < R; i++) {
                     const int j = (wp * 32 + l) * R + i;
                     int tie;
-                    const int64_t q = vg_f32sum_units(j < len ? b[j] : 0u, emax + w, &tie);
+                    const int64_t q =
+                        vg_f32sum_units(j < len ? b[j] : 0u, emax + w, &tie);
                     vg_f32sum_seg_add(&lane[l], q, tie);
                 }
             }
             for (int off = 1; off < 32; off <<= 1) {
                 for (int l = 0; l < 32; l++)
-                    next[l] = l + off < 32 ? vg_f32sum_seg_join(lane[l], lane[l + off]) : lane[l];
+                    next[l] = l + off < 32
+                                  ? vg_f32sum_seg_join(lane[l], lane[l + off])
+                                  : lane[l];
                 memcpy(lane, next, sizeof(lane));
             }
             warp[wp] = lane[0];
@@ -161,12 +206,14 @@ typedef struct Walk {
 } Walk;
 
 /* vg_f32sum_chain: records r[0], r[stride], ... while they stay in the binade */
-static int host_chain(const VgF32sumChunk *r, int stride, int count, int e, int64_t *m)
+static int host_chain(const VgF32sumChunk *r, int stride, int count, int e,
+                      int64_t *m)
 {
     int done = 0;
     int64_t k;
 
-    while (done < count && vg_f32sum_chunk_units(r + (size_t)done * stride, e, *m, &k) &&
+    while (done < count &&
+           vg_f32sum_chunk_units(r + (size_t)done * stride, e, *m, &k) &&
            *m + k < VG_F32SUM_TOP) {
         *m += k;
         done++;
@@ -175,7 +222,8 @@ static int host_chain(const VgF32sumChunk *r, int stride, int count, int e, int6
 }
 
 /* vg_f32sum_walk for one sum: the warp's steps, lane by lane */
-static float host_walk(const uint32_t *b, size_t n, const VgF32sumChunk *rec, Walk *st)
+static float host_walk(const uint32_t *b, size_t n, const VgF32sumChunk *rec,
+                       Walk *st)
 {
     const size_t nc = (n + VG_F32SUM_CHUNK - 1) / VG_F32SUM_CHUNK;
     int64_t m = 0;
@@ -185,7 +233,8 @@ static float host_walk(const uint32_t *b, size_t n, const VgF32sumChunk *rec, Wa
     memset(st, 0, sizeof(*st));
     while (c < nc) {
         const int cnt = nc - c < 32 ? (int)(nc - c) : 32;
-        const int done = host_chain(rec + c * VG_F32SUM_RECS, VG_F32SUM_RECS, cnt, e, &m);
+        const int done =
+            host_chain(rec + c * VG_F32SUM_RECS, VG_F32SUM_RECS, cnt, e, &m);
 
         c += done;
         st->fast += done;
@@ -193,7 +242,8 @@ static float host_walk(const uint32_t *b, size_t n, const VgF32sumChunk *rec, Wa
             continue;
 
         const size_t start = c * VG_F32SUM_CHUNK;
-        const int len = n - start < VG_F32SUM_CHUNK ? (int)(n - start) : VG_F32SUM_CHUNK;
+        const int len =
+            n - start < VG_F32SUM_CHUNK ? (int)(n - start) : VG_F32SUM_CHUNK;
         const int nsub = (len + VG_F32SUM_SUB - 1) / VG_F32SUM_SUB;
         const VgF32sumChunk *srec = rec + c * VG_F32SUM_RECS + 1;
 
@@ -206,7 +256,8 @@ static float host_walk(const uint32_t *b, size_t n, const VgF32sumChunk *rec, Wa
                 break;
 
             const size_t s0 = start + (size_t)sub * VG_F32SUM_SUB;
-            const int slen = n - s0 < VG_F32SUM_SUB ? (int)(n - s0) : VG_F32SUM_SUB;
+            const int slen =
+                n - s0 < VG_F32SUM_SUB ? (int)(n - s0) : VG_F32SUM_SUB;
             const uint32_t *bs = b + s0;
 
             st->walked++;
@@ -235,8 +286,9 @@ static float host_walk(const uint32_t *b, size_t n, const VgF32sumChunk *rec, Wa
                     continue;
                 }
                 st->events++;
-                const float sum = vg_f32sum_float(vg_f32sum_join(e, m + incl[f] - q[f])) +
-                                  vg_f32sum_float(bs[li + f]);
+                const float sum =
+                    vg_f32sum_float(vg_f32sum_join(e, m + incl[f] - q[f])) +
+                    vg_f32sum_float(bs[li + f]);
                 const uint32_t sb = vg_f32sum_bits(sum);
 
                 li += f + 1;
@@ -264,15 +316,24 @@ static VgF32sumChunk *host_records(const uint32_t *b, size_t n)
     ck_assert_ptr_nonnull(rec);
     for (size_t c = 0; c < nc; c++) {
         const size_t start = c * VG_F32SUM_CHUNK;
-        host_chunk(b + start, n - start < VG_F32SUM_CHUNK ? (int)(n - start) : VG_F32SUM_CHUNK,
+        host_chunk(b + start,
+                   n - start < VG_F32SUM_CHUNK ? (int)(n - start)
+                                               : VG_F32SUM_CHUNK,
                    rec + c * VG_F32SUM_RECS);
     }
     return rec;
 }
 
 static const size_t lengths[] = {
-    0, 1, 31, 33, VG_F32SUM_CHUNK - 1, VG_F32SUM_CHUNK, VG_F32SUM_CHUNK + 1,
-    33 * VG_F32SUM_CHUNK + 5, 2700544,
+    0,
+    1,
+    31,
+    33,
+    VG_F32SUM_CHUNK - 1,
+    VG_F32SUM_CHUNK,
+    VG_F32SUM_CHUNK + 1,
+    33 * VG_F32SUM_CHUNK + 5,
+    2700544,
 };
 
 START_TEST(host_replay)
@@ -292,16 +353,20 @@ START_TEST(host_replay)
         rec = host_records((const uint32_t *)x, n);
         want = loop_sum(x, n);
         got = host_walk((const uint32_t *)x, n, rec, &st);
-        ck_assert_msg(same_bits(want, got), "%s n=%zu: replay %.9g (0x%08x), loop %.9g (0x%08x)",
-                      kind_names[k], n, (double)got, vg_f32sum_bits(got), (double)want,
-                      vg_f32sum_bits(want));
+        ck_assert_msg(same_bits(want, got),
+                      "%s n=%zu: replay %.9g (0x%08x), loop %.9g (0x%08x)",
+                      kind_names[k], n, (double)got, vg_f32sum_bits(got),
+                      (double)want, vg_f32sum_bits(want));
         if (n == nmax)
-            printf("test_f32sum: %-10s n=%zu: %zu chunks added whole, %zu sub-chunks, "
-                   "%zu sub-chunks walked, %zu float steps\n", kind_names[k], n, st.fast,
-                   st.subs, st.walked, st.events);
+            printf(
+                "test_f32sum: %-10s n=%zu: %zu chunks added whole, %zu sub-chunks, "
+                "%zu sub-chunks walked, %zu float steps\n",
+                kind_names[k], n, st.fast, st.subs, st.walked, st.events);
         /* the sums that grow steadily add most chunks whole */
-        if (n == nmax && (k == K_HVS || k == K_SMALLINT || k == K_ODD_POW2 || k == K_CONST))
-            ck_assert_msg(st.walked * 20 < st.fast, "%s: %zu sub-chunks walked, %zu chunks whole",
+        if (n == nmax &&
+            (k == K_HVS || k == K_SMALLINT || k == K_ODD_POW2 || k == K_CONST))
+            ck_assert_msg(st.walked * 20 < st.fast,
+                          "%s: %zu sub-chunks walked, %zu chunks whole",
                           kind_names[k], st.walked, st.fast);
         free(rec);
     }
@@ -313,7 +378,8 @@ END_TEST
 START_TEST(units)
 {
     for (int it = 0; it < 200000; it++) {
-        const uint32_t b = it < 100 ? (uint32_t)it : (uint32_t)(rnd() % 0x7f800000u);
+        const uint32_t b =
+            it < 100 ? (uint32_t)it : (uint32_t)(rnd() % 0x7f800000u);
         const float x = vg_f32sum_float(b);
         const int fe = b ? vg_f32sum_exponent(b) : 0;
         const int e = it % 7 == 0 ? -126 : fe + (int)(rnd() % 40) - 3;
@@ -339,7 +405,8 @@ END_TEST
  */
 START_TEST(records)
 {
-    const enum Kind kinds[] = { K_HVS, K_SMALLINT, K_ODD_POW2, K_MAGNITUDES, K_SUBNORMAL };
+    const enum Kind kinds[] = { K_HVS, K_SMALLINT, K_ODD_POW2, K_MAGNITUDES,
+                                K_SUBNORMAL };
     static float x[VG_F32SUM_CHUNK];
     size_t checked = 0;
 
@@ -372,7 +439,8 @@ START_TEST(records)
                 for (int sc = 0; sc < VG_F32SUM_SUBS; sc++) {
                     VgF32sumSeg ss = vg_f32sum_seg_empty();
 
-                    for (int i = sc * VG_F32SUM_SUB; i < len && i < (sc + 1) * VG_F32SUM_SUB; i++) {
+                    for (int i = sc * VG_F32SUM_SUB;
+                         i < len && i < (sc + 1) * VG_F32SUM_SUB; i++) {
                         int tie;
                         const int64_t q = vg_f32sum_units(b[i], e, &tie);
                         ss = vg_f32sum_seg_join(ss, vg_f32sum_seg_term(q, tie));
@@ -382,8 +450,10 @@ START_TEST(records)
                     ck_assert_int_eq(one.tie[w], recs[1 + sc].tie[w]);
                 }
                 for (int par = 0; par < 4; par++) {
-                    const int64_t m0 = (e == -126 ? (int64_t)(rnd() % 0x400000) :
-                                        0x800000 + (int64_t)(rnd() % 0x400000)) & ~(int64_t)1;
+                    const int64_t m0 =
+                        (e == -126 ? (int64_t)(rnd() % 0x400000)
+                                   : 0x800000 + (int64_t)(rnd() % 0x400000)) &
+                        ~(int64_t)1;
                     const int64_t m = m0 + (par & 1);
                     float sum = vg_f32sum_float(vg_f32sum_join(e, m));
                     int64_t k, m1;
@@ -400,9 +470,11 @@ START_TEST(records)
                         ck_assert_int_gt(e1, e);
                         continue;
                     }
-                    ck_assert_msg(e1 == e && m + k == m1, "%s w=%d m=%lld: record adds "
-                                  "%lld, floats %lld (binade %d)", kind_names[kinds[ki]], w,
-                                  (long long)m, (long long)k, (long long)(m1 - m), e1);
+                    ck_assert_msg(e1 == e && m + k == m1,
+                                  "%s w=%d m=%lld: record adds "
+                                  "%lld, floats %lld (binade %d)",
+                                  kind_names[kinds[ki]], w, (long long)m,
+                                  (long long)k, (long long)(m1 - m), e1);
                     checked++;
                 }
             }
@@ -431,8 +503,11 @@ static int open_device(void)
 
 START_TEST(device)
 {
-    enum { L = 3 };
-    const size_t lens[L] = { VG_F32SUM_CHUNK + 1, 33 * VG_F32SUM_CHUNK + 5, 2700544 };
+    enum {
+        L = 3
+    };
+    const size_t lens[L] = { VG_F32SUM_CHUNK + 1, 33 * VG_F32SUM_CHUNK + 5,
+                             2700544 };
     const size_t per = 2700544 + 4;
     float *x = malloc(per * sizeof(float)), want[K_NB * L], got[K_NB * L + 1];
     CUdeviceptr dx, dout;
@@ -441,37 +516,50 @@ START_TEST(device)
 
     ck_assert_ptr_nonnull(x);
     ck_assert_int_eq(vg_cuda_device_push(&dev), 0);
-    ck_assert_int_eq(VG_DCU(&dev, cuMemAlloc, &dx, (size_t)K_NB * L * per * sizeof(float)), 0);
-    ck_assert_int_eq(VG_DCU(&dev, cuMemAlloc, &dout, (K_NB * L + 1) * sizeof(float)), 0);
+    ck_assert_int_eq(
+        VG_DCU(&dev, cuMemAlloc, &dx, (size_t)K_NB * L * per * sizeof(float)),
+        0);
+    ck_assert_int_eq(
+        VG_DCU(&dev, cuMemAlloc, &dout, (K_NB * L + 1) * sizeof(float)), 0);
     for (int k = 0; k < K_NB; k++) {
         for (int t = 0; t < L; t++) {
             fill(x, lens[t], (enum Kind)k);
             want[m] = loop_sum(x, lens[t]);
-            ck_assert_int_eq(VG_DCU(&dev, cuMemcpyHtoD, dx + (size_t)m * per * sizeof(float),
-                                    x, lens[t] * sizeof(float)), 0);
+            ck_assert_int_eq(VG_DCU(&dev, cuMemcpyHtoD,
+                                    dx + (size_t)m * per * sizeof(float), x,
+                                    lens[t] * sizeof(float)),
+                             0);
             m++;
         }
     }
     ck_assert_int_eq(vg_cuda_f32sum_init(&dev, &s, VG_F32SUM_MAX_ARRAYS,
-                                       lens[1] + 2 * lens[2]), 0);
+                                         lens[1] + 2 * lens[2]),
+                     0);
     /* in submissions of up to MAX_ARRAYS sums, the empty sum among them */
     for (int b0 = 0; b0 < m; b0 += VG_F32SUM_MAX_ARRAYS - 1) {
         const float nan = NAN;
 
-        ck_assert_int_eq(VG_DCU(&dev, cuMemcpyHtoD, dout + (size_t)m * sizeof(float),
-                                &nan, sizeof(nan)), 0);
+        ck_assert_int_eq(VG_DCU(&dev, cuMemcpyHtoD,
+                                dout + (size_t)m * sizeof(float), &nan,
+                                sizeof(nan)),
+                         0);
         vg_cuda_f32sum_reset(&s);
-        ck_assert_int_eq(vg_cuda_f32sum_add(&s, dx, 0, dout + (size_t)m * sizeof(float)), 0);
+        ck_assert_int_eq(
+            vg_cuda_f32sum_add(&s, dx, 0, dout + (size_t)m * sizeof(float)), 0);
         for (int i = b0; i < m && i < b0 + VG_F32SUM_MAX_ARRAYS - 1; i++)
-            ck_assert_int_eq(vg_cuda_f32sum_add(&s, dx + (size_t)i * per * sizeof(float),
-                                              lens[i % L], dout + (size_t)i * sizeof(float)), 0);
+            ck_assert_int_eq(vg_cuda_f32sum_add(
+                                 &s, dx + (size_t)i * per * sizeof(float),
+                                 lens[i % L], dout + (size_t)i * sizeof(float)),
+                             0);
         ck_assert_int_eq(vg_cuda_f32sum_submit(&dev, &s), 0);
         ck_assert_int_eq(VG_DCU(&dev, cuStreamSynchronize, dev.stream), 0);
-        ck_assert_int_eq(VG_DCU(&dev, cuMemcpyDtoH, got, dout, (m + 1) * sizeof(float)), 0);
+        ck_assert_int_eq(
+            VG_DCU(&dev, cuMemcpyDtoH, got, dout, (m + 1) * sizeof(float)), 0);
         ck_assert(same_bits(got[m], 0.0f));
         for (int i = b0; i < m && i < b0 + VG_F32SUM_MAX_ARRAYS - 1; i++)
-            ck_assert_msg(same_bits(want[i], got[i]), "%s n=%zu: device %.9g, loop %.9g",
-                          kind_names[i / L], lens[i % L], (double)got[i], (double)want[i]);
+            ck_assert_msg(same_bits(want[i], got[i]),
+                          "%s n=%zu: device %.9g, loop %.9g", kind_names[i / L],
+                          lens[i % L], (double)got[i], (double)want[i]);
     }
     /* the capacity and the alignment are checked */
     vg_cuda_f32sum_reset(&s);

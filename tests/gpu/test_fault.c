@@ -92,9 +92,9 @@ typedef struct Variant {
     enum VgPixFmt fmt;
     unsigned bpc;
     enum VgMemory memory;
-    int caller_ctx;     ///< VgConfig.cuda_context/cuda_stream are the test's
-    int pic_stream;     ///< pictures come with a stream of the test's
-    int lag;            ///< emulation: queries before an event completes
+    int caller_ctx; ///< VgConfig.cuda_context/cuda_stream are the test's
+    int pic_stream; ///< pictures come with a stream of the test's
+    int lag;        ///< emulation: queries before an event completes
 } Variant;
 
 static const Variant variants[] = {
@@ -102,36 +102,36 @@ static const Variant variants[] = {
       VG_MEMORY_HOST, 0, 0, 0 },
     { 'b', "device nv12, caller's context and stream", VG_PIX_FMT_NV12, 8,
       VG_MEMORY_CUDA, 1, 1, 0 },
-    { 'c', "device p010 on other streams, library's context",
-      VG_PIX_FMT_P010, 10, VG_MEMORY_CUDA, 0, 1, 0 },
-    { 'd', "host yuv420p 10-bit, events complete late", VG_PIX_FMT_YUV420P,
-      10, VG_MEMORY_HOST, 0, 0, 9 },
+    { 'c', "device p010 on other streams, library's context", VG_PIX_FMT_P010,
+      10, VG_MEMORY_CUDA, 0, 1, 0 },
+    { 'd', "host yuv420p 10-bit, events complete late", VG_PIX_FMT_YUV420P, 10,
+      VG_MEMORY_HOST, 0, 0, 9 },
 };
 
 /** One run: which calls fail, and how. */
 typedef struct Case {
-    char funcs[128];    ///< VG_FAULT_FUNCS
-    unsigned long n;    ///< VG_FAULT_N (0: none)
-    const char *err;    ///< VG_FAULT_ERR
+    char funcs[128]; ///< VG_FAULT_FUNCS
+    unsigned long n; ///< VG_FAULT_N (0: none)
+    const char *err; ///< VG_FAULT_ERR
     int sticky;
-    int must_succeed;   ///< the injected answer is not a failure
+    int must_succeed; ///< the injected answer is not a failure
 } Case;
 
 /** What a child reports, in memory shared with the parent. */
 typedef struct Result {
-    int done;               ///< reached the end
-    int ret;                ///< first negative return of a vg_ call, or 0
-    char step[64];          ///< the call that returned it
-    char setup_error[256];  ///< the test's own set-up failed
-    int crash_func;         ///< failed function when the run died, or -1
+    int done;              ///< reached the end
+    int ret;               ///< first negative return of a vg_ call, or 0
+    char step[64];         ///< the call that returned it
+    char setup_error[256]; ///< the test's own set-up failed
+    int crash_func;        ///< failed function when the run died, or -1
     int crash_err;
-    char err_name[64];      ///< CUDA_ERROR_* name of the injected error
-    long heap_before;       ///< host heap in use before vg_context_create()
-    long heap_after;        ///< and after vg_context_destroy()
-    VgFaultStats before;    ///< after the test's own set-up
-    VgFaultStats at_close;  ///< just before vg_context_destroy()
-    VgFaultStats closed;    ///< just after it
-    VgFaultStats end;       ///< after the test's own clean-up
+    char err_name[64];     ///< CUDA_ERROR_* name of the injected error
+    long heap_before;      ///< host heap in use before vg_context_create()
+    long heap_after;       ///< and after vg_context_destroy()
+    VgFaultStats before;   ///< after the test's own set-up
+    VgFaultStats at_close; ///< just before vg_context_destroy()
+    VgFaultStats closed;   ///< just after it
+    VgFaultStats end;      ///< after the test's own clean-up
     unsigned long calls[MAX_FUNCS];
     unsigned n_funcs;
     char func_names[MAX_FUNCS][48];
@@ -143,20 +143,23 @@ typedef struct Result {
 
 typedef struct Options {
     const char *shim;
-    const char *real;       ///< forwarding to this driver, or NULL
+    const char *real; ///< forwarding to this driver, or NULL
     unsigned sample;
-    const char *funcs;      ///< per-function sweeps of these, or NULL (all)
+    const char *funcs; ///< per-function sweeps of these, or NULL (all)
     const char *variants;
     unsigned frames;
     unsigned timeout;
-    const char *err;        ///< VG_FAULT_ERR of the sweep (NULL: auto)
-    int sticky;             ///< every call from the Nth on fails
-    int heap;               ///< host heap use is exact (no tcache)
+    const char *err; ///< VG_FAULT_ERR of the sweep (NULL: auto)
+    int sticky;      ///< every call from the Nth on fails
+    int heap;        ///< host heap use is exact (no tcache)
     int verbose;
 } Options;
 
 static Options opt = {
-    .sample = 1, .variants = "abcd", .frames = 6, .timeout = 20,
+    .sample = 1,
+    .variants = "abcd",
+    .frames = 6,
+    .timeout = 20,
 };
 
 /* ---- the child: one scoring run ---------------------------------------------- */
@@ -184,7 +187,7 @@ typedef struct Own {
     CUcontext ctx;
     int primary;
     CUstream stream;
-    CUstream stream2;   ///< variant c: the first distorted picture's
+    CUstream stream2; ///< variant c: the first distorted picture's
     CUdeviceptr buf[4];
 } Own;
 
@@ -199,7 +202,8 @@ static unsigned rnd(void)
 }
 
 /* bytes per row and rows of plane p (0, 1; 2 for planar 4:2:0) */
-static void plane_geom(const Variant *v, unsigned p, size_t *row, unsigned *rows)
+static void plane_geom(const Variant *v, unsigned p, size_t *row,
+                       unsigned *rows)
 {
     const unsigned bps = v->bpc > 8 ? 2 : 1;
 
@@ -268,14 +272,14 @@ static void describe(const Variant *v, VgPicture *pic, uintptr_t base,
     }
 }
 
-#define OWN_CU(fn, ...)                                                      \
-    do {                                                                     \
-        CUresult r_ = own->cu->f->fn(__VA_ARGS__);                           \
-        if (r_ != CUDA_SUCCESS) {                                            \
-            snprintf(res->setup_error, sizeof(res->setup_error),             \
-                     "%s failed (%d)", #fn, (int)r_);                        \
-            return -1;                                                       \
-        }                                                                    \
+#define OWN_CU(fn, ...)                                                        \
+    do {                                                                       \
+        CUresult r_ = own->cu->f->fn(__VA_ARGS__);                             \
+        if (r_ != CUDA_SUCCESS) {                                              \
+            snprintf(res->setup_error, sizeof(res->setup_error),               \
+                     "%s failed (%d)", #fn, (int)r_);                          \
+            return -1;                                                         \
+        }                                                                      \
     } while (0)
 
 /* device pictures (and a context and stream) of the test's own */
@@ -339,14 +343,14 @@ static int own_cleanup(Own *own)
 }
 
 /* a vg_ call; the first failure ends the run */
-#define STEP(name, call)                                                     \
-    do {                                                                     \
-        int ret_ = (call);                                                   \
-        if (ret_ < 0) {                                                      \
-            res->ret = ret_;                                                 \
-            snprintf(res->step, sizeof(res->step), "%s", name);              \
-            goto close;                                                      \
-        }                                                                    \
+#define STEP(name, call)                                                       \
+    do {                                                                       \
+        int ret_ = (call);                                                     \
+        if (ret_ < 0) {                                                        \
+            res->ret = ret_;                                                   \
+            snprintf(res->step, sizeof(res->step), "%s", name);                \
+            goto close;                                                        \
+        }                                                                      \
     } while (0)
 
 /* bytes of host memory allocated and not freed */
@@ -456,16 +460,18 @@ static void child(const Variant *v, const Case *c)
     STEP("vg_use_feature", vg_use_feature(ctx, "psnr", NULL));
     for (unsigned i = 0; i < opt.frames; i++) {
         /* reference i % 2, distorted 2 + (i / 2) % 2: motion sees change */
-        STEP("vg_submit", vg_submit(ctx, &pics[i & 1], &pics[2 + ((i >> 1) & 1)]));
+        STEP("vg_submit",
+             vg_submit(ctx, &pics[i & 1], &pics[2 + ((i >> 1) & 1)]));
         vg_frames_ready(ctx);
     }
     STEP("vg_flush", vg_flush(ctx));
     for (unsigned m = 0; m < vg_metric_count(ctx); m++) {
         const char *name = vg_metric_name(ctx, m);
-        for (unsigned i = 0; i < opt.frames && res->n_scores < MAX_SCORES; i++) {
+        for (unsigned i = 0; i < opt.frames && res->n_scores < MAX_SCORES;
+             i++) {
             double s;
             if (vg_get_score(ctx, name, i, &s) < 0)
-                continue;   /* debug-only or subsampled outputs */
+                continue; /* debug-only or subsampled outputs */
             res->scores[res->n_scores++] = s;
         }
     }
@@ -494,7 +500,10 @@ close:
 
 static Result *result_map;
 static unsigned n_runs, n_fail, n_injected;
-static struct { int func; const void *site; } sites[MAX_SITES];
+static struct {
+    int func;
+    const void *site;
+} sites[MAX_SITES];
 static unsigned n_sites;
 static unsigned long func_hits[MAX_FUNCS];
 static char func_names[MAX_FUNCS][48];
@@ -556,7 +565,10 @@ static int run(const Variant *v, const Case *c, char *why, size_t why_size)
 /* the object class a failed release leaves behind, or -1 */
 static int release_kind(const char *fn)
 {
-    static const struct { const char *name; int kind; } rel[] = {
+    static const struct {
+        const char *name;
+        int kind;
+    } rel[] = {
         { "cuMemFree", VGFAULT_MEMORY },
         { "cuMemFreeHost", VGFAULT_PINNED },
         { "cuEventDestroy", VGFAULT_EVENT },
@@ -612,19 +624,27 @@ static void leaks(const Result *r, const VgFaultStats *at, unsigned long out[])
 static int expected_errno(int cu_err)
 {
     switch (cu_err) {
-    case 1:   return -EINVAL;   /* CUDA_ERROR_INVALID_VALUE */
-    case 2:   return -ENOMEM;   /* CUDA_ERROR_OUT_OF_MEMORY */
-    case 3: case 35: case 100: case 101:
-              return -ENODEV;   /* not initialised, no device, ... */
-    case 209: case 801:
-              return -ENOTSUP;  /* no binary for the GPU, not supported */
-    case 600: return -EAGAIN;   /* CUDA_ERROR_NOT_READY */
-    default:  return -EIO;
+    case 1:
+        return -EINVAL; /* CUDA_ERROR_INVALID_VALUE */
+    case 2:
+        return -ENOMEM; /* CUDA_ERROR_OUT_OF_MEMORY */
+    case 3:
+    case 35:
+    case 100:
+    case 101:
+        return -ENODEV; /* not initialised, no device, ... */
+    case 209:
+    case 801:
+        return -ENOTSUP; /* no binary for the GPU, not supported */
+    case 600:
+        return -EAGAIN; /* CUDA_ERROR_NOT_READY */
+    default:
+        return -EIO;
     }
 }
 
-static int judge(const Variant *v, const Case *c, const Result *base,
-                 char *why, size_t why_size)
+static int judge(const Variant *v, const Case *c, const Result *base, char *why,
+                 size_t why_size)
 {
     const Result *r = result_map;
     const int fired = r->end.fired > 0;
@@ -634,26 +654,31 @@ static int judge(const Variant *v, const Case *c, const Result *base,
     int push_at_close, rk;
 
     if (opt.heap && r->heap_after != r->heap_before) {
-        snprintf(why, why_size, "%ld bytes of host memory more in use after "
+        snprintf(why, why_size,
+                 "%ld bytes of host memory more in use after "
                  "vg_context_destroy() than before vg_context_create()",
                  r->heap_after - r->heap_before);
         return -1;
     }
     if (r->end.errors) {
-        snprintf(why, why_size, "%lu driver call(s) failed without injection, "
-                 "last: %s", r->end.errors, r->end.last_error);
+        snprintf(why, why_size,
+                 "%lu driver call(s) failed without injection, "
+                 "last: %s",
+                 r->end.errors, r->end.last_error);
         return -1;
     }
     if (!fired && c->n && !r->end.forwarding) {
         /* the emulation is deterministic: every N of the range fires */
-        snprintf(why, why_size, "call %lu of %s was never made", c->n, c->funcs);
+        snprintf(why, why_size, "call %lu of %s was never made", c->n,
+                 c->funcs);
         return -1;
     }
     if (!fired || c->must_succeed) {
         if (r->ret < 0) {
             snprintf(why, why_size, "%s returned %d (%s)%s", r->step, r->ret,
-                     strerror(-r->ret), fired ? " on a call that did not fail" :
-                     " without a failed call");
+                     strerror(-r->ret),
+                     fired ? " on a call that did not fail"
+                           : " without a failed call");
             return -1;
         }
         if (log_has_error(r)) {
@@ -670,17 +695,21 @@ static int judge(const Variant *v, const Case *c, const Result *base,
         const char *err = *r->err_name ? r->err_name : NULL;
 
         if (!at_close && r->ret >= 0) {
-            snprintf(why, why_size, "%s failed (%s) but every vg_ call "
-                     "succeeded%s", fn, err ? err : "?",
-                     r->n_scores ? ", with scores" : "");
+            snprintf(why, why_size,
+                     "%s failed (%s) but every vg_ call "
+                     "succeeded%s",
+                     fn, err ? err : "?", r->n_scores ? ", with scores" : "");
             return -1;
         }
         /* vg_context_create() answers -ENODEV for any driver failure, and
          * so does the driver check at the first vg_submit() (cuInit,
          * cuDeviceGetCount: gpu/core/engine.c cuda_usable()) */
-        const int want = !strcmp(fn, "cuInit") || !strcmp(fn, "cuDeviceGetCount") ?
-                         -ENODEV : expected_errno(r->end.fired_err);
-        if (!at_close && strcmp(r->step, "vg_context_create") && r->ret != want) {
+        const int want =
+            !strcmp(fn, "cuInit") || !strcmp(fn, "cuDeviceGetCount")
+                ? -ENODEV
+                : expected_errno(r->end.fired_err);
+        if (!at_close && strcmp(r->step, "vg_context_create") &&
+            r->ret != want) {
             snprintf(why, why_size, "%s returned %d (%s) for %s, not %d",
                      r->step, r->ret, strerror(-r->ret), err ? err : "?", want);
             return -1;
@@ -702,8 +731,10 @@ static int judge(const Variant *v, const Case *c, const Result *base,
     for (int k = 0; k < VGFAULT_NB_KINDS; k++) {
         unsigned long allowed = k == rk ? 1 : 0;
         if (!push_at_close && left[k] > allowed) {
-            snprintf(why, why_size, "%lu %s object(s) left after "
-                     "vg_context_destroy()%s", left[k] - allowed, kind_names[k],
+            snprintf(why, why_size,
+                     "%lu %s object(s) left after "
+                     "vg_context_destroy()%s",
+                     left[k] - allowed, kind_names[k],
                      fired ? "" : " (no failure)");
             return -1;
         }
@@ -726,7 +757,8 @@ static void note_site(const Result *r)
                sizeof(func_names[0]));
     }
     for (unsigned i = 0; i < n_sites; i++)
-        if (sites[i].func == r->end.fired_func && sites[i].site == r->end.fired_site)
+        if (sites[i].func == r->end.fired_func &&
+            sites[i].site == r->end.fired_site)
             return;
     if (n_sites < MAX_SITES) {
         sites[n_sites].func = r->end.fired_func;
@@ -743,8 +775,8 @@ static void report_fail(const Variant *v, const Case *c, const char *why)
 
     n_fail++;
     printf("FAIL [%c] FUNCS=%s N=%lu%s%s%s: %s\n", v->key, c->funcs, c->n,
-           c->err ? " ERR=" : "", c->err ? c->err : "", c->sticky ? " sticky" : "",
-           why);
+           c->err ? " ERR=" : "", c->err ? c->err : "",
+           c->sticky ? " sticky" : "", why);
     if (r->end.fired)
         printf("    failed call: %s (CUresult %d) at driver call %lu\n",
                func_name(r, r->end.fired_func), r->end.fired_err,
@@ -757,7 +789,8 @@ static void report_fail(const Variant *v, const Case *c, const char *why)
         line = strchr(line, '\n') + 1;
     for (; line && *line; line = last) {
         const char *end = strchr(line, '\n');
-        printf("    log %.*s\n", (int)(end ? end - line : (long)strlen(line)), line);
+        printf("    log %.*s\n", (int)(end ? end - line : (long)strlen(line)),
+               line);
         last = end ? end + 1 : NULL;
     }
 }
@@ -780,9 +813,9 @@ static int check_case(const Variant *v, const Case *c, const Result *base)
     note_site(result_map);
     if (opt.verbose)
         printf("ok   [%c] FUNCS=%s N=%lu: %s\n", v->key, c->funcs, c->n,
-               result_map->end.fired ? func_name(result_map,
-                                                 result_map->end.fired_func) :
-               "(nothing failed)");
+               result_map->end.fired
+                   ? func_name(result_map, result_map->end.fired_func)
+                   : "(nothing failed)");
     return 0;
 }
 
@@ -832,7 +865,8 @@ static int sweep(const Variant *v)
     } else {
         char list[512], *save = NULL;
         snprintf(list, sizeof(list), "%s", opt.funcs);
-        for (char *p = strtok_r(list, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+        for (char *p = strtok_r(list, ",", &save); p;
+             p = strtok_r(NULL, ",", &save)) {
             for (unsigned f = 0; f < base->n_funcs; f++) {
                 if (fnmatch(p, base->func_names[f], 0) || !base->calls[f])
                     continue;
@@ -851,7 +885,9 @@ static int sweep(const Variant *v)
 
     /* CUDA_ERROR_NOT_READY from cuEventQuery: once per call, then always */
     eq = func_index(base, "cuEventQuery");
-    cs = (Case) { .funcs = "cuEventQuery", .err = "not_ready", .must_succeed = 1 };
+    cs = (Case){ .funcs = "cuEventQuery",
+                 .err = "not_ready",
+                 .must_succeed = 1 };
     for (unsigned long n = 1; eq >= 0 && n <= base->calls[eq]; n++) {
         if ((n - 1) % opt.sample)
             continue;
@@ -869,7 +905,8 @@ static int sweep(const Variant *v)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: test_fault [--real[=LIBCUDA]] [--shim=FILE] "
+    fprintf(stderr,
+            "usage: test_fault [--real[=LIBCUDA]] [--shim=FILE] "
             "[--sample=K] [--funcs=LIST] [--err=NAME] [--sticky] "
             "[--variants=abcd] [--frames=N] [--timeout=S] [--forward=K] "
             "[--verbose]\n");
@@ -885,8 +922,9 @@ static unsigned run_all(const char *label)
     n_runs = n_fail = n_injected = n_sites = 0;
     memset(func_hits, 0, sizeof(func_hits));
     printf("test_fault: %s: driver %s, %u frames of %dx%d, vmaf_v0.6.1 + "
-           "psnr, failing %s%s\n", label, opt.real ? opt.real : opt.shim,
-           opt.frames, W, H, opt.funcs ? opt.funcs : "every call",
+           "psnr, failing %s%s\n",
+           label, opt.real ? opt.real : opt.shim, opt.frames, W, H,
+           opt.funcs ? opt.funcs : "every call",
            opt.sample > 1 ? " (sampled)" : "");
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (size_t i = 0; i < sizeof(variants) / sizeof(variants[0]); i++)
@@ -906,8 +944,8 @@ static unsigned run_all(const char *label)
     }
     printf("\n");
     printf("test_fault: %s: %u runs, %u with a failed driver call, covering %u "
-           "call sites in %u functions; %u failed (%.1f s)\n", label, n_runs,
-           n_injected, n_sites, n_func_hit, n_fail,
+           "call sites in %u functions; %u failed (%.1f s)\n",
+           label, n_runs, n_injected, n_sites, n_func_hit, n_fail,
            (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9);
     return n_fail;
 }
@@ -948,7 +986,7 @@ int main(int argc, char **argv)
         setenv("GLIBC_TUNABLES", buf, 1);
         execv("/proc/self/exe", argv);
         fprintf(stderr, "test_fault: cannot restart without the malloc "
-                "cache; host memory is not checked\n");
+                        "cache; host memory is not checked\n");
     } else {
         opt.heap = 1;
     }
@@ -1015,7 +1053,8 @@ int main(int argc, char **argv)
         }
         snprintf(copy, sizeof(copy), "%s/libcuda.so.1", dir);
         if (copy_file(opt.shim, copy) < 0) {
-            fprintf(stderr, "test_fault: cannot copy %s to %s\n", opt.shim, copy);
+            fprintf(stderr, "test_fault: cannot copy %s to %s\n", opt.shim,
+                    copy);
             fails++;
         } else {
             opt.real = copy;

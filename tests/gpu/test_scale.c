@@ -46,7 +46,13 @@ static uint32_t rnd(void)
     return (uint32_t)(rng >> 32);
 }
 
-enum Pattern { PAT_RANDOM, PAT_FLAT, PAT_MAX, PAT_EDGES, PAT_NB };
+enum Pattern {
+    PAT_RANDOM,
+    PAT_FLAT,
+    PAT_MAX,
+    PAT_EDGES,
+    PAT_NB
+};
 
 /* A host picture of fmt with its own planes (ceil-sized chroma, padded
  * pitches) filled with a pattern. */
@@ -67,8 +73,11 @@ static void pic_make(TestPic *t, enum VgPixFmt fmt, unsigned bpc, unsigned w,
 
     memset(t, 0, sizeof(*t));
     vg_layout_shifts(vg_pix_fmt_layout(fmt), &ssx, &ssy);
-    t->pic = (VgPicture) { .fmt = fmt, .width = w, .height = h,
-                           .bitdepth = bpc, .memory = VG_MEMORY_HOST };
+    t->pic = (VgPicture){ .fmt = fmt,
+                          .width = w,
+                          .height = h,
+                          .bitdepth = bpc,
+                          .memory = VG_MEMORY_HOST };
     for (unsigned p = 0; p < planes; p++) {
         const unsigned pw = p ? (w + ssx) >> ssx : w;
         const unsigned ph = p ? (h + ssy) >> ssy : h;
@@ -83,10 +92,18 @@ static void pic_make(TestPic *t, enum VgPixFmt fmt, unsigned bpc, unsigned w,
             for (unsigned x = 0; x < n; x++) {
                 unsigned v;
                 switch (pat) {
-                case PAT_FLAT:  v = maxv / 3 + p; break;
-                case PAT_MAX:   v = maxv; break;
-                case PAT_EDGES: v = ((x / 3 + y / 2) & 1) ? maxv : 0; break;
-                default:        v = rnd() & maxv; break;
+                case PAT_FLAT:
+                    v = maxv / 3 + p;
+                    break;
+                case PAT_MAX:
+                    v = maxv;
+                    break;
+                case PAT_EDGES:
+                    v = ((x / 3 + y / 2) & 1) ? maxv : 0;
+                    break;
+                default:
+                    v = rnd() & maxv;
+                    break;
                 }
                 if (bps == 1)
                     t->buf[p][y * stride + x] = (uint8_t)v;
@@ -120,8 +137,8 @@ static void *scale_host(const VgScaler *s, const VgPicture *pic, VgImage *out)
 {
     VgImage src;
     void *sbuf = image_new(&src, vg_scaler_src_geometry(s, &src));
-    void *obuf = image_new(out, vg_image_geometry(out, s->layout, s->bpc,
-                                                  s->dst_w, s->dst_h));
+    void *obuf = image_new(
+        out, vg_image_geometry(out, s->layout, s->bpc, s->dst_w, s->dst_h));
     int16_t *tmp = malloc(vg_scaler_tmp_size(s));
 
     ck_assert_ptr_nonnull(tmp);
@@ -139,20 +156,20 @@ typedef struct Case {
 } Case;
 
 static const Case cases[] = {
-    { VG_PIX_FMT_NV12,        8, 960, 540, 1920, 1080 },
-    { VG_PIX_FMT_YUV420P,     8, 577, 323, 1280, 720 },
-    { VG_PIX_FMT_YUV420P,     8, 1920, 1080, 641, 359 },
-    { VG_PIX_FMT_P010,       10, 640, 360, 1920, 1080 },
-    { VG_PIX_FMT_YUV420P,    10, 1281, 721, 853, 481 },
-    { VG_PIX_FMT_P016,       12, 352, 288, 704, 577 },
-    { VG_PIX_FMT_YUV422P,    10, 426, 240, 640, 360 },
-    { VG_PIX_FMT_NV16,        8, 320, 181, 333, 180 },
-    { VG_PIX_FMT_YUV444P,     8, 33, 17, 640, 360 },
-    { VG_PIX_FMT_YUV444P_MSB,12, 640, 360, 352, 288 },
-    { VG_PIX_FMT_YUV444P,    14, 300, 200, 301, 199 },
-    { VG_PIX_FMT_YUV400P,     8, 100, 16, 7, 5 },
-    { VG_PIX_FMT_YUV420P,     9, 3, 3, 64, 48 },
-    { VG_PIX_FMT_YUV420P,     8, 1920, 1080, 64, 36 },
+    { VG_PIX_FMT_NV12, 8, 960, 540, 1920, 1080 },
+    { VG_PIX_FMT_YUV420P, 8, 577, 323, 1280, 720 },
+    { VG_PIX_FMT_YUV420P, 8, 1920, 1080, 641, 359 },
+    { VG_PIX_FMT_P010, 10, 640, 360, 1920, 1080 },
+    { VG_PIX_FMT_YUV420P, 10, 1281, 721, 853, 481 },
+    { VG_PIX_FMT_P016, 12, 352, 288, 704, 577 },
+    { VG_PIX_FMT_YUV422P, 10, 426, 240, 640, 360 },
+    { VG_PIX_FMT_NV16, 8, 320, 181, 333, 180 },
+    { VG_PIX_FMT_YUV444P, 8, 33, 17, 640, 360 },
+    { VG_PIX_FMT_YUV444P_MSB, 12, 640, 360, 352, 288 },
+    { VG_PIX_FMT_YUV444P, 14, 300, 200, 301, 199 },
+    { VG_PIX_FMT_YUV400P, 8, 100, 16, 7, 5 },
+    { VG_PIX_FMT_YUV420P, 9, 3, 3, 64, 48 },
+    { VG_PIX_FMT_YUV420P, 8, 1920, 1080, 64, 36 },
 };
 #define N_CASES (sizeof(cases) / sizeof(cases[0]))
 
@@ -173,8 +190,8 @@ START_TEST(same_size_copies)
     void *ibuf, *obuf;
 
     pic_make(&t, VG_PIX_FMT_YUV420P, 10, 97, 45, PAT_RANDOM);
-    ck_assert_int_eq(vg_scaler_init(&s, alg, VG_LAYOUT_420, 10, 97, 45, 97,
-                                    45, NULL), 0);
+    ck_assert_int_eq(
+        vg_scaler_init(&s, alg, VG_LAYOUT_420, 10, 97, 45, 97, 45, NULL), 0);
     obuf = scale_host(&s, &t.pic, &out);
     ibuf = image_new(&in, vg_image_geometry(&in, VG_LAYOUT_420, 10, 97, 45));
     vg_picture_to_image(&in, &t.pic);
@@ -198,9 +215,9 @@ START_TEST(filters_inside)
     for (unsigned c = 0; c < N_CASES; c++) {
         const Case *k = &cases[c];
         VgScaler s;
-        const int ret = vg_scaler_init(&s, alg, vg_pix_fmt_layout(k->fmt),
-                                       k->bpc, k->sw, k->sh, k->dw, k->dh,
-                                       NULL);
+        const int ret =
+            vg_scaler_init(&s, alg, vg_pix_fmt_layout(k->fmt), k->bpc, k->sw,
+                           k->sh, k->dw, k->dh, NULL);
 
         if (ret == -ERANGE && may_refuse(k))
             continue;
@@ -229,7 +246,8 @@ END_TEST
  * covers the last chroma column; a size change mid-stream is refused */
 START_TEST(api_pictures)
 {
-    VgConfig cfg = { .backend = VG_BACKEND_CPU, .scale = VG_SCALE_BICUBIC,
+    VgConfig cfg = { .backend = VG_BACKEND_CPU,
+                     .scale = VG_SCALE_BICUBIC,
                      .log_level = VG_LOG_QUIET };
     VgContext *ctx;
     TestPic ref, dis, small;
@@ -276,16 +294,20 @@ START_TEST(refusals)
 {
     VgScaler s;
 
-    ck_assert_int_eq(vg_scaler_init(&s, VG_SCALE_BICUBIC, VG_LAYOUT_420, 16,
-                                    64, 64, 128, 128, NULL), -EINVAL);
-    ck_assert_int_eq(vg_scaler_init(&s, VG_SCALE_NONE, VG_LAYOUT_420, 8,
-                                    64, 64, 128, 128, NULL), -EINVAL);
+    ck_assert_int_eq(vg_scaler_init(&s, VG_SCALE_BICUBIC, VG_LAYOUT_420, 16, 64,
+                                    64, 128, 128, NULL),
+                     -EINVAL);
+    ck_assert_int_eq(vg_scaler_init(&s, VG_SCALE_NONE, VG_LAYOUT_420, 8, 64, 64,
+                                    128, 128, NULL),
+                     -EINVAL);
     /* 4096 -> 16 needs 1025 bicubic taps: libswscale cascades */
     ck_assert_int_eq(vg_scaler_init(&s, VG_SCALE_BICUBIC, VG_LAYOUT_400, 8,
-                                    4096, 16, 16, 16, NULL), -ERANGE);
+                                    4096, 16, 16, 16, NULL),
+                     -ERANGE);
     /* 1 -> 7000: beyond libswscale's ratios */
-    ck_assert_int_eq(vg_scaler_init(&s, VG_SCALE_BICUBIC, VG_LAYOUT_400, 8,
-                                    1, 16, 7000, 16, NULL), -EINVAL);
+    ck_assert_int_eq(vg_scaler_init(&s, VG_SCALE_BICUBIC, VG_LAYOUT_400, 8, 1,
+                                    16, 7000, 16, NULL),
+                     -EINVAL);
     ck_assert_int_eq(vg_scale_from_name("lanczos"), VG_SCALE_LANCZOS);
     ck_assert_int_eq(vg_scale_from_name("fast_bilinear"), -EINVAL);
     ck_assert_str_eq(vg_scale_name(VG_SCALE_BICUBLIN), "bicublin");
@@ -340,16 +362,16 @@ static void device_case(const Case *k, enum VgScale alg, enum Pattern pat)
     ck_assert_int_eq(VG_DCU(&dev, cuMemAlloc, &raw, raw_bytes), 0);
     ck_assert_int_eq(VG_DCU(&dev, cuMemAlloc, &dbuf, bytes), 0);
     ck_assert_int_eq(VG_DCUX(&dev, cuMemHostAlloc, &stage, raw_bytes, 0), 0);
-    ck_assert_int_eq(VG_DCU(&dev, cuMemsetD8Async, dbuf, 0x77, bytes,
-                            dev.stream), 0);
+    ck_assert_int_eq(
+        VG_DCU(&dev, cuMemsetD8Async, dbuf, 0x77, bytes, dev.stream), 0);
     vg_image_place(&got, (uintptr_t)dbuf);
-    ck_assert_int_eq(vg_cuda_picture_upload(&dev, &conv, &c.src, stage, raw,
-                                            &t.pic), 0);
+    ck_assert_int_eq(
+        vg_cuda_picture_upload(&dev, &conv, &c.src, stage, raw, &t.pic), 0);
     ck_assert_int_eq(vg_cuda_scaler_run(&c, &dev, &got), 0);
     gbuf = malloc(bytes);
     ck_assert_ptr_nonnull(gbuf);
-    ck_assert_int_eq(VG_DCU(&dev, cuMemcpyDtoHAsync, gbuf, dbuf, bytes,
-                            dev.stream), 0);
+    ck_assert_int_eq(
+        VG_DCU(&dev, cuMemcpyDtoHAsync, gbuf, dbuf, bytes, dev.stream), 0);
     ck_assert_int_eq(VG_DCU(&dev, cuStreamSynchronize, dev.stream), 0);
     vg_image_place(&got, (uintptr_t)gbuf);
     for (unsigned p = 0; p < want.nb_planes; p++)
@@ -358,9 +380,9 @@ static void device_case(const Case *k, enum VgScale alg, enum Pattern pat)
             const uint8_t *b = (uint8_t *)got.data[p] + y * got.stride[p];
             if (memcmp(a, b, (size_t)want.w[p] * (k->bpc > 8 ? 2 : 1)))
                 ck_abort_msg("%s %u-bit fmt %d %ux%u -> %ux%u pattern %d: "
-                             "plane %u row %u differs", vg_scale_name(alg),
-                             k->bpc, (int)k->fmt, k->sw, k->sh, k->dw, k->dh,
-                             (int)pat, p, y);
+                             "plane %u row %u differs",
+                             vg_scale_name(alg), k->bpc, (int)k->fmt, k->sw,
+                             k->sh, k->dw, k->dh, (int)pat, p, y);
         }
     free(gbuf);
     free(wbuf);
@@ -395,7 +417,8 @@ typedef CUresult CUDAAPI ElapsedFn(float *ms, CUevent a, CUevent b);
 static double bench_case(const Case *k, enum VgScale alg, int n)
 {
     /* not in nv-codec-headers' table: from the driver the library loaded */
-    ElapsedFn *elapsed = (ElapsedFn *)dlsym(dev.cu->f->lib, "cuEventElapsedTime");
+    ElapsedFn *elapsed =
+        (ElapsedFn *)dlsym(dev.cu->f->lib, "cuEventElapsedTime");
     VgCudaScaler c;
     VgImage dst;
     CUdeviceptr dbuf;
@@ -403,11 +426,12 @@ static double bench_case(const Case *k, enum VgScale alg, int n)
     double *t = malloc(n * sizeof(*t)), med;
     float ms;
 
-    if (!t || !elapsed || vg_cuda_scaler_open(&c, &dev, alg, vg_pix_fmt_layout(k->fmt),
-                                  k->bpc, k->sw, k->sh, k->dw, k->dh) < 0 ||
+    if (!t || !elapsed ||
+        vg_cuda_scaler_open(&c, &dev, alg, vg_pix_fmt_layout(k->fmt), k->bpc,
+                            k->sw, k->sh, k->dw, k->dh) < 0 ||
         VG_DCU(&dev, cuMemAlloc, &dbuf,
-               vg_image_geometry(&dst, vg_pix_fmt_layout(k->fmt), k->bpc,
-                                 k->dw, k->dh)) < 0 ||
+               vg_image_geometry(&dst, vg_pix_fmt_layout(k->fmt), k->bpc, k->dw,
+                                 k->dh)) < 0 ||
         VG_DCU(&dev, cuEventCreate, &ev[0], 0) < 0 ||
         VG_DCU(&dev, cuEventCreate, &ev[1], 0) < 0) {
         free(t);
@@ -458,7 +482,8 @@ static int bench(void)
         return 1;
     }
     printf("test_scale: bench on %s: device time of one frame's scaling, "
-           "median of 200 (CUDA events)\n", dev.name);
+           "median of 200 (CUDA events)\n",
+           dev.name);
     for (size_t i = 0; i < sizeof(ladder) / sizeof(ladder[0]); i++)
         for (size_t a = 0; a < sizeof(algs) / sizeof(algs[0]); a++)
             printf("test_scale: bench %s %u-bit %ux%u -> %ux%u %s: %.1f us\n",

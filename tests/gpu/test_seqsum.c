@@ -60,38 +60,71 @@ static double loop_sum(const double *x, size_t n)
 }
 
 enum Kind {
-    K_SSIM_L, K_SIGNED, K_AROUND_ZERO, K_MAGNITUDES, K_TIES, K_TIES_SPARSE,
-    K_SUBNORMAL, K_NAN, K_INF, K_HUGE, K_TINY, K_CONST, K_NB
+    K_SSIM_L,
+    K_SIGNED,
+    K_AROUND_ZERO,
+    K_MAGNITUDES,
+    K_TIES,
+    K_TIES_SPARSE,
+    K_SUBNORMAL,
+    K_NAN,
+    K_INF,
+    K_HUGE,
+    K_TINY,
+    K_CONST,
+    K_NB
 };
 
 static const char *const kind_names[K_NB] = {
-    "ssim-l", "signed", "around-zero", "magnitudes", "ties", "sparse-ties",
-    "subnormal", "nan", "inf", "huge", "tiny", "const",
+    "ssim-l",    "signed", "around-zero", "magnitudes", "ties", "sparse-ties",
+    "subnormal", "nan",    "inf",         "huge",       "tiny", "const",
 };
 
 static void fill(double *x, size_t n, enum Kind k)
 {
     for (size_t i = 0; i < n; i++) {
         switch (k) {
-        case K_SSIM_L:      x[i] = 0.5 + 0.5 * unit(); break;
-        case K_SIGNED:      x[i] = 2.0 * unit() - 0.9; break;
-        case K_AROUND_ZERO: x[i] = 2.0 * unit() - 1.0; break;
-        case K_MAGNITUDES:
-            x[i] = ldexp(unit() + 0.5, (int)(rnd() % 90) - 60) * (rnd() & 1 ? 1 : -1);
+        case K_SSIM_L:
+            x[i] = 0.5 + 0.5 * unit();
             break;
-        case K_TIES:        /* 1 then half-ulps of 1, 3/2 ulps, ... */
+        case K_SIGNED:
+            x[i] = 2.0 * unit() - 0.9;
+            break;
+        case K_AROUND_ZERO:
+            x[i] = 2.0 * unit() - 1.0;
+            break;
+        case K_MAGNITUDES:
+            x[i] = ldexp(unit() + 0.5, (int)(rnd() % 90) - 60) *
+                   (rnd() & 1 ? 1 : -1);
+            break;
+        case K_TIES: /* 1 then half-ulps of 1, 3/2 ulps, ... */
             x[i] = i ? ldexp((double)(2 * (rnd() % 4) + 1), -53) : 1.0;
             break;
         case K_TIES_SPARSE: /* a tie now and then in an SSIM-like sum */
-            x[i] = rnd() % 997 ? 0.75 + 0.25 * unit() : ldexp(1.0, -30 - (int)(rnd() % 4));
+            x[i] = rnd() % 997 ? 0.75 + 0.25 * unit()
+                               : ldexp(1.0, -30 - (int)(rnd() % 4));
             break;
-        case K_SUBNORMAL:   x[i] = rnd() % 5 ? unit() : 0x1p-1060 * (double)(rnd() % 1000); break;
-        case K_NAN:         x[i] = i == n / 2 ? NAN : unit(); break;
-        case K_INF:         x[i] = i == n / 3 ? -INFINITY : unit(); break;
-        case K_HUGE:        x[i] = i == n / 4 ? 0x1p40 : unit(); break;
-        case K_TINY:        x[i] = ldexp(unit() + 0.5, -80); break;
-        case K_CONST:       x[i] = 1.0; break;
-        default:            x[i] = 0.0; break;
+        case K_SUBNORMAL:
+            x[i] = rnd() % 5 ? unit() : 0x1p-1060 * (double)(rnd() % 1000);
+            break;
+        case K_NAN:
+            x[i] = i == n / 2 ? NAN : unit();
+            break;
+        case K_INF:
+            x[i] = i == n / 3 ? -INFINITY : unit();
+            break;
+        case K_HUGE:
+            x[i] = i == n / 4 ? 0x1p40 : unit();
+            break;
+        case K_TINY:
+            x[i] = ldexp(unit() + 0.5, -80);
+            break;
+        case K_CONST:
+            x[i] = 1.0;
+            break;
+        default:
+            x[i] = 0.0;
+            break;
         }
     }
 }
@@ -104,11 +137,11 @@ static int same_bits(double a, double b)
 /* ---- the scheme on the host ------------------------------------------ */
 
 typedef struct Replay {
-    int fallback;       ///< the sequential path was taken
-    int flagged;        ///< flagged steps in all
-    int chunks;         ///< chunks
-    int uniform;        ///< one-binade chunks among them
-    double skew;        ///< relative error added to every guess (0: none)
+    int fallback; ///< the sequential path was taken
+    int flagged;  ///< flagged steps in all
+    int chunks;   ///< chunks
+    int uniform;  ///< one-binade chunks among them
+    double skew;  ///< relative error added to every guess (0: none)
 } Replay;
 
 /*
@@ -120,7 +153,10 @@ typedef struct Replay {
  */
 static double replay(const double *x, size_t n, Replay *r)
 {
-    enum { T = VG_SEQSUM_THREADS, R = VG_SEQSUM_PER_THREAD };
+    enum {
+        T = VG_SEQSUM_THREADS,
+        R = VG_SEQSUM_PER_THREAD
+    };
     const size_t nc = (n + VG_SEQSUM_CHUNK - 1) / VG_SEQSUM_CHUNK;
     static VgSeqsumFlag fl[VG_SEQSUM_CHUNK];
     VgSeqsumFix run = 0;
@@ -130,7 +166,8 @@ static double replay(const double *x, size_t n, Replay *r)
     r->fallback = r->flagged = r->chunks = r->uniform = 0;
     for (size_t ci = 0; ci < nc && !fail; ci++) {
         const size_t c0 = ci * VG_SEQSUM_CHUNK;
-        const int len = n - c0 < VG_SEQSUM_CHUNK ? (int)(n - c0) : VG_SEQSUM_CHUNK;
+        const int len =
+            n - c0 < VG_SEQSUM_CHUNK ? (int)(n - c0) : VG_SEQSUM_CHUNK;
         double run0[T], runa0[T], ts = pre, ta = abspre, csum = 0.0, cabs = 0.0;
         VgSeqsumFix lp[T], fix = 0, acc = 0, base = run;
         unsigned flagged[T];
@@ -144,7 +181,8 @@ static double replay(const double *x, size_t n, Replay *r)
                 s += x[c0 + t * R + j];
                 sa += fabs(x[c0 + t * R + j]);
             }
-            run0[t] = ts + (r->skew != 0.0 ? r->skew * ta * (t & 1 ? 1 : -1) : 0.0);
+            run0[t] =
+                ts + (r->skew != 0.0 ? r->skew * ta * (t & 1 ? 1 : -1) : 0.0);
             runa0[t] = ta;
             ts += s;
             ta += sa;
@@ -185,8 +223,8 @@ static double replay(const double *x, size_t n, Replay *r)
         /* plan, step by step */
         for (int t = 0; t < T; t++) {
             int k;
-            const VgSeqsumFix c = vg_seqsum_thread_plan(x + c0 + t * R, nt[t], run0[t],
-                                                        runa0[t], &flagged[t], &k);
+            const VgSeqsumFix c = vg_seqsum_thread_plan(
+                x + c0 + t * R, nt[t], run0[t], runa0[t], &flagged[t], &k);
             lp[t] = fix;
             f0[t] = nf;
             fix += c;
@@ -217,8 +255,9 @@ static double replay(const double *x, size_t n, Replay *r)
         }
         /* check */
         for (int t = 0; t < T && !fail; t++)
-            if (!vg_seqsum_thread_check(x + c0 + t * R, nt[t], run0[t], runa0[t],
-                                        flagged[t], base, lp[t], fl, f0[t], nf, acc))
+            if (!vg_seqsum_thread_check(x + c0 + t * R, nt[t], run0[t],
+                                        runa0[t], flagged[t], base, lp[t], fl,
+                                        f0[t], nf, acc))
                 fail = 1;
         run = base + fix + acc;
         pre += csum;
@@ -235,8 +274,15 @@ static double replay(const double *x, size_t n, Replay *r)
 }
 
 static const size_t lengths[] = {
-    0, 1, 2, 17, VG_SEQSUM_CHUNK - 1, VG_SEQSUM_CHUNK, VG_SEQSUM_CHUNK + 1,
-    100000, 2052700 /* 1910 x 1075 */,
+    0,
+    1,
+    2,
+    17,
+    VG_SEQSUM_CHUNK - 1,
+    VG_SEQSUM_CHUNK,
+    VG_SEQSUM_CHUNK + 1,
+    100000,
+    2052700 /* 1910 x 1075 */,
 };
 
 /* one sum of n terms of kind k replayed, against the loop */
@@ -267,17 +313,21 @@ START_TEST(host_replay)
 
         fallbacks += r.fallback;
         /* the well-behaved sums take the fast path */
-        if (k == K_SSIM_L || k == K_SIGNED || k == K_CONST || k == K_TIES_SPARSE)
+        if (k == K_SSIM_L || k == K_SIGNED || k == K_CONST ||
+            k == K_TIES_SPARSE)
             ck_assert_msg(!r.fallback, "%s n=%zu: sequential path (%d flagged)",
                           kind_names[k], n, r.flagged);
         if (n == 2052700)
             printf("%s n=%zu: %d flagged steps, %d of %d chunks in one binade, "
-                   "%s path\n", kind_names[k], n, r.flagged, r.uniform,
-                   r.chunks, r.fallback ? "sequential" : "parallel");
+                   "%s path\n",
+                   kind_names[k], n, r.flagged, r.uniform, r.chunks,
+                   r.fallback ? "sequential" : "parallel");
         /* an SSIM map's sum: nearly every chunk in one binade */
         if (k == K_SSIM_L && n == 2052700)
-            ck_assert_msg(r.uniform * 100 >= r.chunks * 95, "%d of %d chunks in "
-                          "one binade", r.uniform, r.chunks);
+            ck_assert_msg(r.uniform * 100 >= r.chunks * 95,
+                          "%d of %d chunks in "
+                          "one binade",
+                          r.uniform, r.chunks);
     }
     /* the sums made to break the fast path break it */
     if (k == K_NAN || k == K_INF || k == K_HUGE || k == K_TIES || k == K_TINY)
@@ -328,8 +378,9 @@ END_TEST
 START_TEST(conversions)
 {
     for (int i = 0; i < 200000; i++) {
-        const double d = ldexp((double)(int64_t)(rnd() >> 11) * (rnd() & 1 ? 1 : -1),
-                               (int)(rnd() % 120) - 143);
+        const double d =
+            ldexp((double)(int64_t)(rnd() >> 11) * (rnd() & 1 ? 1 : -1),
+                  (int)(rnd() % 120) - 143);
         VgSeqsumFix v;
         double back;
         const int ok = vg_seqsum_to_fix(d, &v) == 0;
@@ -338,13 +389,15 @@ START_TEST(conversions)
             ck_assert_int_eq(vg_seqsum_to_double(v, &back), 0);
             ck_assert(same_bits(d, back) || (d == 0.0 && back == 0.0));
         } else {
-            ck_assert(fabs(d) >= ldexp(1.0, VG_SEQSUM_EMAX) || fmod(ldexp(d, VG_SEQSUM_FRAC), 1.0) != 0.0);
+            ck_assert(fabs(d) >= ldexp(1.0, VG_SEQSUM_EMAX) ||
+                      fmod(ldexp(d, VG_SEQSUM_FRAC), 1.0) != 0.0);
         }
     }
     /* 2^54 + 1 units has 55 significant bits: not a double */
     {
         double d;
-        ck_assert_int_eq(vg_seqsum_to_double(((VgSeqsumFix)1 << 54) + 1, &d), -1);
+        ck_assert_int_eq(vg_seqsum_to_double(((VgSeqsumFix)1 << 54) + 1, &d),
+                         -1);
     }
 }
 END_TEST
@@ -383,52 +436,74 @@ START_TEST(device)
         ck_assert_ptr_nonnull(x[k]);
         fill(x[k], n, (enum Kind)k);
     }
-    ck_assert_int_eq(VG_DCU(&dev, cuMemAlloc, &dx, (K_NB * n + 8 * K_NB * VG_SEQSUM_CHUNK) * sizeof(double)), 0);
-    ck_assert_int_eq(VG_DCU(&dev, cuMemAlloc, &dout, (K_NB * 2 + 1) * sizeof(double)), 0);
+    ck_assert_int_eq(
+        VG_DCU(&dev, cuMemAlloc, &dx,
+               (K_NB * n + 8 * K_NB * VG_SEQSUM_CHUNK) * sizeof(double)),
+        0);
+    ck_assert_int_eq(
+        VG_DCU(&dev, cuMemAlloc, &dout, (K_NB * 2 + 1) * sizeof(double)), 0);
     for (int k = 0; k < K_NB; k++) {
-        const size_t lens[2] = { VG_SEQSUM_CHUNK + 1 + (size_t)k * 97, n - (size_t)k * 1001 };
+        const size_t lens[2] = { VG_SEQSUM_CHUNK + 1 + (size_t)k * 97,
+                                 n - (size_t)k * 1001 };
         for (int t = 0; t < 2; t++) {
             off[m] = total;
             len[m] = lens[t];
-            ck_assert_int_eq(VG_DCU(&dev, cuMemcpyHtoDAsync, dx + total * sizeof(double), x[k],
-                                              lens[t] * sizeof(double), dev.stream), 0);
+            ck_assert_int_eq(VG_DCU(&dev, cuMemcpyHtoDAsync,
+                                    dx + total * sizeof(double), x[k],
+                                    lens[t] * sizeof(double), dev.stream),
+                             0);
             want[m] = loop_sum(x[k], lens[t]);
             total += lens[t];
             m++;
         }
     }
     ck_assert_int_eq(VG_DCU(&dev, cuStreamSynchronize, dev.stream), 0);
-    ck_assert_int_eq(vg_cuda_seqsum_init(&dev, &s, VG_SEQSUM_MAX_ARRAYS, total), 0);
+    ck_assert_int_eq(vg_cuda_seqsum_init(&dev, &s, VG_SEQSUM_MAX_ARRAYS, total),
+                     0);
     /* in submissions of up to MAX_ARRAYS sums, the empty sum among them */
     for (int b = 0; b < m; b += VG_SEQSUM_MAX_ARRAYS - 1) {
         const double nan = NAN;
 
-        ck_assert_int_eq(VG_DCU(&dev, cuMemcpyHtoDAsync, dout + (size_t)m * sizeof(double),
-                                &nan, sizeof(nan), dev.stream), 0);
+        ck_assert_int_eq(VG_DCU(&dev, cuMemcpyHtoDAsync,
+                                dout + (size_t)m * sizeof(double), &nan,
+                                sizeof(nan), dev.stream),
+                         0);
         vg_cuda_seqsum_reset(&s);
-        ck_assert_int_eq(vg_cuda_seqsum_add(&s, dx, 0, dout + (size_t)m * sizeof(double)), 0);
+        ck_assert_int_eq(
+            vg_cuda_seqsum_add(&s, dx, 0, dout + (size_t)m * sizeof(double)),
+            0);
         for (int i = b; i < m && i < b + VG_SEQSUM_MAX_ARRAYS - 1; i++)
-            ck_assert_int_eq(vg_cuda_seqsum_add(&s, dx + off[i] * sizeof(double), len[i],
-                                                dout + (size_t)i * sizeof(double)), 0);
+            ck_assert_int_eq(
+                vg_cuda_seqsum_add(&s, dx + off[i] * sizeof(double), len[i],
+                                   dout + (size_t)i * sizeof(double)),
+                0);
         ck_assert_int_eq(vg_cuda_seqsum_submit(&dev, &s), 0);
         ck_assert_int_eq(VG_DCU(&dev, cuStreamSynchronize, dev.stream), 0);
-        ck_assert_int_eq(VG_DCU(&dev, cuMemcpyDtoHAsync, got, dout, (m + 1) * sizeof(double), dev.stream), 0);
+        ck_assert_int_eq(VG_DCU(&dev, cuMemcpyDtoHAsync, got, dout,
+                                (m + 1) * sizeof(double), dev.stream),
+                         0);
         ck_assert_int_eq(VG_DCU(&dev, cuStreamSynchronize, dev.stream), 0);
-        ck_assert(same_bits(got[m], 0.0));  /* the empty sum */
-        ck_assert_int_eq(VG_DCU(&dev, cuMemcpyDtoHAsync, fails, (CUdeviceptr)s.p.fail,
-                                sizeof(fails), dev.stream), 0);
+        ck_assert(same_bits(got[m], 0.0)); /* the empty sum */
+        ck_assert_int_eq(VG_DCU(&dev, cuMemcpyDtoHAsync, fails,
+                                (CUdeviceptr)s.p.fail, sizeof(fails),
+                                dev.stream),
+                         0);
         ck_assert_int_eq(VG_DCU(&dev, cuStreamSynchronize, dev.stream), 0);
         for (int i = b; i < m && i < b + VG_SEQSUM_MAX_ARRAYS - 1; i++) {
             const enum Kind k = (enum Kind)(i / 2);
 
-            ck_assert_msg(same_bits(want[i], got[i]), "%s n=%zu: device %.17g, loop %.17g",
-                          kind_names[k], len[i], got[i], want[i]);
+            ck_assert_msg(same_bits(want[i], got[i]),
+                          "%s n=%zu: device %.17g, loop %.17g", kind_names[k],
+                          len[i], got[i], want[i]);
             /* the well-behaved sums take the parallel path (index i - b + 1
              * in the submission, after the empty sum), in the same
              * submission as sums that overflow their share of the pool */
-            if (k == K_SSIM_L || k == K_SIGNED || k == K_CONST || k == K_TIES_SPARSE)
-                ck_assert_msg(!fails[i - b + 1], "%s n=%zu: sequential path on the "
-                              "device", kind_names[k], len[i]);
+            if (k == K_SSIM_L || k == K_SIGNED || k == K_CONST ||
+                k == K_TIES_SPARSE)
+                ck_assert_msg(!fails[i - b + 1],
+                              "%s n=%zu: sequential path on the "
+                              "device",
+                              kind_names[k], len[i]);
         }
     }
     /* a sum whose chunk sums come from its producer (the SSIM maps): here
@@ -440,36 +515,48 @@ START_TEST(device)
         CUdeviceptr rec;
 
         vg_cuda_seqsum_reset(&s);
-        ck_assert_int_eq(vg_cuda_seqsum_add(&s, dx + off[1] * sizeof(double), len[1],
-                                            dout), 0);
+        ck_assert_int_eq(
+            vg_cuda_seqsum_add(&s, dx + off[1] * sizeof(double), len[1], dout),
+            0);
         vg_cuda_seqsum_presummed(&s);
         rec = vg_cuda_seqsum_last_chunks(&s);
         for (size_t c = 0; c < nc; c++) {
             pair[0] = pair[1] = 0.0;
-            for (size_t i = c * VG_SEQSUM_CHUNK; i < len[1] && i < (c + 1) * VG_SEQSUM_CHUNK; i++) {
+            for (size_t i = c * VG_SEQSUM_CHUNK;
+                 i < len[1] && i < (c + 1) * VG_SEQSUM_CHUNK; i++) {
                 pair[0] += x[K_SSIM_L][i];
                 pair[1] += fabs(x[K_SSIM_L][i]);
             }
-            ck_assert_int_eq(VG_DCU(&dev, cuMemcpyHtoD, rec + c * sizeof(VgSeqsumChunk) +
-                                    offsetof(VgSeqsumChunk, sum), pair, sizeof(pair)), 0);
+            ck_assert_int_eq(VG_DCU(&dev, cuMemcpyHtoD,
+                                    rec + c * sizeof(VgSeqsumChunk) +
+                                        offsetof(VgSeqsumChunk, sum),
+                                    pair, sizeof(pair)),
+                             0);
         }
         ck_assert_int_eq(vg_cuda_seqsum_submit(&dev, &s), 0);
         ck_assert_int_eq(VG_DCU(&dev, cuStreamSynchronize, dev.stream), 0);
-        ck_assert_int_eq(VG_DCU(&dev, cuMemcpyDtoH, got, dout, sizeof(double)), 0);
-        ck_assert_int_eq(VG_DCU(&dev, cuMemcpyDtoH, fails, (CUdeviceptr)s.p.fail,
-                                sizeof(fails)), 0);
-        ck_assert_msg(same_bits(want[1], got[0]), "presummed: device %.17g, loop %.17g",
-                      got[0], want[1]);
+        ck_assert_int_eq(VG_DCU(&dev, cuMemcpyDtoH, got, dout, sizeof(double)),
+                         0);
+        ck_assert_int_eq(VG_DCU(&dev, cuMemcpyDtoH, fails,
+                                (CUdeviceptr)s.p.fail, sizeof(fails)),
+                         0);
+        ck_assert_msg(same_bits(want[1], got[0]),
+                      "presummed: device %.17g, loop %.17g", got[0], want[1]);
         ck_assert_msg(!fails[0], "presummed: sequential path on the device");
         for (size_t c = 0; c < nc; c++) {
-            ck_assert_int_eq(VG_DCU(&dev, cuMemcpyDtoH, back, rec + c * sizeof(VgSeqsumChunk) +
-                                    offsetof(VgSeqsumChunk, sum), sizeof(back)), 0);
+            ck_assert_int_eq(VG_DCU(&dev, cuMemcpyDtoH, back,
+                                    rec + c * sizeof(VgSeqsumChunk) +
+                                        offsetof(VgSeqsumChunk, sum),
+                                    sizeof(back)),
+                             0);
             ck_assert(back[0] == 0.0 && back[1] == 0.0);
         }
     }
     /* the capacity is checked */
     vg_cuda_seqsum_reset(&s);
-    ck_assert_int_eq(vg_cuda_seqsum_add(&s, dx, total + 100 * VG_SEQSUM_CHUNK, dout), -EINVAL);
+    ck_assert_int_eq(
+        vg_cuda_seqsum_add(&s, dx, total + 100 * VG_SEQSUM_CHUNK, dout),
+        -EINVAL);
     vg_cuda_seqsum_close(&dev, &s);
     VG_DCU(&dev, cuMemFree, dx);
     VG_DCU(&dev, cuMemFree, dout);

@@ -39,7 +39,9 @@
 #include "tests/check_run.h"
 
 /* PAT_NOISE .. PAT_MAX of adm_synth.h, then: */
-enum { PAT_NEAR = 100 };   ///< dis only: ref plus uniform [-4, 4] * 2^(bpc-8)
+enum {
+    PAT_NEAR = 100
+}; ///< dis only: ref plus uniform [-4, 4] * 2^(bpc-8)
 
 /* tiles loaded by vg_vif_stat_load_inside(), vg_vif_ds_load_inside() */
 static unsigned long n_inside, n_ds_inside;
@@ -62,13 +64,16 @@ static void replay_launch(unsigned sc, unsigned bps, const VgVifParams *p,
                     if (!p->stat || bx0 >= p->w || by0 >= p->h)
                         continue;
                     /* the kernel's choice, uniform per block */
-                    if (!vg_vif_stat_load_inside(&t.st, 0, p, fw / 2, bps, bx0, by0)) {
+                    if (!vg_vif_stat_load_inside(&t.st, 0, p, fw / 2, bps, bx0,
+                                                 by0)) {
                         for (unsigned tid = 0; tid < VG_VIF_NT; tid++)
-                            vg_vif_stat_load(&t.st, tid, p, fw / 2, bps, bx0, by0);
+                            vg_vif_stat_load(&t.st, tid, p, fw / 2, bps, bx0,
+                                             by0);
                     } else {
                         n_inside++;
                         for (unsigned tid = 1; tid < VG_VIF_NT; tid++)
-                            vg_vif_stat_load_inside(&t.st, tid, p, fw / 2, bps, bx0, by0);
+                            vg_vif_stat_load_inside(&t.st, tid, p, fw / 2, bps,
+                                                    bx0, by0);
                     }
                     for (unsigned tid = 0; tid < VG_VIF_NT; tid++)
                         vg_vif_stat_vert(&t.st, tid, fw, sc, bps == 1, p->bpc);
@@ -85,13 +90,16 @@ static void replay_launch(unsigned sc, unsigned bps, const VgVifParams *p,
                     const unsigned bx0 = bx * VG_VIF_DW, by0 = by * VG_VIF_DH;
                     if (!p->dref || bx0 >= p->dw || by0 >= p->dh)
                         continue;
-                    if (!vg_vif_ds_load_inside(&t.ds, 0, p, dfw / 2, bps, bx0, by0)) {
+                    if (!vg_vif_ds_load_inside(&t.ds, 0, p, dfw / 2, bps, bx0,
+                                               by0)) {
                         for (unsigned tid = 0; tid < VG_VIF_NT; tid++)
-                            vg_vif_ds_load(&t.ds, tid, p, dfw / 2, bps, bx0, by0);
+                            vg_vif_ds_load(&t.ds, tid, p, dfw / 2, bps, bx0,
+                                           by0);
                     } else {
                         n_ds_inside++;
                         for (unsigned tid = 1; tid < VG_VIF_NT; tid++)
-                            vg_vif_ds_load_inside(&t.ds, tid, p, dfw / 2, bps, bx0, by0);
+                            vg_vif_ds_load_inside(&t.ds, tid, p, dfw / 2, bps,
+                                                  bx0, by0);
                     }
                     for (unsigned tid = 0; tid < VG_VIF_NT; tid++)
                         vg_vif_ds_vert(&t.ds, tid, dfw, ts, sc ? 16 : p->bpc);
@@ -118,9 +126,9 @@ static void replay_frame(const VgImage *ref, const VgImage *dis,
         if (sc) {
             /* rows as gpu/vif.c aligns them when the input's are aligned,
              * else an odd number of samples per row: unaligned rows */
-            pitch[sc] = ref->stride[0] % 64 || dis->stride[0] % 64 ?
-                        ((int64_t)w[sc] | 1) * 2 + 2 :
-                        ((int64_t)w[sc] * 2 + 255) & ~(int64_t)255;
+            pitch[sc] = ref->stride[0] % 64 || dis->stride[0] % 64
+                            ? ((int64_t)w[sc] | 1) * 2 + 2
+                            : ((int64_t)w[sc] * 2 + 255) & ~(int64_t)255;
             for (unsigned q = 0; q < 2; q++) {
                 img[sc][q] = malloc((size_t)pitch[sc] * h[sc]);
                 ck_assert_ptr_nonnull(img[sc][q]);
@@ -130,7 +138,9 @@ static void replay_frame(const VgImage *ref, const VgImage *dis,
     }
     for (unsigned sc = 0; sc < 4; sc++) {
         VgVifParams p = {
-            .w = w[sc], .h = h[sc], .bpc = bpc,
+            .w = w[sc],
+            .h = h[sc],
+            .bpc = bpc,
             .stat = sc || !o->vif_skip_scale0,
             .log2 = (uint64_t)(uintptr_t)vg_vif_log2_table(),
             .egl = o->vif_enhn_gain_limit,
@@ -167,7 +177,7 @@ static void replay_frame(const VgImage *ref, const VgImage *dis,
 
 typedef struct Case {
     unsigned w, h, bpc;
-    int ref_pat, dis_pat;   ///< dis_pat -1: dis = ref
+    int ref_pat, dis_pat; ///< dis_pat -1: dis = ref
     double egl;
     int ssclz;
 } Case;
@@ -185,8 +195,8 @@ static void *plane(VgImage *img, unsigned w, unsigned h, unsigned bpc,
     img->h[0] = h;
     img->nb_planes = 1;
     /* extra 0: rows of a multiple of 64 bytes */
-    img->stride[0] = extra ? (ptrdiff_t)(w + extra) * bps :
-                     ((ptrdiff_t)w * bps + 63) & ~(ptrdiff_t)63;
+    img->stride[0] = extra ? (ptrdiff_t)(w + extra) * bps
+                           : ((ptrdiff_t)w * bps + 63) & ~(ptrdiff_t)63;
     buf = calloc(h, (size_t)img->stride[0]);
     ck_assert_ptr_nonnull(buf);
     img->data[0] = buf;
@@ -199,7 +209,8 @@ static void run_case(const Case *c, uint32_t seed)
     const unsigned bps = c->bpc > 8 ? 2 : 1;
     const uint32_t max = (1u << c->bpc) - 1;
     VgVifOptions o = {
-        .debug = true, .vif_enhn_gain_limit = c->egl,
+        .debug = true,
+        .vif_enhn_gain_limit = c->egl,
         .vif_skip_scale0 = c->ssclz,
     };
     VgCollector *col = NULL;
@@ -216,9 +227,11 @@ static void run_case(const Case *c, uint32_t seed)
     VgFrame frame = { .index = 0, .ref = &ref, .dis = &dis };
     char what[160];
 
-    snprintf(what, sizeof(what), "%ux%u %u-bit pat %d/%d egl %g ssclz %d "
-             "seed %u", c->w, c->h, c->bpc, c->ref_pat, c->dis_pat, c->egl,
-             c->ssclz, seed);
+    snprintf(what, sizeof(what),
+             "%ux%u %u-bit pat %d/%d egl %g ssclz %d "
+             "seed %u",
+             c->w, c->h, c->bpc, c->ref_pat, c->dis_pat, c->egl, c->ssclz,
+             seed);
     adm_synth(rb, ref.stride[0], c->w, c->h, c->bpc, c->ref_pat, seed);
     if (c->dis_pat < 0) {
         for (unsigned i = 0; i < c->h; i++)
@@ -229,9 +242,10 @@ static void run_case(const Case *c, uint32_t seed)
         const int32_t unit = (int32_t)((max + 1) >> 8);
         for (unsigned i = 0; i < c->h; i++) {
             for (unsigned j = 0; j < c->w; j++) {
-                int64_t v = bps == 1 ?
-                    ((uint8_t *)rb)[i * ref.stride[0] + j] :
-                    ((uint16_t *)((uint8_t *)rb + i * ref.stride[0]))[j];
+                int64_t v =
+                    bps == 1
+                        ? ((uint8_t *)rb)[i * ref.stride[0] + j]
+                        : ((uint16_t *)((uint8_t *)rb + i * ref.stride[0]))[j];
                 v += ((int32_t)(adm_synth_lcg(&s) % 9) - 4) * unit;
                 v = v < 0 ? 0 : v > max ? max : v;
                 if (bps == 1)
@@ -268,18 +282,24 @@ static void run_case(const Case *c, uint32_t seed)
     /* scale 0's statistic tile at (32, 32) needs no mirroring from 72 x 72
      * on, its down-sampling tile at (32, 8) from 132 x 35 */
     if (aligned && !c->ssclz && c->w >= 72 && c->h >= 72)
-        ck_assert_msg(n_inside > inside0, "%s: no statistic tile loaded in "
-                      "words", what);
+        ck_assert_msg(n_inside > inside0,
+                      "%s: no statistic tile loaded in "
+                      "words",
+                      what);
     if (aligned && c->w >= 132 && c->h >= 35)
-        ck_assert_msg(n_ds_inside > ds_inside0, "%s: no down-sampling tile "
-                      "loaded in words", what);
+        ck_assert_msg(n_ds_inside > ds_inside0,
+                      "%s: no down-sampling tile "
+                      "loaded in words",
+                      what);
     ck_assert_int_eq(vg_vif_emit(&fc, 1, acc), 0);
     for (unsigned k = 0; k < 15; k++) {
         double a, b;
         ck_assert_int_eq(vg_collector_get(col, keys[k], 0, &a), 0);
         ck_assert_int_eq(vg_collector_get(col, keys[k], 1, &b), 0);
-        ck_assert_msg(!memcmp(&a, &b, sizeof(a)), "%s: %s: CPU %.17g, "
-                      "kernel code %.17g", what, d->outputs[k].name, a, b);
+        ck_assert_msg(!memcmp(&a, &b, sizeof(a)),
+                      "%s: %s: CPU %.17g, "
+                      "kernel code %.17g",
+                      what, d->outputs[k].name, a, b);
     }
     vg_feature_cpu(d)->close(&fc);
     free(fc.priv);
@@ -288,14 +308,17 @@ static void run_case(const Case *c, uint32_t seed)
     free(db);
 }
 
-static const struct { unsigned w, h; } sizes[] = {
-    { 16, 16 }, { 17, 19 }, { 16, 47 }, { 47, 16 }, { 31, 33 }, { 33, 17 },
-    { 67, 35 }, { 100, 75 }, { 129, 64 }, { 257, 131 },
+static const struct {
+    unsigned w, h;
+} sizes[] = {
+    { 16, 16 }, { 17, 19 }, { 16, 47 },  { 47, 16 },  { 31, 33 },
+    { 33, 17 }, { 67, 35 }, { 100, 75 }, { 129, 64 }, { 257, 131 },
 };
 static const unsigned depths[] = { 8, 9, 10, 12, 16 };
 static const int pairs[][2] = {
-    { PAT_SMOOTH, PAT_NEAR }, { PAT_NOISE, PAT_NOISE }, { PAT_SMOOTH, -1 },
-    { PAT_SMOOTH, PAT_FLAT }, { PAT_CHECKER, PAT_MAX }, { PAT_MAX, PAT_NOISE },
+    { PAT_SMOOTH, PAT_NEAR },   { PAT_NOISE, PAT_NOISE },
+    { PAT_SMOOTH, -1 },         { PAT_SMOOTH, PAT_FLAT },
+    { PAT_CHECKER, PAT_MAX },   { PAT_MAX, PAT_NOISE },
     { PAT_CHECKER, PAT_NOISE }, { PAT_SMOOTH, PAT_SMOOTH },
 };
 
@@ -306,9 +329,11 @@ START_TEST(small_sizes)
 
     for (unsigned z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
         for (unsigned k = 0; k < sizeof(pairs) / sizeof(pairs[0]); k++) {
-            const Case c = { sizes[z].w, sizes[z].h, d, pairs[k][0],
-                             pairs[k][1], (z + k) % 5 == 1 ? 1.0 : 100.0,
-                             (z + k) % 7 == 3 };
+            const Case c = {
+                sizes[z].w,      sizes[z].h,  d,
+                pairs[k][0],     pairs[k][1], (z + k) % 5 == 1 ? 1.0 : 100.0,
+                (z + k) % 7 == 3
+            };
             run_case(&c, seed++);
         }
     }
@@ -347,18 +372,21 @@ START_TEST(double_sums)
     for (unsigned n = 0; n < 1000000; n++) {
         /* 48 random bits (two 24-bit draws): uniform, then small, then
          * near the top */
-        const uint64_t x = (uint64_t)adm_synth_lcg(&seed) << 24 |
-                           adm_synth_lcg(&seed);
-        const uint64_t s = n % 3 == 0 ? x : n % 3 == 1 ? x >> x % 48 :
-                           ((uint64_t)1 << 48) - 1 - (x >> 24);
+        const uint64_t x =
+            (uint64_t)adm_synth_lcg(&seed) << 24 | adm_synth_lcg(&seed);
+        const uint64_t s = n % 3 == 0   ? x
+                           : n % 3 == 1 ? x >> x % 48
+                                        : ((uint64_t)1 << 48) - 1 - (x >> 24);
         for (unsigned sh = 0; sh <= 16; sh++) {
             const uint64_t rnd = sh ? (uint64_t)1 << (sh - 1) : 0;
             const uint32_t want = (uint32_t)((s + rnd) >> sh);
             const uint32_t got = vg_vif_d_rnd((double)s, sh);
 
             if (got != want && !bad++)
-                fprintf(stderr, "vg_vif_d_rnd(%" PRIu64 ", %u) = %" PRIu32
-                        ", want %" PRIu32 "\n", s, sh, got, want);
+                fprintf(stderr,
+                        "vg_vif_d_rnd(%" PRIu64 ", %u) = %" PRIu32
+                        ", want %" PRIu32 "\n",
+                        s, sh, got, want);
         }
     }
     ck_assert_uint_eq(bad, 0);
@@ -373,7 +401,8 @@ START_TEST(symmetric_taps)
         unsigned sum = 0;
 
         for (unsigned k = 0; k < fw; k++) {
-            ck_assert_uint_eq(vg_vif_ktaps[sc][k], vg_vif_ktaps[sc][fw - 1 - k]);
+            ck_assert_uint_eq(vg_vif_ktaps[sc][k],
+                              vg_vif_ktaps[sc][fw - 1 - k]);
             ck_assert(vg_vif_dtaps[sc][k] == (double)vg_vif_ktaps[sc][k]);
             sum += vg_vif_ktaps[sc][k];
         }

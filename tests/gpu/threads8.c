@@ -41,16 +41,16 @@
 typedef struct Scores {
     unsigned n_metrics;
     char **names;
-    double *v;          ///< n_metrics x frames, NaN-free doubles as read
-    uint8_t *have;      ///< the metric has a value for that frame
+    double *v;     ///< n_metrics x frames, NaN-free doubles as read
+    uint8_t *have; ///< the metric has a value for that frame
     double vmaf_mean;
 } Scores;
 
 typedef struct Job {
     unsigned t;
-    int device;             ///< device pictures
-    int caller;             ///< caller's context and stream
-    CUstream stream;        ///< the caller's stream of this thread
+    int device;      ///< device pictures
+    int caller;      ///< caller's context and stream
+    CUstream stream; ///< the caller's stream of this thread
     VgPicture host[4], dev[4];
     Scores out;
     int ret;
@@ -165,18 +165,22 @@ static unsigned compare(const Scores *ref, const Scores *got, unsigned t,
                 if (!strcmp(ref->names[m], got->names[gm]))
                     break;
             if (gm == got->n_metrics) {
-                printf("threads8: %s thread %u: no %s\n", mode, t, ref->names[m]);
+                printf("threads8: %s thread %u: no %s\n", mode, t,
+                       ref->names[m]);
                 bad++;
                 continue;
             }
         }
         for (unsigned i = 0; i < n_frames; i++) {
-            const size_t a = (size_t)m * n_frames + i, b = (size_t)gm * n_frames + i;
+            const size_t a = (size_t)m * n_frames + i,
+                         b = (size_t)gm * n_frames + i;
             if (ref->have[a] != got->have[b] ||
-                (ref->have[a] && memcmp(&ref->v[a], &got->v[b], sizeof(double)))) {
+                (ref->have[a] &&
+                 memcmp(&ref->v[a], &got->v[b], sizeof(double)))) {
                 if (bad++ < 10)
-                    printf("threads8: %s thread %u frame %u %s: %.17g, alone %.17g\n",
-                           mode, t, i, ref->names[m], got->v[b], ref->v[a]);
+                    printf(
+                        "threads8: %s thread %u frame %u %s: %.17g, alone %.17g\n",
+                        mode, t, i, ref->names[m], got->v[b], ref->v[a]);
             }
             *n_values += ref->have[a];
         }
@@ -203,7 +207,8 @@ static unsigned rnd(void)
 
 static size_t frame_bytes(void)
 {
-    return (size_t)width * height + 2 * (size_t)((width + 1) / 2) * ((height + 1) / 2);
+    return (size_t)width * height +
+           2 * (size_t)((width + 1) / 2) * ((height + 1) / 2);
 }
 
 static void describe(VgPicture *p, uintptr_t base, enum VgMemory mem)
@@ -218,7 +223,8 @@ static void describe(VgPicture *p, uintptr_t base, enum VgMemory mem)
     p->memory = mem;
     p->data[0] = (const void *)base;
     p->data[1] = (const void *)(base + (size_t)width * height);
-    p->data[2] = (const void *)(base + (size_t)width * height + (size_t)cw * ch);
+    p->data[2] =
+        (const void *)(base + (size_t)width * height + (size_t)cw * ch);
     p->stride[0] = width;
     p->stride[1] = p->stride[2] = cw;
 }
@@ -272,21 +278,24 @@ int main(int argc, char **argv)
             ;
         else {
             fprintf(stderr, "usage: threads8 [--threads=N] [--frames=N] "
-                    "[--size=WxH] [--repeat=N]\n");
+                            "[--size=WxH] [--repeat=N]\n");
             return 2;
         }
     }
     if (!n_threads || n_threads > MAX_THREADS || n_frames < 2 || !n_repeat ||
         width < 36 || height < 36) {
-        fprintf(stderr, "threads8: 1..%d threads, 2 frames or more, 36x36 or "
-                "larger\n", MAX_THREADS);
+        fprintf(stderr,
+                "threads8: 1..%d threads, 2 frames or more, 36x36 or "
+                "larger\n",
+                MAX_THREADS);
         return 2;
     }
 
     if (vg_cuda_load(&cu, NULL, VG_LOG_WARNING) < 0 ||
         cu->f->cuDeviceGet(&dev, 0) != CUDA_SUCCESS ||
         cu->f->cuDevicePrimaryCtxRetain(&primary, dev) != CUDA_SUCCESS) {
-        printf("threads8: %s: no usable CUDA device\n", required ? "FAIL" : "SKIP");
+        printf("threads8: %s: no usable CUDA device\n",
+               required ? "FAIL" : "SKIP");
         vg_cuda_unload(&cu);
         return required ? 1 : 77;
     }
@@ -319,15 +328,16 @@ int main(int argc, char **argv)
     /* one context at a time: the reference results */
     for (unsigned t = 0; t < n_threads; t++) {
         if (score(&jobs[t], 0) < 0) {
-            printf("threads8: FAIL: thread %u's frames alone: %s\n", t, jobs[t].err);
+            printf("threads8: FAIL: thread %u's frames alone: %s\n", t,
+                   jobs[t].err);
             goto end;
         }
         ref[t] = jobs[t].out;
         memset(&jobs[t].out, 0, sizeof(jobs[t].out));
     }
     printf("threads8: %u threads x %u frames of %ux%u, vmaf_v0.6.1 + psnr; "
-           "alone: pooled vmaf of thread 0 %.6f\n", n_threads, n_frames,
-           width, height, ref[0].vmaf_mean);
+           "alone: pooled vmaf of thread 0 %.6f\n",
+           n_threads, n_frames, width, height, ref[0].vmaf_mean);
 
     pthread_barrier_init(&start_line, NULL, n_threads);
     for (unsigned rep = 0; rep < n_repeat; rep++) {
@@ -346,30 +356,33 @@ int main(int argc, char **argv)
             }
             if (started < n_threads) {
                 /* the barrier would wait for threads that do not exist */
-                fprintf(stderr, "threads8: cannot start %u threads\n", n_threads);
+                fprintf(stderr, "threads8: cannot start %u threads\n",
+                        n_threads);
                 exit(1);
             }
             for (unsigned t = 0; t < n_threads; t++)
                 pthread_join(tid[t], NULL);
             for (unsigned t = 0; t < n_threads; t++) {
                 if (jobs[t].ret < 0) {
-                    printf("threads8: %s thread %u failed (%d): %s\n", modes[mode],
-                           t, jobs[t].ret, jobs[t].err);
+                    printf("threads8: %s thread %u failed (%d): %s\n",
+                           modes[mode], t, jobs[t].ret, jobs[t].err);
                     mode_bad++;
                     continue;
                 }
                 mode_bad += compare(&ref[t], &jobs[t].out, t, modes[mode],
                                     &mode_values);
             }
-            printf("threads8: round %u, %s: %u threads at once, %lu values, %s\n",
-                   rep + 1, modes[mode], n_threads, mode_values,
-                   mode_bad ? "DIFFERENT" : "identical to one context alone");
+            printf(
+                "threads8: round %u, %s: %u threads at once, %lu values, %s\n",
+                rep + 1, modes[mode], n_threads, mode_values,
+                mode_bad ? "DIFFERENT" : "identical to one context alone");
             bad += mode_bad;
             n_values += mode_values;
         }
     }
     pthread_barrier_destroy(&start_line);
-    printf("threads8: %s (%lu values compared)\n", bad ? "FAIL" : "PASS", n_values);
+    printf("threads8: %s (%lu values compared)\n", bad ? "FAIL" : "PASS",
+           n_values);
     ret = bad ? 1 : 0;
     goto end;
 

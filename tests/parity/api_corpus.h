@@ -35,29 +35,31 @@
 
 typedef struct AcPair {
     const char *name;
-    int in_shared_raw;       ///< inputs in corpus/raw (else VG_CORPUS_RAW)
+    int in_shared_raw; ///< inputs in corpus/raw (else VG_CORPUS_RAW)
     const char *ref, *dis;
     unsigned w, h, bpc;
     enum VgPixFmt fmt;
-    const char *golden;      ///< golden/hp/<golden> if has_hp, else golden/<golden>
+    const char *golden; ///< golden/hp/<golden> if has_hp, else golden/<golden>
     int has_hp;
     unsigned frames;
 } AcPair;
 
 /* golden/commands.log: the pairs and their -w -h -p -b */
 static const AcPair ac_pairs[] = {
-    { "p1080_crf32", 0, "p1080_ref.yuv", "p1080_dist_crf32.yuv",
-      1920, 1080, 8, VG_PIX_FMT_YUV420P, "p1080_crf32.json", 1, 60 },
-    { "p1080_scaled", 0, "p1080_ref.yuv", "p1080_dist_scaled.yuv",
-      1920, 1080, 8, VG_PIX_FMT_YUV420P, "p1080_scaled.json", 1, 60 },
-    { "p2160", 0, "p2160_ref.yuv", "p2160_dist_x265crf30.yuv",
-      3840, 2160, 8, VG_PIX_FMT_YUV420P, "p2160.json", 1, 30 },
-    { "p720_10", 0, "p720_10_ref.yuv", "p720_10_dist_x265crf30.yuv",
-      1280, 720, 10, VG_PIX_FMT_YUV420P, "p720_10.json", 1, 30 },
-    { "r577x323_420p8", 1, "r577x323_yuv420p_ref.yuv", "r577x323_yuv420p_dist.yuv",
-      577, 323, 8, VG_PIX_FMT_YUV420P, "r577x323_420p8.FROM_FFMPEG.json", 0, 10 },
-    { "r640x360_444p8", 1, "r640x360_yuv444p_ref.yuv", "r640x360_yuv444p_dist.yuv",
-      640, 360, 8, VG_PIX_FMT_YUV444P, "r640x360_444p8.json", 1, 10 },
+    { "p1080_crf32", 0, "p1080_ref.yuv", "p1080_dist_crf32.yuv", 1920, 1080, 8,
+      VG_PIX_FMT_YUV420P, "p1080_crf32.json", 1, 60 },
+    { "p1080_scaled", 0, "p1080_ref.yuv", "p1080_dist_scaled.yuv", 1920, 1080,
+      8, VG_PIX_FMT_YUV420P, "p1080_scaled.json", 1, 60 },
+    { "p2160", 0, "p2160_ref.yuv", "p2160_dist_x265crf30.yuv", 3840, 2160, 8,
+      VG_PIX_FMT_YUV420P, "p2160.json", 1, 30 },
+    { "p720_10", 0, "p720_10_ref.yuv", "p720_10_dist_x265crf30.yuv", 1280, 720,
+      10, VG_PIX_FMT_YUV420P, "p720_10.json", 1, 30 },
+    { "r577x323_420p8", 1, "r577x323_yuv420p_ref.yuv",
+      "r577x323_yuv420p_dist.yuv", 577, 323, 8, VG_PIX_FMT_YUV420P,
+      "r577x323_420p8.FROM_FFMPEG.json", 0, 10 },
+    { "r640x360_444p8", 1, "r640x360_yuv444p_ref.yuv",
+      "r640x360_yuv444p_dist.yuv", 640, 360, 8, VG_PIX_FMT_YUV444P,
+      "r640x360_444p8.json", 1, 10 },
     { "r640x360_422p10", 1, "r640x360_yuv422p10le_ref.yuv",
       "r640x360_yuv422p10le_dist.yuv", 640, 360, 10, VG_PIX_FMT_YUV422P,
       "r640x360_422p10.json", 1, 10 },
@@ -132,9 +134,11 @@ static void ac_reader_open(AcReader *r, const AcPair *p)
     for (int k = 0; k < 2; k++) {
         ac_input_path(path, sizeof(path), p, names[k]);
         r->f[k] = fopen(path, "rb");
-        ck_assert_msg(r->f[k] != NULL, "%s: missing input %s (run "
+        ck_assert_msg(r->f[k] != NULL,
+                      "%s: missing input %s (run "
                       "tests/prepare-corpus.sh, or set VG_CORPUS_RAW / "
-                      "VG_SHARED_DIR)", p->name, path);
+                      "VG_SHARED_DIR)",
+                      p->name, path);
         r->buf[k] = malloc(r->frame_size);
         ck_assert_ptr_nonnull(r->buf[k]);
         r->pic[k].fmt = p->fmt;
@@ -184,8 +188,8 @@ static unsigned ac_run_pair(VgContext *ctx, const AcPair *p)
     }
     ac_reader_close(&r);
     ck_assert_int_eq(vg_flush(ctx), 0);
-    ck_assert_msg(n == p->frames, "%s: read %u frames, expected %u", p->name,
-                  n, p->frames);
+    ck_assert_msg(n == p->frames, "%s: read %u frames, expected %u", p->name, n,
+                  p->frames);
     return n;
 }
 
@@ -221,7 +225,7 @@ static json_object *ac_golden_frame(json_object *g, unsigned i, const char *key)
 
 /** pooled_metrics[key][pool] of a golden, or NULL. */
 static inline json_object *ac_golden_pooled(json_object *g, const char *key,
-                                     const char *pool)
+                                            const char *pool)
 {
     json_object *pm, *k, *v;
 
@@ -242,7 +246,8 @@ static void ac_compare(VgReport *rep, const char *what, unsigned i,
     char buf[64];
 
     if (!gold) {
-        vg_report(rep, "%s: frame %u: %s missing from the golden", what, i, key);
+        vg_report(rep, "%s: frame %u: %s missing from the golden", what, i,
+                  key);
         return;
     }
     if (hp) {
@@ -262,8 +267,8 @@ static VgContext *ac_context(unsigned threads)
 {
     const char *backend = getenv("VG_TEST_BACKEND");
     VgConfig cfg = {
-        .backend = backend && !strcmp(backend, "cuda") ? VG_BACKEND_CUDA :
-                   VG_BACKEND_CPU,
+        .backend = backend && !strcmp(backend, "cuda") ? VG_BACKEND_CUDA
+                                                       : VG_BACKEND_CPU,
         .n_threads = threads,
         .log_level = VG_LOG_WARNING,
     };

@@ -20,7 +20,7 @@
 #include "tests/check_run.h"
 
 static const char *const adm_keys[] = {
-    "integer_adm2", "integer_aim", "integer_adm3",
+    "integer_adm2",       "integer_aim",        "integer_adm3",
     "integer_adm_scale0", "integer_adm_scale1", "integer_adm_scale2",
     "integer_adm_scale3",
 };
@@ -47,7 +47,8 @@ static void check_pair(const AcPair *p, const char *opts, const char *suffix,
                           i, key, ret);
                 continue;
             }
-            ac_compare(&rep, p->name, i, key, v, ac_golden_frame(g, i, key), hp);
+            ac_compare(&rep, p->name, i, key, v, ac_golden_frame(g, i, key),
+                       hp);
         }
     }
     ck_assert_msg(rep.n == 0, "%u mismatches (%s, opts '%s'):\n%s", rep.n,

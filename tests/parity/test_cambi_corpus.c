@@ -32,18 +32,24 @@
 
 #define N_SCALES 5
 #define KEY "cambi_hrs_1080_cmxv_17_vlt_0.06"
-#define OPTS "cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06:" \
-             "cambi_max_val=17"
+#define OPTS                                                                   \
+    "cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06:"                \
+    "cambi_max_val=17"
 
-static const char *const pool_names[] = { "min", "max", "mean", "harmonic_mean" };
+static const char *const pool_names[] = { "min", "max", "mean",
+                                          "harmonic_mean" };
 static const enum VgPool pools[] = {
-    VG_POOL_MIN, VG_POOL_MAX, VG_POOL_MEAN, VG_POOL_HARMONIC_MEAN,
+    VG_POOL_MIN,
+    VG_POOL_MAX,
+    VG_POOL_MEAN,
+    VG_POOL_HARMONIC_MEAN,
 };
 
 /* the pairs with an hp golden of the model, but for the two largest */
 static int pair_runs(const AcPair *p)
 {
-    return p->has_hp && strcmp(p->name, "p1080_scaled") && strcmp(p->name, "p2160");
+    return p->has_hp && strcmp(p->name, "p1080_scaled") &&
+           strcmp(p->name, "p2160");
 }
 
 START_TEST(test_cambi_model_options)
@@ -89,43 +95,79 @@ END_TEST
 
 static const struct HeatmapCase {
     const char *pair;
-    const char *dir;       ///< under the test's directory
-    const char *opts;      ///< cambi options but heatmaps_path
-    unsigned frames;       ///< 0 = all
+    const char *dir;  ///< under the test's directory
+    const char *opts; ///< cambi options but heatmaps_path
+    unsigned frames;  ///< 0 = all
     struct {
         const char *name;
         long size;
         uint64_t fnv;
     } file[N_SCALES];
 } hm_cases[] = {
-    { "r640x360_444p8", "c1", "", 0, {
-        { "cambi_heatmap_scale_0_640x360_16b.gray", 4608000, 0xcafd825b1419ddb0ull },
-        { "cambi_heatmap_scale_1_320x180_16b.gray", 1152000, 0x8d3ff0d00f14c461ull },
-        { "cambi_heatmap_scale_2_160x90_16b.gray",   288000, 0x26539047c34972c2ull },
-        { "cambi_heatmap_scale_3_80x45_16b.gray",     72000, 0xd7e4b225e5103523ull },
-        { "cambi_heatmap_scale_4_40x23_16b.gray",     18400, 0x7daae4d4047cde6aull },
-    } },
-    { "r640x360_422p10", "c2/sub", ":window_size=31:max_log_contrast=3:full_ref=true", 0, {
-        { "cambi_heatmap_scale_0_640x360_16b.gray", 4608000, 0xbbc946147c8b8c26ull },
-        { "cambi_heatmap_scale_1_320x180_16b.gray", 1152000, 0x63df3fb344f1680bull },
-        { "cambi_heatmap_scale_2_160x90_16b.gray",   288000, 0x4b1fbf1604f94284ull },
-        { "cambi_heatmap_scale_3_80x45_16b.gray",     72000, 0x86aa048654a0d533ull },
-        { "cambi_heatmap_scale_4_40x23_16b.gray",     18400, 0xc2df20bae67441afull },
-    } },
-    { "r352x288_420p12", "c3", ":cambi_vis_lum_threshold=84", 0, {
-        { "cambi_heatmap_scale_0_352x288_16b.gray", 2027520, 0xb7de366e9af4e325ull },
-        { "cambi_heatmap_scale_1_176x144_16b.gray",  506880, 0x55b54f6a2256d325ull },
-        { "cambi_heatmap_scale_2_88x72_16b.gray",    126720, 0xfee1e758bd374f25ull },
-        { "cambi_heatmap_scale_3_44x36_16b.gray",     31680, 0xf9d57d0861ffee25ull },
-        { "cambi_heatmap_scale_4_22x18_16b.gray",      7920, 0x352223d7bc7d1de5ull },
-    } },
-    { "p1080_crf32", "c4", ":cambi_high_res_speedup=1080", 3, {
-        { "cambi_heatmap_scale_0_1920x1080_16b.gray", 3110400, 0xd187f68b585776fbull },
-        { "cambi_heatmap_scale_1_960x540_16b.gray",    777600, 0xdc8fbaffeeacb3f4ull },
-        { "cambi_heatmap_scale_2_480x270_16b.gray",    194400, 0x63de9babad8216aaull },
-        { "cambi_heatmap_scale_3_240x135_16b.gray",     48960, 0xfada858dc9ee2c6dull },
-        { "cambi_heatmap_scale_4_120x68_16b.gray",      12240, 0xefa6b56618339461ull },
-    } },
+    { "r640x360_444p8",
+      "c1",
+      "",
+      0,
+      {
+          { "cambi_heatmap_scale_0_640x360_16b.gray", 4608000,
+            0xcafd825b1419ddb0ull },
+          { "cambi_heatmap_scale_1_320x180_16b.gray", 1152000,
+            0x8d3ff0d00f14c461ull },
+          { "cambi_heatmap_scale_2_160x90_16b.gray", 288000,
+            0x26539047c34972c2ull },
+          { "cambi_heatmap_scale_3_80x45_16b.gray", 72000,
+            0xd7e4b225e5103523ull },
+          { "cambi_heatmap_scale_4_40x23_16b.gray", 18400,
+            0x7daae4d4047cde6aull },
+      } },
+    { "r640x360_422p10",
+      "c2/sub",
+      ":window_size=31:max_log_contrast=3:full_ref=true",
+      0,
+      {
+          { "cambi_heatmap_scale_0_640x360_16b.gray", 4608000,
+            0xbbc946147c8b8c26ull },
+          { "cambi_heatmap_scale_1_320x180_16b.gray", 1152000,
+            0x63df3fb344f1680bull },
+          { "cambi_heatmap_scale_2_160x90_16b.gray", 288000,
+            0x4b1fbf1604f94284ull },
+          { "cambi_heatmap_scale_3_80x45_16b.gray", 72000,
+            0x86aa048654a0d533ull },
+          { "cambi_heatmap_scale_4_40x23_16b.gray", 18400,
+            0xc2df20bae67441afull },
+      } },
+    { "r352x288_420p12",
+      "c3",
+      ":cambi_vis_lum_threshold=84",
+      0,
+      {
+          { "cambi_heatmap_scale_0_352x288_16b.gray", 2027520,
+            0xb7de366e9af4e325ull },
+          { "cambi_heatmap_scale_1_176x144_16b.gray", 506880,
+            0x55b54f6a2256d325ull },
+          { "cambi_heatmap_scale_2_88x72_16b.gray", 126720,
+            0xfee1e758bd374f25ull },
+          { "cambi_heatmap_scale_3_44x36_16b.gray", 31680,
+            0xf9d57d0861ffee25ull },
+          { "cambi_heatmap_scale_4_22x18_16b.gray", 7920,
+            0x352223d7bc7d1de5ull },
+      } },
+    { "p1080_crf32",
+      "c4",
+      ":cambi_high_res_speedup=1080",
+      3,
+      {
+          { "cambi_heatmap_scale_0_1920x1080_16b.gray", 3110400,
+            0xd187f68b585776fbull },
+          { "cambi_heatmap_scale_1_960x540_16b.gray", 777600,
+            0xdc8fbaffeeacb3f4ull },
+          { "cambi_heatmap_scale_2_480x270_16b.gray", 194400,
+            0x63de9babad8216aaull },
+          { "cambi_heatmap_scale_3_240x135_16b.gray", 48960,
+            0xfada858dc9ee2c6dull },
+          { "cambi_heatmap_scale_4_120x68_16b.gray", 12240,
+            0xefa6b56618339461ull },
+      } },
 };
 #define N_HM_CASES (sizeof(hm_cases) / sizeof(hm_cases[0]))
 
@@ -199,10 +241,11 @@ START_TEST(test_cambi_heatmaps)
         if (size < 0)
             vg_report(&rep, "%s: %s missing", c->pair, path);
         else if (size != c->file[s].size || h != c->file[s].fnv)
-            vg_report(&rep, "%s: %s: %ld bytes, FNV-1a 0x%016llx; libvmaf's "
-                      "%ld, 0x%016llx", c->pair, path, size,
-                      (unsigned long long)h, c->file[s].size,
-                      (unsigned long long)c->file[s].fnv);
+            vg_report(&rep,
+                      "%s: %s: %ld bytes, FNV-1a 0x%016llx; libvmaf's "
+                      "%ld, 0x%016llx",
+                      c->pair, path, size, (unsigned long long)h,
+                      c->file[s].size, (unsigned long long)c->file[s].fnv);
         unlink(path);
     }
     rmdir(dir);
@@ -226,8 +269,8 @@ START_TEST(test_cambi_heatmaps_refused)
     ck_assert_ptr_nonnull(f);
     fclose(f);
     ctx = ac_context(1);
-    ck_assert_int_eq(vg_use_feature(ctx, "cambi",
-                                    "heatmaps_path=cambi-heatmaps-file/x"), 0);
+    ck_assert_int_eq(
+        vg_use_feature(ctx, "cambi", "heatmaps_path=cambi-heatmaps-file/x"), 0);
     ck_assert_int_lt(run_frames(ctx, find_pair("r640x360_444p8"), 1), 0);
     vg_context_destroy(&ctx);
     unlink(file);
@@ -242,7 +285,8 @@ int main(void)
     ac_env_init();
     tcase_set_timeout(tc, 600);
     for (int i = 0; i < (int)AC_N_PAIRS; i++)
-        if (pair_runs(&ac_pairs[i]) && vg_corpus_pair_selected(ac_pairs[i].name))
+        if (pair_runs(&ac_pairs[i]) &&
+            vg_corpus_pair_selected(ac_pairs[i].name))
             tcase_add_loop_test(tc, test_cambi_model_options, i, i + 1);
     for (int i = 0; i < (int)N_HM_CASES; i++)
         if (vg_corpus_pair_selected(hm_cases[i].pair))

@@ -60,9 +60,9 @@ static const struct KeyRow {
      *  chroma planes there), so not compared on the odd pair */
     int even_sizes_only;
 } keys[] = {
-    { "psnr_y",          "psnr"   },
-    { "psnr_cb",         "psnr"   },
-    { "psnr_cr",         "psnr"   },
+    { "psnr_y", "psnr" },
+    { "psnr_cb", "psnr" },
+    { "psnr_cr", "psnr" },
     { "integer_motion2", "motion" },
     { "integer_motion3", "motion" },
     { "VMAF_integer_feature_motion_sad_score", "motion" },
@@ -70,63 +70,64 @@ static const struct KeyRow {
     { "integer_vif_scale1", "vif" },
     { "integer_vif_scale2", "vif" },
     { "integer_vif_scale3", "vif" },
-    { "integer_adm2",       "adm" },
-    { "integer_aim",        "adm" },
-    { "integer_adm3",       "adm" },
+    { "integer_adm2", "adm" },
+    { "integer_aim", "adm" },
+    { "integer_adm3", "adm" },
     { "integer_adm_scale0", "adm" },
     { "integer_adm_scale1", "adm" },
     { "integer_adm_scale2", "adm" },
     { "integer_adm_scale3", "adm" },
-    { "float_ssim",         "float_ssim" },
-    { "float_ms_ssim",      "float_ms_ssim" },
-    { "vmaf",               NULL  },
-    { "vif_scale0",         "float_vif" },
-    { "vif_scale1",         "float_vif" },
-    { "vif_scale2",         "float_vif" },
-    { "vif_scale3",         "float_vif" },
-    { "adm2",               "float_adm" },
-    { "aim",                "float_adm" },
-    { "adm3",               "float_adm" },
-    { "adm_scale0",         "float_adm" },
-    { "adm_scale1",         "float_adm" },
-    { "adm_scale2",         "float_adm" },
-    { "adm_scale3",         "float_adm" },
+    { "float_ssim", "float_ssim" },
+    { "float_ms_ssim", "float_ms_ssim" },
+    { "vmaf", NULL },
+    { "vif_scale0", "float_vif" },
+    { "vif_scale1", "float_vif" },
+    { "vif_scale2", "float_vif" },
+    { "vif_scale3", "float_vif" },
+    { "adm2", "float_adm" },
+    { "aim", "float_adm" },
+    { "adm3", "float_adm" },
+    { "adm_scale0", "float_adm" },
+    { "adm_scale1", "float_adm" },
+    { "adm_scale2", "float_adm" },
+    { "adm_scale3", "float_adm" },
     { "float_moment_ref1st", "float_moment" },
     { "float_moment_dis1st", "float_moment" },
     { "float_moment_ref2nd", "float_moment" },
     { "float_moment_dis2nd", "float_moment" },
-    { "float_psnr",          "float_psnr"   },
-    { "float_ansnr",         "float_ansnr"  },
-    { "float_anpsnr",        "float_ansnr"  },
-    { "motion",             "float_motion" },
-    { "motion2",            "float_motion" },
-    { "motion3",            "float_motion" },
-    { "psnr_hvs_y",         "psnr_hvs" },
-    { "psnr_hvs_cb",        "psnr_hvs" },
-    { "psnr_hvs_cr",        "psnr_hvs" },
-    { "psnr_hvs",           "psnr_hvs" },
-    { "ciede2000",          "ciede", 1 },
-    { "cambi",              "cambi" },
-    { "speed_chroma_u",     "speed_chroma" },
-    { "speed_chroma_v",     "speed_chroma" },
-    { "speed_chroma_uv",    "speed_chroma" },
-    { "speed_temporal",     "speed_temporal" },
+    { "float_psnr", "float_psnr" },
+    { "float_ansnr", "float_ansnr" },
+    { "float_anpsnr", "float_ansnr" },
+    { "motion", "float_motion" },
+    { "motion2", "float_motion" },
+    { "motion3", "float_motion" },
+    { "psnr_hvs_y", "psnr_hvs" },
+    { "psnr_hvs_cb", "psnr_hvs" },
+    { "psnr_hvs_cr", "psnr_hvs" },
+    { "psnr_hvs", "psnr_hvs" },
+    { "ciede2000", "ciede", 1 },
+    { "cambi", "cambi" },
+    { "speed_chroma_u", "speed_chroma" },
+    { "speed_chroma_v", "speed_chroma" },
+    { "speed_chroma_uv", "speed_chroma" },
+    { "speed_temporal", "speed_temporal" },
 };
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
 
-static const char *const pool_names[] = { "min", "max", "mean", "harmonic_mean" };
+static const char *const pool_names[] = { "min", "max", "mean",
+                                          "harmonic_mean" };
 
 typedef struct Pair {
     const char *name;
-    int in_shared_raw;     ///< inputs in corpus/raw (else decoded, VG_CORPUS_RAW)
+    int in_shared_raw; ///< inputs in corpus/raw (else decoded, VG_CORPUS_RAW)
     const char *ref, *dis;
     const char *w, *h, *pix_fmt, *bits;
-    const char *golden;    ///< in golden/
-    int has_hp;            ///< golden/hp/<name>.json exists
-    int thread_check;      ///< also run --threads 1 (skipped on the two largest,
-                           ///< for time; 2: only with VG_CORPUS_FULL)
-    int big;               ///< default-format run with the cheap features only
-    int light;             ///< no heavy_feature() unless VG_CORPUS_FULL
+    const char *golden; ///< in golden/
+    int has_hp;         ///< golden/hp/<name>.json exists
+    int thread_check;   ///< also run --threads 1 (skipped on the two largest,
+                        ///< for time; 2: only with VG_CORPUS_FULL)
+    int big;            ///< default-format run with the cheap features only
+    int light;          ///< no heavy_feature() unless VG_CORPUS_FULL
 } Pair;
 
 /**
@@ -148,8 +149,8 @@ static int cheap_feature(const char *f)
 static int heavy_feature(const char *f)
 {
     static const char *const heavy[] = {
-        "ciede", "float_vif", "float_ms_ssim", "float_adm", "psnr_hvs", "cambi",
-        NULL,
+        "ciede", "float_vif", "float_ms_ssim", "float_adm", "psnr_hvs",
+        "cambi", NULL,
     };
 
     for (unsigned i = 0; f && heavy[i]; i++)
@@ -159,18 +160,20 @@ static int heavy_feature(const char *f)
 }
 
 static const Pair pairs[] = {
-    { "p1080_crf32", 0, "p1080_ref.yuv", "p1080_dist_crf32.yuv",
-      "1920", "1080", "420", "8", "p1080_crf32.json", 1, 2, 1, 0 },
-    { "p1080_scaled", 0, "p1080_ref.yuv", "p1080_dist_scaled.yuv",
-      "1920", "1080", "420", "8", "p1080_scaled.json", 1, 0, 1, 1 },
-    { "p2160", 0, "p2160_ref.yuv", "p2160_dist_x265crf30.yuv",
-      "3840", "2160", "420", "8", "p2160.json", 1, 0, 1, 1 },
-    { "p720_10", 0, "p720_10_ref.yuv", "p720_10_dist_x265crf30.yuv",
-      "1280", "720", "420", "10", "p720_10.json", 1, 1, 0 },
-    { "r577x323_420p8", 1, "r577x323_yuv420p_ref.yuv", "r577x323_yuv420p_dist.yuv",
-      "577", "323", "420", "8", "r577x323_420p8.FROM_FFMPEG.json", 0, 1, 0 },
-    { "r640x360_444p8", 1, "r640x360_yuv444p_ref.yuv", "r640x360_yuv444p_dist.yuv",
-      "640", "360", "444", "8", "r640x360_444p8.json", 1, 1, 0 },
+    { "p1080_crf32", 0, "p1080_ref.yuv", "p1080_dist_crf32.yuv", "1920", "1080",
+      "420", "8", "p1080_crf32.json", 1, 2, 1, 0 },
+    { "p1080_scaled", 0, "p1080_ref.yuv", "p1080_dist_scaled.yuv", "1920",
+      "1080", "420", "8", "p1080_scaled.json", 1, 0, 1, 1 },
+    { "p2160", 0, "p2160_ref.yuv", "p2160_dist_x265crf30.yuv", "3840", "2160",
+      "420", "8", "p2160.json", 1, 0, 1, 1 },
+    { "p720_10", 0, "p720_10_ref.yuv", "p720_10_dist_x265crf30.yuv", "1280",
+      "720", "420", "10", "p720_10.json", 1, 1, 0 },
+    { "r577x323_420p8", 1, "r577x323_yuv420p_ref.yuv",
+      "r577x323_yuv420p_dist.yuv", "577", "323", "420", "8",
+      "r577x323_420p8.FROM_FFMPEG.json", 0, 1, 0 },
+    { "r640x360_444p8", 1, "r640x360_yuv444p_ref.yuv",
+      "r640x360_yuv444p_dist.yuv", "640", "360", "444", "8",
+      "r640x360_444p8.json", 1, 1, 0 },
     { "r640x360_422p10", 1, "r640x360_yuv422p10le_ref.yuv",
       "r640x360_yuv422p10le_dist.yuv", "640", "360", "422", "10",
       "r640x360_422p10.json", 1, 1, 0 },
@@ -180,9 +183,8 @@ static const Pair pairs[] = {
 };
 #define N_PAIRS (sizeof(pairs) / sizeof(pairs[0]))
 
-static const char *const tmp_files[] = {
-    "t2.json", "t1.json", "t0.json", "stderr.txt", "stdout.txt", NULL
-};
+static const char *const tmp_files[] = { "t2.json",    "t1.json",    "t0.json",
+                                         "stderr.txt", "stdout.txt", NULL };
 
 /**
  * Options that libvmaf's models give a feature, and the keys they name:
@@ -190,14 +192,18 @@ static const char *const tmp_files[] = {
  * 0.1, speed_sigma_nn 0.19, speed_weight_var_mode 5; the 2160 and 5d0h
  * models also prescale, bilinear, by 0.5 and 0.6).
  */
-#define SPEED_V1016 "speed_chroma=speed_kernelscale=1.0:speed_nn_floor=0.1:" \
-                    "speed_sigma_nn=0.19:speed_weight_var_mode=5:speed_max_val=45"
-#define SPEED_KEYS(sfx) { "speed_chroma_u" sfx, "speed_chroma_v" sfx, \
-                          "speed_chroma_uv" sfx, NULL }
+#define SPEED_V1016                                                            \
+    "speed_chroma=speed_kernelscale=1.0:speed_nn_floor=0.1:"                   \
+    "speed_sigma_nn=0.19:speed_weight_var_mode=5:speed_max_val=45"
+#define SPEED_KEYS(sfx)                                                        \
+    {                                                                          \
+        "speed_chroma_u" sfx, "speed_chroma_v" sfx, "speed_chroma_uv" sfx,     \
+            NULL                                                               \
+    }
 static const struct OptionRow {
-    const char *feature;  ///< --feature argument
-    const char *model;    ///< golden/hp/<pair>__<model>.json
-    const char *keys[4];  ///< compared keys, NULL-terminated
+    const char *feature; ///< --feature argument
+    const char *model;   ///< golden/hp/<pair>__<model>.json
+    const char *keys[4]; ///< compared keys, NULL-terminated
     /** where the golden is missing (libvmaf failed): our message */
     const char *refusal;
 } option_rows[] = {
@@ -241,15 +247,22 @@ static void run_pair(const Pair *p, const char *threads, int max_precision,
     input_path(dis, sizeof(dis), p, p->dis);
     ck_assert_msg(file_exists(ref) && file_exists(dis),
                   "%s: missing input %s or %s (run tests/prepare-corpus.sh, "
-                  "or set VG_CORPUS_RAW / VG_SHARED_DIR)", p->name, ref, dis);
+                  "or set VG_CORPUS_RAW / VG_SHARED_DIR)",
+                  p->name, ref, dis);
 
     argv[n++] = cli_env.cli;
-    argv[n++] = "-r"; argv[n++] = ref;
-    argv[n++] = "-d"; argv[n++] = dis;
-    argv[n++] = "-w"; argv[n++] = (char *)p->w;
-    argv[n++] = "-h"; argv[n++] = (char *)p->h;
-    argv[n++] = "-p"; argv[n++] = (char *)p->pix_fmt;
-    argv[n++] = "-b"; argv[n++] = (char *)p->bits;
+    argv[n++] = "-r";
+    argv[n++] = ref;
+    argv[n++] = "-d";
+    argv[n++] = dis;
+    argv[n++] = "-w";
+    argv[n++] = (char *)p->w;
+    argv[n++] = "-h";
+    argv[n++] = (char *)p->h;
+    argv[n++] = "-p";
+    argv[n++] = (char *)p->pix_fmt;
+    argv[n++] = "-b";
+    argv[n++] = (char *)p->bits;
     for (unsigned k = 0; k < N_KEYS; k++) {
         int seen = 0;
 
@@ -260,7 +273,8 @@ static void run_pair(const Pair *p, const char *threads, int max_precision,
             continue;
         }
         for (unsigned j = 0; j < k; j++)
-            seen |= keys[j].feature && !strcmp(keys[j].feature, keys[k].feature);
+            seen |=
+                keys[j].feature && !strcmp(keys[j].feature, keys[k].feature);
         if (!seen) {
             argv[n++] = "--feature";
             argv[n++] = (char *)keys[k].feature;
@@ -268,14 +282,16 @@ static void run_pair(const Pair *p, const char *threads, int max_precision,
     }
     if (!need_model)
         argv[n++] = "-n";
-    argv[n++] = "--threads"; argv[n++] = (char *)threads;
+    argv[n++] = "--threads";
+    argv[n++] = (char *)threads;
     argv[n++] = "--json";
     if (max_precision) {
         argv[n++] = "--precision";
         argv[n++] = "max";
     }
     argv[n++] = "-q";
-    argv[n++] = "-o"; argv[n++] = (char *)out;
+    argv[n++] = "-o";
+    argv[n++] = (char *)out;
     argv[n] = NULL;
 
     rc = run_cmd(argv, NULL, NULL, tmp_path("stderr.txt"));
@@ -354,10 +370,12 @@ static void compare_key(VgReport *r, const char *what, json_object *ours,
         return;
     }
     for (unsigned m = 0; m < 4; m++) {
-        json_object *g = member(pg, pool_names[m]), *o = member(po, pool_names[m]);
+        json_object *g = member(pg, pool_names[m]),
+                    *o = member(po, pool_names[m]);
 
-        if (!g || !o || (as_text ? strcmp(text_of(o), text_of(g))
-                         : json_object_get_double(o) != json_object_get_double(g)))
+        if (!g || !o ||
+            (as_text ? strcmp(text_of(o), text_of(g))
+                     : json_object_get_double(o) != json_object_get_double(g)))
             vg_report(r, "%s: pooled %s %s = %s, golden %s", what, key,
                       pool_names[m], o ? text_of(o) : "(missing)",
                       g ? text_of(g) : "(missing)");
@@ -382,7 +400,8 @@ static void compare_all(VgReport *r, json_object *a, json_object *b)
         }
         if (json_object_object_length(ma) != json_object_object_length(mb))
             vg_report(r, "threads: frame %zu: key counts differ", i);
-        json_object_object_foreach(ma, key, va) {
+        json_object_object_foreach(ma, key, va)
+        {
             json_object *vb = member(mb, key);
             if (!vb || json_object_get_double(va) != json_object_get_double(vb))
                 vg_report(r, "threads: frame %zu: %s = %s vs %s", i, key,
@@ -393,12 +412,16 @@ static void compare_all(VgReport *r, json_object *a, json_object *b)
         vg_report(r, "threads: no pooled_metrics");
         return;
     }
-    json_object_object_foreach(member(a, "pooled_metrics"), key, pa) {
+    json_object_object_foreach(member(a, "pooled_metrics"), key, pa)
+    {
         json_object *pb = member(member(b, "pooled_metrics"), key);
         for (unsigned m = 0; m < 4; m++) {
-            json_object *x = member(pa, pool_names[m]), *y = member(pb, pool_names[m]);
-            if (!x || !y || json_object_get_double(x) != json_object_get_double(y))
-                vg_report(r, "threads: pooled %s %s differs", key, pool_names[m]);
+            json_object *x = member(pa, pool_names[m]),
+                        *y = member(pb, pool_names[m]);
+            if (!x || !y ||
+                json_object_get_double(x) != json_object_get_double(y))
+                vg_report(r, "threads: pooled %s %s differs", key,
+                          pool_names[m]);
         }
     }
 }
@@ -432,20 +455,25 @@ START_TEST(test_pair)
         vg_report(&r, "%s: %zu frames, golden %zu", p->name, frame_count(t2),
                   frame_count(g6));
     if (p->light && !vg_corpus_full())
-        fprintf(stderr, "%s: ciede, float_vif, float_ms_ssim, float_adm, "
+        fprintf(stderr,
+                "%s: ciede, float_vif, float_ms_ssim, float_adm, "
                 "psnr_hvs and cambi left out (VG_CORPUS_FULL=1 runs them)\n",
                 p->name);
     if (!fadm_host)
-        fprintf(stderr, "%s: float_adm's outputs not compared with the "
+        fprintf(stderr,
+                "%s: float_adm's outputs not compared with the "
                 "goldens: this processor's RCPSS is not the AMD one they were "
-                "made with (tests/golden_host.h)\n", p->name);
+                "made with (tests/golden_host.h)\n",
+                p->name);
     for (unsigned k = 0; k < N_KEYS; k++) {
         if (!key_runs(p, k))
             continue;
-        if (!fadm_host && keys[k].feature && !strcmp(keys[k].feature, "float_adm"))
+        if (!fadm_host && keys[k].feature &&
+            !strcmp(keys[k].feature, "float_adm"))
             continue;
         if (ghp)
-            compare_key(&r, "max precision vs golden/hp", t2, ghp, keys[k].key, 0);
+            compare_key(&r, "max precision vs golden/hp", t2, ghp, keys[k].key,
+                        0);
         if (keys[k].even_sizes_only && ((atoi(p->w) | atoi(p->h)) & 1))
             continue;
         if (!p->big || cheap_feature(keys[k].feature))
@@ -473,7 +501,8 @@ static int option_pair(const Pair *p)
 START_TEST(test_feature_options)
 {
     const Pair *p = &pairs[_i];
-    char ref[CLI_PATH_MAX + 64], dis[CLI_PATH_MAX + 64], golden[CLI_PATH_MAX + 128];
+    char ref[CLI_PATH_MAX + 64], dis[CLI_PATH_MAX + 64],
+        golden[CLI_PATH_MAX + 128];
     VgReport r = { .len = 0 };
 
     input_path(ref, sizeof(ref), p, p->ref);
@@ -481,10 +510,31 @@ START_TEST(test_feature_options)
     for (unsigned k = 0; k < N_OPTION_ROWS; k++) {
         const struct OptionRow *o = &option_rows[k];
         char *argv[] = {
-            cli_env.cli, "-r", ref, "-d", dis, "-w", (char *)p->w, "-h",
-            (char *)p->h, "-p", (char *)p->pix_fmt, "-b", (char *)p->bits,
-            "-n", "--feature", (char *)o->feature, "--threads", "2", "--json",
-            "--precision", "max", "-q", "-o", (char *)tmp_path("t2.json"), NULL,
+            cli_env.cli,
+            "-r",
+            ref,
+            "-d",
+            dis,
+            "-w",
+            (char *)p->w,
+            "-h",
+            (char *)p->h,
+            "-p",
+            (char *)p->pix_fmt,
+            "-b",
+            (char *)p->bits,
+            "-n",
+            "--feature",
+            (char *)o->feature,
+            "--threads",
+            "2",
+            "--json",
+            "--precision",
+            "max",
+            "-q",
+            "-o",
+            (char *)tmp_path("t2.json"),
+            NULL,
         };
         json_object *ours, *gold;
         int rc;
@@ -496,9 +546,10 @@ START_TEST(test_feature_options)
             char *err = slurp(tmp_path("stderr.txt"), NULL);
             ck_assert_msg(o->refusal, "%s: no golden %s", p->name, golden);
             if (!rc || !err || !strstr(err, o->refusal))
-                vg_report(&r, "%s: libvmaf fails there, we must refuse "
-                          "(\"%s\"); exit %d, stderr: %s", o->feature,
-                          o->refusal, rc, err ? err : "");
+                vg_report(&r,
+                          "%s: libvmaf fails there, we must refuse "
+                          "(\"%s\"); exit %d, stderr: %s",
+                          o->feature, o->refusal, rc, err ? err : "");
             free(err);
             continue;
         }
@@ -530,11 +581,26 @@ END_TEST
 START_TEST(test_default_score_line)
 {
     const Pair *p = &pairs[_i];
-    char ref[CLI_PATH_MAX + 64], dis[CLI_PATH_MAX + 64], golden[CLI_PATH_MAX + 128];
+    char ref[CLI_PATH_MAX + 64], dis[CLI_PATH_MAX + 64],
+        golden[CLI_PATH_MAX + 128];
     char expect[128], *got;
     char *argv[] = {
-        cli_env.cli, "-r", ref, "-d", dis, "-w", (char *)p->w, "-h", (char *)p->h,
-        "-p", (char *)p->pix_fmt, "-b", (char *)p->bits, "--threads", "2", NULL,
+        cli_env.cli,
+        "-r",
+        ref,
+        "-d",
+        dis,
+        "-w",
+        (char *)p->w,
+        "-h",
+        (char *)p->h,
+        "-p",
+        (char *)p->pix_fmt,
+        "-b",
+        (char *)p->bits,
+        "--threads",
+        "2",
+        NULL,
     };
     json_object *g, *mean;
     int rc;

@@ -34,20 +34,24 @@
 #include "tests/golden_host.h"
 #include "tests/parity/api_corpus.h"
 
-static const char *const pool_names[] = { "min", "max", "mean", "harmonic_mean" };
+static const char *const pool_names[] = { "min", "max", "mean",
+                                          "harmonic_mean" };
 static const enum VgPool pools[] = {
-    VG_POOL_MIN, VG_POOL_MAX, VG_POOL_MEAN, VG_POOL_HARMONIC_MEAN,
+    VG_POOL_MIN,
+    VG_POOL_MAX,
+    VG_POOL_MEAN,
+    VG_POOL_HARMONIC_MEAN,
 };
 
 static const struct {
-    const char *version;   ///< built-in name = golden suffix
-    const char *name;      ///< our model name
+    const char *version; ///< built-in name = golden suffix
+    const char *name;    ///< our model name
     int bootstrap;
 } models[] = {
-    { "vmaf_float_v0.6.1",    "vmaf",     0 },
+    { "vmaf_float_v0.6.1", "vmaf", 0 },
     { "vmaf_float_v0.6.1neg", "vmaf_neg", 0 },
-    { "vmaf_float_4k_v0.6.1", "vmaf_4k",  0 },
-    { "vmaf_float_b_v0.6.3",  "vmaf_b",   1 },
+    { "vmaf_float_4k_v0.6.1", "vmaf_4k", 0 },
+    { "vmaf_float_b_v0.6.3", "vmaf_b", 1 },
 };
 #define N_MODELS (sizeof(models) / sizeof(models[0]))
 
@@ -63,8 +67,8 @@ static void check_key(VgReport *rep, VgContext *ctx, const char *what,
     for (unsigned i = 0; i < n; i++) {
         int ret = vg_get_score(ctx, ours, i, &v);
         if (ret < 0) {
-            vg_report(rep, "%s: frame %u: %s not computed (%d)", what, i,
-                      ours, ret);
+            vg_report(rep, "%s: frame %u: %s not computed (%d)", what, i, ours,
+                      ret);
             return;
         }
         ac_compare(rep, what, i, key, v, ac_golden_frame(g, i, key), 1);
@@ -86,7 +90,10 @@ static void check_model(VgReport *rep, VgContext *ctx, const AcPair *p,
                         unsigned n, unsigned m, int with_models)
 {
     static const char *const bs_sfx[] = {
-        "_bagging", "_stddev", "_ci_p95_lo", "_ci_p95_hi",
+        "_bagging",
+        "_stddev",
+        "_ci_p95_lo",
+        "_ci_p95_hi",
     };
     char golden[128], what[192], ours[64], key[64];
     json_object *g;
@@ -115,8 +122,8 @@ static void check_model(VgReport *rep, VgContext *ctx, const AcPair *p,
 START_TEST(test_float_models_pair)
 {
     const AcPair *p = &ac_pairs[_i];
-    const int with_models = vg_feature_find("float_vif") &&
-                            vg_feature_find("float_adm");
+    const int with_models =
+        vg_feature_find("float_vif") && vg_feature_find("float_adm");
     VgContext *ctx;
     VgReport rep = { .len = 0 };
     unsigned n;
@@ -129,9 +136,10 @@ START_TEST(test_float_models_pair)
     }
     for (unsigned m = 0; m < N_MODELS; m++) {
         if (!vg_builtin_model_json(models[m].version, NULL))
-            ck_abort_msg("built-in model %s missing: configure --with-models=DIR "
-                         "with DIR/%s.json (libvmaf v3.2.0 model/)",
-                         models[m].version, models[m].version);
+            ck_abort_msg(
+                "built-in model %s missing: configure --with-models=DIR "
+                "with DIR/%s.json (libvmaf v3.2.0 model/)",
+                models[m].version, models[m].version);
     }
     ctx = ac_context(2);
     if (with_models) {
@@ -142,14 +150,17 @@ START_TEST(test_float_models_pair)
             ck_assert_int_eq(vg_use_model(ctx, spec), 0);
         }
     } else {
-        fprintf(stderr, "%s: no float_vif/float_adm in this build: float_motion "
-                "only, the models' scores are not compared\n", p->name);
+        fprintf(stderr,
+                "%s: no float_vif/float_adm in this build: float_motion "
+                "only, the models' scores are not compared\n",
+                p->name);
         ck_assert_int_eq(vg_use_feature(ctx, "float_motion", NULL), 0);
     }
     n = ac_run_pair(ctx, p);
     /* the models' scores rest on float ADM (tests/golden_host.h) */
     if (with_models && !vg_golden_float_adm_host())
-        fprintf(stderr, "%s: the models' scores not compared with the "
+        fprintf(stderr,
+                "%s: the models' scores not compared with the "
                 "goldens: this processor's RCPSS is not the AMD one they were "
                 "made with (tests/golden_host.h); float_motion's are\n",
                 p->name);

@@ -30,15 +30,19 @@
 #include "tests/check_run.h"
 #include "tests/parity/api_corpus.h"
 
-static const char *const pool_names[] = { "min", "max", "mean", "harmonic_mean" };
+static const char *const pool_names[] = { "min", "max", "mean",
+                                          "harmonic_mean" };
 static const enum VgPool pools[] = {
-    VG_POOL_MIN, VG_POOL_MAX, VG_POOL_MEAN, VG_POOL_HARMONIC_MEAN,
+    VG_POOL_MIN,
+    VG_POOL_MAX,
+    VG_POOL_MEAN,
+    VG_POOL_HARMONIC_MEAN,
 };
 
 static const char *const models[] = {
-    "vmaf_v1.0.16_3d0h",     "vmaf_v1.0.16_5d0h",
-    "vmaf_v1.0.16_1d5h_2160", "vmaf_v1.0.16_3d0h_2160",
-    "vmaf_v1.0.16_hfr_3d0h", "vmaf_v1.0.16_hfr_5d0h",
+    "vmaf_v1.0.16_3d0h",          "vmaf_v1.0.16_5d0h",
+    "vmaf_v1.0.16_1d5h_2160",     "vmaf_v1.0.16_3d0h_2160",
+    "vmaf_v1.0.16_hfr_3d0h",      "vmaf_v1.0.16_hfr_5d0h",
     "vmaf_v1.0.16_hfr_1d5h_2160", "vmaf_v1.0.16_hfr_3d0h_2160",
 };
 #define N_MODELS (sizeof(models) / sizeof(models[0]))
@@ -78,7 +82,8 @@ static void check_model(VgReport *rep, VgContext *ctx, const AcPair *p,
     }
     ck_assert(json_object_object_get_ex(json_object_array_get_idx(frames, 0),
                                         "metrics", &metrics));
-    json_object_object_foreach(metrics, key, unused) {
+    json_object_object_foreach(metrics, key, unused)
+    {
         const char *ours = our_name(key, m);
         (void)unused;
         for (unsigned i = 0; i < n; i++) {
@@ -93,7 +98,8 @@ static void check_model(VgReport *rep, VgContext *ctx, const AcPair *p,
     }
     /* libvmaf pools every key; the model's score is what users read */
     ck_assert(json_object_object_get_ex(g, "pooled_metrics", &pooled));
-    json_object_object_foreach(pooled, pkey, unused2) {
+    json_object_object_foreach(pooled, pkey, unused2)
+    {
         const char *ours = our_name(pkey, m);
         (void)unused2;
         for (unsigned k = 0; k < 4; k++) {
@@ -149,15 +155,18 @@ START_TEST(test_v1_models_pair)
     }
     for (unsigned m = 0; m < N_MODELS; m++)
         if (!vg_builtin_model_json(models[m], NULL))
-            ck_abort_msg("built-in model %s missing: configure --with-models=DIR "
-                         "with libvmaf v3.2.0's model/ directory", models[m]);
+            ck_abort_msg(
+                "built-in model %s missing: configure --with-models=DIR "
+                "with libvmaf v3.2.0's model/ directory",
+                models[m]);
 
     ctx = ac_context(2);
     for (unsigned m = 0; m < N_MODELS; m++) {
         char spec[96];
         if (!(g[m] = model_golden(p, m)))
             continue;
-        snprintf(spec, sizeof(spec), "version=%s:name=%s", models[m], models[m]);
+        snprintf(spec, sizeof(spec), "version=%s:name=%s", models[m],
+                 models[m]);
         ck_assert_int_eq(vg_use_model(ctx, spec), 0);
         used++;
     }

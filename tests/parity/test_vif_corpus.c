@@ -25,7 +25,9 @@
 #include "tests/check_run.h"
 
 static const char *const vif_keys[] = {
-    "integer_vif_scale0", "integer_vif_scale1", "integer_vif_scale2",
+    "integer_vif_scale0",
+    "integer_vif_scale1",
+    "integer_vif_scale2",
     "integer_vif_scale3",
 };
 
@@ -50,7 +52,8 @@ static void compare(VgContext *ctx, const AcPair *p, unsigned n,
                           i, key, ret);
                 continue;
             }
-            ac_compare(&rep, p->name, i, key, v, ac_golden_frame(g, i, key), hp);
+            ac_compare(&rep, p->name, i, key, v, ac_golden_frame(g, i, key),
+                       hp);
         }
     }
     ck_assert_msg(rep.n == 0, "%u mismatches (%s, %u threads):\n%s", rep.n,

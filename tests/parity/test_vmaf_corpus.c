@@ -18,9 +18,13 @@
 #include "tests/parity/api_corpus.h"
 #include "tests/check_run.h"
 
-static const char *const pool_names[] = { "min", "max", "mean", "harmonic_mean" };
+static const char *const pool_names[] = { "min", "max", "mean",
+                                          "harmonic_mean" };
 static const enum VgPool pools[] = {
-    VG_POOL_MIN, VG_POOL_MAX, VG_POOL_MEAN, VG_POOL_HARMONIC_MEAN,
+    VG_POOL_MIN,
+    VG_POOL_MAX,
+    VG_POOL_MEAN,
+    VG_POOL_HARMONIC_MEAN,
 };
 
 /** Compare model output `ours` (per frame and pooled) with golden key "vmaf". */
@@ -36,8 +40,8 @@ static void check_model(VgReport *rep, VgContext *ctx, const AcPair *p,
     for (unsigned i = 0; i < n; i++) {
         int ret = vg_get_score(ctx, ours, i, &v);
         if (ret < 0) {
-            vg_report(rep, "%s: frame %u: %s not computed (%d)", what, i,
-                      ours, ret);
+            vg_report(rep, "%s: frame %u: %s not computed (%d)", what, i, ours,
+                      ret);
             continue;
         }
         ac_compare(rep, what, i, "vmaf", v, ac_golden_frame(g, i, "vmaf"), hp);
@@ -68,9 +72,11 @@ START_TEST(test_vmaf_pair)
 
     ck_assert_int_eq(vg_use_model(ctx, "version=vmaf_v0.6.1"), 0);
     if (p1080)
-        ck_assert_int_eq(vg_use_model(ctx, "version=vmaf_v0.6.1neg:name=vmaf_neg"), 0);
+        ck_assert_int_eq(
+            vg_use_model(ctx, "version=vmaf_v0.6.1neg:name=vmaf_neg"), 0);
     if (p2160)
-        ck_assert_int_eq(vg_use_model(ctx, "version=vmaf_4k_v0.6.1:name=vmaf_4k"), 0);
+        ck_assert_int_eq(
+            vg_use_model(ctx, "version=vmaf_4k_v0.6.1:name=vmaf_4k"), 0);
     n = ac_run_pair(ctx, p);
 
     check_model(&rep, ctx, p, n, "vmaf", p->golden, p->has_hp);
@@ -79,7 +85,8 @@ START_TEST(test_vmaf_pair)
         check_model(&rep, ctx, p, n, "vmaf_neg", golden, 1);
     }
     if (p2160)
-        check_model(&rep, ctx, p, n, "vmaf_4k", "p2160__vmaf_4k_v0.6.1.json", 1);
+        check_model(&rep, ctx, p, n, "vmaf_4k", "p2160__vmaf_4k_v0.6.1.json",
+                    1);
     ck_assert_msg(rep.n == 0, "%u mismatches:\n%s", rep.n, rep.text);
     vg_context_destroy(&ctx);
 }

@@ -23,11 +23,11 @@
 #include "vmafgpu.h"
 
 enum AdmPattern {
-    PAT_NOISE,    ///< uniform over [0, 2^bpc - 1]
-    PAT_SMOOTH,   ///< diagonal ramp plus +-16 steps of 2^(bpc-8) noise
-    PAT_FLAT,     ///< seed & max everywhere
-    PAT_CHECKER,  ///< 0 / max checkerboard
-    PAT_MAX,      ///< max everywhere
+    PAT_NOISE,   ///< uniform over [0, 2^bpc - 1]
+    PAT_SMOOTH,  ///< diagonal ramp plus +-16 steps of 2^(bpc-8) noise
+    PAT_FLAT,    ///< seed & max everywhere
+    PAT_CHECKER, ///< 0 / max checkerboard
+    PAT_MAX,     ///< max everywhere
 };
 
 static inline uint32_t adm_synth_lcg(uint32_t *s)
@@ -107,7 +107,8 @@ static inline int synth_pic_make(SynthPic *p, unsigned w, unsigned h,
             return -1;
         }
         if (k)
-            adm_synth(p->buf[k], stride, pw, ph, bpc, PAT_FLAT, 1u << (bpc - 1));
+            adm_synth(p->buf[k], stride, pw, ph, bpc, PAT_FLAT,
+                      1u << (bpc - 1));
         else
             adm_synth(p->buf[k], stride, pw, ph, bpc, pat, seed);
         p->pic.data[k] = p->buf[k];

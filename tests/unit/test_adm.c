@@ -31,8 +31,9 @@
 #include "tests/check_run.h"
 
 static const char *const keys[7] = {
-    "integer_adm2", "integer_aim", "integer_adm3", "integer_adm_scale0",
-    "integer_adm_scale1", "integer_adm_scale2", "integer_adm_scale3",
+    "integer_adm2",       "integer_aim",        "integer_adm3",
+    "integer_adm_scale0", "integer_adm_scale1", "integer_adm_scale2",
+    "integer_adm_scale3",
 };
 
 static char last_error[1024];
@@ -49,8 +50,10 @@ static void capture_log(void *opaque, enum VgLogLevel level, const char *msg)
 static VgContext *make_ctx(unsigned threads)
 {
     VgConfig cfg = {
-        .backend = VG_BACKEND_CPU, .n_threads = threads,
-        .log_level = VG_LOG_WARNING, .log_cb = capture_log,
+        .backend = VG_BACKEND_CPU,
+        .n_threads = threads,
+        .log_level = VG_LOG_WARNING,
+        .log_cb = capture_log,
     };
     VgContext *ctx = NULL;
 
@@ -64,10 +67,12 @@ static int submit_frame(VgContext *ctx, const AdmCase *c, unsigned k)
     SynthPic r, d;
     int ret;
 
-    ck_assert_int_eq(synth_pic_make(&r, c->w, c->h, c->bpc,
-                                     c->ref_pat, c->ref_seed + 7919u * k, 40), 0);
-    ck_assert_int_eq(synth_pic_make(&d, c->w, c->h, c->bpc,
-                                     c->dis_pat, c->dis_seed + 7919u * k, 40), 0);
+    ck_assert_int_eq(synth_pic_make(&r, c->w, c->h, c->bpc, c->ref_pat,
+                                    c->ref_seed + 7919u * k, 40),
+                     0);
+    ck_assert_int_eq(synth_pic_make(&d, c->w, c->h, c->bpc, c->dis_pat,
+                                    c->dis_seed + 7919u * k, 40),
+                     0);
     ret = vg_submit(ctx, &r.pic, &d.pic);
     synth_pic_free(&r);
     synth_pic_free(&d);
@@ -142,8 +147,9 @@ START_TEST(test_too_small)
 
     for (unsigned i = 0; i < 3; i++) {
         VgContext *ctx = make_ctx(0);
-        AdmCase c = { "small", sizes[i][0], sizes[i][1], 8, PAT_NOISE, 1,
-                      PAT_NOISE, 2, 1, "", "", { { 0 } } };
+        AdmCase c = { "small",   sizes[i][0], sizes[i][1], 8,
+                      PAT_NOISE, 1,           PAT_NOISE,   2,
+                      1,         "",          "",          { { 0 } } };
         ck_assert_int_eq(vg_use_feature(ctx, "adm", NULL), 0);
         last_error[0] = 0;
         ck_assert_int_eq(submit_frame(ctx, &c, 0), -EINVAL);
@@ -157,8 +163,8 @@ END_TEST
 static int run_opts(const char *opts, unsigned threads)
 {
     VgContext *ctx = make_ctx(threads);
-    AdmCase c = { "opts", 64, 48, 8, PAT_SMOOTH, 1, PAT_NOISE, 2, 1, "", "",
-                  { { 0 } } };
+    AdmCase c = { "opts",    64, 48, 8,  PAT_SMOOTH, 1,
+                  PAT_NOISE, 2,  1,  "", "",         { { 0 } } };
     int ret;
 
     last_error[0] = 0;
@@ -178,14 +184,21 @@ START_TEST(test_refusals)
     ck_assert_ptr_nonnull(strstr(last_error, "below 3240"));
     ck_assert_int_eq(run_opts("adm_ref_display_height=720", 0), -EINVAL);
     /* blended CSF tables exist only for a few viewing conditions */
-    ck_assert_int_eq(run_opts("adm_csf_mode=2:adm_norm_view_dist=4", 0), -EINVAL);
-    ck_assert_int_eq(run_opts("adm_csf_mode=3:adm_ref_display_height=1440", 0), -EINVAL);
+    ck_assert_int_eq(run_opts("adm_csf_mode=2:adm_norm_view_dist=4", 0),
+                     -EINVAL);
+    ck_assert_int_eq(run_opts("adm_csf_mode=3:adm_ref_display_height=1440", 0),
+                     -EINVAL);
     /* option ranges (integer_adm.c options) */
     ck_assert_int_eq(run_opts("adm_csf_mode=4", 0), -EINVAL);
     ck_assert_int_eq(run_opts("adm_enhn_gain_limit=0.5", 0), -EINVAL);
     /* accepted limits */
-    ck_assert_int_eq(run_opts("adm_norm_view_dist=3:adm_ref_display_height=1080", 0), 0);
-    ck_assert_int_eq(run_opts("adm_csf_mode=3:adm_norm_view_dist=1.5:adm_ref_display_height=2160", 0), 0);
+    ck_assert_int_eq(
+        run_opts("adm_norm_view_dist=3:adm_ref_display_height=1080", 0), 0);
+    ck_assert_int_eq(
+        run_opts(
+            "adm_csf_mode=3:adm_norm_view_dist=1.5:adm_ref_display_height=2160",
+            0),
+        0);
 }
 END_TEST
 
@@ -215,13 +228,15 @@ START_TEST(test_refusals_when_set)
     if (models && models[0]) {
         last_error[0] = 0;
         ck_assert_int_eq(vg_use_model(ctx, "version=vmaf_v0.6.1:"
-                                      "adm.adm_norm_view_dist=0.75"), -EINVAL);
+                                           "adm.adm_norm_view_dist=0.75"),
+                         -EINVAL);
         ck_assert_ptr_nonnull(strstr(last_error, "below 3240"));
     }
     ck_assert_uint_eq(vg_model_count(ctx), 0);
     vg_context_destroy(&ctx);
     /* the smallest distance with the tallest display is 1080 lines at 3H */
-    ck_assert_int_eq(run_opts("adm_norm_view_dist=0.75:adm_ref_display_height=4320", 0), 0);
+    ck_assert_int_eq(
+        run_opts("adm_norm_view_dist=0.75:adm_ref_display_height=4320", 0), 0);
 }
 END_TEST
 
@@ -230,11 +245,12 @@ START_TEST(test_zero_denominator)
     /* flat pictures and no noise weight: den = 0. libvmaf then writes
      * adm2 = 1 and an uninitialised AIM; we define AIM = 0 */
     VgContext *ctx = make_ctx(0);
-    AdmCase c = { "den0", 64, 48, 10, PAT_FLAT, 300, PAT_FLAT, 700, 1, "", "",
-                  { { 0 } } };
+    AdmCase c = { "den0",   64,  48, 10, PAT_FLAT, 300,
+                  PAT_FLAT, 700, 1,  "", "",       { { 0 } } };
     double v;
 
-    ck_assert_int_eq(vg_use_feature(ctx, "adm", "adm_noise_weight=0:debug=true"), 0);
+    ck_assert_int_eq(
+        vg_use_feature(ctx, "adm", "adm_noise_weight=0:debug=true"), 0);
     ck_assert_int_eq(submit_frame(ctx, &c, 0), 0);
     ck_assert_int_eq(vg_flush(ctx), 0);
     ck_assert_int_eq(vg_get_score(ctx, "integer_adm_den_nw_0", 0, &v), 0);
@@ -293,9 +309,11 @@ END_TEST
 START_TEST(test_threads_deterministic)
 {
     /* 8 frames of noise against a smooth picture, 0..3 workers, twice */
-    enum { NF = 8 };
-    AdmCase c = { "threads", 96, 64, 10, PAT_SMOOTH, 5, PAT_NOISE, 6, NF, "",
-                  "", { { 0 } } };
+    enum {
+        NF = 8
+    };
+    AdmCase c = { "threads", 96, 64, 10, PAT_SMOOTH, 5,
+                  PAT_NOISE, 6,  NF, "", "",         { { 0 } } };
     double first[NF][7];
     char key[64];
 
@@ -314,9 +332,10 @@ START_TEST(test_threads_deterministic)
                 if (run == 0)
                     first[k][o] = v;
                 else
-                    ck_assert_msg(v == first[k][o], "threads %u frame %u %s: "
-                                  "%.17g vs %.17g", threads, k, key, v,
-                                  first[k][o]);
+                    ck_assert_msg(v == first[k][o],
+                                  "threads %u frame %u %s: "
+                                  "%.17g vs %.17g",
+                                  threads, k, key, v, first[k][o]);
             }
         }
         vg_context_destroy(&ctx);

@@ -39,7 +39,8 @@ static void capture_log(void *opaque, enum VgLogLevel level, const char *msg)
 static VgContext *make_ctx(void)
 {
     VgConfig cfg = {
-        .backend = VG_BACKEND_CPU, .log_level = VG_LOG_WARNING,
+        .backend = VG_BACKEND_CPU,
+        .log_level = VG_LOG_WARNING,
         .log_cb = capture_log,
     };
     VgContext *ctx = NULL;
@@ -61,10 +62,12 @@ static void pic_alloc(Pic *p, enum VgPixFmt fmt, unsigned w, unsigned h,
                       unsigned bpc, unsigned pad, uint8_t fill)
 {
     const unsigned bps = bpc > 8 ? 2 : 1;
-    const unsigned ssx = fmt != VG_PIX_FMT_YUV444P, ssy = fmt == VG_PIX_FMT_YUV420P;
+    const unsigned ssx = fmt != VG_PIX_FMT_YUV444P,
+                   ssy = fmt == VG_PIX_FMT_YUV420P;
 
     memset(p, 0, sizeof(*p));
-    p->pic = (VgPicture){ .fmt = fmt, .width = w, .height = h, .bitdepth = bpc };
+    p->pic =
+        (VgPicture){ .fmt = fmt, .width = w, .height = h, .bitdepth = bpc };
     for (unsigned i = 0; i < 3; i++) {
         p->w[i] = i ? (w + ssx) >> ssx : w;
         p->h[i] = i ? (h + ssy) >> ssy : h;
@@ -113,8 +116,10 @@ static void pic_fill(Pic *p, uint32_t seed)
     for (unsigned pl = 0; pl < 3; pl++)
         for (unsigned y = 0; y < p->h[pl]; y++)
             for (unsigned x = 0; x < p->w[pl]; x++)
-                put(p, pl, x, y, (((x * 5 + y * 3) << (bpc - 8)) +
-                                  (rnd(&seed) & (max >> 2))) & max);
+                put(p, pl, x, y,
+                    (((x * 5 + y * 3) << (bpc - 8)) +
+                     (rnd(&seed) & (max >> 2))) &
+                        max);
 }
 
 /* the score of one frame, or the submit's error */
@@ -192,8 +197,10 @@ START_TEST(test_refusals)
         { VG_PIX_FMT_YUV444P, 16, 16, 9, "unsupported bit depth 9" },
         { VG_PIX_FMT_YUV420P, 16, 16, 11, "unsupported bit depth 11" },
         { VG_PIX_FMT_YUV422P, 16, 16, 14, "unsupported bit depth 14" },
-        { VG_PIX_FMT_YUV420P, 1, 16, 8, "1x16 4:2:0 has an empty chroma plane" },
-        { VG_PIX_FMT_YUV420P, 16, 1, 8, "16x1 4:2:0 has an empty chroma plane" },
+        { VG_PIX_FMT_YUV420P, 1, 16, 8,
+          "1x16 4:2:0 has an empty chroma plane" },
+        { VG_PIX_FMT_YUV420P, 16, 1, 8,
+          "16x1 4:2:0 has an empty chroma plane" },
         { VG_PIX_FMT_YUV422P, 1, 5, 10, "1x5 4:2:2 has an empty chroma plane" },
     };
     VgContext *ctx;
@@ -212,7 +219,8 @@ START_TEST(test_refusals)
     /* no options: any is refused */
     ctx = make_ctx();
     last_error[0] = 0;
-    ck_assert_int_eq(vg_use_feature(ctx, "ciede", "enable_chroma=true"), -EINVAL);
+    ck_assert_int_eq(vg_use_feature(ctx, "ciede", "enable_chroma=true"),
+                     -EINVAL);
     ck_assert_ptr_nonnull(strstr(last_error, "no option 'enable_chroma'"));
     vg_context_destroy(&ctx);
 }
@@ -226,19 +234,23 @@ START_TEST(test_tiny_and_equal)
         enum VgPixFmt fmt;
         unsigned w, h, bpc;
     } cases[] = {
-        { VG_PIX_FMT_YUV444P, 1, 1, 8 }, { VG_PIX_FMT_YUV422P, 2, 1, 10 },
-        { VG_PIX_FMT_YUV420P, 2, 2, 16 }, { VG_PIX_FMT_YUV420P, 3, 3, 12 },
+        { VG_PIX_FMT_YUV444P, 1, 1, 8 },
+        { VG_PIX_FMT_YUV422P, 2, 1, 10 },
+        { VG_PIX_FMT_YUV420P, 2, 2, 16 },
+        { VG_PIX_FMT_YUV420P, 3, 3, 12 },
     };
 
     for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         Pic a, b;
         double s = 0;
         pic_alloc(&a, cases[i].fmt, cases[i].w, cases[i].h, cases[i].bpc, 3, 0);
-        pic_alloc(&b, cases[i].fmt, cases[i].w, cases[i].h, cases[i].bpc, 5, 0xff);
+        pic_alloc(&b, cases[i].fmt, cases[i].w, cases[i].h, cases[i].bpc, 5,
+                  0xff);
         pic_fill(&a, 1 + i);
         pic_fill(&b, 1 + i);
         ck_assert_int_eq(score(&a, &b, &s), 0);
-        ck_assert_msg(isinf(s) && s > 0, "case %u: equal pictures score %g", i, s);
+        ck_assert_msg(isinf(s) && s > 0, "case %u: equal pictures score %g", i,
+                      s);
         pic_fill(&b, 100 + i);
         (void)score_ok(&a, &b);
         pic_free(&a);
@@ -258,8 +270,8 @@ START_TEST(test_odd_420_defined)
     static const struct {
         unsigned w, h, bpc;
     } sizes[] = {
-        { 577, 323, 8 }, { 33, 17, 10 }, { 3, 5, 8 }, { 64, 33, 12 },
-        { 65, 34, 16 }, { 66, 34, 8 },
+        { 577, 323, 8 }, { 33, 17, 10 }, { 3, 5, 8 },
+        { 64, 33, 12 },  { 65, 34, 16 }, { 66, 34, 8 },
     };
 
     for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
@@ -291,10 +303,12 @@ START_TEST(test_odd_420_defined)
         s2 = score_ok(&r2, &d2);
         s4 = score_ok(&r4, &d4);
         ck_assert_msg(s == score_ok(&r, &d), "%ux%u: not deterministic", w, h);
-        ck_assert_msg(s == s2, "%ux%u %u-bit: %.17g, with other padding and "
-                      "ceil chroma %.17g", w, h, bpc, s, s2);
-        ck_assert_msg(s == s4, "%ux%u %u-bit: 4:2:0 %.17g, as 4:4:4 %.17g",
-                      w, h, bpc, s, s4);
+        ck_assert_msg(s == s2,
+                      "%ux%u %u-bit: %.17g, with other padding and "
+                      "ceil chroma %.17g",
+                      w, h, bpc, s, s2);
+        ck_assert_msg(s == s4, "%ux%u %u-bit: 4:2:0 %.17g, as 4:4:4 %.17g", w,
+                      h, bpc, s, s4);
         pic_free(&r);
         pic_free(&d);
         pic_free(&r2);
@@ -350,9 +364,10 @@ START_TEST(test_odd_420_vs_even_crop)
         s = score_ok(&r, &d);
         sc = score_ok(&rc, &dc);
         want = 20. * log10((double)w * h / ((double)(w - 1) * (h - 1)));
-        ck_assert_msg(fabs((s - sc) - want) < 1e-9, "%ux%u: odd %.17g, crop "
-                      "%.17g: difference %.17g, want %.17g", w, h, s, sc,
-                      s - sc, want);
+        ck_assert_msg(fabs((s - sc) - want) < 1e-9,
+                      "%ux%u: odd %.17g, crop "
+                      "%.17g: difference %.17g, want %.17g",
+                      w, h, s, sc, s - sc, want);
         pic_free(&r);
         pic_free(&d);
         pic_free(&rc);
@@ -369,8 +384,8 @@ START_TEST(test_422_walk)
     static const struct {
         unsigned w, h, bpc;
     } sizes[] = {
-        { 640, 8, 10 }, { 50, 7, 8 }, { 67, 9, 12 }, { 129, 2, 8 },
-        { 64, 1, 16 }, { 3, 4, 8 },
+        { 640, 8, 10 }, { 50, 7, 8 },  { 67, 9, 12 },
+        { 129, 2, 8 },  { 64, 1, 16 }, { 3, 4, 8 },
     };
 
     for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
@@ -386,8 +401,8 @@ START_TEST(test_422_walk)
         as_444_from_422(&d4, &d);
         s = score_ok(&r, &d);
         s4 = score_ok(&r4, &d4);
-        ck_assert_msg(s == s4, "%ux%u %u-bit: 4:2:2 %.17g, as 4:4:4 %.17g",
-                      w, h, bpc, s, s4);
+        ck_assert_msg(s == s4, "%ux%u %u-bit: 4:2:2 %.17g, as 4:4:4 %.17g", w,
+                      h, bpc, s, s4);
         pic_free(&r);
         pic_free(&d);
         pic_free(&r4);

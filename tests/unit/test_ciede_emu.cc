@@ -48,25 +48,55 @@ static Dim3 blockIdx, threadIdx, blockDim, gridDim;
 
 /* one rounding in the given direction; volatile keeps the operation
  * between the mode switches */
-#define VG_DIRECTED(mode, expr)                 \
-    do {                                        \
-        volatile double r_;                     \
-        fesetround(mode);                       \
-        r_ = (expr);                            \
-        fesetround(FE_TONEAREST);               \
-        return r_;                              \
+#define VG_DIRECTED(mode, expr)                                                \
+    do {                                                                       \
+        volatile double r_;                                                    \
+        fesetround(mode);                                                      \
+        r_ = (expr);                                                           \
+        fesetround(FE_TONEAREST);                                              \
+        return r_;                                                             \
     } while (0)
 
-static double __dadd_rd(volatile double a, volatile double b) { VG_DIRECTED(FE_DOWNWARD, a + b); }
-static double __dadd_ru(volatile double a, volatile double b) { VG_DIRECTED(FE_UPWARD, a + b); }
-static double __dsub_rd(volatile double a, volatile double b) { VG_DIRECTED(FE_DOWNWARD, a - b); }
-static double __dsub_ru(volatile double a, volatile double b) { VG_DIRECTED(FE_UPWARD, a - b); }
-static double __dmul_rd(volatile double a, volatile double b) { VG_DIRECTED(FE_DOWNWARD, a * b); }
-static double __dmul_ru(volatile double a, volatile double b) { VG_DIRECTED(FE_UPWARD, a * b); }
-static double __ddiv_rd(volatile double a, volatile double b) { VG_DIRECTED(FE_DOWNWARD, a / b); }
-static double __ddiv_ru(volatile double a, volatile double b) { VG_DIRECTED(FE_UPWARD, a / b); }
-static double __dsqrt_rd(volatile double a) { VG_DIRECTED(FE_DOWNWARD, sqrt(a)); }
-static double __dsqrt_ru(volatile double a) { VG_DIRECTED(FE_UPWARD, sqrt(a)); }
+static double __dadd_rd(volatile double a, volatile double b)
+{
+    VG_DIRECTED(FE_DOWNWARD, a + b);
+}
+static double __dadd_ru(volatile double a, volatile double b)
+{
+    VG_DIRECTED(FE_UPWARD, a + b);
+}
+static double __dsub_rd(volatile double a, volatile double b)
+{
+    VG_DIRECTED(FE_DOWNWARD, a - b);
+}
+static double __dsub_ru(volatile double a, volatile double b)
+{
+    VG_DIRECTED(FE_UPWARD, a - b);
+}
+static double __dmul_rd(volatile double a, volatile double b)
+{
+    VG_DIRECTED(FE_DOWNWARD, a * b);
+}
+static double __dmul_ru(volatile double a, volatile double b)
+{
+    VG_DIRECTED(FE_UPWARD, a * b);
+}
+static double __ddiv_rd(volatile double a, volatile double b)
+{
+    VG_DIRECTED(FE_DOWNWARD, a / b);
+}
+static double __ddiv_ru(volatile double a, volatile double b)
+{
+    VG_DIRECTED(FE_UPWARD, a / b);
+}
+static double __dsqrt_rd(volatile double a)
+{
+    VG_DIRECTED(FE_DOWNWARD, sqrt(a));
+}
+static double __dsqrt_ru(volatile double a)
+{
+    VG_DIRECTED(FE_UPWARD, sqrt(a));
+}
 
 static float __double2float_rn(double a)
 {
@@ -136,7 +166,8 @@ START_TEST(test_pixels)
         st = ciede_pixel(s, scale, -1.0f, &de, &cbp);
         if (st == 2) {
             by_powf++;
-            ck_assert_int_eq(ciede_pixel(s, scale, host_powf7(cbp), &de, &cbp), 1);
+            ck_assert_int_eq(ciede_pixel(s, scale, host_powf7(cbp), &de, &cbp),
+                             1);
         } else if (st == 0) {
             to_host++;
             continue;
@@ -148,7 +179,8 @@ START_TEST(test_pixels)
                       s[0], s[1], s[2], s[3], s[4], s[5], de, ref);
     }
     printf("%u-bit: %lu pairs, %lu settled, %lu with the host's powf, %lu "
-           "to the host\n", bpc, n, settled, by_powf, to_host);
+           "to the host\n",
+           bpc, n, settled, by_powf, to_host);
     /* the intervals are 2^-48 wide: a pixel left whole to the host is a
      * bug in the kernel, not bad luck */
     ck_assert_msg(to_host <= n / 100000, "%lu of %lu pixels not settled",
@@ -263,19 +295,22 @@ static unsigned run_kernels(unsigned layout, unsigned bpc, unsigned w,
             int col;
             double want;
 
-            vg_ciede_chroma_pos((enum VgImageLayout)layout, cw, ch, x, y,
-                                &row, &col);
+            vg_ciede_chroma_pos((enum VgImageLayout)layout, cw, ch, x, y, &row,
+                                &col);
             for (int pic = 0; pic < 2; pic++)
                 for (int pl = 0; pl < 3; pl++) {
                     const unsigned yy = pl ? row : y;
                     const int xx = pl ? col : (int)x;
-                    const uint8_t *line = &planes[pic][pl][yy *
-                        (size_t)(pic ? p.dis_pitch : p.ref_pitch)[pl]];
-                    s[pic * 3 + pl] = xx < 0 ? 0 : wide ?
-                        ((const uint16_t *)line)[xx] : line[xx];
+                    const uint8_t *line =
+                        &planes[pic][pl][yy * (size_t)(pic ? p.dis_pitch
+                                                           : p.ref_pitch)[pl]];
+                    s[pic * 3 + pl] = xx < 0 ? 0
+                                      : wide ? ((const uint16_t *)line)[xx]
+                                             : line[xx];
                 }
-            want = s[0] == s[3] && s[1] == s[4] && s[2] == s[5] ? 0.0 :
-                   vg_ciede_de00_samples(s, s + 3, p.scale);
+            want = s[0] == s[3] && s[1] == s[4] && s[2] == s[5]
+                       ? 0.0
+                       : vg_ciede_de00_samples(s, s + 3, p.scale);
             ck_assert_msg(de[(size_t)y * w + x] == want,
                           "%ux%u layout %u %u-bit (%u, %u): device %a, CPU %a",
                           w, h, layout, bpc, x, y, de[(size_t)y * w + x], want);
@@ -290,8 +325,10 @@ START_TEST(test_kernels)
         enum VgImageLayout layout;
         unsigned bpc, w, h;
     } cases[] = {
-        { VG_LAYOUT_420, 8, 67, 35 }, { VG_LAYOUT_422, 10, 70, 9 },
-        { VG_LAYOUT_444, 12, 33, 17 }, { VG_LAYOUT_420, 16, 40, 22 },
+        { VG_LAYOUT_420, 8, 67, 35 },
+        { VG_LAYOUT_422, 10, 70, 9 },
+        { VG_LAYOUT_444, 12, 33, 17 },
+        { VG_LAYOUT_420, 16, 40, 22 },
     };
 
     run_kernels(cases[_i].layout, cases[_i].bpc, cases[_i].w, cases[_i].h, 0);

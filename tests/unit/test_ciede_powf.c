@@ -65,18 +65,19 @@ static void sweep(double lo, double hi, Tally *t)
 
 static void report(const char *what, const Tally *t)
 {
-    printf("%s: %llu floats, %llu settled, %llu ambiguous (%.3f%%), %llu wrong\n",
-           what, (unsigned long long)t->n, (unsigned long long)t->settled,
-           (unsigned long long)t->ambiguous, 100.0 * t->ambiguous / t->n,
-           (unsigned long long)t->wrong);
-    ck_assert_msg(!t->wrong, "%s: powf(%a) is neither the settled float nor "
-                  "a candidate (%llu such floats)", what, t->first_wrong,
-                  (unsigned long long)t->wrong);
+    printf(
+        "%s: %llu floats, %llu settled, %llu ambiguous (%.3f%%), %llu wrong\n",
+        what, (unsigned long long)t->n, (unsigned long long)t->settled,
+        (unsigned long long)t->ambiguous, 100.0 * t->ambiguous / t->n,
+        (unsigned long long)t->wrong);
+    ck_assert_msg(!t->wrong,
+                  "%s: powf(%a) is neither the settled float nor "
+                  "a candidate (%llu such floats)",
+                  what, t->first_wrong, (unsigned long long)t->wrong);
     /* the window is 1/128 ulp wide at most: a rule that gives up often
      * would send many pixels to the host */
-    ck_assert_msg(t->ambiguous < t->n / 50, "%s: %llu of %llu ambiguous",
-                  what, (unsigned long long)t->ambiguous,
-                  (unsigned long long)t->n);
+    ck_assert_msg(t->ambiguous < t->n / 50, "%s: %llu of %llu ambiguous", what,
+                  (unsigned long long)t->ambiguous, (unsigned long long)t->n);
 }
 
 START_TEST(test_powf7)
@@ -99,8 +100,8 @@ START_TEST(test_edges)
     ck_assert_int_eq(vg_ciede_powf7(-0.0f, &a, &b), 0);
     ck_assert_int_eq(vg_ciede_powf7(-1.0f, &a, &b), 0);
     ck_assert_int_eq(vg_ciede_powf7((float)VG_CIEDE_POWF7_MAX, &a, &b), 0);
-    ck_assert_int_eq(vg_ciede_powf7(nextafterf((float)VG_CIEDE_POWF7_MIN, 0),
-                                    &a, &b), 0);
+    ck_assert_int_eq(
+        vg_ciede_powf7(nextafterf((float)VG_CIEDE_POWF7_MIN, 0), &a, &b), 0);
     ck_assert_int_eq(vg_ciede_powf7(NAN, &a, &b), 0);
     /* the constant, as glibc computes it and as compilers fold it */
     ck_assert(powf(x25, k) == VG_CIEDE_POWF_25_7);
@@ -164,8 +165,10 @@ int main(int argc, char **argv)
     setenv("VG_TEST_POWF_VARIANT", "sse2", 1);
     /* the names of glibc 2.33 and later, then those of 2.26 to 2.32;
      * each ignores the other's */
-    setenv("GLIBC_TUNABLES", "glibc.cpu.hwcaps=-AVX2,-FMA,-AVX2_Usable,"
-           "-FMA_Usable", 1);
+    setenv("GLIBC_TUNABLES",
+           "glibc.cpu.hwcaps=-AVX2,-FMA,-AVX2_Usable,"
+           "-FMA_Usable",
+           1);
     execv("/proc/self/exe", argv);
     perror("test_ciede_powf: exec");
     return 1;

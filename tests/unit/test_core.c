@@ -32,15 +32,17 @@ static void capture_log(void *opaque, enum VgLogLevel level, const char *msg)
     const size_t n = strlen(last_error);
 
     if (level == VG_LOG_ERROR)
-        snprintf(last_error + n, sizeof(last_error) - n, "%s%s",
-                 n ? "\n" : "", msg);
+        snprintf(last_error + n, sizeof(last_error) - n, "%s%s", n ? "\n" : "",
+                 msg);
 }
 
 static VgContext *make_ctx(unsigned threads, enum VgBackend backend)
 {
     VgConfig cfg = {
-        .backend = backend, .n_threads = threads,
-        .log_level = VG_LOG_WARNING, .log_cb = capture_log,
+        .backend = backend,
+        .n_threads = threads,
+        .log_level = VG_LOG_WARNING,
+        .log_cb = capture_log,
     };
     VgContext *ctx = NULL;
 
@@ -81,13 +83,15 @@ static void frame_make(Frame *f, enum VgPixFmt fmt, unsigned w, unsigned h,
         ck_assert_ptr_nonnull(f->buf[p]);
         for (unsigned i = 0; i < ph; i++) {
             for (unsigned j = 0; j < pw; j++) {
-                unsigned v = flat ? max / 2 :
-                             ((i * 7 + j * 3 + seed * 5) & max) ^ (rnd(&seed) & 15);
+                unsigned v = flat ? max / 2
+                                  : ((i * 7 + j * 3 + seed * 5) & max) ^
+                                        (rnd(&seed) & 15);
                 v &= max;
                 if (bps == 1)
                     ((uint8_t *)f->buf[p])[i * stride + j] = (uint8_t)v;
                 else
-                    ((uint16_t *)((uint8_t *)f->buf[p] + i * stride))[j] = (uint16_t)v;
+                    ((uint16_t *)((uint8_t *)f->buf[p] + i * stride))[j] =
+                        (uint16_t)v;
             }
         }
         f->pic.data[p] = f->buf[p];
@@ -153,7 +157,8 @@ static void null_context_calls(void)
     ck_assert_int_eq(vg_flush_frames(NULL, 0), -EINVAL);
     ck_assert_int_eq(vg_get_score(NULL, "psnr_y", 0, &v), -EINVAL);
     ck_assert_int_eq(vg_get_pooled(NULL, "psnr_y", VG_POOL_MEAN, &v), -EINVAL);
-    ck_assert_int_eq(vg_write_log(NULL, "-", VG_LOG_FMT_XML, VG_PRECISION_DEFAULT), -EINVAL);
+    ck_assert_int_eq(
+        vg_write_log(NULL, "-", VG_LOG_FMT_XML, VG_PRECISION_DEFAULT), -EINVAL);
     ck_assert_int_eq(vg_context_create(NULL, NULL), -EINVAL);
 }
 
@@ -162,19 +167,20 @@ static void null_context_calls(void)
 START_TEST(test_null_arguments)
 {
     static const char *const funcs[] = {
-        "vg_use_model", "vg_use_feature", "vg_submit", "vg_flush",
-        "vg_flush_frames", "vg_get_score", "vg_get_pooled", "vg_write_log",
-        "vg_context_create",
+        "vg_use_model",  "vg_use_feature",  "vg_submit",
+        "vg_flush",      "vg_flush_frames", "vg_get_score",
+        "vg_get_pooled", "vg_write_log",    "vg_context_create",
     };
     VgContext *ctx = make_ctx(0, VG_BACKEND_CPU);
     VgPicture pic = { 0 };
     const char *err;
     double v;
 
-#define EXPECT_LOGGED(call, func) do {                                     \
-        last_error[0] = 0;                                                  \
-        ck_assert_int_eq(call, -EINVAL);                                    \
-        ck_assert_str_eq(last_error, func "(): NULL argument");             \
+#define EXPECT_LOGGED(call, func)                                              \
+    do {                                                                       \
+        last_error[0] = 0;                                                     \
+        ck_assert_int_eq(call, -EINVAL);                                       \
+        ck_assert_str_eq(last_error, func "(): NULL argument");                \
     } while (0)
     EXPECT_LOGGED(vg_use_model(ctx, NULL), "vg_use_model");
     EXPECT_LOGGED(vg_use_feature(ctx, NULL, "x=1"), "vg_use_feature");
@@ -183,7 +189,8 @@ START_TEST(test_null_arguments)
     EXPECT_LOGGED(vg_get_score(ctx, NULL, 0, &v), "vg_get_score");
     EXPECT_LOGGED(vg_get_score(ctx, "psnr_y", 0, NULL), "vg_get_score");
     EXPECT_LOGGED(vg_get_pooled(ctx, NULL, VG_POOL_MEAN, &v), "vg_get_pooled");
-    EXPECT_LOGGED(vg_get_pooled(ctx, "psnr_y", VG_POOL_MEAN, NULL), "vg_get_pooled");
+    EXPECT_LOGGED(vg_get_pooled(ctx, "psnr_y", VG_POOL_MEAN, NULL),
+                  "vg_get_pooled");
     EXPECT_LOGGED(vg_write_log(ctx, NULL, VG_LOG_FMT_XML, VG_PRECISION_DEFAULT),
                   "vg_write_log");
 #undef EXPECT_LOGGED
@@ -206,11 +213,15 @@ START_TEST(test_unknown_feature_and_option)
     ck_assert_ptr_nonnull(strstr(last_error, "unknown feature 'nosuch'"));
     ck_assert_int_eq(vg_use_feature(ctx, "motion", "no_such_opt=1"), -EINVAL);
     ck_assert_ptr_nonnull(strstr(last_error, "no option 'no_such_opt'"));
-    ck_assert_int_eq(vg_use_feature(ctx, "motion", "motion_max_val=20000"), -EINVAL);
+    ck_assert_int_eq(vg_use_feature(ctx, "motion", "motion_max_val=20000"),
+                     -EINVAL);
     ck_assert_ptr_nonnull(strstr(last_error, "outside"));
-    ck_assert_int_eq(vg_use_feature(ctx, "motion", "motion_max_val=abc"), -EINVAL);
-    ck_assert_int_eq(vg_use_feature(ctx, "psnr", "enable_chroma=maybe"), -EINVAL);
-    ck_assert_int_eq(vg_use_feature(ctx, "psnr", "enable_apsnr=maybe"), -EINVAL);
+    ck_assert_int_eq(vg_use_feature(ctx, "motion", "motion_max_val=abc"),
+                     -EINVAL);
+    ck_assert_int_eq(vg_use_feature(ctx, "psnr", "enable_chroma=maybe"),
+                     -EINVAL);
+    ck_assert_int_eq(vg_use_feature(ctx, "psnr", "enable_apsnr=maybe"),
+                     -EINVAL);
     ck_assert_int_eq(vg_use_feature(ctx, "psnr", "enable_apsnr=true"), 0);
     vg_context_destroy(&ctx);
     ck_assert_ptr_null(ctx);
@@ -302,7 +313,8 @@ START_TEST(test_out_of_range_samples)
             set_sample(&b, 2, 3, 11, (uint16_t)(max + 1));
             last_error[0] = 0;
             ck_assert_int_eq(vg_submit(ctx, &a.pic, &b.pic), -EINVAL);
-            snprintf(want, sizeof(want), "distorted picture, frame 1, plane 2 "
+            snprintf(want, sizeof(want),
+                     "distorted picture, frame 1, plane 2 "
                      "(Cr): sample %u at (3, 11) exceeds the %u-bit maximum %u",
                      max + 1u, bpc, (unsigned)max);
             ck_assert_msg(!strcmp(last_error, want), "got '%s', want '%s'",
@@ -310,8 +322,9 @@ START_TEST(test_out_of_range_samples)
             set_sample(&b, 2, 3, 11, 0);
             set_sample(&a, 0, 32, 23, 0xffff);
             ck_assert_int_eq(vg_submit(ctx, &a.pic, &b.pic), -EINVAL);
-            ck_assert_ptr_nonnull(strstr(last_error, "reference picture, frame 1, "
-                                         "plane 0 (Y): sample 65535 at (32, 23)"));
+            ck_assert_ptr_nonnull(
+                strstr(last_error, "reference picture, frame 1, "
+                                   "plane 0 (Y): sample 65535 at (32, 23)"));
             set_sample(&a, 0, 32, 23, 0);
         }
         ck_assert_int_eq(vg_submit(ctx, &a.pic, &b.pic), 0);
@@ -346,8 +359,8 @@ static void assert_same_scores(VgContext *a, VgContext *b, unsigned n)
         ra = vg_get_pooled(a, name, VG_POOL_MEAN, &va);
         rb = vg_get_pooled(b, name, VG_POOL_MEAN, &vb);
         ck_assert_int_eq(ra, rb);
-        ck_assert_msg(ra < 0 || va == vb, "%s pooled: %.17g, want %.17g",
-                      name, va, vb);
+        ck_assert_msg(ra < 0 || va == vb, "%s pooled: %.17g, want %.17g", name,
+                      va, vb);
     }
 }
 
@@ -356,7 +369,8 @@ static VgContext *clip_ctx(unsigned threads, unsigned n, int flush, int model)
     VgContext *ctx = make_ctx(threads, VG_BACKEND_CPU);
 
     ck_assert_int_eq(vg_use_feature(ctx, "motion", NULL), 0);
-    ck_assert_int_eq(vg_use_feature(ctx, "motion", "motion_five_frame_window=true"), 0);
+    ck_assert_int_eq(
+        vg_use_feature(ctx, "motion", "motion_five_frame_window=true"), 0);
     ck_assert_int_eq(vg_use_feature(ctx, "psnr", NULL), 0);
     if (model)
         ck_assert_int_eq(vg_use_model(ctx, "version=vmaf_v0.6.1"), 0);
@@ -422,15 +436,18 @@ static char *log_text(VgContext *ctx, enum VgLogFormat fmt)
 START_TEST(test_log_counts)
 {
     static const char *const bad[] = {
-        "", "fps", "version", "Frames", "a-b", "a b", "a:b",
-        "abcdefghijklmnopqrstuvwxyz_01234",   /* 32 characters */
+        "",        "fps",
+        "version", "Frames",
+        "a-b",     "a b",
+        "a:b",     "abcdefghijklmnopqrstuvwxyz_01234", /* 32 characters */
     };
     VgContext *ctx = clip_ctx(0, 3, 1, 0);
     char *plain[4], *text;
 
     for (int f = VG_LOG_FMT_XML; f <= VG_LOG_FMT_SUB; f++)
         plain[f - VG_LOG_FMT_XML] = log_text(ctx, (enum VgLogFormat)f);
-    ck_assert_ptr_null(strstr(plain[VG_LOG_FMT_JSON - VG_LOG_FMT_XML], "frames_"));
+    ck_assert_ptr_null(
+        strstr(plain[VG_LOG_FMT_JSON - VG_LOG_FMT_XML], "frames_"));
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
         ck_assert_int_eq(vg_set_log_count(ctx, bad[i], 1), -EINVAL);
     ck_assert_int_eq(vg_set_log_count(ctx, NULL, 1), -EINVAL);
@@ -439,18 +456,21 @@ START_TEST(test_log_counts)
     ck_assert_int_eq(vg_set_log_count(ctx, "b2", 1), 0);
     ck_assert_int_eq(vg_set_log_count(ctx, "frames_paired_apart", 2), 0);
     ck_assert_int_eq(vg_set_log_count(ctx, "c3", 18446744073709551615u), 0);
-    ck_assert_int_eq(vg_set_log_count(ctx, "abcdefghijklmnopqrstuvwxyz_0123", 4), 0);
+    ck_assert_int_eq(
+        vg_set_log_count(ctx, "abcdefghijklmnopqrstuvwxyz_0123", 4), 0);
     ck_assert_int_eq(vg_set_log_count(ctx, "e5", 5), -ENOSPC);
     ck_assert_int_eq(vg_set_log_count(ctx, "b2", 3), 0);
 
     text = log_text(ctx, VG_LOG_FMT_JSON);
-    ck_assert_ptr_nonnull(strstr(text, ",\n  \"frames_paired_apart\": 2,\n"
-                                 "  \"b2\": 3,\n  \"c3\": 18446744073709551615,\n"
-                                 "  \"abcdefghijklmnopqrstuvwxyz_0123\": 4,\n"
-                                 "  \"frames\": ["));
+    ck_assert_ptr_nonnull(
+        strstr(text, ",\n  \"frames_paired_apart\": 2,\n"
+                     "  \"b2\": 3,\n  \"c3\": 18446744073709551615,\n"
+                     "  \"abcdefghijklmnopqrstuvwxyz_0123\": 4,\n"
+                     "  \"frames\": ["));
     free(text);
     text = log_text(ctx, VG_LOG_FMT_XML);
-    ck_assert_ptr_nonnull(strstr(text, "\" frames_paired_apart=\"2\" b2=\"3\" "
+    ck_assert_ptr_nonnull(strstr(text,
+                                 "\" frames_paired_apart=\"2\" b2=\"3\" "
                                  "c3=\"18446744073709551615\" "
                                  "abcdefghijklmnopqrstuvwxyz_0123=\"4\" />\n"
                                  "  <frames>"));
@@ -477,7 +497,8 @@ START_TEST(test_long_model_names)
         return; /* a build without embedded models */
     for (unsigned l = 0; l < sizeof(lens) / sizeof(lens[0]); l++) {
         static const char *const sfx[] = {
-            "", "_bagging", "_stddev", "_ci_p95_lo", "_ci_p95_hi", "_0001", "_0020",
+            "",           "_bagging", "_stddev", "_ci_p95_lo",
+            "_ci_p95_hi", "_0001",    "_0020",
         };
         VgContext *ctx = make_ctx(0, VG_BACKEND_CPU);
         char *name = malloc(lens[l] + 1), *spec, *key;
@@ -550,7 +571,8 @@ START_TEST(test_minimum_size)
     ck_assert_int_eq(vg_use_feature(ctx, "float_vif", NULL), 0);
     frame_make(&a, VG_PIX_FMT_YUV444P, 16, 15, 8, 1, 0);
     ck_assert_int_eq(vg_submit(ctx, &a.pic, &a.pic), -EINVAL);
-    ck_assert_ptr_nonnull(strstr(last_error, "feature 'float_vif' needs "
+    ck_assert_ptr_nonnull(strstr(last_error,
+                                 "feature 'float_vif' needs "
                                  "pictures of at least 16x16, got 16x15"));
     frame_free(&a);
     vg_context_destroy(&ctx);
@@ -567,7 +589,8 @@ END_TEST
 
 /* Scores for n frames of a generated clip, every metric, as a flat array. */
 static double *run_clip(unsigned threads, unsigned n, const char *motion_opts,
-                        unsigned bpc, unsigned w, unsigned h, unsigned *n_metrics)
+                        unsigned bpc, unsigned w, unsigned h,
+                        unsigned *n_metrics)
 {
     VgContext *ctx = make_ctx(threads, VG_BACKEND_CPU);
     double *out;
@@ -589,8 +612,9 @@ static double *run_clip(unsigned threads, unsigned n, const char *motion_opts,
     out = malloc(sizeof(*out) * m * n);
     for (unsigned k = 0; k < m; k++)
         for (unsigned i = 0; i < n; i++)
-            ck_assert_int_eq(vg_get_score(ctx, vg_metric_name(ctx, k), i,
-                                          &out[k * n + i]), 0);
+            ck_assert_int_eq(
+                vg_get_score(ctx, vg_metric_name(ctx, k), i, &out[k * n + i]),
+                0);
     *n_metrics = m;
     vg_context_destroy(&ctx);
     return out;
@@ -615,7 +639,8 @@ static double get(VgContext *ctx, const char *name, unsigned i)
 {
     double v = NAN;
 
-    ck_assert_msg(vg_get_score(ctx, name, i, &v) == 0, "%s[%u] missing", name, i);
+    ck_assert_msg(vg_get_score(ctx, name, i, &v) == 0, "%s[%u] missing", name,
+                  i);
     return v;
 }
 
@@ -628,7 +653,8 @@ static double blend(double s, double f, double off)
  * pictures whose chroma planes libvmaf would read with the wrong stride */
 START_TEST(test_float_motion_uv_refused)
 {
-    static const char *const uv_opts = "motion_add_uv=true:motion_add_scale1=true";
+    static const char *const uv_opts =
+        "motion_add_uv=true:motion_add_scale1=true";
     VgContext *ctx;
     Frame r, d;
 
@@ -639,7 +665,8 @@ START_TEST(test_float_motion_uv_refused)
     last_error[0] = 0;
     ck_assert_int_eq(vg_submit(ctx, &r.pic, &d.pic), -EINVAL);
     ck_assert_msg(strstr(last_error, "motion_add_scale1 with motion_add_uv") &&
-                  strstr(last_error, "9x5 chroma planes"), "%s", last_error);
+                      strstr(last_error, "9x5 chroma planes"),
+                  "%s", last_error);
     frame_free(&r);
     frame_free(&d);
     vg_context_destroy(&ctx);
@@ -650,10 +677,13 @@ END_TEST
 START_TEST(test_motion_post)
 {
     static const char *const opts[] = {
-        NULL, "motion_five_frame_window=true", "motion_moving_average=true",
+        NULL,
+        "motion_five_frame_window=true",
+        "motion_moving_average=true",
         "motion_blend_factor=0.5:motion_blend_offset=1",
     };
-    static const char *const suffix[] = { "", "_mffw", "_mma", "_mbf_0.5_mbo_1" };
+    static const char *const suffix[] = { "", "_mffw", "_mma",
+                                          "_mbf_0.5_mbo_1" };
 
     for (unsigned o = 0; o < 4; o++) {
         for (unsigned n = 1; n <= 6; n++) {
@@ -664,13 +694,15 @@ START_TEST(test_motion_post)
             char k_sad[96], k_m2[64], k_m3[64];
             double s[8], prev, stamp = 0;
 
-            snprintf(k_sad, sizeof(k_sad), "VMAF_integer_feature_motion_sad_score%s", suffix[o]);
+            snprintf(k_sad, sizeof(k_sad),
+                     "VMAF_integer_feature_motion_sad_score%s", suffix[o]);
             snprintf(k_m2, sizeof(k_m2), "integer_motion2%s", suffix[o]);
             snprintf(k_m3, sizeof(k_m3), "integer_motion3%s", suffix[o]);
             ck_assert_int_eq(vg_use_feature(ctx, "motion", opts[o]), 0);
             for (unsigned i = 0; i < n; i++) {
                 Frame r;
-                frame_make(&r, VG_PIX_FMT_YUV444P, 16, 12, 8, 10 * i * i + 1, 0);
+                frame_make(&r, VG_PIX_FMT_YUV444P, 16, 12, 8, 10 * i * i + 1,
+                           0);
                 ck_assert_int_eq(vg_submit(ctx, &r.pic, &r.pic), 0);
                 frame_free(&r);
             }
@@ -700,8 +732,10 @@ START_TEST(test_motion_post)
                     m3 = mma ? (p + prev) / 2.0 : p;
                     prev = p;
                 }
-                ck_assert_msg(get(ctx, k_m2, i) == m2, "opt %u n %u motion2[%u]", o, n, i);
-                ck_assert_msg(get(ctx, k_m3, i) == m3, "opt %u n %u motion3[%u]", o, n, i);
+                ck_assert_msg(get(ctx, k_m2, i) == m2,
+                              "opt %u n %u motion2[%u]", o, n, i);
+                ck_assert_msg(get(ctx, k_m3, i) == m3,
+                              "opt %u n %u motion3[%u]", o, n, i);
             }
             vg_context_destroy(&ctx);
         }
@@ -760,19 +794,25 @@ START_TEST(test_psnr_values)
             VgContext *ctx = make_ctx(0, VG_BACKEND_CPU);
             Frame a, b;
             double expect;
-            ck_assert_int_eq(vg_use_feature(ctx, "psnr", reduced ?
-                             "reduced_hbd_peak=true:enable_chroma=false" :
-                             "enable_chroma=false"), 0);
+            ck_assert_int_eq(
+                vg_use_feature(ctx, "psnr",
+                               reduced
+                                   ? "reduced_hbd_peak=true:enable_chroma=false"
+                                   : "enable_chroma=false"),
+                0);
             frame_make(&a, VG_PIX_FMT_YUV444P, 8, 8, bpc, 1, 0);
             frame_make(&b, VG_PIX_FMT_YUV444P, 8, 8, bpc, 1, 0);
             for (unsigned i = 0; i < 8; i++) {
                 for (unsigned j = 0; j < 8; j++) {
                     if (bpc == 8) {
                         ((uint8_t *)a.buf[0])[i * a.pic.stride[0] + j] = 0;
-                        ((uint8_t *)b.buf[0])[i * b.pic.stride[0] + j] = (uint8_t)max;
+                        ((uint8_t *)b.buf[0])[i * b.pic.stride[0] + j] =
+                            (uint8_t)max;
                     } else {
-                        ((uint16_t *)((uint8_t *)a.buf[0] + i * a.pic.stride[0]))[j] = 0;
-                        ((uint16_t *)((uint8_t *)b.buf[0] + i * b.pic.stride[0]))[j] = (uint16_t)max;
+                        ((uint16_t *)((uint8_t *)a.buf[0] +
+                                      i * a.pic.stride[0]))[j] = 0;
+                        ((uint16_t *)((uint8_t *)b.buf[0] +
+                                      i * b.pic.stride[0]))[j] = (uint16_t)max;
                     }
                 }
             }
@@ -782,7 +822,8 @@ START_TEST(test_psnr_values)
                 expect = 10. * log10((double)max * max / ((double)max * max));
             } else {
                 const uint32_t peak = 255u << (bpc - 8);
-                expect = 10. * log10((uint32_t)(peak * peak) / ((double)max * max));
+                expect =
+                    10. * log10((uint32_t)(peak * peak) / ((double)max * max));
             }
             ck_assert_msg(get(ctx, "psnr_y", 0) == expect, "bpc %u reduced %d",
                           bpc, reduced);
@@ -798,7 +839,8 @@ END_TEST
 /* NV12 / P010 / P016 host pictures score like their planar equivalent */
 START_TEST(test_semiplanar_equals_planar)
 {
-    static const enum VgPixFmt fmts[] = { VG_PIX_FMT_NV12, VG_PIX_FMT_P010, VG_PIX_FMT_P016 };
+    static const enum VgPixFmt fmts[] = { VG_PIX_FMT_NV12, VG_PIX_FMT_P010,
+                                          VG_PIX_FMT_P016 };
     static const unsigned depths[] = { 8, 10, 12 };
     const unsigned w = 37, h = 23, cw = 18, ch = 11;
 
@@ -823,18 +865,32 @@ START_TEST(test_semiplanar_equals_planar)
                         for (unsigned i = 0; i < h; i++)
                             for (unsigned j = 0; j < w; j++) {
                                 if (bps == 1)
-                                    y[i * w + j] = ((uint8_t *)f->buf[0])[i * f->pic.stride[0] + j];
+                                    y[i * w + j] =
+                                        ((uint8_t *)
+                                             f->buf[0])[i * f->pic.stride[0] +
+                                                        j];
                                 else
-                                    ((uint16_t *)y)[i * w + j] = (uint16_t)(((uint16_t *)((uint8_t *)f->buf[0] + i * f->pic.stride[0]))[j] << shift);
+                                    ((uint16_t *)y)[i * w + j] =
+                                        (uint16_t)(((uint16_t
+                                                         *)((uint8_t *)
+                                                                f->buf[0] +
+                                                            i * f->pic.stride
+                                                                    [0]))[j]
+                                                   << shift);
                             }
                         for (unsigned i = 0; i < ch; i++)
                             for (unsigned j = 0; j < cw; j++)
                                 for (unsigned c = 0; c < 2; c++) {
-                                    const uint8_t *src = (uint8_t *)f->buf[1 + c] + i * f->pic.stride[1 + c];
+                                    const uint8_t *src =
+                                        (uint8_t *)f->buf[1 + c] +
+                                        i * f->pic.stride[1 + c];
                                     if (bps == 1)
                                         uv[(i * cw + j) * 2 + c] = src[j];
                                     else
-                                        ((uint16_t *)uv)[(i * cw + j) * 2 + c] = (uint16_t)(((const uint16_t *)src)[j] << shift);
+                                        ((uint16_t *)uv)[(i * cw + j) * 2 + c] =
+                                            (uint16_t)(((const uint16_t *)
+                                                            src)[j]
+                                                       << shift);
                                 }
                         free(f->buf[0]);
                         free(f->buf[1]);
@@ -899,14 +955,16 @@ static void frame_to_format(Frame *f, enum VgPixFmt fmt, unsigned cw,
             for (unsigned j = 0; j < pw; j++) {
                 const unsigned q = !p ? 0 : semi ? 1 + (j & 1) : p;
                 const unsigned x = p && semi ? j >> 1 : j;
-                const uint8_t *row = (const uint8_t *)f->buf[q] + i * f->pic.stride[q];
+                const uint8_t *row =
+                    (const uint8_t *)f->buf[q] + i * f->pic.stride[q];
                 unsigned v = bps == 1 ? row[x] : ((const uint16_t *)row)[x];
                 if (msb)
                     v = v << shift | (rnd(&seed) & noise);
                 if (bps == 1)
                     ((uint8_t *)out[p])[i * ostride[p] + j] = (uint8_t)v;
                 else
-                    ((uint16_t *)((uint8_t *)out[p] + i * ostride[p]))[j] = (uint16_t)v;
+                    ((uint16_t *)((uint8_t *)out[p] + i * ostride[p]))[j] =
+                        (uint16_t)v;
             }
     }
     for (unsigned p = 0; p < 3; p++) {
@@ -926,10 +984,10 @@ START_TEST(test_more_formats_equal_planar)
         enum VgPixFmt fmt, planar;
         unsigned bpc;
     } cases[] = {
-        { VG_PIX_FMT_NV16,        VG_PIX_FMT_YUV422P,  8 },
-        { VG_PIX_FMT_P216,        VG_PIX_FMT_YUV422P, 10 },
-        { VG_PIX_FMT_P216,        VG_PIX_FMT_YUV422P, 12 },
-        { VG_PIX_FMT_P216,        VG_PIX_FMT_YUV422P, 16 },
+        { VG_PIX_FMT_NV16, VG_PIX_FMT_YUV422P, 8 },
+        { VG_PIX_FMT_P216, VG_PIX_FMT_YUV422P, 10 },
+        { VG_PIX_FMT_P216, VG_PIX_FMT_YUV422P, 12 },
+        { VG_PIX_FMT_P216, VG_PIX_FMT_YUV422P, 16 },
         { VG_PIX_FMT_YUV444P_MSB, VG_PIX_FMT_YUV444P, 10 },
         { VG_PIX_FMT_YUV444P_MSB, VG_PIX_FMT_YUV444P, 12 },
     };
@@ -937,7 +995,8 @@ START_TEST(test_more_formats_equal_planar)
 
     for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
         const unsigned bpc = cases[k].bpc;
-        const unsigned cw = cases[k].planar == VG_PIX_FMT_YUV444P ? w : (w + 1) / 2;
+        const unsigned cw =
+            cases[k].planar == VG_PIX_FMT_YUV444P ? w : (w + 1) / 2;
         double res[2][2][6];
         for (int pass = 0; pass < 2; pass++) {
             VgContext *ctx = make_ctx(0, VG_BACKEND_CPU);
@@ -989,22 +1048,29 @@ START_TEST(test_format_bitdepths)
     };
 
     for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
-        const enum VgPixFmt planar = cases[k].fmt == VG_PIX_FMT_YUV444P_MSB ?
-                                     VG_PIX_FMT_YUV444P : VG_PIX_FMT_YUV422P;
+        const enum VgPixFmt planar = cases[k].fmt == VG_PIX_FMT_YUV444P_MSB
+                                         ? VG_PIX_FMT_YUV444P
+                                         : VG_PIX_FMT_YUV422P;
         VgContext *ctx = make_ctx(0, VG_BACKEND_CPU);
         Frame r, d;
 
         ck_assert_int_eq(vg_use_feature(ctx, "psnr", NULL), 0);
         /* the buffers are made for the larger sample size */
-        frame_make(&r, planar, 16, 8, cases[k].bpc > 8 ? cases[k].bpc : 9, 1, 0);
-        frame_make(&d, planar, 16, 8, cases[k].bpc > 8 ? cases[k].bpc : 9, 2, 0);
-        frame_to_format(&r, cases[k].fmt, planar == VG_PIX_FMT_YUV444P ? 16 : 8, 8);
-        frame_to_format(&d, cases[k].fmt, planar == VG_PIX_FMT_YUV444P ? 16 : 8, 8);
+        frame_make(&r, planar, 16, 8, cases[k].bpc > 8 ? cases[k].bpc : 9, 1,
+                   0);
+        frame_make(&d, planar, 16, 8, cases[k].bpc > 8 ? cases[k].bpc : 9, 2,
+                   0);
+        frame_to_format(&r, cases[k].fmt, planar == VG_PIX_FMT_YUV444P ? 16 : 8,
+                        8);
+        frame_to_format(&d, cases[k].fmt, planar == VG_PIX_FMT_YUV444P ? 16 : 8,
+                        8);
         r.pic.bitdepth = d.pic.bitdepth = cases[k].bpc;
         last_error[0] = 0;
-        ck_assert_int_eq(vg_submit(ctx, &r.pic, &d.pic), cases[k].ok ? 0 : -EINVAL);
+        ck_assert_int_eq(vg_submit(ctx, &r.pic, &d.pic),
+                         cases[k].ok ? 0 : -EINVAL);
         if (!cases[k].ok)
-            ck_assert_msg(strstr(last_error, "cannot hold"), "message: %s", last_error);
+            ck_assert_msg(strstr(last_error, "cannot hold"), "message: %s",
+                          last_error);
         frame_free(&r);
         frame_free(&d);
         vg_context_destroy(&ctx);
@@ -1019,15 +1085,22 @@ START_TEST(test_feature_names_and_dedupe)
 
     ck_assert_int_eq(vg_use_feature(ctx, "motion", NULL), 0);
     n = vg_metric_count(ctx);
-    ck_assert_int_eq(vg_use_feature(ctx, "motion", "motion_blend_offset=40.0"), 0);
+    ck_assert_int_eq(vg_use_feature(ctx, "motion", "motion_blend_offset=40.0"),
+                     0);
     ck_assert_uint_eq(vg_metric_count(ctx), n); /* same as the default */
-    ck_assert_int_eq(vg_use_feature(ctx, "motion",
-                     "motion_max_val=18:motion_five_frame_window=true:debug=true"), 0);
+    ck_assert_int_eq(
+        vg_use_feature(
+            ctx, "motion",
+            "motion_max_val=18:motion_five_frame_window=true:debug=true"),
+        0);
     ck_assert_uint_eq(vg_metric_count(ctx), n + 4);
-    ck_assert_str_eq(vg_metric_name(ctx, n), "VMAF_integer_feature_motion_sad_score_mffw_mmxv_18");
+    ck_assert_str_eq(vg_metric_name(ctx, n),
+                     "VMAF_integer_feature_motion_sad_score_mffw_mmxv_18");
     ck_assert_str_eq(vg_metric_name(ctx, n + 1), "integer_motion_mffw_mmxv_18");
-    ck_assert_str_eq(vg_metric_name(ctx, n + 2), "integer_motion2_mffw_mmxv_18");
-    ck_assert_str_eq(vg_metric_name(ctx, n + 3), "integer_motion3_mffw_mmxv_18");
+    ck_assert_str_eq(vg_metric_name(ctx, n + 2),
+                     "integer_motion2_mffw_mmxv_18");
+    ck_assert_str_eq(vg_metric_name(ctx, n + 3),
+                     "integer_motion3_mffw_mmxv_18");
     vg_context_destroy(&ctx);
 }
 END_TEST

@@ -35,7 +35,9 @@ static void capture_log(void *opaque, enum VgLogLevel level, const char *msg)
 static int make_ctx(VgContext **ctx, enum VgBackend b)
 {
     VgConfig cfg = {
-        .backend = b, .log_level = VG_LOG_INFO, .log_cb = capture_log,
+        .backend = b,
+        .log_level = VG_LOG_INFO,
+        .log_cb = capture_log,
     };
 
     log_text[0] = 0;
@@ -91,10 +93,12 @@ START_TEST(test_auto_falls_back)
     /* 10 * log10(255^2 / 100) */
     ck_assert_int_eq(vg_get_score(ctx, "psnr_y", 0, &psnr), 0);
     ck_assert(psnr > 28.13 && psnr < 28.14);
-    ck_assert_ptr_nonnull(strstr(log_text, "2:backend=auto: using the cpu backend"));
+    ck_assert_ptr_nonnull(
+        strstr(log_text, "2:backend=auto: using the cpu backend"));
 #if HAVE_CUDA
     /* one INFO line says why; the cause itself only at DEBUG */
-    ck_assert_ptr_nonnull(strstr(log_text, "2:backend=auto: using the cpu "
+    ck_assert_ptr_nonnull(strstr(log_text,
+                                 "2:backend=auto: using the cpu "
                                  "backend (no usable cuda device here)"));
     ck_assert_ptr_null(strstr(log_text, "CUDA driver not available"));
 #endif

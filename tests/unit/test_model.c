@@ -106,29 +106,38 @@ typedef struct FakeOpts {
     int force_zero;
 } FakeOpts;
 
+/* clang-format off */
 static const VgFeatureOption adm_opts[] = {
     { .name = "adm_enhn_gain_limit", .alias = "egl", .type = VG_OPT_DOUBLE,
       .offset = offsetof(FakeOpts, gain_limit), .def = 100.0, .min = 1.0,
       .max = 100.0, .feature_param = 1 },
     { NULL },
 };
+/* clang-format on */
+/* clang-format off */
 static const VgFeatureOption vif_opts[] = {
     { .name = "vif_enhn_gain_limit", .alias = "egl", .type = VG_OPT_DOUBLE,
       .offset = offsetof(FakeOpts, gain_limit), .def = 100.0, .min = 1.0,
       .max = 100.0, .feature_param = 1 },
     { NULL },
 };
+/* clang-format on */
+/* clang-format off */
 static const VgFeatureOption motion_opts[] = {
     { .name = "motion_force_zero", .alias = "force_0", .type = VG_OPT_BOOL,
       .offset = offsetof(FakeOpts, force_zero), .feature_param = 1 },
     { NULL },
 };
+/* clang-format on */
 
+/* clang-format off */
 static const VgFeatureOutput adm_out[] = {
     { "VMAF_integer_feature_adm2_score", "integer_adm2", 0 },
     { "VMAF_integer_feature_adm3_score", "integer_adm3", 0 },
     { NULL },
 };
+/* clang-format on */
+/* clang-format off */
 static const VgFeatureOutput vif_out[] = {
     { "VMAF_integer_feature_vif_scale0_score", "integer_vif_scale0", 0 },
     { "VMAF_integer_feature_vif_scale1_score", "integer_vif_scale1", 0 },
@@ -136,31 +145,44 @@ static const VgFeatureOutput vif_out[] = {
     { "VMAF_integer_feature_vif_scale3_score", "integer_vif_scale3", 0 },
     { NULL },
 };
+/* clang-format on */
+/* clang-format off */
 static const VgFeatureOutput motion_out[] = {
     { "VMAF_integer_feature_motion_sad_score", NULL, 0 },
     { "VMAF_integer_feature_motion2_score", "integer_motion2", 0 },
     { "VMAF_integer_feature_motion3_score", "integer_motion3", 0 },
     { NULL },
 };
+/* clang-format on */
+/* clang-format off */
 static const VgFeatureOutput chroma_out[] = {
     { "Speed_chroma_feature_speed_chroma_uv_score", "speed_chroma_uv", 0 },
     { NULL },
 };
+/* clang-format on */
 
 static const VgFeatureDesc fake_adm = {
-    .name = "adm", .options = adm_opts, .opts_size = sizeof(FakeOpts),
+    .name = "adm",
+    .options = adm_opts,
+    .opts_size = sizeof(FakeOpts),
     .outputs = adm_out,
 };
 static const VgFeatureDesc fake_vif = {
-    .name = "vif", .options = vif_opts, .opts_size = sizeof(FakeOpts),
+    .name = "vif",
+    .options = vif_opts,
+    .opts_size = sizeof(FakeOpts),
     .outputs = vif_out,
 };
 static const VgFeatureDesc fake_motion = {
-    .name = "motion", .options = motion_opts, .opts_size = sizeof(FakeOpts),
+    .name = "motion",
+    .options = motion_opts,
+    .opts_size = sizeof(FakeOpts),
     .outputs = motion_out,
 };
 static const VgFeatureDesc fake_chroma = {
-    .name = "speed_chroma", .options = NULL, .opts_size = 0,
+    .name = "speed_chroma",
+    .options = NULL,
+    .opts_size = 0,
     .outputs = chroma_out,
 };
 
@@ -300,8 +322,8 @@ static unsigned check_golden(const char *spec, VgModelResolver resolve,
 
         golden_x(vg_model_info(m), fr, x);
         ck_assert_int_eq(vg_model_predict(m, x, &score), 0);
-        ck_assert_msg(score == want, "%s frame %u: %.17g, golden %.17g",
-                      file, i, score, want);
+        ck_assert_msg(score == want, "%s frame %u: %.17g, golden %.17g", file,
+                      i, score, want);
     }
     vg_model_free(&m);
     ck_assert_ptr_null(m);
@@ -310,8 +332,8 @@ static unsigned check_golden(const char *spec, VgModelResolver resolve,
 }
 
 static const char *const pairs[] = {
-    "p1080_crf32", "p1080_scaled", "p2160", "p720_10", "r352x288_420p12",
-    "r640x360_422p10", "r640x360_444p8", NULL,
+    "p1080_crf32",     "p1080_scaled",    "p2160",          "p720_10",
+    "r352x288_420p12", "r640x360_422p10", "r640x360_444p8", NULL,
 };
 
 START_TEST(golden_v061)
@@ -358,11 +380,13 @@ END_TEST
 START_TEST(registry_lookup)
 {
     static const char *const need[] = {
-        "VMAF_integer_feature_adm2_score", "VMAF_integer_feature_motion2_score",
+        "VMAF_integer_feature_adm2_score",
+        "VMAF_integer_feature_motion2_score",
         "VMAF_integer_feature_vif_scale0_score",
         "VMAF_integer_feature_vif_scale1_score",
         "VMAF_integer_feature_vif_scale2_score",
-        "VMAF_integer_feature_vif_scale3_score", NULL,
+        "VMAF_integer_feature_vif_scale3_score",
+        NULL,
     };
     const char *missing = NULL;
     char spec[4200], file[4096];
@@ -393,8 +417,8 @@ START_TEST(registry_lookup)
     ck_assert_ptr_null(m);
     ck_assert_int_eq(cap.n_error, 1);
     ck_assert_msg(strstr(cap.last_error, "needs feature") &&
-                  strstr(cap.last_error, missing) &&
-                  strstr(cap.last_error, "not available"),
+                      strstr(cap.last_error, missing) &&
+                      strstr(cap.last_error, "not available"),
                   "log: %s", cap.last_error);
 }
 END_TEST
@@ -457,8 +481,10 @@ START_TEST(spec_options)
 
     /* name=, overloads on one extractor, number normalisation (strtof,
      * %g), and a later value replacing an earlier one */
-    snprintf(spec, sizeof(spec), "path=%s:name=foo:vif.vif_enhn_gain_limit="
-             "1.00000001:motion.motion_force_zero=true", file);
+    snprintf(spec, sizeof(spec),
+             "path=%s:name=foo:vif.vif_enhn_gain_limit="
+             "1.00000001:motion.motion_force_zero=true",
+             file);
     m = load_ok(spec);
     info = vg_model_info(m);
     ck_assert_str_eq(info->name, "foo");
@@ -524,8 +550,10 @@ START_TEST(clip_and_transform)
     noclip = load_ok(spec);
     snprintf(spec, sizeof(spec), "path=%s:enable_transform", file);
     tr = load_ok(spec);
-    snprintf(spec, sizeof(spec), "path=%s:enable_transform=true:"
-             "disable_clip=true", file);
+    snprintf(spec, sizeof(spec),
+             "path=%s:enable_transform=true:"
+             "disable_clip=true",
+             file);
     tr_noclip = load_ok(spec);
 
     snprintf(path, sizeof(path), "%s/golden/hp/p1080_scaled.json", shared_dir);
@@ -535,8 +563,8 @@ START_TEST(clip_and_transform)
         double x[6], y, s_plain, s_tr, s_tr_noclip;
 
         if (i < json_object_array_length(frames)) {
-            golden_x(vg_model_info(plain),
-                     json_object_array_get_idx(frames, i), x);
+            golden_x(vg_model_info(plain), json_object_array_get_idx(frames, i),
+                     x);
         } else {
             /* far outside the training range: above 100, below 0 */
             static const double extra[3][6] = {
@@ -600,7 +628,10 @@ static double ref_knots(const double (*k)[2], unsigned n, double x)
 START_TEST(knots_transform)
 {
     static const double knots[4][2] = {
-        { 0.0, 5.0 }, { 40.0, 30.0 }, { 70.0, 30.0 }, { 90.0, 100.0 },
+        { 0.0, 5.0 },
+        { 40.0, 30.0 },
+        { 70.0, 30.0 },
+        { 90.0, 100.0 },
     };
     char file[4096], spec[4200], tmp[4096];
     json_object *top, *md, *st, *arr, *g, *frames;
@@ -671,8 +702,8 @@ START_TEST(sparse_svm_and_chroma)
         "nr_class 2\\ntotal_sv 3\\nrho 0.25\\nSV\\n"
         "1.5 1:0.2 2:0.3 3:0.5 \\n-0.75 2:0.9 \\n0.125 1:-0.4 \\n\"}}";
     static const double in[][2] = {
-        { 0.9, 0.0 }, { 0.3, 0.0 }, { 0.9, 0.7 }, { 0.0, 0.0 }, { 1.0, 2.5 },
-        { 0.987654321, 0.0 }, { 0.1, 0.0 },
+        { 0.9, 0.0 }, { 0.3, 0.0 },         { 0.9, 0.7 }, { 0.0, 0.0 },
+        { 1.0, 2.5 }, { 0.987654321, 0.0 }, { 0.1, 0.0 },
     };
     char json[2048], tmp[4096], spec[4200];
     VgModel *m;
@@ -706,11 +737,11 @@ START_TEST(sparse_svm_and_chroma)
             d = 0;
             d += d0 * d0;
             d += d1 * d1;
-            d += 0.5 * 0.5;                   /* index 3: SV only */
+            d += 0.5 * 0.5; /* index 3: SV only */
             k = exp(-0.5 * d);
             sum += 1.5 * k;
             d = 0;
-            d += x0 * x0;                     /* index 1: input only */
+            d += x0 * x0; /* index 1: input only */
             d1 = x1 - 0.9;
             d += d1 * d1;
             sum += -0.75 * exp(-0.5 * d);
@@ -848,8 +879,8 @@ static void check_bootstrap(const char *spec_extra, int transform)
             ck_assert(s == s0);
 
             for (unsigned k = 0; k < 20; k++) {
-                ck_assert_int_eq(vg_model_predict(alone_raw[k + 1], x,
-                                                  &raw[k]), 0);
+                ck_assert_int_eq(vg_model_predict(alone_raw[k + 1], x, &raw[k]),
+                                 0);
                 ck_assert_int_eq(vg_model_predict(alone[k + 1], x, &s), 0);
                 ck_assert_msg(b.member[k] == s, "member %u", k + 1);
                 sum += raw[k];
@@ -876,10 +907,11 @@ static void check_bootstrap(const char *spec_extra, int transform)
             ck_assert(b.ci_lo == ref_clip(lo, 0.0, 100.0));
             ck_assert(b.ci_hi == ref_clip(hi, 0.0, 100.0));
             ck_assert(b.ci_lo <= b.bagging && b.bagging <= b.ci_hi);
-            want = sd * ((ref_clip(plus, 0.0, 100.0) -
-                          ref_clip(minus, 0.0, 100.0)) / 0.02);
-            ck_assert_msg(b.stddev == want, "stddev %.17g want %.17g",
-                          b.stddev, want);
+            want = sd *
+                   ((ref_clip(plus, 0.0, 100.0) - ref_clip(minus, 0.0, 100.0)) /
+                    0.02);
+            ck_assert_msg(b.stddev == want, "stddev %.17g want %.17g", b.stddev,
+                          want);
             ck_assert(b.stddev >= 0.0);
 
             /* deterministic */
@@ -961,10 +993,11 @@ START_TEST(builtin_bytes)
         /* libvmaf's names: the file name; v1.0.16 and its HFR variants
          * live in folders of their own */
         snprintf(path, sizeof(path), "%s/models/%s%s.json", shared_dir,
-                 !strncmp(names[n], "vmaf_v1.0.16_hfr_", 17) ?
-                 "vmaf_v1.0.16_hfr/" :
-                 !strncmp(names[n], "vmaf_v1.0.16_", 13) ? "vmaf_v1.0.16/" :
-                 "", names[n]);
+                 !strncmp(names[n], "vmaf_v1.0.16_hfr_", 17)
+                     ? "vmaf_v1.0.16_hfr/"
+                 : !strncmp(names[n], "vmaf_v1.0.16_", 13) ? "vmaf_v1.0.16/"
+                                                           : "",
+                 names[n]);
         file = slurp(path, &flen);
         ck_assert_msg(file != NULL, "no file %s", path);
         ck_assert_uint_eq(len, flen);
@@ -996,8 +1029,8 @@ static void expect_fail(const char *spec, int err, const char *what)
                   cap.last_error);
     ck_assert_ptr_null(m);
     ck_assert_msg(cap.n_error == 1, "%s: %d error lines", spec, cap.n_error);
-    ck_assert_msg(strstr(cap.last_error, what), "%s: log '%s' lacks '%s'",
-                  spec, cap.last_error, what);
+    ck_assert_msg(strstr(cap.last_error, what), "%s: log '%s' lacks '%s'", spec,
+                  cap.last_error, what);
 }
 
 /** Load vmaf_v0.6.1.json, let edit() change its model_dict, write it to a
@@ -1044,8 +1077,8 @@ static void edit_too_many(json_object *md)
 {
     json_object *a = json_object_new_array();
     for (unsigned i = 0; i < VG_MODEL_MAX_FEATURES + 1; i++)
-        json_object_array_add(a, json_object_new_string(
-                                  "VMAF_integer_feature_adm2_score"));
+        json_object_array_add(
+            a, json_object_new_string("VMAF_integer_feature_adm2_score"));
     json_object_object_add(md, "feature_names", a);
 }
 
@@ -1053,8 +1086,8 @@ static void edit_unknown_feature(json_object *md)
 {
     json_object *a;
     json_object_object_get_ex(md, "feature_names", &a);
-    json_object_array_put_idx(a, 3, json_object_new_string(
-                                  "VMAF_feature_no_such_score"));
+    json_object_array_put_idx(
+        a, 3, json_object_new_string("VMAF_feature_no_such_score"));
 }
 
 static void edit_slopes(json_object *md)
@@ -1091,8 +1124,7 @@ static void edit_transform(json_object *md)
 static void edit_opts(json_object *md)
 {
     json_object *a = json_object_new_array(), *o = json_object_new_object();
-    json_object_object_add(o, "vif_enhn_gain_limit",
-                           json_object_new_array());
+    json_object_object_add(o, "vif_enhn_gain_limit", json_object_new_array());
     json_object_array_add(a, o);
     json_object_object_add(md, "feature_opts_dicts", a);
 }
@@ -1245,11 +1277,14 @@ START_TEST(bad_input)
                 "unknown built-in model version 'no_such_model'");
     /* and the built-in ones named, as an unknown feature names the features */
     if (vg_builtin_models() && vg_builtin_models()[0]) {
-        expect_fail("version=vmaf_v0.6", -EINVAL, "(built in: vmaf_4k_v0.6.1, "
+        expect_fail("version=vmaf_v0.6", -EINVAL,
+                    "(built in: vmaf_4k_v0.6.1, "
                     "vmaf_4k_v0.6.1neg");
-        expect_fail("version=vmaf_v0.6", -EINVAL, "vmaf_v0.6.1, vmaf_v0.6.1neg, "
+        expect_fail("version=vmaf_v0.6", -EINVAL,
+                    "vmaf_v0.6.1, vmaf_v0.6.1neg, "
                     "vmaf_v1.0.16_1d5h_2160");
-        expect_fail("version=vmaf_v0.6", -EINVAL, "vmaf_v1.0.16_hfr_5d0h; or "
+        expect_fail("version=vmaf_v0.6", -EINVAL,
+                    "vmaf_v1.0.16_hfr_5d0h; or "
                     "use path=)");
     }
     expect_fail("path=/nonexistent/dir/model.json", -ENOENT,
@@ -1277,13 +1312,15 @@ START_TEST(bad_input)
     /* structure */
     expect_fail_text("{\"param_dict\": {}}", 18,
                      "no 'model_dict' and no bootstrap members");
-    expect_fail_text("{\"model_dict\": 3}", 17, "'model_dict' must be an object");
+    expect_fail_text("{\"model_dict\": 3}", 17,
+                     "'model_dict' must be an object");
     expect_fail_edit(edit_no_model, "missing key 'model'");
     expect_fail_edit(edit_no_norm, "missing key 'norm_type'");
     expect_fail_edit(edit_names_type, "'feature_names' must be an array");
     expect_fail_edit(edit_name_type, "'feature_names'[2] is not a string");
     expect_fail_edit(edit_too_many, "too many features (65");
-    expect_fail_edit(edit_unknown_feature, "needs feature "
+    expect_fail_edit(edit_unknown_feature,
+                     "needs feature "
                      "VMAF_feature_no_such_score which is not available");
     expect_fail_edit(edit_slopes, "'slopes' has 6 entries");
     expect_fail_edit(edit_intercept_type, "'intercepts'[0] is not a number");
@@ -1301,26 +1338,34 @@ START_TEST(bad_input)
     expect_fail_svm("total_sv 211", "total_sv 212", "211 support vectors");
     expect_fail_svm("gamma 0.04", "gamma x", "bad value for 'gamma'");
     expect_fail_svm("rho -1.33133\n", "", "lacks rho");
-    expect_fail_svm("gamma 0.04\n", "gamma 0.04\nfoo 1\n", "unknown text 'foo'");
+    expect_fail_svm("gamma 0.04\n", "gamma 0.04\nfoo 1\n",
+                    "unknown text 'foo'");
     expect_fail_svm("\nSV\n", "\n", "unknown text '-4'");
     expect_fail_svm(" 2:0.34681232 ", " 2:abc ", "bad node '2:abc'");
     expect_fail_svm(" 2:0.34681232 ", " 1:0.5 ", "bad node '1:0.5'");
     expect_fail_svm(" 2:0.34681232 ", " 2=0.5 ", "not index:value");
 
     /* numbers that parse but are not finite, and counts that disagree */
-    expect_fail_edit(edit_intercept_nan, "'intercepts'[0] is NaN, not a finite number");
-    expect_fail_edit(edit_slope_inf, "'slopes'[3] is Infinity, not a finite number");
+    expect_fail_edit(edit_intercept_nan,
+                     "'intercepts'[0] is NaN, not a finite number");
+    expect_fail_edit(edit_slope_inf,
+                     "'slopes'[3] is Infinity, not a finite number");
     expect_fail_edit(edit_slope_zero, "'slopes'[0] is 0");
-    expect_fail_edit(edit_clip_nan, "'score_clip' [NaN, NaN] must be finite numbers");
+    expect_fail_edit(edit_clip_nan,
+                     "'score_clip' [NaN, NaN] must be finite numbers");
     expect_fail_edit(edit_clip_reversed, "with min <= max");
-    expect_fail_edit(edit_transform_nan, "score_transform.p1 must be a finite number");
+    expect_fail_edit(edit_transform_nan,
+                     "score_transform.p1 must be a finite number");
     expect_fail_edit(edit_knots_inf, "score_transform.knots[1] is [100");
-    expect_fail_edit(edit_chroma_nan, "'chroma_correction_parameter' must be a finite");
-    expect_fail_edit(edit_opt_nan, "'feature_opts_dicts'[2].vif_enhn_gain_limit is NaN");
+    expect_fail_edit(edit_chroma_nan,
+                     "'chroma_correction_parameter' must be a finite");
+    expect_fail_edit(edit_opt_nan,
+                     "'feature_opts_dicts'[2].vif_enhn_gain_limit is NaN");
     expect_fail_svm("gamma 0.04", "gamma nan", "bad value for 'gamma'");
     expect_fail_svm("gamma 0.04", "gamma -inf", "bad value for 'gamma'");
     expect_fail_svm("rho -1.33133", "rho inf", "bad value for 'rho'");
-    expect_fail_svm("\nSV\n-4 ", "\nSV\nnan ", "support vector 1 has no coefficient");
+    expect_fail_svm("\nSV\n-4 ", "\nSV\nnan ",
+                    "support vector 1 has no coefficient");
     expect_fail_svm(" 2:0.34681232 ", " 2:NaN ", "bad node '2:NaN'");
     expect_fail_svm("total_sv 211", "total_sv 210",
                     "total_sv says 210 support vectors, the model has 211");

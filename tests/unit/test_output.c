@@ -76,8 +76,9 @@ static void assert_same_text(const char *got, const char *want,
             g--;
             w--;
         }
-        ck_abort_msg("%s: first difference at line %u:\n got: %.80s\nwant: %.80s",
-                     what, line, g, w);
+        ck_abort_msg(
+            "%s: first difference at line %u:\n got: %.80s\nwant: %.80s", what,
+            line, g, w);
     }
 }
 
@@ -90,30 +91,30 @@ START_TEST(test_number_format)
         double v;
         const char *def, *max;
     } t[] = {
-        { 0.0,                "0.000000",                "0" },
-        { 42.458054624314855, "42.458055",               "42.458054624314855" },
-        { 1e-7,               "0.0000001000000000",      "9.9999999999999995e-08" },
-        { 87.0000001,         "87.0000000999999941",     "87.000000099999994" },
-        { 1e-6,               "0.000001",                "9.9999999999999995e-07" },
-        { 1.5e-6,             "0.000002",                "1.5e-06" },
-        { -0.5,               "-0.500000",               "-0.5" },
-        { 3000000000.5,       "3000000000.500000",       "3000000000.5" },
-        { 1.5e-300,           "0.0000000000000000",      "1.5000000000000001e-300" },
-        { -2.0000000001,      "-2.0000000001000000",     "-2.0000000001" },
-        { 100.0,              "100.000000",              "100" },
-        { 0.1,                "0.100000",                "0.10000000000000001" },
-        { INFINITY,           "inf",                     "inf" },
-        { -INFINITY,          "-inf",                    "-inf" },
+        { 0.0, "0.000000", "0" },
+        { 42.458054624314855, "42.458055", "42.458054624314855" },
+        { 1e-7, "0.0000001000000000", "9.9999999999999995e-08" },
+        { 87.0000001, "87.0000000999999941", "87.000000099999994" },
+        { 1e-6, "0.000001", "9.9999999999999995e-07" },
+        { 1.5e-6, "0.000002", "1.5e-06" },
+        { -0.5, "-0.500000", "-0.5" },
+        { 3000000000.5, "3000000000.500000", "3000000000.5" },
+        { 1.5e-300, "0.0000000000000000", "1.5000000000000001e-300" },
+        { -2.0000000001, "-2.0000000001000000", "-2.0000000001" },
+        { 100.0, "100.000000", "100" },
+        { 0.1, "0.100000", "0.10000000000000001" },
+        { INFINITY, "inf", "inf" },
+        { -INFINITY, "-inf", "-inf" },
     };
     char buf[400];
 
     for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
         vg_output_format_number(buf, sizeof(buf), t[i].v, VG_PRECISION_DEFAULT);
-        ck_assert_msg(!strcmp(buf, t[i].def), "%.17g: got %s, want %s",
-                      t[i].v, buf, t[i].def);
+        ck_assert_msg(!strcmp(buf, t[i].def), "%.17g: got %s, want %s", t[i].v,
+                      buf, t[i].def);
         vg_output_format_number(buf, sizeof(buf), t[i].v, VG_PRECISION_MAX);
-        ck_assert_msg(!strcmp(buf, t[i].max), "%.17g: got %s, want %s",
-                      t[i].v, buf, t[i].max);
+        ck_assert_msg(!strcmp(buf, t[i].max), "%.17g: got %s, want %s", t[i].v,
+                      buf, t[i].max);
     }
     vg_output_format_number(buf, sizeof(buf), NAN, VG_PRECISION_DEFAULT);
     ck_assert_str_eq(buf, "nan");
@@ -126,9 +127,9 @@ END_TEST
 /* ---- goldens ------------------------------------------------------------ */
 
 static const char *const golden_pairs[] = {
-    "p1080_crf32", "p1080_scaled", "p2160", "p720_10", "r640x360_444p8",
-    "r640x360_422p10", "r352x288_420p12", "p2160__vmaf_4k_v0.6.1",
-    "p1080_crf32__vmaf_v0.6.1neg",
+    "p1080_crf32",     "p1080_scaled",          "p2160",
+    "p720_10",         "r640x360_444p8",        "r640x360_422p10",
+    "r352x288_420p12", "p2160__vmaf_4k_v0.6.1", "p1080_crf32__vmaf_v0.6.1neg",
 };
 
 /**
@@ -143,7 +144,8 @@ static unsigned load_log(VgCollector *c, json_object *root, json_object *order)
     size_t n;
 
     ck_assert(json_object_object_get_ex(order, "pooled_metrics", &pooled));
-    json_object_object_foreach(pooled, name, unused) {
+    json_object_object_foreach(pooled, name, unused)
+    {
         (void)unused;
         ck_assert_int_ge(vg_collector_key(c, name), 0);
     }
@@ -154,17 +156,19 @@ static unsigned load_log(VgCollector *c, json_object *root, json_object *order)
 
         ck_assert(json_object_object_get_ex(fr, "frameNum", &num));
         ck_assert(json_object_object_get_ex(fr, "metrics", &m));
-        json_object_object_foreach(m, key, val) {
+        json_object_object_foreach(m, key, val)
+        {
             int k = vg_collector_key(c, key);
             ck_assert_int_ge(k, 0);
-            ck_assert_int_eq(vg_collector_set(c, k, (unsigned)json_object_get_int(num),
-                                              json_object_get_double(val)), 0);
+            ck_assert_int_eq(
+                vg_collector_set(c, k, (unsigned)json_object_get_int(num),
+                                 json_object_get_double(val)),
+                0);
         }
     }
     if (json_object_object_get_ex(root, "aggregate_metrics", &agg)) {
-        json_object_object_foreach(agg, key, val)
-            ck_assert_int_eq(vg_collector_set_aggregate(c, key,
-                                 json_object_get_double(val)), 0);
+        json_object_object_foreach(agg, key, val) ck_assert_int_eq(
+            vg_collector_set_aggregate(c, key, json_object_get_double(val)), 0);
     }
     return (unsigned)n;
 }
@@ -256,8 +260,12 @@ static VgCollector *small_collector(void)
 }
 
 static const VgOutputParams small_params = {
-    .n_frames = 3, .subsample = 1, .width = 64, .height = 48,
-    .fps = 12.345, .version = "9.9.9",
+    .n_frames = 3,
+    .subsample = 1,
+    .width = 64,
+    .height = 48,
+    .fps = 12.345,
+    .version = "9.9.9",
 };
 
 START_TEST(test_xml)
@@ -268,7 +276,8 @@ START_TEST(test_xml)
 
     p.fmt = VG_LOG_FMT_XML;
     out = write_to_string(c, &p);
-    assert_same_text(out,
+    assert_same_text(
+        out,
         "<VMAF version=\"9.9.9\">\n"
         "  <params qualityWidth=\"64\" qualityHeight=\"48\" />\n"
         "  <fyi fps=\"12.35\" />\n"
@@ -283,7 +292,8 @@ START_TEST(test_xml)
         "    <metric name=\"b\" min=\"4.000000\" max=\"6.000000\" mean=\"nan\" harmonic_mean=\"nan\" />\n"
         "  </pooled_metrics>\n"
         "  <aggregate_metrics apsnr_y=\"50.500000\" />\n"
-        "</VMAF>\n", "xml");
+        "</VMAF>\n",
+        "xml");
     free(out);
     vg_collector_destroy(&c);
 }
@@ -299,53 +309,54 @@ START_TEST(test_json_small)
     p.fps = -1;
     out = write_to_string(c, &p);
     assert_same_text(out,
-        "{\n"
-        "  \"version\": \"9.9.9\",\n"
-        "  \"fps\": null,\n"
-        "  \"frames\": [\n"
-        "    {\n"
-        "      \"frameNum\": 0,\n"
-        "      \"metrics\": {\n"
-        "        \"a\": 1.000000,\n"
-        "        \"tiny\": 0.0000001000000000,\n"
-        "        \"b\": 4.000000\n"
-        "      }\n"
-        "    },\n"
-        "    {\n"
-        "      \"frameNum\": 1,\n"
-        "      \"metrics\": {\n"
-        "        \"a\": 2.500000,\n"
-        "        \"b\": null      }\n"
-        "    },\n"
-        "    {\n"
-        "      \"frameNum\": 2,\n"
-        "      \"metrics\": {\n"
-        "        \"a\": -3.250000,\n"
-        "        \"tiny\": 0.000000,\n"
-        "        \"b\": 6.000000\n"
-        "      }\n"
-        "    }\n"
-        "  ],\n"
-        "  \"pooled_metrics\": {\n"
-        "    \"a\": {\n"
-        "      \"min\": -3.250000,\n"
-        "      \"max\": 2.500000,\n"
-        "      \"mean\": 0.083333,\n"
-        "      \"harmonic_mean\": 7.790698\n"
-        "    },\n"
-        "    \"tiny\": {\n"
-        "    },\n"
-        "    \"b\": {\n"
-        "      \"min\": 4.000000,\n"
-        "      \"max\": 6.000000,\n"
-        "      \"mean\": null,\n"
-        "      \"harmonic_mean\": null\n"
-        "    }\n"
-        "  },\n"
-        "  \"aggregate_metrics\": {\n"
-        "    \"apsnr_y\": 50.500000\n"
-        "  }\n"
-        "}\n", "json");
+                     "{\n"
+                     "  \"version\": \"9.9.9\",\n"
+                     "  \"fps\": null,\n"
+                     "  \"frames\": [\n"
+                     "    {\n"
+                     "      \"frameNum\": 0,\n"
+                     "      \"metrics\": {\n"
+                     "        \"a\": 1.000000,\n"
+                     "        \"tiny\": 0.0000001000000000,\n"
+                     "        \"b\": 4.000000\n"
+                     "      }\n"
+                     "    },\n"
+                     "    {\n"
+                     "      \"frameNum\": 1,\n"
+                     "      \"metrics\": {\n"
+                     "        \"a\": 2.500000,\n"
+                     "        \"b\": null      }\n"
+                     "    },\n"
+                     "    {\n"
+                     "      \"frameNum\": 2,\n"
+                     "      \"metrics\": {\n"
+                     "        \"a\": -3.250000,\n"
+                     "        \"tiny\": 0.000000,\n"
+                     "        \"b\": 6.000000\n"
+                     "      }\n"
+                     "    }\n"
+                     "  ],\n"
+                     "  \"pooled_metrics\": {\n"
+                     "    \"a\": {\n"
+                     "      \"min\": -3.250000,\n"
+                     "      \"max\": 2.500000,\n"
+                     "      \"mean\": 0.083333,\n"
+                     "      \"harmonic_mean\": 7.790698\n"
+                     "    },\n"
+                     "    \"tiny\": {\n"
+                     "    },\n"
+                     "    \"b\": {\n"
+                     "      \"min\": 4.000000,\n"
+                     "      \"max\": 6.000000,\n"
+                     "      \"mean\": null,\n"
+                     "      \"harmonic_mean\": null\n"
+                     "    }\n"
+                     "  },\n"
+                     "  \"aggregate_metrics\": {\n"
+                     "    \"apsnr_y\": 50.500000\n"
+                     "  }\n"
+                     "}\n",
+                     "json");
     free(out);
     vg_collector_destroy(&c);
 }
@@ -360,19 +371,21 @@ START_TEST(test_csv_sub)
     p.fmt = VG_LOG_FMT_CSV;
     out = write_to_string(c, &p);
     assert_same_text(out,
-        "Frame,a,tiny,b,\n"
-        "0,1.000000,0.0000001000000000,4.000000,\n"
-        "1,2.500000,nan,\n"
-        "2,-3.250000,0.000000,6.000000,\n", "csv");
+                     "Frame,a,tiny,b,\n"
+                     "0,1.000000,0.0000001000000000,4.000000,\n"
+                     "1,2.500000,nan,\n"
+                     "2,-3.250000,0.000000,6.000000,\n",
+                     "csv");
     free(out);
 
     p.fmt = VG_LOG_FMT_SUB;
     p.precision = VG_PRECISION_MAX;
     out = write_to_string(c, &p);
     assert_same_text(out,
-        "{0}{1}frame: 0|a: 1|tiny: 9.9999999999999995e-08|b: 4|\n"
-        "{1}{2}frame: 1|a: 2.5|b: nan|\n"
-        "{2}{3}frame: 2|a: -3.25|tiny: 0|b: 6|\n", "sub");
+                     "{0}{1}frame: 0|a: 1|tiny: 9.9999999999999995e-08|b: 4|\n"
+                     "{1}{2}frame: 1|a: 2.5|b: nan|\n"
+                     "{2}{3}frame: 2|a: -3.25|tiny: 0|b: 6|\n",
+                     "sub");
     free(out);
     vg_collector_destroy(&c);
 }
@@ -389,9 +402,10 @@ START_TEST(test_subsample_empty)
     p.subsample = 2;
     out = write_to_string(c, &p);
     assert_same_text(out,
-        "Frame,a,tiny,b,\n"
-        "0,1.000000,0.0000001000000000,4.000000,\n"
-        "2,-3.250000,0.000000,6.000000,\n", "csv subsample");
+                     "Frame,a,tiny,b,\n"
+                     "0,1.000000,0.0000001000000000,4.000000,\n"
+                     "2,-3.250000,0.000000,6.000000,\n",
+                     "csv subsample");
     free(out);
 
     p.fmt = VG_LOG_FMT_XML;
@@ -410,16 +424,17 @@ START_TEST(test_subsample_empty)
     p.fps = 0;
     out = write_to_string(c, &p);
     assert_same_text(out,
-        "{\n"
-        "  \"version\": \"9.9.9\",\n"
-        "  \"fps\": 0.00,\n"
-        "  \"frames\": [\n"
-        "  ],\n"
-        "  \"pooled_metrics\": {\n"
-        "  },\n"
-        "  \"aggregate_metrics\": {\n"
-        "  }\n"
-        "}\n", "empty json");
+                     "{\n"
+                     "  \"version\": \"9.9.9\",\n"
+                     "  \"fps\": 0.00,\n"
+                     "  \"frames\": [\n"
+                     "  ],\n"
+                     "  \"pooled_metrics\": {\n"
+                     "  },\n"
+                     "  \"aggregate_metrics\": {\n"
+                     "  }\n"
+                     "}\n",
+                     "empty json");
     free(out);
     vg_collector_destroy(&c);
 
@@ -434,7 +449,8 @@ START_TEST(test_order)
     VgCollector *c = small_collector();
     VgOutputParams p = small_params;
     const int order[] = {
-        vg_collector_find(c, "b"), vg_collector_find(c, "never"),
+        vg_collector_find(c, "b"),
+        vg_collector_find(c, "never"),
         vg_collector_find(c, "a"),
     };
     char *out;
@@ -444,10 +460,11 @@ START_TEST(test_order)
     p.n_order = sizeof(order) / sizeof(order[0]);
     out = write_to_string(c, &p);
     assert_same_text(out,
-        "Frame,b,a,\n"
-        "0,4.000000,1.000000,\n"
-        "1,nan,2.500000,\n"
-        "2,6.000000,-3.250000,\n", "csv order");
+                     "Frame,b,a,\n"
+                     "0,4.000000,1.000000,\n"
+                     "1,nan,2.500000,\n"
+                     "2,6.000000,-3.250000,\n",
+                     "csv order");
     free(out);
     vg_collector_destroy(&c);
 }

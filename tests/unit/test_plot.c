@@ -45,19 +45,22 @@
 #include "tests/cli_util.h"
 
 static const char *const tmp_files[] = {
-    "esc.svg", "gold.svg", "panels.svg", "big.json", "big.svg", "a.json",
-    "a.xml", "a.svg", "one.json", "one.svg", "empty.json", "nan.json",
-    "nan.svg", "trunc.json", "bad.xml", "order.json", "text.csv", "keep.svg",
-    "small.yuv", "small_dis.yuv", "small.y4m", "small_dis.y4m", "run.svg",
-    "y4m.svg", "log.json", "out.txt", "err.txt", "entities.xml",
-    "entities.svg", "r&d <1>.json", NULL
+    "esc.svg",      "gold.svg",      "panels.svg", "big.json",
+    "big.svg",      "a.json",        "a.xml",      "a.svg",
+    "one.json",     "one.svg",       "empty.json", "nan.json",
+    "nan.svg",      "trunc.json",    "bad.xml",    "order.json",
+    "text.csv",     "keep.svg",      "small.yuv",  "small_dis.yuv",
+    "small.y4m",    "small_dis.y4m", "run.svg",    "y4m.svg",
+    "log.json",     "out.txt",       "err.txt",    "entities.xml",
+    "entities.svg", "r&d <1>.json",  NULL
 };
 
-#define MUST(c) do {                                                        \
-        if (!(c)) {                                                         \
-            fprintf(stderr, "test_plot: set-up failed: %s\n", #c);          \
-            exit(EXIT_FAILURE);                                             \
-        }                                                                   \
+#define MUST(c)                                                                \
+    do {                                                                       \
+        if (!(c)) {                                                            \
+            fprintf(stderr, "test_plot: set-up failed: %s\n", #c);             \
+            exit(EXIT_FAILURE);                                                \
+        }                                                                      \
     } while (0)
 
 static char golden[2][CLI_PATH_MAX + 64];
@@ -89,13 +92,16 @@ static xmlDocPtr parse_svg(const char *path)
     int valid;
 
     ck_assert_ptr_nonnull(ctxt);
-    doc = xmlCtxtReadFile(ctxt, path, NULL, XML_PARSE_NONET | XML_PARSE_DTDVALID);
+    doc =
+        xmlCtxtReadFile(ctxt, path, NULL, XML_PARSE_NONET | XML_PARSE_DTDVALID);
     valid = ctxt->valid;
     xmlFreeParserCtxt(ctxt);
     ck_assert_msg(doc != NULL, "%s is not well-formed XML", path);
     ck_assert_msg(doc->intSubset || doc->extSubset, "%s has no doctype", path);
-    ck_assert_msg(valid, "%s is not valid SVG 1.1 (messages above; the DTD "
-                  "comes from the w3c-sgml-lib package)", path);
+    ck_assert_msg(valid,
+                  "%s is not valid SVG 1.1 (messages above; the DTD "
+                  "comes from the w3c-sgml-lib package)",
+                  path);
     return doc;
 }
 
@@ -144,7 +150,8 @@ static int has_text(xmlDocPtr doc, const char *cls, const char *text)
     char expr[512];
 
     if (cls)
-        snprintf(expr, sizeof(expr), "//s:text[@class='%s'][.='%s']", cls, text);
+        snprintf(expr, sizeof(expr), "//s:text[@class='%s'][.='%s']", cls,
+                 text);
     else
         snprintf(expr, sizeof(expr), "//s:text[.='%s']", text);
     return count(doc, expr) > 0;
@@ -260,17 +267,26 @@ START_TEST(test_format_num)
         int decimals;
         const char *want;
     } cases[] = {
-        { 0, 2, "0" },          { -0.0, 2, "0" },       { -0.004, 2, "0" },
-        { 12.5, 2, "12.5" },    { 12.499, 2, "12.5" },  { 1.25, 1, "1.3" },
-        { -1.25, 1, "-1.3" },   { 100, 0, "100" },      { 0.1, 9, "0.1" },
-        { 1e15, 0, "1000000000000000" },                { 2e15, 2, "0" },
-        { NAN, 2, "0" },        { 3.14159, 4, "3.1416" },
+        { 0, 2, "0" },
+        { -0.0, 2, "0" },
+        { -0.004, 2, "0" },
+        { 12.5, 2, "12.5" },
+        { 12.499, 2, "12.5" },
+        { 1.25, 1, "1.3" },
+        { -1.25, 1, "-1.3" },
+        { 100, 0, "100" },
+        { 0.1, 9, "0.1" },
+        { 1e15, 0, "1000000000000000" },
+        { 2e15, 2, "0" },
+        { NAN, 2, "0" },
+        { 3.14159, 4, "3.1416" },
     };
     char buf[64];
 
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
         ck_assert_msg(!strcmp(vg_svg_format_num(buf, sizeof(buf), cases[i].v,
-                                                cases[i].decimals), cases[i].want),
+                                                cases[i].decimals),
+                              cases[i].want),
                       "%g with %d decimals: \"%s\", want \"%s\"", cases[i].v,
                       cases[i].decimals, buf, cases[i].want);
 }
@@ -278,7 +294,7 @@ END_TEST
 
 /* ---- decimation ----------------------------------------------------------- */
 
-#define BIG_N   200000
+#define BIG_N 200000
 #define BIG_DIP 123457
 #define BIG_PEAK 54321
 
@@ -305,7 +321,8 @@ START_TEST(test_decimate_keeps_extremes)
     unsigned *frame = malloc(BIG_N * sizeof(*frame));
     double *value = malloc(BIG_N * sizeof(*value));
     size_t *keep = malloc(BIG_N * sizeof(*keep));
-    double *cmin = malloc(cols * sizeof(*cmin)), *cmax = malloc(cols * sizeof(*cmax));
+    double *cmin = malloc(cols * sizeof(*cmin)),
+           *cmax = malloc(cols * sizeof(*cmax));
     char *seen = calloc(cols, 2);
     double kmin = INFINITY;
     size_t n;
@@ -372,12 +389,16 @@ static void write_big_log(const char *name)
     FILE *f = fopen(tmp_path(name), "w");
 
     MUST(f);
-    fprintf(f, "{\n  \"version\": \"3.2.0\",\n  \"fps\": 512.00,\n  \"frames\": [");
+    fprintf(
+        f, "{\n  \"version\": \"3.2.0\",\n  \"fps\": 512.00,\n  \"frames\": [");
     for (unsigned i = 0; i < BIG_N; i++)
-        fprintf(f, "%s\n    {\n      \"frameNum\": %u,\n      \"metrics\": {\n"
-                "        \"vmaf\": %.6f\n      }\n    }", i ? "," : "", i,
-                big_value(i));
-    fprintf(f, "\n  ],\n  \"pooled_metrics\": {\n  },\n  \"aggregate_metrics\": {\n  }\n}\n");
+        fprintf(f,
+                "%s\n    {\n      \"frameNum\": %u,\n      \"metrics\": {\n"
+                "        \"vmaf\": %.6f\n      }\n    }",
+                i ? "," : "", i, big_value(i));
+    fprintf(
+        f,
+        "\n  ],\n  \"pooled_metrics\": {\n  },\n  \"aggregate_metrics\": {\n  }\n}\n");
     MUST(fclose(f) == 0);
 }
 
@@ -401,13 +422,14 @@ static char *err_text(void)
     return e;
 }
 
-#define RUN_OK(...) do {                                                     \
-        const char *a_[] = { __VA_ARGS__, NULL };                           \
-        int rc_ = run_tool(a_);                                             \
-        if (rc_) {                                                          \
-            char *e_ = err_text();                                          \
-            ck_abort_msg("exit status %d: %s", rc_, e_);                    \
-        }                                                                   \
+#define RUN_OK(...)                                                            \
+    do {                                                                       \
+        const char *a_[] = { __VA_ARGS__, NULL };                              \
+        int rc_ = run_tool(a_);                                                \
+        if (rc_) {                                                             \
+            char *e_ = err_text();                                             \
+            ck_abort_msg("exit status %d: %s", rc_, e_);                       \
+        }                                                                      \
     } while (0)
 
 START_TEST(test_big_log_keeps_dip)
@@ -418,7 +440,8 @@ START_TEST(test_big_log_keeps_dip)
     size_t n, ymax = 0;
 
     write_big_log("big.json");
-    RUN_OK("plot", tmp_path("big.json"), "-o", tmp_path("big.svg"), "--fps", "50");
+    RUN_OK("plot", tmp_path("big.json"), "-o", tmp_path("big.svg"), "--fps",
+           "50");
     doc = parse_svg(tmp_path("big.svg"));
     ck_assert_int_eq(count(doc, "//s:g[@class='curve']"), 1);
     d = string_of(doc, "//s:g[@class='curve']/s:path/@d");
@@ -429,10 +452,12 @@ START_TEST(test_big_log_keeps_dip)
         ymax = y[i] > y[ymax] ? i : ymax;
     /* the lowest point drawn is the dip, where its worst-frame mark sits */
     ck_assert(has_text(doc, "worst", "#123457"));
-    cy = string_of(doc, "//s:g[@class='worst-frames']/s:g[s:text='#123457']/s:circle/@cy");
+    cy = string_of(
+        doc, "//s:g[@class='worst-frames']/s:g[s:text='#123457']/s:circle/@cy");
     ck_assert_msg(fabs(strtod(cy, NULL) - y[ymax]) < 0.006,
                   "lowest point at y %.2f, dip marked at %s", y[ymax], cy);
-    ck_assert(fabs(x[ymax] - (84 + (BIG_DIP + 0.5) / BIG_N * VG_PLOT_AREA_WIDTH)) < 0.006);
+    ck_assert(fabs(x[ymax] - (84 + (BIG_DIP + 0.5) / BIG_N *
+                                       VG_PLOT_AREA_WIDTH)) < 0.006);
     /* a time axis at 50 fps: 4000 s, labels in minutes */
     ck_assert(has_text(doc, NULL, "30:00"));
     free(d);
@@ -510,8 +535,10 @@ START_TEST(test_golden_pairs)
         Golden g;
 
         golden_facts(golden[r], &g);
-        snprintf(expr, sizeof(expr), "//s:g[@class='curve']/s:title[.='%s: vmaf, "
-                 "60 frames']", names[r]);
+        snprintf(expr, sizeof(expr),
+                 "//s:g[@class='curve']/s:title[.='%s: vmaf, "
+                 "60 frames']",
+                 names[r]);
         ck_assert_msg(count(doc, expr) == 1, "no curve %s", names[r]);
         ck_assert(has_text(doc, "legend-label", names[r]));
         snprintf(want, sizeof(want), "mean %.3f", g.mean);
@@ -521,9 +548,11 @@ START_TEST(test_golden_pairs)
         snprintf(want, sizeof(want), "min %.3f", g.min);
         ck_assert_msg(has_text(doc, NULL, want), "legend lacks %s", want);
         for (int w = 0; w < 3; w++) {
-            snprintf(expr, sizeof(expr), "//s:g[@class='worst-frames']/s:g["
+            snprintf(expr, sizeof(expr),
+                     "//s:g[@class='worst-frames']/s:g["
                      "starts-with(s:title, '%s: vmaf ')][s:text[@class='worst']"
-                     "='#%u']", names[r], g.worst[w]);
+                     "='#%u']",
+                     names[r], g.worst[w]);
             ck_assert_msg(count(doc, expr) == 1, "%s: frame %u is not labelled",
                           names[r], g.worst[w]);
         }
@@ -537,14 +566,16 @@ START_TEST(test_panels_per_scale)
     xmlDocPtr doc;
 
     RUN_OK("plot", golden[0], "-o", tmp_path("panels.svg"), "--metrics",
-           "vmaf,psnr_y,psnr_cb,float_ssim,motion2", "--worst", "0",
-           "--title", "crf 32 <&>");
+           "vmaf,psnr_y,psnr_cb,float_ssim,motion2", "--worst", "0", "--title",
+           "crf 32 <&>");
     doc = parse_svg(tmp_path("panels.svg"));
     /* vmaf; psnr_y + psnr_cb (dB); float_ssim (0..1); motion2 */
     ck_assert_int_eq(count(doc, "//s:g[@class='panel']"), 4);
     ck_assert_int_eq(count(doc, "//s:g[@class='curve']"), 5);
-    ck_assert_int_eq(count(doc, "//s:g[@class='panel'][s:title='psnr_y, psnr_cb (dB)']"
-                              "//s:g[@class='curve']"), 2);
+    ck_assert_int_eq(
+        count(doc, "//s:g[@class='panel'][s:title='psnr_y, psnr_cb (dB)']"
+                   "//s:g[@class='curve']"),
+        2);
     ck_assert_int_eq(count(doc, "//s:text[@class='worst']"), 0);
     ck_assert(has_text(doc, "title", "crf 32 <&>"));
     /* no frame rate given: no time axis */
@@ -558,8 +589,12 @@ END_TEST
 START_TEST(test_json_and_xml_read_alike)
 {
     VgCollector *c;
-    VgOutputParams p = { .precision = VG_PRECISION_MAX, .n_frames = 7,
-                         .subsample = 1, .width = 64, .height = 48, .fps = 12 };
+    VgOutputParams p = { .precision = VG_PRECISION_MAX,
+                         .n_frames = 7,
+                         .subsample = 1,
+                         .width = 64,
+                         .height = 48,
+                         .fps = 12 };
     VgScoreLog *lj, *lx;
     FILE *f;
     int a, b, m;
@@ -599,14 +634,16 @@ START_TEST(test_json_and_xml_read_alike)
         ck_assert_int_eq(sj->is_model, !strcmp(sj->name, "vmaf"));
         /* no pooled values for a metric some frames lack (the writers
          * leave them out, as libvmaf does) */
-        ck_assert_int_eq(sj->have_pooled, !strcmp(sj->name, "psnr_y") ? 0 :
-                         VG_SCORE_HAVE_MEAN | VG_SCORE_HAVE_HMEAN |
-                         VG_SCORE_HAVE_MIN);
+        ck_assert_int_eq(sj->have_pooled, !strcmp(sj->name, "psnr_y")
+                                              ? 0
+                                              : VG_SCORE_HAVE_MEAN |
+                                                    VG_SCORE_HAVE_HMEAN |
+                                                    VG_SCORE_HAVE_MIN);
         ck_assert_int_eq(sx->have_pooled, sj->have_pooled);
         for (unsigned i = 0; i < sj->n; i++) {
             ck_assert_uint_eq(sj->frame[i], sx->frame[i]);
             ck_assert_msg(sj->value[i] == sx->value[i] ||
-                          (isnan(sj->value[i]) && isnan(sx->value[i])),
+                              (isnan(sj->value[i]) && isnan(sx->value[i])),
                           "%s frame %u: %.17g vs %.17g", sj->name, sj->frame[i],
                           sj->value[i], sx->value[i]);
         }
@@ -642,15 +679,16 @@ START_TEST(test_xml_syntax)
     xmlDocPtr doc;
     VgScoreLog *l;
 
-    write_text("entities.xml",
-               "\xef\xbb\xbf<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-               "<!DOCTYPE VMAF>\n<!-- a comment -->\n"
-               "<VMAF version='x'>\n  <frames>\n"
-               "    <frame frameNum=\"0\" vmaf='&#55;5' psnr_y=\"3&#x35;.5\"/>\n"
-               "    <frame\n frameNum = '1'\n vmaf=\"7&#x36;.25\" psnr_y='3.5e1'></frame>\n"
-               "  </frames>\n  <pooled_metrics>\n"
-               "    <metric name=\"vmaf\" min=\"75\" mean=\"75.625\" harmonic_mean=\"75.62\" />\n"
-               "  </pooled_metrics>\n</VMAF>\n<!-- end -->\n");
+    write_text(
+        "entities.xml",
+        "\xef\xbb\xbf<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        "<!DOCTYPE VMAF>\n<!-- a comment -->\n"
+        "<VMAF version='x'>\n  <frames>\n"
+        "    <frame frameNum=\"0\" vmaf='&#55;5' psnr_y=\"3&#x35;.5\"/>\n"
+        "    <frame\n frameNum = '1'\n vmaf=\"7&#x36;.25\" psnr_y='3.5e1'></frame>\n"
+        "  </frames>\n  <pooled_metrics>\n"
+        "    <metric name=\"vmaf\" min=\"75\" mean=\"75.625\" harmonic_mean=\"75.62\" />\n"
+        "  </pooled_metrics>\n</VMAF>\n<!-- end -->\n");
     ck_assert_int_eq(vg_score_log_read(&l, tmp_path("entities.xml"), NULL), 0);
     ck_assert_uint_eq(l->n_frames, 2);
     ck_assert_uint_eq(l->n_series, 2);
@@ -661,7 +699,7 @@ START_TEST(test_xml_syntax)
 
     /* one frame: a chart all the same */
     write_text("one.json", "{\"frames\": [{\"frameNum\": 41, \"metrics\": "
-               "{\"vmaf\": 93.5}}]}");
+                           "{\"vmaf\": 93.5}}]}");
     RUN_OK("plot", tmp_path("one.json"), "-o", tmp_path("one.svg"));
     doc = parse_svg(tmp_path("one.svg"));
     ck_assert(has_text(doc, "worst", "#41"));
@@ -687,18 +725,27 @@ typedef struct BadLog {
 } BadLog;
 
 static const BadLog bad_logs[] = {
-    { "empty.json", "{\"version\": \"3.2.0\", \"fps\": 1.0, \"frames\": [\n],\n"
-      "\"pooled_metrics\": {}}", "the log has no frames" },
-    { "trunc.json", "{\n  \"frames\": [\n    {\"frameNum\": 0, \"metrics\": {\"vmaf\": 1}},\n"
-      "    {\"frameNum\": 1, \"metrics\": {\"vmaf\": ", ":4: malformed JSON" },
-    { "order.json", "{\"frames\": [{\"frameNum\": 3, \"metrics\": {\"vmaf\": 1}},\n"
-      "{\"frameNum\": 2, \"metrics\": {\"vmaf\": 1}}]}", "increasing order" },
-    { "nan.json", "{\"frames\": [{\"frameNum\": 0, \"metrics\": {\"vmaf\": \"x\"}}]}",
+    { "empty.json",
+      "{\"version\": \"3.2.0\", \"fps\": 1.0, \"frames\": [\n],\n"
+      "\"pooled_metrics\": {}}",
+      "the log has no frames" },
+    { "trunc.json",
+      "{\n  \"frames\": [\n    {\"frameNum\": 0, \"metrics\": {\"vmaf\": 1}},\n"
+      "    {\"frameNum\": 1, \"metrics\": {\"vmaf\": ",
+      ":4: malformed JSON" },
+    { "order.json",
+      "{\"frames\": [{\"frameNum\": 3, \"metrics\": {\"vmaf\": 1}},\n"
+      "{\"frameNum\": 2, \"metrics\": {\"vmaf\": 1}}]}",
+      "increasing order" },
+    { "nan.json",
+      "{\"frames\": [{\"frameNum\": 0, \"metrics\": {\"vmaf\": \"x\"}}]}",
       "metric 'vmaf' is not a number" },
-    { "bad.xml", "<VMAF>\n<frames>\n<frame frameNum=\"0\" vmaf=\"1\" />\n</frame>\n</VMAF>\n",
+    { "bad.xml",
+      "<VMAF>\n<frames>\n<frame frameNum=\"0\" vmaf=\"1\" />\n</frame>\n</VMAF>\n",
       ":4: malformed XML: unexpected end tag </frame>" },
     { "text.csv", "Frame,vmaf,\n0,1.0,\n", "not a JSON or XML log" },
-    { "keep.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\"/>", "root element <svg>" },
+    { "keep.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\"/>",
+      "root element <svg>" },
 };
 #define N_BAD_LOGS (sizeof(bad_logs) / sizeof(bad_logs[0]))
 
@@ -718,7 +765,8 @@ START_TEST(test_bad_logs)
     ck_assert_ptr_null(l);
     ck_assert_int_eq(last_level, VG_LOG_ERROR);
     ck_assert_msg(strstr(last_msg, b->expect) && strstr(last_msg, b->name),
-                  "%s: message \"%s\" lacks \"%s\"", b->name, last_msg, b->expect);
+                  "%s: message \"%s\" lacks \"%s\"", b->name, last_msg,
+                  b->expect);
 }
 END_TEST
 
@@ -730,35 +778,49 @@ typedef struct BadRun {
 
 /* "@name": a file of the temporary directory; "@G0", "@G1": the goldens */
 static const BadRun bad_runs[] = {
-    { "unknown metric", { "plot", "@G0", "-o", "@keep.svg", "--metrics", "vmaf,nosuch" },
+    { "unknown metric",
+      { "plot", "@G0", "-o", "@keep.svg", "--metrics", "vmaf,nosuch" },
       "unknown metric 'nosuch'" },
-    { "missing log", { "plot", "@G0", "@missing.json", "-o", "@keep.svg" },
+    { "missing log",
+      { "plot", "@G0", "@missing.json", "-o", "@keep.svg" },
       "cannot open log" },
-    { "log without frames", { "plot", "@empty.json", "-o", "@keep.svg" },
+    { "log without frames",
+      { "plot", "@empty.json", "-o", "@keep.svg" },
       "has no frames" },
-    { "malformed log", { "plot", "@trunc.json", "-o", "@keep.svg" },
+    { "malformed log",
+      { "plot", "@trunc.json", "-o", "@keep.svg" },
       "malformed JSON" },
-    { "unwritable output", { "plot", "@G0", "-o", "/nonexistent-dir/x.svg" },
+    { "unwritable output",
+      { "plot", "@G0", "-o", "/nonexistent-dir/x.svg" },
       "cannot open '/nonexistent-dir/x.svg' for writing" },
-    { "output is a directory", { "plot", "@G0", "-o", "/" },
+    { "output is a directory",
+      { "plot", "@G0", "-o", "/" },
       "cannot open '/' for writing" },
     { "no output", { "plot", "@G0" }, "-o/--output FILE.svg is required" },
     { "no log", { "plot", "-o", "@keep.svg" }, "no log given" },
-    { "worst 101", { "plot", "@G0", "-o", "@keep.svg", "--worst", "101" },
+    { "worst 101",
+      { "plot", "@G0", "-o", "@keep.svg", "--worst", "101" },
       "--worst" },
     { "fps 0", { "plot", "@G0", "-o", "@keep.svg", "--fps", "0" }, "--fps" },
-    { "fps 30/0", { "plot", "@G0", "-o", "@keep.svg", "--fps", "30/0" }, "--fps" },
-    { "empty metric name", { "plot", "@G0", "-o", "@keep.svg", "--metrics", "vmaf,,psnr_y" },
+    { "fps 30/0",
+      { "plot", "@G0", "-o", "@keep.svg", "--fps", "30/0" },
+      "--fps" },
+    { "empty metric name",
+      { "plot", "@G0", "-o", "@keep.svg", "--metrics", "vmaf,,psnr_y" },
       "empty metric name" },
-    { "no model score", { "plot", "@a.json", "-o", "@keep.svg", "--metrics", "" },
+    { "no model score",
+      { "plot", "@a.json", "-o", "@keep.svg", "--metrics", "" },
       "no model score to draw" },
-    { "unknown option", { "plot", "@G0", "-o", "@keep.svg", "--bogus" },
+    { "unknown option",
+      { "plot", "@G0", "-o", "@keep.svg", "--bogus" },
       "unknown option --bogus" },
-    { "--metrics without --plot", { "-r", "@small.yuv", "-d", "@small_dis.yuv",
-      "-w", "64", "-h", "48", "-p", "420", "-b", "8", "--metrics", "vmaf" },
+    { "--metrics without --plot",
+      { "-r", "@small.yuv", "-d", "@small_dis.yuv", "-w", "64", "-h", "48",
+        "-p", "420", "-b", "8", "--metrics", "vmaf" },
       "--plot FILE.svg, which is missing" },
-    { "unwritable --plot", { "-r", "@small.yuv", "-d", "@small_dis.yuv",
-      "-w", "64", "-h", "48", "-p", "420", "-b", "8", "--plot", "/nonexistent-dir/x.svg" },
+    { "unwritable --plot",
+      { "-r", "@small.yuv", "-d", "@small_dis.yuv", "-w", "64", "-h", "48",
+        "-p", "420", "-b", "8", "--plot", "/nonexistent-dir/x.svg" },
       "cannot write --plot /nonexistent-dir/x.svg (No such file or directory)" },
 };
 #define N_BAD_RUNS (sizeof(bad_runs) / sizeof(bad_runs[0]))
@@ -775,7 +837,7 @@ START_TEST(test_bad_runs)
     for (unsigned k = 0; k < N_BAD_LOGS; k++)
         write_text(bad_logs[k].name, bad_logs[k].content);
     write_text("a.json", "{\"frames\": [{\"frameNum\": 0, \"metrics\": "
-               "{\"psnr_y\": 40}}]}");
+                         "{\"psnr_y\": 40}}]}");
     write_text("keep.svg", sentinel);
     for (n = 0; b->args[n]; n++) {
         const char *a = b->args[n];
@@ -790,13 +852,16 @@ START_TEST(test_bad_runs)
     args[n] = NULL;
     rc = run_tool(args);
     err = err_text();
-    ck_assert_msg(rc == 1, "%s: exit status %d, want 1; stderr: %s", b->what, rc, err);
+    ck_assert_msg(rc == 1, "%s: exit status %d, want 1; stderr: %s", b->what,
+                  rc, err);
     ck_assert_msg(strstr(err, b->expect) != NULL, "%s: stderr lacks \"%s\": %s",
                   b->what, b->expect, err);
     free(err);
     kept = slurp(tmp_path("keep.svg"), NULL);
-    ck_assert_msg(kept && !strcmp(kept, sentinel), "%s: the output file was "
-                  "changed", b->what);
+    ck_assert_msg(kept && !strcmp(kept, sentinel),
+                  "%s: the output file was "
+                  "changed",
+                  b->what);
     free(kept);
 }
 END_TEST
@@ -833,13 +898,17 @@ START_TEST(test_scoring_run_plot)
 {
     xmlDocPtr doc;
 
-    RUN_OK("-r", tmp_path("small.yuv"), "-d", tmp_path("small_dis.yuv"), "-w", "64",
-           "-h", "48", "-p", "420", "-b", "8", "--feature", "psnr", "--json",
-           "-o", tmp_path("log.json"), "--plot", tmp_path("run.svg"),
+    RUN_OK("-r", tmp_path("small.yuv"), "-d", tmp_path("small_dis.yuv"), "-w",
+           "64", "-h", "48", "-p", "420", "-b", "8", "--feature", "psnr",
+           "--json", "-o", tmp_path("log.json"), "--plot", tmp_path("run.svg"),
            "--metrics", "vmaf,psnr_y", "--worst", "1");
     doc = parse_svg(tmp_path("run.svg"));
     ck_assert_int_eq(count(doc, "//s:g[@class='panel']"), 2);
-    ck_assert_int_eq(count(doc, "//s:g[@class='curve']/s:title[.='small_dis.yuv: vmaf, 4 frames']"), 1);
+    ck_assert_int_eq(
+        count(
+            doc,
+            "//s:g[@class='curve']/s:title[.='small_dis.yuv: vmaf, 4 frames']"),
+        1);
     ck_assert_int_eq(count(doc, "//s:text[@class='worst']"), 2);
     xmlFreeDoc(doc);
 
@@ -861,7 +930,8 @@ static const uint8_t *small_frame(const char *data, int k)
 
 START_TEST(test_api)
 {
-    VgConfig cfg = { .backend = VG_BACKEND_CPU, .log_level = VG_LOG_DEBUG,
+    VgConfig cfg = { .backend = VG_BACKEND_CPU,
+                     .log_level = VG_LOG_DEBUG,
                      .log_cb = capture };
     VgPlotConfig pc = { .worst = 2, .label = "api" };
     const char *logs[] = { golden[0] };
@@ -878,8 +948,11 @@ START_TEST(test_api)
     ck_assert_ptr_nonnull(strstr(last_msg, "nothing to draw"));
     ck_assert_int_eq(vg_use_model(ctx, "version=vmaf_v0.6.1"), 0);
     for (int k = 0; k < SMALL_FRAMES; k++) {
-        VgPicture r = { .fmt = VG_PIX_FMT_YUV420P, .width = SMALL_W,
-                        .height = SMALL_H, .bitdepth = 8 }, d;
+        VgPicture r = { .fmt = VG_PIX_FMT_YUV420P,
+                        .width = SMALL_W,
+                        .height = SMALL_H,
+                        .bitdepth = 8 },
+                  d;
         const uint8_t *pr = small_frame(ref, k), *pd = small_frame(dis, k);
 
         r.data[0] = pr;
@@ -917,7 +990,10 @@ END_TEST
 START_TEST(test_valgrind_clean)
 {
     static const char *const vg[] = {
-        "/usr/bin/valgrind", "-q", "--error-exitcode=99", "--leak-check=full",
+        "/usr/bin/valgrind",
+        "-q",
+        "--error-exitcode=99",
+        "--leak-check=full",
         "--errors-for-leak-kinds=definite,indirect",
     };
     char *argv[32];
@@ -948,7 +1024,8 @@ START_TEST(test_valgrind_clean)
     /* an error path: a malformed XML log after a good one */
     argv[n - 7] = (char *)tmp_path("bad.xml");
     rc = run_cmd(argv, NULL, tmp_path("out.txt"), tmp_path("err.txt"));
-    ck_assert_msg(rc == 1, "valgrind, bad log: exit status %d: %s", rc, err_text());
+    ck_assert_msg(rc == 1, "valgrind, bad log: exit status %d: %s", rc,
+                  err_text());
 }
 END_TEST
 
