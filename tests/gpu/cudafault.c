@@ -1556,9 +1556,10 @@ static CUresult fwd_primary_release(CUdevice dev)
     if (r == CUDA_SUCCESS) {
         unsigned flags = 0;
         int active = 1;
+        tcuDevicePrimaryCtxGetState *get_state =
+            REAL(F_cuDevicePrimaryCtxGetState, tcuDevicePrimaryCtxGetState);
         if (g.real_fn[F_cuDevicePrimaryCtxGetState])
-            REAL(F_cuDevicePrimaryCtxGetState, tcuDevicePrimaryCtxGetState)
-            (dev, &flags, &active);
+            get_state(dev, &flags, &active);
         pthread_mutex_lock(&g.lock);
         for (Obj *o = g.objs; o; o = o->next) {
             if (o->kind == VGFAULT_CONTEXT && o->primary && o->dev == dev) {
