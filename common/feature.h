@@ -137,8 +137,8 @@ typedef struct VgFeatureImpl {
 /** A feature, declared once for all backends. */
 typedef struct VgFeatureDesc {
     unsigned id; ///< VG_FEATURE_ID_<name> (common/features/list.h)
-    const char
-        *name; ///< extractor name (libvmaf's): "vif", "adm", "motion", "psnr"
+    /** extractor name (libvmaf's): "vif", "adm", "motion", "psnr" */
+    const char *name;
     const VgFeatureOption *options; ///< terminated by { NULL }
     size_t opts_size;               ///< size of the options struct
     const VgFeatureOutput *outputs; ///< terminated by { NULL }
@@ -183,6 +183,16 @@ typedef struct VgFeatureDesc {
      */
     unsigned (*lead_in)(const void *opts);
 } VgFeatureDesc;
+
+/**
+ * A descriptor's identity, from the feature's name: its id, its name and
+ * its outputs table, <name>_outputs. VG_FEATURE_OPTIONS() adds its
+ * options table, <name>_options, and the size of its options struct.
+ */
+#define VG_FEATURE_DESC(feat)                                                  \
+    .id = VG_FEATURE_ID_##feat, .name = #feat, .outputs = feat##_outputs
+#define VG_FEATURE_OPTIONS(feat, type)                                         \
+    .options = feat##_options, .opts_size = sizeof(type)
 
 /** Per-instance state handed to implementations. */
 struct VgFeatureCtx {

@@ -591,11 +591,8 @@ static int adm_check_opts(const void *opts, VgLog *log)
 
 /** Integer ADM (libvmaf "adm"). */
 const VgFeatureDesc vg_feature_adm = {
-    .id = VG_FEATURE_ID_adm,
-    .name = "adm",
-    .options = adm_options,
-    .opts_size = sizeof(VgAdmOpts),
-    .outputs = adm_outputs,
+    VG_FEATURE_DESC(adm),
+    VG_FEATURE_OPTIONS(adm, VgAdmOpts),
     .flags = 0,
     .min_width = VG_ADM_MIN_SIZE,
     .min_height = VG_ADM_MIN_SIZE,

@@ -789,10 +789,7 @@ int vg_cambi_open(VgFeatureCtx *fc, VgCambiParams *p, VgCambiHeatmaps *hm)
 }
 
 const VgFeatureDesc vg_feature_cambi = {
-    .id = VG_FEATURE_ID_cambi,
-    .name = "cambi",
-    .options = cambi_options,
-    .opts_size = sizeof(VgCambiOptions),
-    .outputs = cambi_outputs,
+    VG_FEATURE_DESC(cambi),
+    VG_FEATURE_OPTIONS(cambi, VgCambiOptions),
     .outputs_used = cambi_outputs_used,
 };

@@ -124,11 +124,8 @@ double vg_ciede_score(double de00_sum, unsigned w, unsigned h)
 }
 
 const VgFeatureDesc vg_feature_ciede = {
-    .id = VG_FEATURE_ID_ciede,
-    .name = "ciede",
+    VG_FEATURE_DESC(ciede),
     .options = ciede_options,
-    .opts_size = 0,
-    .outputs = ciede_outputs,
     .flags = VG_FEATURE_CHROMA,
 };
 

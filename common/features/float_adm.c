@@ -347,11 +347,8 @@ static const VgFeatureOutput float_adm_outputs[] = {
 
 /** Float ADM (libvmaf "float_adm"). */
 const VgFeatureDesc vg_feature_float_adm = {
-    .id = VG_FEATURE_ID_float_adm,
-    .name = "float_adm",
-    .options = float_adm_options,
-    .opts_size = sizeof(VgFloatAdmOpts),
-    .outputs = float_adm_outputs,
+    VG_FEATURE_DESC(float_adm),
+    VG_FEATURE_OPTIONS(float_adm, VgFloatAdmOpts),
     .flags = 0,
     .min_width = VG_FADM_MIN_SIZE,
     .min_height = VG_FADM_MIN_SIZE,

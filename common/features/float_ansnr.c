@@ -59,9 +59,7 @@ int vg_float_ansnr_emit(VgFeatureCtx *fc, unsigned index, float sig,
 }
 
 const VgFeatureDesc vg_feature_float_ansnr = {
-    .id = VG_FEATURE_ID_float_ansnr,
-    .name = "float_ansnr",
-    .outputs = float_ansnr_outputs,
+    VG_FEATURE_DESC(float_ansnr),
     .bit_depths = VG_FLOAT_PSNR_DEPTHS,
     .min_width = 3,
     .min_height = 3,

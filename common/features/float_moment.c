@@ -35,7 +35,5 @@ int vg_float_moment_emit(VgFeatureCtx *fc, unsigned index, const double sum[4])
 }
 
 const VgFeatureDesc vg_feature_float_moment = {
-    .id = VG_FEATURE_ID_float_moment,
-    .name = "float_moment",
-    .outputs = float_moment_outputs,
+    VG_FEATURE_DESC(float_moment),
 };

@@ -228,11 +228,8 @@ static int float_motion_post(VgFeatureCtx *fc, unsigned n_done, int final)
 }
 
 const VgFeatureDesc vg_feature_float_motion = {
-    .id = VG_FEATURE_ID_float_motion,
-    .name = "float_motion",
-    .options = float_motion_options,
-    .opts_size = sizeof(VgFloatMotionOptions),
-    .outputs = float_motion_outputs,
+    VG_FEATURE_DESC(float_motion),
+    VG_FEATURE_OPTIONS(float_motion, VgFloatMotionOptions),
     .flags = VG_FEATURE_PREV_REF | VG_FEATURE_EVERY_FRAME,
     .min_width = 3,
     .min_height = 3,

@@ -140,11 +140,8 @@ static int float_ms_ssim_outputs_used(const void *opts, unsigned out)
 }
 
 const VgFeatureDesc vg_feature_float_ms_ssim = {
-    .id = VG_FEATURE_ID_float_ms_ssim,
-    .name = "float_ms_ssim",
-    .options = float_ms_ssim_options,
-    .opts_size = sizeof(VgFloatMsSsimOptions),
-    .outputs = float_ms_ssim_outputs,
+    VG_FEATURE_DESC(float_ms_ssim),
+    VG_FEATURE_OPTIONS(float_ms_ssim, VgFloatMsSsimOptions),
     .outputs_used = float_ms_ssim_outputs_used,
     .flags = 0,
     .min_width = VG_MS_SSIM_MIN_SIZE,

@@ -57,8 +57,6 @@ int vg_float_psnr_emit(VgFeatureCtx *fc, unsigned index, double noise)
 }
 
 const VgFeatureDesc vg_feature_float_psnr = {
-    .id = VG_FEATURE_ID_float_psnr,
-    .name = "float_psnr",
-    .outputs = float_psnr_outputs,
+    VG_FEATURE_DESC(float_psnr),
     .bit_depths = VG_FLOAT_PSNR_DEPTHS,
 };

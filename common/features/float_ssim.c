@@ -139,11 +139,8 @@ static int float_ssim_outputs_used(const void *opts, unsigned out)
 }
 
 const VgFeatureDesc vg_feature_float_ssim = {
-    .id = VG_FEATURE_ID_float_ssim,
-    .name = "float_ssim",
-    .options = float_ssim_options,
-    .opts_size = sizeof(VgFloatSsimOptions),
-    .outputs = float_ssim_outputs,
+    VG_FEATURE_DESC(float_ssim),
+    VG_FEATURE_OPTIONS(float_ssim, VgFloatSsimOptions),
     .outputs_used = float_ssim_outputs_used,
     .flags = 0,
     .min_width = VG_SSIM_MIN_SIZE,

@@ -193,11 +193,8 @@ static int motion_post(VgFeatureCtx *fc, unsigned n_done, int final)
 }
 
 const VgFeatureDesc vg_feature_motion = {
-    .id = VG_FEATURE_ID_motion,
-    .name = "motion",
-    .options = motion_options,
-    .opts_size = sizeof(VgMotionOptions),
-    .outputs = motion_outputs,
+    VG_FEATURE_DESC(motion),
+    VG_FEATURE_OPTIONS(motion, VgMotionOptions),
     .flags = VG_FEATURE_PREV_REF | VG_FEATURE_EVERY_FRAME,
     .min_width = 3,
     .min_height = 3,

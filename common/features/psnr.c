@@ -166,11 +166,8 @@ static int psnr_outputs_used(const void *opts, unsigned out)
 }
 
 const VgFeatureDesc vg_feature_psnr = {
-    .id = VG_FEATURE_ID_psnr,
-    .name = "psnr",
-    .options = psnr_options,
-    .opts_size = sizeof(VgPsnrOptions),
-    .outputs = psnr_outputs,
+    VG_FEATURE_DESC(psnr),
+    VG_FEATURE_OPTIONS(psnr, VgPsnrOptions),
     .outputs_used = psnr_outputs_used,
     .flags = VG_FEATURE_EVERY_FRAME | VG_FEATURE_CHROMA,
     .post = psnr_post,

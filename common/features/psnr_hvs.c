@@ -167,11 +167,8 @@ int vg_psnr_hvs_emit(VgFeatureCtx *fc, unsigned index, const double score[3])
 }
 
 const VgFeatureDesc vg_feature_psnr_hvs = {
-    .id = VG_FEATURE_ID_psnr_hvs,
-    .name = "psnr_hvs",
+    VG_FEATURE_DESC(psnr_hvs),
     .options = psnr_hvs_options,
-    .opts_size = 0,
-    .outputs = psnr_hvs_outputs,
     .flags = VG_FEATURE_CHROMA,
     .min_width = 8,
     .min_height = 8,

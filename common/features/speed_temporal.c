@@ -85,11 +85,8 @@ int vg_speed_temporal_setup(VgFeatureCtx *fc, VgSpeed *speed, int no_frames)
 }
 
 const VgFeatureDesc vg_feature_speed_temporal = {
-    .id = VG_FEATURE_ID_speed_temporal,
-    .name = "speed_temporal",
-    .options = speed_temporal_options,
-    .opts_size = sizeof(VgSpeedTemporalOptions),
-    .outputs = speed_temporal_outputs,
+    VG_FEATURE_DESC(speed_temporal),
+    VG_FEATURE_OPTIONS(speed_temporal, VgSpeedTemporalOptions),
     .check_opts = speed_temporal_check_opts,
     .flags = VG_FEATURE_PREV_REF | VG_FEATURE_PREV_DIS | VG_FEATURE_EVERY_FRAME,
 };

@@ -127,11 +127,8 @@ static const VgFeatureOutput vif_outputs[] = {
 /* clang-format on */
 
 const VgFeatureDesc vg_feature_vif = {
-    .id = VG_FEATURE_ID_vif,
-    .name = "vif",
-    .options = vif_options,
-    .opts_size = sizeof(VgVifOptions),
-    .outputs = vif_outputs,
+    VG_FEATURE_DESC(vif),
+    VG_FEATURE_OPTIONS(vif, VgVifOptions),
     /* 16x16: exact mirrors at scale 3 (see @file); smaller is refused. */
     .min_width = VG_VIF_MIN_SIZE,
     .min_height = VG_VIF_MIN_SIZE,
