@@ -22,27 +22,6 @@
 
 #define OPT(field) .offset = VG_OPT_OFFSET(VgFloatVifOptions, field)
 
-/* vif_tools.h valid_kernelscales: float expressions, rounded as there */
-static const float valid_kernelscales[] = {
-    1.0,           1.0f / 2.0f,    3.0f / 2.0f, 2.0f,         2.0f / 3.0f,
-    24.0f / 10.0f, 360.0f / 97.0f, 4.0f / 3.0f, 3.5f / 3.0f,  3.75f / 3.0f,
-    4.25f / 3.0f,  5.0f / 3.0f,    3.0f,        1.0f / 2.25f, 1.4746f,
-    1.54f,         1.6f,           1.06667f,    0.711111f,    0.740740f,
-    1.111111f,
-};
-#define N_KERNELSCALES                                                         \
-    (sizeof(valid_kernelscales) / sizeof(valid_kernelscales[0]))
-
-/* vif_tools.c vif_validate_kernelscale(): the value as a float, within
- * 1e-3 of a listed one */
-static int kernelscale_valid(float ks)
-{
-    for (unsigned i = 0; i < N_KERNELSCALES; i++)
-        if (fabsf(ks - valid_kernelscales[i]) < 1e-3)
-            return 1;
-    return 0;
-}
-
 /*
  * One axis of vif_scale_frame_*_s(): ratio = src / dst in float; output
  * coordinate x reads (x + 0.5) * ratio - 0.5 (double, kept as float),
@@ -217,12 +196,6 @@ int vg_float_vif_emit(VgFeatureCtx *fc, const VgFvifSetup *s, unsigned index,
     return 0;
 }
 
-static const char *const prescale_methods[] = { [VG_VIF_NEAREST] = "nearest",
-                                                [VG_VIF_BILINEAR] = "bilinear",
-                                                [VG_VIF_BICUBIC] = "bicubic",
-                                                [VG_VIF_LANCZOS4] = "lanczos4",
-                                                NULL };
-
 /* clang-format off */
 static const VgFeatureOption float_vif_options[] = {
     { .name = "debug", .type = VG_OPT_BOOL, OPT(debug), .def = 0, .min = 0,
@@ -256,7 +229,7 @@ static const VgFeatureOption float_vif_options[] = {
       .help = "minimum value allowed; smaller values will be set to this value" },
     { .name = "vif_prescale_method", .alias = "pm", .type = VG_OPT_ENUM,
       OPT(vif_prescale_method), .def = VG_VIF_NEAREST, .min = 0, .max = 3,
-      .feature_param = 1, .values = prescale_methods,
+      .feature_param = 1, .values = vg_vif_prescale_names,
       .help = "scaling method for the frame: nearest, bilinear, bicubic, "
               "lanczos4" },
     { .name = "vif_sigma_nsq", .alias = "snsq", .type = VG_OPT_DOUBLE,
@@ -296,24 +269,19 @@ static int float_vif_check_opts(const void *opts, VgLog *log)
 {
     const VgFloatVifOptions *o = opts;
 
-    if (!kernelscale_valid((float)o->vif_kernelscale)) {
-        vg_log(log, VG_LOG_ERROR,
-               "feature 'float_vif': vif_kernelscale=%g "
-               "is not one of 1, 1/2, 3/2, 2, 2/3, 2.4, 360/97, 4/3, 3.5/3, "
-               "3.75/3, 4.25/3, 5/3, 3, 1/2.25, 1.4746, 1.54, 1.6, 1.06667, "
-               "0.711111, 0.74074, 1.111111",
-               o->vif_kernelscale);
+    if (!vg_vif_kernelscale_valid((float)o->vif_kernelscale)) {
+        vg_log(
+            log, VG_LOG_ERROR,
+            "feature 'float_vif': vif_kernelscale=%g is not one of " VG_VIF_KERNELSCALES,
+            o->vif_kernelscale);
         return -EINVAL;
     }
     return 0;
 }
 
 const VgFeatureDesc vg_feature_float_vif = {
-    .id = VG_FEATURE_ID_float_vif,
-    .name = "float_vif",
-    .options = float_vif_options,
-    .opts_size = sizeof(VgFloatVifOptions),
-    .outputs = float_vif_outputs,
+    VG_FEATURE_DESC(float_vif),
+    VG_FEATURE_OPTIONS(float_vif, VgFloatVifOptions),
     .check_opts = float_vif_check_opts,
     /* 16x16 with the default options (scale 3's 3-tap filter needs 2x2);
      * other options can need more: vg_float_vif_setup() says so */

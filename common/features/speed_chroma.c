@@ -31,40 +31,16 @@
 
 #define OPT(field) .offset = VG_OPT_OFFSET(VgSpeedChromaOptions, field)
 
-/* vif_tools.h valid_kernelscales: float expressions, rounded as there */
-static const float valid_kernelscales[] = {
-    1.0,           1.0f / 2.0f,    3.0f / 2.0f, 2.0f,         2.0f / 3.0f,
-    24.0f / 10.0f, 360.0f / 97.0f, 4.0f / 3.0f, 3.5f / 3.0f,  3.75f / 3.0f,
-    4.25f / 3.0f,  5.0f / 3.0f,    3.0f,        1.0f / 2.25f, 1.4746f,
-    1.54f,         1.6f,           1.06667f,    0.711111f,    0.740740f,
-    1.111111f,
-};
-#define N_KERNELSCALES                                                         \
-    (sizeof(valid_kernelscales) / sizeof(valid_kernelscales[0]))
-
 int vg_speed_check_kernelscale(const char *name, double ks, VgLog *log)
 {
-    /* vif_validate_kernelscale(): the value as a float, within 1e-3 of a
-     * listed one */
-    for (unsigned i = 0; i < N_KERNELSCALES; i++)
-        if (fabsf((float)ks - valid_kernelscales[i]) < 1e-3)
-            return 0;
-    vg_log(log, VG_LOG_ERROR,
-           "feature '%s': speed_kernelscale=%g is not one "
-           "of 1, 1/2, 3/2, 2, 2/3, 2.4, 360/97, 4/3, 3.5/3, 3.75/3, 4.25/3, "
-           "5/3, 3, 1/2.25, 1.4746, 1.54, 1.6, 1.06667, 0.711111, 0.74074, "
-           "1.111111",
-           name, ks);
+    if (vg_vif_kernelscale_valid((float)ks))
+        return 0;
+    vg_log(
+        log, VG_LOG_ERROR,
+        "feature '%s': speed_kernelscale=%g is not one of " VG_VIF_KERNELSCALES,
+        name, ks);
     return -EINVAL;
 }
-
-const char *const vg_speed_prescale_methods[] = { [VG_VIF_NEAREST] = "nearest",
-                                                  [VG_VIF_BILINEAR] =
-                                                      "bilinear",
-                                                  [VG_VIF_BICUBIC] = "bicubic",
-                                                  [VG_VIF_LANCZOS4] =
-                                                      "lanczos4",
-                                                  NULL };
 
 /* clang-format off */
 static const VgFeatureOption speed_chroma_options[] = {
@@ -158,11 +134,8 @@ int vg_speed_chroma_emit(VgFeatureCtx *fc, unsigned index, float u, float v,
 }
 
 const VgFeatureDesc vg_feature_speed_chroma = {
-    .id = VG_FEATURE_ID_speed_chroma,
-    .name = "speed_chroma",
-    .options = speed_chroma_options,
-    .opts_size = sizeof(VgSpeedChromaOptions),
-    .outputs = speed_chroma_outputs,
+    VG_FEATURE_DESC(speed_chroma),
+    VG_FEATURE_OPTIONS(speed_chroma, VgSpeedChromaOptions),
     .check_opts = speed_chroma_check_opts,
     .flags = VG_FEATURE_CHROMA,
 };

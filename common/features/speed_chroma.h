@@ -36,9 +36,6 @@ typedef struct VgSpeedChromaOptions {
     int speed_weight_var_mode;
 } VgSpeedChromaOptions;
 
-/** The names of speed_prescale_method, NULL-terminated. */
-extern const char *const vg_speed_prescale_methods[];
-
 /**
  * The option rows speed_chroma and speed_temporal share (libvmaf's names,
  * aliases, defaults and ranges), for an options struct with these fields;
@@ -73,7 +70,7 @@ extern const char *const vg_speed_prescale_methods[];
           .min = 0,                                                            \
           .max = 3,                                                            \
           .feature_param = 1,                                                  \
-          .values = vg_speed_prescale_methods,                                 \
+          .values = vg_vif_prescale_names,                                     \
           .help = "scaling method for the frame: nearest, bilinear, bicubic, " \
                   "lanczos4" },                                                \
         { .name = "speed_sigma_nn",                                            \

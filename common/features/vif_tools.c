@@ -10,12 +10,39 @@
  */
 
 #include <math.h>
+#include <stddef.h>
 
 #include "common/features/vif_tools.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
+
+const char *const vg_vif_prescale_names[] = {
+    [VG_VIF_NEAREST] = "nearest",
+    [VG_VIF_BILINEAR] = "bilinear",
+    [VG_VIF_BICUBIC] = "bicubic",
+    [VG_VIF_LANCZOS4] = "lanczos4",
+    NULL,
+};
+
+/* vif_tools.h valid_kernelscales: float expressions, rounded as there */
+static const float valid_kernelscales[] = {
+    1.0,           1.0f / 2.0f,    3.0f / 2.0f, 2.0f,         2.0f / 3.0f,
+    24.0f / 10.0f, 360.0f / 97.0f, 4.0f / 3.0f, 3.5f / 3.0f,  3.75f / 3.0f,
+    4.25f / 3.0f,  5.0f / 3.0f,    3.0f,        1.0f / 2.25f, 1.4746f,
+    1.54f,         1.6f,           1.06667f,    0.711111f,    0.740740f,
+    1.111111f,
+};
+
+int vg_vif_kernelscale_valid(float ks)
+{
+    for (unsigned i = 0;
+         i < sizeof(valid_kernelscales) / sizeof(*valid_kernelscales); i++)
+        if (fabsf(ks - valid_kernelscales[i]) < 1e-3)
+            return 1;
+    return 0;
+}
 
 int vg_vif_filter_size(int scale, float ks)
 {

@@ -37,6 +37,9 @@ enum VgVifPrescale {
     VG_VIF_LANCZOS4,
 };
 
+/** The methods' option values, by enum VgVifPrescale, NULL-terminated. */
+extern const char *const vg_vif_prescale_names[];
+
 /** Taps per output sample and axis of a prescale method (lanczos4: 9). */
 #define VG_VIF_PRESCALE_TAPS 9
 
@@ -57,6 +60,16 @@ VG_VIF_TOOLS_FN int vg_vif_mirror(int i, int n)
  * (a float product), up to the next odd integer, at least 3.
  */
 int vg_vif_filter_size(int scale, float ks);
+
+/**
+ * vif_validate_kernelscale(): 1 if the kernel scale, as a float, is
+ * within 1e-3 of one of vif_tools.h's valid_kernelscales (VG_VIF_KERNELSCALES
+ * spells them for messages), else 0.
+ */
+int vg_vif_kernelscale_valid(float ks);
+#define VG_VIF_KERNELSCALES                                                    \
+    "1, 1/2, 3/2, 2, 2/3, 2.4, 360/97, 4/3, 3.5/3, 3.75/3, 4.25/3, 5/3, 3, "   \
+    "1/2.25, 1.4746, 1.54, 1.6, 1.06667, 0.711111, 0.74074, 1.111111"
 
 /**
  * get_1d_gaussian_kernel() of get_gaussian_pdf(): n taps of standard
