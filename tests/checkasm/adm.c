@@ -33,12 +33,7 @@ static const CaSize adm_sizes[] = {
 void checkasm_check_adm(void)
 {
     static const CaFeature f = {
-        .name = "adm",
-        .min_w = 33,
-        .min_h = 33,
-        .frames = 2,
-        .opts = adm_opts,
-        .sizes = adm_sizes,
+        CA_FEATURE("adm", adm, 33, 33, 2),
     };
 
     /* the AVX2 and AVX-512 builds (cpu/adm_tmpl.c: the compiler's

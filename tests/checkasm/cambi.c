@@ -136,12 +136,7 @@ static void builds_fill(CaFrame *fr, unsigned pat, unsigned t)
 void checkasm_check_cambi(void)
 {
     static const CaFeature f = {
-        .name = "cambi",
-        .min_w = 216,
-        .min_h = 216,
-        .frames = 2,
-        .opts = cambi_opts,
-        .sizes = cambi_sizes,
+        CA_FEATURE("cambi", cambi, 216, 216, 2),
         .fill = cambi_fill,
     };
 

@@ -61,6 +61,14 @@ typedef struct CaFeature {
 } CaFeature;
 
 /**
+ * A CaFeature's first fields: extractor name, smallest size, frames per
+ * case, and the tables <prefix>_opts and <prefix>_sizes.
+ */
+#define CA_FEATURE(feat, prefix, w, h, n_frames)                               \
+    .name = feat, .min_w = w, .min_h = h, .frames = n_frames,                  \
+    .opts = prefix##_opts, .sizes = prefix##_sizes
+
+/**
  * Run the case matrix of feature f (bit depths x layouts x sizes x
  * patterns x pitches x memory x option sets) on the CPU backend and on
  * the CUDA backend (or, with --cpu-only, on the CPU with and without

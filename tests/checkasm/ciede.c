@@ -28,12 +28,7 @@ static const CaSize ciede_sizes[] = {
 void checkasm_check_ciede(void)
 {
     static const CaFeature f = {
-        .name = "ciede",
-        .min_w = 2,
-        .min_h = 2,
-        .frames = 2,
-        .opts = ciede_opts,
-        .sizes = ciede_sizes,
+        CA_FEATURE("ciede", ciede, 2, 2, 2),
         .needs_chroma = 1,
     };
 

@@ -37,12 +37,7 @@ static const CaSize float_adm_sizes[] = {
 void checkasm_check_float_adm(void)
 {
     static const CaFeature f = {
-        .name = "float_adm",
-        .min_w = 17,
-        .min_h = 17,
-        .frames = 2,
-        .opts = float_adm_opts,
-        .sizes = float_adm_sizes,
+        CA_FEATURE("float_adm", float_adm, 17, 17, 2),
     };
 
     /* the AVX2 and AVX-512 builds (cpu/float_adm.c: the masking), with

@@ -22,12 +22,7 @@ static const CaSize float_ansnr_sizes[] = {
 void checkasm_check_float_ansnr(void)
 {
     static const CaFeature f = {
-        .name = "float_ansnr",
-        .min_w = 3,
-        .min_h = 3,
-        .frames = 2,
-        .opts = float_ansnr_opts,
-        .sizes = float_ansnr_sizes,
+        CA_FEATURE("float_ansnr", float_ansnr, 3, 3, 2),
     };
 
     ca_check_feature(&f);

@@ -23,12 +23,7 @@ static const CaSize float_moment_sizes[] = {
 void checkasm_check_float_moment(void)
 {
     static const CaFeature f = {
-        .name = "float_moment",
-        .min_w = 1,
-        .min_h = 1,
-        .frames = 2,
-        .opts = float_moment_opts,
-        .sizes = float_moment_sizes,
+        CA_FEATURE("float_moment", float_moment, 1, 1, 2),
     };
 
     ca_check_feature(&f);

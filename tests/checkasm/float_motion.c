@@ -33,12 +33,7 @@ static const CaSize float_motion_sizes[] = {
 void checkasm_check_float_motion(void)
 {
     static const CaFeature f = {
-        .name = "float_motion",
-        .min_w = 3,
-        .min_h = 3,
-        .frames = 5,
-        .opts = float_motion_opts,
-        .sizes = float_motion_sizes,
+        CA_FEATURE("float_motion", float_motion, 3, 3, 5),
     };
 
     /* the AVX2 and AVX-512 builds (cpu/float_motion.c: the blur), also

@@ -27,12 +27,7 @@ static const CaSize ms_ssim_sizes[] = {
 void checkasm_check_float_ms_ssim(void)
 {
     static const CaFeature f = {
-        .name = "float_ms_ssim",
-        .min_w = 176,
-        .min_h = 176,
-        .frames = 2,
-        .opts = ms_ssim_opts,
-        .sizes = ms_ssim_sizes,
+        CA_FEATURE("float_ms_ssim", ms_ssim, 176, 176, 2),
     };
 
     /* the AVX2 and AVX-512 builds (cpu/float_ssim.c) */

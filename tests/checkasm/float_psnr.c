@@ -23,12 +23,7 @@ static const CaSize float_psnr_sizes[] = {
 void checkasm_check_float_psnr(void)
 {
     static const CaFeature f = {
-        .name = "float_psnr",
-        .min_w = 1,
-        .min_h = 1,
-        .frames = 2,
-        .opts = float_psnr_opts,
-        .sizes = float_psnr_sizes,
+        CA_FEATURE("float_psnr", float_psnr, 1, 1, 2),
     };
 
     ca_check_feature(&f);

@@ -44,20 +44,10 @@ static const CaSize ssim_scale_sizes[] = {
 void checkasm_check_float_ssim(void)
 {
     static const CaFeature f = {
-        .name = "float_ssim",
-        .min_w = 11,
-        .min_h = 11,
-        .frames = 2,
-        .opts = ssim_opts,
-        .sizes = ssim_sizes,
+        CA_FEATURE("float_ssim", ssim, 11, 11, 2),
     };
     static const CaFeature fs = {
-        .name = "float_ssim",
-        .min_w = 35,
-        .min_h = 35,
-        .frames = 2,
-        .opts = ssim_scale_opts,
-        .sizes = ssim_scale_sizes,
+        CA_FEATURE("float_ssim", ssim_scale, 35, 35, 2),
     };
 
     /* the AVX2 and AVX-512 builds (cpu/float_ssim.c: the convolutions,

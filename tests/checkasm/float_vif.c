@@ -54,20 +54,10 @@ static const CaSize fvif_big_sizes[] = {
 void checkasm_check_float_vif(void)
 {
     static const CaFeature f = {
-        .name = "float_vif",
-        .min_w = 16,
-        .min_h = 16,
-        .frames = 2,
-        .opts = fvif_opts,
-        .sizes = fvif_sizes,
+        CA_FEATURE("float_vif", fvif, 16, 16, 2),
     };
     static const CaFeature big = {
-        .name = "float_vif",
-        .min_w = 56,
-        .min_h = 56,
-        .frames = 2,
-        .opts = fvif_big_opts,
-        .sizes = fvif_big_sizes,
+        CA_FEATURE("float_vif", fvif_big, 56, 56, 2),
     };
 
     /* the AVX2 and AVX-512 builds (cpu/float_vif.c), every scale's num

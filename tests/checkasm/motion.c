@@ -32,12 +32,7 @@ static const CaSize motion_sizes[] = {
 void checkasm_check_motion(void)
 {
     static const CaFeature f = {
-        .name = "motion",
-        .min_w = 3,
-        .min_h = 3,
-        .frames = 6,
-        .opts = motion_opts,
-        .sizes = motion_sizes,
+        CA_FEATURE("motion", motion, 3, 3, 6),
     };
 
     /* the AVX2 and AVX-512 builds' SAD (cpu/motion.c) */

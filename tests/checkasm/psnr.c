@@ -28,12 +28,7 @@ static const CaSize psnr_sizes[] = {
 void checkasm_check_psnr(void)
 {
     static const CaFeature f = {
-        .name = "psnr",
-        .min_w = 1,
-        .min_h = 1,
-        .frames = 2,
-        .opts = psnr_opts,
-        .sizes = psnr_sizes,
+        CA_FEATURE("psnr", psnr, 1, 1, 2),
     };
 
     /* the AVX2 and AVX-512 builds (cpu/psnr.c), the MSEs among them */

@@ -40,12 +40,7 @@ static int psnr_hvs_refuses(enum VgPixFmt fmt, unsigned bpc, unsigned w,
 void checkasm_check_psnr_hvs(void)
 {
     static const CaFeature f = {
-        .name = "psnr_hvs",
-        .min_w = 8,
-        .min_h = 8,
-        .frames = 2,
-        .opts = psnr_hvs_opts,
-        .sizes = psnr_hvs_sizes,
+        CA_FEATURE("psnr_hvs", psnr_hvs, 8, 8, 2),
         .refuses = psnr_hvs_refuses,
     };
 

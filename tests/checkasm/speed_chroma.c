@@ -61,7 +61,7 @@ static int refuses_down(enum VgPixFmt fmt, unsigned bpc, unsigned w, unsigned h)
 
 void checkasm_check_speed_chroma(void)
 {
-    static const char *const opts_1[] = {
+    static const char *const base_opts[] = {
         "",
         "speed_kernelscale=1.0:speed_nn_floor=0.1:speed_sigma_nn=0.19:"
         "speed_weight_var_mode=5:speed_max_val=45",
@@ -75,11 +75,11 @@ void checkasm_check_speed_chroma(void)
         "speed_prescale=1.0005:speed_prescale_method=bicubic",
         NULL,
     };
-    static const CaSize sizes_1[] = {
+    static const CaSize base_sizes[] = {
         { 160, 160 }, { 80, 80 },  { 79, 80 },  { 80, 79 }, { 159, 161 },
         { 161, 163 }, { 239, 97 }, { 175, 81 }, { 0, 0 },
     };
-    static const char *const opts_up[] = {
+    static const char *const up_opts[] = {
         "speed_prescale=1.5",
         "speed_prescale=1.5:speed_prescale_method=bilinear",
         "speed_prescale=1.5:speed_prescale_method=bicubic:"
@@ -88,11 +88,11 @@ void checkasm_check_speed_chroma(void)
         "speed_weight_var_mode=3",
         NULL,
     };
-    static const CaSize sizes_up[] = {
+    static const CaSize up_sizes[] = {
         { 106, 106 }, { 53, 53 },   { 52, 60 },  { 60, 52 },
         { 105, 107 }, { 107, 105 }, { 123, 77 }, { 0, 0 },
     };
-    static const char *const opts_down[] = {
+    static const char *const down_opts[] = {
         "speed_prescale=0.75",
         "speed_prescale=0.75:speed_prescale_method=bilinear:"
         "speed_kernelscale=0.5",
@@ -101,35 +101,17 @@ void checkasm_check_speed_chroma(void)
         "speed_kernelscale=2.4:speed_weight_var_mode=5",
         NULL,
     };
-    static const CaSize sizes_down[] = {
+    static const CaSize down_sizes[] = {
         { 212, 212 }, { 106, 106 }, { 105, 106 }, { 106, 105 },
         { 211, 213 }, { 213, 211 }, { 301, 129 }, { 0, 0 },
     };
     const CaFeature f[] = {
-        { .name = "speed_chroma",
-          .min_w = 160,
-          .min_h = 160,
-          .frames = 2,
-          .opts = opts_1,
-          .sizes = sizes_1,
-          .refuses = refuses_1,
+        { CA_FEATURE("speed_chroma", base, 160, 160, 2), .refuses = refuses_1,
           .needs_chroma = 1 },
-        { .name = "speed_chroma",
-          .min_w = 106,
-          .min_h = 106,
-          .frames = 1,
-          .opts = opts_up,
-          .sizes = sizes_up,
-          .refuses = refuses_up,
+        { CA_FEATURE("speed_chroma", up, 106, 106, 1), .refuses = refuses_up,
           .needs_chroma = 1 },
-        { .name = "speed_chroma",
-          .min_w = 212,
-          .min_h = 212,
-          .frames = 1,
-          .opts = opts_down,
-          .sizes = sizes_down,
-          .refuses = refuses_down,
-          .needs_chroma = 1 },
+        { CA_FEATURE("speed_chroma", down, 212, 212, 1),
+          .refuses = refuses_down, .needs_chroma = 1 },
     };
 
     /* the AVX2 and AVX-512 builds (common/features/speed.c: the

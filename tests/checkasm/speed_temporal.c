@@ -50,7 +50,7 @@ static int refuses_down(enum VgPixFmt fmt, unsigned bpc, unsigned w, unsigned h)
 
 void checkasm_check_speed_temporal(void)
 {
-    static const char *const opts_1[] = {
+    static const char *const base_opts[] = {
         "",
         "speed_use_ref_diff=1",
         "speed_kernelscale=1.5:speed_sigma_nn=0.5:speed_nn_floor=0.05",
@@ -58,11 +58,11 @@ void checkasm_check_speed_temporal(void)
         "speed_kernelscale=0.5:speed_sigma_nn=2",
         NULL,
     };
-    static const CaSize sizes_1[] = {
+    static const CaSize base_sizes[] = {
         { 80, 80 },  { 79, 80 },   { 80, 79 }, { 81, 83 },
         { 97, 161 }, { 160, 160 }, { 0, 0 },
     };
-    static const char *const opts_up[] = {
+    static const char *const up_opts[] = {
         "speed_prescale=1.5",
         "speed_prescale=1.5:speed_prescale_method=bilinear:"
         "speed_use_ref_diff=1",
@@ -71,10 +71,10 @@ void checkasm_check_speed_temporal(void)
         "speed_kernelscale=2",
         NULL,
     };
-    static const CaSize sizes_up[] = {
+    static const CaSize up_sizes[] = {
         { 53, 53 }, { 52, 53 }, { 53, 52 }, { 55, 61 }, { 0, 0 },
     };
-    static const char *const opts_down[] = {
+    static const char *const down_opts[] = {
         "speed_prescale=0.75",
         "speed_prescale=0.75:speed_prescale_method=bilinear",
         "speed_prescale=0.75:speed_prescale_method=bicubic:"
@@ -82,30 +82,13 @@ void checkasm_check_speed_temporal(void)
         "speed_prescale=0.75:speed_prescale_method=lanczos4",
         NULL,
     };
-    static const CaSize sizes_down[] = {
+    static const CaSize down_sizes[] = {
         { 106, 106 }, { 105, 106 }, { 106, 105 }, { 107, 131 }, { 0, 0 },
     };
     const CaFeature f[] = {
-        { .name = "speed_temporal",
-          .min_w = 80,
-          .min_h = 80,
-          .frames = 5,
-          .opts = opts_1,
-          .sizes = sizes_1,
-          .refuses = refuses_1 },
-        { .name = "speed_temporal",
-          .min_w = 53,
-          .min_h = 53,
-          .frames = 3,
-          .opts = opts_up,
-          .sizes = sizes_up,
-          .refuses = refuses_up },
-        { .name = "speed_temporal",
-          .min_w = 106,
-          .min_h = 106,
-          .frames = 3,
-          .opts = opts_down,
-          .sizes = sizes_down,
+        { CA_FEATURE("speed_temporal", base, 80, 80, 5), .refuses = refuses_1 },
+        { CA_FEATURE("speed_temporal", up, 53, 53, 3), .refuses = refuses_up },
+        { CA_FEATURE("speed_temporal", down, 106, 106, 3),
           .refuses = refuses_down },
     };
 

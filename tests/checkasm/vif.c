@@ -28,12 +28,7 @@ static const CaSize vif_sizes[] = {
 void checkasm_check_vif(void)
 {
     static const CaFeature f = {
-        .name = "vif",
-        .min_w = 16,
-        .min_h = 16,
-        .frames = 3,
-        .opts = vif_opts,
-        .sizes = vif_sizes,
+        CA_FEATURE("vif", vif, 16, 16, 3),
     };
 
     /* the AVX2 and AVX-512 builds (cpu/vif_tmpl.c: the compiler's
