@@ -109,6 +109,12 @@ step "feature source lists are up to date"
 "$top/tools/gen-features.sh" --check
 count gen-features $?
 
+# every tracked source, so the files a change touched among them
+# (VG_FORMAT_BASE=REV: only those changed since REV)
+step "sources laid out as .clang-format says"
+"$top/tools/check-format.sh" ${VG_FORMAT_BASE:-}
+count check-format $?
+
 if [ -x "$top/tests/plot/render.sh" ]; then
     step "charts in a browser (headless Chromium)"
     VMAFGPU="$build/lib/tools/vmafgpu" "$top/tests/plot/render.sh" "$build/plot"

@@ -29,13 +29,14 @@ log() {
 # what the main job needs: the library (json-c), FFmpeg (nasm, dav1d;
 # clang builds scale_cuda's kernels); with VG_SETUP_TESTS=1 (the test
 # command) also what the tests need: Check, libxml2 and the SVG DTDs for
-# the charts, Chromium, valgrind, Slurm and munge
+# the charts, Chromium, valgrind, Slurm and munge, clang-format
 packages="build-essential autoconf automake libtool pkg-config libjson-c-dev
 nasm xz-utils git ca-certificates dpkg-dev curl clang libclang-rt-dev
 libdav1d-dev"
 if [ "${VG_SETUP_TESTS:-0}" = 1 ]; then
     packages="$packages check libsubunit-dev valgrind libxml2-dev
-libxml2-utils w3c-sgml-lib chromium slurmctld slurmd slurm-client munge"
+libxml2-utils w3c-sgml-lib chromium slurmctld slurmd slurm-client munge
+clang-format"
 fi
 
 if [ "${VG_SKIP_APT:-0}" != 1 ] && command -v apt-get >/dev/null 2>&1 &&
