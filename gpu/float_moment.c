@@ -20,11 +20,6 @@ static int moment_cuda_init(VgFeatureCtx *fc)
                                   "vg_float_moment_seq", 4);
 }
 
-static int moment_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
-{
-    return vg_cuda_float_sum_submit(fc->priv, fc, f);
-}
-
 static int moment_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)
 {
     const VgFloatMomentRes *r = f->host_res;
@@ -42,6 +37,6 @@ const VgCudaFeatureImpl vg_cuda_float_moment = {
     .needs = VG_CUDA_NEED_FLOAT_LUMA,
     .res_size = sizeof(VgFloatMomentRes),
     .init = moment_cuda_init,
-    .submit = moment_cuda_submit,
+    .submit = vg_cuda_float_sum_submit,
     .collect = moment_cuda_collect,
 };

@@ -20,11 +20,6 @@ static int float_psnr_cuda_init(VgFeatureCtx *fc)
                                   "vg_float_psnr_seq", 1);
 }
 
-static int float_psnr_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
-{
-    return vg_cuda_float_sum_submit(fc->priv, fc, f);
-}
-
 static int float_psnr_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)
 {
     const VgFloatPsnrRes *r = f->host_res;
@@ -39,6 +34,6 @@ const VgCudaFeatureImpl vg_cuda_float_psnr = {
     .needs = VG_CUDA_NEED_FLOAT_LUMA,
     .res_size = sizeof(VgFloatPsnrRes),
     .init = float_psnr_cuda_init,
-    .submit = float_psnr_cuda_submit,
+    .submit = vg_cuda_float_sum_submit,
     .collect = float_psnr_cuda_collect,
 };

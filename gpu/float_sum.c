@@ -29,9 +29,9 @@ int vg_cuda_float_sum_init(VgCudaFloatSum *s, VgFeatureCtx *fc,
                                    s->exact ? units : seq, &s->fn);
 }
 
-int vg_cuda_float_sum_submit(const VgCudaFloatSum *s, VgFeatureCtx *fc,
-                             const VgCudaFrame *f)
+int vg_cuda_float_sum_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
 {
+    const VgCudaFloatSum *s = fc->priv;
     VgFloatSumKernelParams p = {
         .ref = (uint64_t)f->ref_f,
         .dis = (uint64_t)f->dis_f,

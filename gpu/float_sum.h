@@ -35,9 +35,11 @@ int vg_cuda_float_sum_init(VgCudaFloatSum *s, VgFeatureCtx *fc,
                            const char *units, const char *seq,
                            unsigned seq_threads);
 
-/** Launch the sums of frame f into its results. */
-int vg_cuda_float_sum_submit(const VgCudaFloatSum *s, VgFeatureCtx *fc,
-                             const VgCudaFrame *f);
+/**
+ * Launch the sums of frame f into its results: the feature's submit, its
+ * state (fc->priv) a VgCudaFloatSum.
+ */
+int vg_cuda_float_sum_submit(VgFeatureCtx *fc, const VgCudaFrame *f);
 
 /**
  * A sum as libvmaf's double: an integer sum of `units` terms times
