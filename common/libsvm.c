@@ -18,11 +18,12 @@
 #include <string.h>
 
 #include "common/libsvm.h"
+#include "common/log.h"
 
-/** What the parser is working on, for error messages. */
+/** Where the parser writes why it refused a model. */
 typedef struct ParseCtx {
-    VgLog *log;
-    const char *what;
+    char *err;
+    size_t err_size;
 } ParseCtx;
 
 #define PERR(pc, ...) parse_error(pc, __VA_ARGS__)
@@ -30,13 +31,11 @@ typedef struct ParseCtx {
 static void VG_PRINTF(2, 3)
     parse_error(const ParseCtx *pc, const char *fmt, ...)
 {
-    char msg[512];
     va_list ap;
 
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
+    vsnprintf(pc->err, pc->err_size, fmt, ap);
     va_end(ap);
-    vg_log(pc->log, VG_LOG_ERROR, "%s: %s", pc->what, msg);
 }
 
 static int is_space(char c)
@@ -391,10 +390,10 @@ double vg_svm_predict(const VgSvm *s, const double *x, unsigned n)
     return sum;
 }
 
-int vg_svm_parse(VgSvm *s, const char *text, size_t len, VgLog *log,
-                 const char *what)
+int vg_svm_parse(VgSvm *s, const char *text, size_t len, char *err,
+                 size_t err_size)
 {
-    const ParseCtx pc = { .log = log, .what = what };
+    const ParseCtx pc = { .err = err, .err_size = err_size };
 
     return svm_parse(s, text, len, &pc);
 }

@@ -15,8 +15,6 @@
 
 #include <stddef.h>
 
-#include "common/log.h"
-
 typedef struct VgSvmNode {
     int index; ///< 1-based feature index
     double value;
@@ -34,11 +32,12 @@ typedef struct VgSvm {
 
 /**
  * Parse a libsvm regression model from text[0..len) into s (zeroed
- * first). An error is logged as "<what>: <reason>".
+ * first). On failure, writes the reason, one line, into err (err_size
+ * bytes, NUL-terminated) for the caller to report.
  * @return 0, -EINVAL (malformed) or -ENOMEM
  */
-int vg_svm_parse(VgSvm *s, const char *text, size_t len, VgLog *log,
-                 const char *what);
+int vg_svm_parse(VgSvm *s, const char *text, size_t len, char *err,
+                 size_t err_size);
 
 /** Free what vg_svm_parse() allocated (s itself is the caller's). */
 void vg_svm_free(VgSvm *s);

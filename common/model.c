@@ -403,7 +403,7 @@ static int parse_model_dict(const ParseCtx *pc, json_object *top, SvmModel *m,
                             int disable_clip, int enable_transform)
 {
     json_object *md = get_key(top, "model_dict"), *v;
-    char what[512];
+    char err[512];
     const char *s;
     size_t n;
     int ret;
@@ -530,9 +530,11 @@ static int parse_model_dict(const ParseCtx *pc, json_object *top, SvmModel *m,
                    : "missing key 'model'");
         return -EINVAL;
     }
-    snprintf(what, sizeof(what), "model '%s'%s", pc->src, pc->where);
-    return vg_svm_parse(&m->svm, json_object_get_string(v),
-                        (size_t)json_object_get_string_len(v), pc->log, what);
+    if ((ret = vg_svm_parse(&m->svm, json_object_get_string(v),
+                            (size_t)json_object_get_string_len(v), err,
+                            sizeof(err))) < 0)
+        PERR(pc, "%s", err);
+    return ret;
 }
 
 /* ------------------------------------------------------------------------ */
