@@ -30,6 +30,8 @@ void vg_feature_ctx_fill(VgFeatureCtx *fc, const VgEngineParams *p,
     fc->collector = p->collector;
     fc->store = inst->store;
     fc->scratch = p->scratch;
+    fc->sinks = inst->sinks;
+    fc->n_sinks = inst->n_sinks;
 }
 
 int vg_feature_ctx_open_cpu(VgFeatureCtx *fc, const VgEngineParams *p,

@@ -31,6 +31,9 @@ typedef struct VgFeatureInst {
     void *opts;                 ///< desc->opts_size bytes
     int *keys;                  ///< collector key per output (-1 = not written)
     struct VgFrameStore *store; ///< desc->frame_record_size records, or NULL
+    /** the other renditions of a ladder this instance's values go to */
+    VgFeatureSink *sinks;
+    unsigned n_sinks;
 } VgFeatureInst;
 
 /** What an engine is opened with. Stays valid while the engine lives. */

@@ -71,6 +71,52 @@ static double vg_now_s(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/*
+ * A ladder's renditions: a pair context each, with the ladder's settings
+ * and a share of its threads (each rendition works on every frame).
+ */
+static int create_renditions(VgContext *ctx)
+{
+    const unsigned n = ctx->cfg.n_distorted, threads = ctx->cfg.n_threads;
+
+    for (unsigned r = 0; r < n; r++) {
+        VgConfig cfg = ctx->cfg;
+        VgContext *rend;
+        int ret;
+
+        cfg.n_distorted = 0;
+        if (threads) {
+            cfg.n_threads = threads / n + (r < threads % n);
+            if (!cfg.n_threads)
+                cfg.n_threads = 1;
+        }
+        if ((ret = vg_context_create(&rend, &cfg)) < 0)
+            return ret;
+        rend->ladder = ctx;
+        rend->rend_index = r;
+        ctx->rend[ctx->n_rend++] = rend;
+    }
+    return 0;
+}
+
+static int rendition_refuse(VgContext *ctx, const char *func)
+{
+    vg_log(&ctx->log, VG_LOG_ERROR,
+           "%s: rendition %u of a ladder takes its frames, models, "
+           "features and flushes from the ladder",
+           func, ctx->rend_index);
+    return -EINVAL;
+}
+
+int vg_ladder_refuse(VgContext *ctx, const char *func)
+{
+    vg_log(&ctx->log, VG_LOG_ERROR,
+           "%s(): a ladder of %u renditions has no results of its own: "
+           "read those of rendition r from vg_rendition(ctx, r)",
+           func, ctx->n_rend);
+    return -EINVAL;
+}
+
 int vg_context_create(VgContext **pctx, const VgConfig *cfg)
 {
     VgContext *ctx;
@@ -106,6 +152,13 @@ int vg_context_create(VgContext **pctx, const VgConfig *cfg)
         ret = -EINVAL;
         goto fail;
     }
+    if (cfg->n_distorted > VG_MAX_RENDITIONS) {
+        vg_log(&ctx->log, VG_LOG_ERROR,
+               "n_distorted=%u: a ladder scores at most %d renditions",
+               cfg->n_distorted, VG_MAX_RENDITIONS);
+        ret = -EINVAL;
+        goto fail;
+    }
     if (cfg->backend != VG_BACKEND_AUTO) {
         const VgBackendOps *ops = find_backend(cfg->backend);
         char typed[8];
@@ -130,6 +183,10 @@ int vg_context_create(VgContext **pctx, const VgConfig *cfg)
         (ret = vg_collector_create(&ctx->scratch)) < 0) {
         vg_collector_destroy(&ctx->collector);
         goto fail;
+    }
+    if (cfg->n_distorted >= 2 && (ret = create_renditions(ctx)) < 0) {
+        vg_context_destroy(&ctx);
+        return ret;
     }
     *pctx = ctx;
     return 0;
@@ -261,14 +318,12 @@ static int check_not_started(VgContext *ctx, const char *what)
     return 0;
 }
 
-int vg_use_feature(VgContext *ctx, const char *name, const char *opts)
+static int use_feature(VgContext *ctx, const char *name, const char *opts)
 {
     const VgFeatureDesc *desc;
     VgOptDict dict = { 0 };
     int ret;
 
-    if (!ctx || !name)
-        return null_argument(ctx, "vg_use_feature");
     if ((ret = check_not_started(ctx, "vg_use_feature()")) < 0)
         return ret;
     desc = vg_feature_find(name);
@@ -293,6 +348,24 @@ end:
     return ret;
 }
 
+int vg_use_feature(VgContext *ctx, const char *name, const char *opts)
+{
+    int ret;
+
+    if (!ctx || !name)
+        return null_argument(ctx, "vg_use_feature");
+    if (ctx->ladder)
+        return rendition_refuse(ctx, "vg_use_feature()");
+    if ((ret = check_not_started(ctx, "vg_use_feature()")) < 0)
+        return ret;
+    if (!ctx->n_rend)
+        return use_feature(ctx, name, opts);
+    for (unsigned r = 0; r < ctx->n_rend; r++)
+        if ((ret = use_feature(ctx->rend[r], name, opts)) < 0)
+            return ret;
+    return 0;
+}
+
 /* Model names have no length limit: a key cut short would collide with
  * another output of the model (_ci_p95_lo and _ci_p95_hi) or miss its
  * name. */
@@ -310,14 +383,12 @@ static int model_key(VgContext *ctx, const char *name, const char *suffix)
     return ret;
 }
 
-int vg_use_model(VgContext *ctx, const char *spec)
+static int use_model(VgContext *ctx, const char *spec)
 {
     const VgModelInfo *info;
     VgModelSlot *slot;
     int ret;
 
-    if (!ctx || !spec)
-        return null_argument(ctx, "vg_use_model");
     if ((ret = check_not_started(ctx, "vg_use_model()")) < 0)
         return ret;
     if (ctx->n_models == VG_MAX_MODELS) {
@@ -400,6 +471,24 @@ fail:
     slot->feat_keys = NULL;
     vg_model_free(&slot->model);
     return ret;
+}
+
+int vg_use_model(VgContext *ctx, const char *spec)
+{
+    int ret;
+
+    if (!ctx || !spec)
+        return null_argument(ctx, "vg_use_model");
+    if (ctx->ladder)
+        return rendition_refuse(ctx, "vg_use_model()");
+    if ((ret = check_not_started(ctx, "vg_use_model()")) < 0)
+        return ret;
+    if (!ctx->n_rend)
+        return use_model(ctx, spec);
+    for (unsigned r = 0; r < ctx->n_rend; r++)
+        if ((ret = use_model(ctx->rend[r], spec)) < 0)
+            return ret;
+    return 0;
 }
 
 static const char *fmt_name(enum VgPixFmt fmt)
@@ -682,6 +771,14 @@ static int set_params(VgContext *ctx, enum VgPixFmt fmt, unsigned width,
     p->scratch = ctx->scratch;
     p->feats = ctx->feats;
     p->n_feats = ctx->n_feats;
+    if (ctx->source) {
+        /* the engine computes what rendition 0 does not compute for it */
+        p->feats = ctx->engine_feats;
+        p->n_feats = 0;
+        for (unsigned i = 0; i < ctx->n_feats; i++)
+            if (!ctx->borrowed[i])
+                ctx->engine_feats[p->n_feats++] = ctx->feats[i];
+    }
     p->width = width;
     p->height = height;
     p->dis_width = dis_width;
@@ -696,6 +793,8 @@ static int set_params(VgContext *ctx, enum VgPixFmt fmt, unsigned width,
         VgFeatureCtx *fc = &ctx->post[i];
 
         vg_feature_ctx_fill(fc, p, &ctx->feats[i]);
+        fc->sinks = NULL; /* each rendition's post step writes its own */
+        fc->n_sinks = 0;
         if (d->post && !fc->priv &&
             !(fc->priv = calloc(1, d->post_priv_size ? d->post_priv_size : 1)))
             return -ENOMEM;
@@ -848,6 +947,14 @@ static int progress(VgContext *ctx, int final)
     if (!ctx->started)
         return 0;
     n_done = final ? ctx->n_frames : ctx->ops->frames_ready(ctx->engine);
+    if (ctx->source && !final) {
+        /* the shared features' values come from rendition 0's engine */
+        VgContext *src = ctx->source;
+        unsigned n_src =
+            src->flushed ? src->n_frames : src->ops->frames_ready(src->engine);
+        if (n_done > n_src)
+            n_done = n_src;
+    }
     for (unsigned i = 0; i < ctx->n_feats; i++) {
         const VgFeatureDesc *d = ctx->feats[i].desc;
         if (d->post && (ret = d->post(&ctx->post[i], n_done, final)) < 0)
@@ -856,28 +963,40 @@ static int progress(VgContext *ctx, int final)
     return score_models(ctx, final);
 }
 
-int vg_submit(VgContext *ctx, const VgPicture *ref, const VgPicture *dis)
+static int check_submit(VgContext *ctx, const char *func)
 {
-    int ret;
-
-    if (!ctx || !ref || !dis)
-        return null_argument(ctx, "vg_submit");
     if (ctx->error)
         return ctx->error;
     if (ctx->flushed) {
-        vg_log(&ctx->log, VG_LOG_ERROR, "vg_submit() after vg_flush()");
+        vg_log(&ctx->log, VG_LOG_ERROR, "%s() after vg_flush()", func);
         return -EINVAL;
     }
+    return 0;
+}
+
+/* Everything that can refuse a frame before any work is queued; the
+ * reference's samples are checked with check_ref (a ladder checks them
+ * once). */
+static int check_frame(VgContext *ctx, const VgPicture *ref,
+                       const VgPicture *dis, int check_ref)
+{
+    int ret;
+
     if ((ret = check_picture(ctx, ref, "reference")) < 0 ||
         (ret = check_picture(ctx, dis, "distorted")) < 0 ||
         (ret = check_pair(ctx, ref, dis)) < 0)
         return ret;
     if (ref->memory == VG_MEMORY_HOST &&
-        ((ret = vg_picture_check_range(ref, "reference", ctx->n_frames, 0,
-                                       &ctx->log)) < 0 ||
+        ((check_ref &&
+          (ret = vg_picture_check_range(ref, "reference", ctx->n_frames, 0,
+                                        &ctx->log)) < 0) ||
          (ret = vg_picture_check_range(dis, "distorted", ctx->n_frames,
                                        is_scaled(ref, dis), &ctx->log)) < 0))
         return ret;
+    if (ctx->n_frames == UINT32_MAX) {
+        vg_log(&ctx->log, VG_LOG_ERROR, "too many frames");
+        return -E2BIG;
+    }
     if (ctx->started) {
         VgPicture first = {
             .fmt = ctx->params.fmt,
@@ -886,16 +1005,20 @@ int vg_submit(VgContext *ctx, const VgPicture *ref, const VgPicture *dis)
             .bitdepth = ctx->params.bpc,
             .memory = ctx->params.memory,
         };
-        if ((ret = same_geometry(ctx, ref, "this frame's", &first,
-                                 "the first frame's")) < 0)
-            return ret;
-    } else if ((ret = start(ctx, ref, dis)) < 0) {
+        return same_geometry(ctx, ref, "this frame's", &first,
+                             "the first frame's");
+    }
+    return 0;
+}
+
+/* Queue a checked frame; the engine starts at the first one. */
+static int push_frame(VgContext *ctx, const VgPicture *ref,
+                      const VgPicture *dis)
+{
+    int ret;
+
+    if (!ctx->started && (ret = start(ctx, ref, dis)) < 0)
         return ret;
-    }
-    if (ctx->n_frames == UINT32_MAX) {
-        vg_log(&ctx->log, VG_LOG_ERROR, "too many frames");
-        return -E2BIG;
-    }
     if ((ret = ctx->ops->submit(ctx->engine, ref, dis, ctx->n_frames)) < 0) {
         ctx->error = ret;
         return ret;
@@ -903,6 +1026,111 @@ int vg_submit(VgContext *ctx, const VgPicture *ref, const VgPicture *dis)
     ctx->n_frames++;
     if ((ret = progress(ctx, 0)) < 0)
         ctx->error = ret;
+    return ret;
+}
+
+int vg_submit(VgContext *ctx, const VgPicture *ref, const VgPicture *dis)
+{
+    int ret;
+
+    if (!ctx || !ref || !dis)
+        return null_argument(ctx, "vg_submit");
+    if (ctx->ladder)
+        return rendition_refuse(ctx, "vg_submit()");
+    if (ctx->n_rend) {
+        vg_log(&ctx->log, VG_LOG_ERROR,
+               "vg_submit(): a ladder of %u renditions "
+               "takes its frames with vg_submit_ladder()",
+               ctx->n_rend);
+        return -EINVAL;
+    }
+    if ((ret = check_submit(ctx, "vg_submit")) < 0 ||
+        (ret = check_frame(ctx, ref, dis, 1)) < 0)
+        return ret;
+    return push_frame(ctx, ref, dis);
+}
+
+/*
+ * Before a ladder's first frame: the features whose values depend on the
+ * reference alone are computed by rendition 0, whose engine writes them to
+ * the others too; their engines leave them out.
+ */
+static int share_reference(VgContext *ctx)
+{
+    VgContext *src = ctx->rend[0];
+
+    for (unsigned f = 0; f < src->n_feats; f++) {
+        VgFeatureInst *inst = &src->feats[f];
+        const VgFeatureDesc *d = inst->desc;
+
+        if (!(d->flags & VG_FEATURE_REF_ONLY) || d->frame_record_size)
+            continue;
+        inst->sinks = calloc(ctx->n_rend - 1, sizeof(*inst->sinks));
+        if (!inst->sinks)
+            return -ENOMEM;
+        for (unsigned r = 1; r < ctx->n_rend; r++) {
+            VgContext *rend = ctx->rend[r];
+
+            /* the renditions were set up by the same calls */
+            if (f >= rend->n_feats || rend->feats[f].desc != d)
+                return -EINVAL;
+            inst->sinks[r - 1] = (VgFeatureSink){
+                .collector = rend->collector,
+                .scratch = rend->scratch,
+                .keys = rend->feats[f].keys,
+            };
+            rend->borrowed[f] = 1;
+            rend->source = src;
+        }
+        inst->n_sinks = ctx->n_rend - 1;
+    }
+    return 0;
+}
+
+int vg_submit_ladder(VgContext *ctx, const VgPicture *ref,
+                     const VgPicture *const *dis)
+{
+    int ret;
+
+    if (!ctx || !ref || !dis)
+        return null_argument(ctx, "vg_submit_ladder");
+    if (ctx->ladder)
+        return rendition_refuse(ctx, "vg_submit_ladder()");
+    if (!ctx->n_rend)
+        return vg_submit(ctx, ref, dis[0]);
+    if ((ret = check_submit(ctx, "vg_submit_ladder")) < 0)
+        return ret;
+    /* every rendition's picture is checked before any work is queued */
+    for (unsigned r = 0; r < ctx->n_rend; r++) {
+        VgContext *rend = ctx->rend[r];
+
+        if (!ctx->started)
+            snprintf(rend->log.prefix, sizeof(rend->log.prefix),
+                     "rendition %u: ", r);
+        if (!dis[r]) {
+            vg_log(&rend->log, VG_LOG_ERROR,
+                   "vg_submit_ladder(): NULL distorted picture");
+            return -EINVAL;
+        }
+        if ((ret = check_frame(rend, ref, dis[r], r == 0)) < 0)
+            return ret;
+    }
+    if (!ctx->started) {
+        if ((ret = share_reference(ctx)) < 0)
+            goto fail;
+        for (unsigned r = 0; r < ctx->n_rend; r++)
+            if ((ret = start(ctx->rend[r], ref, dis[r])) < 0)
+                goto fail;
+        ctx->started = 1;
+    }
+    for (unsigned r = 0; r < ctx->n_rend; r++)
+        if ((ret = push_frame(ctx->rend[r], ref, dis[r])) < 0)
+            goto fail;
+    ctx->n_frames++;
+    return 0;
+fail:
+    /* renditions have started, or hold a frame the others lack */
+    ctx->error = ret;
     return ret;
 }
 
@@ -930,6 +1158,15 @@ static int frame_complete(VgContext *ctx, unsigned i)
 
 unsigned vg_frames_ready(VgContext *ctx)
 {
+    if (ctx && ctx->n_rend) {
+        unsigned n = ctx->n_frames;
+        for (unsigned r = 0; r < ctx->n_rend; r++) {
+            unsigned nr = vg_frames_ready(ctx->rend[r]);
+            if (nr < n)
+                n = nr;
+        }
+        return n;
+    }
     if (!ctx || !ctx->started)
         return 0;
     if (!ctx->error && !ctx->flushed && progress(ctx, 0) < 0)
@@ -941,12 +1178,10 @@ unsigned vg_frames_ready(VgContext *ctx)
     return ctx->n_complete;
 }
 
-int vg_flush(VgContext *ctx)
+static int flush(VgContext *ctx)
 {
     int ret;
 
-    if (!ctx)
-        return null_argument(ctx, "vg_flush");
     if (ctx->flushed)
         return ctx->error;
     ctx->flushed = 1;
@@ -963,12 +1198,34 @@ int vg_flush(VgContext *ctx)
     return 0;
 }
 
-int vg_flush_frames(VgContext *ctx, unsigned n)
+int vg_flush(VgContext *ctx)
 {
     int ret;
 
     if (!ctx)
-        return null_argument(ctx, "vg_flush_frames");
+        return null_argument(ctx, "vg_flush");
+    if (ctx->ladder)
+        return rendition_refuse(ctx, "vg_flush()");
+    if (!ctx->n_rend)
+        return flush(ctx);
+    if (ctx->flushed)
+        return ctx->error;
+    ctx->flushed = 1;
+    if (ctx->error)
+        return ctx->error;
+    /* rendition 0 first: it computes what the others share */
+    for (unsigned r = 0; r < ctx->n_rend; r++)
+        if ((ret = flush(ctx->rend[r])) < 0) {
+            ctx->error = ret;
+            return ret;
+        }
+    return 0;
+}
+
+static int flush_frames(VgContext *ctx, unsigned n)
+{
+    int ret;
+
     if (n > ctx->n_frames) {
         vg_log(&ctx->log, VG_LOG_ERROR,
                "vg_flush_frames: %u frames asked for, "
@@ -976,7 +1233,7 @@ int vg_flush_frames(VgContext *ctx, unsigned n)
                n, ctx->n_frames);
         return -EINVAL;
     }
-    if ((ret = vg_flush(ctx)) < 0 || n == ctx->n_frames)
+    if ((ret = flush(ctx)) < 0 || n == ctx->n_frames)
         return ret;
 
     /* Finish the stream again, as if frame n - 1 were the last one
@@ -985,15 +1242,56 @@ int vg_flush_frames(VgContext *ctx, unsigned n)
     return refinish(ctx, n);
 }
 
+int vg_flush_frames(VgContext *ctx, unsigned n)
+{
+    int ret;
+
+    if (!ctx)
+        return null_argument(ctx, "vg_flush_frames");
+    if (ctx->ladder)
+        return rendition_refuse(ctx, "vg_flush_frames()");
+    if (!ctx->n_rend)
+        return flush_frames(ctx, n);
+    if (n > ctx->n_frames) {
+        vg_log(&ctx->log, VG_LOG_ERROR,
+               "vg_flush_frames: %u frames asked for, "
+               "%u submitted",
+               n, ctx->n_frames);
+        return -EINVAL;
+    }
+    if ((ret = vg_flush(ctx)) < 0)
+        return ret;
+    for (unsigned r = 0; r < ctx->n_rend; r++)
+        if ((ret = flush_frames(ctx->rend[r], n)) < 0) {
+            ctx->error = ret;
+            return ret;
+        }
+    ctx->n_frames = n;
+    return 0;
+}
+
 void vg_context_destroy(VgContext **pctx)
 {
     VgContext *ctx = pctx ? *pctx : NULL;
 
     if (!ctx)
         return;
+    if (ctx->ladder) {
+        vg_log(&ctx->log, VG_LOG_WARNING,
+               "vg_context_destroy(): rendition %u "
+               "is destroyed with its ladder",
+               ctx->rend_index);
+        return;
+    }
+    /* rendition 0 first: its engine writes the others' shared values */
+    for (unsigned r = 0; r < ctx->n_rend; r++) {
+        ctx->rend[r]->ladder = NULL;
+        vg_context_destroy(&ctx->rend[r]);
+    }
     if (ctx->engine)
         ctx->ops->close(&ctx->engine);
     for (unsigned i = 0; i < ctx->n_feats; i++) {
+        free(ctx->feats[i].sinks);
         free(ctx->feats[i].opts);
         free(ctx->feats[i].keys);
         vg_framestore_destroy(&ctx->feats[i].store);
@@ -1021,12 +1319,13 @@ unsigned vg_frame_count(const VgContext *ctx)
 
 unsigned vg_metric_count(const VgContext *ctx)
 {
-    return ctx ? vg_collector_count(ctx->collector) : 0;
+    return ctx && !ctx->n_rend ? vg_collector_count(ctx->collector) : 0;
 }
 
 const char *vg_metric_name(const VgContext *ctx, unsigned i)
 {
-    return ctx ? vg_collector_name(ctx->collector, (int)i) : NULL;
+    return ctx && !ctx->n_rend ? vg_collector_name(ctx->collector, (int)i)
+                               : NULL;
 }
 
 static int find_metric(VgContext *ctx, const char *name)
@@ -1045,6 +1344,8 @@ int vg_get_score(VgContext *ctx, const char *name, unsigned index,
 
     if (!ctx || !name || !score)
         return null_argument(ctx, "vg_get_score");
+    if (ctx->n_rend)
+        return vg_ladder_refuse(ctx, "vg_get_score");
     if ((key = find_metric(ctx, name)) < 0)
         return key;
     if (index >= ctx->n_frames)
@@ -1059,6 +1360,8 @@ int vg_get_pooled(VgContext *ctx, const char *name, enum VgPool pool,
 
     if (!ctx || !name || !score)
         return null_argument(ctx, "vg_get_pooled");
+    if (ctx->n_rend)
+        return vg_ladder_refuse(ctx, "vg_get_pooled");
     if ((unsigned)pool > VG_POOL_MAX) {
         vg_log(&ctx->log, VG_LOG_ERROR, "unknown pooling method %d", (int)pool);
         return -EINVAL;
@@ -1199,6 +1502,8 @@ int vg_write_log(VgContext *ctx, const char *path, enum VgLogFormat fmt,
 
     if (!ctx || !path)
         return null_argument(ctx, "vg_write_log");
+    if (ctx->n_rend)
+        return vg_ladder_refuse(ctx, "vg_write_log");
     if ((unsigned)fmt > VG_LOG_FMT_SUB ||
         (unsigned)precision > VG_PRECISION_MAX) {
         vg_log(&ctx->log, VG_LOG_ERROR, "unknown log format or precision");
@@ -1248,6 +1553,11 @@ int vg_set_log_count(VgContext *ctx, const char *key, uint64_t count)
 
     if (!ctx || !key)
         return null_argument(ctx, "vg_set_log_count");
+    for (unsigned r = 0; r < ctx->n_rend; r++) {
+        int ret = vg_set_log_count(ctx->rend[r], key, count);
+        if (ret < 0)
+            return ret;
+    }
     n = strlen(key);
     if (!n || n >= sizeof(ctx->log_key[0]) ||
         strspn(key, "abcdefghijklmnopqrstuvwxyz0123456789_") != n ||
@@ -1275,8 +1585,15 @@ int vg_set_log_count(VgContext *ctx, const char *key, uint64_t count)
     return 0;
 }
 
+/* a ladder answers for its renditions with rendition 0's values */
+static const VgContext *first(const VgContext *ctx)
+{
+    return ctx && ctx->n_rend ? ctx->rend[0] : ctx;
+}
+
 enum VgBackend vg_backend_used(const VgContext *ctx)
 {
+    ctx = first(ctx);
     if (!ctx)
         return VG_BACKEND_AUTO;
     return ctx->ops ? ctx->ops->kind : ctx->cfg.backend;
@@ -1284,11 +1601,13 @@ enum VgBackend vg_backend_used(const VgContext *ctx)
 
 unsigned vg_model_count(const VgContext *ctx)
 {
+    ctx = first(ctx);
     return ctx ? ctx->n_models : 0;
 }
 
 const char *vg_model_name(const VgContext *ctx, unsigned i)
 {
+    ctx = first(ctx);
     if (!ctx || i >= ctx->n_models)
         return NULL;
     return vg_model_info(ctx->models[i].model)->name;
@@ -1296,6 +1615,7 @@ const char *vg_model_name(const VgContext *ctx, unsigned i)
 
 const char *vg_model_source(const VgContext *ctx, unsigned i)
 {
+    ctx = first(ctx);
     if (!ctx || i >= ctx->n_models)
         return NULL;
     return vg_model_info(ctx->models[i].model)->source;
@@ -1303,7 +1623,29 @@ const char *vg_model_source(const VgContext *ctx, unsigned i)
 
 int vg_model_is_collection(const VgContext *ctx, unsigned i)
 {
+    ctx = first(ctx);
     if (!ctx || i >= ctx->n_models)
         return 0;
     return vg_model_info(ctx->models[i].model)->is_collection;
+}
+
+unsigned vg_rendition_count(const VgContext *ctx)
+{
+    return ctx && ctx->n_rend ? ctx->n_rend : 1;
+}
+
+VgContext *vg_rendition(VgContext *ctx, unsigned r)
+{
+    if (!ctx) {
+        null_argument(ctx, "vg_rendition");
+        return NULL;
+    }
+    if (r >= vg_rendition_count(ctx)) {
+        vg_log(&ctx->log, VG_LOG_ERROR,
+               "vg_rendition(): rendition %u asked for, the %s has %u", r,
+               ctx->n_rend ? "ladder" : "pair context",
+               vg_rendition_count(ctx));
+        return NULL;
+    }
+    return ctx->n_rend ? ctx->rend[r] : ctx;
 }

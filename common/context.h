@@ -55,7 +55,24 @@ struct VgContext {
         char *opts; ///< feature options, or NULL
     } uses[VG_MAX_FEATURES + VG_MAX_MODELS];
     unsigned n_uses;
+
+    /* A ladder (cfg.n_distorted >= 2) holds one pair context per
+     * rendition and computes nothing itself; n_frames counts its frames. */
+    VgContext *rend[VG_MAX_RENDITIONS];
+    unsigned n_rend;
+    /* A rendition: its ladder, and its index there. */
+    VgContext *ladder;
+    unsigned rend_index;
+    /* A rendition whose shared features (VG_FEATURE_REF_ONLY) rendition 0
+     * computes: source is rendition 0, borrowed[f] marks them, and its
+     * engine computes engine_feats, the others. */
+    VgContext *source;
+    unsigned char borrowed[VG_MAX_FEATURES];
+    VgFeatureInst engine_feats[VG_MAX_FEATURES];
 };
+
+/** A ladder refuses what belongs to its renditions: logs, -EINVAL. */
+int vg_ladder_refuse(VgContext *ctx, const char *func);
 
 /**
  * Start ctx without an engine, for values that were computed elsewhere

@@ -57,13 +57,18 @@ const VgFeatureDesc *vg_feature_find_by_output(const char *output_name,
 int vg_feature_emit(VgFeatureCtx *fc, unsigned out, unsigned index,
                     double value)
 {
+    const int internal = VG_OUTPUT_IS_INTERNAL(fc->desc, out);
     int ret;
 
     if (fc->keys[out] < 0)
         return 0;
-    ret = vg_collector_set(VG_OUTPUT_IS_INTERNAL(fc->desc, out) ? fc->scratch
-                                                                : fc->collector,
+    ret = vg_collector_set(internal ? fc->scratch : fc->collector,
                            fc->keys[out], index, value);
+    for (unsigned s = 0; s < fc->n_sinks && ret >= 0; s++) {
+        const VgFeatureSink *sink = &fc->sinks[s];
+        ret = vg_collector_set(internal ? sink->scratch : sink->collector,
+                               sink->keys[out], index, value);
+    }
     if (ret == -EEXIST) {
         vg_log(fc->log, VG_LOG_ERROR,
                "feature '%s': output %s of frame %u "

@@ -62,6 +62,14 @@ enum {
     VG_FEATURE_CHROMA = 1 << 2,
     /** Needs the previous distorted picture (n-1) too: see VgFrame. */
     VG_FEATURE_PREV_DIS = 1 << 3,
+    /**
+     * Every output depends on the reference pictures alone (and the
+     * options): a ladder (VgConfig.n_distorted) computes the feature for
+     * its first rendition only, and every value it emits is written to the
+     * other renditions too (VgFeatureSink). Only for features without
+     * per-frame records (frame_record_size 0).
+     */
+    VG_FEATURE_REF_ONLY = 1 << 4,
 };
 
 /** Output of a feature. */
@@ -94,6 +102,17 @@ enum {
     (((d)->outputs[out].debug_only & VG_OUTPUT_INTERNAL) != 0)
 
 typedef struct VgFeatureCtx VgFeatureCtx;
+
+/**
+ * Another place a feature instance's emitted values go: the same instance
+ * in another rendition of a ladder, which does not compute it
+ * (VG_FEATURE_REF_ONLY).
+ */
+typedef struct VgFeatureSink {
+    struct VgCollector *collector;
+    struct VgCollector *scratch;
+    const int *keys; ///< that rendition's keys of the outputs
+} VgFeatureSink;
 
 /** The pictures one extract call sees (all in the backend's memory). */
 typedef struct VgFrame {
@@ -211,11 +230,16 @@ struct VgFeatureCtx {
     struct VgFrameStore *store;
     struct VgCollector *scratch; ///< where internal outputs are kept
     void *backend;               ///< backend handle (gpu/: the device services)
+    /** where each emitted value is written too (a ladder's shared feature;
+     * the engine's states only, never the post step's) */
+    const VgFeatureSink *sinks;
+    unsigned n_sinks;
 };
 
 /**
- * Write output `out` (index in desc->outputs) of frame `index`.
- * Thread-safe. Ignores debug-only outputs when debug is off (keys[out] < 0).
+ * Write output `out` (index in desc->outputs) of frame `index`, and to
+ * fc->sinks. Thread-safe. Ignores debug-only outputs when debug is off
+ * (keys[out] < 0).
  */
 int vg_feature_emit(VgFeatureCtx *fc, unsigned out, unsigned index,
                     double value);

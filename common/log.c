@@ -14,6 +14,7 @@ void vg_log_init(VgLog *log, VgLogCallback cb, void *opaque,
     log->cb = cb;
     log->opaque = opaque;
     log->level = level;
+    log->prefix[0] = '\0';
     pthread_mutex_init(&log->lock, NULL);
 }
 
@@ -39,6 +40,7 @@ static const char *level_name(enum VgLogLevel level)
 void vg_log(VgLog *log, enum VgLogLevel level, const char *fmt, ...)
 {
     char msg[1024];
+    size_t len;
     va_list ap;
 
     if (log && level > log->level)
@@ -46,8 +48,9 @@ void vg_log(VgLog *log, enum VgLogLevel level, const char *fmt, ...)
     if (!log && level > VG_LOG_WARNING)
         return;
 
+    len = log ? snprintf(msg, sizeof(msg), "%s", log->prefix) : 0;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
+    vsnprintf(msg + len, sizeof(msg) - len, fmt, ap);
     va_end(ap);
 
     if (log)

@@ -20,6 +20,7 @@ typedef struct VgLog {
     void *opaque;
     enum VgLogLevel level;
     pthread_mutex_t lock;
+    char prefix[24]; ///< put before every line ("rendition 2: "), or ""
 } VgLog;
 
 void vg_log_init(VgLog *log, VgLogCallback cb, void *opaque,

@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define VG_VERSION_MAJOR 0
-#define VG_VERSION_MINOR 3
+#define VG_VERSION_MINOR 4
 #define VG_VERSION_MICRO 0
 
 /** Log levels, in increasing verbosity. */
@@ -156,7 +156,23 @@ typedef struct VgConfig {
      * picture hold ceil(w / 2) (and ceil(h / 2)) samples, as FFmpeg's do.
      */
     enum VgScale scale;
+    /**
+     * Distorted streams scored against the one reference stream (an ABR
+     * ladder): 0 or 1 for a pair; 2 .. VG_MAX_RENDITIONS make the context
+     * a ladder. A ladder takes one reference picture and one picture of
+     * each rendition per frame (vg_submit_ladder()); each rendition has a
+     * size of its own with `scale`. What depends on the reference alone
+     * is computed once per frame for all renditions (the features whose
+     * descriptors say so: motion, float_motion). Each rendition's results
+     * are read from its own context, vg_rendition(): every value, log,
+     * chart and chunk log is what a pair context given that rendition
+     * alone computes. n_threads are shared out between the renditions.
+     */
+    unsigned n_distorted;
 } VgConfig;
+
+/** Most renditions one ladder scores (VgConfig.n_distorted). */
+#define VG_MAX_RENDITIONS 16
 
 typedef struct VgContext VgContext;
 
@@ -241,8 +257,43 @@ int vg_use_feature(VgContext *ctx, const char *name, const char *opts);
 int vg_submit(VgContext *ctx, const VgPicture *ref, const VgPicture *dis);
 
 /**
+ * Submit the next frame of a ladder: the reference picture and dis[r] for
+ * each rendition r < VgConfig.n_distorted (a pair context: dis[0] alone,
+ * as vg_submit()). Every picture is checked before any is scored: a bad
+ * one refuses the whole frame with an error naming its rendition, and the
+ * ladder stays usable. The rules of vg_submit() hold for each rendition
+ * against the reference, each with its own distorted size.
+ * @return 0, or a negative errno.
+ */
+int vg_submit_ladder(VgContext *ctx, const VgPicture *ref,
+                     const VgPicture *const *dis);
+
+/** @return VgConfig.n_distorted of a ladder, 1 for a pair context. */
+unsigned vg_rendition_count(const VgContext *ctx);
+
+/**
+ * The results of rendition r of a ladder (r < vg_rendition_count()): a
+ * context owned by the ladder on which every function that reads or
+ * writes results works (vg_get_score(), vg_get_pooled(), vg_write_log(),
+ * vg_write_plot(), vg_write_chunk(), vg_set_log_count(), vg_metric_*(),
+ * vg_model_*(), vg_frames_ready(), vg_frame_count()). Frames, models,
+ * features and flushes go to the ladder; vg_context_destroy() of a
+ * rendition does nothing (the ladder destroys its renditions). For a pair
+ * context, r = 0 gives the context itself.
+ *
+ * On the ladder itself, vg_use_model(), vg_use_feature(), vg_flush(),
+ * vg_flush_frames() and vg_set_log_count() act on every rendition;
+ * vg_frame_count(), vg_frames_ready(), vg_chunk_lead_in(),
+ * vg_backend_used() and vg_model_*() answer for all of them; scores,
+ * metrics, logs, charts and chunk logs are the renditions' (the ladder
+ * refuses them with -EINVAL).
+ * @return the rendition's context, or NULL (r out of range, logged).
+ */
+VgContext *vg_rendition(VgContext *ctx, unsigned r);
+
+/**
  * @return how many leading frames (0 .. n-1) have every per-frame output
- *         readable now, without blocking. Temporal outputs (motion2/3) and
+ *         readable now, without blocking (a ladder: of every rendition). Temporal outputs (motion2/3) and
  *         model scores become readable only after vg_flush().
  */
 unsigned vg_frames_ready(VgContext *ctx);
@@ -342,7 +393,8 @@ int vg_write_chunk(VgContext *ctx, const char *path, unsigned lead,
 
 /**
  * Merge chunk logs (any order) into a new context *pctx, created with cfg
- * (backend and threads are ignored; n_subsample comes from the chunks),
+ * (backend, threads and n_distorted are ignored; n_subsample comes from
+ * the chunks; a ladder's chunk logs are merged rendition by rendition),
  * that holds the whole title's values: vg_get_score(), vg_get_pooled(),
  * vg_write_log() and vg_write_plot() work on it as after vg_flush(). A
  * chunk of another run (other models, options, sizes), a gap, an overlap

@@ -230,7 +230,7 @@ static int float_motion_post(VgFeatureCtx *fc, unsigned n_done, int final)
 const VgFeatureDesc vg_feature_float_motion = {
     VG_FEATURE_DESC(float_motion),
     VG_FEATURE_OPTIONS(float_motion, VgFloatMotionOptions),
-    .flags = VG_FEATURE_PREV_REF | VG_FEATURE_EVERY_FRAME,
+    .flags = VG_FEATURE_PREV_REF | VG_FEATURE_EVERY_FRAME | VG_FEATURE_REF_ONLY,
     .min_width = 3,
     .min_height = 3,
     .post = float_motion_post,

@@ -195,7 +195,7 @@ static int motion_post(VgFeatureCtx *fc, unsigned n_done, int final)
 const VgFeatureDesc vg_feature_motion = {
     VG_FEATURE_DESC(motion),
     VG_FEATURE_OPTIONS(motion, VgMotionOptions),
-    .flags = VG_FEATURE_PREV_REF | VG_FEATURE_EVERY_FRAME,
+    .flags = VG_FEATURE_PREV_REF | VG_FEATURE_EVERY_FRAME | VG_FEATURE_REF_ONLY,
     .min_width = 3,
     .min_height = 3,
     .post = motion_post,

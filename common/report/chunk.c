@@ -121,6 +121,8 @@ unsigned vg_chunk_lead_in(VgContext *ctx, unsigned start)
 
     if (!ctx)
         return 0;
+    if (ctx->n_rend) /* the renditions are set up alike */
+        ctx = ctx->rend[0];
     sub = ctx->cfg.n_subsample ? ctx->cfg.n_subsample : 1;
     for (unsigned i = 0; i < ctx->n_feats; i++) {
         const unsigned l = feature_lead_in(&ctx->feats[i]);
@@ -206,6 +208,8 @@ int vg_write_chunk(VgContext *ctx, const char *path, unsigned lead,
                "vg_write_chunk(): NULL argument");
         return -EINVAL;
     }
+    if (ctx->n_rend)
+        return vg_ladder_refuse(ctx, "vg_write_chunk");
     if (!ctx->started || !ctx->flushed || ctx->error || !ctx->ops) {
         vg_log(&ctx->log, VG_LOG_ERROR, "vg_write_chunk(): %s",
                ctx->error ? "the run failed"
@@ -534,6 +538,7 @@ static int merge_context(VgContext **pctx, const VgConfig *cfg, VgLog *log,
     }
     mc.backend = VG_BACKEND_CPU;
     mc.n_threads = 1;
+    mc.n_distorted = 0; /* a ladder's chunks are merged per rendition */
     mc.n_subsample = (unsigned)sub;
     mc.scale = (enum VgScale)scale;
     if ((ret = vg_context_create(pctx, &mc)) < 0 ||

@@ -1364,6 +1364,8 @@ int vg_write_plot(VgContext *ctx, const char *path, const VgPlotConfig *cfg)
         vg_log(log, VG_LOG_ERROR, "vg_write_plot: NULL argument");
         return -EINVAL;
     }
+    if (ctx && ctx->n_rend)
+        return vg_ladder_refuse(ctx, "vg_write_plot");
     if ((ctx && ctx->n_frames ? 1 : 0) + cfg->n_logs > MAX_RUNS) {
         vg_log(log, VG_LOG_ERROR, "plot: at most %d runs on one chart",
                MAX_RUNS);
