@@ -37,7 +37,9 @@
 #include "tools/yuv_input.h"
 
 typedef struct Settings {
-    const char *path_ref, *path_dis, *output_path;
+    const char *path_ref, *output_path;
+    const char *path_dis[VG_MAX_RENDITIONS]; ///< -d, one per rendition
+    unsigned n_dis;
     unsigned width, height, bitdepth;
     int have_fmt, use_raw;
     enum VgPixFmt fmt;
@@ -132,10 +134,11 @@ static void usage(FILE *f, const char *app)
     fprintf(
         f,
         "Usage: %s -r REF -d DIS [options]\n"
+        "       %s -r REF -d DIS1 -d DIS2... [-o LOG_%%d.json] [options]\n"
         "       %s -r REF -d DIS --chunk START:COUNT -o CHUNK.json [options]\n"
         "       %s merge CHUNK.json... [-o LOG] [log options]\n"
         "       %s plot LOG... -o FILE.svg [plot options]\n\n",
-        app, app, app, app);
+        app, app, app, app, app);
     fprintf(
         f,
         "Computes VMAF and its features (libvmaf v3.2.0 compatible) on the CPU or a\n"
@@ -144,7 +147,10 @@ static void usage(FILE *f, const char *app)
         "Input:\n"
         " --reference/-r PATH       reference, raw planar .yuv or .y4m ('-' = stdin)\n"
         " --distorted/-d PATH       distorted, raw planar .yuv or .y4m (not the\n"
-        "                           reference's stream: '-' for both is refused)\n"
+        "                           reference's stream: '-' for both is refused);\n"
+        "                           repeatable: a ladder of up to 16 renditions\n"
+        "                           scored against the one reference in one pass,\n"
+        "                           each as a run of it alone would score it\n"
         " --width/-w N              width  } raw .yuv input needs all four; without\n"
         " --height/-h N             height } them both files are read as .y4m\n"
         " --pixel_format/-p FMT     420, 422, 444 (or 400)\n"
@@ -181,7 +187,10 @@ static void usage(FILE *f, const char *app)
         "                           to --output; '%s merge' joins the chunk logs\n"
         "                           of one title into its log and scores\n\n"
         "Output:\n"
-        " --output/-o PATH          write the per-frame log ('-' = stdout)\n"
+        " --output/-o PATH          write the per-frame log ('-' = stdout); with\n"
+        "                           several -d, one log per rendition: %%d in PATH\n"
+        "                           is its number (0 for the first -d), as in\n"
+        "                           --plot's path and the chunk logs'\n"
         " --xml | --json | --csv | --sub   log format (default xml)\n"
         " --precision default|max   numbers as libvmaf (%%.6f, %%.16f for tiny\n"
         "                           fractions) or %%.17g (exact doubles)\n"
@@ -196,7 +205,8 @@ static void usage(FILE *f, const char *app)
         "                           the y4m header's, else none)\n"
         "'%s plot --help' and '%s merge --help' describe the subcommands.\n\n"
         "The pooled (mean) score of each model is printed to stdout as\n"
-        "\"<version or path>: <score>\" (bootstrap models add ci.p95 and stddev);\n"
+        "\"<version or path>: <score>\" (bootstrap models add ci.p95 and stddev),\n"
+        "after \"rendition N (FILE): \" for each rendition of a ladder;\n"
         "messages go to stderr. Exit status 0 on success, 1 on any error.\n",
         app, app, app);
     if (models && models[0]) {
@@ -304,6 +314,55 @@ static int is_flag(const struct option *opts, int o)
     return 0;
 }
 
+/*
+ * A ladder writes a file per rendition: its path is the pattern with %d
+ * replaced by the rendition's number (0 for the first -d); %% is a '%'.
+ */
+static int check_pattern(const char *opt, const char *pattern)
+{
+    unsigned n = 0;
+
+    for (const char *p = pattern; *p; p++) {
+        if (*p != '%')
+            continue;
+        if (p[1] == 'd')
+            n++;
+        else if (p[1] != '%')
+            goto bad;
+        p++;
+    }
+    if (n == 1)
+        return 0;
+bad:
+    fprintf(stderr,
+            "vmafgpu: %s %s: a ladder of several --distorted/-d inputs "
+            "writes a file per rendition; put one %%d in the path (the "
+            "rendition's number, 0 for the first -d; %%%% for a '%%')\n",
+            opt, pattern);
+    return -EINVAL;
+}
+
+/** The path of rendition r's file from a pattern check_pattern() took. */
+static char *rendition_path(const char *pattern, unsigned r)
+{
+    size_t len = strlen(pattern) + 16;
+    char *path = malloc(len), *q = path;
+
+    if (!path)
+        return NULL;
+    for (const char *p = pattern; *p; p++) {
+        if (*p != '%') {
+            *q++ = *p;
+        } else if (*++p == 'd') {
+            q += snprintf(q, len - (size_t)(q - path), "%u", r);
+        } else {
+            *q++ = '%';
+        }
+    }
+    *q = '\0';
+    return path;
+}
+
 /** @return 0 parsed, 1 done (help/version printed), negative on error. */
 static int parse_args(int argc, char **argv, Settings *s)
 {
@@ -324,7 +383,14 @@ static int parse_args(int argc, char **argv, Settings *s)
             s->path_ref = optarg;
             break;
         case 'd':
-            s->path_dis = optarg;
+            if (s->n_dis == VG_MAX_RENDITIONS) {
+                fprintf(stderr,
+                        "vmafgpu: more than %d --distorted/-d inputs: a "
+                        "ladder scores at most %d renditions\n",
+                        VG_MAX_RENDITIONS, VG_MAX_RENDITIONS);
+                return -EINVAL;
+            }
+            s->path_dis[s->n_dis++] = optarg;
             break;
         case 'o':
             s->output_path = optarg;
@@ -509,7 +575,7 @@ static int parse_args(int argc, char **argv, Settings *s)
                 argv[optind], app);
         return -EINVAL;
     }
-    if (!s->path_ref || !s->path_dis) {
+    if (!s->path_ref || !s->n_dis) {
         fprintf(stderr,
                 "vmafgpu: both --reference/-r and --distorted/-d are "
                 "required\nTry '%s --help'.\n",
@@ -547,6 +613,10 @@ static int parse_args(int argc, char **argv, Settings *s)
             "chunk's COUNT) nor --plot (plot the merged log)\n");
         return -EINVAL;
     }
+    if (s->n_dis > 1 &&
+        ((s->output_path && check_pattern("--output/-o", s->output_path) < 0) ||
+         (s->plot_path && check_pattern("--plot", s->plot_path) < 0)))
+        return -EINVAL;
     if (!s->n_models && !s->no_prediction)
         s->model[s->n_models++] = "version=vmaf_v0.6.1";
     if (!s->n_models && !s->n_features) {
@@ -659,7 +729,8 @@ static int plot_main(const char *app, int argc, char **argv)
     return ret;
 }
 
-static int print_pooled(VgContext *ctx, const Settings *s, unsigned i);
+static int print_pooled(VgContext *ctx, const Settings *s, unsigned i,
+                        const char *prefix);
 static int flush_stdout(void);
 
 static void merge_usage(FILE *f, const char *app)
@@ -764,7 +835,7 @@ static int merge_main(const char *app, int argc, char **argv)
     }
     if (!(s.quiet && s.output_path)) {
         for (unsigned i = 0; i < vg_model_count(ctx); i++)
-            if ((ret = print_pooled(ctx, &s, i)) < 0)
+            if ((ret = print_pooled(ctx, &s, i, "")) < 0)
                 goto end;
         if ((ret = flush_stdout()) < 0)
             goto end;
@@ -785,26 +856,47 @@ end:
  * regular file named twice is opened twice, each with its own position,
  * and scores against itself.
  */
-static int check_distinct_inputs(const Settings *s)
+static int one_stream(const char *pa, const char *pb)
 {
     struct stat a, b;
 
-    if (!strcmp(s->path_ref, "-") && !strcmp(s->path_dis, "-"))
-        goto same;
-    if ((!strcmp(s->path_ref, "-") ? fstat(STDIN_FILENO, &a)
-                                   : stat(s->path_ref, &a)) ||
-        (!strcmp(s->path_dis, "-") ? fstat(STDIN_FILENO, &b)
-                                   : stat(s->path_dis, &b)))
+    if (!strcmp(pa, "-") && !strcmp(pb, "-"))
+        return 1;
+    if ((!strcmp(pa, "-") ? fstat(STDIN_FILENO, &a) : stat(pa, &a)) ||
+        (!strcmp(pb, "-") ? fstat(STDIN_FILENO, &b) : stat(pb, &b)))
         return 0; /* opening the input reports why */
-    if (a.st_dev == b.st_dev && a.st_ino == b.st_ino && !S_ISREG(a.st_mode))
-        goto same;
+    return a.st_dev == b.st_dev && a.st_ino == b.st_ino && !S_ISREG(a.st_mode);
+}
+
+/* "the reference", "the distorted" (a pair) or "rendition 2" (a ladder) */
+static const char *input_name(const Settings *s, int i, char buf[32])
+{
+    if (i < 0)
+        return "the reference";
+    if (s->n_dis == 1)
+        return "the distorted";
+    snprintf(buf, 32, "rendition %d", i);
+    return buf;
+}
+
+static int check_distinct_inputs(const Settings *s)
+{
+    char na[32], nb[32];
+
+    for (int i = -1; i < (int)s->n_dis; i++)
+        for (int j = i + 1; j < (int)s->n_dis; j++) {
+            const char *pa = i < 0 ? s->path_ref : s->path_dis[i];
+
+            if (!one_stream(pa, s->path_dis[j]))
+                continue;
+            fprintf(stderr,
+                    "vmafgpu: %s (%s) and %s (%s) input are one stream; each "
+                    "input needs its own file or pipe\n",
+                    input_name(s, i, na), pa, input_name(s, j, nb),
+                    s->path_dis[j]);
+            return -EINVAL;
+        }
     return 0;
-same:
-    fprintf(stderr,
-            "vmafgpu: the reference (%s) and the distorted (%s) input "
-            "are one stream; each input needs its own file or pipe\n",
-            s->path_ref, s->path_dis);
-    return -EINVAL;
 }
 
 /**
@@ -876,18 +968,23 @@ static const char *fmt_name(enum VgPixFmt f)
     }
 }
 
-static int check_inputs(const Settings *s, YuvInput *ref, YuvInput *dis)
+static int check_inputs(const Settings *s, YuvInput *ref, YuvInput *dis,
+                        unsigned r)
 {
     const YuvInputInfo *a = yuv_input_info(ref), *b = yuv_input_info(dis);
+    char name[32] = "";
 
+    if (s->n_dis > 1)
+        snprintf(name, sizeof(name), "rendition %u: ", r);
     if (((a->width != b->width || a->height != b->height) && !s->scale) ||
         a->fmt != b->fmt || a->bitdepth != b->bitdepth) {
         fprintf(
             stderr,
-            "vmafgpu: inputs differ: %s is %ux%u %s %u-bit, "
+            "vmafgpu: %sinputs differ: %s is %ux%u %s %u-bit, "
             "%s is %ux%u %s %u-bit%s\n",
-            s->path_ref, a->width, a->height, fmt_name(a->fmt), a->bitdepth,
-            s->path_dis, b->width, b->height, fmt_name(b->fmt), b->bitdepth,
+            name, s->path_ref, a->width, a->height, fmt_name(a->fmt),
+            a->bitdepth, s->path_dis[r], b->width, b->height, fmt_name(b->fmt),
+            b->bitdepth,
             a->fmt == b->fmt && a->bitdepth == b->bitdepth
                 ? " (--scale ALGORITHM scores a distorted input of another size)"
                 : "");
@@ -897,7 +994,8 @@ static int check_inputs(const Settings *s, YuvInput *ref, YuvInput *dis)
 }
 
 /** "vmaf" -> the pooled mean of metric `name`, printed like libvmaf's %f. */
-static int print_pooled(VgContext *ctx, const Settings *s, unsigned i)
+static int print_pooled(VgContext *ctx, const Settings *s, unsigned i,
+                        const char *prefix)
 {
     const char *name = vg_model_name(ctx, i);
     const char *label = vg_model_source(ctx, i);
@@ -909,7 +1007,7 @@ static int print_pooled(VgContext *ctx, const Settings *s, unsigned i)
         fprintf(stderr, "vmafgpu: no pooled score for model %s\n", label);
         return ret;
     }
-    printf("%s: ", label);
+    printf("%s%s: ", prefix, label);
     printf(num, v);
     if (vg_model_is_collection(ctx, i)) {
         static const char *const sfx[] = { "bagging", "ci_p95_lo", "ci_p95_hi",
@@ -925,7 +1023,7 @@ static int print_pooled(VgContext *ctx, const Settings *s, unsigned i)
             return -ENOMEM;
         }
         /* libvmaf tools/vmaf.c: "%s: %f, ci.p95: [%f, %f], stddev: %f". */
-        printf("\n%s: ", label);
+        printf("\n%s%s: ", prefix, label);
         for (unsigned k = 0; k < 4; k++) {
             snprintf(key, len, "%s_%s", name, sfx[k]);
             if ((ret = vg_get_pooled(ctx, key, VG_POOL_MEAN, &v)) < 0) {
@@ -959,31 +1057,129 @@ static int flush_stdout(void)
     return ret;
 }
 
+/* Read the next frame of every input: 1 all read, 0 an input ended (after
+ * a warning naming those that ended, unless all did), negative on error. */
+static int read_frames(const Settings *s, YuvInput *ref, YuvInput **dis,
+                       VgPicture *pref, VgPicture *pdis, unsigned n, int warn)
+{
+    int got[1 + VG_MAX_RENDITIONS], all = 1, none = 1;
+    int ret;
+
+    for (unsigned i = 0; i <= s->n_dis; i++) {
+        ret = i ? yuv_input_read(dis[i - 1], &pdis[i - 1])
+                : yuv_input_read(ref, pref);
+        if (ret < 0)
+            return ret;
+        got[i] = ret;
+        all &= !!ret;
+        none &= !ret;
+    }
+    if (all)
+        return 1;
+    if (warn && !none && s->n_dis == 1)
+        fprintf(stderr,
+                "vmafgpu: warning: \"%s\" ended before \"%s\"; scoring the "
+                "%u frames both have\n",
+                got[0] ? s->path_dis[0] : s->path_ref,
+                got[0] ? s->path_ref : s->path_dis[0], n);
+    else if (warn && !none)
+        for (unsigned i = 0; i <= s->n_dis; i++)
+            if (!got[i])
+                fprintf(stderr,
+                        "vmafgpu: warning: %s%u (\"%s\") has %u frames, "
+                        "fewer than the other inputs; scoring the %u frames "
+                        "all have\n",
+                        i ? "rendition " : "the reference", i ? i - 1 : 0,
+                        i ? s->path_dis[i - 1] : s->path_ref, n, n);
+    return 0;
+}
+
+static int write_results(const Settings *s, VgContext *ctx, YuvInput *ref,
+                         YuvInput *dis, unsigned r)
+{
+    char prefix[64] = "";
+    char *log = NULL, *plot = NULL;
+    int ret = -ENOMEM;
+
+    if (s->n_dis > 1)
+        snprintf(prefix, sizeof(prefix), "rendition %u (%s): ", r,
+                 strcmp(s->path_dis[r], "-") ? base_name(s->path_dis[r])
+                                             : "stdin");
+    if (!s->no_prediction && !(s->quiet && s->output_path)) {
+        for (unsigned i = 0; i < vg_model_count(ctx); i++)
+            if ((ret = print_pooled(ctx, s, i, prefix)) < 0)
+                return ret;
+        if ((ret = flush_stdout()) < 0)
+            return ret;
+    }
+    if (s->output_path &&
+        !(log = s->n_dis > 1 ? rendition_path(s->output_path, r)
+                             : strdup(s->output_path)))
+        goto end;
+    if (s->plot_path && !(plot = s->n_dis > 1 ? rendition_path(s->plot_path, r)
+                                              : strdup(s->plot_path)))
+        goto end;
+    if (log && (ret = vg_write_log(ctx, log, s->log_fmt, s->precision)) < 0) {
+        fprintf(stderr, "vmafgpu: cannot write %s (%s)\n", log, strerror(-ret));
+        goto end;
+    }
+    if (plot) {
+        const YuvInputInfo *di = yuv_input_info(dis), *ri = yuv_input_info(ref);
+        const YuvInputInfo *rate = di->fps_num ? di : ri;
+        VgPlotConfig pc = s->plot;
+
+        if (!pc.fps && rate->fps_num)
+            pc.fps = (double)rate->fps_num / rate->fps_den;
+        pc.label =
+            strcmp(s->path_dis[r], "-") ? base_name(s->path_dis[r]) : "stdin";
+        if ((ret = vg_write_plot(ctx, plot, &pc)) < 0) {
+            fprintf(stderr, "vmafgpu: cannot write the plot %s\n", plot);
+            goto end;
+        }
+    }
+    ret = 0;
+end:
+    if (ret == -ENOMEM)
+        fprintf(stderr, "vmafgpu: out of memory\n");
+    free(log);
+    free(plot);
+    return ret;
+}
+
 static int run(const Settings *s)
 {
-    YuvInput *ref = NULL, *dis = NULL;
+    YuvInput *ref = NULL, *dis[VG_MAX_RENDITIONS] = { NULL };
     VgContext *ctx = NULL;
     VgConfig cfg = { 0 };
-    VgPicture pref, pdis;
+    VgPicture pref, pdis[VG_MAX_RENDITIONS];
+    const VgPicture *pdis_ptr[VG_MAX_RENDITIONS];
     const int progress = !s->quiet && isatty(fileno(stderr));
+    /* a ladder's output paths are patterns: checked per rendition below */
+    const char *out_probe = s->n_dis > 1 ? NULL : s->output_path;
+    const char *plot_probe = s->n_dis > 1 ? NULL : s->plot_path;
     unsigned n = 0, lead = 0, frame_cnt = s->frame_cnt;
     int ended = 0;
     /* check_output() made the file, and nothing has written it */
     int out_created = 0, plot_created = 0;
     clock_t t0;
-    int ret, r1, r2;
+    int ret;
 
     if ((ret = check_distinct_inputs(s)) < 0 ||
-        (ret = check_output("--output", s->output_path, &out_created)) < 0 ||
-        (ret = check_output("--plot", s->plot_path, &plot_created)) < 0 ||
-        (ret = open_input(&ref, s, s->path_ref)) < 0 ||
-        (ret = open_input(&dis, s, s->path_dis)) < 0 ||
-        (ret = check_inputs(s, ref, dis)) < 0)
+        (ret = check_output("--output", out_probe, &out_created)) < 0 ||
+        (ret = check_output("--plot", plot_probe, &plot_created)) < 0 ||
+        (ret = open_input(&ref, s, s->path_ref)) < 0)
         goto fail;
+    for (unsigned r = 0; r < s->n_dis; r++) {
+        if ((ret = open_input(&dis[r], s, s->path_dis[r])) < 0 ||
+            (ret = check_inputs(s, ref, dis[r], r)) < 0)
+            goto fail;
+        pdis_ptr[r] = &pdis[r];
+    }
 
     cfg.backend = s->backend;
     cfg.scale = s->scale;
     cfg.n_threads = s->threads;
+    cfg.n_distorted = s->n_dis;
     /* libvmaf's tool takes any thread count */
     if (cfg.n_threads > VG_MAX_THREADS) {
         fprintf(stderr,
@@ -1040,26 +1236,30 @@ static int run(const Settings *s)
         }
     }
 
-    if (yuv_input_skip(ref, s->skip_ref) < s->skip_ref ||
-        yuv_input_skip(dis, s->skip_dis) < s->skip_dis) {
-        fprintf(stderr, "vmafgpu: --frame_skip_ref/--frame_skip_dist skip "
-                        "past the end of a file\n");
-        ret = -EINVAL;
-        goto fail;
+    for (unsigned r = 0; r <= s->n_dis; r++) {
+        if (r ? yuv_input_skip(dis[r - 1], s->skip_dis) < s->skip_dis
+              : yuv_input_skip(ref, s->skip_ref) < s->skip_ref) {
+            fprintf(stderr, "vmafgpu: --frame_skip_ref/--frame_skip_dist skip "
+                            "past the end of a file\n");
+            ret = -EINVAL;
+            goto fail;
+        }
     }
     if (s->chunk) {
         /* the chunk's frames and the lead-in before them */
         const unsigned skip =
             s->chunk_start - (lead = vg_chunk_lead_in(ctx, s->chunk_start));
 
-        if (yuv_input_skip(ref, skip) < skip ||
-            yuv_input_skip(dis, skip) < skip) {
-            fprintf(stderr,
-                    "vmafgpu: --chunk %u:%u starts past the end of the "
-                    "inputs\n",
-                    s->chunk_start, s->chunk_count);
-            ret = -EINVAL;
-            goto fail;
+        for (unsigned r = 0; r <= s->n_dis; r++) {
+            if ((r ? yuv_input_skip(dis[r - 1], skip)
+                   : yuv_input_skip(ref, skip)) < skip) {
+                fprintf(stderr,
+                        "vmafgpu: --chunk %u:%u starts past the end of the "
+                        "inputs\n",
+                        s->chunk_start, s->chunk_count);
+                ret = -EINVAL;
+                goto fail;
+            }
         }
         /* COUNT 0 (START:) or one that reaches past the last frame
          * number: to the end of the inputs */
@@ -1072,23 +1272,13 @@ static int run(const Settings *s)
     for (;;) {
         if (frame_cnt && n >= frame_cnt)
             break;
-        r1 = yuv_input_read(ref, &pref);
-        r2 = r1 < 0 ? 0 : yuv_input_read(dis, &pdis);
-        if (r1 < 0 || r2 < 0) {
-            ret = r1 < 0 ? r1 : r2;
+        if ((ret = read_frames(s, ref, dis, &pref, pdis, n, 1)) < 0)
             goto fail;
-        }
-        if (!r1 || !r2) {
-            if (r1 || r2)
-                fprintf(stderr,
-                        "vmafgpu: warning: \"%s\" ended before "
-                        "\"%s\"; scoring the %u frames both have\n",
-                        r1 ? s->path_dis : s->path_ref,
-                        r1 ? s->path_ref : s->path_dis, n);
+        if (!ret) {
             ended = 1;
             break;
         }
-        if ((ret = vg_submit(ctx, &pref, &pdis)) < 0) {
+        if ((ret = vg_submit_ladder(ctx, &pref, pdis_ptr)) < 0) {
             fprintf(stderr, "vmafgpu: frame %u: scoring failed\n", n);
             goto fail;
         }
@@ -1122,59 +1312,41 @@ static int run(const Settings *s)
     if (s->chunk) {
         /* the title ends with this chunk if the inputs end by its last frame */
         if (!ended) {
-            r1 = yuv_input_read(ref, &pref);
-            r2 = r1 <= 0 ? 0 : yuv_input_read(dis, &pdis);
-            if (r1 < 0 || r2 < 0) {
-                ret = r1 < 0 ? r1 : r2;
+            if ((ret = read_frames(s, ref, dis, &pref, pdis, n, 0)) < 0)
                 goto fail;
-            }
-            ended = !r1 || !r2;
+            ended = !ret;
         }
         out_created = 0;
-        if ((ret = vg_write_chunk(ctx, s->output_path, lead, s->chunk_start,
-                                  ended)) < 0) {
-            fprintf(stderr, "vmafgpu: cannot write the chunk log %s\n",
-                    s->output_path);
-            goto fail;
+        for (unsigned r = 0; r < s->n_dis; r++) {
+            char *path = s->n_dis > 1 ? rendition_path(s->output_path, r)
+                                      : strdup(s->output_path);
+
+            if (!path) {
+                fprintf(stderr, "vmafgpu: out of memory\n");
+                ret = -ENOMEM;
+                goto fail;
+            }
+            ret = vg_write_chunk(vg_rendition(ctx, r), path, lead,
+                                 s->chunk_start, ended);
+            if (ret < 0)
+                fprintf(stderr, "vmafgpu: cannot write the chunk log %s\n",
+                        path);
+            else if (!s->quiet)
+                fprintf(stderr, "vmafgpu: frames %u..%u%s in %s\n",
+                        s->chunk_start, s->chunk_start + (n - lead) - 1,
+                        ended ? " (the end of the title)" : "", path);
+            free(path);
+            if (ret < 0)
+                goto fail;
         }
-        if (!s->quiet)
-            fprintf(stderr, "vmafgpu: frames %u..%u%s in %s\n", s->chunk_start,
-                    s->chunk_start + (n - lead) - 1,
-                    ended ? " (the end of the title)" : "", s->output_path);
         ret = 0;
         goto fail;
     }
 
-    if (!s->no_prediction && !(s->quiet && s->output_path)) {
-        for (unsigned i = 0; i < vg_model_count(ctx); i++)
-            if ((ret = print_pooled(ctx, s, i)) < 0)
-                goto fail;
-        if ((ret = flush_stdout()) < 0)
+    out_created = plot_created = 0;
+    for (unsigned r = 0; r < s->n_dis; r++)
+        if ((ret = write_results(s, vg_rendition(ctx, r), ref, dis[r], r)) < 0)
             goto fail;
-    }
-
-    out_created = 0;
-    if (s->output_path && (ret = vg_write_log(ctx, s->output_path, s->log_fmt,
-                                              s->precision)) < 0) {
-        fprintf(stderr, "vmafgpu: cannot write %s (%s)\n", s->output_path,
-                strerror(-ret));
-        goto fail;
-    }
-    if (s->plot_path) {
-        const YuvInputInfo *di = yuv_input_info(dis), *ri = yuv_input_info(ref);
-        const YuvInputInfo *rate = di->fps_num ? di : ri;
-        VgPlotConfig pc = s->plot;
-
-        if (!pc.fps && rate->fps_num)
-            pc.fps = (double)rate->fps_num / rate->fps_den;
-        pc.label = strcmp(s->path_dis, "-") ? base_name(s->path_dis) : "stdin";
-        plot_created = 0;
-        if ((ret = vg_write_plot(ctx, s->plot_path, &pc)) < 0) {
-            fprintf(stderr, "vmafgpu: cannot write the plot %s\n",
-                    s->plot_path);
-            goto fail;
-        }
-    }
     ret = 0;
 
 fail:
@@ -1182,7 +1354,8 @@ fail:
     remove_unwritten(s->plot_path, plot_created);
     vg_context_destroy(&ctx);
     yuv_input_close(&ref);
-    yuv_input_close(&dis);
+    for (unsigned r = 0; r < s->n_dis; r++)
+        yuv_input_close(&dis[r]);
     return ret;
 }
 
