@@ -151,6 +151,12 @@ if [ -x "$top/tests/fate/chunks.sh" ]; then
     count chunks $?
 fi
 
+if [ -x "$top/tests/fate/ladder.sh" ]; then
+    step "ladders: each rendition of a ladder run = its pair run"
+    VMAFGPU="$build/lib/tools/vmafgpu" FFMPEG="$ffmpeg" "$top/tests/fate/ladder.sh"
+    count ladder $?
+fi
+
 if [ -x "$top/tests/fate/slurm.sh" ]; then
     step "chunks on a local Slurm: job array and merge job"
     VMAFGPU="$build/lib/tools/vmafgpu" "$top/tests/fate/slurm.sh"
