@@ -1083,6 +1083,10 @@ static int share_reference(VgContext *ctx)
             rend->source = src;
         }
         inst->n_sinks = ctx->n_rend - 1;
+        vg_log(&ctx->log, VG_LOG_INFO,
+               "ladder of %u renditions: feature '%s' depends on the "
+               "reference alone and is computed once",
+               ctx->n_rend, d->name);
     }
     return 0;
 }

@@ -1105,6 +1105,221 @@ START_TEST(test_feature_names_and_dedupe)
 }
 END_TEST
 
+/* the INFO lines since info_lines was emptied */
+static char info_lines[4096];
+
+static void capture_info(void *opaque, enum VgLogLevel level, const char *msg)
+{
+    const size_t n = strlen(info_lines);
+
+    if (level == VG_LOG_INFO)
+        snprintf(info_lines + n, sizeof(info_lines) - n, "%s\n", msg);
+    else
+        capture_log(opaque, level, msg);
+}
+
+/* renditions 0..2 of the ladder tests: 64x48, 48x36 and 32x24 */
+static const unsigned rend_w[3] = { 64, 48, 32 }, rend_h[3] = { 48, 36, 24 };
+
+static void ladder_uses(VgContext *ctx, int model)
+{
+    ck_assert_int_eq(vg_use_feature(ctx, "motion", NULL), 0);
+    ck_assert_int_eq(vg_use_feature(ctx, "float_motion", NULL), 0);
+    ck_assert_int_eq(vg_use_feature(ctx, "psnr", "enable_apsnr=true"), 0);
+    if (model)
+        ck_assert_int_eq(vg_use_model(ctx, "version=vmaf_v0.6.1"), 0);
+}
+
+/* frame i of the clip: the reference, or rendition r's picture */
+static void ladder_frame(Frame *f, int r, unsigned i)
+{
+    if (r < 0)
+        frame_make(f, VG_PIX_FMT_YUV420P, 64, 48, 10, 300 + i * 11, 0);
+    else
+        frame_make(f, VG_PIX_FMT_YUV420P, rend_w[r], rend_h[r], 10,
+                   400 + i * 5 + (unsigned)r * 77, 0);
+}
+
+/* A ladder of three renditions of three sizes gives, for each, what a pair
+ * context of that rendition alone gives, every score and the log; with
+ * vg_flush_frames() too; motion and float_motion are computed once. */
+START_TEST(test_ladder_equals_pairs)
+{
+    const char *const *models = vg_builtin_models();
+    const int model = models && models[0];
+    const unsigned n = 7;
+
+    for (unsigned threads = 0; threads <= 5; threads += 5) {
+        VgConfig cfg = {
+            .backend = VG_BACKEND_CPU,
+            .n_threads = threads,
+            .n_distorted = 3,
+            .scale = VG_SCALE_BICUBIC,
+            .log_level = VG_LOG_INFO,
+            .log_cb = capture_info,
+        };
+        VgContext *ladder = NULL, *pair[3];
+
+        info_lines[0] = '\0';
+        ck_assert_int_eq(vg_context_create(&ladder, &cfg), 0);
+        ck_assert_uint_eq(vg_rendition_count(ladder), 3);
+        ladder_uses(ladder, model);
+        cfg.n_distorted = 0;
+        for (unsigned r = 0; r < 3; r++) {
+            ck_assert_int_eq(vg_context_create(&pair[r], &cfg), 0);
+            ladder_uses(pair[r], model);
+        }
+        for (unsigned i = 0; i < n; i++) {
+            Frame ref, dis[3];
+            const VgPicture *pics[3];
+
+            ladder_frame(&ref, -1, i);
+            for (unsigned r = 0; r < 3; r++) {
+                ladder_frame(&dis[r], (int)r, i);
+                pics[r] = &dis[r].pic;
+                ck_assert_int_eq(vg_submit(pair[r], &ref.pic, pics[r]), 0);
+            }
+            ck_assert_int_eq(vg_submit_ladder(ladder, &ref.pic, pics), 0);
+            ck_assert_uint_le(vg_frames_ready(ladder), i + 1);
+            frame_free(&ref);
+            for (unsigned r = 0; r < 3; r++)
+                frame_free(&dis[r]);
+        }
+        ck_assert_uint_eq(vg_frame_count(ladder), n);
+        ck_assert_int_eq(vg_flush(ladder), 0);
+        ck_assert_uint_eq(vg_frames_ready(ladder), n);
+        ck_assert_ptr_nonnull(strstr(info_lines, "feature 'motion' depends "
+                                                 "on the reference alone"));
+        ck_assert_ptr_nonnull(strstr(info_lines, "feature 'float_motion'"));
+        ck_assert_ptr_null(strstr(info_lines, "feature 'psnr'"));
+        for (unsigned r = 0; r < 3; r++) {
+            VgContext *rend = vg_rendition(ladder, r);
+            char *a, *b;
+
+            ck_assert_int_eq(vg_flush(pair[r]), 0);
+            assert_same_scores(rend, pair[r], n);
+            a = log_text(rend, VG_LOG_FMT_CSV);
+            b = log_text(pair[r], VG_LOG_FMT_CSV);
+            ck_assert_str_eq(a, b);
+            free(a);
+            free(b);
+        }
+        /* the stream ended early: each rendition as its pair ended there */
+        ck_assert_int_eq(vg_flush_frames(ladder, n - 2), 0);
+        ck_assert_uint_eq(vg_frame_count(ladder), n - 2);
+        for (unsigned r = 0; r < 3; r++) {
+            ck_assert_int_eq(vg_flush_frames(pair[r], n - 2), 0);
+            assert_same_scores(vg_rendition(ladder, r), pair[r], n - 2);
+            vg_context_destroy(&pair[r]);
+        }
+        vg_context_destroy(&ladder);
+    }
+}
+END_TEST
+
+/* What a ladder refuses, with a message naming the rendition at fault. */
+START_TEST(test_ladder_errors)
+{
+    VgConfig cfg = {
+        .backend = VG_BACKEND_CPU,
+        .n_distorted = VG_MAX_RENDITIONS + 1,
+        .scale = VG_SCALE_BICUBIC,
+        .log_level = VG_LOG_WARNING,
+        .log_cb = capture_log,
+    };
+    VgContext *ladder = NULL, *rend;
+    Frame ref, dis[3], other;
+    const VgPicture *pics[3];
+    double v;
+
+    last_error[0] = '\0';
+    ck_assert_int_eq(vg_context_create(&ladder, &cfg), -EINVAL);
+    ck_assert_ptr_nonnull(strstr(last_error, "at most 16 renditions"));
+    cfg.n_distorted = 3;
+    ck_assert_int_eq(vg_context_create(&ladder, &cfg), 0);
+    ladder_uses(ladder, 0);
+    ck_assert_ptr_null(vg_rendition(ladder, 3));
+    rend = vg_rendition(ladder, 1);
+    ck_assert_ptr_nonnull(rend);
+
+    ladder_frame(&ref, -1, 0);
+    for (unsigned r = 0; r < 3; r++) {
+        ladder_frame(&dis[r], (int)r, 0);
+        pics[r] = &dis[r].pic;
+    }
+    /* a ladder's frames go through vg_submit_ladder(), to the ladder */
+    last_error[0] = '\0';
+    ck_assert_int_eq(vg_submit(ladder, &ref.pic, pics[0]), -EINVAL);
+    ck_assert_ptr_nonnull(strstr(last_error, "vg_submit_ladder()"));
+    ck_assert_int_eq(vg_submit(rend, &ref.pic, pics[1]), -EINVAL);
+    ck_assert_int_eq(vg_submit_ladder(rend, &ref.pic, pics), -EINVAL);
+    ck_assert_int_eq(vg_use_feature(rend, "psnr", NULL), -EINVAL);
+    ck_assert_int_eq(vg_use_model(rend, "version=vmaf_v0.6.1"), -EINVAL);
+    ck_assert_int_eq(vg_flush(rend), -EINVAL);
+    /* a picture of another format refuses the whole frame, naming it */
+    frame_make(&other, VG_PIX_FMT_YUV444P, 48, 36, 10, 5, 0);
+    pics[1] = &other.pic;
+    last_error[0] = '\0';
+    ck_assert_int_eq(vg_submit_ladder(ladder, &ref.pic, pics), -EINVAL);
+    ck_assert_ptr_nonnull(strstr(last_error, "rendition 1: "));
+    ck_assert_uint_eq(vg_frame_count(ladder), 0);
+    pics[1] = NULL;
+    last_error[0] = '\0';
+    ck_assert_int_eq(vg_submit_ladder(ladder, &ref.pic, pics), -EINVAL);
+    ck_assert_ptr_nonnull(strstr(last_error, "rendition 1: "));
+    pics[1] = &dis[1].pic;
+    ck_assert_int_eq(vg_submit_ladder(ladder, &ref.pic, pics), 0);
+    ck_assert_int_eq(vg_use_feature(ladder, "psnr", NULL), -EINVAL);
+    /* a rendition whose size changes mid-stream */
+    frame_free(&dis[2]);
+    frame_make(&dis[2], VG_PIX_FMT_YUV420P, 40, 30, 10, 9, 0);
+    last_error[0] = '\0';
+    ck_assert_int_eq(vg_submit_ladder(ladder, &ref.pic, pics), -EINVAL);
+    ck_assert_ptr_nonnull(strstr(last_error, "rendition 2: distorted picture "
+                                             "is 40x30 but the first one was "
+                                             "32x24"));
+    /* a rendition whose bit depth changes: refused, the ladder usable */
+    frame_free(&dis[2]);
+    frame_make(&dis[2], VG_PIX_FMT_YUV420P, 32, 24, 12, 9, 0);
+    last_error[0] = '\0';
+    ck_assert_int_eq(vg_submit_ladder(ladder, &ref.pic, pics), -EINVAL);
+    ck_assert_ptr_nonnull(strstr(last_error, "rendition 2: "));
+    frame_free(&dis[2]);
+    ladder_frame(&dis[2], 2, 1);
+    ck_assert_int_eq(vg_submit_ladder(ladder, &ref.pic, pics), 0);
+    ck_assert_uint_eq(vg_frame_count(ladder), 2);
+    ck_assert_int_eq(vg_flush(ladder), 0);
+    /* results are the renditions', not the ladder's */
+    last_error[0] = '\0';
+    ck_assert_int_eq(vg_get_score(ladder, "psnr_y", 0, &v), -EINVAL);
+    ck_assert_ptr_nonnull(strstr(last_error, "vg_rendition(ctx, r)"));
+    ck_assert_int_eq(vg_get_pooled(ladder, "psnr_y", VG_POOL_MEAN, &v),
+                     -EINVAL);
+    ck_assert_int_eq(
+        vg_write_log(ladder, "/dev/null", VG_LOG_FMT_JSON, VG_PRECISION_MAX),
+        -EINVAL);
+    ck_assert_uint_eq(vg_metric_count(ladder), 0);
+    ck_assert_int_eq(vg_get_score(rend, "psnr_y", 1, &v), 0);
+    ck_assert_int_eq(vg_set_log_count(ladder, "apart", 3), 0);
+    /* a rendition is destroyed with its ladder */
+    vg_context_destroy(&rend);
+    ck_assert_ptr_nonnull(rend);
+    ck_assert_int_eq(vg_get_score(rend, "psnr_y", 1, &v), 0);
+    frame_free(&ref);
+    frame_free(&other);
+    for (unsigned r = 0; r < 3; r++)
+        frame_free(&dis[r]);
+    vg_context_destroy(&ladder);
+
+    /* a pair context is its own one rendition */
+    ladder = make_ctx(0, VG_BACKEND_CPU);
+    ck_assert_uint_eq(vg_rendition_count(ladder), 1);
+    ck_assert_ptr_eq(vg_rendition(ladder, 0), ladder);
+    ck_assert_ptr_null(vg_rendition(ladder, 1));
+    vg_context_destroy(&ladder);
+}
+END_TEST
+
 static Suite *core_suite(void)
 {
     Suite *s = suite_create("core");
@@ -1130,6 +1345,8 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_more_formats_equal_planar);
     tcase_add_test(tc, test_format_bitdepths);
     tcase_add_test(tc, test_feature_names_and_dedupe);
+    tcase_add_test(tc, test_ladder_equals_pairs);
+    tcase_add_test(tc, test_ladder_errors);
     suite_add_tcase(s, tc);
     return s;
 }
