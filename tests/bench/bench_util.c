@@ -161,3 +161,79 @@ int bench_noise_pictures(const BenchCuda *b, VgPicture dp[4],
     free(hb);
     return 0;
 }
+
+/* bilinear sample of a src_w x src_h 8-bit plane at output (x, y) of w x h */
+static unsigned bilinear(const uint8_t *p, unsigned src_w, unsigned src_h,
+                         unsigned x, unsigned y, unsigned w, unsigned h)
+{
+    const double fx = (x + 0.5) * src_w / w - 0.5,
+                 fy = (y + 0.5) * src_h / h - 0.5;
+    int x0 = (int)fx, y0 = (int)fy;
+    double ax = fx - x0, ay = fy - y0;
+    int x1, y1;
+
+    if (fx < 0) {
+        x0 = 0;
+        ax = 0;
+    }
+    if (fy < 0) {
+        y0 = 0;
+        ay = 0;
+    }
+    x1 = x0 + 1 < (int)src_w ? x0 + 1 : (int)src_w - 1;
+    y1 = y0 + 1 < (int)src_h ? y0 + 1 : (int)src_h - 1;
+    return (unsigned)((p[y0 * src_w + x0] * (1 - ax) +
+                       p[y0 * src_w + x1] * ax) *
+                          (1 - ay) +
+                      (p[y1 * src_w + x0] * (1 - ax) +
+                       p[y1 * src_w + x1] * ax) *
+                          ay +
+                      0.5);
+}
+
+int bench_semiplanar_picture(VgPicture *pic, uint8_t **out, const uint8_t *src,
+                             unsigned src_w, unsigned src_h, unsigned w,
+                             unsigned h, int p010)
+{
+    const unsigned bps = p010 ? 2 : 1;
+    const size_t ysz = (size_t)w * h * bps, csz = ysz / 2;
+    const size_t plane = (size_t)src_w * src_h;
+    uint8_t *buf = malloc(ysz + csz);
+
+    if (!buf)
+        return -1;
+    for (unsigned y = 0; y < h; y++) {
+        for (unsigned x = 0; x < w; x++) {
+            unsigned v = bilinear(src, src_w, src_h, x, y, w, h);
+            if (p010)
+                ((uint16_t *)buf)[(size_t)y * w + x] =
+                    (uint16_t)((v << 2) << 6);
+            else
+                buf[(size_t)y * w + x] = (uint8_t)v;
+        }
+    }
+    for (unsigned y = 0; y < h / 2; y++) {
+        for (unsigned x = 0; x < w / 2; x++) {
+            for (unsigned c = 0; c < 2; c++) {
+                unsigned v = bilinear(src + (c + 1) * plane, src_w, src_h,
+                                      2 * x, 2 * y, w, h);
+                size_t k = (size_t)y * w + 2 * x + c;
+                if (p010)
+                    ((uint16_t *)(buf + ysz))[k] = (uint16_t)((v << 2) << 6);
+                else
+                    buf[ysz + k] = (uint8_t)v;
+            }
+        }
+    }
+    memset(pic, 0, sizeof(*pic));
+    pic->fmt = p010 ? VG_PIX_FMT_P010 : VG_PIX_FMT_NV12;
+    pic->width = w;
+    pic->height = h;
+    pic->bitdepth = p010 ? 10 : 8;
+    pic->memory = VG_MEMORY_HOST;
+    pic->data[0] = buf;
+    pic->data[1] = buf + ysz;
+    pic->stride[0] = pic->stride[1] = (ptrdiff_t)w * bps;
+    *out = buf;
+    return 0;
+}

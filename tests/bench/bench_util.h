@@ -6,6 +6,8 @@
 #ifndef VG_TESTS_BENCH_UTIL_H
 #define VG_TESTS_BENCH_UTIL_H
 
+#include <stdint.h>
+
 #include "vmafgpu.h"
 #include "gpu/core/cuda.h"
 
@@ -59,5 +61,15 @@ int bench_cuda_elapsed(const BenchCuda *b, float *ms);
 int bench_noise_pictures(const BenchCuda *b, VgPicture dp[4],
                          CUdeviceptr buf[4], unsigned w, unsigned h,
                          unsigned bpc);
+
+/**
+ * A semi-planar 4:2:0 picture (NV12, or P010 with p010) of w x h in host
+ * memory, *buf (caller frees), from a 4:4:4 8-bit planar frame of
+ * src_w x src_h scaled with bilinear interpolation: natural video content
+ * at any size. @return 0 or -1.
+ */
+int bench_semiplanar_picture(VgPicture *pic, uint8_t **buf, const uint8_t *src,
+                             unsigned src_w, unsigned src_h, unsigned w,
+                             unsigned h, int p010);
 
 #endif /* VG_TESTS_BENCH_UTIL_H */

@@ -64,82 +64,26 @@ static CUstream pic_stream; ///< where the pictures are produced
 /* the CUDA driver API's handle of the legacy default stream */
 #define LEGACY_STREAM ((CUstream)0x1)
 
-/* bilinear sample of plane p (SRC_W x SRC_H, 8-bit) at output (x, y) */
-static unsigned sample(const uint8_t *p, unsigned x, unsigned y, unsigned w,
-                       unsigned h)
-{
-    const double fx = (x + 0.5) * SRC_W / w - 0.5,
-                 fy = (y + 0.5) * SRC_H / h - 0.5;
-    int x0 = (int)fx, y0 = (int)fy;
-    double ax = fx - x0, ay = fy - y0;
-    int x1, y1;
-
-    if (fx < 0) {
-        x0 = 0;
-        ax = 0;
-    }
-    if (fy < 0) {
-        y0 = 0;
-        ay = 0;
-    }
-    x1 = x0 + 1 < SRC_W ? x0 + 1 : SRC_W - 1;
-    y1 = y0 + 1 < SRC_H ? y0 + 1 : SRC_H - 1;
-    return (
-        unsigned)((p[y0 * SRC_W + x0] * (1 - ax) + p[y0 * SRC_W + x1] * ax) *
-                      (1 - ay) +
-                  (p[y1 * SRC_W + x0] * (1 - ax) + p[y1 * SRC_W + x1] * ax) *
-                      ay +
-                  0.5);
-}
-
 /* one NV12 / P010 picture in device memory from a 4:4:4 8-bit frame */
 static int make_picture(VgPicture *pic, CUdeviceptr *mem, const uint8_t *src,
                         unsigned w, unsigned h, int p010)
 {
-    const unsigned bps = p010 ? 2 : 1;
-    const size_t ysz = (size_t)w * h * bps, csz = ysz / 2;
-    uint8_t *buf = malloc(ysz + csz);
+    const size_t size = (size_t)w * h * (p010 ? 2 : 1) * 3 / 2;
+    uint8_t *buf;
 
-    if (!buf)
+    if (bench_semiplanar_picture(pic, &buf, src, SRC_W, SRC_H, w, h, p010) <
+        0)
         return -1;
-    for (unsigned y = 0; y < h; y++) {
-        for (unsigned x = 0; x < w; x++) {
-            unsigned v = sample(src, x, y, w, h);
-            if (p010)
-                ((uint16_t *)buf)[(size_t)y * w + x] =
-                    (uint16_t)((v << 2) << 6);
-            else
-                buf[(size_t)y * w + x] = (uint8_t)v;
-        }
-    }
-    for (unsigned y = 0; y < h / 2; y++) {
-        for (unsigned x = 0; x < w / 2; x++) {
-            for (unsigned c = 0; c < 2; c++) {
-                unsigned v = sample(src + (size_t)(c + 1) * SRC_W * SRC_H,
-                                    2 * x, 2 * y, w, h);
-                size_t k = (size_t)y * w + 2 * x + c;
-                if (p010)
-                    ((uint16_t *)(buf + ysz))[k] = (uint16_t)((v << 2) << 6);
-                else
-                    buf[ysz + k] = (uint8_t)v;
-            }
-        }
-    }
-    if (VG_CU(cu, NULL, cuMemAlloc, mem, ysz + csz) < 0 ||
-        VG_CU(cu, NULL, cuMemcpyHtoD, *mem, buf, ysz + csz) < 0) {
+    if (VG_CU(cu, NULL, cuMemAlloc, mem, size) < 0 ||
+        VG_CU(cu, NULL, cuMemcpyHtoD, *mem, buf, size) < 0) {
         free(buf);
         return -1;
     }
     free(buf);
-    memset(pic, 0, sizeof(*pic));
-    pic->fmt = p010 ? VG_PIX_FMT_P010 : VG_PIX_FMT_NV12;
-    pic->width = w;
-    pic->height = h;
-    pic->bitdepth = p010 ? 10 : 8;
     pic->memory = VG_MEMORY_CUDA;
     pic->data[0] = (const void *)(uintptr_t)*mem;
-    pic->data[1] = (const void *)(uintptr_t)(*mem + ysz);
-    pic->stride[0] = pic->stride[1] = (ptrdiff_t)w * bps;
+    pic->data[1] =
+        (const void *)(uintptr_t)(*mem + (CUdeviceptr)pic->stride[0] * h);
     pic->cuda_stream = pic_stream;
     return 0;
 }

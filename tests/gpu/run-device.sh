@@ -48,6 +48,13 @@
 #       scaler, checkasm --quick, the CLI against the goldens and chunked
 #       scoring (tests/fate/chunks.sh), the fault sweep and threads8.
 #
+#   sh tests/gpu/run-device.sh ladder
+#       on the GPU machine, with .devcarry-cuda/ carried along: ladders
+#       (tests/fate/ladder.sh with --backend cuda: each rendition's log
+#       equals its pair run's) and tests/bench/ladderbench (a ladder
+#       context against five pair contexts, CUDA and CPU; LADDERBENCH_FRAMES,
+#       LADDERBENCH_CPU_FRAMES). run-host and run-rest run both as well.
+#
 #   sh tests/gpu/run-device.sh features FEATURE...
 #       on the GPU machine, with .devcarry-cuda/ carried along: checkasm
 #       --test=FEATURE and its memcheck (--quick) for each, then the
@@ -156,7 +163,8 @@ prepare() {
     fi
     make -j2 tools/vmafgpu tests/checkasm/checkasm \
         tests/unit/test_cuda_loader tests/bench/cudabench tests/bench/vifbench \
-        tests/bench/admbench tests/bench/vmafbench tests/gpu/test_fault \
+        tests/bench/admbench tests/bench/vmafbench tests/bench/ladderbench \
+        tests/gpu/test_fault \
         tests/gpu/libcudafault.so tests/gpu/threads8 tests/gpu/test_seqsum \
         tests/gpu/test_f32sum tests/gpu/test_scale tests/parity/test_cambi_corpus
     rm -rf "${root:?}/$CARRY"
@@ -165,7 +173,7 @@ prepare() {
     for p in tools/vmafgpu tests/checkasm/checkasm \
              tests/unit/test_cuda_loader tests/bench/cudabench \
              tests/bench/vifbench tests/bench/admbench tests/bench/vmafbench \
-             tests/gpu/test_fault tests/gpu/libcudafault.so tests/gpu/threads8 \
+             tests/bench/ladderbench tests/gpu/test_fault tests/gpu/libcudafault.so tests/gpu/threads8 \
              tests/gpu/test_seqsum tests/gpu/test_f32sum tests/gpu/test_scale \
              tests/parity/test_cambi_corpus; do
         cp "$p" "$root/$CARRY/bin/"
@@ -189,12 +197,15 @@ prepare() {
             "$shared/golden/hp/${g}__vmaf_float_"*.json "$root/$CARRY/golden/hp/"
     done
     cp "$shared/golden/r577x323_420p8.FROM_FFMPEG.json" "$root/$CARRY/golden/"
+    # the clips of tests/fate/ladder.sh, made with the build's ffmpeg
+    VG_LADDER_MAKE="$root/$CARRY/ladder" VG_SHARED_DIR="$shared" \
+        FFMPEG="${FFMPEG:-$src/build/ffmpeg/ffmpeg}" sh "$src/tests/fate/ladder.sh"
     # stripped and compressed: the carried tree is limited to 64 MiB;
     # run() unpacks
     for b in "$root/$CARRY"/bin/*; do
         case $b in *.so) ;; *) strip "$b" ;; esac
     done
-    gzip -9 -f "$root/$CARRY"/bin/* "$root/$CARRY"/corpus/*
+    gzip -9 -f "$root/$CARRY"/bin/* "$root/$CARRY"/corpus/* "$root/$CARRY"/ladder/*
     carry_exclude "$CARRY"
     du -sh "$root/$CARRY"
     echo "now: run tool, command 'sh tests/gpu/run-device.sh run', carry ['$CARRY']"
@@ -259,7 +270,7 @@ run_setup() {
     mkdir -p "$out"
     bin=$CARRY/bin
     c=$CARRY/corpus
-    for z in "$CARRY"/bin/*.gz "$CARRY"/corpus/*.gz; do
+    for z in "$CARRY"/bin/*.gz "$CARRY"/corpus/*.gz "$CARRY"/ladder/*.gz; do
         [ -f "$z" ] && gunzip -f "$z"
     done
     chmod +x "$CARRY"/bin/*
@@ -369,6 +380,23 @@ cli_goldens() {
         VG_CHUNK_ARGS="--backend cuda" sh tests/fate/chunks.sh
     grep -E "^[0-9]+ passed, [0-9]+ failed" "$out/chunks.log" |
         sed 's/^/  chunks, --backend cuda: /' | tee -a "$summary"
+    ladder_steps
+}
+
+# ladders on the device: each rendition's log = its pair run's
+ladder_steps() {
+    step ladder env VMAFGPU="$bin/vmafgpu" VG_LADDER_CLIPS="$CARRY/ladder" \
+        VG_LADDER_ARGS="--backend cuda" sh tests/fate/ladder.sh
+    grep -E "^[0-9]+ passed, [0-9]+ failed" "$out/ladder.log" |
+        sed 's/^/  ladder, --backend cuda: /' | tee -a "$summary"
+}
+
+# the ladder benchmark: one ladder context against five pair contexts
+ladder_bench() {
+    step ladderbench "$bin/ladderbench" "$c/r640x360_yuv444p_ref.yuv" \
+        "$c/r640x360_yuv444p_dist.yuv" ${LADDERBENCH_FRAMES:-300} \
+        ${LADDERBENCH_CPU_FRAMES:-30}
+    grep "^ladderbench" "$out/ladderbench.log" | tee -a "$summary"
 }
 
 # the driver-fault sweep on the real driver, and threads8
@@ -470,6 +498,7 @@ rest_steps() {
     step vmafbench "$bin/vmafbench" "$c/r640x360_yuv444p_ref.yuv" \
         "$c/r640x360_yuv444p_dist.yuv" ${VMAFBENCH_FRAMES:-600}
     grep "^vmafbench" "$out/vmafbench.log" | tee -a "$summary"
+    ladder_bench
     step checkasm-bench env VG_REQUIRE_GPU=1 "$bin/checkasm" --bench
     grep "^checkasm: bench" "$out/checkasm-bench.log" | tee -a "$summary"
     fault_steps
@@ -738,8 +767,9 @@ run) run parity_steps rest_steps ;;
 run-parity) run parity_steps ;;
 run-rest) run rest_steps ;;
 run-host) run host_steps ;;
+ladder) run ladder_steps ladder_bench ;;
 features) shift; run_features "$@" ;;
 soak) soak soak ;;
 soak-memcheck) soak memcheck ;;
-*) echo "usage: $0 prepare [BUILD_DIR] | run | run-parity | run-rest | features FEATURE... | prepare-soak [BUILD_DIR] | soak | soak-memcheck | prepare-bench [BUILD_DIR] | bench throughput|startup|host|graph | prepare-nvdec [BUILD_DIR] | nvdec | prepare-scale [FFMPEG] | scale" >&2; exit 2 ;;
+*) echo "usage: $0 prepare [BUILD_DIR] | run | run-parity | run-rest | run-host | ladder | features FEATURE... | prepare-soak [BUILD_DIR] | soak | soak-memcheck | prepare-bench [BUILD_DIR] | bench throughput|startup|host|graph | prepare-nvdec [BUILD_DIR] | nvdec | prepare-scale [FFMPEG] | scale" >&2; exit 2 ;;
 esac
