@@ -120,7 +120,9 @@
 #       on the GPU machine, with .devcarry-scale/ carried along:
 #       tests/fate/gpu-scale.sh (renditions scaled on the GPU by the filter's
 #       scale option: frames equal to libswscale's, scores equal to a CPU
-#       run), its work files in $OUT/scale. Exit status 0 when all passed.
+#       run), its work files in $OUT/scale, then the ladder benchmark on
+#       NVDEC frames (tests/bench/ladder-nvdec.sh, the clips of its --make
+#       in .devcarry-scale/ladder). Exit status 0 when all passed.
 set -u
 CARRY=.devcarry-cuda
 SOAK_CARRY=.devcarry-soak
@@ -638,6 +640,7 @@ prepare_scale() {
         "$shared/corpus/p1080_dist_crf32.mp4" "$shared/corpus/p720_10_ref.mp4" \
         "$c/corpus/"
     sh "$src/tests/fate/scale-clips.sh" "$c/clips" "$c/ffmpeg"
+    sh "$src/tests/bench/ladder-nvdec.sh" --make "$c/ladder" "$c/ffmpeg"
     carry_ready "$SCALE_CARRY" scale
 }
 
@@ -648,6 +651,11 @@ scale() {
         sh tests/fate/gpu-scale.sh "$PWD/$c/ffmpeg" > "$out/gpu-scale.log" 2>&1
     rc=$?
     grep -E "^(PASS|FAIL|SKIP|    )|^fate-gpu-scale: " "$out/gpu-scale.log" | tee -a "$out/summary.txt"
+    # the ladder on NVDEC frames: one filter against five, against decoding
+    VG_CORPUS_DIR=$PWD/$c/corpus VG_RUNS=${VG_RUNS:-3} \
+        sh tests/bench/ladder-nvdec.sh "$PWD/$c/ffmpeg" "$PWD/$c/ladder" \
+        > "$out/ladder-nvdec.log" 2>&1 || rc=1
+    grep "^ladder-nvdec" "$out/ladder-nvdec.log" | tee -a "$out/summary.txt"
     return $rc
 }
 
