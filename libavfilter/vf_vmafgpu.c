@@ -29,6 +29,18 @@
  * threads, CUDA streams), so passed-through frames wait in a small queue
  * until the library reports them scored (vg_frames_ready()).
  *
+ * With renditions=N (N >= 2; vmafgpu's name only), the filter scores an
+ * ABR ladder: N distorted inputs (renditions 0 .. N-1) then the reference,
+ * in one libvmafgpu ladder context (VgConfig.n_distorted). Rendition 0
+ * drives the output as a pair's distorted input does, the others are
+ * paired with it by their timestamps as the reference is, so that each
+ * rendition of rendition 0's timestamps is paired with the reference by
+ * the pair's rules. Rendition 0's frames pass through, with every
+ * rendition's scores as
+ * lavfi.vmafgpu.<r>.<metric>; each rendition writes its own log and chart
+ * (log_path and plot_path with %d, replaced by r) and summary line, as a
+ * pair of that rendition and the reference alone would.
+ *
  * Frames are scored as they arrive, ahead of the output. A frame leaves the
  * queue only when the consumer asks for one, and the log and the summary
  * cover exactly the frames the consumer took from the output: when the
@@ -98,42 +110,28 @@ typedef struct QueuedFrame {
     int64_t index;              ///< frame index in the library, -1: not scored
 } QueuedFrame;
 
-typedef struct VMAFGPUContext {
-    const AVClass *class;
-    FFFrameSync fs;
-
-    /* options */
-    char *model_cfg;
-    char *feature_cfg;
-    char *log_path;
-    char *log_fmt_name;
-    int log_fmt;                ///< VG_LOG_FMT_*, from log_fmt_name
-    char *plot_path;
+/**
+ * A distorted input: the pair's, or rendition r of a ladder (input r).
+ */
+typedef struct Rendition {
+    char name[32];              ///< "distorted (main)" for a pair, else "rendition <r>"
+    char prefix[32];            ///< "" for a pair, else "rendition <r>: "
+    VgContext *vg;              ///< its results: the pair's context, or the
+                                ///< ladder's vg_rendition() (owned by the ladder)
+    char *log_path;             ///< the log_path option, %d replaced by r
+    char *plot_path;            ///< the plot_path option, %d replaced by r
     int log_created;            ///< check_output_path() made the file, unwritten
     int plot_created;
-    char *pool_name;
-    int pool;                   ///< VG_POOL_*, from pool_name
-    int n_threads;
-    int n_subsample;
-    int backend;
-    int precision;
-    int queue_size;
-    int bitdepth;
-    char *scale_name;
-
-    /* state */
-    VgContext *vg;
-    AVFifo *queue;              ///< QueuedFrame, oldest first
-    AVFifo *sent;               ///< int64_t library index (-1: not scored) of
-                                ///< each frame sent on, not yet seen taken
-    int64_t n_taken;            ///< frames sent on and taken by the consumer
-    unsigned n_passed;          ///< library frames 0 .. n_passed-1 were taken
-    unsigned frame_cnt;         ///< pairs submitted
-    int eof_sent;               ///< every frame was sent on with the end of the stream
-    int flushed;                ///< 0: not yet, 1: vg_flush() done, <0: its error
-    int is_cuda;                ///< inputs are AV_PIX_FMT_CUDA frames
-    double frame_rate;          ///< of the distorted input, 0 if unknown (plot's time axis)
+    char **meta_keys;           ///< "lavfi.vmafgpu.[<r>.]<metric>" of metric i
+    unsigned nb_meta_keys;
+    VgPicture pic;              ///< per-stream constant fields of its pictures:
+                                ///< of the reference's size when scaling
+                                ///< software frames, of its own for CUDA
+    int w, h;                   ///< size of the input's frames
+    struct SwsContext *sws;     ///< scales its frames, NULL: same size
+    double frame_rate;          ///< of the input, 0 if unknown (plot's time axis)
     double half_interval;       ///< half a frame interval in seconds, 0 if unknown
+    /* how framesync paired its frames with the reference's (check_pairing()) */
     int64_t last_pts[2];        ///< the previous pair's frames (framesync's time base)
     unsigned n_apart;           ///< pairs more than half a frame interval apart
     int warned_apart;
@@ -145,27 +143,67 @@ typedef struct VMAFGPUContext {
     unsigned run_apart_frame;   ///< the run's first apart pair
     int64_t run_apart_pts[2];
     int64_t run_pts;            ///< the repeated frame
-    VgPicture pic_ref;          ///< per-stream constant fields of the pictures
-    VgPicture pic_dis;          ///< of the reference's size when scaling
-                                ///< software frames, of its own for CUDA
-    int dis_w, dis_h;           ///< size of the distorted input's frames
+} Rendition;
+
+#if CONFIG_CUDA
+/**
+ * Frames of an input from another CUDA context than rendition 0's (where
+ * scoring runs), on the same GPU, are copied into frames of that context
+ * first: kernels of one context cannot read memory of another.
+ */
+typedef struct InputCopy {
+    AVCUDADeviceContext *hwctx; ///< the input's, NULL: no copy
+    AVBufferRef *device_ref;
+    AVBufferRef *frames_ref;    ///< frames of the copies, in the scoring context
+    CUevent written;            ///< in hwctx's context
+    CUevent copied;             ///< in the scoring context
+} InputCopy;
+#endif
+
+typedef struct VMAFGPUContext {
+    const AVClass *class;
+    FFFrameSync fs;
+
+    /* options */
+    char *model_cfg;
+    char *feature_cfg;
+    char *log_path;
+    char *log_fmt_name;
+    int log_fmt;                ///< VG_LOG_FMT_*, from log_fmt_name
+    char *plot_path;
+    char *pool_name;
+    int pool;                   ///< VG_POOL_*, from pool_name
+    int n_threads;
+    int n_subsample;
+    int backend;
+    int precision;
+    int queue_size;
+    int bitdepth;
+    char *scale_name;
+    int nb_renditions;          ///< distorted inputs, before the reference
+
+    /* state */
+    VgContext *vg;              ///< the pair's context, or the ladder
+    Rendition *rend;            ///< nb_renditions
+    AVFifo *queue;              ///< QueuedFrame, oldest first
+    AVFifo *sent;               ///< int64_t library index (-1: not scored) of
+                                ///< each frame sent on, not yet seen taken
+    int64_t n_taken;            ///< frames sent on and taken by the consumer
+    unsigned n_passed;          ///< library frames 0 .. n_passed-1 were taken
+    unsigned frame_cnt;         ///< frames submitted
+    int eof_sent;               ///< every frame was sent on with the end of the stream
+    int flushed;                ///< 0: not yet, 1: vg_flush() done, <0: its error
+    int is_cuda;                ///< inputs are AV_PIX_FMT_CUDA frames
+    enum AVPixelFormat sw_format; ///< of the inputs' frames (of CUDA frames' data)
+    VgPicture pic_ref;          ///< per-stream constant fields of the reference
     const AVPixFmtDescriptor *desc; ///< of the inputs' (sw_)format
     int scale_flags;            ///< SWS_* algorithm of the scale option, 0: none
-    struct SwsContext *sws;     ///< scales the distorted frames, NULL: same size
     enum VgScale scale_cuda;    ///< the library scales the distorted CUDA frames
     const char *scale_cuda_refusal; ///< why it cannot, or NULL
-    char **meta_keys;           ///< "lavfi.vmafgpu.<metric>" of metric i
-    unsigned nb_meta_keys;
 #if CONFIG_CUDA
-    AVCUDADeviceContext *hwctx; ///< the distorted input's, where scoring runs
+    AVCUDADeviceContext *hwctx; ///< rendition 0's, where scoring runs
     AVBufferRef *device_ref;    ///< keeps hwctx alive until uninit
-    /* Reference frames from another CUDA context on the same GPU are copied
-     * into frames of hwctx's context first; NULL when both inputs share one. */
-    AVCUDADeviceContext *ref_hwctx;
-    AVBufferRef *ref_device_ref;
-    AVBufferRef *ref_frames_ref; ///< frames of the copies, in hwctx's context
-    CUevent ref_written;        ///< in ref_hwctx's context
-    CUevent ref_copied;         ///< in hwctx's context
+    InputCopy *copies;          ///< of each input (never rendition 0's)
 #endif
 } VMAFGPUContext;
 
@@ -212,6 +250,8 @@ static const AVOption vmafgpu_options[] = {
     { "n_subsample", "Compute non-temporal features on every n-th frame only",
         OFFSET(n_subsample), AV_OPT_TYPE_INT, { .i64 = 1 }, 1, INT_MAX, FLAGS },
     OPTS_OWN,
+    { "renditions", "Set the number of distorted inputs (an ABR ladder's renditions) in front of the reference, the last input",
+        OFFSET(nb_renditions), AV_OPT_TYPE_INT, { .i64 = 1 }, 1, VG_MAX_RENDITIONS, FLAGS },
     { NULL }
 };
 
@@ -378,24 +418,28 @@ static int query_formats(const AVFilterContext *ctx,
                          AVFilterFormatsConfig **cfg_in,
                          AVFilterFormatsConfig **cfg_out)
 {
-    AVFilterFormats *main_fmts, *ref_fmts;
+    AVFilterFormats *main_fmts;
     int ret;
 
-    /* The distorted input and the output share one list: frames pass
-     * through. The reference negotiates on its own, so that inputs of
-     * different formats reach config_output() and are refused there with
-     * a message, rather than being converted silently. Under libvmaf's
-     * names, all three share the list, as in libvmaf's filter: FFmpeg
-     * then converts the inputs to one format (a 10-bit reference against
-     * an 8-bit distorted video is scored in 8 bits, as there). */
+    /* The distorted input (rendition 0) and the output share one list:
+     * frames pass through. The other inputs negotiate each on its own, so
+     * that inputs of different formats reach config_output() and are
+     * refused there with a message, rather than being converted silently.
+     * Under libvmaf's names, all three share the list, as in libvmaf's
+     * filter: FFmpeg then converts the inputs to one format (a 10-bit
+     * reference against an 8-bit distorted video is scored in 8 bits, as
+     * there). */
     main_fmts = ff_make_pixel_format_list(pix_fmts);
     if ((ret = ff_formats_ref(main_fmts, &cfg_in[0]->formats)) < 0 ||
         (ret = ff_formats_ref(main_fmts, &cfg_out[0]->formats)) < 0)
         return ret;
     if (strcmp(ctx->filter->name, "vmafgpu"))
         return ff_formats_ref(main_fmts, &cfg_in[1]->formats);
-    ref_fmts = ff_make_pixel_format_list(pix_fmts);
-    return ff_formats_ref(ref_fmts, &cfg_in[1]->formats);
+    for (unsigned i = 1; i < ctx->nb_inputs; i++)
+        if ((ret = ff_formats_ref(ff_make_pixel_format_list(pix_fmts),
+                                  &cfg_in[i]->formats)) < 0)
+            return ret;
+    return 0;
 }
 
 static void log_callback(void *opaque, enum VgLogLevel level, const char *msg)
@@ -511,49 +555,50 @@ static int order_streams(AVFilterContext *ctx, CUevent ev,
 }
 
 /**
- * Prepare copying reference frames from their CUDA context into frames of
- * the distorted input's context, on the same GPU: kernels of one context
- * cannot read memory of another.
+ * Prepare copying the frames of an input (of frames context fc) from their
+ * CUDA context into frames of rendition 0's context, on the same GPU.
  */
-static int init_reference_copy(AVFilterContext *ctx, AVHWFramesContext *rfc)
+static int init_input_copy(AVFilterContext *ctx, InputCopy *c,
+                           AVHWFramesContext *fc, const char *name)
 {
     VMAFGPUContext *s = ctx->priv;
-    AVHWFramesContext *fc;
+    AVHWFramesContext *cfc;
     int ret;
 
-    s->ref_hwctx = rfc->device_ctx->hwctx;
-    s->ref_device_ref = av_buffer_ref(rfc->device_ref);
-    s->ref_frames_ref = av_hwframe_ctx_alloc(s->device_ref);
-    if (!s->ref_device_ref || !s->ref_frames_ref)
+    c->hwctx = fc->device_ctx->hwctx;
+    c->device_ref = av_buffer_ref(fc->device_ref);
+    c->frames_ref = av_hwframe_ctx_alloc(s->device_ref);
+    if (!c->device_ref || !c->frames_ref)
         return AVERROR(ENOMEM);
-    fc = (AVHWFramesContext *)s->ref_frames_ref->data;
-    fc->format    = AV_PIX_FMT_CUDA;
-    fc->sw_format = rfc->sw_format;
-    fc->width     = rfc->width;
-    fc->height    = rfc->height;
-    ret = av_hwframe_ctx_init(s->ref_frames_ref);
+    cfc = (AVHWFramesContext *)c->frames_ref->data;
+    cfc->format    = AV_PIX_FMT_CUDA;
+    cfc->sw_format = fc->sw_format;
+    cfc->width     = fc->width;
+    cfc->height    = fc->height;
+    ret = av_hwframe_ctx_init(c->frames_ref);
     if (ret < 0) {
         av_log(ctx, AV_LOG_ERROR, "Could not allocate CUDA frames for the "
-               "reference copies: %s\n", av_err2str(ret));
+               "%s copies: %s\n", name, av_err2str(ret));
         return ret;
     }
-    ret = create_event(ctx, s->ref_hwctx, &s->ref_written);
+    ret = create_event(ctx, c->hwctx, &c->written);
     if (ret < 0)
         return ret;
-    return create_event(ctx, s->hwctx, &s->ref_copied);
+    return create_event(ctx, s->hwctx, &c->copied);
 }
 
 /**
- * Copy a reference frame of ref_hwctx's context into a new frame of hwctx's.
- * The copy waits on the GPU for the work queued on the reference's stream
+ * Copy a frame of an input's context into a new frame of hwctx's.
+ * The copy waits on the GPU for the work queued on the input's stream
  * (its decoding or upload), and later work there waits for the copy, so the
  * source frame may be reused as soon as this returns.
  */
-static int copy_reference(AVFilterContext *ctx, const AVFrame *src, AVFrame **dst)
+static int copy_input(AVFilterContext *ctx, InputCopy *c, const AVFrame *src,
+                      AVFrame **dst)
 {
     VMAFGPUContext *s = ctx->priv;
     CudaFunctions *cu = s->hwctx->internal->cuda_dl;
-    AVHWFramesContext *fc = (AVHWFramesContext *)s->ref_frames_ref->data;
+    AVHWFramesContext *fc = (AVHWFramesContext *)c->frames_ref->data;
     const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(fc->sw_format);
     AVFrame *out;
     int ret, err;
@@ -562,11 +607,11 @@ static int copy_reference(AVFilterContext *ctx, const AVFrame *src, AVFrame **ds
     if (!out)
         return AVERROR(ENOMEM);
     /* only the planes matter: the copy is read for scoring, then freed */
-    ret = av_hwframe_get_buffer(s->ref_frames_ref, out, 0);
+    ret = av_hwframe_get_buffer(c->frames_ref, out, 0);
     if (ret < 0)
         goto fail;
 
-    ret = order_streams(ctx, s->ref_written, s->ref_hwctx, s->hwctx);
+    ret = order_streams(ctx, c->written, c->hwctx, s->hwctx);
     if (ret < 0)
         goto fail;
     ret = cuda_push(ctx);
@@ -591,7 +636,7 @@ static int copy_reference(AVFilterContext *ctx, const AVFrame *src, AVFrame **ds
     err = cuda_pop(ctx);
     if (ret < 0 || (ret = err) < 0)
         goto fail;
-    ret = order_streams(ctx, s->ref_copied, s->hwctx, s->ref_hwctx);
+    ret = order_streams(ctx, c->copied, s->hwctx, c->hwctx);
     if (ret < 0)
         goto fail;
     *dst = out;
@@ -602,26 +647,26 @@ fail:
     return ret;
 }
 
-static void uninit_reference_copy(AVFilterContext *ctx)
+static void uninit_input_copy(AVFilterContext *ctx, InputCopy *c)
 {
     VMAFGPUContext *s = ctx->priv;
     CudaFunctions *cu;
 
-    if (!s->ref_hwctx)
+    if (!c->hwctx)
         return;
-    cu = s->ref_hwctx->internal->cuda_dl;
-    if (s->ref_written && push_context(ctx, s->ref_hwctx) >= 0) {
-        cu->cuEventDestroy(s->ref_written);
-        pop_context(ctx, s->ref_hwctx, 0);
+    cu = c->hwctx->internal->cuda_dl;
+    if (c->written && push_context(ctx, c->hwctx) >= 0) {
+        cu->cuEventDestroy(c->written);
+        pop_context(ctx, c->hwctx, 0);
     }
-    if (s->ref_copied && push_context(ctx, s->hwctx) >= 0) {
-        cu->cuEventDestroy(s->ref_copied);
+    if (c->copied && push_context(ctx, s->hwctx) >= 0) {
+        cu->cuEventDestroy(c->copied);
         pop_context(ctx, s->hwctx, 0);
     }
-    s->ref_written = s->ref_copied = NULL;
-    av_buffer_unref(&s->ref_frames_ref);
-    av_buffer_unref(&s->ref_device_ref);
-    s->ref_hwctx = NULL;
+    c->written = c->copied = NULL;
+    av_buffer_unref(&c->frames_ref);
+    av_buffer_unref(&c->device_ref);
+    c->hwctx = NULL;
 }
 #else
 static int cuda_push(AVFilterContext *ctx) { return 0; }
@@ -632,6 +677,12 @@ static int cuda_pop(AVFilterContext *ctx)  { return 0; }
 static int is_libvmaf(const AVFilterContext *ctx)
 {
     return strcmp(ctx->filter->name, "vmafgpu") != 0;
+}
+
+/** The name of input i in messages: its rendition's, or "reference". */
+static const char *input_name(const VMAFGPUContext *s, int i)
+{
+    return i < s->nb_renditions ? s->rend[i].name : "reference";
 }
 
 /*
@@ -1142,10 +1193,11 @@ static int parse_scale(AVFilterContext *ctx)
  * flags=<algorithm>+accurate_rnd+bitexact and no other option, so that the
  * frames scored are those that filter would give.
  */
-static int init_scaler(AVFilterContext *ctx, enum AVPixelFormat fmt)
+static int init_scaler(AVFilterContext *ctx, int r, enum AVPixelFormat fmt)
 {
     VMAFGPUContext *s = ctx->priv;
-    AVFilterLink *dis = ctx->inputs[0], *ref = ctx->inputs[1];
+    Rendition *rend = &s->rend[r];
+    AVFilterLink *dis = ctx->inputs[r], *ref = ctx->inputs[s->nb_renditions];
     int ret;
 
 #if HAVE_SWS_FRAME_SETUP
@@ -1154,45 +1206,47 @@ static int init_scaler(AVFilterContext *ctx, enum AVPixelFormat fmt)
     if (!sws_isSupportedInput(fmt) || !sws_isSupportedOutput(fmt)) {
 #endif
         av_log(ctx, AV_LOG_ERROR, "libswscale cannot scale %s frames: scale "
-               "the distorted input in front of the filter (scale=%d:%d)\n",
-               av_get_pix_fmt_name(fmt), ref->w, ref->h);
+               "the %s input in front of the filter (scale=%d:%d)\n",
+               av_get_pix_fmt_name(fmt), s->nb_renditions > 1 ? rend->name :
+               "distorted", ref->w, ref->h);
         return AVERROR(EINVAL);
     }
-    s->sws = sws_alloc_context();
-    if (!s->sws)
+    rend->sws = sws_alloc_context();
+    if (!rend->sws)
         return AVERROR(ENOMEM);
-    if ((ret = av_opt_set_int(s->sws, "sws_flags", s->scale_flags |
+    if ((ret = av_opt_set_int(rend->sws, "sws_flags", s->scale_flags |
                               SWS_ACCURATE_RND | SWS_BITEXACT, 0)) < 0 ||
-        (ret = av_opt_set_int(s->sws, "threads",
+        (ret = av_opt_set_int(rend->sws, "threads",
                               ff_filter_get_nb_threads(ctx), 0)) < 0)
         return ret;
 #if !HAVE_SWS_FRAME_SETUP
     /* the chroma siting stays libswscale's default, centred, which is the
      * scale filter's for frames of unspecified or any chroma location */
-    if ((ret = av_opt_set_int(s->sws, "srcw", dis->w, 0)) < 0 ||
-        (ret = av_opt_set_int(s->sws, "srch", dis->h, 0)) < 0 ||
-        (ret = av_opt_set_int(s->sws, "src_format", fmt, 0)) < 0 ||
-        (ret = av_opt_set_int(s->sws, "dstw", ref->w, 0)) < 0 ||
-        (ret = av_opt_set_int(s->sws, "dsth", ref->h, 0)) < 0 ||
-        (ret = av_opt_set_int(s->sws, "dst_format", fmt, 0)) < 0)
+    if ((ret = av_opt_set_int(rend->sws, "srcw", dis->w, 0)) < 0 ||
+        (ret = av_opt_set_int(rend->sws, "srch", dis->h, 0)) < 0 ||
+        (ret = av_opt_set_int(rend->sws, "src_format", fmt, 0)) < 0 ||
+        (ret = av_opt_set_int(rend->sws, "dstw", ref->w, 0)) < 0 ||
+        (ret = av_opt_set_int(rend->sws, "dsth", ref->h, 0)) < 0 ||
+        (ret = av_opt_set_int(rend->sws, "dst_format", fmt, 0)) < 0)
         return ret;
     if (dis->color_range != AVCOL_RANGE_UNSPECIFIED &&
-        ((ret = av_opt_set_int(s->sws, "src_range",
+        ((ret = av_opt_set_int(rend->sws, "src_range",
                                dis->color_range == AVCOL_RANGE_JPEG, 0)) < 0 ||
-         (ret = av_opt_set_int(s->sws, "dst_range",
+         (ret = av_opt_set_int(rend->sws, "dst_range",
                                dis->color_range == AVCOL_RANGE_JPEG, 0)) < 0))
         return ret;
-    ret = sws_init_context(s->sws, NULL, NULL);
+    ret = sws_init_context(rend->sws, NULL, NULL);
     if (ret < 0) {
-        av_log(ctx, AV_LOG_ERROR, "Could not set up the scaling of %s frames "
-               "from %dx%d to %dx%d: %s\n", av_get_pix_fmt_name(fmt),
-               dis->w, dis->h, ref->w, ref->h, av_err2str(ret));
+        av_log(ctx, AV_LOG_ERROR, "%sCould not set up the scaling of %s "
+               "frames from %dx%d to %dx%d: %s\n", rend->prefix,
+               av_get_pix_fmt_name(fmt), dis->w, dis->h, ref->w, ref->h,
+               av_err2str(ret));
         return ret;
     }
 #endif
-    av_log(ctx, AV_LOG_VERBOSE, "Scaling the distorted (main) frames from "
-           "%dx%d to the reference's %dx%d: libswscale %s+accurate_rnd+bitexact\n",
-           dis->w, dis->h, ref->w, ref->h, s->scale_name);
+    av_log(ctx, AV_LOG_VERBOSE, "Scaling the %s frames from %dx%d to the "
+           "reference's %dx%d: libswscale %s+accurate_rnd+bitexact\n",
+           rend->name, dis->w, dis->h, ref->w, ref->h, s->scale_name);
     return 0;
 }
 
@@ -1202,8 +1256,8 @@ static int init_scaler(AVFilterContext *ctx, enum AVPixelFormat fmt)
  * properties, the chroma location left to libswscale's default and the
  * frame scaled as a whole (progressive).
  */
-static int scale_distorted(AVFilterContext *ctx, const AVFrame *dis,
-                           AVFrame **scaled)
+static int scale_distorted(AVFilterContext *ctx, Rendition *rend,
+                           const AVFrame *dis, AVFrame **scaled)
 {
     VMAFGPUContext *s = ctx->priv;
     AVFrame *src = av_frame_clone(dis), *dst = av_frame_alloc();
@@ -1219,15 +1273,16 @@ static int scale_distorted(AVFilterContext *ctx, const AVFrame *dis,
     if (ret < 0)
         goto fail;
     dst->format = src->format;
-    dst->width  = s->pic_dis.width;
-    dst->height = s->pic_dis.height;
+    dst->width  = rend->pic.width;
+    dst->height = rend->pic.height;
     ret = av_frame_get_buffer(dst, 0);
     if (ret < 0)
         goto fail;
-    ret = sws_scale_frame(s->sws, dst, src);
+    ret = sws_scale_frame(rend->sws, dst, src);
     if (ret < 0) {
-        av_log(ctx, AV_LOG_ERROR, "Could not scale distorted frame %u: %s\n",
-               s->frame_cnt, av_err2str(ret));
+        av_log(ctx, AV_LOG_ERROR, "Could not scale %s frame %u: %s\n",
+               s->nb_renditions > 1 ? rend->name : "distorted", s->frame_cnt,
+               av_err2str(ret));
         goto fail;
     }
     av_frame_free(&src);
@@ -1241,127 +1296,152 @@ fail:
 }
 
 /**
- * Check that both inputs carry the same kind of pictures and fill in the
+ * Check that the inputs carry the same kind of pictures and fill in the
  * per-stream fields of the library pictures.
  */
 static int check_inputs(AVFilterContext *ctx)
 {
     VMAFGPUContext *s = ctx->priv;
-    AVFilterLink *dis = ctx->inputs[0], *ref = ctx->inputs[1];
-    enum AVPixelFormat dis_fmt = dis->format, ref_fmt = ref->format;
+    const int n = s->nb_renditions;
+    AVFilterLink *ref = ctx->inputs[n];
+    enum AVPixelFormat ref_fmt = ref->format;
+    enum AVPixelFormat fmts[VG_MAX_RENDITIONS + 1];
+    void *streams[VG_MAX_RENDITIONS + 1] = { NULL };
     enum VgPixFmt vg_fmt;
-    void *dis_stream = NULL, *ref_stream = NULL;
     unsigned bitdepth;
-    int scaled, ret;
+    int scaled = 0, ret;
 
-    if ((dis_fmt == AV_PIX_FMT_CUDA) != (ref_fmt == AV_PIX_FMT_CUDA)) {
-        av_log(ctx, AV_LOG_ERROR, "Inputs must both be CUDA frames or both "
-               "software frames: distorted (main) is %s, reference is %s\n",
-               av_get_pix_fmt_name(dis_fmt), av_get_pix_fmt_name(ref_fmt));
-        return AVERROR(EINVAL);
-    }
+    for (int r = 0; r < n; r++) {
+        AVFilterLink *dis = ctx->inputs[r];
 
-    s->is_cuda = dis_fmt == AV_PIX_FMT_CUDA;
-    scaled = dis->w != ref->w || dis->h != ref->h;
-    if (scaled && !s->scale_flags) {
-        av_log(ctx, AV_LOG_ERROR, "Input sizes differ: distorted (main) is "
-               "%dx%d, reference is %dx%d; set the scale option "
-               "(scale=bicubic, bilinear, lanczos, ...) to score the distorted "
-               "input scaled to the reference's size\n",
-               dis->w, dis->h, ref->w, ref->h);
-        return AVERROR(EINVAL);
+        if ((dis->format == AV_PIX_FMT_CUDA) != (ref_fmt == AV_PIX_FMT_CUDA)) {
+            av_log(ctx, AV_LOG_ERROR, "Inputs must %s be CUDA frames or %s "
+                   "software frames: %s is %s, reference is %s\n",
+                   n > 1 ? "all" : "both", n > 1 ? "all" : "both",
+                   s->rend[r].name, av_get_pix_fmt_name(dis->format),
+                   av_get_pix_fmt_name(ref_fmt));
+            return AVERROR(EINVAL);
+        }
+        if (dis->w == ref->w && dis->h == ref->h)
+            continue;
+        if (!s->scale_flags) {
+            av_log(ctx, AV_LOG_ERROR, "Input sizes differ: %s is %dx%d, "
+                   "reference is %dx%d; set the scale option (scale=bicubic, "
+                   "bilinear, lanczos, ...) to score the distorted input "
+                   "scaled to the reference's size\n", s->rend[r].name,
+                   dis->w, dis->h, ref->w, ref->h);
+            return AVERROR(EINVAL);
+        }
+        scaled = 1;
     }
     if (!scaled && s->scale_flags)
         av_log(ctx, AV_LOG_VERBOSE, "scale=%s: the inputs have the same size, "
-               "%dx%d; nothing to scale\n", s->scale_name, dis->w, dis->h);
+               "%dx%d; nothing to scale\n", s->scale_name, ref->w, ref->h);
+
+    s->is_cuda = ref_fmt == AV_PIX_FMT_CUDA;
+    for (int i = 0; i <= n; i++)
+        fmts[i] = ctx->inputs[i]->format;
     if (s->is_cuda) {
 #if CONFIG_CUDA
-        FilterLink *dl = ff_filter_link(dis), *rl = ff_filter_link(ref);
-        AVHWFramesContext *dfc, *rfc;
-        AVCUDADeviceContext *dhw, *rhw;
+        AVHWFramesContext *fc[VG_MAX_RENDITIONS + 1];
+        CUdevice dev0;
+        char name0[128];
 
-        if (!dl->hw_frames_ctx || !rl->hw_frames_ctx) {
-            av_log(ctx, AV_LOG_ERROR, "CUDA input without a hardware frames "
-                   "context (%s)\n", !dl->hw_frames_ctx ? "distorted" : "reference");
-            return AVERROR(EINVAL);
-        }
-        dfc = (AVHWFramesContext *)dl->hw_frames_ctx->data;
-        rfc = (AVHWFramesContext *)rl->hw_frames_ctx->data;
-        dhw = dfc->device_ctx->hwctx;
-        rhw = rfc->device_ctx->hwctx;
-        s->hwctx = dhw;
-        s->device_ref = av_buffer_ref(dfc->device_ref);
-        if (!s->device_ref)
-            return AVERROR(ENOMEM);
-        if (dhw->cuda_ctx != rhw->cuda_ctx) {
-            CUdevice ddev, rdev;
-            char dname[128], rname[128];
+        for (int i = 0; i <= n; i++) {
+            FilterLink *l = ff_filter_link(ctx->inputs[i]);
 
-            ret = cuda_context_device(ctx, dhw, &ddev, dname, sizeof(dname));
-            if (ret >= 0)
-                ret = cuda_context_device(ctx, rhw, &rdev, rname, sizeof(rname));
-            if (ret < 0)
-                return ret;
-            if (ddev != rdev) {
-                av_log(ctx, AV_LOG_ERROR, "CUDA inputs are on different GPUs: "
-                       "distorted (main) on device %d (%s), reference on "
-                       "device %d (%s); decode or upload both on one device "
-                       "(-hwaccel_device, -filter_hw_device)\n",
-                       (int)ddev, dname, (int)rdev, rname);
+            if (!l->hw_frames_ctx) {
+                av_log(ctx, AV_LOG_ERROR, "CUDA input without a hardware frames "
+                       "context (%s)\n", n == 1 ? (i ? "reference" : "distorted") :
+                       input_name(s, i));
                 return AVERROR(EINVAL);
             }
-            av_log(ctx, AV_LOG_VERBOSE, "CUDA inputs come from two contexts on "
-                   "device %d (%s): reference frames are copied into the "
-                   "distorted input's context; decode or upload both with one "
-                   "device to avoid the copies\n", (int)ddev, dname);
-            ret = init_reference_copy(ctx, rfc);
-            if (ret < 0)
-                return ret;
+            fc[i] = (AVHWFramesContext *)l->hw_frames_ctx->data;
+            fmts[i] = fc[i]->sw_format;
         }
-        dis_fmt  = dfc->sw_format;
-        ref_fmt  = rfc->sw_format;
+        s->hwctx = fc[0]->device_ctx->hwctx;
+        s->device_ref = av_buffer_ref(fc[0]->device_ref);
+        if (!s->device_ref)
+            return AVERROR(ENOMEM);
         /* Decoders and uploads queue their writes on the device's stream,
          * by default NULL, the legacy default stream. The library orders its
          * reads after the work queued on a picture's cuda_stream (and later
          * work there after its reads) but skips that for NULL, so NULL is
          * named explicitly. */
-        dis_stream = dhw->stream ? dhw->stream : CU_STREAM_LEGACY;
-        ref_stream = s->ref_hwctx ? dis_stream :
-                     rhw->stream ? rhw->stream : CU_STREAM_LEGACY;
+        streams[0] = s->hwctx->stream ? s->hwctx->stream : CU_STREAM_LEGACY;
+        for (int i = 1; i <= n; i++) {
+            AVCUDADeviceContext *hw = fc[i]->device_ctx->hwctx;
+            CUdevice dev;
+            char name[128];
+
+            streams[i] = hw->stream ? hw->stream : CU_STREAM_LEGACY;
+            if (hw->cuda_ctx == s->hwctx->cuda_ctx)
+                continue;
+            ret = cuda_context_device(ctx, s->hwctx, &dev0, name0, sizeof(name0));
+            if (ret >= 0)
+                ret = cuda_context_device(ctx, hw, &dev, name, sizeof(name));
+            if (ret < 0)
+                return ret;
+            if (dev != dev0) {
+                av_log(ctx, AV_LOG_ERROR, "CUDA inputs are on different GPUs: "
+                       "%s on device %d (%s), %s on device %d (%s); decode or "
+                       "upload %s on one device (-hwaccel_device, "
+                       "-filter_hw_device)\n", s->rend[0].name, (int)dev0,
+                       name0, input_name(s, i), (int)dev, name,
+                       n > 1 ? "all" : "both");
+                return AVERROR(EINVAL);
+            }
+            av_log(ctx, AV_LOG_VERBOSE, "CUDA inputs come from two contexts on "
+                   "device %d (%s): %s frames are copied into %s's context; "
+                   "decode or upload %s with one device to avoid the copies\n",
+                   (int)dev, name, input_name(s, i),
+                   n > 1 ? s->rend[0].name : "the distorted input",
+                   n > 1 ? "all" : "both");
+            ret = init_input_copy(ctx, &s->copies[i], fc[i], input_name(s, i));
+            if (ret < 0)
+                return ret;
+            /* the copies are written on rendition 0's stream */
+            streams[i] = streams[0];
+        }
 #else
         return AVERROR(ENOSYS);
 #endif
     }
 
-    if (dis_fmt != ref_fmt) {
-        av_log(ctx, AV_LOG_ERROR, "Input %sformats differ: distorted (main) is "
-               "%s, reference is %s\n", s->is_cuda ? "CUDA sw_" : "",
-               av_get_pix_fmt_name(dis_fmt), av_get_pix_fmt_name(ref_fmt));
+    for (int r = 0; r < n; r++) {
+        if (fmts[r] == fmts[n])
+            continue;
+        av_log(ctx, AV_LOG_ERROR, "Input %sformats differ: %s is %s, reference "
+               "is %s\n", s->is_cuda ? "CUDA sw_" : "", s->rend[r].name,
+               av_get_pix_fmt_name(fmts[r]), av_get_pix_fmt_name(fmts[n]));
         return AVERROR(EINVAL);
     }
-    ret = map_format(dis_fmt, &vg_fmt, &bitdepth);
+    ref_fmt = fmts[n];
+    ret = map_format(ref_fmt, &vg_fmt, &bitdepth);
     if (ret < 0) {
         if (s->is_cuda)
             av_log(ctx, AV_LOG_ERROR, "Unsupported CUDA sw_format %s: convert "
-                   "both inputs on the GPU (scale_cuda=format=nv12, p010, "
-                   "yuv444p, ...) or download them (hwdownload,format=%s,"
-                   "format=yuv420p, ...)\n", av_get_pix_fmt_name(dis_fmt),
-                   av_get_pix_fmt_name(dis_fmt));
+                   "%s on the GPU (scale_cuda=format=nv12, p010, yuv444p, ...) "
+                   "or download them (hwdownload,format=%s,format=yuv420p, "
+                   "...)\n", av_get_pix_fmt_name(ref_fmt),
+                   n > 1 ? "every input" : "both inputs",
+                   av_get_pix_fmt_name(ref_fmt));
         else
             av_log(ctx, AV_LOG_ERROR, "Unsupported pixel format %s: convert "
-                   "both inputs to a YUV or gray format (format=yuv420p, "
-                   "yuv420p10le, ...)\n", av_get_pix_fmt_name(dis_fmt));
+                   "%s to a YUV or gray format (format=yuv420p, yuv420p10le, "
+                   "...)\n", av_get_pix_fmt_name(ref_fmt),
+                   n > 1 ? "every input" : "both inputs");
         return AVERROR(EINVAL);
     }
     if (s->bitdepth) {
         /* 16-bit words holding fewer MSB-aligned bits: NVDEC's 12-bit
          * 4:2:0 and 10/12-bit 4:4:4 before FFmpeg 9 */
-        if (dis_fmt == AV_PIX_FMT_YUV444P16)
+        if (ref_fmt == AV_PIX_FMT_YUV444P16)
             vg_fmt = VG_PIX_FMT_YUV444P_MSB;
-        else if (dis_fmt != AV_PIX_FMT_P016 && dis_fmt != AV_PIX_FMT_P216) {
+        else if (ref_fmt != AV_PIX_FMT_P016 && ref_fmt != AV_PIX_FMT_P216) {
             av_log(ctx, AV_LOG_ERROR, "bitdepth=%d applies to p016, p216 and "
                    "yuv444p16 inputs only; the inputs are %s, %u-bit\n",
-                   s->bitdepth, av_get_pix_fmt_name(dis_fmt), bitdepth);
+                   s->bitdepth, av_get_pix_fmt_name(ref_fmt), bitdepth);
             return AVERROR(EINVAL);
         }
         if (s->bitdepth < 9) {
@@ -1372,12 +1452,12 @@ static int check_inputs(AVFilterContext *ctx)
         bitdepth = s->bitdepth;
     }
 #if LIBAVUTIL_VERSION_MAJOR < 61
-    else if (s->is_cuda && (dis_fmt == AV_PIX_FMT_P016 ||
-                            dis_fmt == AV_PIX_FMT_YUV444P16))
+    else if (s->is_cuda && (ref_fmt == AV_PIX_FMT_P016 ||
+                            ref_fmt == AV_PIX_FMT_YUV444P16))
         av_log(ctx, AV_LOG_INFO, "CUDA %s frames are scored as 16-bit; NVDEC "
                "of this FFmpeg gives 12-bit 4:2:0 and 10/12-bit 4:4:4 video in "
                "them: set bitdepth= to the source's bit depth\n",
-               av_get_pix_fmt_name(dis_fmt));
+               av_get_pix_fmt_name(ref_fmt));
 #endif
     if (s->is_cuda && s->scale_flags) {
         /* the library scales CUDA frames as libswscale scales the same
@@ -1396,51 +1476,58 @@ static int check_inputs(AVFilterContext *ctx)
             s->scale_cuda = vg_scale_from_name(s->scale_name);
             if ((int)s->scale_cuda < 0)
                 return AVERROR_BUG;
-        } else if (scaled) {
-            av_log(ctx, AV_LOG_ERROR, "scale=%s on CUDA %s frames of "
-                   "different sizes: %s\n", s->scale_name,
-                   av_get_pix_fmt_name(dis_fmt), s->scale_cuda_refusal);
+        }
+    }
+
+    s->sw_format = ref_fmt;
+    s->desc      = av_pix_fmt_desc_get(ref_fmt);
+    s->pic_ref   = (VgPicture) {
+        .fmt         = vg_fmt,
+        .width       = ref->w,
+        .height      = ref->h,
+        .bitdepth    = bitdepth,
+        .memory      = s->is_cuda ? VG_MEMORY_CUDA : VG_MEMORY_HOST,
+        .cuda_stream = streams[n],
+    };
+    for (int r = 0; r < n; r++) {
+        AVFilterLink *dis = ctx->inputs[r];
+        Rendition *rend = &s->rend[r];
+        const int own = dis->w != ref->w || dis->h != ref->h;
+
+        if (s->is_cuda && own && s->scale_cuda_refusal) {
+            av_log(ctx, AV_LOG_ERROR, "%sscale=%s on CUDA %s frames of "
+                   "different sizes: %s\n", rend->prefix, s->scale_name,
+                   av_get_pix_fmt_name(ref_fmt), s->scale_cuda_refusal);
             return AVERROR(EINVAL);
         }
-        if (scaled)
-            av_log(ctx, AV_LOG_VERBOSE, "Scaling the distorted (main) CUDA "
-                   "frames from %dx%d to the reference's %dx%d on the GPU: "
-                   "the samples of libswscale %s+accurate_rnd+bitexact\n",
+        if (s->is_cuda && own)
+            av_log(ctx, AV_LOG_VERBOSE, "Scaling the %s CUDA frames from "
+                   "%dx%d to the reference's %dx%d on the GPU: the samples of "
+                   "libswscale %s+accurate_rnd+bitexact\n", rend->name,
                    dis->w, dis->h, ref->w, ref->h, s->scale_name);
+        if (dis->color_range != ref->color_range)
+            av_log(ctx, AV_LOG_WARNING, "Inputs use different color ranges: "
+                   "%s is %s, reference is %s\n", rend->name,
+                   av_color_range_name(dis->color_range),
+                   av_color_range_name(ref->color_range));
+        if (own && !s->is_cuda) {
+            ret = init_scaler(ctx, r, ref_fmt);
+            if (ret < 0)
+                return ret;
+        }
+        rend->w   = dis->w;
+        rend->h   = dis->h;
+        rend->pic = s->pic_ref;
+        rend->pic.cuda_stream = streams[r];
+        if (s->scale_cuda && own) {
+            /* scaled by the library, from the frames' own size */
+            rend->pic.width  = dis->w;
+            rend->pic.height = dis->h;
+        }
     }
-    if (dis->color_range != ref->color_range)
-        av_log(ctx, AV_LOG_WARNING, "Inputs use different color ranges: "
-               "distorted (main) is %s, reference is %s\n",
-               av_color_range_name(dis->color_range),
-               av_color_range_name(ref->color_range));
-
-    if (scaled && !s->is_cuda) {
-        ret = init_scaler(ctx, dis_fmt);
-        if (ret < 0)
-            return ret;
-    }
-
-    s->dis_w = dis->w;
-    s->dis_h = dis->h;
-    s->desc  = av_pix_fmt_desc_get(dis_fmt);
-    s->pic_dis = (VgPicture) {
-        .fmt      = vg_fmt,
-        .width    = ref->w,
-        .height   = ref->h,
-        .bitdepth = bitdepth,
-        .memory   = s->is_cuda ? VG_MEMORY_CUDA : VG_MEMORY_HOST,
-    };
-    s->pic_ref = s->pic_dis;
-    if (s->scale_cuda && scaled) {
-        /* scaled by the library, from the frames' own size */
-        s->pic_dis.width  = dis->w;
-        s->pic_dis.height = dis->h;
-    }
-    s->pic_dis.cuda_stream = dis_stream;
-    s->pic_ref.cuda_stream = ref_stream;
     av_log(ctx, AV_LOG_VERBOSE, "%s frames %dx%d %s, %u bits\n",
            s->is_cuda ? "CUDA" : "Software", ref->w, ref->h,
-           av_get_pix_fmt_name(dis_fmt), bitdepth);
+           av_get_pix_fmt_name(ref_fmt), bitdepth);
     return 0;
 }
 
@@ -1467,6 +1554,7 @@ static int init_library(AVFilterContext *ctx)
         .log_cb      = log_callback,
         .log_opaque  = ctx,
         .scale       = s->scale_cuda,
+        .n_distorted = s->nb_renditions > 1 ? s->nb_renditions : 0,
     };
 
 #if CONFIG_CUDA
@@ -1491,6 +1579,13 @@ static int init_library(AVFilterContext *ctx)
                s->backend == VG_BACKEND_CPU ? "cpu" : "auto", av_err2str(ret));
         goto fail;
     }
+    for (int r = 0; r < s->nb_renditions; r++) {
+        s->rend[r].vg = vg_rendition(s->vg, r);
+        if (!s->rend[r].vg) {
+            ret = AVERROR_BUG;
+            goto fail;
+        }
+    }
     ret = use_models(ctx);
     if (ret < 0)
         goto fail;
@@ -1503,6 +1598,68 @@ fail:
     return ret < 0 ? ret : err;
 }
 
+/**
+ * Set up framesync as ff_framesync_init_dualinput() does for a pair:
+ * rendition 0 drives the output, a frame scored for each of its frames;
+ * the other renditions are paired with it by their timestamps as the
+ * reference is (the frame at or before, ts_sync_mode=nearest: the
+ * nearest), and one that ends first repeats its last frame. Renditions
+ * that share rendition 0's timestamps are thus each paired with the
+ * reference as in a pair of its own.
+ */
+static int init_framesync(AVFilterContext *ctx)
+{
+    VMAFGPUContext *s = ctx->priv;
+    const int n = s->nb_renditions;
+    FFFrameSync *fs = &s->fs;
+    int ret;
+
+    if (n == 1)
+        return ff_framesync_init_dualinput(fs, ctx);
+    ret = ff_framesync_init(fs, ctx, n + 1);
+    if (ret < 0)
+        return ret;
+    for (int i = 0; i <= n; i++) {
+        fs->in[i].time_base = ctx->inputs[i]->time_base;
+        fs->in[i].sync      = i ? 1 : 2;
+        fs->in[i].before    = i ? EXT_NULL : EXT_STOP;
+        fs->in[i].after     = EXT_INFINITY;
+    }
+    return 0;
+}
+
+/**
+ * ff_framesync_configure() of a ladder: with eof_action=pass
+ * (repeatlast=0) it stops syncing the inputs after the first and drops
+ * their frames after their end, which is meant for the reference alone:
+ * the renditions keep their last frame. The time base is set first, as it
+ * would set it from the inputs synced, the renditions included.
+ */
+static int configure_framesync(AVFilterContext *ctx)
+{
+    VMAFGPUContext *s = ctx->priv;
+    const int n = s->nb_renditions;
+    FFFrameSync *fs = &s->fs;
+    int ret;
+
+    if (n > 1) {
+        const int pass = !fs->opt_repeatlast ||
+                         fs->opt_eof_action == EOF_ACTION_PASS;
+
+        for (int i = 0; i < n + !pass; i++)
+            fs->time_base = i ? av_gcd_q(fs->time_base, fs->in[i].time_base,
+                                         AV_TIME_BASE / 2, AV_TIME_BASE_Q) :
+                                fs->in[i].time_base;
+    }
+    ret = ff_framesync_configure(fs);
+    if (ret < 0)
+        return ret;
+    for (int r = 1; r < n; r++)
+        if (fs->in[r].after == EXT_NULL)
+            fs->in[r].after = EXT_INFINITY;
+    return 0;
+}
+
 static int config_output(AVFilterLink *outlink)
 {
     AVFilterContext *ctx = outlink->src;
@@ -1510,6 +1667,8 @@ static int config_output(AVFilterLink *outlink)
     AVFilterLink *mainlink = ctx->inputs[0];
     FilterLink *il = ff_filter_link(mainlink);
     FilterLink *ol = ff_filter_link(outlink);
+    /* the reference's rate, else each rendition's */
+    const AVRational rr = ff_filter_link(ctx->inputs[s->nb_renditions])->frame_rate;
     int ret;
 
     if (s->vg) {
@@ -1523,7 +1682,7 @@ static int config_output(AVFilterLink *outlink)
     if (ret < 0)
         return ret;
 
-    ret = ff_framesync_init_dualinput(&s->fs, ctx);
+    ret = init_framesync(ctx);
     if (ret < 0)
         return ret;
     outlink->w                   = mainlink->w;
@@ -1531,132 +1690,153 @@ static int config_output(AVFilterLink *outlink)
     outlink->time_base           = mainlink->time_base;
     outlink->sample_aspect_ratio = mainlink->sample_aspect_ratio;
     ol->frame_rate               = il->frame_rate;
-    s->frame_rate = il->frame_rate.num > 0 && il->frame_rate.den > 0 ?
-                    av_q2d(il->frame_rate) : 0;
-    {
-        /* the reference's rate, else the distorted input's */
-        const AVRational r = ff_filter_link(ctx->inputs[1])->frame_rate;
-        const double rate = r.num > 0 && r.den > 0 ? av_q2d(r) : s->frame_rate;
+    for (int r = 0; r < s->nb_renditions; r++) {
+        Rendition *rend = &s->rend[r];
+        const AVRational fr = ff_filter_link(ctx->inputs[r])->frame_rate;
+        double rate;
 
-        s->half_interval = rate > 0 ? 0.5 / rate : 0;
+        rend->frame_rate = fr.num > 0 && fr.den > 0 ? av_q2d(fr) : 0;
+        rate = rr.num > 0 && rr.den > 0 ? av_q2d(rr) : rend->frame_rate;
+        rend->half_interval = rate > 0 ? 0.5 / rate : 0;
+        rend->last_pts[0] = rend->last_pts[1] = AV_NOPTS_VALUE;
     }
-    s->last_pts[0] = s->last_pts[1] = AV_NOPTS_VALUE;
-    return ff_framesync_configure(&s->fs);
+    return configure_framesync(ctx);
 }
 
-static void warn_apart(AVFilterContext *ctx, unsigned frame, int64_t t_dis,
-                       int64_t t_ref)
+static void warn_apart(AVFilterContext *ctx, Rendition *rend, unsigned frame,
+                       int64_t t_dis, int64_t t_ref)
 {
     VMAFGPUContext *s = ctx->priv;
     const double tb = av_q2d(s->fs.time_base);
 
-    if (s->warned_apart++)
+    if (rend->warned_apart++)
         return;
-    av_log(ctx, AV_LOG_WARNING, "Frame %u: the distorted (main) frame at "
-           "%.6f s is scored against the reference frame at %.6f s, more than "
-           "half a frame interval apart (libvmaf pairs them so too). Inputs "
-           "from different containers (Matroska keeps millisecond timestamps) "
-           "can pair every frame with its neighbour: set ts_sync_mode=nearest, "
-           "or use the same container for both\n", frame, t_dis * tb, t_ref * tb);
+    av_log(ctx, AV_LOG_WARNING, "Frame %u: the %s frame at %.6f s is scored "
+           "against the reference frame at %.6f s, more than half a frame "
+           "interval apart (libvmaf pairs them so too). Inputs from different "
+           "containers (Matroska keeps millisecond timestamps) can pair every "
+           "frame with its neighbour: set ts_sync_mode=nearest, or use the "
+           "same container for %s\n", frame, rend->name, t_dis * tb, t_ref * tb,
+           s->nb_renditions > 1 ? "all" : "both");
 }
 
 /* the run of repeats ends: mid-stream, its apart pairs were mispaired */
-static void end_run(AVFilterContext *ctx)
+static void end_run(AVFilterContext *ctx, Rendition *rend)
 {
-    VMAFGPUContext *s = ctx->priv;
-
-    if (s->run_apart) {
-        s->n_apart += s->run_apart;
-        warn_apart(ctx, s->run_apart_frame, s->run_apart_pts[0],
-                   s->run_apart_pts[1]);
+    if (rend->run_apart) {
+        rend->n_apart += rend->run_apart;
+        warn_apart(ctx, rend, rend->run_apart_frame, rend->run_apart_pts[0],
+                   rend->run_apart_pts[1]);
     }
-    s->run_len = s->run_apart = 0;
+    rend->run_len = rend->run_apart = 0;
 }
 
 /**
- * Check how framesync paired the frames being scored: libvmaf's filter
- * pairs them the same way and says nothing. Count the pairs more than half
- * a frame interval apart (timestamps of other containers, Matroska's
- * milliseconds, can put each distorted frame just before its reference
- * and pair it with the one before) and the frames of an input that ended
- * first scored again; print_summary() warns about those, warn_apart()
- * once about the first.
+ * Check how framesync paired the frames of rendition r being scored with
+ * the reference's: libvmaf's filter pairs them the same way and says
+ * nothing. Count the pairs more than half a frame interval apart
+ * (timestamps of other containers, Matroska's milliseconds, can put each
+ * distorted frame just before its reference and pair it with the one
+ * before) and the frames of an input that ended first scored again;
+ * print_summary() warns about those, warn_apart() once about the first.
  */
-static void check_pairing(AVFilterContext *ctx)
+static void check_pairing(AVFilterContext *ctx, int r)
 {
     VMAFGPUContext *s = ctx->priv;
-    const int64_t t_dis = s->fs.in[0].pts, t_ref = s->fs.in[1].pts;
+    Rendition *rend = &s->rend[r];
+    const int64_t t_dis = s->fs.in[r].pts;
+    const int64_t t_ref = s->fs.in[s->nb_renditions].pts;
     const double tb = av_q2d(s->fs.time_base);
     int apart, repeat;
 
     if (t_dis == AV_NOPTS_VALUE || t_ref == AV_NOPTS_VALUE)
         return;
-    apart = s->half_interval > 0 &&
-            fabs((double)(t_dis - t_ref) * tb) > s->half_interval;
+    apart = rend->half_interval > 0 &&
+            fabs((double)(t_dis - t_ref) * tb) > rend->half_interval;
     repeat = s->frame_cnt &&
-             (t_dis == s->last_pts[0] || t_ref == s->last_pts[1]);
+             (t_dis == rend->last_pts[0] || t_ref == rend->last_pts[1]);
     if (repeat) {
-        if (!s->run_len++) {
-            s->run_ref = t_ref == s->last_pts[1];
-            s->run_pts = s->run_ref ? t_ref : t_dis;
+        if (!rend->run_len++) {
+            rend->run_ref = t_ref == rend->last_pts[1];
+            rend->run_pts = rend->run_ref ? t_ref : t_dis;
         }
-        if (apart && !s->run_apart++) {
-            s->run_apart_frame = s->frame_cnt;
-            s->run_apart_pts[0] = t_dis;
-            s->run_apart_pts[1] = t_ref;
+        if (apart && !rend->run_apart++) {
+            rend->run_apart_frame = s->frame_cnt;
+            rend->run_apart_pts[0] = t_dis;
+            rend->run_apart_pts[1] = t_ref;
         }
     } else {
-        end_run(ctx);
+        end_run(ctx, rend);
         if (apart) {
-            s->n_apart++;
-            warn_apart(ctx, s->frame_cnt, t_dis, t_ref);
+            rend->n_apart++;
+            warn_apart(ctx, rend, s->frame_cnt, t_dis, t_ref);
         }
     }
-    s->last_pts[0] = t_dis;
-    s->last_pts[1] = t_ref;
+    rend->last_pts[0] = t_dis;
+    rend->last_pts[1] = t_ref;
+}
+
+/** Set the frame metadata of rendition r's scores of library frame index. */
+static int attach_rendition(AVFilterContext *ctx, int r, AVFrame *frame,
+                            unsigned index, int flags)
+{
+    VMAFGPUContext *s = ctx->priv;
+    Rendition *rend = &s->rend[r];
+    unsigned n = vg_metric_count(rend->vg);
+    char val[64];
+    int ret;
+
+    /* the library only appends metrics: each key is made once */
+    if (n > rend->nb_meta_keys) {
+        char **keys = av_realloc_array(rend->meta_keys, n, sizeof(*keys));
+
+        if (!keys)
+            return AVERROR(ENOMEM);
+        rend->meta_keys = keys;
+        for (; rend->nb_meta_keys < n; rend->nb_meta_keys++) {
+            const char *name = vg_metric_name(rend->vg, rend->nb_meta_keys);
+            char *key = NULL;
+
+            /* model names have no length limit */
+            if (name)
+                key = s->nb_renditions > 1 ?
+                      av_asprintf("lavfi.vmafgpu.%d.%s", r, name) :
+                      av_asprintf("lavfi.vmafgpu.%s", name);
+            keys[rend->nb_meta_keys] = key;
+            if (name && !key)
+                return AVERROR(ENOMEM);
+        }
+    }
+    for (unsigned i = 0; i < n; i++) {
+        const char *name = vg_metric_name(rend->vg, i);
+        double score;
+
+        if (!name || !rend->meta_keys[i] ||
+            vg_get_score(rend->vg, name, index, &score) < 0)
+            continue;
+        snprintf(val, sizeof(val),
+                 s->precision == VG_PRECISION_MAX ? "%.17g" : "%.6f", score);
+        ret = av_dict_set(&frame->metadata, rend->meta_keys[i], val, flags);
+        if (ret < 0)
+            return ret;
+    }
+    return 0;
 }
 
 static int attach_scores(AVFilterContext *ctx, AVFrame *frame, unsigned index)
 {
     VMAFGPUContext *s = ctx->priv;
-    unsigned n = vg_metric_count(s->vg);
-    char val[64];
     int flags = 0, ret;
 
-    /* the library only appends metrics: each key is made once */
-    if (n > s->nb_meta_keys) {
-        char **keys = av_realloc_array(s->meta_keys, n, sizeof(*keys));
-
-        if (!keys)
-            return AVERROR(ENOMEM);
-        s->meta_keys = keys;
-        for (; s->nb_meta_keys < n; s->nb_meta_keys++) {
-            const char *name = vg_metric_name(s->vg, s->nb_meta_keys);
-            /* model names have no length limit */
-            keys[s->nb_meta_keys] = name ? av_asprintf("lavfi.vmafgpu.%s", name) : NULL;
-            if (name && !keys[s->nb_meta_keys])
-                return AVERROR(ENOMEM);
-        }
-    }
     /* Keys that are new to the frame are added without looking each up
      * (a search per key makes the frame's scores cost quadratic time);
      * a frame scored before by another vmafgpu gets its values replaced. */
     if (!av_dict_get(frame->metadata, "lavfi.vmafgpu.", NULL,
                      AV_DICT_IGNORE_SUFFIX))
         flags = AV_DICT_MULTIKEY;
-    for (unsigned i = 0; i < n; i++) {
-        const char *name = vg_metric_name(s->vg, i);
-        double score;
-
-        if (!name || !s->meta_keys[i] ||
-            vg_get_score(s->vg, name, index, &score) < 0)
-            continue;
-        snprintf(val, sizeof(val),
-                 s->precision == VG_PRECISION_MAX ? "%.17g" : "%.6f", score);
-        ret = av_dict_set(&frame->metadata, s->meta_keys[i], val, flags);
-        if (ret < 0)
+    for (int r = 0; r < s->nb_renditions; r++)
+        if ((ret = attach_rendition(ctx, r, frame, index, flags)) < 0)
             return ret;
-    }
     return 0;
 }
 
@@ -1780,27 +1960,52 @@ static int send_ready(AVFilterContext *ctx, int all)
 }
 
 /**
- * The size of frame's picture within its cropping rectangle. Hardware frames
- * carry the rectangle in crop_* (the crop filter sets it; VP9 and AV1
- * frames from NVDEC are padded to even sizes, and crop=W:H:0:0 in front
- * gives the stream's size back); software frames arrive cropped.
- * @return 0, or AVERROR(EINVAL) for a rectangle that starts off the chroma
- *         sampling grid
+ * The size of the picture of input i's frame within its cropping
+ * rectangle. Hardware frames carry the rectangle in crop_* (the crop
+ * filter sets it; VP9 and AV1 frames from NVDEC are padded to even sizes,
+ * and crop=W:H:0:0 in front gives the stream's size back); software
+ * frames arrive cropped.
+ * @return 0, or AVERROR(EINVAL) for a frame of another format than the
+ *         input's (or another CUDA context) or a rectangle that starts off
+ *         the chroma sampling grid
  */
-static int cropped_size(AVFilterContext *ctx, const AVFrame *frame,
+static int cropped_size(AVFilterContext *ctx, int i, const AVFrame *frame,
                         int *w, int *h)
 {
     VMAFGPUContext *s = ctx->priv;
     const int xmask = (1 << s->desc->log2_chroma_w) - 1;
     const int ymask = (1 << s->desc->log2_chroma_h) - 1;
+    const char *prefix = i < s->nb_renditions ? s->rend[i].prefix :
+                         s->nb_renditions > 1 ? "reference: " : "";
+    enum AVPixelFormat fmt = frame->format;
 
+    if (fmt == AV_PIX_FMT_CUDA) {
+#if CONFIG_CUDA
+        const AVHWFramesContext *fc = frame->hw_frames_ctx ?
+            (AVHWFramesContext *)frame->hw_frames_ctx->data : NULL;
+        const AVCUDADeviceContext *hw = fc ? fc->device_ctx->hwctx : NULL;
+        const AVCUDADeviceContext *want = i && s->copies[i].hwctx ?
+                                          s->copies[i].hwctx : s->hwctx;
+
+        fmt = fc ? fc->sw_format : AV_PIX_FMT_NONE;
+        if (hw && hw->cuda_ctx != want->cuda_ctx) {
+            av_log(ctx, AV_LOG_ERROR, "%sThe %s frames' CUDA context changed "
+                   "mid-stream\n", prefix, input_name(s, i));
+            return AVERROR(EINVAL);
+        }
+#endif
+    }
+    if (frame->format != ctx->inputs[i]->format || fmt != s->sw_format) {
+        av_log(ctx, AV_LOG_ERROR, "%sThe %s frames' format changed "
+               "mid-stream: %s, configured %s\n", prefix, input_name(s, i),
+               av_get_pix_fmt_name(fmt), av_get_pix_fmt_name(s->sw_format));
+        return AVERROR(EINVAL);
+    }
     if ((frame->crop_left & xmask) || (frame->crop_top & ymask)) {
-        av_log(ctx, AV_LOG_ERROR, "Cropping at %zu,%zu in a %s frame starts "
+        av_log(ctx, AV_LOG_ERROR, "%sCropping at %zu,%zu in a %s frame starts "
                "between two chroma samples: crop at a multiple of %d,%d\n",
-               frame->crop_left, frame->crop_top,
-               av_get_pix_fmt_name(frame->format == AV_PIX_FMT_CUDA ?
-                   ((AVHWFramesContext *)frame->hw_frames_ctx->data)->sw_format :
-                   frame->format), xmask + 1, ymask + 1);
+               prefix, frame->crop_left, frame->crop_top,
+               av_get_pix_fmt_name(fmt), xmask + 1, ymask + 1);
         return AVERROR(EINVAL);
     }
     *w = frame->width  - frame->crop_left - frame->crop_right;
@@ -1832,90 +2037,141 @@ static void fill_picture(AVFilterContext *ctx, VgPicture *pic,
     }
 }
 
+/**
+ * Check the sizes of the frames to score (in[r] of rendition r, in[n] the
+ * reference's) against those configured. CUDA frames keep their link's
+ * size and carry the crop filter's rectangle: the first frames' sets the
+ * sizes scored.
+ */
+static int check_sizes(AVFilterContext *ctx, AVFrame *const *in)
+{
+    VMAFGPUContext *s = ctx->priv;
+    const int n = s->nb_renditions;
+    int w[VG_MAX_RENDITIONS + 1], h[VG_MAX_RENDITIONS + 1], ret;
+
+    for (int i = 0; i <= n; i++)
+        if ((ret = cropped_size(ctx, i, in[i], &w[i], &h[i])) < 0)
+            return ret;
+    if (s->is_cuda && !s->frame_cnt) {
+        int changed = w[n] != s->pic_ref.width || h[n] != s->pic_ref.height;
+
+        for (int r = 0; r < n; r++) {
+            Rendition *rend = &s->rend[r];
+
+            changed |= w[r] != rend->w || h[r] != rend->h;
+            if ((w[r] != w[n] || h[r] != h[n]) && !s->scale_cuda) {
+                av_log(ctx, AV_LOG_ERROR, "Input sizes differ after cropping: "
+                       "%s %dx%d, reference %dx%d%s%s\n", rend->name,
+                       w[r], h[r], w[n], h[n], s->scale_flags ? "; scale: " :
+                       "; set the scale option to score the distorted input "
+                       "scaled to the reference's size",
+                       s->scale_flags ? s->scale_cuda_refusal : "");
+                return AVERROR(EINVAL);
+            }
+        }
+        if (changed) {
+            int scaled = 0;
+
+            for (int r = 0; r < n; r++) {
+                Rendition *rend = &s->rend[r];
+
+                scaled |= w[r] != w[n] || h[r] != h[n];
+                rend->w = w[r];
+                rend->h = h[r];
+                rend->pic.width  = s->scale_cuda ? w[r] : w[n];
+                rend->pic.height = s->scale_cuda ? h[r] : h[n];
+            }
+            av_log(ctx, AV_LOG_VERBOSE, "Scoring the CUDA frames cropped to "
+                   "%dx%d%s\n", w[n], h[n], scaled ?
+                   ", the distorted ones scaled on the GPU from their own "
+                   "crop" : "");
+            s->pic_ref.width  = w[n];
+            s->pic_ref.height = h[n];
+        }
+    }
+    for (int r = 0; r < n; r++) {
+        Rendition *rend = &s->rend[r];
+
+        if (w[r] == rend->w && h[r] == rend->h &&
+            w[n] == s->pic_ref.width && h[n] == s->pic_ref.height)
+            continue;
+        av_log(ctx, AV_LOG_ERROR, "Frame size changed: %s %dx%d, reference "
+               "%dx%d; configured: %s %dx%d, reference %ux%u\n", rend->name,
+               w[r], h[r], w[n], h[n], n > 1 ? rend->name : "distorted",
+               rend->w, rend->h, s->pic_ref.width, s->pic_ref.height);
+        return AVERROR(EINVAL);
+    }
+    return 0;
+}
+
 static int do_vmafgpu(FFFrameSync *fs)
 {
     AVFilterContext *ctx = fs->parent;
     VMAFGPUContext *s = ctx->priv;
-    AVFrame *dis, *ref, *ref_copy = NULL, *dis_scaled = NULL;
+    const int n = s->nb_renditions;
+    /* the frames of each input, then the copies scored where they differ */
+    AVFrame *in[VG_MAX_RENDITIONS + 1] = { NULL };
+    AVFrame *tmp[VG_MAX_RENDITIONS + 1] = { NULL };
+    const VgPicture *dis[VG_MAX_RENDITIONS];
+    int scored, ret, err;
     QueuedFrame q;
-    int ret, err;
 
-    ret = ff_framesync_dualinput_get(fs, &dis, &ref);
+    /* ff_framesync_dualinput_get() for any number of renditions: rendition
+     * 0's frame is taken and passed through, the others are read */
+    ret = ff_framesync_get_frame(fs, 0, &q.frame, 1);
     if (ret < 0)
         return ret;
-    q.frame = dis;
+    if (!q.frame)
+        return AVERROR_BUG;
+    q.frame->pts = av_rescale_q(fs->pts, fs->time_base, ctx->outputs[0]->time_base);
     q.index = -1;
-
-    if (!ctx->is_disabled && ref) {
-        const AVFrame *ref_in = ref;
-        int dw, dh, rw, rh;
-
-        if ((ret = cropped_size(ctx, dis, &dw, &dh)) < 0 ||
-            (ret = cropped_size(ctx, ref, &rw, &rh)) < 0)
+    in[0] = q.frame;
+    for (int i = 1; i <= n; i++)
+        if ((ret = ff_framesync_get_frame(fs, i, &in[i], 0)) < 0)
             goto fail;
-        if (s->is_cuda && !s->frame_cnt &&
-            (dw != s->dis_w || dh != s->dis_h || rw != s->pic_ref.width ||
-             rh != s->pic_ref.height)) {
-            /* hardware frames keep their link's size and carry the crop
-             * filter's rectangle: the first frames' sets the size scored */
-            if ((dw != rw || dh != rh) && !s->scale_cuda) {
-                av_log(ctx, AV_LOG_ERROR, "Input sizes differ after cropping: "
-                       "distorted (main) %dx%d, reference %dx%d%s%s\n",
-                       dw, dh, rw, rh, s->scale_flags ? "; scale: " :
-                       "; set the scale option to score the distorted input "
-                       "scaled to the reference's size",
-                       s->scale_flags ? s->scale_cuda_refusal : "");
-                ret = AVERROR(EINVAL);
-                goto fail;
-            }
-            av_log(ctx, AV_LOG_VERBOSE, "Scoring the CUDA frames cropped to "
-                   "%dx%d%s\n", rw, rh, dw != rw || dh != rh ?
-                   ", the distorted ones scaled on the GPU from their own "
-                   "crop" : "");
-            s->dis_w = dw;
-            s->dis_h = dh;
-            s->pic_dis.width  = s->scale_cuda ? dw : rw;
-            s->pic_dis.height = s->scale_cuda ? dh : rh;
-            s->pic_ref.width  = rw;
-            s->pic_ref.height = rh;
-        }
-        if (dw != s->dis_w || dh != s->dis_h ||
-            rw != s->pic_ref.width || rh != s->pic_ref.height) {
-            av_log(ctx, AV_LOG_ERROR, "Frame size changed: distorted (main) "
-                   "%dx%d, reference %dx%d; configured: distorted %dx%d, "
-                   "reference %ux%u\n", dw, dh, rw, rh,
-                   s->dis_w, s->dis_h, s->pic_ref.width, s->pic_ref.height);
-            ret = AVERROR(EINVAL);
+    /* a rendition's frame is never missing (each repeats its last), the
+     * reference's before its first one */
+    scored = !ctx->is_disabled;
+    for (int i = 0; i <= n; i++)
+        scored &= !!in[i];
+
+    if (scored) {
+        if ((ret = check_sizes(ctx, in)) < 0)
             goto fail;
-        }
-        if (s->sws) {
-            ret = scale_distorted(ctx, dis, &dis_scaled);
-            if (ret < 0)
-                goto fail;
-        }
+        for (int i = 0; i <= n; i++) {
+            AVFrame *frame = in[i];
+
+            ret = 0;
+            if (i < n && s->rend[i].sws)
+                ret = scale_distorted(ctx, &s->rend[i], frame, &tmp[i]);
 #if CONFIG_CUDA
-        if (s->ref_hwctx) {
-            ret = copy_reference(ctx, ref, &ref_copy);
+            else if (i && s->copies[i].hwctx)
+                ret = copy_input(ctx, &s->copies[i], frame, &tmp[i]);
+#endif
             if (ret < 0)
                 goto fail;
-            ref = ref_copy;
+            if (i < n) {
+                check_pairing(ctx, i);
+                /* a scaled copy is cropped already */
+                fill_picture(ctx, &s->rend[i].pic, tmp[i] ? tmp[i] : frame,
+                             s->rend[i].sws ? tmp[i] : frame);
+                dis[i] = &s->rend[i].pic;
+            } else {
+                fill_picture(ctx, &s->pic_ref, tmp[i] ? tmp[i] : frame, frame);
+            }
         }
-#endif
-        check_pairing(ctx);
-        fill_picture(ctx, &s->pic_dis, dis_scaled ? dis_scaled : dis,
-                     dis_scaled ? dis_scaled : dis);
-        fill_picture(ctx, &s->pic_ref, ref, ref_in);
 
         ret = cuda_push(ctx);
         if (ret < 0)
             goto fail;
-        ret = vg_submit(s->vg, &s->pic_ref, &s->pic_dis);
+        ret = n > 1 ? vg_submit_ladder(s->vg, &s->pic_ref, dis) :
+                      vg_submit(s->vg, &s->pic_ref, dis[0]);
         err = cuda_pop(ctx);
-        /* the library's reads come before later work on the copy's stream,
-         * where the next copy into this pool buffer is queued; host
+        /* the library's reads come before later work on the copies'
+         * stream, where the next copy into this pool buffer is queued; host
          * pictures are read before vg_submit() returns */
-        av_frame_free(&ref_copy);
-        av_frame_free(&dis_scaled);
+        for (int i = 0; i <= n; i++)
+            av_frame_free(&tmp[i]);
         if (ret < 0) {
             av_log(ctx, AV_LOG_ERROR, "Could not score frame %u: %s\n",
                    s->frame_cnt, av_err2str(ret));
@@ -1934,9 +2190,9 @@ static int do_vmafgpu(FFFrameSync *fs)
     return send_ready(ctx, 0);
 
 fail:
-    av_frame_free(&ref_copy);
-    av_frame_free(&dis_scaled);
-    av_frame_free(&dis);
+    for (int i = 0; i <= n; i++)
+        av_frame_free(&tmp[i]);
+    av_frame_free(&q.frame);
     return ret;
 }
 
@@ -2112,149 +2368,39 @@ static int parse_names(AVFilterContext *ctx)
     return 0;
 }
 
-static av_cold int init(AVFilterContext *ctx)
+/**
+ * Rendition r's path of a file option: a ladder's path has %d, replaced
+ * by r; a pair's is the option's.
+ */
+static int rendition_path(AVFilterContext *ctx, const char *opt,
+                          const char *path, int r, char **out)
 {
     VMAFGPUContext *s = ctx->priv;
-    int ret;
+    AVBPrint bp;
 
-    if ((ret = parse_names(ctx)) < 0 ||
-        (ret = check_output_path(ctx, "log_path", s->log_path,
-                                 &s->log_created)) < 0 ||
-        (ret = check_output_path(ctx, "plot_path", s->plot_path,
-                                 &s->plot_created)) < 0)
-        return ret;
-    s->queue = av_fifo_alloc2(s->queue_size + 1, sizeof(QueuedFrame),
-                              AV_FIFO_FLAG_AUTO_GROW);
-    s->sent  = av_fifo_alloc2(4, sizeof(int64_t), AV_FIFO_FLAG_AUTO_GROW);
-    if (!s->queue || !s->sent)
-        return AVERROR(ENOMEM);
-    s->fs.on_event = do_vmafgpu;
-    return parse_scale(ctx);
-}
-
-static void print_summary(AVFilterContext *ctx)
-{
-    VMAFGPUContext *s = ctx->priv;
-    unsigned n_models = vg_model_count(s->vg);
-    unsigned n_metrics = vg_metric_count(s->vg);
-    double score;
-    int ret;
-
-    for (unsigned i = 0; i < n_models; i++) {
-        const char *name = vg_model_name(s->vg, i);
-
-        ret = vg_get_pooled(s->vg, name, s->pool, &score);
-        if (ret < 0) {
-            av_log(ctx, AV_LOG_ERROR, "Could not pool the scores of model "
-                   "'%s': %s\n", name, av_err2str(ret));
-            continue;
+    *out = NULL;
+    if (!path)
+        return 0;
+    if (s->nb_renditions == 1) {
+        *out = av_strdup(path);
+        return *out ? 0 : AVERROR(ENOMEM);
+    }
+    if (!strstr(path, "%d")) {
+        av_log(ctx, AV_LOG_ERROR, "%s '%s' has no %%d: with renditions=%d, "
+               "each rendition writes a file of its own, named by the path "
+               "with %%d replaced by its number (%s=vmaf_%%d.%s)\n", opt,
+               path, s->nb_renditions, opt, opt[0] == 'l' ? "json" : "svg");
+        return AVERROR(EINVAL);
+    }
+    av_bprint_init(&bp, 0, AV_BPRINT_SIZE_UNLIMITED);
+    for (const char *p = path, *d; *p; p = d + 2) {
+        if (!(d = strstr(p, "%d"))) {
+            av_bprintf(&bp, "%s", p);
+            break;
         }
-        /* under libvmaf's names, libvmaf's lines: one per model, unnamed */
-        if (n_models == 1 || strcmp(ctx->filter->name, "vmafgpu"))
-            av_log(ctx, AV_LOG_INFO, "VMAF score: %f\n", score);
-        else
-            av_log(ctx, AV_LOG_INFO, "VMAF score: %f (%s)\n", score, name);
+        av_bprintf(&bp, "%.*s%d", (int)(d - p), p, r);
     }
-    if (s->n_apart)
-        av_log(ctx, AV_LOG_WARNING, "%u of the %u frames scored were paired "
-               "with a reference frame more than half a frame interval away "
-               "(ts_sync_mode=nearest pairs the nearest)\n", s->n_apart,
-               s->frame_cnt);
-    if (s->run_apart)
-        av_log(ctx, AV_LOG_WARNING, "The %s input ended first: its last "
-               "frame, at %.6f s, was scored again against the last %u of the "
-               "%u frames scored (libvmaf repeats it so too; shortest=1 stops "
-               "at the end of the shorter input)\n",
-               s->run_ref ? "reference" : "distorted (main)",
-               s->run_pts * av_q2d(s->fs.time_base), s->run_len, s->frame_cnt);
-    if (av_log_get_level() < AV_LOG_VERBOSE)
-        return;
-    for (unsigned i = 0; i < n_metrics; i++) {
-        const char *name = vg_metric_name(s->vg, i);
-
-        if (name && vg_get_pooled(s->vg, name, s->pool, &score) >= 0)
-            av_log(ctx, AV_LOG_VERBOSE, "%s: %f\n", name, score);
-    }
-}
-
-static av_cold void uninit(AVFilterContext *ctx)
-{
-    VMAFGPUContext *s = ctx->priv;
-    QueuedFrame q;
-    int ret;
-
-    ff_framesync_uninit(&s->fs);
-
-    while (s->queue && av_fifo_read(s->queue, &q, 1) >= 0)
-        av_frame_free(&q.frame);
-    av_fifo_freep2(&s->queue);
-    if (!count_taken(ctx, 1) && s->eof_sent)
-        s->n_passed = s->frame_cnt;
-    av_fifo_freep2(&s->sent);
-    for (unsigned i = 0; i < s->nb_meta_keys; i++)
-        av_freep(&s->meta_keys[i]);
-    av_freep(&s->meta_keys);
-    s->nb_meta_keys = 0;
-
-    if (!s->vg)
-        goto end;
-    /* Frames scored ahead but never taken by the consumer are no part of
-     * the result. */
-    if (s->frame_cnt && s->n_passed < s->frame_cnt)
-        av_log(ctx, AV_LOG_VERBOSE, "The output took %u of the %u frames "
-               "scored; the summary and the log cover those %u\n",
-               s->n_passed, s->frame_cnt, s->n_passed);
-    if (s->frame_cnt && !s->n_passed)
-        av_log(ctx, AV_LOG_WARNING, "No scored frame was taken from the "
-               "output: no summary, log or plot\n");
-    else if (s->frame_cnt && flush_library(ctx, s->n_passed) >= 0) {
-        print_summary(ctx);
-        if (s->log_path) {
-            s->log_created = 0;
-            /* the log says what the warnings said: frames paired apart, and
-             * the frames that an input's last frame was scored against after
-             * that input ended */
-            if (s->n_apart)
-                vg_set_log_count(s->vg, "frames_paired_apart", s->n_apart);
-            if (s->run_apart)
-                vg_set_log_count(s->vg, s->run_ref ?
-                                 "frames_after_reference_ended" :
-                                 "frames_after_distorted_ended", s->run_len);
-            ret = vg_write_log(s->vg, s->log_path, s->log_fmt, s->precision);
-            if (ret < 0)
-                av_log(ctx, AV_LOG_ERROR, "Could not write the log to %s: %s\n",
-                       s->log_path, av_err2str(ret));
-        }
-        if (s->plot_path) {
-            VgPlotConfig plot = {
-                .worst = 3,
-                .fps   = s->frame_rate,
-                .label = "distorted (main)",
-            };
-
-            s->plot_created = 0;
-            ret = vg_write_plot(s->vg, s->plot_path, &plot);
-            if (ret < 0)
-                av_log(ctx, AV_LOG_ERROR, "Could not write the plot to %s: %s\n",
-                       s->plot_path, av_err2str(ret));
-        }
-    }
-    if (cuda_push(ctx) >= 0) {
-        vg_context_destroy(&s->vg);
-        cuda_pop(ctx);
-    } else {
-        vg_context_destroy(&s->vg);
-    }
-end:
-    remove_unwritten(s->log_path, s->log_created);
-    remove_unwritten(s->plot_path, s->plot_created);
-    sws_freeContext(s->sws);
-    s->sws = NULL;
-#if CONFIG_CUDA
-    uninit_reference_copy(ctx);
-    av_buffer_unref(&s->device_ref);
-#endif
-    return;
+    return av_bprint_finalize(&bp, out);
 }
 
 static const AVFilterPad vmafgpu_inputs[] = {
@@ -2268,6 +2414,231 @@ static const AVFilterPad vmafgpu_inputs[] = {
     },
 };
 
+/**
+ * vmafgpu's inputs: the pair's, or renditions 0 .. N-1 (pads
+ * rendition0 ..) and the reference.
+ */
+static int append_inputs(AVFilterContext *ctx)
+{
+    VMAFGPUContext *s = ctx->priv;
+    const int n = s->nb_renditions;
+    int ret;
+
+    for (int i = 0; i <= n; i++) {
+        AVFilterPad pad = vmafgpu_inputs[i == n];
+
+        if (n == 1 || i == n) {
+            ret = ff_append_inpad(ctx, &pad);
+        } else {
+            pad.name = av_asprintf("rendition%d", i);
+            if (!pad.name)
+                return AVERROR(ENOMEM);
+            ret = ff_append_inpad_free_name(ctx, &pad);
+        }
+        if (ret < 0)
+            return ret;
+    }
+    return 0;
+}
+
+static av_cold int init(AVFilterContext *ctx)
+{
+    VMAFGPUContext *s = ctx->priv;
+    int ret;
+
+    /* libvmaf's names have no renditions option: a pair */
+    if (is_libvmaf(ctx))
+        s->nb_renditions = 1;
+    if ((ret = parse_names(ctx)) < 0)
+        return ret;
+    s->rend = av_calloc(s->nb_renditions, sizeof(*s->rend));
+    if (!s->rend)
+        return AVERROR(ENOMEM);
+#if CONFIG_CUDA
+    s->copies = av_calloc(s->nb_renditions + 1, sizeof(*s->copies));
+    if (!s->copies)
+        return AVERROR(ENOMEM);
+#endif
+    for (int r = 0; r < s->nb_renditions; r++) {
+        Rendition *rend = &s->rend[r];
+
+        if (s->nb_renditions > 1) {
+            snprintf(rend->name, sizeof(rend->name), "rendition %d", r);
+            snprintf(rend->prefix, sizeof(rend->prefix), "rendition %d: ", r);
+        } else {
+            av_strlcpy(rend->name, "distorted (main)", sizeof(rend->name));
+        }
+        if ((ret = rendition_path(ctx, "log_path", s->log_path, r,
+                                  &rend->log_path)) < 0 ||
+            (ret = rendition_path(ctx, "plot_path", s->plot_path, r,
+                                  &rend->plot_path)) < 0)
+            return ret;
+    }
+    /* the files are probed once every path is known to be valid */
+    for (int r = 0; r < s->nb_renditions; r++) {
+        Rendition *rend = &s->rend[r];
+
+        if ((ret = check_output_path(ctx, "log_path", rend->log_path,
+                                     &rend->log_created)) < 0 ||
+            (ret = check_output_path(ctx, "plot_path", rend->plot_path,
+                                     &rend->plot_created)) < 0)
+            return ret;
+    }
+    if (!is_libvmaf(ctx) && (ret = append_inputs(ctx)) < 0)
+        return ret;
+    s->queue = av_fifo_alloc2(s->queue_size + 1, sizeof(QueuedFrame),
+                              AV_FIFO_FLAG_AUTO_GROW);
+    s->sent  = av_fifo_alloc2(4, sizeof(int64_t), AV_FIFO_FLAG_AUTO_GROW);
+    if (!s->queue || !s->sent)
+        return AVERROR(ENOMEM);
+    s->fs.on_event = do_vmafgpu;
+    return parse_scale(ctx);
+}
+
+static void print_summary(AVFilterContext *ctx, int r)
+{
+    VMAFGPUContext *s = ctx->priv;
+    Rendition *rend = &s->rend[r];
+    unsigned n_models = vg_model_count(rend->vg);
+    unsigned n_metrics = vg_metric_count(rend->vg);
+    double score;
+    int ret;
+
+    for (unsigned i = 0; i < n_models; i++) {
+        const char *name = vg_model_name(rend->vg, i);
+
+        ret = vg_get_pooled(rend->vg, name, s->pool, &score);
+        if (ret < 0) {
+            av_log(ctx, AV_LOG_ERROR, "%sCould not pool the scores of model "
+                   "'%s': %s\n", rend->prefix, name, av_err2str(ret));
+            continue;
+        }
+        /* under libvmaf's names, libvmaf's lines: one per model, unnamed */
+        if (n_models == 1 || is_libvmaf(ctx))
+            av_log(ctx, AV_LOG_INFO, "%sVMAF score: %f\n", rend->prefix, score);
+        else
+            av_log(ctx, AV_LOG_INFO, "%sVMAF score: %f (%s)\n", rend->prefix,
+                   score, name);
+    }
+    if (rend->n_apart)
+        av_log(ctx, AV_LOG_WARNING, "%s%u of the %u frames scored were paired "
+               "with a reference frame more than half a frame interval away "
+               "(ts_sync_mode=nearest pairs the nearest)\n", rend->prefix,
+               rend->n_apart, s->frame_cnt);
+    if (rend->run_apart)
+        av_log(ctx, AV_LOG_WARNING, "%sThe %s input ended first: its last "
+               "frame, at %.6f s, was scored again against the last %u of the "
+               "%u frames scored (libvmaf repeats it so too; shortest=1 stops "
+               "at the end of the shorter input)\n", rend->prefix,
+               rend->run_ref ? "reference" : rend->name,
+               rend->run_pts * av_q2d(s->fs.time_base), rend->run_len,
+               s->frame_cnt);
+    if (av_log_get_level() < AV_LOG_VERBOSE)
+        return;
+    for (unsigned i = 0; i < n_metrics; i++) {
+        const char *name = vg_metric_name(rend->vg, i);
+
+        if (name && vg_get_pooled(rend->vg, name, s->pool, &score) >= 0)
+            av_log(ctx, AV_LOG_VERBOSE, "%s%s: %f\n", rend->prefix, name, score);
+    }
+}
+
+/** Rendition r's summary, log and chart, once the stream is flushed. */
+static void write_results(AVFilterContext *ctx, int r)
+{
+    VMAFGPUContext *s = ctx->priv;
+    Rendition *rend = &s->rend[r];
+    int ret;
+
+    print_summary(ctx, r);
+    if (rend->log_path) {
+        rend->log_created = 0;
+        /* the log says what the warnings said: frames paired apart, and
+         * the frames that an input's last frame was scored against after
+         * that input ended */
+        if (rend->n_apart)
+            vg_set_log_count(rend->vg, "frames_paired_apart", rend->n_apart);
+        if (rend->run_apart)
+            vg_set_log_count(rend->vg, rend->run_ref ?
+                             "frames_after_reference_ended" :
+                             "frames_after_distorted_ended", rend->run_len);
+        ret = vg_write_log(rend->vg, rend->log_path, s->log_fmt, s->precision);
+        if (ret < 0)
+            av_log(ctx, AV_LOG_ERROR, "Could not write the log to %s: %s\n",
+                   rend->log_path, av_err2str(ret));
+    }
+    if (rend->plot_path) {
+        VgPlotConfig plot = {
+            .worst = 3,
+            .fps   = rend->frame_rate,
+            .label = rend->name,
+        };
+
+        rend->plot_created = 0;
+        ret = vg_write_plot(rend->vg, rend->plot_path, &plot);
+        if (ret < 0)
+            av_log(ctx, AV_LOG_ERROR, "Could not write the plot to %s: %s\n",
+                   rend->plot_path, av_err2str(ret));
+    }
+}
+
+static av_cold void uninit(AVFilterContext *ctx)
+{
+    VMAFGPUContext *s = ctx->priv;
+    QueuedFrame q;
+
+    ff_framesync_uninit(&s->fs);
+
+    while (s->queue && av_fifo_read(s->queue, &q, 1) >= 0)
+        av_frame_free(&q.frame);
+    av_fifo_freep2(&s->queue);
+    if (!count_taken(ctx, 1) && s->eof_sent)
+        s->n_passed = s->frame_cnt;
+    av_fifo_freep2(&s->sent);
+
+    if (!s->vg)
+        goto end;
+    /* Frames scored ahead but never taken by the consumer are no part of
+     * the result. */
+    if (s->frame_cnt && s->n_passed < s->frame_cnt)
+        av_log(ctx, AV_LOG_VERBOSE, "The output took %u of the %u frames "
+               "scored; the summary and the log cover those %u\n",
+               s->n_passed, s->frame_cnt, s->n_passed);
+    if (s->frame_cnt && !s->n_passed)
+        av_log(ctx, AV_LOG_WARNING, "No scored frame was taken from the "
+               "output: no summary, log or plot\n");
+    else if (s->frame_cnt && flush_library(ctx, s->n_passed) >= 0)
+        for (int r = 0; r < s->nb_renditions; r++)
+            write_results(ctx, r);
+    if (cuda_push(ctx) >= 0) {
+        vg_context_destroy(&s->vg);
+        cuda_pop(ctx);
+    } else {
+        vg_context_destroy(&s->vg);
+    }
+end:
+    for (int r = 0; s->rend && r < s->nb_renditions; r++) {
+        Rendition *rend = &s->rend[r];
+
+        for (unsigned i = 0; i < rend->nb_meta_keys; i++)
+            av_freep(&rend->meta_keys[i]);
+        av_freep(&rend->meta_keys);
+        remove_unwritten(rend->log_path, rend->log_created);
+        remove_unwritten(rend->plot_path, rend->plot_created);
+        av_freep(&rend->log_path);
+        av_freep(&rend->plot_path);
+        sws_freeContext(rend->sws);
+    }
+    av_freep(&s->rend);
+#if CONFIG_CUDA
+    for (int i = 0; s->copies && i <= s->nb_renditions; i++)
+        uninit_input_copy(ctx, &s->copies[i]);
+    av_freep(&s->copies);
+    av_buffer_unref(&s->device_ref);
+#endif
+    return;
+}
+
 static const AVFilterPad vmafgpu_outputs[] = {
     {
         .name         = "default",
@@ -2277,7 +2648,8 @@ static const AVFilterPad vmafgpu_outputs[] = {
 };
 
 #define VMAFGPU_DESCRIPTION NULL_IF_CONFIG_SMALL("Calculate VMAF and its " \
-    "features between two video streams with libvmafgpu (CPU or CUDA).")
+    "features between two video streams, or a reference and the renditions " \
+    "of an ABR ladder, with libvmafgpu (CPU or CUDA).")
 
 #define LIBVMAF_DESCRIPTION NULL_IF_CONFIG_SMALL("Calculate VMAF and its " \
     "features between two video streams: the vmafgpu filter under libvmaf's " \
@@ -2292,28 +2664,32 @@ static const AVFilterPad vmafgpu_outputs[] = {
 #define VMAFGPU_PUBLIC(field) .field
 #endif
 
-#define VMAFGPU_FILTER(sym, fname, desc, prefix)                        \
+/* vmafgpu's inputs are made in init() (renditions); libvmaf's names keep
+ * the pair's two */
+#define VMAFGPU_FILTER(sym, fname, desc, prefix, dyn_flags, inputs)     \
 const VMAFGPU_FILTER_TYPE sym = {                                       \
     VMAFGPU_PUBLIC(name)        = fname,                                \
     VMAFGPU_PUBLIC(description) = desc,                                 \
     VMAFGPU_PUBLIC(priv_class)  = &prefix##_class,                      \
     VMAFGPU_PUBLIC(flags)       = AVFILTER_FLAG_SUPPORT_TIMELINE_INTERNAL | \
-                                  AVFILTER_FLAG_METADATA_ONLY,          \
+                                  AVFILTER_FLAG_METADATA_ONLY | dyn_flags, \
     .preinit       = prefix##_framesync_preinit,                        \
     .init          = init,                                              \
     .uninit        = uninit,                                            \
     .activate      = activate,                                          \
     .priv_size     = sizeof(VMAFGPUContext),                            \
-    FILTER_INPUTS(vmafgpu_inputs),                                      \
     FILTER_OUTPUTS(vmafgpu_outputs),                                    \
     FILTER_QUERY_FUNC2(query_formats),                                  \
+    inputs                                                              \
 }
 
-VMAFGPU_FILTER(ff_vf_vmafgpu, "vmafgpu", VMAFGPU_DESCRIPTION, vmafgpu);
+VMAFGPU_FILTER(ff_vf_vmafgpu, "vmafgpu", VMAFGPU_DESCRIPTION, vmafgpu,
+               AVFILTER_FLAG_DYNAMIC_INPUTS, );
 #if CONFIG_VMAFGPU_LIBVMAF_FILTER
-VMAFGPU_FILTER(ff_vf_vmafgpu_libvmaf, "libvmaf", LIBVMAF_DESCRIPTION, libvmaf);
+VMAFGPU_FILTER(ff_vf_vmafgpu_libvmaf, "libvmaf", LIBVMAF_DESCRIPTION, libvmaf,
+               0, FILTER_INPUTS(vmafgpu_inputs));
 #endif
 #if CONFIG_VMAFGPU_LIBVMAF_CUDA_FILTER
 VMAFGPU_FILTER(ff_vf_vmafgpu_libvmaf_cuda, "libvmaf_cuda", LIBVMAF_DESCRIPTION,
-               libvmaf_cuda);
+               libvmaf_cuda, 0, FILTER_INPUTS(vmafgpu_inputs));
 #endif

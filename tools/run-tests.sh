@@ -139,6 +139,12 @@ if [ -x "$top/tests/fate/logs.sh" ]; then
     count fate-logs $?
 fi
 
+if [ -x "$top/tests/fate/ladder-filter.sh" ]; then
+    step "ffmpeg -lavfi vmafgpu=renditions=N: each rendition = its pair run"
+    "$top/tests/fate/ladder-filter.sh" "$ffmpeg"
+    count fate-ladder $?
+fi
+
 if [ -x "$top/tests/fate/emulated.sh" ]; then
     step "ffmpeg -lavfi vmafgpu on CUDA frames, emulated driver"
     "$top/tests/fate/emulated.sh" "$ffmpeg" "$build/lib/tests/gpu/libcudafault.so"

@@ -13,6 +13,8 @@
 #    distorted input of half the size that the library scales,
 #    scale=bicubic): exit status 0, the summary printed, a log entry per
 #    frame, no refused call, nothing left allocated;
+#  - a ladder of three renditions (renditions=3), one scaled by the library
+#    and one from another CUDA context: the same, a log per rendition;
 #  - on the nv12 run (VG_SWEEP), every call of the driver functions that
 #    only the filter and the library use (those a run with enable=0 does
 #    not make) fails once in turn (VG_FAULT_N): no crash, no hang, no
@@ -102,6 +104,30 @@ for t in "nv12|nv12" "p010|p010" "scale|nv12, distorted 320x180, scale=bicubic";
         fail "clean run, $name: failed, a call refused or objects left" "$w/clean.out"
     fi
 done
+
+# a ladder of three renditions: one of half the size that the library
+# scales, one uploaded into a CUDA context of its own (hwupload_cuda),
+# copied into rendition 0's
+rm -f "$w"/lad-*.json
+lad="[0:v]format=nv12,hwupload[d0];[1:v]scale=320:180,format=nv12,hwupload[d1];[2:v]format=nv12,hwupload_cuda[d2];[3:v]format=nv12,hwupload[r];[d0][d1][d2][r]vmafgpu=renditions=3:scale=bicubic:log_fmt=json:log_path=$w/lad-%d.json"
+in_pair=$in
+in="$raw -i ${base}_dist.yuv $in_pair"
+in="-v verbose $raw -i ${base}_dist.yuv $in"
+ok=0
+if emu "$w/lad.out" "$lad" && sound "$w/lad.out" &&
+   [ "$(grep -c "rendition [0-2]: VMAF score:" "$w/lad.out")" = 3 ] &&
+   grep -q "rendition 2 frames are copied into rendition 0's context" "$w/lad.out"; then
+    ok=1
+    for r in 0 1 2; do
+        scored "$w/lad.out" "$w/lad-$r.json" || ok=0
+    done
+fi
+if [ $ok = 1 ]; then
+    pass "clean run, a ladder of 3 renditions (one 320x180 scaled by the library, one from another context): $frames frames in each log, none refused, nothing left"
+else
+    fail "clean run, a ladder of 3 renditions: failed, a call refused or objects left" "$w/lad.out"
+fi
+in=$in_pair
 
 # the functions only the filter and the library call
 sw=${VG_SWEEP:-nv12}

@@ -14,7 +14,12 @@
 #    (libswscale in the filter);
 #  - equal-sized CUDA inputs whose crop rectangles differ are scaled from
 #    the distorted rectangle;
-#  - fast_bilinear and 16-bit CUDA frames are refused with a message.
+#  - fast_bilinear and 16-bit CUDA frames are refused with a message;
+#  - an ABR ladder on NVDEC frames (renditions=1, 2 and 5: the 1080p crf 32
+#    encode, the 540p rendition, the corpus's other 1080p encode, the 540p
+#    and crf 32 ones again): each rendition's log equals, byte for byte but
+#    for the fps, the log of a pair run of that rendition alone on the GPU,
+#    the 540p renditions scaled by the library.
 # Renditions: the corpus's p1080_dist_540p_crf28 (960x540 H.264) and the
 # clips of tests/fate/scale-clips.sh (1280x720 and 640x360 H.264, 640x360
 # HEVC Main 10 against the 10-bit 720p reference).
@@ -121,6 +126,66 @@ done
 scores "crop 1916x1076 of 1080p -> 1080p bicubic" bicubic \
     "$corpus/p1080_dist_crf32.mp4" "$r1080" crop=1916:1076:0:0:exact=1 \
     "the distorted ones scaled on the GPU from their own crop"
+
+# an ABR ladder on NVDEC frames: each rendition's log = its pair run's
+lframes=20
+# every input cut to its first frames, read to its end: no run depends on
+# where ffmpeg stops an output
+trim=trim=end_frame=$lframes
+lopts="model=version=vmaf_v0.6.1:feature=$feature_opt:scale=bicubic:backend=cuda:n_threads=$(nproc):log_fmt=json:precision=max"
+# ladder_clip R: rendition R's clip
+# (MP4s: a pair run of a Matroska clip pairs its millisecond timestamps
+# with the reference frame before, a ladder with rendition 0's frame)
+ladder_clip() {
+    case $1 in
+    0|4) echo "$corpus/p1080_dist_crf32.mp4" ;;
+    1|3) echo "$d540" ;;
+    2) echo "$corpus/p1080_dist_scaled.mp4" ;;
+    esac
+}
+for r in 0 1 2 3 4; do
+    # shellcheck disable=SC2086
+    if ! ff -v verbose $hw $dec -i "$(ladder_clip $r)" $dec -i "$r1080" \
+            -lavfi "[0:v]$trim[d];[1:v]$trim[r];[d][r]vmafgpu=$lopts:log_path=$w/lp$r.json" \
+            -f null - > "$w/lp$r.out" 2>&1 || ! grep -q "cuda engine" "$w/lp$r.out"; then
+        fail "ladder: the pair run of rendition $r failed or ran on the CPU" "$w/lp$r.out"
+    fi
+done
+for n in 1 2 5; do
+    ins='' graph='' pads=''
+    r=0
+    while [ $r -lt $n ]; do
+        ins="$ins $dec -i $(ladder_clip $r)"
+        graph="${graph}[$r:v]$trim[d$r];"
+        pads="${pads}[d$r]"
+        r=$((r + 1))
+    done
+    # shellcheck disable=SC2086
+    if ! ff -v verbose $hw $ins $dec -i "$r1080" \
+            -lavfi "$graph[$n:v]$trim[r];${pads}[r]vmafgpu=renditions=$n:$lopts:log_path=$w/ln$n-%d.json" \
+            -f null - > "$w/ln$n.out" 2>&1; then
+        fail "ladder of $n on NVDEC frames: ffmpeg failed" "$w/ln$n.out"
+        continue
+    fi
+    if ! grep -q "CUDA frames 1920x1080 nv12" "$w/ln$n.out" ||
+       { [ $n -gt 1 ] && ! grep -q "rendition 1: cuda engine: distorted pictures scaled from 960x540" "$w/ln$n.out"; }; then
+        fail "ladder of $n on NVDEC frames: not CUDA frames, or the 540p rendition not scaled on the GPU" "$w/ln$n.out"
+        continue
+    fi
+    r=0 same=0
+    while [ $r -lt $n ]; do
+        if [ $n = 1 ]; then log=$w/ln1-%d.json; else log=$w/ln$n-$r.json; fi
+        if [ -f "$log" ] && grep -v '^  "fps": ' "$log" > "$w/ln.got" &&
+           grep -v '^  "fps": ' "$w/lp$r.json" > "$w/ln.want" &&
+           diff -u "$w/ln.want" "$w/ln.got" > "$w/ln$n-$r.diff"; then
+            same=$((same + 1))
+        else
+            fail "ladder of $n on NVDEC frames: rendition $r's log differs from its pair run's" "$w/ln$n-$r.diff"
+        fi
+        r=$((r + 1))
+    done
+    [ $same = $n ] && pass "ladder of $n on NVDEC frames: each rendition's log = its pair run's on the GPU, byte for byte (fps aside), $lframes frames"
+done
 
 # refusals
 # shellcheck disable=SC2086

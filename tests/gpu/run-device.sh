@@ -113,16 +113,17 @@
 #       installed: a patched static ffmpeg (default: the one tools/setup.sh
 #       builds, <repo>/build/ffmpeg/ffmpeg), tests/fate/jsoncmp, the 1080p
 #       and 10-bit 720p corpus references, the corpus's 540p rendition and
-#       1080p crf 32 encode, and the renditions of tests/fate/scale-clips.sh
+#       1080p encodes, and the renditions of tests/fate/scale-clips.sh
 #       in .devcarry-scale/.
 #
 #   sh tests/gpu/run-device.sh scale
 #       on the GPU machine, with .devcarry-scale/ carried along:
 #       tests/fate/gpu-scale.sh (renditions scaled on the GPU by the filter's
 #       scale option: frames equal to libswscale's, scores equal to a CPU
-#       run), its work files in $OUT/scale, then the ladder benchmark on
-#       NVDEC frames (tests/bench/ladder-nvdec.sh, the clips of its --make
-#       in .devcarry-scale/ladder). Exit status 0 when all passed.
+#       run; an ABR ladder, renditions=N, equal to its pair runs), its work
+#       files in $OUT/scale, then the ladder benchmark on NVDEC frames
+#       (tests/bench/ladder-nvdec.sh, the clips of its --make in
+#       .devcarry-scale/ladder). Exit status 0 when all passed.
 set -u
 CARRY=.devcarry-cuda
 SOAK_CARRY=.devcarry-soak
@@ -637,8 +638,8 @@ prepare_scale() {
     mkdir -p "$c/lib" "$c/clips" "$c/corpus"
     ffmpeg_carry "$c" "$ff"
     cp "$shared/corpus/p1080_ref.mp4" "$shared/corpus/p1080_dist_540p_crf28.mp4" \
-        "$shared/corpus/p1080_dist_crf32.mp4" "$shared/corpus/p720_10_ref.mp4" \
-        "$c/corpus/"
+        "$shared/corpus/p1080_dist_crf32.mp4" "$shared/corpus/p1080_dist_scaled.mp4" \
+        "$shared/corpus/p720_10_ref.mp4" "$c/corpus/"
     sh "$src/tests/fate/scale-clips.sh" "$c/clips" "$c/ffmpeg"
     sh "$src/tests/bench/ladder-nvdec.sh" --make "$c/ladder" "$c/ffmpeg"
     carry_ready "$SCALE_CARRY" scale
