@@ -182,13 +182,12 @@ static unsigned bilinear(const uint8_t *p, unsigned src_w, unsigned src_h,
     }
     x1 = x0 + 1 < (int)src_w ? x0 + 1 : (int)src_w - 1;
     y1 = y0 + 1 < (int)src_h ? y0 + 1 : (int)src_h - 1;
-    return (unsigned)((p[y0 * src_w + x0] * (1 - ax) +
-                       p[y0 * src_w + x1] * ax) *
-                          (1 - ay) +
-                      (p[y1 * src_w + x0] * (1 - ax) +
-                       p[y1 * src_w + x1] * ax) *
-                          ay +
-                      0.5);
+    return (
+        unsigned)((p[y0 * src_w + x0] * (1 - ax) + p[y0 * src_w + x1] * ax) *
+                      (1 - ay) +
+                  (p[y1 * src_w + x0] * (1 - ax) + p[y1 * src_w + x1] * ax) *
+                      ay +
+                  0.5);
 }
 
 int bench_semiplanar_picture(VgPicture *pic, uint8_t **out, const uint8_t *src,

@@ -141,9 +141,8 @@ end:
 }
 
 /* five pair contexts: fed in turn (interleaved) or one after another */
-static double run_separate(const Inputs *in, const char *model,
-                           unsigned frames, int interleaved,
-                           double pooled[N_REND])
+static double run_separate(const Inputs *in, const char *model, unsigned frames,
+                           int interleaved, double pooled[N_REND])
 {
     VgContext *ctx[N_REND] = { NULL };
     double t0, t = -1;
@@ -251,12 +250,11 @@ int main(int argc, char **argv)
     gpu.backend = VG_BACKEND_CUDA;
     cpu.backend = VG_BACKEND_CPU;
     cpu.threads = threads ? (unsigned)atoi(threads) : 16;
-    if (frames &&
-        (vg_cuda_load(&cu, NULL, VG_LOG_WARNING) < 0 ||
-         VG_CU(cu, NULL, cuInit, 0) < 0 ||
-         VG_CU(cu, NULL, cuDeviceGet, &dev, 0) < 0 ||
-         VG_CU(cu, NULL, cuDevicePrimaryCtxRetain, &cctx, dev) < 0 ||
-         VG_CU(cu, NULL, cuCtxPushCurrent, cctx) < 0)) {
+    if (frames && (vg_cuda_load(&cu, NULL, VG_LOG_WARNING) < 0 ||
+                   VG_CU(cu, NULL, cuInit, 0) < 0 ||
+                   VG_CU(cu, NULL, cuDeviceGet, &dev, 0) < 0 ||
+                   VG_CU(cu, NULL, cuDevicePrimaryCtxRetain, &cctx, dev) < 0 ||
+                   VG_CU(cu, NULL, cuCtxPushCurrent, cctx) < 0)) {
         fprintf(stderr, "ladderbench: no usable CUDA device\n");
         return 77;
     }

@@ -71,8 +71,7 @@ static int make_picture(VgPicture *pic, CUdeviceptr *mem, const uint8_t *src,
     const size_t size = (size_t)w * h * (p010 ? 2 : 1) * 3 / 2;
     uint8_t *buf;
 
-    if (bench_semiplanar_picture(pic, &buf, src, SRC_W, SRC_H, w, h, p010) <
-        0)
+    if (bench_semiplanar_picture(pic, &buf, src, SRC_W, SRC_H, w, h, p010) < 0)
         return -1;
     if (VG_CU(cu, NULL, cuMemAlloc, mem, size) < 0 ||
         VG_CU(cu, NULL, cuMemcpyHtoD, *mem, buf, size) < 0) {
