@@ -1094,12 +1094,53 @@ static int read_frames(const Settings *s, YuvInput *ref, YuvInput **dis,
     return 0;
 }
 
+/* The files of each rendition (one for a pair): -o's and --plot's paths,
+ * probed before the first frame. */
+typedef struct Outputs {
+    char *log[VG_MAX_RENDITIONS];  ///< NULL without -o
+    char *plot[VG_MAX_RENDITIONS]; ///< NULL without --plot
+    /* check_output() made the file, and nothing has written it */
+    int log_created[VG_MAX_RENDITIONS], plot_created[VG_MAX_RENDITIONS];
+} Outputs;
+
+static int open_outputs(Outputs *o, const Settings *s)
+{
+    int ret;
+
+    for (unsigned r = 0; r < s->n_dis; r++) {
+        if ((s->output_path &&
+             !(o->log[r] = s->n_dis > 1 ? rendition_path(s->output_path, r)
+                                        : strdup(s->output_path))) ||
+            (s->plot_path &&
+             !(o->plot[r] = s->n_dis > 1 ? rendition_path(s->plot_path, r)
+                                         : strdup(s->plot_path)))) {
+            fprintf(stderr, "vmafgpu: out of memory\n");
+            return -ENOMEM;
+        }
+        if ((ret = check_output("--output", o->log[r], &o->log_created[r])) <
+                0 ||
+            (ret = check_output("--plot", o->plot[r], &o->plot_created[r])) < 0)
+            return ret;
+    }
+    return 0;
+}
+
+static void close_outputs(Outputs *o)
+{
+    for (unsigned r = 0; r < VG_MAX_RENDITIONS; r++) {
+        remove_unwritten(o->log[r], o->log_created[r]);
+        remove_unwritten(o->plot[r], o->plot_created[r]);
+        free(o->log[r]);
+        free(o->plot[r]);
+    }
+}
+
 static int write_results(const Settings *s, VgContext *ctx, YuvInput *ref,
-                         YuvInput *dis, unsigned r)
+                         YuvInput *dis, unsigned r, const char *log,
+                         const char *plot)
 {
     char prefix[64] = "";
-    char *log = NULL, *plot = NULL;
-    int ret = -ENOMEM;
+    int ret;
 
     if (s->n_dis > 1)
         snprintf(prefix, sizeof(prefix), "rendition %u (%s): ", r,
@@ -1112,16 +1153,9 @@ static int write_results(const Settings *s, VgContext *ctx, YuvInput *ref,
         if ((ret = flush_stdout()) < 0)
             return ret;
     }
-    if (s->output_path &&
-        !(log = s->n_dis > 1 ? rendition_path(s->output_path, r)
-                             : strdup(s->output_path)))
-        goto end;
-    if (s->plot_path && !(plot = s->n_dis > 1 ? rendition_path(s->plot_path, r)
-                                              : strdup(s->plot_path)))
-        goto end;
     if (log && (ret = vg_write_log(ctx, log, s->log_fmt, s->precision)) < 0) {
         fprintf(stderr, "vmafgpu: cannot write %s (%s)\n", log, strerror(-ret));
-        goto end;
+        return ret;
     }
     if (plot) {
         const YuvInputInfo *di = yuv_input_info(dis), *ri = yuv_input_info(ref);
@@ -1134,16 +1168,10 @@ static int write_results(const Settings *s, VgContext *ctx, YuvInput *ref,
             strcmp(s->path_dis[r], "-") ? base_name(s->path_dis[r]) : "stdin";
         if ((ret = vg_write_plot(ctx, plot, &pc)) < 0) {
             fprintf(stderr, "vmafgpu: cannot write the plot %s\n", plot);
-            goto end;
+            return ret;
         }
     }
-    ret = 0;
-end:
-    if (ret == -ENOMEM)
-        fprintf(stderr, "vmafgpu: out of memory\n");
-    free(log);
-    free(plot);
-    return ret;
+    return 0;
 }
 
 static int run(const Settings *s)
@@ -1154,19 +1182,14 @@ static int run(const Settings *s)
     VgPicture pref, pdis[VG_MAX_RENDITIONS];
     const VgPicture *pdis_ptr[VG_MAX_RENDITIONS];
     const int progress = !s->quiet && isatty(fileno(stderr));
-    /* a ladder's output paths are patterns: checked per rendition below */
-    const char *out_probe = s->n_dis > 1 ? NULL : s->output_path;
-    const char *plot_probe = s->n_dis > 1 ? NULL : s->plot_path;
+    Outputs out = { 0 };
     unsigned n = 0, lead = 0, frame_cnt = s->frame_cnt;
     int ended = 0;
-    /* check_output() made the file, and nothing has written it */
-    int out_created = 0, plot_created = 0;
     clock_t t0;
     int ret;
 
     if ((ret = check_distinct_inputs(s)) < 0 ||
-        (ret = check_output("--output", out_probe, &out_created)) < 0 ||
-        (ret = check_output("--plot", plot_probe, &plot_created)) < 0 ||
+        (ret = open_outputs(&out, s)) < 0 ||
         (ret = open_input(&ref, s, s->path_ref)) < 0)
         goto fail;
     for (unsigned r = 0; r < s->n_dis; r++) {
@@ -1316,42 +1339,36 @@ static int run(const Settings *s)
                 goto fail;
             ended = !ret;
         }
-        out_created = 0;
         for (unsigned r = 0; r < s->n_dis; r++) {
-            char *path = s->n_dis > 1 ? rendition_path(s->output_path, r)
-                                      : strdup(s->output_path);
+            const char *path = out.log[r];
 
-            if (!path) {
-                fprintf(stderr, "vmafgpu: out of memory\n");
-                ret = -ENOMEM;
-                goto fail;
-            }
+            out.log_created[r] = 0;
             ret = vg_write_chunk(vg_rendition(ctx, r), path, lead,
                                  s->chunk_start, ended);
-            if (ret < 0)
+            if (ret < 0) {
                 fprintf(stderr, "vmafgpu: cannot write the chunk log %s\n",
                         path);
-            else if (!s->quiet)
+                goto fail;
+            }
+            if (!s->quiet)
                 fprintf(stderr, "vmafgpu: frames %u..%u%s in %s\n",
                         s->chunk_start, s->chunk_start + (n - lead) - 1,
                         ended ? " (the end of the title)" : "", path);
-            free(path);
-            if (ret < 0)
-                goto fail;
         }
         ret = 0;
         goto fail;
     }
 
-    out_created = plot_created = 0;
-    for (unsigned r = 0; r < s->n_dis; r++)
-        if ((ret = write_results(s, vg_rendition(ctx, r), ref, dis[r], r)) < 0)
+    for (unsigned r = 0; r < s->n_dis; r++) {
+        out.log_created[r] = out.plot_created[r] = 0;
+        if ((ret = write_results(s, vg_rendition(ctx, r), ref, dis[r], r,
+                                 out.log[r], out.plot[r])) < 0)
             goto fail;
+    }
     ret = 0;
 
 fail:
-    remove_unwritten(s->output_path, out_created);
-    remove_unwritten(s->plot_path, plot_created);
+    close_outputs(&out);
     vg_context_destroy(&ctx);
     yuv_input_close(&ref);
     for (unsigned r = 0; r < s->n_dis; r++)

@@ -10,10 +10,12 @@
 # psnr, float_ssim, float_ms_ssim), the temporal features (shared between
 # the renditions: motion and float_motion are computed once), --subsample,
 # and chunked scoring merged per rendition; renditions of three sizes
-# scaled with --scale bicubic. Then the summary lines, a chart of the
-# ladder's logs, and the refusals: more than 16 renditions, an output path
-# without %d, inputs of another format, a rendition that ends early (the
-# pair's rule: a warning naming it, the frames all have scored).
+# scaled with --scale bicubic. Then the summary lines, a chart per
+# rendition and one of the ladder's logs, and the refusals: more than 16
+# renditions, an output path without %d or in a missing folder (before the
+# first frame, no file left), inputs of another size or format, a
+# rendition that ends early (the pair's rule: a warning naming it, the
+# frames all have scored).
 #
 # The clips are 640x360 4:2:0 (the raw 4:4:4 corpus pair, looped to 24
 # frames) with renditions at 640x360, 480x270 and 320x180, made with
@@ -164,6 +166,17 @@ else
     fail "five renditions"
 fi
 
+# a chart per rendition (--plot with %d)
+rm -f "$w"/chart.*.svg
+if tool -r "$ref" -d "$r0" -d "$r2" --scale bicubic --plot "$w/chart.%d.svg" -q \
+    > /dev/null 2> "$w/chart.err" && grep -q 'r0\.y4m' "$w/chart.0.svg" &&
+    grep -q 'r2\.y4m' "$w/chart.1.svg" && [ ! -f "$w/chart.2.svg" ]; then
+    pass "--plot chart.%d.svg: a chart per rendition"
+else
+    cat "$w/chart.err"
+    fail "--plot chart.%d.svg"
+fi
+
 # a chart of the ladder's logs: one curve per rendition
 if "$VMAFGPU" plot "$w/five.0.json" "$w/five.1.json" "$w/five.2.json" \
     -o "$w/ladder.svg" 2> "$w/plot.err" &&
@@ -199,6 +212,9 @@ refused "a ladder's log on stdout" "put one %d in the path" \
     tool -r "$ref" -d "$r0" -d "$r1" --scale bicubic -o -
 refused "a ladder's chart path without %d" "put one %d in the path" \
     tool -r "$ref" -d "$r0" -d "$r1" --scale bicubic --plot "$w/x.svg"
+refused "a ladder's log in a missing folder" "cannot write --output $w/none/x_0.json" \
+    tool -r "$ref" -d "$r0" -d "$r1" --scale bicubic -o "$w/none/x_%d.json"
+[ ! -e "$w/none" ] && [ ! -e "$w/x_0.json" ] || fail "a refused ladder left files"
 refused "a rendition of another size without --scale" "rendition 1: inputs differ" \
     tool -r "$ref" -d "$r0" -d "$r1" -o "$w/x_%d.json"
 "${FFMPEG:-false}" -nostdin -v error -y -i "$r1" -pix_fmt yuv444p "$w/r1_444.y4m" 2> /dev/null &&
