@@ -348,22 +348,34 @@ end:
     return ret;
 }
 
-int vg_use_feature(VgContext *ctx, const char *name, const char *opts)
+static int use_model(VgContext *ctx, const char *spec);
+
+/* A model (is_model, name its spec) or a feature for a pair context, or
+ * for every rendition of a ladder. */
+static int use(VgContext *ctx, const char *func, int is_model, const char *name,
+               const char *opts)
 {
+    const unsigned n = ctx->n_rend ? ctx->n_rend : 1;
     int ret;
 
+    if (ctx->ladder)
+        return rendition_refuse(ctx, func);
+    if ((ret = check_not_started(ctx, func)) < 0)
+        return ret;
+    for (unsigned r = 0; r < n; r++) {
+        VgContext *c = ctx->n_rend ? ctx->rend[r] : ctx;
+        if ((ret = is_model ? use_model(c, name) : use_feature(c, name, opts)) <
+            0)
+            return ret;
+    }
+    return 0;
+}
+
+int vg_use_feature(VgContext *ctx, const char *name, const char *opts)
+{
     if (!ctx || !name)
         return null_argument(ctx, "vg_use_feature");
-    if (ctx->ladder)
-        return rendition_refuse(ctx, "vg_use_feature()");
-    if ((ret = check_not_started(ctx, "vg_use_feature()")) < 0)
-        return ret;
-    if (!ctx->n_rend)
-        return use_feature(ctx, name, opts);
-    for (unsigned r = 0; r < ctx->n_rend; r++)
-        if ((ret = use_feature(ctx->rend[r], name, opts)) < 0)
-            return ret;
-    return 0;
+    return use(ctx, "vg_use_feature()", 0, name, opts);
 }
 
 /* Model names have no length limit: a key cut short would collide with
@@ -475,20 +487,9 @@ fail:
 
 int vg_use_model(VgContext *ctx, const char *spec)
 {
-    int ret;
-
     if (!ctx || !spec)
         return null_argument(ctx, "vg_use_model");
-    if (ctx->ladder)
-        return rendition_refuse(ctx, "vg_use_model()");
-    if ((ret = check_not_started(ctx, "vg_use_model()")) < 0)
-        return ret;
-    if (!ctx->n_rend)
-        return use_model(ctx, spec);
-    for (unsigned r = 0; r < ctx->n_rend; r++)
-        if ((ret = use_model(ctx->rend[r], spec)) < 0)
-            return ret;
-    return 0;
+    return use(ctx, "vg_use_model()", 1, spec, NULL);
 }
 
 static const char *fmt_name(enum VgPixFmt fmt)
@@ -1226,17 +1227,23 @@ int vg_flush(VgContext *ctx)
     return 0;
 }
 
+static int check_frames_asked(VgContext *ctx, unsigned n)
+{
+    if (n <= ctx->n_frames)
+        return 0;
+    vg_log(&ctx->log, VG_LOG_ERROR,
+           "vg_flush_frames: %u frames asked for, "
+           "%u submitted",
+           n, ctx->n_frames);
+    return -EINVAL;
+}
+
 static int flush_frames(VgContext *ctx, unsigned n)
 {
     int ret;
 
-    if (n > ctx->n_frames) {
-        vg_log(&ctx->log, VG_LOG_ERROR,
-               "vg_flush_frames: %u frames asked for, "
-               "%u submitted",
-               n, ctx->n_frames);
-        return -EINVAL;
-    }
+    if ((ret = check_frames_asked(ctx, n)) < 0)
+        return ret;
     if ((ret = flush(ctx)) < 0 || n == ctx->n_frames)
         return ret;
 
@@ -1256,14 +1263,7 @@ int vg_flush_frames(VgContext *ctx, unsigned n)
         return rendition_refuse(ctx, "vg_flush_frames()");
     if (!ctx->n_rend)
         return flush_frames(ctx, n);
-    if (n > ctx->n_frames) {
-        vg_log(&ctx->log, VG_LOG_ERROR,
-               "vg_flush_frames: %u frames asked for, "
-               "%u submitted",
-               n, ctx->n_frames);
-        return -EINVAL;
-    }
-    if ((ret = vg_flush(ctx)) < 0)
+    if ((ret = check_frames_asked(ctx, n)) < 0 || (ret = vg_flush(ctx)) < 0)
         return ret;
     for (unsigned r = 0; r < ctx->n_rend; r++)
         if ((ret = flush_frames(ctx->rend[r], n)) < 0) {

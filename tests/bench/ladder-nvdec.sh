@@ -51,13 +51,7 @@ ff=${1:?usage: $0 FFMPEG CLIPS_DIR}
 clips=${2:?usage: $0 FFMPEG CLIPS_DIR}
 corpus=${VG_CORPUS_DIR:-$top/../shared/corpus}
 runs=${VG_RUNS:-3}
-if [ -n "${VG_FATE_WORK:-}" ]; then
-    w=$VG_FATE_WORK
-    mkdir -p "$w"
-else
-    w=$(mktemp -d "${TMPDIR:-/tmp}/vg-ladder-nvdec.XXXXXX")
-    trap 'rm -rf "$w"' EXIT INT TERM
-fi
+bench_name=ladder-nvdec
 # shellcheck source=tests/bench/runs.sh
 . "$top/tests/bench/runs.sh"
 

@@ -1,8 +1,10 @@
 # Copyright (c) 2026 the vmafgpu authors
 # SPDX-License-Identifier: BSD-2-Clause
 #
-# Shared part of the ffmpeg benchmarks (throughput.sh, graph-inputs.sh),
-# sourced after they set w (their work directory). It provides
+# Shared part of the ffmpeg benchmarks (throughput.sh, graph-inputs.sh,
+# ladder-nvdec.sh), sourced after they set w (their work directory) or
+# bench_name: then w is VG_FATE_WORK, or a temporary directory named after
+# bench_name, removed on exit. It provides
 #   secs FFMPEG ARGS...   wall seconds of one run (the whole process; its
 #                         output in $w/run.out), or nothing when it failed
 #   fps FFMPEG ARGS...    frames/s of one run (frames of the first output
@@ -11,6 +13,16 @@
 #   best OP VALUES...     the largest (OP=max) or smallest (min) value, or
 #                         "failed" when there is none
 #   ratio A B             A / B to two decimals, or "-"
+
+if [ -z "${w:-}" ]; then
+    if [ -n "${VG_FATE_WORK:-}" ]; then
+        w=$VG_FATE_WORK
+        mkdir -p "$w"
+    else
+        w=$(mktemp -d "${TMPDIR:-/tmp}/vg-${bench_name:-bench}.XXXXXX")
+        trap 'rm -rf "$w"' EXIT INT TERM
+    fi
+fi
 
 secs() {
     bin=$1

@@ -56,13 +56,7 @@ anchor=${2:?usage: $0 OUR_FFMPEG ANCHOR_FFMPEG [VMAFBENCH REF DIS]}
 runs=${VG_RUNS:-3}
 rows=${VG_ROWS:-all}
 replay=${VG_REPLAY:-199}
-if [ -n "${VG_FATE_WORK:-}" ]; then
-    w=$VG_FATE_WORK
-    mkdir -p "$w"
-else
-    w=$(mktemp -d "${TMPDIR:-/tmp}/vg-throughput.XXXXXX")
-    trap 'rm -rf "$w"' EXIT INT TERM
-fi
+bench_name=throughput
 dec="-hwaccel cuda -hwaccel_device gpu -hwaccel_output_format cuda"
 hw="-init_hw_device cuda=gpu -filter_hw_device gpu"
 failed=0

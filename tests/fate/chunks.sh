@@ -116,20 +116,6 @@ check() {
     done
 }
 
-# refused LABEL PATTERN COMMAND...: exit status 1 and PATTERN on stderr
-refused() {
-    label=$1 pat=$2
-    shift 2
-    if "$@" > /dev/null 2> "$work/refused.err"; then
-        fail "$label: accepted"
-    elif grep -q "$pat" "$work/refused.err"; then
-        pass "$label: refused ($(head -1 "$work/refused.err"))"
-    else
-        cat "$work/refused.err"
-        fail "$label: refused without the message /$pat/"
-    fi
-}
-
 loop r640x360_yuv444p 4       # 40 frames
 loop r640x360_yuv422p10le 3   # 30
 loop r352x288_yuv420p12le 3   # 30

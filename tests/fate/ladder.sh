@@ -188,20 +188,6 @@ else
     fail "vmafgpu plot of the ladder's logs"
 fi
 
-# refused LABEL PATTERN COMMAND...: exit status 1 and PATTERN on stderr
-refused() {
-    label=$1 pat=$2
-    shift 2
-    if "$@" > /dev/null 2> "$w/refused.err"; then
-        fail "$label: accepted"
-    elif grep -q "$pat" "$w/refused.err"; then
-        pass "$label: refused ($(head -1 "$w/refused.err"))"
-    else
-        cat "$w/refused.err"
-        fail "$label: refused without the message /$pat/"
-    fi
-}
-
 many=""
 for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do many="$many -d $r0"; done
 # shellcheck disable=SC2086

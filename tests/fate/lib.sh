@@ -17,6 +17,9 @@
 #   ff ARGS...             ffmpeg, quiet and non-interactive
 #   require_gpu            exits 77 (or, with VG_REQUIRE_GPU=1, fails and
 #                          exits 1) unless ffmpeg can use a CUDA device
+#   refused LABEL PATTERN COMMAND...
+#                          COMMAND must exit non-zero and print PATTERN on
+#                          stderr ($w/refused.err)
 #   run_refused NAME TAG MESSAGE FFMPEG-ARGS...
 #                          ffmpeg must fail and print MESSAGE ($w/TAG.out)
 #   scalecmp_build         builds tests/fate/scalecmp against the libswscale
@@ -97,6 +100,20 @@ require_gpu() {
     fi
     echo "SKIP $fate_name: no usable CUDA device"
     exit 77
+}
+
+# refused LABEL PATTERN COMMAND...: exit status 1 and PATTERN on stderr
+refused() {
+    label=$1 pat=$2
+    shift 2
+    if "$@" > /dev/null 2> "$w/refused.err"; then
+        fail "$label: accepted"
+    elif grep -q "$pat" "$w/refused.err"; then
+        pass "$label: refused ($(head -1 "$w/refused.err"))"
+    else
+        cat "$w/refused.err"
+        fail "$label: refused without the message /$pat/"
+    fi
 }
 
 # run_refused NAME TAG MESSAGE FFMPEG-ARGS...: ffmpeg must fail and print MESSAGE
