@@ -15,6 +15,8 @@
 #  - with 2 renditions, the frame metadata lavfi.vmafgpu.<r>.<metric> on
 #    every frame holds rendition r's values of its pair run (and no
 #    lavfi.vmafgpu.<metric> key); the summary names each rendition;
+#  - a rendition that ends first: the pair's rule (its last frame scored
+#    again, a warning naming it), its log its pair run's;
 #  - refusals, with a message and a non-zero exit status (no crash):
 #    log_path and plot_path without %d, renditions=17, renditions of
 #    other sizes without the scale option, a rendition of another format,
@@ -102,6 +104,7 @@ for r in 0 1 2 3 4; do
         fail "pair run of rendition $r ($chain): ffmpeg failed" "$w/pair$r.out"
     fi
 done
+nofps "$w/pair0.json" > "$w/pair0.nofps"
 for n in 1 2 5; do
     ins='' graph='' pads=''
     r=0
@@ -165,7 +168,26 @@ else
     fail "metadata of a ladder of 2: ffmpeg failed" "$w/meta.out"
 fi
 
-# ---- 3. refusals ---------------------------------------------------------------
+# ---- 3. a rendition that ends first: the pair's rule ----------------------------
+# its last frame is scored again against the reference's later frames, as a
+# pair's distorted input that ends first is, with a warning naming it
+cut="trim=end_frame=5"
+# shellcheck disable=SC2086
+if ff $d540 $ref -lavfi "[0:v]$cut[d];[d][1:v]vmafgpu=$opts:log_path=$w/short-pair.json" \
+        -f null - > "$w/short-pair.out" 2>&1 &&
+   ff $d1080 $d540 $ref \
+        -lavfi "[1:v]$cut[s];[0:v][s][2:v]vmafgpu=renditions=2:$opts:log_path=$w/short-%d.json" \
+        -f null - > "$w/short.out" 2>&1 &&
+   grep -q "rendition 1 input ended first" "$w/short.out" &&
+   nofps "$w/short-1.json" > "$w/short.got" && nofps "$w/short-pair.json" > "$w/short.want" &&
+   diff -u "$w/short.want" "$w/short.got" > "$w/short.diff" &&
+   nofps "$w/short-0.json" | cmp -s - "$w/pair0.nofps"; then
+    pass "a rendition that ends first: a warning naming it; its log = its pair run's, rendition 0's = its own"
+else
+    fail "a rendition that ends first" "$w/short.diff" "$w/short.out"
+fi
+
+# ---- 4. refusals ---------------------------------------------------------------
 # refused NAME MESSAGE FFMPEG-ARGS...: a non-zero exit status that is no
 # crash, and MESSAGE (an extended regular expression) in the output
 refused() {
