@@ -129,6 +129,8 @@ check "four metrics" $v061 --feature float_ssim --feature float_ms_ssim --thread
 check "temporal features" -n --feature motion=motion_five_frame_window=true:motion_moving_average=true \
     --feature float_motion --feature speed_temporal --threads 2
 check "vmaf_v0.6.1+psnr subsample 3" $v061 --subsample 3 --threads 2
+# only shared features: renditions 1 and 2 compute nothing of their own
+check "motion and float_motion alone" -n --feature motion --feature float_motion --threads 2
 
 # chunked: each rendition's chunks merged = its pair run's whole log
 base="$w/vmaf_v0_6_1_psnr"
