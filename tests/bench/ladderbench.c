@@ -151,15 +151,17 @@ static double run_separate(const Inputs *in, const char *model, unsigned frames,
         if (open_ctx(&ctx[r], in, model, 0) < 0)
             goto end;
     t0 = bench_now();
+    /* interleaved: one pass over all five; else a pass per context */
     for (unsigned k = 0; k < (interleaved ? 1 : N_REND); k++) {
+        const unsigned lo = interleaved ? 0 : k;
+        const unsigned hi = interleaved ? N_REND : k + 1;
+
         for (unsigned i = 0; i < frames; i++)
-            for (unsigned r = interleaved ? 0 : k;
-                 r < (interleaved ? N_REND : k + 1); r++)
+            for (unsigned r = lo; r < hi; r++)
                 if (vg_submit(ctx[r], &in->pics[0][i % N_PICS],
                               &in->pics[1 + r][i % N_PICS]) < 0)
                     goto end;
-        for (unsigned r = interleaved ? 0 : k;
-             r < (interleaved ? N_REND : k + 1); r++)
+        for (unsigned r = lo; r < hi; r++)
             if (vg_flush(ctx[r]) < 0)
                 goto end;
     }
