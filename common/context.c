@@ -1557,11 +1557,6 @@ int vg_set_log_count(VgContext *ctx, const char *key, uint64_t count)
 
     if (!ctx || !key)
         return null_argument(ctx, "vg_set_log_count");
-    for (unsigned r = 0; r < ctx->n_rend; r++) {
-        int ret = vg_set_log_count(ctx->rend[r], key, count);
-        if (ret < 0)
-            return ret;
-    }
     n = strlen(key);
     if (!n || n >= sizeof(ctx->log_key[0]) ||
         strspn(key, "abcdefghijklmnopqrstuvwxyz0123456789_") != n ||
@@ -1571,6 +1566,15 @@ int vg_set_log_count(VgContext *ctx, const char *key, uint64_t count)
                "characters of a-z, 0-9 and _, not fps or version",
                key, sizeof(ctx->log_key[0]) - 1);
         return -EINVAL;
+    }
+    /* a ladder's counts are its renditions': each writes its own logs */
+    if (ctx->n_rend) {
+        for (unsigned r = 0; r < ctx->n_rend; r++) {
+            int ret = vg_set_log_count(ctx->rend[r], key, count);
+            if (ret < 0)
+                return ret;
+        }
+        return 0;
     }
     for (i = 0; i < ctx->n_log_counts && strcmp(ctx->log_key[i], key); i++)
         ;

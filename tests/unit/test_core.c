@@ -1301,6 +1301,15 @@ START_TEST(test_ladder_errors)
     ck_assert_uint_eq(vg_metric_count(ladder), 0);
     ck_assert_int_eq(vg_get_score(rend, "psnr_y", 1, &v), 0);
     ck_assert_int_eq(vg_set_log_count(ladder, "apart", 3), 0);
+    {
+        char *text = log_text(rend, VG_LOG_FMT_JSON);
+        ck_assert_ptr_nonnull(strstr(text, "\"apart\": 3"));
+        free(text);
+    }
+    last_error[0] = '\0';
+    ck_assert_int_eq(vg_set_log_count(ladder, "fps", 3), -EINVAL);
+    ck_assert_ptr_nonnull(strstr(last_error, "log count key 'fps'"));
+    ck_assert_ptr_null(strstr(last_error, "rendition"));
     /* a rendition is destroyed with its ladder */
     vg_context_destroy(&rend);
     ck_assert_ptr_nonnull(rend);
