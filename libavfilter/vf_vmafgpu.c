@@ -2164,8 +2164,7 @@ static int do_vmafgpu(FFFrameSync *fs)
         ret = cuda_push(ctx);
         if (ret < 0)
             goto fail;
-        ret = n > 1 ? vg_submit_ladder(s->vg, &s->pic_ref, dis) :
-                      vg_submit(s->vg, &s->pic_ref, dis[0]);
+        ret = vg_submit_ladder(s->vg, &s->pic_ref, dis);
         err = cuda_pop(ctx);
         /* the library's reads come before later work on the copies'
          * stream, where the next copy into this pool buffer is queued; host
