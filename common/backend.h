@@ -105,6 +105,13 @@ typedef struct VgBackendOps {
     unsigned (*frames_ready)(void *engine);
     /** Wait for everything, then run each feature's flush. */
     int (*flush)(void *engine);
+    /**
+     * Optional: a ladder's rendition r > 0 (engine) reads the reference
+     * stages (VG_FEATURE_REF_STAGE) of rendition 0's engine (source, of
+     * the same backend) instead of computing them; called once both are
+     * open, before the first frame. source must be closed after engine.
+     */
+    int (*link)(void *engine, void *source);
     void (*close)(void **engine);
 } VgBackendOps;
 

@@ -1092,6 +1092,27 @@ static int share_reference(VgContext *ctx)
     return 0;
 }
 
+/*
+ * Once every rendition's engine is open: those of rendition 0's backend
+ * read the reference stages rendition 0's engine computes
+ * (VG_FEATURE_REF_STAGE), where the backend shares them.
+ */
+static int link_stages(VgContext *ctx)
+{
+    VgContext *src = ctx->rend[0];
+    int ret;
+
+    for (unsigned r = 1; r < ctx->n_rend; r++) {
+        VgContext *rend = ctx->rend[r];
+
+        if (rend->ops != src->ops || !rend->ops->link)
+            continue;
+        if ((ret = rend->ops->link(rend->engine, src->engine)) < 0)
+            return ret;
+    }
+    return 0;
+}
+
 int vg_submit_ladder(VgContext *ctx, const VgPicture *ref,
                      const VgPicture *const *dis)
 {
@@ -1126,6 +1147,8 @@ int vg_submit_ladder(VgContext *ctx, const VgPicture *ref,
         for (unsigned r = 0; r < ctx->n_rend; r++)
             if ((ret = start(ctx->rend[r], ref, dis[r])) < 0)
                 goto fail;
+        if ((ret = link_stages(ctx)) < 0)
+            goto fail;
         ctx->started = 1;
     }
     for (unsigned r = 0; r < ctx->n_rend; r++)
@@ -1287,7 +1310,12 @@ void vg_context_destroy(VgContext **pctx)
                ctx->rend_index);
         return;
     }
-    /* rendition 0 first: its engine writes the others' shared values */
+    /* the engines first, the last first: the renditions read rendition
+     * 0's reference stages; then rendition 0's context first: its
+     * engine's features write the others' shared values */
+    for (unsigned r = ctx->n_rend; r-- > 0;)
+        if (ctx->rend[r]->engine)
+            ctx->rend[r]->ops->close(&ctx->rend[r]->engine);
     for (unsigned r = 0; r < ctx->n_rend; r++) {
         ctx->rend[r]->ladder = NULL;
         vg_context_destroy(&ctx->rend[r]);

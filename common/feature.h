@@ -70,6 +70,13 @@ enum {
      * per-frame records (frame_record_size 0).
      */
     VG_FEATURE_REF_ONLY = 1 << 4,
+    /**
+     * Part of the work depends on the reference pictures alone (the
+     * feature's home says which): in a ladder, a backend that implements
+     * it (gpu/core/feature.h ref_stage_size) computes that part for
+     * rendition 0 and the other renditions read it.
+     */
+    VG_FEATURE_REF_STAGE = 1 << 5,
 };
 
 /** Output of a feature. */
@@ -123,7 +130,22 @@ typedef struct VgFrame {
     const VgImage
         *prev_prev_ref;      ///< reference n-2 (PREV_REF only), NULL at n < 2
     const VgImage *prev_dis; ///< distorted n-1 (PREV_DIS only), NULL at n = 0
+    /**
+     * In a ladder, the frame's entry of the feature's reference stage
+     * (VG_FEATURE_REF_STAGE, VgFeatureImpl.ref_stage_size bytes):
+     * rendition 0 writes it (stage_role VG_STAGE_WRITE) while computing
+     * its frame, the others read it (VG_STAGE_READ) instead of computing
+     * it. NULL (and 0) outside a ladder.
+     */
+    void *stage;
+    int stage_role;
 } VgFrame;
+
+/** VgFrame.stage_role */
+enum {
+    VG_STAGE_WRITE = 1,
+    VG_STAGE_READ = 2,
+};
 
 /*
  * The prototypes every backend's implementation table is typed from: a
@@ -151,6 +173,12 @@ typedef struct VgFeatureImpl {
     VgFeatureExtractFn *extract;
     VgFeatureFlushFn *flush;
     VgFeatureCloseFn *close;
+    /**
+     * Optional, for features with VG_FEATURE_REF_STAGE: the bytes of the
+     * results that depend on the reference alone (VgFrame.stage), asked
+     * of an initialised state.
+     */
+    size_t (*ref_stage_size)(const VgFeatureCtx *fc);
 } VgFeatureImpl;
 
 /** A feature, declared once for all backends. */

@@ -5,14 +5,129 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/hostpool.h"
+
+/*
+ * A ladder's reference stage of one feature (VG_FEATURE_REF_STAGE): a ring
+ * of entries that rendition 0's pool writes, each frame into entry
+ * index % n_entries, and the other renditions' pools read. A writer waits
+ * until every reader is done with the entry's previous frame; a reader
+ * waits until its frame is written. Each pool runs its jobs in the order
+ * they were queued, and a job waits only for frames queued before it (in
+ * its pool or in rendition 0's, which is queued first), so the waits
+ * always end. A pool that fails marks its stages failed, which ends the
+ * waits of the others with its error.
+ */
+struct VgHostStage {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    size_t bytes; ///< of one entry, a multiple of 64
+    unsigned n_entries;
+    unsigned n_readers;
+    uint8_t *mem;
+    struct {
+        int64_t frame; ///< the frame in the entry, -1 none
+        int written;   ///< its writer is done
+        unsigned read; ///< readers done with it
+    } * entry;
+    int error;
+};
+
+static void stage_destroy(VgHostStage *st)
+{
+    if (!st)
+        return;
+    pthread_cond_destroy(&st->cond);
+    pthread_mutex_destroy(&st->lock);
+    free(st->entry);
+    free(st->mem);
+    free(st);
+}
+
+static int stage_create(VgHostStage **pst, size_t bytes, unsigned n_entries)
+{
+    VgHostStage *st = calloc(1, sizeof(*st));
+
+    *pst = NULL;
+    if (!st)
+        return -ENOMEM;
+    pthread_mutex_init(&st->lock, NULL);
+    pthread_cond_init(&st->cond, NULL);
+    st->bytes = (bytes + 63) & ~(size_t)63;
+    st->n_entries = n_entries;
+    st->entry = calloc(n_entries, sizeof(*st->entry));
+    st->mem = aligned_alloc(64, st->bytes * n_entries);
+    if (!st->entry || !st->mem) {
+        stage_destroy(st);
+        return -ENOMEM;
+    }
+    for (unsigned j = 0; j < n_entries; j++)
+        st->entry[j].frame = -1;
+    *pst = st;
+    return 0;
+}
+
+static void stage_fail(VgHostStage *st, int err)
+{
+    pthread_mutex_lock(&st->lock);
+    if (!st->error)
+        st->error = err;
+    pthread_cond_broadcast(&st->cond);
+    pthread_mutex_unlock(&st->lock);
+}
+
+/* the entry of frame n, once it may be written (role VG_STAGE_WRITE) or
+ * read (VG_STAGE_READ); NULL after a failure */
+static void *stage_begin(VgHostStage *st, int role, unsigned n)
+{
+    const unsigned j = n % st->n_entries;
+    void *ret = NULL;
+
+    pthread_mutex_lock(&st->lock);
+    if (role == VG_STAGE_WRITE) {
+        while (!st->error && st->entry[j].frame >= 0 &&
+               st->entry[j].read < st->n_readers)
+            pthread_cond_wait(&st->cond, &st->lock);
+        st->entry[j].frame = n;
+        st->entry[j].written = 0;
+        st->entry[j].read = 0;
+    } else {
+        while (!st->error && (st->entry[j].frame != n || !st->entry[j].written))
+            pthread_cond_wait(&st->cond, &st->lock);
+    }
+    if (!st->error)
+        ret = st->mem + (size_t)j * st->bytes;
+    pthread_mutex_unlock(&st->lock);
+    return ret;
+}
+
+static void stage_end(VgHostStage *st, int role, unsigned n)
+{
+    const unsigned j = n % st->n_entries;
+
+    pthread_mutex_lock(&st->lock);
+    if (role == VG_STAGE_WRITE)
+        st->entry[j].written = 1;
+    else
+        st->entry[j].read++;
+    pthread_cond_broadcast(&st->cond);
+    pthread_mutex_unlock(&st->lock);
+}
 
 typedef struct Worker {
     VgHostPool *pool;
     VgFeatureCtx *fc; ///< one per feature
 } Worker;
+
+/** A feature's place in a ladder's reference stages. */
+typedef struct StageLink {
+    VgHostStage *st; ///< NULL: none
+    int role;        ///< VG_STAGE_WRITE (the pool owns st) or VG_STAGE_READ
+} StageLink;
 
 struct VgHostPool {
     VgEngineParams p;
@@ -23,6 +138,7 @@ struct VgHostPool {
     unsigned n_threads;
     Worker *workers;
     VgThreads threads;
+    StageLink *stage; ///< per feature
 
     pthread_mutex_t lock;
     pthread_cond_t job_cond, space_cond;
@@ -50,7 +166,19 @@ static int run_job(VgHostPool *pool, Worker *w, const VgHostJob *job)
             frame.prev_ref = frame.prev_prev_ref = NULL;
         if (!(d->flags & VG_FEATURE_PREV_DIS))
             frame.prev_dis = NULL;
-        if ((ret = vg_feature_cpu(d)->extract(fc, &frame)) < 0) {
+        if (pool->stage[f].st) {
+            const StageLink *l = &pool->stage[f];
+
+            if (!(frame.stage = stage_begin(l->st, l->role, frame.index)))
+                return l->st->error;
+            frame.stage_role = l->role;
+            ret = vg_feature_cpu(d)->extract(fc, &frame);
+            if (ret >= 0)
+                stage_end(l->st, l->role, frame.index);
+        } else {
+            ret = vg_feature_cpu(d)->extract(fc, &frame);
+        }
+        if (ret < 0) {
             vg_log(pool->p.log, VG_LOG_ERROR,
                    "feature '%s' failed on frame "
                    "%u (%d)",
@@ -59,6 +187,14 @@ static int run_job(VgHostPool *pool, Worker *w, const VgHostJob *job)
         }
     }
     return job->run ? job->run(pool->owner, job) : 0;
+}
+
+/* a failed pool ends the waits of the pools that share its stages */
+static void fail_stages(VgHostPool *pool, int err)
+{
+    for (unsigned f = 0; f < pool->n_feats; f++)
+        if (pool->stage[f].st)
+            stage_fail(pool->stage[f].st, err);
 }
 
 static void *worker_main(void *arg)
@@ -87,6 +223,8 @@ static void *worker_main(void *arg)
 
         if (!ret)
             ret = run_job(pool, w, &job);
+        if (ret < 0)
+            fail_stages(pool, ret);
         pool->done(pool->owner, &job, ret);
 
         pthread_mutex_lock(&pool->lock);
@@ -107,6 +245,8 @@ int vg_host_pool_push(VgHostPool *pool, const VgHostJob *job)
         ret = pool->error ? pool->error : run_job(pool, &pool->workers[0], job);
         if (ret < 0 && !pool->error)
             pool->error = ret;
+        if (ret < 0)
+            fail_stages(pool, ret);
         pool->done(pool->owner, job, ret);
         return ret;
     }
@@ -145,6 +285,53 @@ int vg_host_pool_flush(VgHostPool *pool)
     return 0;
 }
 
+int vg_host_pool_share_stages(VgHostPool *pool, VgHostPool *src, char *names,
+                              size_t names_size)
+{
+    int ret;
+
+    if (names_size)
+        *names = 0;
+    for (unsigned f = 0; f < pool->n_feats; f++) {
+        const VgFeatureCtx *fc = &pool->workers[0].fc[f];
+        const VgFeatureImpl *impl = vg_feature_cpu(fc->desc);
+        unsigned g = 0;
+        VgHostStage *st;
+
+        if (!(fc->desc->flags & VG_FEATURE_REF_STAGE) || !impl->ref_stage_size)
+            continue;
+        while (g < src->n_feats && src->workers[0].fc[g].desc != fc->desc)
+            g++;
+        if (g == src->n_feats)
+            continue;
+        if (!(st = src->stage[g].st)) {
+            /* an entry per frame the source's workers are on, and two
+             * for the frames its readers are still on; a writer that is
+             * ahead waits for them */
+            const unsigned n_entries =
+                src->n_workers + 2 < 8 ? src->n_workers + 2 : 8;
+
+            if ((ret = stage_create(
+                     &st, impl->ref_stage_size(&src->workers[0].fc[g]),
+                     n_entries)) < 0)
+                return ret;
+            src->stage[g].st = st;
+            src->stage[g].role = VG_STAGE_WRITE;
+        }
+        pthread_mutex_lock(&st->lock);
+        st->n_readers++;
+        pthread_mutex_unlock(&st->lock);
+        pool->stage[f].st = st;
+        pool->stage[f].role = VG_STAGE_READ;
+        if (strlen(names) + strlen(fc->desc->name) + 3 < names_size) {
+            if (*names)
+                strcat(names, ", ");
+            strcat(names, fc->desc->name);
+        }
+    }
+    return 0;
+}
+
 unsigned vg_host_pool_threads(const VgHostPool *pool)
 {
     return pool->n_threads;
@@ -159,6 +346,10 @@ void vg_host_pool_close(VgHostPool **ppool)
     vg_threads_stop(&pool->threads, &pool->lock, &pool->job_cond, &pool->quit);
     for (unsigned i = 0; pool->workers && i < pool->n_workers; i++)
         vg_feature_ctxs_close_cpu(&pool->workers[i].fc, pool->n_feats);
+    for (unsigned f = 0; pool->stage && f < pool->n_feats; f++)
+        if (pool->stage[f].role == VG_STAGE_WRITE)
+            stage_destroy(pool->stage[f].st);
+    free(pool->stage);
     free(pool->workers);
     free(pool->queue);
     pthread_cond_destroy(&pool->job_cond);
@@ -190,7 +381,8 @@ int vg_host_pool_open(VgHostPool **ppool, const VgEngineParams *p,
     pool->q_cap = 2 * pool->n_workers;
     pool->queue = calloc(pool->q_cap, sizeof(*pool->queue));
     pool->workers = calloc(pool->n_workers, sizeof(*pool->workers));
-    if (!pool->queue || !pool->workers) {
+    pool->stage = calloc(n ? n : 1, sizeof(*pool->stage));
+    if (!pool->queue || !pool->workers || !pool->stage) {
         ret = -ENOMEM;
         goto fail;
     }

@@ -68,6 +68,20 @@ int vg_host_pool_wait(VgHostPool *pool);
 /** Run each feature's flush (after vg_host_pool_wait()). */
 int vg_host_pool_flush(VgHostPool *pool);
 
+/** A ladder's reference stage of one feature (common/hostpool.c). */
+typedef struct VgHostStage VgHostStage;
+
+/**
+ * A ladder's rendition r > 0 (pool) reads the reference stages
+ * (VG_FEATURE_REF_STAGE, VgFeatureImpl.ref_stage_size) of rendition 0's
+ * pool (src) for every feature both run, instead of computing them; src
+ * owns the stages and must be closed after pool. Before the first job of
+ * either. names gets the features' names, comma-separated.
+ * @return 0 or negative errno
+ */
+int vg_host_pool_share_stages(VgHostPool *pool, VgHostPool *src, char *names,
+                              size_t names_size);
+
 /** Threads in the pool (0: jobs run on the caller). */
 unsigned vg_host_pool_threads(const VgHostPool *pool);
 

@@ -331,6 +331,23 @@ static int cpu_flush(void *engine)
     return vg_host_pool_flush(e->pool);
 }
 
+/* a ladder's rendition reads rendition 0's reference stages */
+static int cpu_link(void *engine, void *source)
+{
+    CpuEngine *e = engine, *src = source;
+    char names[256];
+    int ret;
+
+    if ((ret = vg_host_pool_share_stages(e->pool, src->pool, names,
+                                         sizeof(names))) < 0)
+        return ret;
+    if (*names)
+        vg_log(e->p.log, VG_LOG_INFO,
+               "cpu engine: the reference stage of %s comes from rendition 0",
+               names);
+    return 0;
+}
+
 const VgBackendOps vg_backend_cpu = {
     .name = "cpu",
     .kind = VG_BACKEND_CPU,
@@ -340,5 +357,6 @@ const VgBackendOps vg_backend_cpu = {
     .submit = cpu_submit,
     .frames_ready = cpu_frames_ready,
     .flush = cpu_flush,
+    .link = cpu_link,
     .close = cpu_close,
 };
