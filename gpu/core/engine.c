@@ -39,6 +39,17 @@
  * scaler's images, the device copies of host pictures) is only touched on
  * the engine stream, and a feature's own buffers only on its stream (a
  * feature always runs on the same one), so stream order keeps them safe.
+ *
+ * In a ladder (VgConfig.n_distorted), the engine of rendition 0 computes
+ * the reference stage of each feature that has one (VG_FEATURE_REF_STAGE
+ * and VgCudaFeatureImpl.ref_stage_size) into a ring of VG_CUDA_STAGE_RING
+ * entries, and the engines of the other renditions read it there
+ * (cuda_link()). All the renditions run in one CUDA context, so events
+ * order them: a reader of frame n waits for the event its writer records
+ * after queuing frame n, and the writer, before it writes frame n into an
+ * entry, waits for every reader's event of frame n - VG_CUDA_STAGE_RING.
+ * The ladder queues every frame for rendition 0 first, so each event
+ * waited for is already recorded for the frame it stands for.
  */
 
 #include <errno.h>
@@ -65,6 +76,25 @@
 /** Streams of a frame's CUDA features, which run side by side. */
 #define VG_CUDA_FEATURE_STREAMS 8
 #define VG_CUDA_RES_ALIGN 16
+/** Frames of a reference stage a ladder keeps; >= 2 so that rendition 0
+ *  writes frame n + 1 while the others read frame n. */
+#define VG_CUDA_STAGE_RING 2
+
+/** The reference stage of one CUDA feature of rendition 0's engine. */
+typedef struct Stage {
+    size_t bytes;    ///< of one entry
+    CUdeviceptr mem; ///< VG_CUDA_STAGE_RING entries
+    CUevent made[VG_CUDA_STAGE_RING];
+    unsigned n_readers;
+    CUevent read[VG_MAX_RENDITIONS][VG_CUDA_STAGE_RING];
+} Stage;
+
+/** A feature's place in a ladder's reference stages. */
+typedef struct StageLink {
+    Stage *own;      ///< the stage this engine writes (rendition 0), or NULL
+    Stage *src;      ///< the stage this engine reads (rendition > 0), or NULL
+    unsigned reader; ///< this engine's index in src->read
+} StageLink;
 
 typedef struct Slot {
     unsigned index;
@@ -107,6 +137,7 @@ typedef struct VgCudaEngine {
     size_t res_bytes;
 
     uint64_t finish_mask; ///< CUDA features with a host step
+    StageLink *stage;     ///< per CUDA feature
 
     unsigned n_cpu;
     const VgFeatureInst **cpu_inst;
@@ -403,6 +434,23 @@ static int pinned_image(VgCudaEngine *e, VgImage *img, void **buf)
     return 0;
 }
 
+/* the device state of a stage; the struct is freed with the engine */
+static void stage_free(VgCudaEngine *e, Stage *st)
+{
+    if (!st)
+        return;
+    for (unsigned j = 0; j < VG_CUDA_STAGE_RING; j++) {
+        if (st->made[j])
+            CU(cuEventDestroy, st->made[j]);
+        for (unsigned k = 0; k < st->n_readers; k++)
+            if (st->read[k][j])
+                CU(cuEventDestroy, st->read[k][j]);
+    }
+    if (st->mem)
+        CU(cuMemFree, st->mem);
+    memset(st, 0, sizeof(*st));
+}
+
 static void cuda_close(void **engine)
 {
     VgCudaEngine *e = *engine;
@@ -425,6 +473,8 @@ static void cuda_close(void **engine)
             if (fc->priv && e->gimpl[f]->close)
                 e->gimpl[f]->close(fc);
         }
+        for (unsigned f = 0; e->stage && f < e->n_gpu; f++)
+            stage_free(e, e->stage[f].own);
         for (unsigned i = 0; e->slot && i < e->n_slots; i++)
             free_slot(e, &e->slot[i]);
         vg_cuda_scaler_close(&e->scaler, &e->dev);
@@ -445,6 +495,9 @@ static void cuda_close(void **engine)
     vg_scaler_uninit(&e->scaler.s);
     for (unsigned f = 0; e->gfc && f < e->n_gpu; f++)
         free(e->gfc[f].priv);
+    for (unsigned f = 0; e->stage && f < e->n_gpu; f++)
+        free(e->stage[f].own);
+    free(e->stage);
     free(e->gfc);
     free(e->gimpl);
     free(e->res_off);
@@ -466,7 +519,8 @@ static int open_features(VgCudaEngine *e)
     e->res_off = calloc(p->n_feats ? p->n_feats : 1, sizeof(*e->res_off));
     e->gimpl = calloc(p->n_feats ? p->n_feats : 1, sizeof(*e->gimpl));
     e->cpu_inst = calloc(p->n_feats ? p->n_feats : 1, sizeof(*e->cpu_inst));
-    if (!e->gfc || !e->gimpl || !e->res_off || !e->cpu_inst)
+    e->stage = calloc(p->n_feats ? p->n_feats : 1, sizeof(*e->stage));
+    if (!e->gfc || !e->gimpl || !e->res_off || !e->cpu_inst || !e->stage)
         return -ENOMEM;
     if (p->n_feats > 64) {
         vg_log(e->log, VG_LOG_ERROR, "cuda engine: too many features");
@@ -722,6 +776,43 @@ static int load_picture(VgCudaEngine *e, Slot *s, int i, const VgPicture *pic)
                                   s->raw_buf[i], pic);
 }
 
+/*
+ * Queue feature f's frame on e->dev.stream, with its reference stage's
+ * entry of the frame when it is in a ladder's: the writer waits for the
+ * readers of the entry's previous frame and the readers for the writer,
+ * each recording its event after its work.
+ */
+static int submit_feature(VgCudaEngine *e, unsigned f, const VgCudaFrame *in)
+{
+    const StageLink *l = &e->stage[f];
+    const Stage *st = l->own ? l->own : l->src;
+    const unsigned j = in->index % VG_CUDA_STAGE_RING;
+    VgCudaFrame frame = *in;
+    CUevent done;
+    int ret;
+
+    if (!st)
+        return e->gimpl[f]->submit(&e->gfc[f], in);
+    frame.stage = st->mem + j * st->bytes;
+    if (l->own) {
+        frame.stage_role = VG_STAGE_WRITE;
+        for (unsigned k = 0;
+             in->index >= VG_CUDA_STAGE_RING && k < st->n_readers; k++)
+            if ((ret = CU(cuStreamWaitEvent, e->dev.stream, st->read[k][j],
+                          0)) < 0)
+                return ret;
+        done = st->made[j];
+    } else {
+        frame.stage_role = VG_STAGE_READ;
+        if ((ret = CU(cuStreamWaitEvent, e->dev.stream, st->made[j], 0)) < 0)
+            return ret;
+        done = st->read[l->reader][j];
+    }
+    if ((ret = e->gimpl[f]->submit(&e->gfc[f], &frame)) < 0)
+        return ret;
+    return CU(cuEventRecord, done, e->dev.stream);
+}
+
 static int cuda_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
                        unsigned index)
 {
@@ -802,7 +893,6 @@ static int cuda_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
     }
     for (unsigned f = 0; f < e->n_gpu; f++) {
         VgFeatureCtx *fc = &e->gfc[f];
-        const VgCudaFeatureImpl *impl = e->gimpl[f];
         const CUstream main_stream = e->dev.stream;
         const Slot *s1 = &e->slot[(index + e->n_slots - 1) % e->n_slots];
         const Slot *s2 = &e->slot[(index + e->n_slots - 2) % e->n_slots];
@@ -824,7 +914,7 @@ static int cuda_submit(void *engine, const VgPicture *ref, const VgPicture *dis,
         /* the feature's launches and copies go to its stream */
         if (e->n_fs)
             e->dev.stream = e->fs[f % e->n_fs];
-        ret = impl->submit(fc, &frame);
+        ret = submit_feature(e, f, &frame);
         e->dev.stream = main_stream;
         if (ret < 0) {
             vg_log(e->log, VG_LOG_ERROR,
@@ -915,6 +1005,79 @@ end:
     return ret;
 }
 
+/*
+ * A ladder's rendition reads the reference stages of rendition 0's engine
+ * (source) for every CUDA feature both run with one; the source's ring of
+ * a stage is made for its first reader.
+ */
+static int cuda_link(void *engine, void *source)
+{
+    VgCudaEngine *e = engine, *src = source;
+    char names[256] = "";
+    int ret, pret;
+
+    if (e->error || src->error)
+        return e->error ? e->error : src->error;
+    if (e->dev.ctx != src->dev.ctx)
+        return 0; /* events order work of one context only */
+    if ((ret = push_ctx(e)) < 0)
+        return ret;
+    for (unsigned f = 0; f < e->n_gpu; f++) {
+        const VgFeatureDesc *d = e->gfc[f].desc;
+        const VgCudaFeatureImpl *impl = e->gimpl[f];
+        unsigned g = 0;
+        Stage *st;
+
+        if (!(d->flags & VG_FEATURE_REF_STAGE) || !impl->ref_stage_size)
+            continue;
+        while (g < src->n_gpu && src->gfc[g].desc != d)
+            g++;
+        if (g == src->n_gpu)
+            continue;
+        if (!(st = src->stage[g].own)) {
+            if (!(st = calloc(1, sizeof(*st)))) {
+                ret = -ENOMEM;
+                goto end;
+            }
+            src->stage[g].own = st;
+            st->bytes =
+                (impl->ref_stage_size(&src->gfc[g]) + 255) & ~(size_t)255;
+            if ((ret = CU(cuMemAlloc, &st->mem,
+                          st->bytes * VG_CUDA_STAGE_RING)) < 0)
+                goto end;
+            for (unsigned j = 0; j < VG_CUDA_STAGE_RING; j++)
+                if ((ret = CU(cuEventCreate, &st->made[j],
+                              CU_EVENT_DISABLE_TIMING)) < 0)
+                    goto end;
+        }
+        if (st->n_readers == VG_MAX_RENDITIONS) {
+            ret = -EINVAL;
+            goto end;
+        }
+        e->stage[f].src = st;
+        e->stage[f].reader = st->n_readers++;
+        for (unsigned j = 0; j < VG_CUDA_STAGE_RING; j++)
+            if ((ret = CU(cuEventCreate, &st->read[e->stage[f].reader][j],
+                          CU_EVENT_DISABLE_TIMING)) < 0)
+                goto end;
+        if (strlen(names) + strlen(d->name) + 3 < sizeof(names)) {
+            if (*names)
+                strcat(names, ", ");
+            strcat(names, d->name);
+        }
+    }
+    if (*names)
+        vg_log(e->log, VG_LOG_INFO,
+               "cuda engine: the reference stage of %s comes from "
+               "rendition 0",
+               names);
+    ret = 0;
+end:
+    if ((pret = pop_ctx(e)) < 0 && ret >= 0)
+        ret = pret;
+    return ret;
+}
+
 const VgBackendOps vg_backend_cuda = {
     .name = "cuda",
     .kind = VG_BACKEND_CUDA,
@@ -924,5 +1087,6 @@ const VgBackendOps vg_backend_cuda = {
     .submit = cuda_submit,
     .frames_ready = cuda_frames_ready,
     .flush = cuda_flush,
+    .link = cuda_link,
     .close = cuda_close,
 };

@@ -40,6 +40,15 @@ typedef struct VgCudaFrame {
      */
     CUdeviceptr ref_f, dis_f;
     size_t f_pitch;
+    /**
+     * In a ladder, the entry of this frame's reference stage
+     * (VgCudaFeatureImpl.ref_stage_size bytes, device): rendition 0
+     * writes it (stage_role VG_STAGE_WRITE, common/feature.h) while
+     * computing its frame, the other renditions read it (VG_STAGE_READ)
+     * instead of computing it. 0 (and stage_role 0) outside a ladder.
+     */
+    CUdeviceptr stage;
+    int stage_role;
     CUdeviceptr res; ///< device result area (res_size bytes, zeroed)
     const void
         *host_res; ///< its host copy; valid in collect() and finish() only
@@ -79,6 +88,12 @@ typedef struct VgCudaFeatureImpl {
     VgCudaCollectFn *finish;
     VgFeatureFlushFn *flush; ///< optional
     VgFeatureCloseFn *close; ///< optional
+    /**
+     * Optional, for features with VG_FEATURE_REF_STAGE: the bytes of the
+     * results that depend on the reference alone (VgCudaFrame.stage),
+     * asked once after init.
+     */
+    size_t (*ref_stage_size)(const VgFeatureCtx *fc);
     /**
      * Optional: 0 when these options (or this host) are outside what the
      * kernels reproduce exactly; the engine then runs the reference
