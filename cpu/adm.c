@@ -104,6 +104,9 @@ static int adm_init(VgFeatureCtx *fc)
     p->b32.stride = (w1 + 15) & ~15;
     const size_t b16 = (size_t)p->b16.stride * h0 * sizeof(int16_t);
     const size_t b32 = (size_t)p->b32.stride * h1 * sizeof(int32_t);
+
+    p->b16_bytes = (b16 + 63) & ~(size_t)63;
+    p->b32_bytes = (b32 + 63) & ~(size_t)63;
     size_t total = 0;
     total += 20 * ((b16 + 63) & ~(size_t)63);
     total += 28 * ((b32 + 63) & ~(size_t)63);
@@ -134,6 +137,14 @@ static int adm_init(VgFeatureCtx *fc)
     return 0;
 }
 
+/* a ladder's reference stage: the reference's bands of every scale */
+static size_t adm_ref_stage_size(const VgFeatureCtx *fc)
+{
+    const AdmPriv *p = fc->priv;
+
+    return 4 * p->b16_bytes + 4 * (VG_ADM_NB_SCALES - 1) * p->b32_bytes;
+}
+
 static int adm_extract(VgFeatureCtx *fc, const VgFrame *frame)
 {
     AdmPriv *p = fc->priv;
@@ -141,6 +152,8 @@ static int adm_extract(VgFeatureCtx *fc, const VgFrame *frame)
     const VgImage *ref = frame->ref, *dis = frame->dis;
     float num_s[VG_ADM_NB_SCALES], den_s[VG_ADM_NB_SCALES];
     float aim_s[VG_ADM_NB_SCALES] = { 0.0f, 0.0f, 0.0f, 0.0f };
+    const AdmBands b16 = p->b16, b32 = p->b32;
+    void *const lo_ref[2] = { p->lo_ref[0], p->lo_ref[1] };
 
     if (ref->w[0] != fc->width || ref->h[0] != fc->height ||
         dis->w[0] != fc->width || dis->h[0] != fc->height ||
@@ -149,9 +162,25 @@ static int adm_extract(VgFeatureCtx *fc, const VgFrame *frame)
         return -EINVAL;
     }
 
+    p->stage_role = frame->stage ? frame->stage_role : 0;
+    if (p->stage_role) {
+        char *top = frame->stage;
+
+        for (int s = 0; s < VG_ADM_NB_SCALES; s++) {
+            for (int b = BA; b <= BD; b++) {
+                p->sref[s][b] = top;
+                top += s ? p->b32_bytes : p->b16_bytes;
+            }
+        }
+    }
     p->dsp.scale_s0(p, 0, o, ref, dis, &num_s[0], &den_s[0], &aim_s[0]);
     for (int s = 1; s < VG_ADM_NB_SCALES; s++)
         p->dsp.scale_s123(p, s, o, ref, dis, &num_s[s], &den_s[s], &aim_s[s]);
+    /* the scale passes pointed the reference's bands at the stage */
+    p->b16 = b16;
+    p->b32 = b32;
+    p->lo_ref[0] = lo_ref[0];
+    p->lo_ref[1] = lo_ref[1];
     return vg_adm_finish(fc, frame->index, num_s, den_s, aim_s);
 }
 
@@ -160,4 +189,5 @@ const VgFeatureImpl vg_cpu_adm = {
     .init = adm_init,
     .extract = adm_extract,
     .close = adm_close,
+    .ref_stage_size = adm_ref_stage_size,
 };

@@ -66,6 +66,13 @@ struct AdmPriv {
     void *tmp;
     int32_t *cs, *thr;
     void *mem;
+    /* a ladder's reference stage (VgFrame.stage): the reference's four
+     * bands of each scale, at the strides of b16 and b32; the DWT writes
+     * them there (VG_STAGE_WRITE) or is skipped for the reference
+     * (VG_STAGE_READ). stage_role 0: none. */
+    size_t b16_bytes, b32_bytes; ///< one band, a multiple of 64
+    void *sref[VG_ADM_NB_SCALES][4];
+    int stage_role;
 };
 
 /**

@@ -887,6 +887,24 @@ ADM_INLINE void measures(AdmPriv *p, int s, const int simd, const VgAdmOpts *o,
     }
 }
 
+/* In a ladder, the reference's bands of scale s are the stage's (cpu/adm.h
+ * sref): the state's pointers are moved there for the frame (adm_extract()
+ * puts them back), and the reference's DWT runs for rendition 0 only. */
+ADM_INLINE int stage_bands(AdmPriv *p, int s)
+{
+    if (!p->stage_role)
+        return 1;
+    if (s) {
+        for (int b = BH; b <= BD; b++)
+            p->b32.ref[b] = p->sref[s][b];
+        p->lo_ref[(s - 1) & 1] = p->sref[s][BA];
+    } else {
+        for (int b = BA; b <= BD; b++)
+            p->b16.ref[b] = p->sref[0][b];
+    }
+    return p->stage_role != VG_STAGE_READ;
+}
+
 #if BAND == 16
 /* Scale 0 from the pictures; with adm_skip_scale0 only its low-pass band
  * is needed (adm_dwt2_8_lo/16_lo) and den is 1e-10f. */
@@ -895,12 +913,15 @@ ADM_INLINE void scale_any(AdmPriv *p, int s, const int simd, const VgAdmOpts *o,
                           float *den_s, float *aim)
 {
     AdmBands *bd = bands(p);
+    const int ref_dwt = stage_bands(p, 0);
 
     if (ref->bpc == 8) {
-        dwt(p, 0, ref->data[0], ref->stride[0], IN_U8, 8, bd->ref);
+        if (ref_dwt)
+            dwt(p, 0, ref->data[0], ref->stride[0], IN_U8, 8, bd->ref);
         dwt(p, 0, dis->data[0], dis->stride[0], IN_U8, 8, bd->dis);
     } else {
-        dwt(p, 0, ref->data[0], ref->stride[0], IN_U16, ref->bpc, bd->ref);
+        if (ref_dwt)
+            dwt(p, 0, ref->data[0], ref->stride[0], IN_U16, ref->bpc, bd->ref);
         dwt(p, 0, dis->data[0], dis->stride[0], IN_U16, dis->bpc, bd->dis);
     }
     if (o->skip_scale0) {
@@ -919,6 +940,7 @@ ADM_INLINE void scale_any(AdmPriv *p, int s, const int simd, const VgAdmOpts *o,
                           float *den_s, float *aim)
 {
     AdmBands *bd = bands(p);
+    const int ref_dwt = stage_bands(p, s);
     void *const rb[4] = { p->lo_ref[(s - 1) & 1], bd->ref[BH], bd->ref[BV],
                           bd->ref[BD] };
     void *const db[4] = { p->lo_dis[(s - 1) & 1], bd->dis[BH], bd->dis[BV],
@@ -926,11 +948,13 @@ ADM_INLINE void scale_any(AdmPriv *p, int s, const int simd, const VgAdmOpts *o,
 
     if (s == 1) {
         const ptrdiff_t st = p->b16.stride * sizeof(int16_t);
-        dwt(p, 1, p->b16.ref[BA], st, IN_S16, 0, rb);
+        if (ref_dwt)
+            dwt(p, 1, p->b16.ref[BA], st, IN_S16, 0, rb);
         dwt(p, 1, p->b16.dis[BA], st, IN_S16, 0, db);
     } else {
         const ptrdiff_t st = bd->stride * sizeof(int32_t);
-        dwt(p, s, p->lo_ref[s & 1], st, IN_S32, 0, rb);
+        if (ref_dwt)
+            dwt(p, s, p->lo_ref[s & 1], st, IN_S32, 0, rb);
         dwt(p, s, p->lo_dis[s & 1], st, IN_S32, 0, db);
     }
     measures(p, s, simd, o, num, den_s, aim);

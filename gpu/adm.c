@@ -76,32 +76,59 @@ fail:
     return ret;
 }
 
+/* a ladder's reference stage: the reference's DWT bands of every scale */
+static size_t adm_cuda_ref_stage_size(const VgFeatureCtx *fc)
+{
+    const AdmCuda *s = fc->priv;
+    VgAdmParams par = s->l.par;
+    VgAdmDwtParams dwt[VG_ADM_NB_SCALES];
+
+    memcpy(dwt, s->dwt, sizeof(dwt));
+    return vg_adm_cuda_ref_stage(&par, dwt, 0);
+}
+
 static int adm_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
 {
     AdmCuda *s = fc->priv;
     VgCudaDevice *e = fc->backend;
+    VgAdmDwtParams dwt[VG_ADM_NB_SCALES];
+    VgAdmLaunch l = s->l;
+    unsigned gz = 2; /* blockIdx.z: 0 the reference, 1 the distorted */
     int ret;
 
     if (f->ref->stride[0] != f->dis->stride[0]) {
         vg_log(fc->log, VG_LOG_ERROR, "adm: picture geometry changed");
         return -EINVAL;
     }
-    s->dwt[0].src[0] = (uint64_t)(uintptr_t)f->ref->data[0];
-    s->dwt[0].src[1] = (uint64_t)(uintptr_t)f->dis->data[0];
-    s->dwt[0].src_pitch = f->ref->stride[0];
-    s->dwt[0].bpc = (int32_t)fc->bpc;
+    /* the parameters are copied at the launch */
+    memcpy(dwt, s->dwt, sizeof(dwt));
+    dwt[0].src[0] = (uint64_t)(uintptr_t)f->ref->data[0];
+    dwt[0].src[1] = (uint64_t)(uintptr_t)f->dis->data[0];
+    dwt[0].src_pitch = f->ref->stride[0];
+    dwt[0].bpc = (int32_t)fc->bpc;
+    /* in a ladder the reference's bands are in the frame's stage entry:
+     * rendition 0 writes them, the others transform the distorted
+     * picture alone, as image 0 of the launch */
+    if (f->stage_role)
+        vg_adm_cuda_ref_stage(&l.par, dwt, f->stage);
+    if (f->stage_role == VG_STAGE_READ) {
+        for (int k = 0; k < VG_ADM_NB_SCALES; k++) {
+            dwt[k].src[0] = dwt[k].src[1];
+            memcpy(dwt[k].dst[0], dwt[k].dst[1], sizeof(dwt[k].dst[0]));
+        }
+        gz = 1;
+    }
     for (int k = 0; k < VG_ADM_NB_SCALES; k++) {
-        VgAdmDwtParams *d = &s->dwt[k];
+        VgAdmDwtParams *d = &dwt[k];
         CUfunction fn = k == 0 ? s->f_dwt0 : k == 1 ? s->f_dwt1 : s->f_dwt23;
         if ((ret = vg_cuda_device_launch(e, fn, vg_adm_dwt_grid_x(d),
-                                         vg_adm_dwt_grid_y(d, k), 2, VG_ADM_BX,
+                                         vg_adm_dwt_grid_y(d, k), gz, VG_ADM_BX,
                                          VG_ADM_BY, d)) < 0)
             return ret;
     }
-    /* the parameters are copied at the launch */
-    s->l.res = (uint64_t)f->res;
-    return vg_cuda_device_launch(e, s->f_dcm, (unsigned)s->l.par.n_cm_tiles, 1,
-                                 1, VG_ADM_CM_THREADS, 1, &s->l);
+    l.res = (uint64_t)f->res;
+    return vg_cuda_device_launch(e, s->f_dcm, (unsigned)l.par.n_cm_tiles, 1, 1,
+                                 VG_ADM_CM_THREADS, 1, &l);
 }
 
 static int adm_cuda_collect(VgFeatureCtx *fc, const VgCudaFrame *f)
@@ -138,4 +165,5 @@ const VgCudaFeatureImpl vg_cuda_adm = {
     .submit = adm_cuda_submit,
     .collect = adm_cuda_collect,
     .close = adm_cuda_close,
+    .ref_stage_size = adm_cuda_ref_stage_size,
 };

@@ -144,4 +144,32 @@ static inline size_t vg_adm_cuda_layout(VgAdmParams *p,
     return off;
 }
 
+/**
+ * Move the reference's bands of every scale (a ladder's reference stage:
+ * the DWT of the reference) to `base`, device or host, one after another
+ * at the layout's pitches, and point the DWT's outputs and inputs of the
+ * reference at them.
+ * @return bytes of memory the reference's bands need from base
+ */
+static inline size_t vg_adm_cuda_ref_stage(VgAdmParams *p,
+                                           VgAdmDwtParams dwt[VG_ADM_NB_SCALES],
+                                           uint64_t base)
+{
+    size_t off = 0;
+
+    for (int k = 0; k < VG_ADM_NB_SCALES; k++) {
+        const size_t band =
+            vg_adm_align_up((size_t)p->b[k].pitch * (size_t)p->g[k].h, 256);
+
+        for (int i = 0; i < 4; i++) {
+            p->b[k].ref[i] = base + off;
+            dwt[k].dst[0][i] = base + off;
+            off += band;
+        }
+        if (k)
+            dwt[k].src[0] = p->b[k - 1].ref[VG_ADM_BA];
+    }
+    return off;
+}
+
 #endif /* VG_GPU_ADM_LAYOUT_H */

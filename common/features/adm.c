@@ -589,11 +589,16 @@ static int adm_check_opts(const void *opts, VgLog *log)
     return 0;
 }
 
-/** Integer ADM (libvmaf "adm"). */
+/**
+ * Integer ADM (libvmaf "adm"). Its reference stage is the reference's DWT
+ * of every scale: the decoupling, the masking and the denominator read
+ * it, none of the options changes it.
+ */
 const VgFeatureDesc vg_feature_adm = {
     VG_FEATURE_DESC(adm),
     VG_FEATURE_OPTIONS(adm, VgAdmOpts),
-    .flags = 0,
+    /* the reference's DWT */
+    .flags = VG_FEATURE_REF_STAGE,
     .min_width = VG_ADM_MIN_SIZE,
     .min_height = VG_ADM_MIN_SIZE,
     .check_opts = adm_check_opts,
