@@ -12,6 +12,13 @@
  * both backends print the same bits. The log2 table is the one the home builds with
  * the host's libm (integer_vif.c log_generate() uses glibc log2f),
  * uploaded once.
+ *
+ * In a ladder, the reference stage (VG_FEATURE_REF_STAGE) of each scale
+ * is the reference's terms of every pixel after the horizontal pass (M1
+ * and XX) and the reference's picture of the next scale: rendition 0's
+ * kernels store them in the frame's stage entry while computing its
+ * statistic, the other renditions' kernels (the _rd ones) read them and
+ * filter only the distorted picture and the cross term.
  */
 
 #include <errno.h>
@@ -24,8 +31,12 @@
 #define LOG2_BYTES (65537 * sizeof(uint16_t))
 
 typedef struct VifCuda {
-    CUfunction fn[4]; ///< kernel of each scale
+    CUfunction fn[4];    ///< kernel of each scale
+    CUfunction fn_rd[4]; ///< the same, reading the reference's stage
     unsigned w[4], h[4];
+    /* a stage entry: the reference's terms of scales 0..3, then its
+     * pictures of scales 1..3 at pitch[] */
+    size_t rterm_pitch[4], rterm_off[4], img_off[4], stage_bytes;
     size_t pitch[4];       ///< bytes, scales 1..3
     CUdeviceptr img[4][2]; ///< scales 1..3, ref/dis (uint16)
     CUdeviceptr mem;       ///< all of img[][]
@@ -46,9 +57,17 @@ static void vif_cuda_close(VgFeatureCtx *fc)
 
 static int vif_cuda_init(VgFeatureCtx *fc)
 {
-    static const char *const names[2][4] = {
-        { "vg_vif_s0_8", "vg_vif_s1", "vg_vif_s2", "vg_vif_s3" },
-        { "vg_vif_s0_16", "vg_vif_s1", "vg_vif_s2", "vg_vif_s3" },
+    static const char *const names[2][2][4] = {
+        {
+            { "vg_vif_s0_8", "vg_vif_s1", "vg_vif_s2", "vg_vif_s3" },
+            { "vg_vif_s0_16", "vg_vif_s1", "vg_vif_s2", "vg_vif_s3" },
+        },
+        {
+            { "vg_vif_s0_8_rd", "vg_vif_s1_rd", "vg_vif_s2_rd",
+              "vg_vif_s3_rd" },
+            { "vg_vif_s0_16_rd", "vg_vif_s1_rd", "vg_vif_s2_rd",
+              "vg_vif_s3_rd" },
+        },
     };
     VifCuda *s = fc->priv;
     const VgCuda *cu = vg_cuda_fc_device(fc)->cu;
@@ -57,8 +76,11 @@ static int vif_cuda_init(VgFeatureCtx *fc)
 
     for (unsigned sc = 0; sc < 4; sc++) {
         if ((ret = vg_cuda_device_function(vg_cuda_fc_device(fc),
-                                           names[fc->bpc > 8][sc],
-                                           &s->fn[sc])) < 0)
+                                           names[0][fc->bpc > 8][sc],
+                                           &s->fn[sc])) < 0 ||
+            (ret = vg_cuda_device_function(vg_cuda_fc_device(fc),
+                                           names[1][fc->bpc > 8][sc],
+                                           &s->fn_rd[sc])) < 0)
             return ret;
         s->w[sc] = fc->width >> sc;
         s->h[sc] = fc->height >> sc;
@@ -66,6 +88,13 @@ static int vif_cuda_init(VgFeatureCtx *fc)
             s->pitch[sc] = ((size_t)s->w[sc] * 2 + 255) & ~(size_t)255;
             size += 2 * s->pitch[sc] * s->h[sc];
         }
+        s->rterm_pitch[sc] = ((size_t)s->w[sc] * 8 + 255) & ~(size_t)255;
+        s->rterm_off[sc] = s->stage_bytes;
+        s->stage_bytes += s->rterm_pitch[sc] * s->h[sc];
+    }
+    for (unsigned sc = 1; sc < 4; sc++) {
+        s->img_off[sc] = s->stage_bytes;
+        s->stage_bytes += (s->pitch[sc] * s->h[sc] + 255) & ~(size_t)255;
     }
     if ((ret = VG_CU(cu, fc->log, cuMemAlloc, &s->mem, size)) < 0 ||
         (ret = VG_CU(cu, fc->log, cuMemAlloc, &s->log2, LOG2_BYTES)) < 0)
@@ -88,10 +117,18 @@ fail:
     return ret;
 }
 
+static size_t vif_cuda_ref_stage_size(const VgFeatureCtx *fc)
+{
+    const VifCuda *s = fc->priv;
+
+    return s->stage_bytes;
+}
+
 static int vif_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
 {
     const VgVifOptions *o = fc->opts;
     VifCuda *s = fc->priv;
+    const int rd = f->stage_role == VG_STAGE_READ;
     int ret;
 
     for (unsigned sc = 0; sc < 4; sc++) {
@@ -107,8 +144,15 @@ static int vif_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
         };
         unsigned gx, gy, gz;
 
+        if (f->stage_role) {
+            p.stage = rd ? VG_VIF_STAGE_READ : VG_VIF_STAGE_WRITE;
+            p.rterm = (uint64_t)(f->stage + s->rterm_off[sc]);
+            p.rterm_pitch = (int64_t)s->rterm_pitch[sc];
+        }
         if (sc) {
-            p.ref = (uint64_t)s->img[sc][0];
+            /* in a ladder the reference's pyramid is the stage's */
+            p.ref = f->stage_role ? (uint64_t)(f->stage + s->img_off[sc])
+                                  : (uint64_t)s->img[sc][0];
             p.dis = (uint64_t)s->img[sc][1];
             p.ref_pitch = p.dis_pitch = (int64_t)s->pitch[sc];
         } else {
@@ -118,15 +162,17 @@ static int vif_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
             p.dis_pitch = f->dis->stride[0];
         }
         if (sc < 3) {
-            p.dref = (uint64_t)s->img[sc + 1][0];
+            p.dref = f->stage_role ? (uint64_t)(f->stage + s->img_off[sc + 1])
+                                   : (uint64_t)s->img[sc + 1][0];
             p.ddis = (uint64_t)s->img[sc + 1][1];
             p.dpitch = (int64_t)s->pitch[sc + 1];
             p.dw = s->w[sc + 1];
             p.dh = s->h[sc + 1];
         }
         vg_vif_grid(&p, &gx, &gy, &gz);
-        if ((ret = vg_cuda_device_launch(vg_cuda_fc_device(fc), s->fn[sc], gx,
-                                         gy, gz, VG_VIF_BX, VG_VIF_BY, &p)) < 0)
+        if ((ret = vg_cuda_device_launch(vg_cuda_fc_device(fc),
+                                         rd ? s->fn_rd[sc] : s->fn[sc], gx, gy,
+                                         gz, VG_VIF_BX, VG_VIF_BY, &p)) < 0)
             return ret;
     }
     return 0;
@@ -153,4 +199,5 @@ const VgCudaFeatureImpl vg_cuda_vif = {
     .submit = vif_cuda_submit,
     .collect = vif_cuda_collect,
     .close = vif_cuda_close,
+    .ref_stage_size = vif_cuda_ref_stage_size,
 };

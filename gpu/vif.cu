@@ -17,6 +17,11 @@
  * s + 1 from the same input. The four int64 sums of a block go to the
  * scale's accumulators with one atomic each (integer sums: any order
  * gives libvmaf's totals).
+ *
+ * In a ladder, rendition 0's launches also store the reference's terms
+ * of each pixel and its picture of scale s + 1 in the frame's stage
+ * (p.stage, gpu/vif.c); the _rd kernels of the other renditions read the
+ * terms there and filter only the distorted picture and the cross term.
  */
 
 #include "common/features/vif_params.h"
@@ -56,7 +61,9 @@ __device__ __forceinline__ void vg_vif_block_sums(const VgVifSums *s,
     }
 }
 
-template <unsigned SCALE, unsigned BPS>
+/* RD: a ladder's rendition > 0, which reads the reference's terms from
+ * the stage (VG_VIF_STAGE_READ) */
+template <unsigned SCALE, unsigned BPS, unsigned RD>
 __device__ __forceinline__ void vg_vif_run(const VgVifParams &p)
 {
     __shared__ __align__(16) VgVifTile t;
@@ -74,9 +81,9 @@ __device__ __forceinline__ void vg_vif_run(const VgVifParams &p)
         if (!vg_vif_stat_load_inside(&t.st, tid, &p, fw / 2, BPS, bx0, by0))
             vg_vif_stat_load(&t.st, tid, &p, fw / 2, BPS, bx0, by0);
         __syncthreads();
-        vg_vif_stat_vert(&t.st, tid, fw, SCALE, BPS == 1, p.bpc);
+        vg_vif_stat_vert(&t.st, tid, fw, SCALE, BPS == 1, p.bpc, RD);
         __syncthreads();
-        vg_vif_stat_horiz(&t.st, tid, &p, fw, SCALE, bx0, by0, &s);
+        vg_vif_stat_horiz(&t.st, tid, &p, fw, SCALE, bx0, by0, RD, &s);
         vg_vif_block_sums(&s, (unsigned long long *)p.acc);
     } else if (SCALE < 3) {
         const unsigned ts = SCALE < 3 ? SCALE + 1 : 3;
@@ -84,14 +91,14 @@ __device__ __forceinline__ void vg_vif_run(const VgVifParams &p)
         const unsigned bx0 = blockIdx.x * VG_VIF_DW,
                        by0 = blockIdx.y * VG_VIF_DH;
 
-        if (!p.dref || bx0 >= p.dw || by0 >= p.dh)
+        if (!p.ddis || bx0 >= p.dw || by0 >= p.dh)
             return;
         if (!vg_vif_ds_load_inside(&t.ds, tid, &p, dfw / 2, BPS, bx0, by0))
             vg_vif_ds_load(&t.ds, tid, &p, dfw / 2, BPS, bx0, by0);
         __syncthreads();
-        vg_vif_ds_vert(&t.ds, tid, dfw, ts, SCALE ? 16 : p.bpc);
+        vg_vif_ds_vert(&t.ds, tid, dfw, ts, SCALE ? 16 : p.bpc, RD);
         __syncthreads();
-        vg_vif_ds_horiz(&t.ds, tid, &p, dfw, ts, bx0, by0);
+        vg_vif_ds_horiz(&t.ds, tid, &p, dfw, ts, bx0, by0, RD);
     }
 }
 
@@ -109,15 +116,21 @@ __device__ __forceinline__ void vg_vif_run(const VgVifParams &p)
 #define VG_VIF_S0_8_MINB 4
 #endif
 
-#define VG_VIF_KERNEL(name, scale, bps, minb)                                  \
+#define VG_VIF_KERNEL(name, scale, bps, rd, minb)                              \
     extern "C" __global__ void __launch_bounds__(VG_VIF_NT, minb)              \
         name(const VgVifParams p)                                              \
     {                                                                          \
-        vg_vif_run<scale, bps>(p);                                             \
+        vg_vif_run<scale, bps, rd>(p);                                         \
     }
 
-VG_VIF_KERNEL(vg_vif_s0_8, 0, 1, VG_VIF_S0_8_MINB)
-VG_VIF_KERNEL(vg_vif_s0_16, 0, 2, 4)
-VG_VIF_KERNEL(vg_vif_s1, 1, 2, 4)
-VG_VIF_KERNEL(vg_vif_s2, 2, 2, 4)
-VG_VIF_KERNEL(vg_vif_s3, 3, 2, 4)
+VG_VIF_KERNEL(vg_vif_s0_8, 0, 1, 0, VG_VIF_S0_8_MINB)
+VG_VIF_KERNEL(vg_vif_s0_16, 0, 2, 0, 4)
+VG_VIF_KERNEL(vg_vif_s1, 1, 2, 0, 4)
+VG_VIF_KERNEL(vg_vif_s2, 2, 2, 0, 4)
+VG_VIF_KERNEL(vg_vif_s3, 3, 2, 0, 4)
+/* a ladder's renditions > 0 */
+VG_VIF_KERNEL(vg_vif_s0_8_rd, 0, 1, 1, VG_VIF_S0_8_MINB)
+VG_VIF_KERNEL(vg_vif_s0_16_rd, 0, 2, 1, 4)
+VG_VIF_KERNEL(vg_vif_s1_rd, 1, 2, 1, 4)
+VG_VIF_KERNEL(vg_vif_s2_rd, 2, 2, 1, 4)
+VG_VIF_KERNEL(vg_vif_s3_rd, 3, 2, 1, 4)

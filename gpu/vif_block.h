@@ -403,7 +403,8 @@ VG_VIF_FN int vg_vif_stat_load_inside(VgVifStatTile *t, unsigned tid,
  * additions does not matter)
  */
 VG_VIF_FN void vg_vif_stat_vert(VgVifStatTile *t, unsigned tid, unsigned fw,
-                                unsigned scale, unsigned u8, unsigned bpc)
+                                unsigned scale, unsigned u8, unsigned bpc,
+                                unsigned rd)
 {
     const unsigned iw = VG_VIF_TW + fw - 1;
     const uint16_t *taps = vg_vif_ktaps[scale];
@@ -432,18 +433,22 @@ VG_VIF_FN void vg_vif_stat_vert(VgVifStatTile *t, unsigned tid, unsigned fw,
                     if (m < q || m - q >= fw)
                         continue;
                     const uint32_t c0 = taps[m - q];
-                    s1[q] += c0 * x;
+                    if (!rd) {
+                        s1[q] += c0 * x;
+                        sxx[q] += c0 * xx;
+                    }
                     s2[q] += c0 * y;
-                    sxx[q] += c0 * xx;
                     syy[q] += c0 * yy;
                     sxy[q] += c0 * xy;
                 }
             }
             VG_VIF_UNROLL
             for (unsigned q = 0; q < VG_VIF_VR; q++) {
-                t->mu1[r0 + q][c] = (uint16_t)((s1[q] + 128) >> 8);
+                if (!rd) {
+                    t->mu1[r0 + q][c] = (uint16_t)((s1[q] + 128) >> 8);
+                    t->xx[r0 + q][c] = sxx[q];
+                }
                 t->mu2[r0 + q][c] = (uint16_t)((s2[q] + 128) >> 8);
-                t->xx[r0 + q][c] = sxx[q];
                 t->yy[r0 + q][c] = syy[q];
                 t->xy[r0 + q][c] = sxy[q];
             }
@@ -470,20 +475,24 @@ VG_VIF_FN void vg_vif_stat_vert(VgVifStatTile *t, unsigned tid, unsigned fw,
                         continue;
                     const uint32_t c0 = taps[m - q];
                     const double d0 = dtaps[m - q];
-                    s1[q] += c0 * x;
+                    if (!rd) {
+                        s1[q] += c0 * x;
+                        sxx[q] = VG_VIF_DMAC(sxx[q], d0, xx);
+                    }
                     s2[q] += c0 * y;
-                    sxx[q] = VG_VIF_DMAC(sxx[q], d0, xx);
                     syy[q] = VG_VIF_DMAC(syy[q], d0, yy);
                     sxy[q] = VG_VIF_DMAC(sxy[q], d0, xy);
                 }
             }
             VG_VIF_UNROLL
             for (unsigned q = 0; q < VG_VIF_VR; q++) {
-                t->mu1[r0 + q][c] =
-                    (uint16_t)((s1[q] + (1u << (sh_mu - 1))) >> sh_mu);
+                if (!rd) {
+                    t->mu1[r0 + q][c] =
+                        (uint16_t)((s1[q] + (1u << (sh_mu - 1))) >> sh_mu);
+                    t->xx[r0 + q][c] = vg_vif_d_rnd(sxx[q], sh_sq);
+                }
                 t->mu2[r0 + q][c] =
                     (uint16_t)((s2[q] + (1u << (sh_mu - 1))) >> sh_mu);
-                t->xx[r0 + q][c] = vg_vif_d_rnd(sxx[q], sh_sq);
                 t->yy[r0 + q][c] = vg_vif_d_rnd(syy[q], sh_sq);
                 t->xy[r0 + q][c] = vg_vif_d_rnd(sxy[q], sh_sq);
             }
@@ -579,12 +588,64 @@ VG_VIF_FN void vg_vif_row4_u16(const uint16_t *row, unsigned k, uint32_t v[4])
             out[q_] = vg_vif_d_rnd(s_[q_], 16);                                \
     } while (0)
 
+/* the reference's terms (M1, XX) of the HC = 4 pixels from (x, y) in a
+ * ladder's stage, x a multiple of 4: 32 bytes, two vector accesses on the
+ * device. The pixels past the width up to the next multiple of 4 are
+ * within the row's pitch, and never read. */
+VG_VIF_FN uint32_t *vg_vif_rterm_at(const VgVifParams *p, unsigned x,
+                                    unsigned y)
+{
+    return (uint32_t *)((uint8_t *)(uintptr_t)p->rterm +
+                        (int64_t)y * p->rterm_pitch) +
+           2 * x;
+}
+
+VG_VIF_FN void vg_vif_rterm_store(const VgVifParams *p, unsigned x, unsigned y,
+                                  const uint32_t m1[VG_VIF_HC],
+                                  const uint32_t xx[VG_VIF_HC])
+{
+    uint32_t *d = vg_vif_rterm_at(p, x, y);
+#ifdef __CUDACC__
+    ((uint4 *)d)[0] = make_uint4(m1[0], xx[0], m1[1], xx[1]);
+    ((uint4 *)d)[1] = make_uint4(m1[2], xx[2], m1[3], xx[3]);
+#else
+    for (unsigned q = 0; q < VG_VIF_HC; q++) {
+        d[2 * q] = m1[q];
+        d[2 * q + 1] = xx[q];
+    }
+#endif
+}
+
+VG_VIF_FN void vg_vif_rterm_load(const VgVifParams *p, unsigned x, unsigned y,
+                                 uint32_t m1[VG_VIF_HC], uint32_t xx[VG_VIF_HC])
+{
+    const uint32_t *d = vg_vif_rterm_at(p, x, y);
+#ifdef __CUDACC__
+    const uint4 a = __ldg((const uint4 *)d), b = __ldg((const uint4 *)d + 1);
+    m1[0] = a.x;
+    xx[0] = a.y;
+    m1[1] = a.z;
+    xx[1] = a.w;
+    m1[2] = b.x;
+    xx[2] = b.y;
+    m1[3] = b.z;
+    xx[3] = b.w;
+#else
+    for (unsigned q = 0; q < VG_VIF_HC; q++) {
+        m1[q] = d[2 * q];
+        xx[q] = d[2 * q + 1];
+    }
+#endif
+}
+
 /* horizontal pass and per-pixel terms: thread tid takes the HC = 4
- * output columns from (tid % (TW / 4)) * 4 of row tid / (TW / 4) */
+ * output columns from (tid % (TW / 4)) * 4 of row tid / (TW / 4); with rd
+ * the reference's terms come from the ladder's stage (p->rterm), and the
+ * tile's mu1 and xx are not read */
 VG_VIF_FN void vg_vif_stat_horiz(const VgVifStatTile *t, unsigned tid,
                                  const VgVifParams *p, unsigned fw,
                                  unsigned scale, unsigned bx0, unsigned by0,
-                                 VgVifSums *a)
+                                 unsigned rd, VgVifSums *a)
 {
     const uint16_t *taps = vg_vif_ktaps[scale];
     const double *dtaps = vg_vif_dtaps[scale];
@@ -598,9 +659,15 @@ VG_VIF_FN void vg_vif_stat_horiz(const VgVifStatTile *t, unsigned tid,
         return;
     /* mu: uint16 entries, sums below 2^32; squares: uint32 entries, sums
      * below 2^48, rounded to uint32 as soon as each is complete */
-    VG_VIF_HROW(vg_vif_row4_u16, t->mu1[r], c0, fw, taps, m1);
+    if (rd) {
+        vg_vif_rterm_load(p, bx0 + c0, by0 + r, m1, xx);
+    } else {
+        VG_VIF_HROW(vg_vif_row4_u16, t->mu1[r], c0, fw, taps, m1);
+        VG_VIF_HROW_F64(vg_vif_row4_f64, t->xx[r], c0, fw, dtaps, xx);
+        if (p->stage == VG_VIF_STAGE_WRITE)
+            vg_vif_rterm_store(p, bx0 + c0, by0 + r, m1, xx);
+    }
     VG_VIF_HROW(vg_vif_row4_u16, t->mu2[r], c0, fw, taps, m2);
-    VG_VIF_HROW_F64(vg_vif_row4_f64, t->xx[r], c0, fw, dtaps, xx);
     VG_VIF_HROW_F64(vg_vif_row4_f64, t->yy[r], c0, fw, dtaps, yy);
     VG_VIF_HROW_F64(vg_vif_row4_f64, t->xy[r], c0, fw, dtaps, xy);
     VG_VIF_UNROLL
@@ -693,9 +760,10 @@ VG_VIF_FN int vg_vif_ds_load_inside(VgVifDsTile *t, unsigned tid,
     return 1;
 }
 
-/* vertical pass at the even rows 2r, taps of scale ts = s + 1, shift sh */
+/* vertical pass at the even rows 2r, taps of scale ts = s + 1, shift sh;
+ * with rd the distorted picture's alone */
 VG_VIF_FN void vg_vif_ds_vert(VgVifDsTile *t, unsigned tid, unsigned fw,
-                              unsigned ts, unsigned sh)
+                              unsigned ts, unsigned sh, unsigned rd)
 {
     const unsigned iw = 2 * VG_VIF_DW - 2 + fw;
     const uint16_t *taps = vg_vif_ktaps[ts];
@@ -707,19 +775,22 @@ VG_VIF_FN void vg_vif_ds_vert(VgVifDsTile *t, unsigned tid, unsigned fw,
 
         VG_VIF_UNROLL
         for (unsigned k = 0; k < fw; k++) {
-            s1 += (uint32_t)taps[k] * t->x[2 * r + k][c];
+            if (!rd)
+                s1 += (uint32_t)taps[k] * t->x[2 * r + k][c];
             s2 += (uint32_t)taps[k] * t->y[2 * r + k][c];
         }
-        t->v1[r][c] = (uint16_t)((s1 + rnd) >> sh);
+        if (!rd)
+            t->v1[r][c] = (uint16_t)((s1 + rnd) >> sh);
         t->v2[r][c] = (uint16_t)((s2 + rnd) >> sh);
     }
 }
 
 /* horizontal pass at the even columns; thread (tid % BX, tid / BX) writes
- * output (bx0 + tid % BX, by0 + tid / BX) */
+ * output (bx0 + tid % BX, by0 + tid / BX); with rd the distorted
+ * picture's alone */
 VG_VIF_FN void vg_vif_ds_horiz(const VgVifDsTile *t, unsigned tid,
                                const VgVifParams *p, unsigned fw, unsigned ts,
-                               unsigned bx0, unsigned by0)
+                               unsigned bx0, unsigned by0, unsigned rd)
 {
     const uint16_t *taps = vg_vif_ktaps[ts];
     const unsigned c = tid % VG_VIF_BX, r = tid / VG_VIF_BX;
@@ -729,12 +800,14 @@ VG_VIF_FN void vg_vif_ds_horiz(const VgVifDsTile *t, unsigned tid,
         return;
     VG_VIF_UNROLL
     for (unsigned k = 0; k < fw; k++) {
-        s1 += (uint32_t)taps[k] * t->v1[r][2 * c + k];
+        if (!rd)
+            s1 += (uint32_t)taps[k] * t->v1[r][2 * c + k];
         s2 += (uint32_t)taps[k] * t->v2[r][2 * c + k];
     }
-    ((uint16_t *)((uint8_t *)(uintptr_t)p->dref +
-                  (int64_t)(by0 + r) * p->dpitch))[bx0 + c] =
-        (uint16_t)((s1 + 32768) >> 16);
+    if (!rd)
+        ((uint16_t *)((uint8_t *)(uintptr_t)p->dref +
+                      (int64_t)(by0 + r) * p->dpitch))[bx0 + c] =
+            (uint16_t)((s1 + 32768) >> 16);
     ((uint16_t *)((uint8_t *)(uintptr_t)p->ddis +
                   (int64_t)(by0 + r) * p->dpitch))[bx0 + c] =
         (uint16_t)((s2 + 32768) >> 16);

@@ -126,9 +126,15 @@ static const VgFeatureOutput vif_outputs[] = {
 };
 /* clang-format on */
 
+/*
+ * The reference stage: at each scale, the reference's filtered mean and
+ * square of every pixel and the reference's picture of the next scale;
+ * none of the options changes them.
+ */
 const VgFeatureDesc vg_feature_vif = {
     VG_FEATURE_DESC(vif),
     VG_FEATURE_OPTIONS(vif, VgVifOptions),
+    .flags = VG_FEATURE_REF_STAGE,
     /* 16x16: exact mirrors at scale 3 (see @file); smaller is refused. */
     .min_width = VG_VIF_MIN_SIZE,
     .min_height = VG_VIF_MIN_SIZE,

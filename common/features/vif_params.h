@@ -68,7 +68,22 @@ typedef struct VgVifParams {
     uint64_t dref, ddis; ///< picture of scale s + 1 (device uint16), 0: none
     int64_t dpitch;      ///< bytes
     uint32_t dw, dh;     ///< size of scale s + 1
+    /**
+     * A ladder's reference stage: 0 none; VG_VIF_STAGE_WRITE, the
+     * statistic also stores the reference's terms of each pixel (M1 and
+     * XX after the horizontal pass) at rterm; VG_VIF_STAGE_READ, it reads
+     * them there instead of filtering the reference, and the
+     * down-sampling makes the distorted picture of scale s + 1 alone
+     * (dref unused).
+     */
+    uint32_t stage;
+    uint32_t pad_;
+    uint64_t rterm;      ///< device uint32 pairs (M1, XX), one per pixel
+    int64_t rterm_pitch; ///< bytes, a multiple of 32
 } VgVifParams;
+
+#define VG_VIF_STAGE_WRITE 1
+#define VG_VIF_STAGE_READ 2
 
 static inline unsigned vg_vif_div_up(unsigned a, unsigned b)
 {
@@ -83,7 +98,7 @@ static inline void vg_vif_grid(const VgVifParams *p, unsigned *gx, unsigned *gy,
     unsigned y = p->stat ? vg_vif_div_up(p->h, VG_VIF_TH) : 0;
 
     *gz = 1;
-    if (p->dref) {
+    if (p->ddis) {
         const unsigned dx = vg_vif_div_up(p->dw, VG_VIF_DW);
         const unsigned dy = vg_vif_div_up(p->dh, VG_VIF_DH);
         x = dx > x ? dx : x;

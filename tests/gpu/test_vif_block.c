@@ -54,6 +54,8 @@ static void replay_launch(unsigned sc, unsigned bps, const VgVifParams *p,
     const unsigned fw = vg_vif_taps_len[sc];
     unsigned gx, gy, gz;
 
+    const unsigned rd = p->stage == VG_VIF_STAGE_READ;
+
     vg_vif_grid(p, &gx, &gy, &gz);
     for (unsigned z = 0; z < gz; z++) {
         for (unsigned by = 0; by < gy; by++) {
@@ -76,10 +78,12 @@ static void replay_launch(unsigned sc, unsigned bps, const VgVifParams *p,
                                                     bx0, by0);
                     }
                     for (unsigned tid = 0; tid < VG_VIF_NT; tid++)
-                        vg_vif_stat_vert(&t.st, tid, fw, sc, bps == 1, p->bpc);
+                        vg_vif_stat_vert(&t.st, tid, fw, sc, bps == 1, p->bpc,
+                                         rd);
                     for (unsigned tid = 0; tid < VG_VIF_NT; tid++) {
                         VgVifSums s = { 0, 0, 0, 0 };
-                        vg_vif_stat_horiz(&t.st, tid, p, fw, sc, bx0, by0, &s);
+                        vg_vif_stat_horiz(&t.st, tid, p, fw, sc, bx0, by0, rd,
+                                          &s);
                         tot->num_log += s.num_log;
                         tot->den_log += s.den_log;
                         tot->num_non_log += s.num_non_log;
@@ -88,7 +92,7 @@ static void replay_launch(unsigned sc, unsigned bps, const VgVifParams *p,
                 } else {
                     const unsigned ts = sc + 1, dfw = vg_vif_taps_len[ts];
                     const unsigned bx0 = bx * VG_VIF_DW, by0 = by * VG_VIF_DH;
-                    if (!p->dref || bx0 >= p->dw || by0 >= p->dh)
+                    if (!p->ddis || bx0 >= p->dw || by0 >= p->dh)
                         continue;
                     if (!vg_vif_ds_load_inside(&t.ds, 0, p, dfw / 2, bps, bx0,
                                                by0)) {
@@ -102,18 +106,66 @@ static void replay_launch(unsigned sc, unsigned bps, const VgVifParams *p,
                                                   bx0, by0);
                     }
                     for (unsigned tid = 0; tid < VG_VIF_NT; tid++)
-                        vg_vif_ds_vert(&t.ds, tid, dfw, ts, sc ? 16 : p->bpc);
+                        vg_vif_ds_vert(&t.ds, tid, dfw, ts, sc ? 16 : p->bpc,
+                                       rd);
                     for (unsigned tid = 0; tid < VG_VIF_NT; tid++)
-                        vg_vif_ds_horiz(&t.ds, tid, p, dfw, ts, bx0, by0);
+                        vg_vif_ds_horiz(&t.ds, tid, p, dfw, ts, bx0, by0, rd);
                 }
             }
         }
     }
 }
 
-/* gpu/vif.c vif_cuda_submit() on host buffers */
+/* a ladder's reference stage (gpu/vif.c) in host memory: the
+ * reference's terms of each scale, its pictures of scales 1..3 */
+typedef struct Stage {
+    uint32_t role; ///< VG_VIF_STAGE_WRITE or VG_VIF_STAGE_READ
+    void *rterm[4];
+    int64_t rterm_pitch[4];
+    uint16_t *img[4];
+} Stage;
+
+/* the rows of the pictures of scales 1..3: as gpu/vif.c aligns them when
+ * the input's are aligned, else an odd number of samples per row */
+static int64_t pyramid_pitch(const VgImage *ref, const VgImage *dis, unsigned w)
+{
+    return ref->stride[0] % 64 || dis->stride[0] % 64
+               ? ((int64_t)w | 1) * 2 + 2
+               : ((int64_t)w * 2 + 255) & ~(int64_t)255;
+}
+
+static void stage_alloc(Stage *st, const VgImage *ref, const VgImage *dis)
+{
+    memset(st, 0, sizeof(*st));
+    for (unsigned sc = 0; sc < 4; sc++) {
+        const unsigned w = ref->w[0] >> sc, h = ref->h[0] >> sc;
+
+        st->rterm_pitch[sc] = ((int64_t)w * 8 + 255) & ~(int64_t)255;
+        st->rterm[sc] = malloc((size_t)st->rterm_pitch[sc] * h);
+        ck_assert_ptr_nonnull(st->rterm[sc]);
+        memset(st->rterm[sc], 0x3c, (size_t)st->rterm_pitch[sc] * h);
+        if (sc) {
+            const size_t n = (size_t)pyramid_pitch(ref, dis, w) * h;
+            st->img[sc] = malloc(n);
+            ck_assert_ptr_nonnull(st->img[sc]);
+            memset(st->img[sc], 0x3c, n);
+        }
+    }
+}
+
+static void stage_free(Stage *st)
+{
+    for (unsigned sc = 0; sc < 4; sc++) {
+        free(st->rterm[sc]);
+        free(st->img[sc]);
+    }
+}
+
+/* gpu/vif.c vif_cuda_submit() on host buffers, in a ladder's stage when
+ * st is not NULL */
 static void replay_frame(const VgImage *ref, const VgImage *dis,
-                         const VgVifOptions *o, VgVifAccum acc[4])
+                         const VgVifOptions *o, const Stage *st,
+                         VgVifAccum acc[4])
 {
     const unsigned bpc = ref->bpc;
     uint16_t *img[4][2] = { { NULL } };
@@ -124,11 +176,7 @@ static void replay_frame(const VgImage *ref, const VgImage *dis,
         w[sc] = ref->w[0] >> sc;
         h[sc] = ref->h[0] >> sc;
         if (sc) {
-            /* rows as gpu/vif.c aligns them when the input's are aligned,
-             * else an odd number of samples per row: unaligned rows */
-            pitch[sc] = ref->stride[0] % 64 || dis->stride[0] % 64
-                            ? ((int64_t)w[sc] | 1) * 2 + 2
-                            : ((int64_t)w[sc] * 2 + 255) & ~(int64_t)255;
+            pitch[sc] = pyramid_pitch(ref, dis, w[sc]);
             for (unsigned q = 0; q < 2; q++) {
                 img[sc][q] = malloc((size_t)pitch[sc] * h[sc]);
                 ck_assert_ptr_nonnull(img[sc][q]);
@@ -147,8 +195,13 @@ static void replay_frame(const VgImage *ref, const VgImage *dis,
         };
         VgVifSums s = { 0, 0, 0, 0 };
 
+        if (st) {
+            p.stage = st->role;
+            p.rterm = (uint64_t)(uintptr_t)st->rterm[sc];
+            p.rterm_pitch = st->rterm_pitch[sc];
+        }
         if (sc) {
-            p.ref = (uint64_t)(uintptr_t)img[sc][0];
+            p.ref = (uint64_t)(uintptr_t)(st ? st->img[sc] : img[sc][0]);
             p.dis = (uint64_t)(uintptr_t)img[sc][1];
             p.ref_pitch = p.dis_pitch = pitch[sc];
         } else {
@@ -158,7 +211,8 @@ static void replay_frame(const VgImage *ref, const VgImage *dis,
             p.dis_pitch = dis->stride[0];
         }
         if (sc < 3) {
-            p.dref = (uint64_t)(uintptr_t)img[sc + 1][0];
+            p.dref =
+                (uint64_t)(uintptr_t)(st ? st->img[sc + 1] : img[sc + 1][0]);
             p.ddis = (uint64_t)(uintptr_t)img[sc + 1][1];
             p.dpitch = pitch[sc + 1];
             p.dw = w[sc + 1];
@@ -180,6 +234,7 @@ typedef struct Case {
     int ref_pat, dis_pat; ///< dis_pat -1: dis = ref
     double egl;
     int ssclz;
+    int stage; ///< also replay a ladder's rendition reading the stage
 } Case;
 
 static void *plane(VgImage *img, unsigned w, unsigned h, unsigned bpc,
@@ -278,7 +333,7 @@ static void run_case(const Case *c, uint32_t seed)
     /* frame 0: the CPU implementation; frame 1: the replayed kernels */
     ck_assert_int_eq(vg_feature_cpu(d)->init(&fc), 0);
     ck_assert_int_eq(vg_feature_cpu(d)->extract(&fc, &frame), 0);
-    replay_frame(&ref, &dis, &o, acc);
+    replay_frame(&ref, &dis, &o, NULL, acc);
     /* scale 0's statistic tile at (32, 32) needs no mirroring from 72 x 72
      * on, its down-sampling tile at (32, 8) from 132 x 35 */
     if (aligned && !c->ssclz && c->w >= 72 && c->h >= 72)
@@ -292,6 +347,25 @@ static void run_case(const Case *c, uint32_t seed)
                       "loaded in words",
                       what);
     ck_assert_int_eq(vg_vif_emit(&fc, 1, acc), 0);
+    /* a ladder: rendition 0 (the reference itself as its distorted
+     * picture) writes the stage, the pair's distorted picture reads it;
+     * its sums are the pair's */
+    if (c->stage) {
+        Stage st;
+        VgVifAccum acc0[4], acc1[4];
+
+        stage_alloc(&st, &ref, &dis);
+        st.role = VG_VIF_STAGE_WRITE;
+        replay_frame(&ref, &ref, &o, &st, acc0);
+        st.role = VG_VIF_STAGE_READ;
+        replay_frame(&ref, &dis, &o, &st, acc1);
+        for (unsigned sc = 0; sc < 4; sc++)
+            ck_assert_msg(!memcmp(&acc[sc], &acc1[sc], sizeof(acc[sc])),
+                          "%s: scale %u: the sums read from a ladder's "
+                          "stage differ from the pair's",
+                          what, sc);
+        stage_free(&st);
+    }
     for (unsigned k = 0; k < 15; k++) {
         double a, b;
         ck_assert_int_eq(vg_collector_get(col, keys[k], 0, &a), 0);
@@ -329,11 +403,14 @@ START_TEST(small_sizes)
 
     for (unsigned z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
         for (unsigned k = 0; k < sizeof(pairs) / sizeof(pairs[0]); k++) {
-            const Case c = {
-                sizes[z].w,      sizes[z].h,  d,
-                pairs[k][0],     pairs[k][1], (z + k) % 5 == 1 ? 1.0 : 100.0,
-                (z + k) % 7 == 3
-            };
+            const Case c = { sizes[z].w,
+                             sizes[z].h,
+                             d,
+                             pairs[k][0],
+                             pairs[k][1],
+                             (z + k) % 5 == 1 ? 1.0 : 100.0,
+                             (z + k) % 7 == 3,
+                             (z + k) % 2 == 0 };
             run_case(&c, seed++);
         }
     }
@@ -343,12 +420,12 @@ END_TEST
 START_TEST(large_sizes)
 {
     static const Case cases[] = {
-        { 640, 360, 8, PAT_SMOOTH, PAT_NEAR, 100.0, 0 },
-        { 641, 360, 10, PAT_SMOOTH, PAT_NEAR, 100.0, 0 },
-        { 640, 360, 12, PAT_NOISE, PAT_SMOOTH, 100.0, 0 },
-        { 639, 360, 16, PAT_CHECKER, PAT_NOISE, 100.0, 0 },
-        { 1920, 1080, 8, PAT_SMOOTH, PAT_NEAR, 100.0, 0 },
-        { 1920, 1080, 16, PAT_SMOOTH, PAT_NEAR, 100.0, 0 },
+        { 640, 360, 8, PAT_SMOOTH, PAT_NEAR, 100.0, 0, 1 },
+        { 641, 360, 10, PAT_SMOOTH, PAT_NEAR, 100.0, 0, 1 },
+        { 640, 360, 12, PAT_NOISE, PAT_SMOOTH, 100.0, 0, 0 },
+        { 639, 360, 16, PAT_CHECKER, PAT_NOISE, 100.0, 0, 1 },
+        { 1920, 1080, 8, PAT_SMOOTH, PAT_NEAR, 100.0, 0, 1 },
+        { 1920, 1080, 16, PAT_SMOOTH, PAT_NEAR, 100.0, 0, 0 },
     };
 
     run_case(&cases[_i], 77 + _i);
