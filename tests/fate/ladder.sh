@@ -10,7 +10,8 @@
 # psnr, float_ssim, float_ms_ssim), the temporal features (shared between
 # the renditions: motion and float_motion are computed once), --subsample,
 # and chunked scoring merged per rendition; renditions of three sizes
-# scaled with --scale bicubic. Then the summary lines, a chart per
+# scaled with --scale bicubic; VIF and ADM without their scale 0, and
+# vmaf_v0.6.1 on 10-bit clips. Then the summary lines, a chart per
 # rendition and one of the ladder's logs, and the refusals: more than 16
 # renditions, an output path without %d or in a missing folder (before the
 # first frame, no file left), inputs of another size or format, a
@@ -20,7 +21,8 @@
 # The clips are 640x360 4:2:0 (the raw 4:4:4 corpus pair, looped to 24
 # frames) with renditions at 640x360, 480x270 and 320x180, made with
 # FFMPEG; VG_LADDER_CLIPS names a folder that holds them already (ref.y4m,
-# r0.y4m, r1.y4m, r2.y4m, as made here), for a machine without ffmpeg.
+# r0.y4m, r1.y4m, r2.y4m, and ref10.y4m, r0_10.y4m, r1_10.y4m,
+# r2_10.y4m in 10 bits, as made here), for a machine without ffmpeg.
 #
 # Usage: VMAFGPU=tools/vmafgpu FFMPEG=ffmpeg tests/fate/ladder.sh
 # (VG_LADDER_ARGS: more options for every scoring run, such as
@@ -52,7 +54,17 @@ make_clips() {
         "$FFMPEG" -nostdin -v error -y $in -i "$w/dist.yuv" -frames:v $frames \
             -vf scale=480:270:flags=area -pix_fmt yuv420p "$1/r1.y4m" &&
         "$FFMPEG" -nostdin -v error -y $in -i "$w/dist.yuv" -frames:v $frames \
-            -vf scale=320:180:flags=bilinear -pix_fmt yuv420p "$1/r2.y4m"
+            -vf scale=320:180:flags=bilinear -pix_fmt yuv420p "$1/r2.y4m" &&
+        "$FFMPEG" -nostdin -v error -y $in -i "$w/ref.yuv" -frames:v $frames \
+            -pix_fmt yuv420p10le -strict -1 "$1/ref10.y4m" &&
+        "$FFMPEG" -nostdin -v error -y $in -i "$w/dist.yuv" -frames:v $frames \
+            -pix_fmt yuv420p10le -strict -1 "$1/r0_10.y4m" &&
+        "$FFMPEG" -nostdin -v error -y $in -i "$w/dist.yuv" -frames:v $frames \
+            -vf scale=480:270:flags=area -pix_fmt yuv420p10le -strict -1 \
+            "$1/r1_10.y4m" &&
+        "$FFMPEG" -nostdin -v error -y $in -i "$w/dist.yuv" -frames:v $frames \
+            -vf scale=320:180:flags=bilinear -pix_fmt yuv420p10le -strict -1 \
+            "$1/r2_10.y4m"
 }
 
 if [ -n "${VG_LADDER_MAKE:-}" ]; then
@@ -131,6 +143,19 @@ check "temporal features" -n --feature motion=motion_five_frame_window=true:moti
 check "vmaf_v0.6.1+psnr subsample 3" $v061 --subsample 3 --threads 2
 # only shared features: renditions 1 and 2 compute nothing of their own
 check "motion and float_motion alone" -n --feature motion --feature float_motion --threads 2
+# the reference stages (VIF's and ADM's) with their scale 0 skipped
+check "vif and adm without scale 0" -n --feature vif=vif_skip_scale0=true \
+    --feature adm=adm_skip_scale0=true --threads 2
+# 10-bit samples
+if [ -f "$clips/ref10.y4m" ]; then
+    ref=$clips/ref10.y4m
+    r0=$clips/r0_10.y4m r1=$clips/r1_10.y4m r2=$clips/r2_10.y4m
+    check "10-bit vmaf_v0.6.1+psnr" $v061 --threads 2
+    ref=$clips/ref.y4m
+    r0=$clips/r0.y4m r1=$clips/r1.y4m r2=$clips/r2.y4m
+else
+    fail "10-bit vmaf_v0.6.1+psnr: no 10-bit clips in $clips"
+fi
 
 # chunked: each rendition's chunks merged = its pair run's whole log
 base="$w/vmaf_v0_6_1_psnr"

@@ -1126,6 +1126,7 @@ static void ladder_uses(VgContext *ctx, int model)
     ck_assert_int_eq(vg_use_feature(ctx, "motion", NULL), 0);
     ck_assert_int_eq(vg_use_feature(ctx, "float_motion", NULL), 0);
     ck_assert_int_eq(vg_use_feature(ctx, "psnr", "enable_apsnr=true"), 0);
+    ck_assert_int_eq(vg_use_feature(ctx, "adm", NULL), 0);
     if (model)
         ck_assert_int_eq(vg_use_model(ctx, "version=vmaf_v0.6.1"), 0);
 }
@@ -1192,6 +1193,13 @@ START_TEST(test_ladder_equals_pairs)
                                                  "on the reference alone"));
         ck_assert_ptr_nonnull(strstr(info_lines, "feature 'float_motion'"));
         ck_assert_ptr_null(strstr(info_lines, "feature 'psnr'"));
+        /* ADM's reference DWT is computed by rendition 0 and read by the
+         * others, twice */
+        {
+            const char *at = strstr(info_lines, "the reference stage of adm");
+            ck_assert_ptr_nonnull(at);
+            ck_assert_ptr_nonnull(strstr(at + 1, "the reference stage of adm"));
+        }
         for (unsigned r = 0; r < 3; r++) {
             VgContext *rend = vg_rendition(ladder, r);
             char *a, *b;
