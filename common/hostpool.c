@@ -13,14 +13,16 @@
 
 /*
  * A ladder's reference stage of one feature (VG_FEATURE_REF_STAGE): a ring
- * of entries that rendition 0's pool writes, each frame into entry
- * index % n_entries, and the other renditions' pools read. A writer waits
- * until every reader is done with the entry's previous frame; a reader
- * waits until its frame is written. Each pool runs its jobs in the order
- * they were queued, and a job waits only for frames queued before it (in
- * its pool or in rendition 0's, which is queued first), so the waits
- * always end. A pool that fails marks its stages failed, which ends the
- * waits of the others with its error.
+ * of entries that rendition 0's pool writes and the other renditions'
+ * pools read. The frames the feature runs on are numbered q = 0, 1, ...
+ * (every n_subsample-th frame, or every frame), and frame q goes into entry
+ * q % n_entries once the entry's previous frame, q - n_entries, is written
+ * and read by every reader: the entries are taken in frame order, however
+ * the writer's workers race. A reader waits until its frame is written.
+ * Each pool runs its jobs in the order they were queued, and a job waits
+ * only for frames before its own (in its pool or in rendition 0's, which
+ * is queued first), so the waits always end. A pool that fails marks its
+ * stages failed, which ends the waits of the others with its error.
  */
 struct VgHostStage {
     pthread_mutex_t lock;
@@ -30,7 +32,7 @@ struct VgHostStage {
     unsigned n_readers;
     uint8_t *mem;
     struct {
-        int64_t frame; ///< the frame in the entry, -1 none
+        int64_t q;     ///< the frame in the entry (see above)
         int written;   ///< its writer is done
         unsigned read; ///< readers done with it
     } * entry;
@@ -65,8 +67,9 @@ static int stage_create(VgHostStage **pst, size_t bytes, unsigned n_entries)
         stage_destroy(st);
         return -ENOMEM;
     }
+    /* as if frames -n_entries .. -1 had been written and read */
     for (unsigned j = 0; j < n_entries; j++)
-        st->entry[j].frame = -1;
+        st->entry[j].q = (int64_t)j - n_entries;
     *pst = st;
     return 0;
 }
@@ -80,23 +83,25 @@ static void stage_fail(VgHostStage *st, int err)
     pthread_mutex_unlock(&st->lock);
 }
 
-/* the entry of frame n, once it may be written (role VG_STAGE_WRITE) or
+/* the entry of frame q, once it may be written (role VG_STAGE_WRITE) or
  * read (VG_STAGE_READ); NULL after a failure */
-static void *stage_begin(VgHostStage *st, int role, unsigned n)
+static void *stage_begin(VgHostStage *st, int role, int64_t q)
 {
-    const unsigned j = n % st->n_entries;
+    const unsigned j = (unsigned)(q % st->n_entries);
     void *ret = NULL;
 
     pthread_mutex_lock(&st->lock);
     if (role == VG_STAGE_WRITE) {
-        while (!st->error && st->entry[j].frame >= 0 &&
-               st->entry[j].read < st->n_readers)
+        while (!st->error &&
+               (st->entry[j].q != q - st->n_entries ||
+                (st->entry[j].q >= 0 &&
+                 (!st->entry[j].written || st->entry[j].read < st->n_readers))))
             pthread_cond_wait(&st->cond, &st->lock);
-        st->entry[j].frame = n;
+        st->entry[j].q = q;
         st->entry[j].written = 0;
         st->entry[j].read = 0;
     } else {
-        while (!st->error && (st->entry[j].frame != n || !st->entry[j].written))
+        while (!st->error && (st->entry[j].q != q || !st->entry[j].written))
             pthread_cond_wait(&st->cond, &st->lock);
     }
     if (!st->error)
@@ -105,9 +110,9 @@ static void *stage_begin(VgHostStage *st, int role, unsigned n)
     return ret;
 }
 
-static void stage_end(VgHostStage *st, int role, unsigned n)
+static void stage_end(VgHostStage *st, int role, int64_t q)
 {
-    const unsigned j = n % st->n_entries;
+    const unsigned j = (unsigned)(q % st->n_entries);
 
     pthread_mutex_lock(&st->lock);
     if (role == VG_STAGE_WRITE)
@@ -168,13 +173,17 @@ static int run_job(VgHostPool *pool, Worker *w, const VgHostJob *job)
             frame.prev_dis = NULL;
         if (pool->stage[f].st) {
             const StageLink *l = &pool->stage[f];
+            /* the feature's frames in order: every one, or every sub-th */
+            const int64_t q = d->flags & VG_FEATURE_EVERY_FRAME
+                                  ? frame.index
+                                  : frame.index / sub;
 
-            if (!(frame.stage = stage_begin(l->st, l->role, frame.index)))
-                return l->st->error;
+            if (!(frame.stage = stage_begin(l->st, l->role, q)))
+                return -ECANCELED; /* another rendition's error */
             frame.stage_role = l->role;
             ret = vg_feature_cpu(d)->extract(fc, &frame);
             if (ret >= 0)
-                stage_end(l->st, l->role, frame.index);
+                stage_end(l->st, l->role, q);
         } else {
             ret = vg_feature_cpu(d)->extract(fc, &frame);
         }
@@ -295,14 +304,21 @@ int vg_host_pool_share_stages(VgHostPool *pool, VgHostPool *src, char *names,
     for (unsigned f = 0; f < pool->n_feats; f++) {
         const VgFeatureCtx *fc = &pool->workers[0].fc[f];
         const VgFeatureImpl *impl = vg_feature_cpu(fc->desc);
-        unsigned g = 0;
+        unsigned g, k = 0;
         VgHostStage *st;
 
         if (!(fc->desc->flags & VG_FEATURE_REF_STAGE) || !impl->ref_stage_size)
             continue;
-        while (g < src->n_feats && src->workers[0].fc[g].desc != fc->desc)
-            g++;
-        if (g == src->n_feats)
+        /* the same instance in the source: a feature may run twice with
+         * other options, and the renditions were set up by the same calls,
+         * so the k-th instance of the feature here is the k-th there */
+        for (unsigned i = 0; i < f; i++)
+            k += pool->workers[0].fc[i].desc == fc->desc;
+        for (g = 0; g < src->n_feats; g++)
+            if (src->workers[0].fc[g].desc == fc->desc && !k--)
+                break;
+        if (g == src->n_feats ||
+            memcmp(src->workers[0].fc[g].opts, fc->opts, fc->desc->opts_size))
             continue;
         if (!(st = src->stage[g].st)) {
             /* an entry per frame the source's workers are on, and two

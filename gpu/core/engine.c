@@ -1025,14 +1025,21 @@ static int cuda_link(void *engine, void *source)
     for (unsigned f = 0; f < e->n_gpu; f++) {
         const VgFeatureDesc *d = e->gfc[f].desc;
         const VgCudaFeatureImpl *impl = e->gimpl[f];
-        unsigned g = 0;
+        unsigned g, k = 0;
         Stage *st;
 
         if (!(d->flags & VG_FEATURE_REF_STAGE) || !impl->ref_stage_size)
             continue;
-        while (g < src->n_gpu && src->gfc[g].desc != d)
-            g++;
-        if (g == src->n_gpu)
+        /* the same instance in the source: a feature may run twice with
+         * other options, and the renditions were set up by the same calls,
+         * so the k-th instance of the feature here is the k-th there */
+        for (unsigned i = 0; i < f; i++)
+            k += e->gfc[i].desc == d;
+        for (g = 0; g < src->n_gpu; g++)
+            if (src->gfc[g].desc == d && !k--)
+                break;
+        if (g == src->n_gpu ||
+            memcmp(src->gfc[g].opts, e->gfc[f].opts, d->opts_size))
             continue;
         if (!(st = src->stage[g].own)) {
             if (!(st = calloc(1, sizeof(*st)))) {

@@ -11,7 +11,7 @@
 # the renditions: motion and float_motion are computed once), --subsample,
 # and chunked scoring merged per rendition; renditions of three sizes
 # scaled with --scale bicubic; VIF and ADM without their scale 0, and
-# vmaf_v0.6.1 on 10-bit clips. Then the summary lines, a chart per
+# twice with other options; vmaf_v0.6.1 on 10-bit clips. Then the summary lines, a chart per
 # rendition and one of the ladder's logs, and the refusals: more than 16
 # renditions, an output path without %d or in a missing folder (before the
 # first frame, no file left), inputs of another size or format, a
@@ -146,6 +146,12 @@ check "motion and float_motion alone" -n --feature motion --feature float_motion
 # the reference stages (VIF's and ADM's) with their scale 0 skipped
 check "vif and adm without scale 0" -n --feature vif=vif_skip_scale0=true \
     --feature adm=adm_skip_scale0=true --threads 2
+# a feature twice with other options: each instance has its own stage
+check "vmaf_v0.6.1 and vmaf_v0.6.1neg" -m version=vmaf_v0.6.1 \
+    -m version=vmaf_v0.6.1neg:name=vmaf_neg --threads 2
+check "vif and adm twice, the first without scale 0" -n \
+    --feature vif=vif_skip_scale0=true --feature vif \
+    --feature adm=adm_skip_scale0=true --feature adm --threads 3
 # 10-bit samples
 if [ -f "$clips/ref10.y4m" ]; then
     ref=$clips/ref10.y4m

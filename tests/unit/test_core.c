@@ -1148,9 +1148,13 @@ START_TEST(test_ladder_equals_pairs)
 {
     const char *const *models = vg_builtin_models();
     const int model = models && models[0];
-    const unsigned n = 7;
+    const unsigned n = 24;
+    /* 7 threads: rendition 0 gets 3 workers, the others 2 each, so its
+     * workers race ahead of the readers of its stages */
+    static const unsigned thread_counts[] = { 0, 5, 7 };
 
-    for (unsigned threads = 0; threads <= 5; threads += 5) {
+    for (unsigned t = 0; t < 3; t++) {
+        const unsigned threads = thread_counts[t];
         VgConfig cfg = {
             .backend = VG_BACKEND_CPU,
             .n_threads = threads,
