@@ -4,6 +4,7 @@
  */
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "common/collector.h"
@@ -86,4 +87,26 @@ int vg_feature_read(VgFeatureCtx *fc, unsigned out, unsigned index,
     return vg_collector_get(
         VG_OUTPUT_IS_INTERNAL(fc->desc, out) ? fc->scratch : fc->collector,
         fc->keys[out], index, value);
+}
+
+int vg_feature_ctx_twin(const VgFeatureCtx *fcs, unsigned f,
+                        const VgFeatureCtx *src, unsigned n_src)
+{
+    const VgFeatureDesc *d = fcs[f].desc;
+    unsigned k = 0;
+
+    for (unsigned i = 0; i < f; i++)
+        k += fcs[i].desc == d;
+    for (unsigned g = 0; g < n_src; g++)
+        if (src[g].desc == d && !k--)
+            return memcmp(src[g].opts, fcs[f].opts, d->opts_size) ? -1 : (int)g;
+    return -1;
+}
+
+void vg_feature_names_add(char *buf, size_t size, const char *name)
+{
+    const size_t n = strlen(buf);
+
+    if (n + strlen(name) + 3 < size)
+        snprintf(buf + n, size - n, "%s%s", n ? ", " : "", name);
 }

@@ -276,6 +276,19 @@ int vg_feature_emit(VgFeatureCtx *fc, unsigned out, unsigned index,
 int vg_feature_read(VgFeatureCtx *fc, unsigned out, unsigned index,
                     double *value);
 
+/**
+ * A ladder's twin of the instance fcs[f] among another rendition's
+ * instances src[0 .. n_src): the k-th instance of the same feature there
+ * when fcs[f] is the k-th here (a feature may run twice with other
+ * options, and the renditions are set up by the same calls), if its
+ * options are the same. @return its index in src, or -1
+ */
+int vg_feature_ctx_twin(const VgFeatureCtx *fcs, unsigned f,
+                        const VgFeatureCtx *src, unsigned n_src);
+
+/** Append name to the comma-separated list in buf (size bytes) if it fits. */
+void vg_feature_names_add(char *buf, size_t size, const char *name);
+
 /** @return the registered feature with this extractor name, or NULL. */
 const VgFeatureDesc *vg_feature_find(const char *name);
 

@@ -7,7 +7,6 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "common/hostpool.h"
 
@@ -304,21 +303,13 @@ int vg_host_pool_share_stages(VgHostPool *pool, VgHostPool *src, char *names,
     for (unsigned f = 0; f < pool->n_feats; f++) {
         const VgFeatureCtx *fc = &pool->workers[0].fc[f];
         const VgFeatureImpl *impl = vg_feature_cpu(fc->desc);
-        unsigned g, k = 0;
         VgHostStage *st;
+        int g;
 
         if (!(fc->desc->flags & VG_FEATURE_REF_STAGE) || !impl->ref_stage_size)
             continue;
-        /* the same instance in the source: a feature may run twice with
-         * other options, and the renditions were set up by the same calls,
-         * so the k-th instance of the feature here is the k-th there */
-        for (unsigned i = 0; i < f; i++)
-            k += pool->workers[0].fc[i].desc == fc->desc;
-        for (g = 0; g < src->n_feats; g++)
-            if (src->workers[0].fc[g].desc == fc->desc && !k--)
-                break;
-        if (g == src->n_feats ||
-            memcmp(src->workers[0].fc[g].opts, fc->opts, fc->desc->opts_size))
+        if ((g = vg_feature_ctx_twin(pool->workers[0].fc, f, src->workers[0].fc,
+                                     src->n_feats)) < 0)
             continue;
         if (!(st = src->stage[g].st)) {
             /* an entry per frame the source's workers are on, and two
@@ -339,11 +330,7 @@ int vg_host_pool_share_stages(VgHostPool *pool, VgHostPool *src, char *names,
         pthread_mutex_unlock(&st->lock);
         pool->stage[f].st = st;
         pool->stage[f].role = VG_STAGE_READ;
-        if (strlen(names) + strlen(fc->desc->name) + 3 < names_size) {
-            if (*names)
-                strcat(names, ", ");
-            strcat(names, fc->desc->name);
-        }
+        vg_feature_names_add(names, names_size, fc->desc->name);
     }
     return 0;
 }

@@ -546,11 +546,7 @@ static int open_features(VgCudaEngine *e)
                 return -ENOTSUP;
             }
             e->cpu_inst[e->n_cpu++] = inst;
-            if (strlen(names) + strlen(inst->desc->name) + 3 < sizeof(names)) {
-                if (*names)
-                    strcat(names, ", ");
-                strcat(names, inst->desc->name);
-            }
+            vg_feature_names_add(names, sizeof(names), inst->desc->name);
             continue;
         }
         VgFeatureCtx *fc = &e->gfc[e->n_gpu];
@@ -1025,21 +1021,12 @@ static int cuda_link(void *engine, void *source)
     for (unsigned f = 0; f < e->n_gpu; f++) {
         const VgFeatureDesc *d = e->gfc[f].desc;
         const VgCudaFeatureImpl *impl = e->gimpl[f];
-        unsigned g, k = 0;
         Stage *st;
+        int g;
 
         if (!(d->flags & VG_FEATURE_REF_STAGE) || !impl->ref_stage_size)
             continue;
-        /* the same instance in the source: a feature may run twice with
-         * other options, and the renditions were set up by the same calls,
-         * so the k-th instance of the feature here is the k-th there */
-        for (unsigned i = 0; i < f; i++)
-            k += e->gfc[i].desc == d;
-        for (g = 0; g < src->n_gpu; g++)
-            if (src->gfc[g].desc == d && !k--)
-                break;
-        if (g == src->n_gpu ||
-            memcmp(src->gfc[g].opts, e->gfc[f].opts, d->opts_size))
+        if ((g = vg_feature_ctx_twin(e->gfc, f, src->gfc, src->n_gpu)) < 0)
             continue;
         if (!(st = src->stage[g].own)) {
             if (!(st = calloc(1, sizeof(*st)))) {
@@ -1067,11 +1054,7 @@ static int cuda_link(void *engine, void *source)
             if ((ret = CU(cuEventCreate, &st->read[e->stage[f].reader][j],
                           CU_EVENT_DISABLE_TIMING)) < 0)
                 goto end;
-        if (strlen(names) + strlen(d->name) + 3 < sizeof(names)) {
-            if (*names)
-                strcat(names, ", ");
-            strcat(names, d->name);
-        }
+        vg_feature_names_add(names, sizeof(names), d->name);
     }
     if (*names)
         vg_log(e->log, VG_LOG_INFO,
