@@ -516,8 +516,9 @@ void vg_scaler_run(const VgScaler *s, VgImage *dst, const VgImage *src,
     const unsigned sh = s->bpc - 1, shift = 27 - s->bpc;
     const int bias = 1 << (26 - s->bpc), maxv = (1 << s->bpc) - 1;
     const int wide = s->bpc > 8;
+    const unsigned n = s->luma_only ? 1 : dst->nb_planes;
 
-    for (unsigned p = 0; p < dst->nb_planes; p++) {
+    for (unsigned p = 0; p < n; p++) {
         const VgScaleFilter *fh = &s->h[p ? 1 : 0], *fv = &s->v[p ? 1 : 0];
         const unsigned w = dst->w[p], h = dst->h[p];
 

@@ -68,6 +68,10 @@ typedef struct VgScaler {
     unsigned src_w, src_h;    ///< distorted size
     unsigned dst_w, dst_h;    ///< reference size
     VgScaleFilter h[2], v[2]; ///< [0] luma, [1] chroma (ceil-sized planes)
+    /** Only the luma plane is scaled (no feature reads chroma); the
+     *  destination's chroma planes are left as they are. Set by the caller
+     *  after vg_scaler_init(). */
+    int luma_only;
 } VgScaler;
 
 /**

@@ -113,7 +113,7 @@ void vg_cuda_scaler_close(VgCudaScaler *c, VgCudaDevice *d)
 int vg_cuda_scaler_run(VgCudaScaler *c, VgCudaDevice *d, const VgImage *dst)
 {
     VgScaleParams hp = { .bpc = c->s.bpc }, vp = { .bpc = c->s.bpc };
-    const unsigned n = dst->nb_planes;
+    const unsigned n = c->s.luma_only ? 1 : dst->nb_planes;
     const int wide = c->s.bpc > 8;
     unsigned hw = 0, hh = 0, vw = 0, vh = 0;
     int ret;

@@ -807,6 +807,15 @@ if [ -n "${VMAFGPU:-}" ] && [ -x "$VMAFGPU" ]; then
     else
         fail "scale, CLI --scale lanczos differs from the filter's scale=lanczos" "$w/sc-y4m.out" "$w/sc-cli.out" "$w/sc-cli.cmp"
     fi
+    # without psnr no feature reads chroma, and the library scales the
+    # luma plane alone
+    if "$VMAFGPU" -r "$w/sc-r.y4m" -d "$w/sc-d.y4m" --scale lanczos \
+            --json --precision max -o "$w/sc-cli-y.json" -q --threads 2 > "$w/sc-cli-y.out" 2>&1 &&
+       "$cmp" "$w/sc-ff.json" "$w/sc-cli-y.json" vmaf integer_vif_scale0 integer_adm2 > "$w/sc-cli-y.cmp" 2>&1; then
+        pass "scale, CLI --scale lanczos without chroma features (luma scaled alone) equals the filter's scale=lanczos, $(tail -n 1 "$w/sc-cli-y.cmp")"
+    else
+        fail "scale, CLI --scale lanczos without chroma features differs from the filter's scale=lanczos" "$w/sc-cli-y.out" "$w/sc-cli-y.cmp"
+    fi
 fi
 
 # scale set, inputs of one size: nothing is scaled, the golden values
