@@ -28,6 +28,10 @@
  * run of each. Every rendition's pooled score must equal its pair
  * context's, or the program fails.
  *
+ * LADDERBENCH_ONLY=ladder or =separate runs that side alone, once and
+ * without the untimed first run: for a profiler, whose kernel table then
+ * holds that side alone.
+ *
  * Usage: ladderbench REF.yuv DIS.yuv [frames [cpu_frames]] (defaults 300
  * and 30; 0 leaves that backend out).
  */
@@ -36,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "vmafgpu.h"
 #include "gpu/core/cuda.h"
@@ -175,20 +180,54 @@ end:
     return t;
 }
 
+/* the process's CPU seconds so far, every thread's */
+static double cpu_seconds(void)
+{
+    struct rusage ru;
+
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+           (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+}
+
 static int bench(const Inputs *in, const char *label, const char *model,
                  unsigned frames)
 {
+    const char *only = getenv("LADDERBENCH_ONLY");
     double best_l = 0, best_s = 0, pl[N_REND], ps[N_REND];
 
+    if (only && *only) {
+        const int ladder = !strcmp(only, "ladder");
+        double t;
+
+        if (!ladder && strcmp(only, "separate")) {
+            printf("ladderbench: LADDERBENCH_ONLY=%s: ladder or separate\n",
+                   only);
+            return -1;
+        }
+        t = ladder ? run_ladder(in, model, frames, pl)
+                   : run_separate(in, model, frames,
+                                  in->backend == VG_BACKEND_CUDA, ps);
+        if (t < 0) {
+            printf("ladderbench: %s %s: FAILED\n", label, model);
+            return -1;
+        }
+        printf("ladderbench: %s %-18s %s alone: %7.1f frames/s\n", label, model,
+               only, frames / t);
+        return 0;
+    }
     /* the first, untimed run: module load, allocations */
     if (run_ladder(in, model, 2, pl) < 0) {
         printf("ladderbench: %s %s: the ladder FAILED\n", label, model);
         return -1;
     }
     for (int k = 0; k < 2; k++) {
+        const double c0 = cpu_seconds();
         const double tl = run_ladder(in, model, frames, pl);
+        const double c1 = cpu_seconds();
         const double ts =
             run_separate(in, model, frames, in->backend == VG_BACKEND_CUDA, ps);
+        const double c2 = cpu_seconds();
 
         if (tl < 0 || ts < 0) {
             printf("ladderbench: %s %s: FAILED\n", label, model);
@@ -203,8 +242,10 @@ static int bench(const Inputs *in, const char *label, const char *model,
             }
         }
         printf("ladderbench: %s %-18s run %d: ladder %7.1f frames/s, 5 "
-               "separate %7.1f frames/s, ladder/separate time %.3f\n",
-               label, model, k + 1, frames / tl, frames / ts, tl / ts);
+               "separate %7.1f frames/s, ladder/separate time %.3f; host "
+               "CPU ms per frame %.3f / %.3f\n",
+               label, model, k + 1, frames / tl, frames / ts, tl / ts,
+               (c1 - c0) * 1e3 / frames, (c2 - c1) * 1e3 / frames);
         if (!best_l || tl < best_l)
             best_l = tl;
         if (!best_s || ts < best_s)
