@@ -48,22 +48,60 @@ static int float_ms_ssim_init(VgFeatureCtx *fc)
     return vg_ssim_work_alloc(&s->wk, s->p.w[0], s->p.h[0]);
 }
 
+/* the map of scale i: (w - 10) x (h - 10) */
+static size_t map_size(const FloatMsSsimState *s, unsigned i)
+{
+    return (size_t)(s->p.w[i] - (VG_SSIM_WIN - 1)) *
+           (size_t)(s->p.h[i] - (VG_SSIM_WIN - 1));
+}
+
+/*
+ * A ladder's reference stage: for each scale, the reference's picture of
+ * the pyramid, then its SSIM terms (vg_ssim_ref_terms()), packed floats.
+ */
+static size_t float_ms_ssim_stage_size(const VgFeatureCtx *fc)
+{
+    const FloatMsSsimState *s = fc->priv;
+    size_t n = 0;
+
+    for (unsigned i = 0; i < VG_MS_SSIM_SCALES; i++)
+        n += (size_t)s->p.w[i] * s->p.h[i] + 2 * map_size(s, i);
+    return n * sizeof(float);
+}
+
 static int float_ms_ssim_extract(VgFeatureCtx *fc, const VgFrame *f)
 {
     FloatMsSsimState *s = fc->priv;
     double sums[VG_MS_SSIM_SCALES][VG_SSIM_NB_SUMS];
+    float *ref[VG_MS_SSIM_SCALES], *mu[VG_MS_SSIM_SCALES] = { NULL },
+                                   *rr[VG_MS_SSIM_SCALES] = { NULL };
+    float *top = f->stage;
 
-    s->fplane.to_float(s->ref[0], s->p.w[0], f->ref, 0, 0.0f);
+    for (unsigned i = 0; i < VG_MS_SSIM_SCALES; i++) {
+        ref[i] = s->ref[i];
+        if (top) {
+            ref[i] = top;
+            mu[i] = top + (size_t)s->p.w[i] * s->p.h[i];
+            rr[i] = mu[i] + map_size(s, i);
+            top = rr[i] + map_size(s, i);
+        }
+    }
+    if (f->stage_role != VG_STAGE_READ) {
+        s->fplane.to_float(ref[0], s->p.w[0], f->ref, 0, 0.0f);
+        for (unsigned i = 1; i < VG_MS_SSIM_SCALES; i++)
+            s->dsp.decimate(ref[i - 1], s->p.w[i - 1], s->p.h[i - 1], 2,
+                            &lpf[0][0], VG_MS_SSIM_LPF, ref[i], s->wk.acc);
+        for (unsigned i = 0; f->stage && i < VG_MS_SSIM_SCALES; i++)
+            vg_ssim_ref_terms(&s->dsp, ref[i], s->p.w[i], s->p.h[i], &s->wk,
+                              mu[i], rr[i]);
+    }
     s->fplane.to_float(s->dis[0], s->p.w[0], f->dis, 0, 0.0f);
-    for (unsigned i = 1; i < VG_MS_SSIM_SCALES; i++) {
-        s->dsp.decimate(s->ref[i - 1], s->p.w[i - 1], s->p.h[i - 1], 2,
-                        &lpf[0][0], VG_MS_SSIM_LPF, s->ref[i], s->wk.acc);
+    for (unsigned i = 1; i < VG_MS_SSIM_SCALES; i++)
         s->dsp.decimate(s->dis[i - 1], s->p.w[i - 1], s->p.h[i - 1], 2,
                         &lpf[0][0], VG_MS_SSIM_LPF, s->dis[i], s->wk.acc);
-    }
     for (unsigned i = 0; i < VG_MS_SSIM_SCALES; i++)
-        vg_ssim_sums(&s->dsp, s->ref[i], s->dis[i], s->p.w[i], s->p.h[i],
-                     &s->wk, sums[i]);
+        vg_ssim_sums(&s->dsp, ref[i], s->dis[i], s->p.w[i], s->p.h[i], &s->wk,
+                     mu[i], rr[i], sums[i]);
     return vg_float_ms_ssim_emit(fc, &s->p, f->index, sums);
 }
 
@@ -83,4 +121,5 @@ const VgFeatureImpl vg_cpu_float_ms_ssim = {
     .init = float_ms_ssim_init,
     .extract = float_ms_ssim_extract,
     .close = float_ms_ssim_close,
+    .ref_stage_size = float_ms_ssim_stage_size,
 };

@@ -98,8 +98,20 @@ VG_CPU_BUILDS(convolve,
                float *dst),
               (src, w, h, cache, acc, dst))
 
+void vg_ssim_ref_terms(const VgSsimDSP *dsp, const float *ref, int w, int h,
+                       VgSsimWork *wk, float *mu, float *rr)
+{
+    const size_t n = (size_t)w * h;
+
+    dsp->convolve(ref, w, h, wk->cache, wk->acc, mu);
+    for (size_t i = 0; i < n; i++)
+        wk->rr[i] = ref[i] * ref[i];
+    dsp->convolve(wk->rr, w, h, wk->cache, wk->acc, rr);
+}
+
 void vg_ssim_sums(const VgSsimDSP *dsp, const float *ref, const float *cmp,
-                  int w, int h, VgSsimWork *wk, double sums[VG_SSIM_NB_SUMS])
+                  int w, int h, VgSsimWork *wk, const float *mu_r,
+                  const float *rr_r, double sums[VG_SSIM_NB_SUMS])
 {
     const float c1 = (VG_SSIM_K1 * VG_SSIM_L) * (VG_SSIM_K1 * VG_SSIM_L);
     const float c2 = (VG_SSIM_K2 * VG_SSIM_L) * (VG_SSIM_K2 * VG_SSIM_L);
@@ -109,20 +121,22 @@ void vg_ssim_sums(const VgSsimDSP *dsp, const float *ref, const float *cmp,
     const size_t dn = (size_t)dw * dh;
     double ssim_sum = 0.0, l_sum = 0.0, c_sum = 0.0, s_sum = 0.0;
 
-    dsp->convolve(ref, w, h, wk->cache, wk->acc, wk->mu_r);
+    if (!mu_r) {
+        vg_ssim_ref_terms(dsp, ref, w, h, wk, wk->mu_r, wk->rr);
+        mu_r = wk->mu_r;
+        rr_r = wk->rr;
+    }
     dsp->convolve(cmp, w, h, wk->cache, wk->acc, wk->mu_c);
     for (size_t i = 0; i < n; i++) {
-        wk->rr[i] = ref[i] * ref[i];
         wk->cc[i] = cmp[i] * cmp[i];
         wk->rc[i] = ref[i] * cmp[i];
     }
-    dsp->convolve(wk->rr, w, h, wk->cache, wk->acc, wk->rr);
     dsp->convolve(wk->cc, w, h, wk->cache, wk->acc, wk->cc);
     dsp->convolve(wk->rc, w, h, wk->cache, wk->acc, wk->rc);
 
     for (size_t i = 0; i < dn; i++) {
-        const float mr = wk->mu_r[i], mc = wk->mu_c[i];
-        float vr = wk->rr[i] - mr * mr;
+        const float mr = mu_r[i], mc = wk->mu_c[i];
+        float vr = rr_r[i] - mr * mr;
         float vc = wk->cc[i] - mc * mc;
         /* MAX(0.0, x) in double, stored back as float */
         vr = 0.0 > vr ? 0.0f : vr;
@@ -260,21 +274,49 @@ static int float_ssim_init(VgFeatureCtx *fc)
     return vg_ssim_work_alloc(&s->wk, s->p.dw, s->p.dh);
 }
 
+/*
+ * A ladder's reference stage: the reference's picture at the decimated
+ * size, then its SSIM terms (vg_ssim_ref_terms()), packed floats.
+ */
+static size_t float_ssim_stage_size(const VgFeatureCtx *fc)
+{
+    const FloatSsimState *s = fc->priv;
+    const size_t map = (size_t)(s->p.dw - (VG_SSIM_WIN - 1)) *
+                       (size_t)(s->p.dh - (VG_SSIM_WIN - 1));
+
+    return ((size_t)s->p.dw * s->p.dh + 2 * map) * sizeof(float);
+}
+
 static int float_ssim_extract(VgFeatureCtx *fc, const VgFrame *f)
 {
     FloatSsimState *s = fc->priv;
     const int w = (int)fc->width, h = (int)fc->height;
+    const size_t map = (size_t)(s->p.dw - (VG_SSIM_WIN - 1)) *
+                       (size_t)(s->p.dh - (VG_SSIM_WIN - 1));
+    float *ref = s->ref, *mu = NULL, *rr = NULL;
     double sums[VG_SSIM_NB_SUMS];
 
-    s->fplane.to_float(s->ref, w, f->ref, 0, 0.0f);
+    if (f->stage) {
+        ref = f->stage;
+        mu = ref + (size_t)s->p.dw * s->p.dh;
+        rr = mu + map;
+    }
+    if (f->stage_role != VG_STAGE_READ) {
+        /* scale 1: the picture goes straight to the stage */
+        float *full = s->p.scale > 1 ? s->ref : ref;
+
+        s->fplane.to_float(full, w, f->ref, 0, 0.0f);
+        if (s->p.scale > 1)
+            s->dsp.decimate(full, w, h, s->p.scale, s->box, s->p.scale, ref,
+                            s->wk.acc);
+        if (f->stage)
+            vg_ssim_ref_terms(&s->dsp, ref, s->p.dw, s->p.dh, &s->wk, mu, rr);
+    }
     s->fplane.to_float(s->dis, w, f->dis, 0, 0.0f);
-    if (s->p.scale > 1) {
-        s->dsp.decimate(s->ref, w, h, s->p.scale, s->box, s->p.scale, s->ref,
-                        s->wk.acc);
+    if (s->p.scale > 1)
         s->dsp.decimate(s->dis, w, h, s->p.scale, s->box, s->p.scale, s->dis,
                         s->wk.acc);
-    }
-    vg_ssim_sums(&s->dsp, s->ref, s->dis, s->p.dw, s->p.dh, &s->wk, sums);
+    vg_ssim_sums(&s->dsp, ref, s->dis, s->p.dw, s->p.dh, &s->wk, mu, rr, sums);
     return vg_float_ssim_emit(fc, &s->p, f->index, sums);
 }
 
@@ -292,4 +334,5 @@ const VgFeatureImpl vg_cpu_float_ssim = {
     .init = float_ssim_init,
     .extract = float_ssim_extract,
     .close = float_ssim_close,
+    .ref_stage_size = float_ssim_stage_size,
 };

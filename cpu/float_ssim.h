@@ -50,10 +50,22 @@ typedef struct VgSsimDSP {
 void vg_ssim_dsp_init(VgSsimDSP *dsp, unsigned flags);
 
 /**
+ * The reference's side of the SSIM map of a packed w x h float image
+ * (w, h >= 11): its Gaussian mean into mu and the Gaussian of its square
+ * into rr, each (w - 10) x (h - 10) packed; wk->rr is scratch. In a
+ * ladder these are the reference stage (VG_FEATURE_REF_STAGE).
+ */
+void vg_ssim_ref_terms(const VgSsimDSP *dsp, const float *ref, int w, int h,
+                       VgSsimWork *wk, float *mu, float *rr);
+
+/**
  * The sums of the SSIM map of two packed w x h float images (w, h >= 11),
  * VG_SSIM_SUM_*: iqa/ssim_tools.c _iqa_ssim() with the default arguments.
+ * mu_r and rr_r are the reference's terms from vg_ssim_ref_terms(), or
+ * both NULL: computed here.
  */
 void vg_ssim_sums(const VgSsimDSP *dsp, const float *ref, const float *cmp,
-                  int w, int h, VgSsimWork *wk, double sums[VG_SSIM_NB_SUMS]);
+                  int w, int h, VgSsimWork *wk, const float *mu_r,
+                  const float *rr_r, double sums[VG_SSIM_NB_SUMS]);
 
 #endif /* VG_CPU_FLOAT_SSIM_H */

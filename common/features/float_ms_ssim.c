@@ -139,11 +139,17 @@ static int float_ms_ssim_outputs_used(const void *opts, unsigned out)
     return out == VG_FLOAT_MS_SSIM_OUT_SCORE || o->enable_lcs;
 }
 
+/**
+ * float_ms_ssim. Its reference stage is, at each of the five scales, the
+ * reference's picture of the pyramid and its SSIM terms: the Gaussian mean
+ * and the Gaussian of the square (the CPU backend shares it).
+ */
 const VgFeatureDesc vg_feature_float_ms_ssim = {
     VG_FEATURE_DESC(float_ms_ssim),
     VG_FEATURE_OPTIONS(float_ms_ssim, VgFloatMsSsimOptions),
     .outputs_used = float_ms_ssim_outputs_used,
-    .flags = 0,
+    /* the reference's pyramid and its means and squares, filtered */
+    .flags = VG_FEATURE_REF_STAGE,
     .min_width = VG_MS_SSIM_MIN_SIZE,
     .min_height = VG_MS_SSIM_MIN_SIZE,
 };

@@ -138,11 +138,17 @@ static int float_ssim_outputs_used(const void *opts, unsigned out)
     return out == VG_FLOAT_SSIM_OUT_SSIM || o->enable_lcs;
 }
 
+/**
+ * float_ssim. Its reference stage is the reference's picture after the
+ * decimation and its SSIM terms: the Gaussian mean and the Gaussian of the
+ * square (the CPU backend shares it).
+ */
 const VgFeatureDesc vg_feature_float_ssim = {
     VG_FEATURE_DESC(float_ssim),
     VG_FEATURE_OPTIONS(float_ssim, VgFloatSsimOptions),
     .outputs_used = float_ssim_outputs_used,
-    .flags = 0,
+    /* the reference's picture and its mean and square, filtered */
+    .flags = VG_FEATURE_REF_STAGE,
     .min_width = VG_SSIM_MIN_SIZE,
     .min_height = VG_SSIM_MIN_SIZE,
 };

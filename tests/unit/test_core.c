@@ -338,6 +338,12 @@ START_TEST(test_out_of_range_samples)
 END_TEST
 
 /* Every metric of frames 0..n-1 and every pooled mean, of two contexts. */
+/* equal, or the same bits (a NaN computed the same way) */
+static int same_value(double a, double b)
+{
+    return a == b || !memcmp(&a, &b, sizeof(a));
+}
+
 static void assert_same_scores(VgContext *a, VgContext *b, unsigned n)
 {
     ck_assert_uint_eq(vg_frame_count(a), n);
@@ -352,15 +358,15 @@ static void assert_same_scores(VgContext *a, VgContext *b, unsigned n)
             ra = vg_get_score(a, name, i, &va);
             rb = vg_get_score(b, name, i, &vb);
             ck_assert_int_eq(ra, rb);
-            ck_assert_msg(ra < 0 || va == vb, "%s frame %u: %.17g, want %.17g",
-                          name, i, va, vb);
+            ck_assert_msg(ra < 0 || same_value(va, vb),
+                          "%s frame %u: %.17g, want %.17g", name, i, va, vb);
         }
         ck_assert_int_eq(vg_get_score(a, name, n, &va), -EAGAIN);
         ra = vg_get_pooled(a, name, VG_POOL_MEAN, &va);
         rb = vg_get_pooled(b, name, VG_POOL_MEAN, &vb);
         ck_assert_int_eq(ra, rb);
-        ck_assert_msg(ra < 0 || va == vb, "%s pooled: %.17g, want %.17g", name,
-                      va, vb);
+        ck_assert_msg(ra < 0 || same_value(va, vb),
+                      "%s pooled: %.17g, want %.17g", name, va, vb);
     }
 }
 
@@ -1239,6 +1245,80 @@ START_TEST(test_ladder_equals_pairs)
 }
 END_TEST
 
+/* The SSIM family's reference stages on the CPU: a ladder of a 176x176
+ * reference (float_ms_ssim's smallest) and renditions of 176x176 and
+ * 128x128, scaled, each rendition's log the pair's; float_ssim twice, the
+ * second with another decimation, each instance reading its own stage. */
+START_TEST(test_ladder_ssim_stages)
+{
+    static const unsigned size[2] = { 176, 128 };
+    const unsigned n = 6;
+    VgConfig cfg = {
+        .backend = VG_BACKEND_CPU,
+        .n_threads = 3,
+        .n_distorted = 2,
+        .scale = VG_SCALE_BICUBIC,
+        .log_level = VG_LOG_INFO,
+        .log_cb = capture_info,
+    };
+    VgContext *ladder = NULL, *pair[2];
+    const char *at, *end;
+
+    info_lines[0] = '\0';
+    ck_assert_int_eq(vg_context_create(&ladder, &cfg), 0);
+    cfg.n_distorted = 0;
+    for (int k = -1; k < 2; k++) {
+        VgContext *ctx = k < 0 ? ladder : NULL;
+
+        if (k >= 0) {
+            ck_assert_int_eq(vg_context_create(&pair[k], &cfg), 0);
+            ctx = pair[k];
+        }
+        ck_assert_int_eq(vg_use_feature(ctx, "float_ssim", "enable_lcs=true"),
+                         0);
+        ck_assert_int_eq(vg_use_feature(ctx, "float_ssim", "scale=2"), 0);
+        ck_assert_int_eq(
+            vg_use_feature(ctx, "float_ms_ssim", "enable_lcs=true"), 0);
+    }
+    for (unsigned i = 0; i < n; i++) {
+        Frame ref, dis[2];
+        const VgPicture *pics[2];
+
+        frame_make(&ref, VG_PIX_FMT_YUV420P, 176, 176, 8, 900 + i * 7, 0);
+        for (unsigned r = 0; r < 2; r++) {
+            frame_make(&dis[r], VG_PIX_FMT_YUV420P, size[r], size[r], 8,
+                       950 + i * 3 + r * 31, 0);
+            pics[r] = &dis[r].pic;
+            ck_assert_int_eq(vg_submit(pair[r], &ref.pic, pics[r]), 0);
+        }
+        ck_assert_int_eq(vg_submit_ladder(ladder, &ref.pic, pics), 0);
+        frame_free(&ref);
+        for (unsigned r = 0; r < 2; r++)
+            frame_free(&dis[r]);
+    }
+    ck_assert_int_eq(vg_flush(ladder), 0);
+    at = strstr(info_lines, "the reference stage of ");
+    ck_assert_ptr_nonnull(at);
+    end = strchr(at, '\n');
+    ck_assert_ptr_nonnull(end);
+    ck_assert(memmem(at, (size_t)(end - at), "float_ssim", 10));
+    ck_assert(memmem(at, (size_t)(end - at), "float_ms_ssim", 13));
+    for (unsigned r = 0; r < 2; r++) {
+        char *a, *b;
+
+        ck_assert_int_eq(vg_flush(pair[r]), 0);
+        assert_same_scores(vg_rendition(ladder, r), pair[r], n);
+        a = log_text(vg_rendition(ladder, r), VG_LOG_FMT_CSV);
+        b = log_text(pair[r], VG_LOG_FMT_CSV);
+        ck_assert_str_eq(a, b);
+        free(a);
+        free(b);
+        vg_context_destroy(&pair[r]);
+    }
+    vg_context_destroy(&ladder);
+}
+END_TEST
+
 /* What a ladder refuses, with a message naming the rendition at fault. */
 START_TEST(test_ladder_errors)
 {
@@ -1377,6 +1457,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_format_bitdepths);
     tcase_add_test(tc, test_feature_names_and_dedupe);
     tcase_add_test(tc, test_ladder_equals_pairs);
+    tcase_add_test(tc, test_ladder_ssim_stages);
     tcase_add_test(tc, test_ladder_errors);
     suite_add_tcase(s, tc);
     return s;
