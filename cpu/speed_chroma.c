@@ -11,7 +11,9 @@
  */
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/cpu.h"
 #include "common/fplane.h"
@@ -51,15 +53,49 @@ static void speed_chroma_close(VgFeatureCtx *fc)
     s->ref = s->dis = NULL;
 }
 
+/*
+ * A ladder's reference stage: for each chroma channel, whether the
+ * reference's covariance was singular (an int32 in 16 bytes), then its
+ * blocks' entropies and variances (vg_speed_ref_side()).
+ */
+static size_t channel_stage_bytes(const SpeedChromaCpu *s)
+{
+    return 16 + 2 * (size_t)s->speed.nb * sizeof(float);
+}
+
+static size_t speed_chroma_stage_size(const VgFeatureCtx *fc)
+{
+    return 2 * channel_stage_bytes(fc->priv);
+}
+
 /* extract_channel(): 1 if the channel's covariance was singular */
 static int channel(VgFeatureCtx *fc, const VgFrame *f, unsigned plane,
                    float *score)
 {
     SpeedChromaCpu *s = fc->priv;
+    const size_t nb = s->speed.nb;
+    char *st = f->stage
+                   ? (char *)f->stage + (plane - 1) * channel_stage_bytes(s)
+                   : NULL;
+    int32_t err_ref;
 
-    s->fplane.to_float(s->ref, s->speed.stride, f->ref, plane, -128);
+    if (f->stage_role == VG_STAGE_READ) {
+        memcpy(&err_ref, st, sizeof(err_ref));
+        memcpy(s->speed.ent[0], st + 16, nb * sizeof(float));
+        memcpy(s->speed.var[0], st + 16 + nb * sizeof(float),
+               nb * sizeof(float));
+    } else {
+        s->fplane.to_float(s->ref, s->speed.stride, f->ref, plane, -128);
+        err_ref = vg_speed_ref_side(&s->speed, s->ref, fc->log);
+        if (st) {
+            memcpy(st, &err_ref, sizeof(err_ref));
+            memcpy(st + 16, s->speed.ent[0], nb * sizeof(float));
+            memcpy(st + 16 + nb * sizeof(float), s->speed.var[0],
+                   nb * sizeof(float));
+        }
+    }
     s->fplane.to_float(s->dis, s->speed.stride, f->dis, plane, -128);
-    return vg_speed_score(&s->speed, s->ref, s->dis, score, fc->log);
+    return vg_speed_score_dis(&s->speed, s->dis, err_ref, score, fc->log);
 }
 
 static int speed_chroma_extract(VgFeatureCtx *fc, const VgFrame *f)
@@ -76,4 +112,5 @@ const VgFeatureImpl vg_cpu_speed_chroma = {
     .init = speed_chroma_init,
     .extract = speed_chroma_extract,
     .close = speed_chroma_close,
+    .ref_stage_size = speed_chroma_stage_size,
 };

@@ -752,17 +752,28 @@ static int finish(const VgSpeed *s, int err_ref, int err_dis, float *score)
     return err_ref || err_dis;
 }
 
+/* speed.c passes sigma_nn and nn_floor on as floats */
+int vg_speed_ref_side(VgSpeed *s, float *ref, VgLog *log)
+{
+    filter_and_downscale(s, ref);
+    return est_params(s, 0, (float)s->p.sigma_nn, NULL, log);
+}
+
+int vg_speed_score_dis(VgSpeed *s, float *dis, int err_ref, float *score,
+                       VgLog *log)
+{
+    int err_dis;
+
+    filter_and_downscale(s, dis);
+    err_dis = est_params(s, 1, (float)s->p.sigma_nn, NULL, log);
+    return finish(s, err_ref, err_dis, score);
+}
+
 int vg_speed_score(VgSpeed *s, float *ref, float *dis, float *score, VgLog *log)
 {
-    /* speed.c passes sigma_nn and nn_floor on as floats */
-    const float sigma_nn = (float)s->p.sigma_nn;
-    int err_ref, err_dis;
+    const int err_ref = vg_speed_ref_side(s, ref, log);
 
-    filter_and_downscale(s, ref);
-    err_ref = est_params(s, 0, sigma_nn, NULL, log);
-    filter_and_downscale(s, dis);
-    err_dis = est_params(s, 1, sigma_nn, NULL, log);
-    return finish(s, err_ref, err_dis, score);
+    return vg_speed_score_dis(s, dis, err_ref, score, log);
 }
 
 int vg_speed_score_decimated(VgSpeed *s, const float *ref, const float *dis,

@@ -97,6 +97,22 @@ int vg_speed_score(VgSpeed *s, float *ref, float *dis, float *score,
                    VgLog *log);
 
 /**
+ * vg_speed_score() in two steps. The reference's side: its buffer to the
+ * blocks' entropies and variances (s->ent[0], s->var[0], s->nb floats
+ * each), which depend on the reference alone (a ladder's reference
+ * stage). @return 1 if its covariance was singular, else 0.
+ */
+int vg_speed_ref_side(VgSpeed *s, float *ref, VgLog *log);
+
+/**
+ * The distorted picture's side and the score, with s->ent[0] and
+ * s->var[0] from vg_speed_ref_side() (or copied from a stage) and err_ref
+ * what it returned. @return as vg_speed_score().
+ */
+int vg_speed_score_dis(VgSpeed *s, float *dis, int err_ref, float *score,
+                       VgLog *log);
+
+/**
  * vg_speed_score() from the pictures after the anti-alias filter, the
  * decimation by 16 and the removal of the local mean (dw x dh floats each,
  * packed), as a backend computed them: the covariance (unless

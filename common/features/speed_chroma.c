@@ -133,9 +133,15 @@ int vg_speed_chroma_emit(VgFeatureCtx *fc, unsigned index, float u, float v,
                            uv < mx ? uv : mx);
 }
 
+/**
+ * speed_chroma. Its reference stage is, for each chroma plane, SpEED's
+ * estimate of the reference alone: the blocks' entropies and variances
+ * and whether its covariance was singular (the CPU backend shares it).
+ */
 const VgFeatureDesc vg_feature_speed_chroma = {
     VG_FEATURE_DESC(speed_chroma),
     VG_FEATURE_OPTIONS(speed_chroma, VgSpeedChromaOptions),
     .check_opts = speed_chroma_check_opts,
-    .flags = VG_FEATURE_CHROMA,
+    /* the reference's entropies and variances */
+    .flags = VG_FEATURE_CHROMA | VG_FEATURE_REF_STAGE,
 };

@@ -1245,13 +1245,50 @@ START_TEST(test_ladder_equals_pairs)
 }
 END_TEST
 
-/* The SSIM family's reference stages on the CPU: a ladder of a 176x176
- * reference (float_ms_ssim's smallest) and renditions of 176x176 and
- * 128x128, scaled, each rendition's log the pair's; float_ssim twice, the
- * second with another decimation, each instance reading its own stage. */
-START_TEST(test_ladder_ssim_stages)
+/* a 4:4:4 8-bit picture of w x h sampling smooth content (waves in every
+ * plane) laid over 480 x 480, plus noise from seed: the reference at 480,
+ * a rendition at another size, each frame's content moving with t */
+static void smooth_make(Frame *f, unsigned w, unsigned h, unsigned t,
+                        uint32_t seed)
 {
-    static const unsigned size[2] = { 176, 128 };
+    memset(f, 0, sizeof(*f));
+    f->pic.fmt = VG_PIX_FMT_YUV444P;
+    f->pic.width = w;
+    f->pic.height = h;
+    f->pic.bitdepth = 8;
+    for (unsigned p = 0; p < 3; p++) {
+        const unsigned pw = w, ph = h;
+        const double sx = 480.0 / pw, sy = 480.0 / ph;
+        uint8_t *b = malloc((size_t)pw * ph);
+
+        ck_assert_ptr_nonnull(b);
+        f->buf[p] = b;
+        for (unsigned i = 0; i < ph; i++) {
+            for (unsigned j = 0; j < pw; j++) {
+                const double x = j * sx + t, y = i * sy;
+                const double v = 128 + 50 * sin(x * 0.11 + p) * cos(y * 0.07) +
+                                 25 * sin((x + 2 * y) * 0.23 + p * 0.5) +
+                                 (double)(rnd(&seed) & 7) - 3.5;
+
+                b[(size_t)i * pw + j] = (uint8_t)(v < 0     ? 0
+                                                  : v > 255 ? 255
+                                                            : v);
+            }
+        }
+        f->pic.data[p] = f->buf[p];
+        f->pic.stride[p] = (ptrdiff_t)pw;
+    }
+}
+
+/* The SSIM family's and SpEED chroma's reference stages on the CPU: a
+ * ladder of a 480x480 4:4:4 reference (SpEED's 5x5 blocks of its planes
+ * reduced 16 times: 36 of them) and renditions of 480x480 and 360x360,
+ * scaled, each rendition's log the pair's;
+ * float_ssim twice, the second with another decimation, each instance
+ * reading its own stage. */
+START_TEST(test_ladder_cpu_stages)
+{
+    static const unsigned size[2] = { 480, 360 };
     const unsigned n = 6;
     VgConfig cfg = {
         .backend = VG_BACKEND_CPU,
@@ -1279,15 +1316,15 @@ START_TEST(test_ladder_ssim_stages)
         ck_assert_int_eq(vg_use_feature(ctx, "float_ssim", "scale=2"), 0);
         ck_assert_int_eq(
             vg_use_feature(ctx, "float_ms_ssim", "enable_lcs=true"), 0);
+        ck_assert_int_eq(vg_use_feature(ctx, "speed_chroma", NULL), 0);
     }
     for (unsigned i = 0; i < n; i++) {
         Frame ref, dis[2];
         const VgPicture *pics[2];
 
-        frame_make(&ref, VG_PIX_FMT_YUV420P, 176, 176, 8, 900 + i * 7, 0);
+        smooth_make(&ref, 480, 480, i, 900 + i * 7);
         for (unsigned r = 0; r < 2; r++) {
-            frame_make(&dis[r], VG_PIX_FMT_YUV420P, size[r], size[r], 8,
-                       950 + i * 3 + r * 31, 0);
+            smooth_make(&dis[r], size[r], size[r], i, 950 + i * 3 + r * 31);
             pics[r] = &dis[r].pic;
             ck_assert_int_eq(vg_submit(pair[r], &ref.pic, pics[r]), 0);
         }
@@ -1303,6 +1340,7 @@ START_TEST(test_ladder_ssim_stages)
     ck_assert_ptr_nonnull(end);
     ck_assert(memmem(at, (size_t)(end - at), "float_ssim", 10));
     ck_assert(memmem(at, (size_t)(end - at), "float_ms_ssim", 13));
+    ck_assert(memmem(at, (size_t)(end - at), "speed_chroma", 12));
     for (unsigned r = 0; r < 2; r++) {
         char *a, *b;
 
@@ -1457,7 +1495,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_format_bitdepths);
     tcase_add_test(tc, test_feature_names_and_dedupe);
     tcase_add_test(tc, test_ladder_equals_pairs);
-    tcase_add_test(tc, test_ladder_ssim_stages);
+    tcase_add_test(tc, test_ladder_cpu_stages);
     tcase_add_test(tc, test_ladder_errors);
     suite_add_tcase(s, tc);
     return s;
