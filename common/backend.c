@@ -15,6 +15,14 @@ const VgBackendOps *const vg_backends[] = {
         NULL,
 };
 
+int vg_engine_reads_chroma(const VgEngineParams *p)
+{
+    for (unsigned f = 0; f < p->n_feats; f++)
+        if (p->feats[f].desc->flags & VG_FEATURE_CHROMA)
+            return 1;
+    return 0;
+}
+
 void vg_feature_ctx_fill(VgFeatureCtx *fc, const VgEngineParams *p,
                          const VgFeatureInst *inst)
 {

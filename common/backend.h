@@ -53,6 +53,10 @@ typedef struct VgEngineParams {
     enum VgMemory memory;      ///< memory of submitted pictures
 } VgEngineParams;
 
+/** 1 if a feature of the engine reads chroma planes (VG_FEATURE_CHROMA):
+ * else its pictures are converted and scaled in their luma plane alone. */
+int vg_engine_reads_chroma(const VgEngineParams *p);
+
 /** Fill a feature state's fields from the engine parameters (not priv). */
 void vg_feature_ctx_fill(VgFeatureCtx *fc, const VgEngineParams *p,
                          const VgFeatureInst *inst);

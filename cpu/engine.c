@@ -164,10 +164,7 @@ static int open_scaler(CpuEngine *e)
     vg_image_place(&e->scale_src, (uintptr_t)e->scale_src_buf);
     e->scaled = 1;
     /* chroma is scaled only for the features that read it */
-    e->scaler.luma_only = 1;
-    for (unsigned f = 0; f < p->n_feats; f++)
-        if (p->feats[f].desc->flags & VG_FEATURE_CHROMA)
-            e->scaler.luma_only = 0;
+    e->scaler.luma_only = !vg_engine_reads_chroma(p);
     vg_log(p->log, VG_LOG_INFO,
            "distorted pictures scaled from %ux%u to "
            "%ux%u (%s)",

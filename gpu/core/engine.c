@@ -626,10 +626,8 @@ static int cuda_open(void **engine, const VgEngineParams *p)
     }
     /* chroma is converted, and scaled, only for the features that read
      * it; the sample-range check reads every plane of the image */
-    e->conv.luma_only = !vg_picture_can_overflow(p->fmt, p->bpc);
-    for (unsigned f = 0; f < p->n_feats; f++)
-        if (p->feats[f].desc->flags & VG_FEATURE_CHROMA)
-            e->conv.luma_only = 0;
+    e->conv.luma_only =
+        !vg_picture_can_overflow(p->fmt, p->bpc) && !vg_engine_reads_chroma(p);
     e->scaler.s.luma_only = e->conv.luma_only;
     for (unsigned f = 0; f < e->n_gpu; f++)
         if (e->gimpl[f]->needs & VG_CUDA_NEED_FLOAT_LUMA)
