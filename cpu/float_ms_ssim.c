@@ -48,13 +48,6 @@ static int float_ms_ssim_init(VgFeatureCtx *fc)
     return vg_ssim_work_alloc(&s->wk, s->p.w[0], s->p.h[0]);
 }
 
-/* the map of scale i: (w - 10) x (h - 10) */
-static size_t map_size(const FloatMsSsimState *s, unsigned i)
-{
-    return (size_t)(s->p.w[i] - (VG_SSIM_WIN - 1)) *
-           (size_t)(s->p.h[i] - (VG_SSIM_WIN - 1));
-}
-
 /*
  * A ladder's reference stage: for each scale, the reference's picture of
  * the pyramid, then its SSIM terms (vg_ssim_ref_terms()), packed floats.
@@ -65,7 +58,8 @@ static size_t float_ms_ssim_stage_size(const VgFeatureCtx *fc)
     size_t n = 0;
 
     for (unsigned i = 0; i < VG_MS_SSIM_SCALES; i++)
-        n += (size_t)s->p.w[i] * s->p.h[i] + 2 * map_size(s, i);
+        n += (size_t)s->p.w[i] * s->p.h[i] +
+             2 * vg_ssim_map_size(s->p.w[i], s->p.h[i]);
     return n * sizeof(float);
 }
 
@@ -82,8 +76,8 @@ static int float_ms_ssim_extract(VgFeatureCtx *fc, const VgFrame *f)
         if (top) {
             ref[i] = top;
             mu[i] = top + (size_t)s->p.w[i] * s->p.h[i];
-            rr[i] = mu[i] + map_size(s, i);
-            top = rr[i] + map_size(s, i);
+            rr[i] = mu[i] + vg_ssim_map_size(s->p.w[i], s->p.h[i]);
+            top = rr[i] + vg_ssim_map_size(s->p.w[i], s->p.h[i]);
         }
     }
     if (f->stage_role != VG_STAGE_READ) {

@@ -117,8 +117,7 @@ void vg_ssim_sums(const VgSsimDSP *dsp, const float *ref, const float *cmp,
     const float c2 = (VG_SSIM_K2 * VG_SSIM_L) * (VG_SSIM_K2 * VG_SSIM_L);
     const float c3 = c2 / 2.0f;
     const size_t n = (size_t)w * h;
-    const int dw = w - (VG_SSIM_WIN - 1), dh = h - (VG_SSIM_WIN - 1);
-    const size_t dn = (size_t)dw * dh;
+    const size_t dn = vg_ssim_map_size(w, h);
     double ssim_sum = 0.0, l_sum = 0.0, c_sum = 0.0, s_sum = 0.0;
 
     if (!mu_r) {
@@ -281,25 +280,23 @@ static int float_ssim_init(VgFeatureCtx *fc)
 static size_t float_ssim_stage_size(const VgFeatureCtx *fc)
 {
     const FloatSsimState *s = fc->priv;
-    const size_t map = (size_t)(s->p.dw - (VG_SSIM_WIN - 1)) *
-                       (size_t)(s->p.dh - (VG_SSIM_WIN - 1));
 
-    return ((size_t)s->p.dw * s->p.dh + 2 * map) * sizeof(float);
+    return ((size_t)s->p.dw * s->p.dh +
+            2 * vg_ssim_map_size(s->p.dw, s->p.dh)) *
+           sizeof(float);
 }
 
 static int float_ssim_extract(VgFeatureCtx *fc, const VgFrame *f)
 {
     FloatSsimState *s = fc->priv;
     const int w = (int)fc->width, h = (int)fc->height;
-    const size_t map = (size_t)(s->p.dw - (VG_SSIM_WIN - 1)) *
-                       (size_t)(s->p.dh - (VG_SSIM_WIN - 1));
     float *ref = s->ref, *mu = NULL, *rr = NULL;
     double sums[VG_SSIM_NB_SUMS];
 
     if (f->stage) {
         ref = f->stage;
         mu = ref + (size_t)s->p.dw * s->p.dh;
-        rr = mu + map;
+        rr = mu + vg_ssim_map_size(s->p.dw, s->p.dh);
     }
     if (f->stage_role != VG_STAGE_READ) {
         /* scale 1: the picture goes straight to the stage */

@@ -14,6 +14,8 @@
 #ifndef VG_CPU_FLOAT_SSIM_H
 #define VG_CPU_FLOAT_SSIM_H
 
+#include <stddef.h>
+
 #include "common/features/float_ssim_params.h"
 
 /** Scratch of vg_ssim_sums() for pictures up to w x h. */
@@ -48,6 +50,13 @@ typedef struct VgSsimDSP {
 /** Fill `dsp` with the builds for `flags` (vg_cpu_flags()), once per
  * state, when the feature opens it. */
 void vg_ssim_dsp_init(VgSsimDSP *dsp, unsigned flags);
+
+/** Samples of the SSIM map (the valid convolution) of a w x h image:
+ * (w - 10) x (h - 10). */
+static inline size_t vg_ssim_map_size(int w, int h)
+{
+    return (size_t)(w - (VG_SSIM_WIN - 1)) * (size_t)(h - (VG_SSIM_WIN - 1));
+}
 
 /**
  * The reference's side of the SSIM map of a packed w x h float image

@@ -73,25 +73,25 @@ static int channel(VgFeatureCtx *fc, const VgFrame *f, unsigned plane,
                    float *score)
 {
     SpeedChromaCpu *s = fc->priv;
-    const size_t nb = s->speed.nb;
+    const size_t bytes = s->speed.nb * sizeof(float);
     char *st = f->stage
                    ? (char *)f->stage + (plane - 1) * channel_stage_bytes(s)
                    : NULL;
+    /* the stage's fields: the error flag, the entropies, the variances */
+    char *ent = st ? st + 16 : NULL, *var = st ? ent + bytes : NULL;
     int32_t err_ref;
 
     if (f->stage_role == VG_STAGE_READ) {
         memcpy(&err_ref, st, sizeof(err_ref));
-        memcpy(s->speed.ent[0], st + 16, nb * sizeof(float));
-        memcpy(s->speed.var[0], st + 16 + nb * sizeof(float),
-               nb * sizeof(float));
+        memcpy(s->speed.ent[0], ent, bytes);
+        memcpy(s->speed.var[0], var, bytes);
     } else {
         s->fplane.to_float(s->ref, s->speed.stride, f->ref, plane, -128);
         err_ref = vg_speed_ref_side(&s->speed, s->ref, fc->log);
         if (st) {
             memcpy(st, &err_ref, sizeof(err_ref));
-            memcpy(st + 16, s->speed.ent[0], nb * sizeof(float));
-            memcpy(st + 16 + nb * sizeof(float), s->speed.var[0],
-                   nb * sizeof(float));
+            memcpy(ent, s->speed.ent[0], bytes);
+            memcpy(var, s->speed.var[0], bytes);
         }
     }
     s->fplane.to_float(s->dis, s->speed.stride, f->dis, plane, -128);

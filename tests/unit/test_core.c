@@ -337,13 +337,13 @@ START_TEST(test_out_of_range_samples)
 }
 END_TEST
 
-/* Every metric of frames 0..n-1 and every pooled mean, of two contexts. */
 /* equal, or the same bits (a NaN computed the same way) */
 static int same_value(double a, double b)
 {
     return a == b || !memcmp(&a, &b, sizeof(a));
 }
 
+/* Every metric of frames 0..n-1 and every pooled mean, of two contexts. */
 static void assert_same_scores(VgContext *a, VgContext *b, unsigned n)
 {
     ck_assert_uint_eq(vg_frame_count(a), n);
