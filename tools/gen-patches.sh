@@ -49,14 +49,27 @@ if [ $# = 0 ]; then
     fi
 fi
 if [ $# -gt 1 ]; then
+    # one release per process, side by side (each unpacks and commits a
+    # whole FFmpeg tree), printed in order
+    out=$(mktemp -d "${TMPDIR:-/tmp}/vg-gen-patches.XXXXXX")
     st=0
+    pids=
     for v in "$@"; do
         if [ $check = 1 ]; then
-            "$0" --check "$v" || st=1
+            "$0" --check "$v" > "$out/$v" 2>&1 &
         else
-            "$0" "$v" || st=1
+            "$0" "$v" > "$out/$v" 2>&1 &
         fi
+        pids="$pids $!"
     done
+    for v in "$@"; do
+        set -- $pids
+        wait "$1" || st=1
+        shift
+        pids=$*
+        cat "$out/$v"
+    done
+    rm -rf "$out"
     exit $st
 fi
 ver=$1
