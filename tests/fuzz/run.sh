@@ -11,6 +11,7 @@
 #
 # Usage: tests/fuzz/run.sh [HARNESS...]   (default: all of them)
 #        tests/fuzz/run.sh --list         (their names)
+#        tests/fuzz/run.sh --build [HARNESS...]   (build them, run none)
 #
 #   y4m     the tool's .y4m / raw .yuv reader (tools/yuv_input.c)
 #   model   model files: JSON and the libsvm text in it (vg_use_model path=)
@@ -52,6 +53,11 @@ all="y4m model spec filter"
 if [ "${1:-}" = --list ]; then
     echo "$all"
     exit 0
+fi
+build_only=0
+if [ "${1:-}" = --build ]; then
+    build_only=1
+    shift
 fi
 harnesses=${*:-$all}
 
@@ -105,6 +111,8 @@ for h in $harnesses; do
         -o "$build/fuzz_$h" $src "$lib" "$@" ||
         { say "build of fuzz_$h failed"; exit 1; }
 done
+
+[ $build_only -eq 1 ] && exit 0
 
 # ---- runs ------------------------------------------------------------------
 export ASAN_OPTIONS="detect_leaks=1:strict_string_checks=1:${ASAN_OPTIONS:-}"
