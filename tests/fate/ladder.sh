@@ -7,7 +7,8 @@
 # is byte for byte the log of a run of that rendition alone, at
 # --precision max, the measured fps aside: for vmaf_v0.6.1 with psnr, a
 # vmaf_v1.0.16 model, vmaf_float_v0.6.1, the four-metric set (vmaf_v0.6.1,
-# psnr, float_ssim, float_ms_ssim), the temporal features (shared between
+# psnr, float_ssim, float_ms_ssim), float_ssim decimated (scale=2) with
+# MS-SSIM's l, c and s (enable_lcs), the temporal features (shared between
 # the renditions: motion and float_motion are computed once), --subsample,
 # and chunked scoring merged per rendition; renditions of three sizes
 # scaled with --scale bicubic; VIF and ADM without their scale 0, and
@@ -138,6 +139,10 @@ check "vmaf_v0.6.1+psnr, no threads" $v061 --threads 0
 check "vmaf_v1.0.16_hfr_3d0h" -m version=vmaf_v1.0.16_hfr_3d0h --threads 3
 check "vmaf_float_v0.6.1" -m version=vmaf_float_v0.6.1 --threads 2
 check "four metrics" $v061 --feature float_ssim --feature float_ms_ssim --threads 2
+# the SSIM family's stages with float_ssim's decimation and every sum of
+# MS-SSIM's maps
+check "float_ssim scale=2, float_ms_ssim with l, c and s" -n \
+    --feature float_ssim=scale=2 --feature float_ms_ssim=enable_lcs=true --threads 2
 check "temporal features" -n --feature motion=motion_five_frame_window=true:motion_moving_average=true \
     --feature float_motion --feature speed_temporal --threads 2
 check "vmaf_v0.6.1+psnr subsample 3" $v061 --subsample 3 --threads 2
