@@ -20,6 +20,11 @@
  * launches overlap the large map instead of following it. The side
  * stream starts each frame after all of the previous frame's work on the
  * feature's stream, the last reader of the scales' images.
+ *
+ * In a ladder (VG_FEATURE_REF_STAGE), rendition 0 writes the reference's
+ * images of scales 1..4 and each map's reference terms into the frame's
+ * stage entry; the other renditions decimate the distorted picture alone
+ * and their maps read the reference's terms there (gpu/float_ssim.c).
  */
 
 #include <errno.h>
@@ -37,6 +42,10 @@ typedef struct FloatMsSsimCuda {
     CUstream side;         ///< the pyramid and the maps of scales 2..4
     CUdeviceptr side_hbuf; ///< their horizontal pass's scratch
     CUevent fork, scale1, joined;
+    /* a stage entry: the reference's images of scales 1..4, then the
+     * maps' reference terms of each scale */
+    size_t img_off[VG_MS_SSIM_SCALES], rterm_off[VG_MS_SSIM_SCALES];
+    size_t stage_bytes;
 } FloatMsSsimCuda;
 
 /* the side stream's maps: scales SIDE_MAP0 and above */
@@ -81,11 +90,20 @@ static int float_ms_ssim_cuda_init(VgFeatureCtx *fc)
     if ((ret = vg_cuda_device_function(d, "vg_ms_ssim_decimate",
                                        &s->decimate)) < 0)
         return ret;
+    s->stage_bytes = 0;
     for (unsigned i = 1; i < VG_MS_SSIM_SCALES; i++) {
         const size_t bytes = vg_cuda_ssim_img_pitch(s->p.w[i]) * s->p.h[i];
         for (unsigned k = 0; k < 2; k++)
             if ((ret = VG_DCU(d, cuMemAlloc, &s->img[i][k], bytes)) < 0)
                 goto fail;
+        s->img_off[i] = s->stage_bytes;
+        s->stage_bytes += (bytes + 255) & ~(size_t)255;
+    }
+    for (unsigned i = 0; i < VG_MS_SSIM_SCALES; i++) {
+        s->rterm_off[i] = s->stage_bytes;
+        s->stage_bytes +=
+            (vg_cuda_ssim_rterm_bytes(s->p.w[i], s->p.h[i]) + 255) &
+            ~(size_t)255;
     }
     if ((ret = VG_DCU(d, cuStreamCreate, &s->side, CU_STREAM_NON_BLOCKING)) <
             0 ||
@@ -112,13 +130,23 @@ fail:
     return ret;
 }
 
+static size_t float_ms_ssim_cuda_ref_stage_size(const VgFeatureCtx *fc)
+{
+    const FloatMsSsimCuda *s = fc->priv;
+
+    return s->stage_bytes;
+}
+
 /* scale i's ref and dis images and their row pitch: the engine's float
- * luma at scale 0, the pyramid's images above */
+ * luma at scale 0, the pyramid's images above (in a ladder, the
+ * reference's are the stage's) */
 static void scale_images(const FloatMsSsimCuda *s, const VgCudaFrame *f,
                          unsigned i, CUdeviceptr *ref, CUdeviceptr *dis,
                          size_t *pitch)
 {
-    *ref = i ? s->img[i][0] : f->ref_f;
+    *ref = !i              ? f->ref_f
+           : f->stage_role ? f->stage + s->img_off[i]
+                           : s->img[i][0];
     *dis = i ? s->img[i][1] : f->dis_f;
     *pitch = i ? vg_cuda_ssim_img_pitch(s->p.w[i]) : f->f_pitch;
 }
@@ -127,26 +155,31 @@ static void scale_images(const FloatMsSsimCuda *s, const VgCudaFrame *f,
 static int map_scale(VgFeatureCtx *fc, FloatMsSsimCuda *s, const VgCudaFrame *f,
                      unsigned i, CUdeviceptr hbuf)
 {
+    const unsigned stage = vg_cuda_ssim_stage(f);
     CUdeviceptr ref, dis;
     size_t pitch;
 
     scale_images(s, f, i, &ref, &dis, &pitch);
     return vg_cuda_ssim_map_submit(
         fc, &s->map, ref, dis, pitch, s->p.w[i], s->p.h[i], s->p.sums[i],
-        f->res + i * VG_SSIM_NB_SUMS * sizeof(double), hbuf);
+        f->res + i * VG_SSIM_NB_SUMS * sizeof(double), hbuf, stage,
+        stage ? f->stage + s->rterm_off[i] : 0);
 }
 
 /* scale i's images from scale i - 1's, on d's current stream */
 static int decimate(VgFeatureCtx *fc, FloatMsSsimCuda *s, const VgCudaFrame *f,
                     unsigned i)
 {
-    CUdeviceptr ref, dis;
+    const int rd = f->stage_role == VG_STAGE_READ;
+    CUdeviceptr ref, dis, ref_dst, dis_dst;
     size_t pitch;
 
     scale_images(s, f, i - 1, &ref, &dis, &pitch);
+    scale_images(s, f, i, &ref_dst, &dis_dst, &(size_t){ 0 });
     VgSsimDecimateParams p = {
-        .src = { (uint64_t)ref, (uint64_t)dis },
-        .dst = { (uint64_t)s->img[i][0], (uint64_t)s->img[i][1] },
+        /* a reader decimates the distorted picture alone */
+        .src = { (uint64_t)(rd ? dis : ref), (uint64_t)dis },
+        .dst = { (uint64_t)(rd ? dis_dst : ref_dst), (uint64_t)dis_dst },
         .src_pitch = (int64_t)pitch,
         .dst_pitch = (int64_t)vg_cuda_ssim_img_pitch(s->p.w[i]),
         .w = s->p.w[i - 1],
@@ -160,8 +193,8 @@ static int decimate(VgFeatureCtx *fc, FloatMsSsimCuda *s, const VgCudaFrame *f,
 
     return vg_cuda_device_launch(vg_cuda_fc_device(fc), s->decimate,
                                  (s->p.w[i] + VG_SSIM_BX - 1) / VG_SSIM_BX,
-                                 (s->p.h[i] + VG_SSIM_BY - 1) / VG_SSIM_BY, 2,
-                                 VG_SSIM_BX, VG_SSIM_BY, &p);
+                                 (s->p.h[i] + VG_SSIM_BY - 1) / VG_SSIM_BY,
+                                 rd ? 1 : 2, VG_SSIM_BX, VG_SSIM_BY, &p);
 }
 
 static int float_ms_ssim_cuda_submit(VgFeatureCtx *fc, const VgCudaFrame *f)
@@ -213,4 +246,5 @@ const VgCudaFeatureImpl vg_cuda_float_ms_ssim = {
     .submit = float_ms_ssim_cuda_submit,
     .collect = float_ms_ssim_cuda_collect,
     .close = float_ms_ssim_cuda_close,
+    .ref_stage_size = float_ms_ssim_cuda_ref_stage_size,
 };

@@ -22,6 +22,11 @@
  * reduction would round differently, so they are gpu/core/seqsum.cu's, which
  * give the sequential sum's bits (gpu/core/seqsum_step.h).
  *
+ * In a ladder, rendition 0's vg_ssim_vmap stores each map pixel's
+ * reference terms (its mean and mean of squares as floats) in the stage
+ * (p.rterm); the _rd kernels of the other renditions make only the three
+ * planes with the distorted picture and read those terms: the same floats.
+ *
  * Decimation in place (ssim.c decimates its buffers in place): on the
  * CPU no sample is overwritten before its last read (checked for every
  * size and factor the feature accepts up to 10x the minimum), so the
@@ -58,8 +63,8 @@ static_assert(vg_ssim_gauss_positive(), "a Gaussian tap is not positive");
  * layout (VG_SSIM_HBUF_AT): a warp's stores here and loads in
  * vg_ssim_vmap are whole lines.
  */
-extern "C" __global__ void __launch_bounds__(VG_SSIM_BX *VG_SSIM_BY)
-    vg_ssim_hconv(const VgSsimMapParams p)
+template <bool RD>
+__device__ __forceinline__ void vg_ssim_hconv_run(const VgSsimMapParams &p)
 {
     const int dw = p.w - (VG_SSIM_WIN - 1);
     const int x = blockIdx.x * VG_SSIM_BX + threadIdx.x;
@@ -79,20 +84,38 @@ extern "C" __global__ void __launch_bounds__(VG_SSIM_BX *VG_SSIM_BY)
         const float rv = r[u], cv = c[u];
         const float rr = rv * rv, cc = cv * cv, rc = rv * cv;
 
-        a0 += (double)(rv * g);
+        if (!RD) {
+            a0 += (double)(rv * g);
+            /* the squares' products have their sign bit clear:
+             * gpu/core/f2d.h */
+            a2 = vg_f2d_add_pos(a2, rr * g);
+        }
         a1 += (double)(cv * g);
-        /* the squares' products have their sign bit clear: gpu/core/f2d.h */
-        a2 = vg_f2d_add_pos(a2, rr * g);
         a3 = vg_f2d_add_pos(a3, cc * g);
         a4 += (double)(rc * g);
     }
     float *o = (float *)p.hbuf + VG_SSIM_HBUF_AT(VG_SSIM_HBUF_PITCH(p.w), x, y);
 
-    o[0] = (float)a0;
+    if (!RD) {
+        o[0] = (float)a0;
+        o[2 * VG_SSIM_HBUF_PLANE] = (float)a2;
+    }
     o[VG_SSIM_HBUF_PLANE] = (float)a1;
-    o[2 * VG_SSIM_HBUF_PLANE] = (float)a2;
     o[3 * VG_SSIM_HBUF_PLANE] = (float)a3;
     o[4 * VG_SSIM_HBUF_PLANE] = (float)a4;
+}
+
+extern "C" __global__ void __launch_bounds__(VG_SSIM_BX *VG_SSIM_BY)
+    vg_ssim_hconv(const VgSsimMapParams p)
+{
+    vg_ssim_hconv_run<false>(p);
+}
+
+/* a ladder's renditions > 0: the reference's planes are not made */
+extern "C" __global__ void __launch_bounds__(VG_SSIM_BX *VG_SSIM_BY)
+    vg_ssim_hconv_rd(const VgSsimMapParams p)
+{
+    vg_ssim_hconv_run<true>(p);
 }
 
 /*
@@ -117,9 +140,8 @@ extern "C" __global__ void __launch_bounds__(VG_SSIM_BX *VG_SSIM_BY)
 #else
 #define VG_SSIM_VMAP_MIN_BLOCKS 1
 #endif
-extern "C" __global__ void __launch_bounds__(VG_SSIM_BX *VG_SSIM_BY,
-                                             VG_SSIM_VMAP_MIN_BLOCKS)
-    vg_ssim_vmap(const VgSsimMapParams p)
+template <bool RD>
+__device__ __forceinline__ void vg_ssim_vmap_run(const VgSsimMapParams &p)
 {
     /* [row][plane][sum, abs][lane], rows of 33: conflict-free both ways */
     __shared__ double red[VG_SSIM_BY][VG_SSIM_NB_SUMS][2][VG_SSIM_BX + 1];
@@ -136,16 +158,21 @@ extern "C" __global__ void __launch_bounds__(VG_SSIM_BX *VG_SSIM_BY,
     const int planes = __popc(take);
     const size_t n = (size_t)dw * dh;
     const float *hb = (const float *)p.hbuf + VG_SSIM_HBUF_AT(hp, x, yy);
+    float2 *rterm = (float2 *)p.rterm + (size_t)yy * dw + x;
+    /* the reference's two terms, rounded to float as the CPU keeps them */
+    float2 rt = RD ? *rterm : make_float2(0.0f, 0.0f);
     double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0, a4 = 0.0;
 
 #pragma unroll
     for (int v = 0; v < VG_SSIM_WIN; v++) {
         const float g = vg_ssim_gauss[v];
 
-        a0 += (double)(hb[0] * g);
+        if (!RD) {
+            a0 += (double)(hb[0] * g);
+            /* the squares' sums have their sign bit clear: gpu/core/f2d.h */
+            a2 = vg_f2d_add_pos(a2, hb[2 * VG_SSIM_HBUF_PLANE] * g);
+        }
         a1 += (double)(hb[VG_SSIM_HBUF_PLANE] * g);
-        /* the squares' sums have their sign bit clear: gpu/core/f2d.h */
-        a2 = vg_f2d_add_pos(a2, hb[2 * VG_SSIM_HBUF_PLANE] * g);
         a3 = vg_f2d_add_pos(a3, hb[3 * VG_SSIM_HBUF_PLANE] * g);
         a4 += (double)(hb[4 * VG_SSIM_HBUF_PLANE] * g);
         hb += 5 * (size_t)hp;
@@ -154,8 +181,13 @@ extern "C" __global__ void __launch_bounds__(VG_SSIM_BX *VG_SSIM_BY,
     const float c1 = (VG_SSIM_K1 * VG_SSIM_L) * (VG_SSIM_K1 * VG_SSIM_L);
     const float c2 = (VG_SSIM_K2 * VG_SSIM_L) * (VG_SSIM_K2 * VG_SSIM_L);
     const float c3 = c2 / 2.0f;
-    const float mr = (float)a0, mc = (float)a1;
-    float vr = (float)a2 - mr * mr;
+    if (!RD) {
+        rt = make_float2((float)a0, (float)a2);
+        if (p.stage == VG_SSIM_STAGE_WRITE && in)
+            *rterm = rt;
+    }
+    const float mr = rt.x, mc = (float)a1;
+    float vr = rt.y - mr * mr;
     float vc = (float)a3 - mc * mc;
     vr = 0.0 > vr ? 0.0f : vr;
     vc = 0.0 > vc ? 0.0f : vc;
@@ -221,6 +253,21 @@ extern "C" __global__ void __launch_bounds__(VG_SSIM_BX *VG_SSIM_BY,
     atomicAdd(which ? &rec[0].abs : &rec[0].sum, first);
     if (split < nx)
         atomicAdd(which ? &rec[1].abs : &rec[1].sum, second);
+}
+
+extern "C" __global__ void __launch_bounds__(VG_SSIM_BX *VG_SSIM_BY,
+                                             VG_SSIM_VMAP_MIN_BLOCKS)
+    vg_ssim_vmap(const VgSsimMapParams p)
+{
+    vg_ssim_vmap_run<false>(p);
+}
+
+/* a ladder's renditions > 0: the reference's terms from p.rterm */
+extern "C" __global__ void __launch_bounds__(VG_SSIM_BX *VG_SSIM_BY,
+                                             VG_SSIM_VMAP_MIN_BLOCKS)
+    vg_ssim_vmap_rd(const VgSsimMapParams p)
+{
+    vg_ssim_vmap_run<true>(p);
 }
 
 /*

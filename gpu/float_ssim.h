@@ -24,6 +24,7 @@
  */
 typedef struct VgCudaSsimMap {
     CUfunction hconv, vmap;
+    CUfunction hconv_rd, vmap_rd; ///< a ladder's renditions > 0
     CUdeviceptr hbuf, map;
     size_t map_cap;  ///< doubles the map holds, all scales
     size_t map_used; ///< doubles this frame's maps use so far
@@ -65,11 +66,24 @@ void vg_cuda_ssim_map_begin(VgCudaSsimMap *m);
  * sums[VG_SSIM_SUM_*] (device doubles), those of the set `which`
  * (VG_SSIM_SUM_BIT; the others are not written). hbuf: scratch of the horizontal
  * pass, vg_cuda_ssim_hbuf_bytes(), for maps queued on another stream than the
- * others (0: m's own).
+ * others (0: m's own). stage (VG_SSIM_STAGE_*) and rterm: in a ladder, the
+ * map's reference terms, vg_cuda_ssim_rterm_bytes() at rterm, that rendition
+ * 0 writes and the others read.
  */
 int vg_cuda_ssim_map_submit(VgFeatureCtx *fc, VgCudaSsimMap *m, CUdeviceptr ref,
                             CUdeviceptr cmp, size_t pitch, int w, int h,
-                            unsigned which, CUdeviceptr sums, CUdeviceptr hbuf);
+                            unsigned which, CUdeviceptr sums, CUdeviceptr hbuf,
+                            unsigned stage, CUdeviceptr rterm);
+
+/** The map's stage role (VG_SSIM_STAGE_*) of a frame in a ladder. */
+unsigned vg_cuda_ssim_stage(const VgCudaFrame *f);
+
+/** Bytes of a w x h image's map reference terms in a ladder's stage. */
+static inline size_t vg_cuda_ssim_rterm_bytes(int w, int h)
+{
+    return 2 * sizeof(float) * (size_t)(w - (VG_SSIM_WIN - 1)) *
+           (size_t)(h - (VG_SSIM_WIN - 1));
+}
 
 /** Bytes of the horizontal pass's scratch for a w x h image. */
 static inline size_t vg_cuda_ssim_hbuf_bytes(int w, int h)

@@ -142,7 +142,7 @@ static int float_ms_ssim_outputs_used(const void *opts, unsigned out)
 /**
  * float_ms_ssim. Its reference stage is, at each of the five scales, the
  * reference's picture of the pyramid and its SSIM terms: the Gaussian mean
- * and the Gaussian of the square (the CPU backend shares it).
+ * and the Gaussian of the square (both backends share it).
  */
 const VgFeatureDesc vg_feature_float_ms_ssim = {
     VG_FEATURE_DESC(float_ms_ssim),

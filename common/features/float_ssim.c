@@ -141,7 +141,7 @@ static int float_ssim_outputs_used(const void *opts, unsigned out)
 /**
  * float_ssim. Its reference stage is the reference's picture after the
  * decimation and its SSIM terms: the Gaussian mean and the Gaussian of the
- * square (the CPU backend shares it).
+ * square (both backends share it).
  */
 const VgFeatureDesc vg_feature_float_ssim = {
     VG_FEATURE_DESC(float_ssim),

@@ -139,8 +139,21 @@ typedef struct VgSsimMapParams {
      * its sum (gpu/core/seqsum_step.h), into whose sum and abs the kernel adds
      * its terms (vg_cuda_seqsum_presummed()) */
     uint64_t chunks[VG_SSIM_NB_SUMS];
-    uint32_t sums; ///< the sums to take (VG_SSIM_SUM_BIT); not 0
+    /** in a ladder, device float2[h - 10][w - 10]: the reference's mean and
+     * mean of squares of each map pixel, as floats (the reference stage) */
+    uint64_t rterm;
+    uint32_t sums;  ///< the sums to take (VG_SSIM_SUM_BIT); not 0
+    uint32_t stage; ///< VG_SSIM_STAGE_*
 } VgSsimMapParams;
+
+/** VgSsimMapParams.stage: what the map does with rterm. */
+enum {
+    VG_SSIM_STAGE_NONE,  ///< not in a ladder's stage
+    VG_SSIM_STAGE_WRITE, ///< stores the reference's terms
+    /** reads them: both passes leave out the reference's two
+     * convolutions (vg_ssim_hconv_rd, vg_ssim_vmap_rd) */
+    VG_SSIM_STAGE_READ,
+};
 
 /** Decimation of one image (iqa/decimate.c, mirrored borders). */
 typedef struct VgSsimDecimateParams {
