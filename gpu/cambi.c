@@ -103,8 +103,6 @@ static void cambi_cuda_close(VgFeatureCtx *fc)
     memset(s, 0, sizeof(*s));
 }
 
-#define ALIGN256(n) (((n) + 255) & ~(size_t)255)
-
 /* rows of scale sc's picture: the larger of the passes' */
 static unsigned scale_rows(const CambiCuda *s, int sc)
 {
@@ -181,16 +179,17 @@ static int cambi_cuda_init(VgFeatureCtx *fc)
      * scale's picture (the largest pass's rows), the reciprocal table, the
      * resize tables, the c-values */
     n = (size_t)p->alloc_w * p->alloc_h;
-    total = ALIGN256(n * sizeof(uint16_t)) + ALIGN256(n) +
-            ALIGN256(sizeof(p->rlut)) + ALIGN256(tab_n * sizeof(uint32_t)) +
-            ALIGN256(s->n_cval * sizeof(float)) +
-            ALIGN256(VG_CAMBI_POOL_SEGS * sizeof(VgCambiPoolSeg));
+    total = vg_cuda_align(n * sizeof(uint16_t)) + vg_cuda_align(n) +
+            vg_cuda_align(sizeof(p->rlut)) +
+            vg_cuda_align(tab_n * sizeof(uint32_t)) +
+            vg_cuda_align(s->n_cval * sizeof(float)) +
+            vg_cuda_align(VG_CAMBI_POOL_SEGS * sizeof(VgCambiPoolSeg));
     for (int sc = 0; sc < VG_CAMBI_SCALES; sc++)
-        total +=
-            ALIGN256((size_t)p->alloc_w * scale_rows(s, sc) * sizeof(uint16_t));
+        total += vg_cuda_align((size_t)p->alloc_w * scale_rows(s, sc) *
+                               sizeof(uint16_t));
     if ((ret = VG_CU(d->cu, fc->log, cuMemAlloc, &s->mem, total)) < 0)
         goto fail;
-#define TAKE(ptr, bytes) (ptr = s->mem + off, off += ALIGN256(bytes))
+#define TAKE(ptr, bytes) (ptr = s->mem + off, off += vg_cuda_align(bytes))
     TAKE(s->img, n * sizeof(uint16_t));
     TAKE(s->msk, n);
     for (int sc = 0; sc < VG_CAMBI_SCALES; sc++)

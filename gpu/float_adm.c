@@ -79,7 +79,7 @@ static int float_adm_cuda_init(VgFeatureCtx *fc)
         return ret;
 
     const size_t h0 = (size_t)s->par.sc[0].h;
-    s->pitch = ((size_t)s->par.sc[0].w * sizeof(float) + 255) & ~(size_t)255;
+    s->pitch = vg_cuda_align((size_t)s->par.sc[0].w * sizeof(float));
     const size_t band = s->pitch * h0;
     /* the row sums, then the rows kernel's block counter */
     const size_t rows = 9 * h0 * sizeof(float) + sizeof(float);

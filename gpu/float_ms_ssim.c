@@ -97,13 +97,12 @@ static int float_ms_ssim_cuda_init(VgFeatureCtx *fc)
             if ((ret = VG_DCU(d, cuMemAlloc, &s->img[i][k], bytes)) < 0)
                 goto fail;
         s->img_off[i] = s->stage_bytes;
-        s->stage_bytes += (bytes + 255) & ~(size_t)255;
+        s->stage_bytes += vg_cuda_align(bytes);
     }
     for (unsigned i = 0; i < VG_MS_SSIM_SCALES; i++) {
         s->rterm_off[i] = s->stage_bytes;
         s->stage_bytes +=
-            (vg_cuda_ssim_rterm_bytes(s->p.w[i], s->p.h[i]) + 255) &
-            ~(size_t)255;
+            vg_cuda_align(vg_cuda_ssim_rterm_bytes(s->p.w[i], s->p.h[i]));
     }
     if ((ret = VG_DCU(d, cuStreamCreate, &s->side, CU_STREAM_NON_BLOCKING)) <
             0 ||

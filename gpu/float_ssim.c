@@ -172,7 +172,7 @@ static int float_ssim_cuda_init(VgFeatureCtx *fc)
             (ret = VG_DCU(d, cuMemAlloc, &s->img[0], bytes)) < 0 ||
             (ret = VG_DCU(d, cuMemAlloc, &s->img[1], bytes)) < 0)
             goto fail;
-        s->rterm_off = (bytes + 255) & ~(size_t)255;
+        s->rterm_off = vg_cuda_align(bytes);
     }
     s->stage_bytes = s->rterm_off + vg_cuda_ssim_rterm_bytes(s->p.dw, s->p.dh);
     if ((ret = vg_cuda_ssim_map_init(

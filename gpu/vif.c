@@ -85,16 +85,16 @@ static int vif_cuda_init(VgFeatureCtx *fc)
         s->w[sc] = fc->width >> sc;
         s->h[sc] = fc->height >> sc;
         if (sc) {
-            s->pitch[sc] = ((size_t)s->w[sc] * 2 + 255) & ~(size_t)255;
+            s->pitch[sc] = vg_cuda_align((size_t)s->w[sc] * 2);
             size += 2 * s->pitch[sc] * s->h[sc];
         }
-        s->rterm_pitch[sc] = ((size_t)s->w[sc] * 8 + 255) & ~(size_t)255;
+        s->rterm_pitch[sc] = vg_cuda_align((size_t)s->w[sc] * 8);
         s->rterm_off[sc] = s->stage_bytes;
         s->stage_bytes += s->rterm_pitch[sc] * s->h[sc];
     }
     for (unsigned sc = 1; sc < 4; sc++) {
         s->img_off[sc] = s->stage_bytes;
-        s->stage_bytes += (s->pitch[sc] * s->h[sc] + 255) & ~(size_t)255;
+        s->stage_bytes += vg_cuda_align(s->pitch[sc] * s->h[sc]);
     }
     if ((ret = VG_CU(cu, fc->log, cuMemAlloc, &s->mem, size)) < 0 ||
         (ret = VG_CU(cu, fc->log, cuMemAlloc, &s->log2, LOG2_BYTES)) < 0)

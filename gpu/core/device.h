@@ -34,6 +34,15 @@ typedef struct VgCudaDevice {
 } VgCudaDevice;
 
 /**
+ * n rounded up to 256 bytes: the pitch of a device image's rows, and the
+ * start of each buffer carved from one allocation.
+ */
+static inline size_t vg_cuda_align(size_t n)
+{
+    return (n + 255) & ~(size_t)255;
+}
+
+/**
  * Check that the driver loads and that the device cfg asks for exists,
  * without opening it (backend=auto's probe). Logs the reason at WARNING
  * when cfg asks for CUDA, else at INFO. @return 0 or negative errno.

@@ -631,8 +631,7 @@ static int cuda_open(void **engine, const VgEngineParams *p)
     e->scaler.s.luma_only = e->conv.luma_only;
     for (unsigned f = 0; f < e->n_gpu; f++)
         if (e->gimpl[f]->needs & VG_CUDA_NEED_FLOAT_LUMA)
-            e->f_pitch =
-                ((size_t)e->geom.w[0] * sizeof(float) + 255) & ~(size_t)255;
+            e->f_pitch = vg_cuda_align((size_t)e->geom.w[0] * sizeof(float));
     /* host work: the host features on n_threads workers, or the calling
      * thread with 0, as on the CPU backend; host steps of CUDA features
      * run on n_threads workers too, or with 0 on one per processor (up to
@@ -1033,8 +1032,7 @@ static int cuda_link(void *engine, void *source)
                 goto end;
             }
             src->stage[g].own = st;
-            st->bytes =
-                (impl->ref_stage_size(&src->gfc[g]) + 255) & ~(size_t)255;
+            st->bytes = vg_cuda_align(impl->ref_stage_size(&src->gfc[g]));
             if ((ret = CU(cuMemAlloc, &st->mem,
                           st->bytes * VG_CUDA_STAGE_RING)) < 0)
                 goto end;

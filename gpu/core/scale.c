@@ -9,17 +9,10 @@
 
 #include "gpu/core/scale.h"
 
-#define TAPS_ALIGN 256
-
-static size_t align_up(size_t v)
-{
-    return (v + TAPS_ALIGN - 1) & ~(size_t)(TAPS_ALIGN - 1);
-}
-
 static size_t filter_bytes(const VgScaleFilter *f)
 {
-    return align_up((size_t)f->n_out * sizeof(*f->pos)) +
-           align_up((size_t)f->n_out * f->size * sizeof(*f->coef));
+    return vg_cuda_align((size_t)f->n_out * sizeof(*f->pos)) +
+           vg_cuda_align((size_t)f->n_out * f->size * sizeof(*f->coef));
 }
 
 int vg_cuda_scaler_open(VgCudaScaler *c, VgCudaDevice *d, enum VgScale alg,
@@ -64,10 +57,10 @@ int vg_cuda_scaler_open(VgCudaScaler *c, VgCudaDevice *d, enum VgScale alg,
 
         memcpy(host + off, f[i]->pos, pb);
         t[i]->pos = c->taps_buf + off;
-        off += align_up(pb);
+        off += vg_cuda_align(pb);
         memcpy(host + off, f[i]->coef, cb);
         t[i]->coef = c->taps_buf + off;
-        off += align_up(cb);
+        off += vg_cuda_align(cb);
         t[i]->size = f[i]->size;
         t[i]->n_in = f[i]->n_in;
     }
@@ -82,7 +75,7 @@ int vg_cuda_scaler_open(VgCudaScaler *c, VgCudaDevice *d, enum VgScale alg,
     for (unsigned p = 0; p < c->tmp.nb_planes; p++) {
         c->tmp.w[p] = dst_geom.w[p];
         c->tmp.stride[p] =
-            (ptrdiff_t)align_up((size_t)dst_geom.w[p] * sizeof(int16_t));
+            (ptrdiff_t)vg_cuda_align((size_t)dst_geom.w[p] * sizeof(int16_t));
         total += (size_t)c->tmp.stride[p] * c->tmp.h[p];
     }
     if ((ret = VG_DCU(d, cuMemAlloc, &c->tmp_buf, total)) < 0 ||
