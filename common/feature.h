@@ -176,7 +176,8 @@ typedef struct VgFeatureImpl {
     /**
      * Optional, for features with VG_FEATURE_REF_STAGE: the bytes of the
      * results that depend on the reference alone (VgFrame.stage), asked
-     * of an initialised state.
+     * of an initialised state; 0 when these options leave nothing to
+     * share (the feature then runs per rendition).
      */
     size_t (*ref_stage_size)(const VgFeatureCtx *fc);
 } VgFeatureImpl;

@@ -304,12 +304,14 @@ int vg_host_pool_share_stages(VgHostPool *pool, VgHostPool *src, char *names,
         const VgFeatureCtx *fc = &pool->workers[0].fc[f];
         const VgFeatureImpl *impl = vg_feature_cpu(fc->desc);
         VgHostStage *st;
+        size_t bytes;
         int g;
 
         if (!(fc->desc->flags & VG_FEATURE_REF_STAGE) || !impl->ref_stage_size)
             continue;
         if ((g = vg_feature_ctx_twin(pool->workers[0].fc, f, src->workers[0].fc,
-                                     src->n_feats)) < 0)
+                                     src->n_feats)) < 0 ||
+            !(bytes = impl->ref_stage_size(&src->workers[0].fc[g])))
             continue;
         if (!(st = src->stage[g].st)) {
             /* an entry per frame the source's workers are on, and two
@@ -318,9 +320,7 @@ int vg_host_pool_share_stages(VgHostPool *pool, VgHostPool *src, char *names,
             const unsigned n_entries =
                 src->n_workers + 2 < 8 ? src->n_workers + 2 : 8;
 
-            if ((ret = stage_create(
-                     &st, impl->ref_stage_size(&src->workers[0].fc[g]),
-                     n_entries)) < 0)
+            if ((ret = stage_create(&st, bytes, n_entries)) < 0)
                 return ret;
             src->stage[g].st = st;
             src->stage[g].role = VG_STAGE_WRITE;

@@ -1020,11 +1020,13 @@ static int cuda_link(void *engine, void *source)
         const VgFeatureDesc *d = e->gfc[f].desc;
         const VgCudaFeatureImpl *impl = e->gimpl[f];
         Stage *st;
+        size_t bytes;
         int g;
 
         if (!(d->flags & VG_FEATURE_REF_STAGE) || !impl->ref_stage_size)
             continue;
-        if ((g = vg_feature_ctx_twin(e->gfc, f, src->gfc, src->n_gpu)) < 0)
+        if ((g = vg_feature_ctx_twin(e->gfc, f, src->gfc, src->n_gpu)) < 0 ||
+            !(bytes = impl->ref_stage_size(&src->gfc[g])))
             continue;
         if (!(st = src->stage[g].own)) {
             if (!(st = calloc(1, sizeof(*st)))) {
@@ -1032,7 +1034,7 @@ static int cuda_link(void *engine, void *source)
                 goto end;
             }
             src->stage[g].own = st;
-            st->bytes = vg_cuda_align(impl->ref_stage_size(&src->gfc[g]));
+            st->bytes = vg_cuda_align(bytes);
             if ((ret = CU(cuMemAlloc, &st->mem,
                           st->bytes * VG_CUDA_STAGE_RING)) < 0)
                 goto end;

@@ -91,7 +91,7 @@ typedef struct VgCudaFeatureImpl {
     /**
      * Optional, for features with VG_FEATURE_REF_STAGE: the bytes of the
      * results that depend on the reference alone (VgCudaFrame.stage),
-     * asked once after init.
+     * asked once after init; 0 when these options leave nothing to share.
      */
     size_t (*ref_stage_size)(const VgFeatureCtx *fc);
     /**
