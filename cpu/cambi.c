@@ -26,7 +26,9 @@
  * sum in the order cambi.c's quick_select() leaves the c-values (the
  * home's vg_cambi_pool()), or an exact integer sum where that order
  * cannot matter (pool()). With heatmaps_path, each scale's c-values of
- * the distorted pass are written before the pooling.
+ * the distorted pass are written before the pooling. In a ladder with
+ * full_ref, the reference pass's score is the reference stage: rendition
+ * 0 computes it, the others read it.
  *
  * Steps 1 to 3 but the pooling are written once as always-inline C, with
  * the histograms updated by runs of equal keys (hist_slide()), and built
@@ -987,6 +989,14 @@ static int pass_score(CambiCpu *s, const VgCambiPass *ps, const VgImage *in,
     return 0;
 }
 
+/* a ladder's reference stage: with full_ref, the reference pass's score */
+static size_t cambi_ref_stage_size(const VgFeatureCtx *fc)
+{
+    const CambiCpu *s = fc->priv;
+
+    return s->p.full_ref && !s->p.all_zero ? sizeof(double) : 0;
+}
+
 static int cambi_extract(VgFeatureCtx *fc, const VgFrame *f)
 {
     CambiCpu *s = fc->priv;
@@ -998,13 +1008,18 @@ static int cambi_extract(VgFeatureCtx *fc, const VgFrame *f)
         if (s->hm.on &&
             (ret = vg_cambi_heatmaps_zero(&s->hm, p, f->index, fc->log)) < 0)
             return ret;
-    } else {
-        if ((ret = pass_score(s, &p->pass[0], f->dis, f->index, fc->log,
-                              &dist)) < 0 ||
-            (p->full_ref && (ret = pass_score(s, &p->pass[1], f->ref, f->index,
-                                              fc->log, &src)) < 0))
-            return ret;
+        return vg_cambi_emit(fc, p, f->index, dist, src);
     }
+    if ((ret = pass_score(s, &p->pass[0], f->dis, f->index, fc->log, &dist)) <
+        0)
+        return ret;
+    if (f->stage && f->stage_role == VG_STAGE_READ)
+        memcpy(&src, f->stage, sizeof(src));
+    else if (p->full_ref && (ret = pass_score(s, &p->pass[1], f->ref, f->index,
+                                              fc->log, &src)) < 0)
+        return ret;
+    if (f->stage && f->stage_role == VG_STAGE_WRITE)
+        memcpy(f->stage, &src, sizeof(src));
     return vg_cambi_emit(fc, p, f->index, dist, src);
 }
 
@@ -1013,4 +1028,5 @@ const VgFeatureImpl vg_cpu_cambi = {
     .init = cambi_init,
     .extract = cambi_extract,
     .close = cambi_close,
+    .ref_stage_size = cambi_ref_stage_size,
 };

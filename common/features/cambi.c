@@ -788,8 +788,15 @@ int vg_cambi_open(VgFeatureCtx *fc, VgCambiParams *p, VgCambiHeatmaps *hm)
         hm, p, ((const VgCambiOptions *)fc->opts)->heatmaps_path, fc->log);
 }
 
+/**
+ * cambi. With full_ref, its reference stage is the reference's pass,
+ * whose score the CPU backend shares. Without full_ref nothing depends on
+ * the reference and the stage is empty.
+ */
 const VgFeatureDesc vg_feature_cambi = {
     VG_FEATURE_DESC(cambi),
     VG_FEATURE_OPTIONS(cambi, VgCambiOptions),
     .outputs_used = cambi_outputs_used,
+    /* the reference's pass, with full_ref */
+    .flags = VG_FEATURE_REF_STAGE,
 };

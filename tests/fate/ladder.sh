@@ -12,7 +12,8 @@
 # the renditions: motion and float_motion are computed once), --subsample,
 # and chunked scoring merged per rendition; renditions of three sizes
 # scaled with --scale bicubic; VIF and ADM without their scale 0, and
-# twice with other options; vmaf_v0.6.1 on 10-bit clips. Then the summary lines, a chart per
+# twice with other options; cambi with full_ref (its reference pass
+# shared on the CPU); vmaf_v0.6.1 on 10-bit clips. Then the summary lines, a chart per
 # rendition and one of the ladder's logs, and the refusals: more than 16
 # renditions, an output path without %d or in a missing folder (before the
 # first frame, no file left), inputs of another size or format, a
@@ -146,6 +147,29 @@ check "float_ssim scale=2, float_ms_ssim with l, c and s" -n \
 check "temporal features" -n --feature motion=motion_five_frame_window=true:motion_moving_average=true \
     --feature float_motion --feature speed_temporal --threads 2
 check "vmaf_v0.6.1+psnr subsample 3" $v061 --subsample 3 --threads 2
+# cambi's reference pass, shared (on the CPU); then every scale pooled on
+# the host (on CUDA, from the c-values the device spills). The corpus's
+# reference has no banding (cambi 0): the encoded rendition is the
+# reference here, the source one of the renditions.
+ref=$clips/r0.y4m r0=$clips/ref.y4m
+check "cambi full_ref" -n --feature cambi=full_ref=true --threads 2
+# the shared pass's score: not 0, and not one value for every frame
+if [ "$(grep -o '"cambi_source": [0-9.e+-]*' "$w/cambi_full_ref.2.json" |
+    sort -u | grep -cv ': 0$')" -gt 1 ]; then
+    pass "cambi full_ref: the reference's cambi_source differs from frame to frame"
+else
+    fail "cambi full_ref: the reference's cambi_source is 0 or constant: no test of its stage"
+fi
+pool_was=${VG_CAMBI_DEVICE_POOL-unset}
+export VG_CAMBI_DEVICE_POOL=0
+check "cambi full_ref, pooled on the host" -n --feature cambi=full_ref=true \
+    --threads 2
+if [ "$pool_was" = unset ]; then
+    unset VG_CAMBI_DEVICE_POOL
+else
+    VG_CAMBI_DEVICE_POOL=$pool_was
+fi
+ref=$clips/ref.y4m r0=$clips/r0.y4m
 # only shared features: renditions 1 and 2 compute nothing of their own
 check "motion and float_motion alone" -n --feature motion --feature float_motion --threads 2
 # the reference stages (VIF's and ADM's) with their scale 0 skipped

@@ -1249,7 +1249,7 @@ END_TEST
  * plane) laid over 480 x 480, plus noise from seed: the reference at 480,
  * a rendition at another size, each frame's content moving with t */
 static void smooth_make(Frame *f, unsigned w, unsigned h, unsigned t,
-                        uint32_t seed)
+                        uint32_t seed, int banded)
 {
     memset(f, 0, sizeof(*f));
     f->pic.fmt = VG_PIX_FMT_YUV444P;
@@ -1266,9 +1266,14 @@ static void smooth_make(Frame *f, unsigned w, unsigned h, unsigned t,
         for (unsigned i = 0; i < ph; i++) {
             for (unsigned j = 0; j < pw; j++) {
                 const double x = j * sx + t, y = i * sy;
-                const double v = 128 + 50 * sin(x * 0.11 + p) * cos(y * 0.07) +
-                                 25 * sin((x + 2 * y) * 0.23 + p * 0.5) +
-                                 (double)(rnd(&seed) & 7) - 3.5;
+                double v = 128 + 50 * sin(x * 0.11 + p) * cos(y * 0.07) +
+                           25 * sin((x + 2 * y) * 0.23 + p * 0.5) +
+                           (double)(rnd(&seed) & 7) - 3.5;
+
+                /* banded: the luma's top left quarter a staircase of flat
+                 * bands one code apart, moving with t (cambi's banding) */
+                if (banded && !p && i < ph / 2 && j < pw / 2)
+                    v = 100 + (double)((j + 5 * t) / 24 + i / 60);
 
                 b[(size_t)i * pw + j] = (uint8_t)(v < 0     ? 0
                                                   : v > 255 ? 255
@@ -1280,9 +1285,11 @@ static void smooth_make(Frame *f, unsigned w, unsigned h, unsigned t,
     }
 }
 
-/* The SSIM family's and SpEED chroma's reference stages on the CPU: a
- * ladder of a 480x480 4:4:4 reference (SpEED's 5x5 blocks of its planes
- * reduced 16 times: 36 of them) and renditions of 480x480 and 360x360,
+/* The SSIM family's, SpEED chroma's and cambi's (full_ref) reference
+ * stages on the CPU: a ladder of a 480x480 4:4:4 reference (SpEED's 5x5
+ * blocks of its planes reduced 16 times: 36 of them; bands in a quarter
+ * of its luma, so that cambi_source differs from frame to frame) and
+ * renditions of 480x480 and 360x360,
  * scaled, each rendition's log the pair's;
  * float_ssim twice, the second with another decimation, each instance
  * reading its own stage. */
@@ -1317,14 +1324,15 @@ START_TEST(test_ladder_cpu_stages)
         ck_assert_int_eq(
             vg_use_feature(ctx, "float_ms_ssim", "enable_lcs=true"), 0);
         ck_assert_int_eq(vg_use_feature(ctx, "speed_chroma", NULL), 0);
+        ck_assert_int_eq(vg_use_feature(ctx, "cambi", "full_ref=true"), 0);
     }
     for (unsigned i = 0; i < n; i++) {
         Frame ref, dis[2];
         const VgPicture *pics[2];
 
-        smooth_make(&ref, 480, 480, i, 900 + i * 7);
+        smooth_make(&ref, 480, 480, i, 900 + i * 7, 1);
         for (unsigned r = 0; r < 2; r++) {
-            smooth_make(&dis[r], size[r], size[r], i, 950 + i * 3 + r * 31);
+            smooth_make(&dis[r], size[r], size[r], i, 950 + i * 3 + r * 31, 0);
             pics[r] = &dis[r].pic;
             ck_assert_int_eq(vg_submit(pair[r], &ref.pic, pics[r]), 0);
         }
@@ -1341,10 +1349,18 @@ START_TEST(test_ladder_cpu_stages)
     ck_assert(memmem(at, (size_t)(end - at), "float_ssim", 10));
     ck_assert(memmem(at, (size_t)(end - at), "float_ms_ssim", 13));
     ck_assert(memmem(at, (size_t)(end - at), "speed_chroma", 12));
+    ck_assert(memmem(at, (size_t)(end - at), "cambi", 5));
     for (unsigned r = 0; r < 2; r++) {
         char *a, *b;
+        double lo, hi;
 
         ck_assert_int_eq(vg_flush(pair[r]), 0);
+        /* the reference's bands: a cambi_source of its own each frame */
+        ck_assert_int_eq(
+            vg_get_pooled(pair[r], "cambi_source", VG_POOL_MIN, &lo), 0);
+        ck_assert_int_eq(
+            vg_get_pooled(pair[r], "cambi_source", VG_POOL_MAX, &hi), 0);
+        ck_assert(lo > 0 && hi > lo);
         assert_same_scores(vg_rendition(ladder, r), pair[r], n);
         a = log_text(vg_rendition(ladder, r), VG_LOG_FMT_CSV);
         b = log_text(pair[r], VG_LOG_FMT_CSV);
