@@ -14,7 +14,9 @@
  * interpolation, so that the content is natural video.
  *
  * For each model (vmaf_v0.6.1 and vmaf_v1.0.16_3d0h; LADDERBENCH_MODELS=
- * NAME[,NAME...] picks others):
+ * NAME[,NAME...] picks others, and an entry feature:NAME[=OPT=VAL...]
+ * scores that feature alone, its pooled output LADDERBENCH_METRIC (by
+ * default the output named as the feature) compared):
  *   - CUDA, frames resident in GPU memory: the ladder against five pair
  *     contexts fed frame by frame in turn (as five filter instances are),
  *     each with the library's own streams;
@@ -108,11 +110,34 @@ static int open_ctx(VgContext **ctx, const Inputs *in, const char *model,
         .log_level = VG_LOG_WARNING,
     };
     char spec[128];
+    char *opts;
 
-    snprintf(spec, sizeof(spec), "version=%s", model);
     if (vg_context_create(ctx, &cfg) < 0)
         return -1;
+    if (!strncmp(model, "feature:", 8)) {
+        snprintf(spec, sizeof(spec), "%s", model + 8);
+        if ((opts = strchr(spec, '=')))
+            *opts++ = '\0';
+        return vg_use_feature(*ctx, spec, opts);
+    }
+    snprintf(spec, sizeof(spec), "version=%s", model);
     return vg_use_model(*ctx, spec);
+}
+
+/* the pooled output compared: the model's score, or a feature's
+ * LADDERBENCH_METRIC (default: the output named as the feature) */
+static const char *metric(const char *model)
+{
+    static char name[64];
+    const char *m = getenv("LADDERBENCH_METRIC");
+
+    if (strncmp(model, "feature:", 8))
+        return "vmaf";
+    if (m && *m)
+        return m;
+    snprintf(name, sizeof(name), "%.*s", (int)strcspn(model + 8, "="),
+             model + 8);
+    return name;
 }
 
 /* the ladder over `frames` frames: seconds, and each rendition's pooled */
@@ -137,7 +162,7 @@ static double run_ladder(const Inputs *in, const char *model, unsigned frames,
         goto end;
     t = bench_now() - t0;
     for (unsigned r = 0; r < N_REND; r++)
-        if (vg_get_pooled(vg_rendition(ctx, r), "vmaf", VG_POOL_MEAN,
+        if (vg_get_pooled(vg_rendition(ctx, r), metric(model), VG_POOL_MEAN,
                           &pooled[r]) < 0)
             t = -1;
 end:
@@ -172,7 +197,7 @@ static double run_separate(const Inputs *in, const char *model, unsigned frames,
     }
     t = bench_now() - t0;
     for (unsigned r = 0; r < N_REND; r++)
-        if (vg_get_pooled(ctx[r], "vmaf", VG_POOL_MEAN, &pooled[r]) < 0)
+        if (vg_get_pooled(ctx[r], metric(model), VG_POOL_MEAN, &pooled[r]) < 0)
             t = -1;
 end:
     for (unsigned r = 0; r < N_REND; r++)
@@ -252,10 +277,10 @@ static int bench(const Inputs *in, const char *label, const char *model,
             best_s = ts;
     }
     printf("ladderbench: %s %-18s best: ladder %7.1f frames/s, 5 separate "
-           "%7.1f frames/s, ladder/separate time %.3f (pooled vmaf of the "
+           "%7.1f frames/s, ladder/separate time %.3f (pooled %s of the "
            "renditions %.3f %.3f %.3f %.3f %.3f, equal in both)\n",
            label, model, frames / best_l, frames / best_s, best_l / best_s,
-           pl[0], pl[1], pl[2], pl[3], pl[4]);
+           metric(model), pl[0], pl[1], pl[2], pl[3], pl[4]);
     return 0;
 }
 
