@@ -33,6 +33,12 @@
  * into parts; the kernels are shaped for GCC's auto-vectoriser. They live
  * in cpu/vif_tmpl.c, compiled once per sample type (cpu/vif_8.c,
  * cpu/vif_16.c); this file sets up the buffers and runs the scales.
+ *
+ * In a ladder the reference stage (VG_FEATURE_REF_STAGE) holds, per
+ * scale, the reference's M1 and sigma1^2 of every pixel and its pictures
+ * of scales 1..3: rendition 0 writes them while computing its own frame,
+ * the other renditions read them and filter only the distorted picture
+ * and the cross term (stage_layout(), cpu/vif.h).
  */
 
 #include <errno.h>
@@ -60,12 +66,40 @@ static void vif_frame(VifCpu *s, const VgImage *ref, const VgImage *dis,
                    dis->stride[0], bpc);
     for (unsigned sc = 1; sc < 4; sc++) {
         const ptrdiff_t stride = (ptrdiff_t)s->stride[sc] * 2;
-        s->dsp16.scale(s, sc, s->img[sc][0], stride, s->img[sc][1], stride, bpc,
+        s->dsp16.scale(s, sc, s->rimg[sc], stride, s->img[sc][1], stride, bpc,
                        egl, &acc[sc]);
         if (sc < 3)
-            s->dsp16.downsample(s, sc, s->img[sc][0], stride, s->img[sc][1],
+            s->dsp16.downsample(s, sc, s->rimg[sc], stride, s->img[sc][1],
                                 stride, bpc);
     }
+}
+
+/*
+ * A stage entry: per scale the reference's M1 (uint32) and sigma1^2
+ * (int32) planes, stride[s] entries a row, then (scales 1..3) its
+ * picture. Returns the entry's size; with `base`, points the stage's
+ * fields of s into it.
+ */
+static size_t stage_layout(VifCpu *s, uint8_t *base)
+{
+    size_t off = 0;
+
+    for (unsigned sc = 0; sc < 4; sc++) {
+        const size_t plane =
+            (s->stride[sc] * s->h[sc] * sizeof(uint32_t) + 63) & ~(size_t)63;
+
+        if (base) {
+            s->st_m1[sc] = (uint32_t *)(void *)(base + off);
+            s->st_s1[sc] = (int32_t *)(void *)(base + off + plane);
+        }
+        off += 2 * plane;
+        if (sc) {
+            if (base)
+                s->rimg[sc] = (uint16_t *)(void *)(base + off);
+            off += (s->stride[sc] * s->h[sc] * 2 + 63) & ~(size_t)63;
+        }
+    }
+    return off;
 }
 
 static int vif_init(VgFeatureCtx *fc)
@@ -101,6 +135,7 @@ static int vif_init(VgFeatureCtx *fc)
             s->img[sc][q] = (uint16_t *)(p + off);
             off += (s->stride[sc] * s->h[sc] * 2 + 63) & ~(size_t)63;
         }
+        s->rimg[sc] = s->img[sc][0];
     }
     for (unsigned q = 0; q < 8; q++) {
         uint16_t *r = (uint16_t *)(p + off) + VIF_PAD;
@@ -141,9 +176,21 @@ static int vif_extract(VgFeatureCtx *fc, const VgFrame *frame)
     const VgVifOptions *o = fc->opts;
     VgVifAccum acc[4] = { { 0 } };
 
+    s->stage_role = frame->stage ? frame->stage_role : 0;
+    if (s->stage_role)
+        stage_layout(s, frame->stage);
+    else
+        for (unsigned sc = 1; sc < 4; sc++)
+            s->rimg[sc] = s->img[sc][0];
     vif_frame(s, frame->ref, frame->dis, fc->bpc, o->vif_skip_scale0,
               o->vif_enhn_gain_limit, acc);
     return vg_vif_emit(fc, frame->index, acc);
+}
+
+/* a ladder's reference stage (stage_layout()) */
+static size_t vif_ref_stage_size(const VgFeatureCtx *fc)
+{
+    return stage_layout(fc->priv, NULL);
 }
 
 const VgFeatureImpl vg_cpu_vif = {
@@ -151,4 +198,5 @@ const VgFeatureImpl vg_cpu_vif = {
     .init = vif_init,
     .extract = vif_extract,
     .close = vif_close,
+    .ref_stage_size = vif_ref_stage_size,
 };

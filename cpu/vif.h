@@ -69,6 +69,19 @@ struct VifCpu {
     int32_t *sig[3];      ///< sigma1^2, sigma2^2, sigma12 of one row
     uint16_t *even, *odd; ///< de-interleaved row for the down-sampling
     void *mem;
+    /*
+     * A ladder's reference stage, set per frame (cpu/vif.c): with
+     * stage_role (common/feature.h), the reference's M1 and sigma1^2 of
+     * each row of scale s are written to (VG_STAGE_WRITE) or read from
+     * (VG_STAGE_READ) st_m1[s] and st_s1[s], stride[s] entries a row, and
+     * the reference's picture of scale s (1..3) is rimg[s], in the stage;
+     * a reader filters only the distorted picture and the cross term.
+     * Outside a ladder stage_role is 0 and rimg[s] is img[s][0].
+     */
+    int stage_role;
+    uint32_t *st_m1[4];
+    int32_t *st_s1[4];
+    uint16_t *rimg[4];
 };
 
 /**

@@ -165,15 +165,15 @@ static void vfn(horiz_pair)(const unsigned fw, const uint16_t *t,
 /*
  * vert_stat() of 8-bit samples at scale 0 (17 taps) over columns [0, n),
  * n a multiple of 16: the samples' sums as they are, the squares' (up to
- * 255^2) with the top bit flipped.
+ * 255^2) with the top bit flipped. With rd (a ladder's reader,
+ * vert_stat8_rd) the reference's own sums are left out.
  */
-VIF_TARGET
-static void vfn(vert_stat8)(const uint16_t *t, uint16_t *restrict mu1,
-                            uint16_t *restrict mu2, uint16_t *restrict xh,
-                            uint16_t *restrict xl, uint16_t *restrict yh,
-                            uint16_t *restrict yl, uint16_t *restrict zh,
-                            uint16_t *restrict zl, const uint8_t *const *ra,
-                            const uint8_t *const *rb, size_t n)
+VIF_TARGET VIF_INLINE void vfn(vert_stat8_role)(
+    const int rd, const uint16_t *t, uint16_t *restrict mu1,
+    uint16_t *restrict mu2, uint16_t *restrict xh, uint16_t *restrict xl,
+    uint16_t *restrict yh, uint16_t *restrict yl, uint16_t *restrict zh,
+    uint16_t *restrict zl, const uint8_t *const *ra, const uint8_t *const *rb,
+    size_t n)
 {
     const vec flip = v_set1_16((short)0x8000);
     const vec zero = v_zero();
@@ -199,18 +199,21 @@ static void vfn(vert_stat8)(const uint16_t *t, uint16_t *restrict mu1,
                 x1 = v_load8(ra[k + 1] + j);
                 y1 = v_load8(rb[k + 1] + j);
             }
-            vfn(vif_madd2)(&s1l, &s1h, x0, x1, c);
+            if (!rd)
+                vfn(vif_madd2)(&s1l, &s1h, x0, x1, c);
             vfn(vif_madd2)(&s2l, &s2h, y0, y1, c);
             /* the products' low 16 bits are the whole 8-bit products */
 #define VIF_SQ(u, v) v_xor(v_mullo16(u, v), flip)
-            vfn(vif_madd2)(&xxl, &xxh, VIF_SQ(x0, x0), VIF_SQ(x1, x1), c);
+            if (!rd)
+                vfn(vif_madd2)(&xxl, &xxh, VIF_SQ(x0, x0), VIF_SQ(x1, x1), c);
             vfn(vif_madd2)(&yyl, &yyh, VIF_SQ(y0, y0), VIF_SQ(y1, y1), c);
             vfn(vif_madd2)(&xyl, &xyh, VIF_SQ(x0, y0), VIF_SQ(x1, y1), c);
 #undef VIF_SQ
         }
 #define VIF_STORE16(dst, lo, hi) v_store((dst) + j, v_packus32(lo, hi))
-        VIF_STORE16(mu1, v_srli32(v_add32(s1l, rnd_mu), 8),
-                    v_srli32(v_add32(s1h, rnd_mu), 8));
+        if (!rd)
+            VIF_STORE16(mu1, v_srli32(v_add32(s1l, rnd_mu), 8),
+                        v_srli32(v_add32(s1h, rnd_mu), 8));
         VIF_STORE16(mu2, v_srli32(v_add32(s2l, rnd_mu), 8),
                     v_srli32(v_add32(s2h, rnd_mu), 8));
         /* a square's sum, corrected, as its high and low 16 bits */
@@ -221,7 +224,8 @@ static void vfn(vert_stat8)(const uint16_t *t, uint16_t *restrict mu1,
         VIF_STORE16(dh, v_srli32(l_, 16), v_srli32(h_, 16));                   \
         VIF_STORE16(dl, v_and(l_, low), v_and(h_, low));                       \
     } while (0)
-        VIF_STORE_SQ(xh, xl, xxl, xxh);
+        if (!rd)
+            VIF_STORE_SQ(xh, xl, xxl, xxh);
         VIF_STORE_SQ(yh, yl, yyl, yyh);
         VIF_STORE_SQ(zh, zl, xyl, xyh);
 #undef VIF_STORE_SQ
@@ -235,10 +239,36 @@ static void vfn(vert_stat8)(const uint16_t *t, uint16_t *restrict mu1,
             ta[k] = ra[k] + nv;
             tb[k] = rb[k] + nv;
         }
-        vert_stat8_avx2(t, mu1 + nv, mu2 + nv, xh + nv, xl + nv, yh + nv,
-                        yl + nv, zh + nv, zl + nv, ta, tb, n - nv);
+        if (rd)
+            vert_stat8_rd_avx2(t, mu1 + nv, mu2 + nv, xh + nv, xl + nv, yh + nv,
+                               yl + nv, zh + nv, zl + nv, ta, tb, n - nv);
+        else
+            vert_stat8_avx2(t, mu1 + nv, mu2 + nv, xh + nv, xl + nv, yh + nv,
+                            yl + nv, zh + nv, zl + nv, ta, tb, n - nv);
     }
 #endif
+}
+
+VIF_TARGET
+static void vfn(vert_stat8)(const uint16_t *t, uint16_t *restrict mu1,
+                            uint16_t *restrict mu2, uint16_t *restrict xh,
+                            uint16_t *restrict xl, uint16_t *restrict yh,
+                            uint16_t *restrict yl, uint16_t *restrict zh,
+                            uint16_t *restrict zl, const uint8_t *const *ra,
+                            const uint8_t *const *rb, size_t n)
+{
+    vfn(vert_stat8_role)(0, t, mu1, mu2, xh, xl, yh, yl, zh, zl, ra, rb, n);
+}
+
+VIF_TARGET
+static void vfn(vert_stat8_rd)(const uint16_t *t, uint16_t *restrict mu1,
+                               uint16_t *restrict mu2, uint16_t *restrict xh,
+                               uint16_t *restrict xl, uint16_t *restrict yh,
+                               uint16_t *restrict yl, uint16_t *restrict zh,
+                               uint16_t *restrict zl, const uint8_t *const *ra,
+                               const uint8_t *const *rb, size_t n)
+{
+    vfn(vert_stat8_role)(1, t, mu1, mu2, xh, xl, yh, yl, zh, zl, ra, rb, n);
 }
 #endif /* BITDEPTH == 8 */
 

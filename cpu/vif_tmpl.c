@@ -82,9 +82,10 @@ static inline int mirror(int i, int n)
  * q = hi * 2^16 + lo becomes (q + rnd_sq) >> sh_sq, computed as
  * (hi << (16 - sh_sq)) + ((lo + rnd_sq) >> sh_sq) (sh_sq <= 16, exact).
  * For 8-bit samples hi is 0 and sh_sq is 0 (vif_statistic_8 keeps the
- * squares unshifted; their sums fit uint32, <= 65536 * 255^2).
+ * squares unshifted; their sums fit uint32, <= 65536 * 255^2). With rd (a
+ * ladder's reader) the reference's own sums (mu1, xh, xl) are left out.
  */
-VIF_INLINE void vert_stat(const unsigned fw, const uint16_t *t,
+VIF_INLINE void vert_stat(const int rd, const unsigned fw, const uint16_t *t,
                           uint16_t *restrict mu1, uint16_t *restrict mu2,
                           uint16_t *restrict xh, uint16_t *restrict xl,
                           uint16_t *restrict yh, uint16_t *restrict yl,
@@ -109,10 +110,12 @@ VIF_INLINE void vert_stat(const unsigned fw, const uint16_t *t,
             const uint32_t c = t[k];
             const sqr x = a[k][j], y = b[k][j];
             const sqr xx = x * x, yy = y * y, xy = x * y;
-            s1 += c * x;
+            if (!rd) {
+                s1 += c * x;
+                xxh += c * (xx >> 16);
+                xxl += c * (xx & 0xffff);
+            }
             s2 += c * y;
-            xxh += c * (xx >> 16);
-            xxl += c * (xx & 0xffff);
             yyh += c * (yy >> 16);
             yyl += c * (yy & 0xffff);
             xyh += c * (xy >> 16);
@@ -121,10 +124,12 @@ VIF_INLINE void vert_stat(const unsigned fw, const uint16_t *t,
         txx = (xxh << (16 - sh_sq)) + ((xxl + rnd_sq) >> sh_sq);
         tyy = (yyh << (16 - sh_sq)) + ((yyl + rnd_sq) >> sh_sq);
         txy = (xyh << (16 - sh_sq)) + ((xyl + rnd_sq) >> sh_sq);
-        mu1[j] = (s1 + rnd_mu) >> sh_mu;
+        if (!rd) {
+            mu1[j] = (s1 + rnd_mu) >> sh_mu;
+            xh[j] = txx >> 16;
+            xl[j] = txx;
+        }
         mu2[j] = (s2 + rnd_mu) >> sh_mu;
-        xh[j] = txx >> 16;
-        xl[j] = txx;
         yh[j] = tyy >> 16;
         yl[j] = tyy;
         zh[j] = txy >> 16;
@@ -132,8 +137,9 @@ VIF_INLINE void vert_stat(const unsigned fw, const uint16_t *t,
     }
 }
 
-/* Vertical pass of the down-sampling (subsample_rd_8/16): mu only. */
-VIF_INLINE void vert_mu(const unsigned fw, const uint16_t *t,
+/* Vertical pass of the down-sampling (subsample_rd_8/16): mu only; with
+ * rd the distorted picture's alone. */
+VIF_INLINE void vert_mu(const int rd, const unsigned fw, const uint16_t *t,
                         uint16_t *restrict mu1, uint16_t *restrict mu2,
                         const pixel *const *ra, const pixel *const *rb,
                         size_t j0, size_t n, unsigned sh)
@@ -150,10 +156,12 @@ VIF_INLINE void vert_mu(const unsigned fw, const uint16_t *t,
         uint32_t s1 = 0, s2 = 0;
 #pragma GCC unroll 17
         for (unsigned k = 0; k < fw; k++) {
-            s1 += (uint32_t)t[k] * a[k][j];
+            if (!rd)
+                s1 += (uint32_t)t[k] * a[k][j];
             s2 += (uint32_t)t[k] * b[k][j];
         }
-        mu1[j] = (s1 + rnd) >> sh;
+        if (!rd)
+            mu1[j] = (s1 + rnd) >> sh;
         mu2[j] = (s2 + rnd) >> sh;
     }
 }
@@ -304,6 +312,31 @@ VIF_INLINE void row_sigmas(int32_t *restrict s1o, int32_t *restrict s2o,
         int32_t v2 = (int32_t)(fyy - mu2_sq);
 
         s1o[j] = (int32_t)(fxx - mu1_sq);
+        s2o[j] = v2 < 0 ? 0 : v2;
+        s12o[j] = (int32_t)(fxy - mu12);
+    }
+}
+
+/* row_sigmas() of a ladder's reader: M1 from the stage (m1), sigma1^2
+ * read there by the caller; hs as row_sigmas() takes it, M1 and XX's
+ * halves unused */
+VIF_INLINE void row_sigmas_rd(int32_t *restrict s2o, int32_t *restrict s12o,
+                              uint32_t *const *hs, const uint32_t *restrict m1,
+                              size_t n)
+{
+    const uint32_t *restrict m2 = hs[1];
+    const uint32_t *restrict yh = hs[4], *restrict yl = hs[5];
+    const uint32_t *restrict zh = hs[6], *restrict zl = hs[7];
+
+    for (size_t j = 0; j < n; j++) {
+        uint32_t mu2_sq =
+            (uint32_t)(((uint64_t)m2[j] * m2[j] + 2147483648u) >> 32);
+        uint32_t mu12 =
+            (uint32_t)(((uint64_t)m1[j] * m2[j] + 2147483648u) >> 32);
+        uint32_t fyy = yh[j] + ((yl[j] + 32768) >> 16);
+        uint32_t fxy = zh[j] + ((zl[j] + 32768) >> 16);
+        int32_t v2 = (int32_t)(fyy - mu2_sq);
+
         s2o[j] = v2 < 0 ? 0 : v2;
         s12o[j] = (int32_t)(fxy - mu12);
     }
@@ -462,15 +495,42 @@ static inline unsigned sample_bits(unsigned bpc)
     return BITDEPTH == 8 ? 8 : bpc;
 }
 
+/* horiz_pair() in the build `simd` */
+VIF_INLINE void horiz_pair_any(const int simd, const unsigned scale,
+                               const unsigned fw, const uint16_t *t,
+                               uint32_t *restrict oa, uint32_t *restrict ob,
+                               const uint16_t *restrict a,
+                               const uint16_t *restrict b, size_t n)
+{
+#if VIF_HAVE_AVX512
+    if (simd == VIF_AVX512 && vif_avx2_taps(scale)) {
+        horiz_pair_avx512(fw, t, oa, ob, a, b, n);
+        return;
+    }
+#endif
+#if VIF_HAVE_AVX2
+    if (simd == VIF_AVX2 && vif_avx2_taps(scale)) {
+        horiz_pair_avx2(fw, t, oa, ob, a, b, n);
+        return;
+    }
+#endif
+    (void)simd;
+    (void)scale;
+    horiz_pair(fw, t, oa, ob, a, b, n);
+}
+
 /*
  * Statistic of one scale over samples `ref`/`dis` (row strides in bytes).
  * Rounding of the vertical pass (vif_statistic_16): scale 0 mu
  * (m + 2^(b-1)) >> b, squares (q + 2^(2(b-8)-1)) >> 2(b-8); for b = 8
  * (vif_statistic_8) mu (m + 128) >> 8 and squares unshifted; scales 1..3
- * both (v + 2^15) >> 16.
+ * both (v + 2^15) >> 16. In a ladder (s->stage_role) the writer stores
+ * each row's M1 and sigma1^2 in the stage; with rd (a reader) they come
+ * from there and only the distorted picture's and the cross term's sums
+ * are formed.
  */
-VIF_INLINE void vif_scale(VifCpu *s, const unsigned scale, const int simd,
-                          const void *ref, ptrdiff_t ref_stride,
+VIF_INLINE void vif_scale(VifCpu *s, const int rd, const unsigned scale,
+                          const int simd, const void *ref, ptrdiff_t ref_stride,
                           const void *dis, ptrdiff_t dis_stride, unsigned bpc,
                           double egl, VgVifAccum *acc)
 {
@@ -479,71 +539,92 @@ VIF_INLINE void vif_scale(VifCpu *s, const unsigned scale, const int simd,
     const unsigned w = s->w[scale], h = s->h[scale];
     const unsigned sh_mu = scale ? 16 : sample_bits(bpc);
     const unsigned sh_sq = scale ? 16 : 2 * (sample_bits(bpc) - 8);
+    const size_t nb = vif_ceil_block(w), st = s->stride[scale];
+    const int wr = !rd && s->stage_role == VG_STAGE_WRITE;
     uint16_t *const *m = s->mu, *const *hi = s->sq_hi, *const *lo = s->sq_lo;
     uint32_t *const *g = s->hsum;
     /* column ranges of the vertical pass: [0, n0) and [n0, n0 + n1) */
-    const size_t n0 = scale ? vif_ceil_block(w) : w & ~(size_t)(VIF_BLOCK - 1);
+    const size_t n0 = scale ? nb : w & ~(size_t)(VIF_BLOCK - 1);
     const size_t n1 = scale ? 0 : w - n0;
     const pixel *ra[17], *rb[17];
 
     memset(acc, 0, sizeof(*acc));
     for (unsigned i = 0; i < h; i++) {
+        const int32_t *s1 = s->sig[0];
+
         for (unsigned k = 0; k < fw; k++) {
             ptrdiff_t r = mirror((int)(i + k) - (int)half, h);
             ra[k] = (const pixel *)((const uint8_t *)ref + r * ref_stride);
             rb[k] = (const pixel *)((const uint8_t *)dis + r * dis_stride);
         }
 #if VIF_HAVE_AVX512 && BITDEPTH == 8
-        if (simd == VIF_AVX512)
+        if (simd == VIF_AVX512 && rd)
+            vert_stat8_rd_avx512(t, m[0], m[1], hi[0], lo[0], hi[1], lo[1],
+                                 hi[2], lo[2], (const uint8_t *const *)ra,
+                                 (const uint8_t *const *)rb, n0);
+        else if (simd == VIF_AVX512)
             vert_stat8_avx512(t, m[0], m[1], hi[0], lo[0], hi[1], lo[1], hi[2],
                               lo[2], (const uint8_t *const *)ra,
                               (const uint8_t *const *)rb, n0);
         else
 #endif
 #if VIF_HAVE_AVX2 && BITDEPTH == 8
-            if (simd == VIF_AVX2)
+            if (simd == VIF_AVX2 && rd)
+            vert_stat8_rd_avx2(t, m[0], m[1], hi[0], lo[0], hi[1], lo[1], hi[2],
+                               lo[2], (const uint8_t *const *)ra,
+                               (const uint8_t *const *)rb, n0);
+        else if (simd == VIF_AVX2)
             vert_stat8_avx2(t, m[0], m[1], hi[0], lo[0], hi[1], lo[1], hi[2],
                             lo[2], (const uint8_t *const *)ra,
                             (const uint8_t *const *)rb, n0);
         else
 #endif
-            vert_stat(fw, t, m[0], m[1], hi[0], lo[0], hi[1], lo[1], hi[2],
+            vert_stat(rd, fw, t, m[0], m[1], hi[0], lo[0], hi[1], lo[1], hi[2],
                       lo[2], ra, rb, 0, n0, sh_mu, sh_sq);
         if (n1)
-            vert_stat(fw, t, m[0], m[1], hi[0], lo[0], hi[1], lo[1], hi[2],
+            vert_stat(rd, fw, t, m[0], m[1], hi[0], lo[0], hi[1], lo[1], hi[2],
                       lo[2], ra, rb, n0, n1, sh_mu, sh_sq);
-        for (unsigned p = 0; p < 3; p++) {
+        for (unsigned p = rd; p < 3; p++) {
             pad_row(hi[p], w, half);
             pad_row(lo[p], w, half);
         }
-        pad_row(m[0], w, half);
+        if (!rd)
+            pad_row(m[0], w, half);
         pad_row(m[1], w, half);
-        for (unsigned p = 0; p < 4; p++) {
-            const uint16_t *a = p ? hi[p - 1] : m[0], *b = p ? lo[p - 1] : m[1];
-#if VIF_HAVE_AVX512
-            if (simd == VIF_AVX512 && vif_avx2_taps(scale))
-                horiz_pair_avx512(fw, t, g[2 * p], g[2 * p + 1], a - half,
-                                  b - half, vif_ceil_block(w));
-            else
-#endif
-#if VIF_HAVE_AVX2
-                if (simd == VIF_AVX2 && vif_avx2_taps(scale))
-                horiz_pair_avx2(fw, t, g[2 * p], g[2 * p + 1], a - half,
-                                b - half, vif_ceil_block(w));
-            else
-#endif
-                horiz_pair(fw, t, g[2 * p], g[2 * p + 1], a - half, b - half,
-                           vif_ceil_block(w));
+        if (rd) {
+            /* M2, YY and XY's halves in pairs; the last pair's second
+             * output (the unused M1 row) takes a copy of XY's low half */
+            horiz_pair_any(simd, scale, fw, t, g[1], g[4], m[1] - half,
+                           hi[1] - half, nb);
+            horiz_pair_any(simd, scale, fw, t, g[5], g[6], lo[1] - half,
+                           hi[2] - half, nb);
+            horiz_pair_any(simd, scale, fw, t, g[7], g[0], lo[2] - half,
+                           lo[2] - half, nb);
+            s1 = s->st_s1[scale] + i * st;
+            row_sigmas_rd(s->sig[1], s->sig[2], g, s->st_m1[scale] + i * st,
+                          nb);
+        } else {
+            for (unsigned p = 0; p < 4; p++) {
+                const uint16_t *a = p ? hi[p - 1] : m[0];
+                const uint16_t *b = p ? lo[p - 1] : m[1];
+
+                horiz_pair_any(simd, scale, fw, t, g[2 * p], g[2 * p + 1],
+                               a - half, b - half, nb);
+            }
+            row_sigmas(s->sig[0], s->sig[1], s->sig[2], g, nb);
+            if (wr) {
+                memcpy(s->st_m1[scale] + i * st, g[0], nb * sizeof(uint32_t));
+                memcpy(s->st_s1[scale] + i * st, s->sig[0],
+                       nb * sizeof(int32_t));
+            }
         }
-        row_sigmas(s->sig[0], s->sig[1], s->sig[2], g, vif_ceil_block(w));
 #if VIF_HAVE_AVX512
         if (simd == VIF_AVX512)
-            row_accumulate_avx512(acc, s->sig[0], s->sig[1], s->sig[2], w,
-                                  s->log2, egl);
+            row_accumulate_avx512(acc, s1, s->sig[1], s->sig[2], w, s->log2,
+                                  egl);
         else
 #endif
-            row_accumulate(acc, s->sig[0], s->sig[1], s->sig[2], w, s->log2,
-                           egl);
+            row_accumulate(acc, s1, s->sig[1], s->sig[2], w, s->log2, egl);
     }
 }
 
@@ -552,11 +633,15 @@ VIF_INLINE void vif_scale(VifCpu *s, const unsigned scale, const int simd,
  * subsample_rd_16, decimate_and_pad): filter with the next scale's taps,
  * vertical rounding (v + 2^(b-1)) >> b from scale 0, (v + 2^15) >> 16
  * after; horizontal (v + 2^15) >> 16; keep even rows and columns. Only the
- * kept rows and columns are computed.
+ * kept rows and columns are computed. The reference's picture goes to
+ * s->rimg[scale + 1] (a ladder's stage, or img[scale + 1][0]); with rd (a
+ * ladder's reader, which reads it there) the distorted picture's alone is
+ * made.
  */
-VIF_INLINE void vif_downsample(VifCpu *s, const unsigned scale, const void *ref,
-                               ptrdiff_t ref_stride, const void *dis,
-                               ptrdiff_t dis_stride, unsigned bpc)
+VIF_INLINE void vif_downsample(VifCpu *s, const int rd, const unsigned scale,
+                               const void *ref, ptrdiff_t ref_stride,
+                               const void *dis, ptrdiff_t dis_stride,
+                               unsigned bpc)
 {
     const unsigned fw = taps_len[scale + 1], half = fw / 2;
     const uint16_t *const t = taps[scale + 1];
@@ -570,7 +655,7 @@ VIF_INLINE void vif_downsample(VifCpu *s, const unsigned scale, const void *ref,
     const pixel *ra[17], *rb[17];
 
     for (unsigned i2 = 0; i2 < h2; i2++) {
-        uint16_t *d1 = s->img[scale + 1][0] + i2 * stride2;
+        uint16_t *d1 = s->rimg[scale + 1] + i2 * stride2;
         uint16_t *d2 = s->img[scale + 1][1] + i2 * stride2;
 
         for (unsigned k = 0; k < fw; k++) {
@@ -578,10 +663,10 @@ VIF_INLINE void vif_downsample(VifCpu *s, const unsigned scale, const void *ref,
             ra[k] = (const pixel *)((const uint8_t *)ref + r * ref_stride);
             rb[k] = (const pixel *)((const uint8_t *)dis + r * dis_stride);
         }
-        vert_mu(fw, t, m[0], m[1], ra, rb, 0, n0, sh);
+        vert_mu(rd, fw, t, m[0], m[1], ra, rb, 0, n0, sh);
         if (n1)
-            vert_mu(fw, t, m[0], m[1], ra, rb, n0, n1, sh);
-        for (unsigned p = 0; p < 2; p++) {
+            vert_mu(rd, fw, t, m[0], m[1], ra, rb, n0, n1, sh);
+        for (unsigned p = rd; p < 2; p++) {
             uint16_t *d = p ? d2 : d1;
             const size_t n = vif_ceil_block(w2);
             /* taps over [-half, 2 * (n - 1) + half]: n + half even/odd pairs */
@@ -594,33 +679,63 @@ VIF_INLINE void vif_downsample(VifCpu *s, const unsigned scale, const void *ref,
 
 /* ---- entry points -------------------------------------------------------- */
 
-/* One inlined copy of the passes per scale, each with its constant filter;
- * 8-bit samples only ever come at scale 0. */
+/* One inlined copy of the passes per scale, each with its constant filter,
+ * and per role (rd: a ladder's reader); 8-bit samples only ever come at
+ * scale 0. */
+VIF_INLINE void scale_role(VifCpu *s, const int rd, unsigned scale,
+                           const int simd, const void *ref,
+                           ptrdiff_t ref_stride, const void *dis,
+                           ptrdiff_t dis_stride, unsigned bpc, double egl,
+                           VgVifAccum *acc)
+{
+    if (BITDEPTH == 8 || scale == 0)
+        vif_scale(s, rd, 0, simd, ref, ref_stride, dis, dis_stride, bpc, egl,
+                  acc);
+    else if (scale == 1)
+        vif_scale(s, rd, 1, simd, ref, ref_stride, dis, dis_stride, bpc, egl,
+                  acc);
+    else if (scale == 2)
+        vif_scale(s, rd, 2, simd, ref, ref_stride, dis, dis_stride, bpc, egl,
+                  acc);
+    else
+        vif_scale(s, rd, 3, simd, ref, ref_stride, dis, dis_stride, bpc, egl,
+                  acc);
+}
+
 VIF_INLINE void scale_any(VifCpu *s, unsigned scale, const int simd,
                           const void *ref, ptrdiff_t ref_stride,
                           const void *dis, ptrdiff_t dis_stride, unsigned bpc,
                           double egl, VgVifAccum *acc)
 {
-    if (BITDEPTH == 8 || scale == 0)
-        vif_scale(s, 0, simd, ref, ref_stride, dis, dis_stride, bpc, egl, acc);
-    else if (scale == 1)
-        vif_scale(s, 1, simd, ref, ref_stride, dis, dis_stride, bpc, egl, acc);
-    else if (scale == 2)
-        vif_scale(s, 2, simd, ref, ref_stride, dis, dis_stride, bpc, egl, acc);
+    if (s->stage_role == VG_STAGE_READ)
+        scale_role(s, 1, scale, simd, ref, ref_stride, dis, dis_stride, bpc,
+                   egl, acc);
     else
-        vif_scale(s, 3, simd, ref, ref_stride, dis, dis_stride, bpc, egl, acc);
+        scale_role(s, 0, scale, simd, ref, ref_stride, dis, dis_stride, bpc,
+                   egl, acc);
+}
+
+VIF_INLINE void downsample_role(VifCpu *s, const int rd, unsigned scale,
+                                const void *ref, ptrdiff_t ref_stride,
+                                const void *dis, ptrdiff_t dis_stride,
+                                unsigned bpc)
+{
+    if (BITDEPTH == 8 || scale == 0)
+        vif_downsample(s, rd, 0, ref, ref_stride, dis, dis_stride, bpc);
+    else if (scale == 1)
+        vif_downsample(s, rd, 1, ref, ref_stride, dis, dis_stride, bpc);
+    else
+        vif_downsample(s, rd, 2, ref, ref_stride, dis, dis_stride, bpc);
 }
 
 VIF_INLINE void downsample_any(VifCpu *s, unsigned scale, const void *ref,
                                ptrdiff_t ref_stride, const void *dis,
                                ptrdiff_t dis_stride, unsigned bpc)
 {
-    if (BITDEPTH == 8 || scale == 0)
-        vif_downsample(s, 0, ref, ref_stride, dis, dis_stride, bpc);
-    else if (scale == 1)
-        vif_downsample(s, 1, ref, ref_stride, dis, dis_stride, bpc);
+    if (s->stage_role == VG_STAGE_READ)
+        downsample_role(s, 1, scale, ref, ref_stride, dis, dis_stride, bpc);
     else
-        vif_downsample(s, 2, ref, ref_stride, dis, dis_stride, bpc);
+        downsample_role(s, 0, scale, ref, ref_stride, dis, dis_stride, bpc);
 }
 
 VIF_O3

@@ -21,6 +21,7 @@
 
 #include "config.h"
 #include "vmafgpu.h"
+#include "common/cpu.h"
 #include "tests/check_run.h"
 #include "tests/slurp.h"
 
@@ -1203,8 +1204,8 @@ START_TEST(test_ladder_equals_pairs)
                                                  "on the reference alone"));
         ck_assert_ptr_nonnull(strstr(info_lines, "feature 'float_motion'"));
         ck_assert_ptr_null(strstr(info_lines, "feature 'psnr'"));
-        /* ADM's reference DWT is computed by rendition 0 and read by the
-         * others: a line for each of them (the CPU's VIF has no stage) */
+        /* VIF's and ADM's reference stages are computed by rendition 0
+         * and read by the others: a line for each of them */
         {
             const char *at = info_lines;
 
@@ -1216,7 +1217,7 @@ START_TEST(test_ladder_equals_pairs)
                 end = strchr(at, '\n');
                 ck_assert_ptr_nonnull(end);
                 ck_assert(memmem(at, (size_t)(end - at), "adm", 3));
-                ck_assert(!memmem(at, (size_t)(end - at), "vif", 3));
+                ck_assert(memmem(at, (size_t)(end - at), "vif", 3));
                 at = end;
             }
         }
@@ -1285,14 +1286,14 @@ static void smooth_make(Frame *f, unsigned w, unsigned h, unsigned t,
     }
 }
 
-/* The SSIM family's, SpEED chroma's and cambi's (full_ref) reference
- * stages on the CPU: a ladder of a 480x480 4:4:4 reference (SpEED's 5x5
- * blocks of its planes reduced 16 times: 36 of them; bands in a quarter
- * of its luma, so that cambi_source differs from frame to frame) and
- * renditions of 480x480 and 360x360,
- * scaled, each rendition's log the pair's;
- * float_ssim twice, the second with another decimation, each instance
- * reading its own stage. */
+/* The SSIM family's, SpEED chroma's, cambi's (full_ref) and VIF's
+ * reference stages on the CPU: a ladder of a 480x480 4:4:4 reference
+ * (SpEED's 5x5 blocks of its planes reduced 16 times: 36 of them; bands in
+ * a quarter of its luma, so that cambi_source differs from frame to
+ * frame) and renditions of 480x480 and 360x360, scaled, each rendition's
+ * log the pair's; float_ssim twice, the second with another decimation,
+ * and VIF twice, the second without scale 0, each instance reading its
+ * own stage. */
 START_TEST(test_ladder_cpu_stages)
 {
     static const unsigned size[2] = { 480, 360 };
@@ -1325,6 +1326,8 @@ START_TEST(test_ladder_cpu_stages)
             vg_use_feature(ctx, "float_ms_ssim", "enable_lcs=true"), 0);
         ck_assert_int_eq(vg_use_feature(ctx, "speed_chroma", NULL), 0);
         ck_assert_int_eq(vg_use_feature(ctx, "cambi", "full_ref=true"), 0);
+        ck_assert_int_eq(vg_use_feature(ctx, "vif", NULL), 0);
+        ck_assert_int_eq(vg_use_feature(ctx, "vif", "vif_skip_scale0=true"), 0);
     }
     for (unsigned i = 0; i < n; i++) {
         Frame ref, dis[2];
@@ -1350,6 +1353,7 @@ START_TEST(test_ladder_cpu_stages)
     ck_assert(memmem(at, (size_t)(end - at), "float_ms_ssim", 13));
     ck_assert(memmem(at, (size_t)(end - at), "speed_chroma", 12));
     ck_assert(memmem(at, (size_t)(end - at), "cambi", 5));
+    ck_assert(memmem(at, (size_t)(end - at), "vif", 3));
     for (unsigned r = 0; r < 2; r++) {
         char *a, *b;
         double lo, hi;
@@ -1370,6 +1374,77 @@ START_TEST(test_ladder_cpu_stages)
         vg_context_destroy(&pair[r]);
     }
     vg_context_destroy(&ladder);
+}
+END_TEST
+
+/* VIF's reference stage in each CPU build (C, AVX2, AVX-512, as far as
+ * the processor has them): the readers' passes are per build, so a
+ * ladder of renditions of two sizes, 8- and 10-bit, each scored the same
+ * as its pair run in the same build; VIF twice, the second without scale
+ * 0 and with another gain limit. 210 columns: 13 whole blocks of 16 (the
+ * AVX-512 kernels leave the last to the AVX2 ones) and 2 left to C. */
+START_TEST(test_ladder_cpu_vif_builds)
+{
+    static const unsigned masks[3] = { VG_CPU_FLAG_AVX2, VG_CPU_FLAG_AVX512,
+                                       0 };
+    static const unsigned size[2][2] = { { 210, 120 }, { 150, 90 } };
+    const unsigned n = 3;
+
+    for (unsigned m = 0; m < 3; m++) {
+        for (unsigned bpc = 8; bpc <= 10; bpc += 2) {
+            VgConfig cfg = {
+                .backend = VG_BACKEND_CPU,
+                .n_threads = 2,
+                .n_distorted = 2,
+                .scale = VG_SCALE_BICUBIC,
+                .log_level = VG_LOG_WARNING,
+                .log_cb = capture_log,
+            };
+            VgContext *ladder = NULL, *pair[2];
+
+            vg_cpu_set_mask(masks[m]);
+            ck_assert_int_eq(vg_context_create(&ladder, &cfg), 0);
+            cfg.n_distorted = 0;
+            for (int k = -1; k < 2; k++) {
+                VgContext *ctx = k < 0 ? ladder : NULL;
+
+                if (k >= 0) {
+                    ck_assert_int_eq(vg_context_create(&pair[k], &cfg), 0);
+                    ctx = pair[k];
+                }
+                ck_assert_int_eq(vg_use_feature(ctx, "vif", NULL), 0);
+                ck_assert_int_eq(vg_use_feature(ctx, "vif",
+                                                "vif_skip_scale0=true:"
+                                                "vif_enhn_gain_limit=1.0"),
+                                 0);
+            }
+            for (unsigned i = 0; i < n; i++) {
+                Frame ref, dis[2];
+                const VgPicture *pics[2];
+
+                frame_make(&ref, VG_PIX_FMT_YUV420P, 210, 120, bpc,
+                           700 + i * 13, 0);
+                for (unsigned r = 0; r < 2; r++) {
+                    frame_make(&dis[r], VG_PIX_FMT_YUV420P, size[r][0],
+                               size[r][1], bpc, 700 + i * 13 + r, 0);
+                    pics[r] = &dis[r].pic;
+                    ck_assert_int_eq(vg_submit(pair[r], &ref.pic, pics[r]), 0);
+                }
+                ck_assert_int_eq(vg_submit_ladder(ladder, &ref.pic, pics), 0);
+                frame_free(&ref);
+                for (unsigned r = 0; r < 2; r++)
+                    frame_free(&dis[r]);
+            }
+            ck_assert_int_eq(vg_flush(ladder), 0);
+            for (unsigned r = 0; r < 2; r++) {
+                ck_assert_int_eq(vg_flush(pair[r]), 0);
+                assert_same_scores(vg_rendition(ladder, r), pair[r], n);
+                vg_context_destroy(&pair[r]);
+            }
+            vg_context_destroy(&ladder);
+        }
+    }
+    vg_cpu_set_mask(0);
 }
 END_TEST
 
@@ -1512,6 +1587,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_feature_names_and_dedupe);
     tcase_add_test(tc, test_ladder_equals_pairs);
     tcase_add_test(tc, test_ladder_cpu_stages);
+    tcase_add_test(tc, test_ladder_cpu_vif_builds);
     tcase_add_test(tc, test_ladder_errors);
     suite_add_tcase(s, tc);
     return s;
