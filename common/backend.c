@@ -40,6 +40,8 @@ void vg_feature_ctx_fill(VgFeatureCtx *fc, const VgEngineParams *p,
     fc->scratch = p->scratch;
     fc->sinks = inst->sinks;
     fc->n_sinks = inst->n_sinks;
+    fc->n_renditions = p->n_renditions;
+    fc->rendition = p->rendition;
 }
 
 int vg_feature_ctx_open_cpu(VgFeatureCtx *fc, const VgEngineParams *p,

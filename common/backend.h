@@ -51,6 +51,9 @@ typedef struct VgEngineParams {
     enum VgImageLayout layout; ///< chroma layout (NV12/P010/P016 -> 420)
     enum VgPixFmt fmt;         ///< format of submitted pictures
     enum VgMemory memory;      ///< memory of submitted pictures
+    /** in a ladder, the number of its renditions (0 outside one) and this
+     *  engine's rendition */
+    unsigned n_renditions, rendition;
 } VgEngineParams;
 
 /** 1 if a feature of the engine reads chroma planes (VG_FEATURE_CHROMA):

@@ -788,6 +788,8 @@ static int set_params(VgContext *ctx, enum VgPixFmt fmt, unsigned width,
     p->layout = vg_pix_fmt_layout(fmt);
     p->fmt = fmt;
     p->memory = memory;
+    p->n_renditions = ctx->ladder ? ctx->ladder->n_rend : 0;
+    p->rendition = ctx->ladder ? ctx->rend_index : 0;
 
     for (unsigned i = 0; i < ctx->n_feats; i++) {
         const VgFeatureDesc *d = ctx->feats[i].desc;

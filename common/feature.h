@@ -263,6 +263,9 @@ struct VgFeatureCtx {
      * the engine's states only, never the post step's) */
     const VgFeatureSink *sinks;
     unsigned n_sinks;
+    /** in a ladder, the number of its renditions (0 outside one) and the
+     *  instance's rendition (VgEngineParams) */
+    unsigned n_renditions, rendition;
 };
 
 /**

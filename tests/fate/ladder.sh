@@ -13,7 +13,8 @@
 # and chunked scoring merged per rendition; renditions of three sizes
 # scaled with --scale bicubic; VIF and ADM without their scale 0, and
 # twice with other options; cambi with full_ref (its reference pass
-# shared on the CPU); vmaf_v0.6.1 on 10-bit clips. Then the summary lines, a chart per
+# shared on the CPU) and its heatmaps (a folder per rendition);
+# vmaf_v0.6.1 on 10-bit clips. Then the summary lines, a chart per
 # rendition and one of the ladder's logs, and the refusals: more than 16
 # renditions, an output path without %d or in a missing folder (before the
 # first frame, no file left), inputs of another size or format, a
@@ -169,6 +170,39 @@ if [ "$pool_was" = unset ]; then
 else
     VG_CAMBI_DEVICE_POOL=$pool_was
 fi
+# cambi's heatmaps: a folder per rendition (heatmaps_path with %d), each
+# rendition's files byte for byte its pair run's; without %d, refused
+hm=$w/heatmaps
+ok=1 n=0 i=0
+for d in "$r0" "$r1" "$r2"; do
+    tool -r "$ref" -d "$d" --scale bicubic -n --threads 2 -q \
+        --feature "cambi=heatmaps_path=$hm/pair$i" -o "$hm.p$i.json" \
+        2> "$hm.err" || ok=0
+    i=$((i + 1))
+done
+tool -r "$ref" -d "$r0" -d "$r1" -d "$r2" --scale bicubic -n --threads 2 -q \
+    --feature "cambi=heatmaps_path=$hm/rend%d" -o "$hm.%d.json" \
+    2> "$hm.err" || ok=0
+for i in 0 1 2; do
+    for f in "$hm/pair$i"/cambi_heatmap_scale_*.gray; do
+        [ -s "$f" ] && cmp -s "$f" "$hm/rend$i/${f##*/}" || ok=0
+        n=$((n + 1))
+    done
+done
+# the renditions' heatmaps differ, so that a mix-up would show
+first=$(cd "$hm/pair0" && ls cambi_heatmap_scale_0_* 2> /dev/null)
+if [ -n "$first" ] && cmp -s "$hm/pair0/$first" "$hm/pair1/$first"; then
+    ok=0
+fi
+if [ $ok = 1 ] && [ $n = 15 ]; then
+    pass "cambi heatmaps_path with %d: each rendition's 5 heatmaps = its pair run's"
+else
+    cat "$hm.err"
+    fail "cambi heatmaps_path with %d: $n heatmaps, not each its pair run's"
+fi
+refused "a ladder's heatmaps_path without %d" "put one %d in the path" \
+    tool -r "$ref" -d "$r0" -d "$r1" --scale bicubic -n -q \
+    --feature "cambi=heatmaps_path=$hm/one" -o "$w/hm1_%d.json"
 ref=$clips/ref.y4m r0=$clips/r0.y4m
 # only shared features: renditions 1 and 2 compute nothing of their own
 check "motion and float_motion alone" -n --feature motion --feature float_motion --threads 2
