@@ -135,7 +135,6 @@ static int vif_init(VgFeatureCtx *fc)
             s->img[sc][q] = (uint16_t *)(p + off);
             off += (s->stride[sc] * s->h[sc] * 2 + 63) & ~(size_t)63;
         }
-        s->rimg[sc] = s->img[sc][0];
     }
     for (unsigned q = 0; q < 8; q++) {
         uint16_t *r = (uint16_t *)(p + off) + VIF_PAD;
@@ -176,6 +175,7 @@ static int vif_extract(VgFeatureCtx *fc, const VgFrame *frame)
     const VgVifOptions *o = fc->opts;
     VgVifAccum acc[4] = { { 0 } };
 
+    /* the reference's pyramid: the stage's in a ladder, else our own */
     s->stage_role = frame->stage ? frame->stage_role : 0;
     if (s->stage_role)
         stage_layout(s, frame->stage);

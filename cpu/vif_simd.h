@@ -239,12 +239,9 @@ VIF_TARGET VIF_INLINE void vfn(vert_stat8_role)(
             ta[k] = ra[k] + nv;
             tb[k] = rb[k] + nv;
         }
-        if (rd)
-            vert_stat8_rd_avx2(t, mu1 + nv, mu2 + nv, xh + nv, xl + nv, yh + nv,
+        (rd ? vert_stat8_rd_avx2
+            : vert_stat8_avx2)(t, mu1 + nv, mu2 + nv, xh + nv, xl + nv, yh + nv,
                                yl + nv, zh + nv, zl + nv, ta, tb, n - nv);
-        else
-            vert_stat8_avx2(t, mu1 + nv, mu2 + nv, xh + nv, xl + nv, yh + nv,
-                            yl + nv, zh + nv, zl + nv, ta, tb, n - nv);
     }
 #endif
 }

@@ -284,51 +284,25 @@ static inline int vif_avx2_taps(unsigned scale)
 /* ---- one scale ----------------------------------------------------------- */
 
 /*
- * Per pixel of one row (vif_statistic_8/16), from the horizontal sums M1,
- * M2 and the high/low halves of XX, YY, XY: each filtered square is
- * (hi * 2^16 + lo + 2^15) >> 16 = hi + ((lo + 2^15) >> 16) (uint32); mu
- * products in uint64 rounded >> 32 to uint32; differences in uint32
- * reinterpreted as int32; sigma2^2 clamped at 0.
+ * Per pixel of one row (vif_statistic_8/16), from the horizontal sums M1
+ * (m1: hs[0], or a ladder's stage), M2 and the high/low halves of XX, YY,
+ * XY (hs[1..7]): each filtered square is (hi * 2^16 + lo + 2^15) >> 16 =
+ * hi + ((lo + 2^15) >> 16) (uint32); mu products in uint64 rounded >> 32
+ * to uint32; differences in uint32 reinterpreted as int32; sigma2^2
+ * clamped at 0. With rd (a ladder's reader, whose sigma1^2 is the
+ * stage's) sigma1^2 is not formed and XX is not read.
  */
-VIF_INLINE void row_sigmas(int32_t *restrict s1o, int32_t *restrict s2o,
-                           int32_t *restrict s12o, uint32_t *const *hs,
+VIF_INLINE void row_sigmas(const int rd, int32_t *restrict s1o,
+                           int32_t *restrict s2o, int32_t *restrict s12o,
+                           uint32_t *const *hs, const uint32_t *restrict m1,
                            size_t n)
 {
-    const uint32_t *restrict m1 = hs[0], *restrict m2 = hs[1];
+    const uint32_t *restrict m2 = hs[1];
     const uint32_t *restrict xh = hs[2], *restrict xl = hs[3];
     const uint32_t *restrict yh = hs[4], *restrict yl = hs[5];
     const uint32_t *restrict zh = hs[6], *restrict zl = hs[7];
 
     for (size_t j = 0; j < n; j++) {
-        uint32_t mu1_sq =
-            (uint32_t)(((uint64_t)m1[j] * m1[j] + 2147483648u) >> 32);
-        uint32_t mu2_sq =
-            (uint32_t)(((uint64_t)m2[j] * m2[j] + 2147483648u) >> 32);
-        uint32_t mu12 =
-            (uint32_t)(((uint64_t)m1[j] * m2[j] + 2147483648u) >> 32);
-        uint32_t fxx = xh[j] + ((xl[j] + 32768) >> 16);
-        uint32_t fyy = yh[j] + ((yl[j] + 32768) >> 16);
-        uint32_t fxy = zh[j] + ((zl[j] + 32768) >> 16);
-        int32_t v2 = (int32_t)(fyy - mu2_sq);
-
-        s1o[j] = (int32_t)(fxx - mu1_sq);
-        s2o[j] = v2 < 0 ? 0 : v2;
-        s12o[j] = (int32_t)(fxy - mu12);
-    }
-}
-
-/* row_sigmas() of a ladder's reader: M1 from the stage (m1), sigma1^2
- * read there by the caller; hs as row_sigmas() takes it, M1 and XX's
- * halves unused */
-VIF_INLINE void row_sigmas_rd(int32_t *restrict s2o, int32_t *restrict s12o,
-                              uint32_t *const *hs, const uint32_t *restrict m1,
-                              size_t n)
-{
-    const uint32_t *restrict m2 = hs[1];
-    const uint32_t *restrict yh = hs[4], *restrict yl = hs[5];
-    const uint32_t *restrict zh = hs[6], *restrict zl = hs[7];
-
-    for (size_t j = 0; j < n; j++) {
         uint32_t mu2_sq =
             (uint32_t)(((uint64_t)m2[j] * m2[j] + 2147483648u) >> 32);
         uint32_t mu12 =
@@ -337,6 +311,13 @@ VIF_INLINE void row_sigmas_rd(int32_t *restrict s2o, int32_t *restrict s12o,
         uint32_t fxy = zh[j] + ((zl[j] + 32768) >> 16);
         int32_t v2 = (int32_t)(fyy - mu2_sq);
 
+        if (!rd) {
+            uint32_t mu1_sq =
+                (uint32_t)(((uint64_t)m1[j] * m1[j] + 2147483648u) >> 32);
+            uint32_t fxx = xh[j] + ((xl[j] + 32768) >> 16);
+
+            s1o[j] = (int32_t)(fxx - mu1_sq);
+        }
         s2o[j] = v2 < 0 ? 0 : v2;
         s12o[j] = (int32_t)(fxy - mu12);
     }
@@ -558,25 +539,17 @@ VIF_INLINE void vif_scale(VifCpu *s, const int rd, const unsigned scale,
             rb[k] = (const pixel *)((const uint8_t *)dis + r * dis_stride);
         }
 #if VIF_HAVE_AVX512 && BITDEPTH == 8
-        if (simd == VIF_AVX512 && rd)
-            vert_stat8_rd_avx512(t, m[0], m[1], hi[0], lo[0], hi[1], lo[1],
-                                 hi[2], lo[2], (const uint8_t *const *)ra,
-                                 (const uint8_t *const *)rb, n0);
-        else if (simd == VIF_AVX512)
-            vert_stat8_avx512(t, m[0], m[1], hi[0], lo[0], hi[1], lo[1], hi[2],
-                              lo[2], (const uint8_t *const *)ra,
-                              (const uint8_t *const *)rb, n0);
+        if (simd == VIF_AVX512)
+            (rd ? vert_stat8_rd_avx512 : vert_stat8_avx512)(
+                t, m[0], m[1], hi[0], lo[0], hi[1], lo[1], hi[2], lo[2],
+                (const uint8_t *const *)ra, (const uint8_t *const *)rb, n0);
         else
 #endif
 #if VIF_HAVE_AVX2 && BITDEPTH == 8
-            if (simd == VIF_AVX2 && rd)
-            vert_stat8_rd_avx2(t, m[0], m[1], hi[0], lo[0], hi[1], lo[1], hi[2],
-                               lo[2], (const uint8_t *const *)ra,
-                               (const uint8_t *const *)rb, n0);
-        else if (simd == VIF_AVX2)
-            vert_stat8_avx2(t, m[0], m[1], hi[0], lo[0], hi[1], lo[1], hi[2],
-                            lo[2], (const uint8_t *const *)ra,
-                            (const uint8_t *const *)rb, n0);
+            if (simd == VIF_AVX2)
+            (rd ? vert_stat8_rd_avx2 : vert_stat8_avx2)(
+                t, m[0], m[1], hi[0], lo[0], hi[1], lo[1], hi[2], lo[2],
+                (const uint8_t *const *)ra, (const uint8_t *const *)rb, n0);
         else
 #endif
             vert_stat(rd, fw, t, m[0], m[1], hi[0], lo[0], hi[1], lo[1], hi[2],
@@ -601,8 +574,8 @@ VIF_INLINE void vif_scale(VifCpu *s, const int rd, const unsigned scale,
             horiz_pair_any(simd, scale, fw, t, g[7], g[0], lo[2] - half,
                            lo[2] - half, nb);
             s1 = s->st_s1[scale] + i * st;
-            row_sigmas_rd(s->sig[1], s->sig[2], g, s->st_m1[scale] + i * st,
-                          nb);
+            row_sigmas(1, s->sig[0], s->sig[1], s->sig[2], g,
+                       s->st_m1[scale] + i * st, nb);
         } else {
             for (unsigned p = 0; p < 4; p++) {
                 const uint16_t *a = p ? hi[p - 1] : m[0];
@@ -611,7 +584,7 @@ VIF_INLINE void vif_scale(VifCpu *s, const int rd, const unsigned scale,
                 horiz_pair_any(simd, scale, fw, t, g[2 * p], g[2 * p + 1],
                                a - half, b - half, nb);
             }
-            row_sigmas(s->sig[0], s->sig[1], s->sig[2], g, nb);
+            row_sigmas(0, s->sig[0], s->sig[1], s->sig[2], g, g[0], nb);
             if (wr) {
                 memcpy(s->st_m1[scale] + i * st, g[0], nb * sizeof(uint32_t));
                 memcpy(s->st_s1[scale] + i * st, s->sig[0],
