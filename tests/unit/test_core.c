@@ -1286,6 +1286,23 @@ static void smooth_make(Frame *f, unsigned w, unsigned h, unsigned t,
     }
 }
 
+/* A ladder of cfg.n_distorted renditions and a pair context per rendition
+ * with the same settings; all[] holds the ladder then the pairs, for the
+ * calls every one of them takes. */
+static void ladder_with_pairs(VgConfig cfg, VgContext **ladder,
+                              VgContext **pair, VgContext **all)
+{
+    const unsigned n = cfg.n_distorted;
+
+    ck_assert_int_eq(vg_context_create(ladder, &cfg), 0);
+    all[0] = *ladder;
+    cfg.n_distorted = 0;
+    for (unsigned r = 0; r < n; r++) {
+        ck_assert_int_eq(vg_context_create(&pair[r], &cfg), 0);
+        all[1 + r] = pair[r];
+    }
+}
+
 /* The SSIM family's, SpEED chroma's, cambi's (full_ref) and VIF's
  * reference stages on the CPU: a ladder of a 480x480 4:4:4 reference
  * (SpEED's 5x5 blocks of its planes reduced 16 times: 36 of them; bands in
@@ -1306,19 +1323,14 @@ START_TEST(test_ladder_cpu_stages)
         .log_level = VG_LOG_INFO,
         .log_cb = capture_info,
     };
-    VgContext *ladder = NULL, *pair[2];
+    VgContext *ladder = NULL, *pair[2], *all[3];
     const char *at, *end;
 
     info_lines[0] = '\0';
-    ck_assert_int_eq(vg_context_create(&ladder, &cfg), 0);
-    cfg.n_distorted = 0;
-    for (int k = -1; k < 2; k++) {
-        VgContext *ctx = k < 0 ? ladder : NULL;
+    ladder_with_pairs(cfg, &ladder, pair, all);
+    for (unsigned k = 0; k < 3; k++) {
+        VgContext *ctx = all[k];
 
-        if (k >= 0) {
-            ck_assert_int_eq(vg_context_create(&pair[k], &cfg), 0);
-            ctx = pair[k];
-        }
         ck_assert_int_eq(vg_use_feature(ctx, "float_ssim", "enable_lcs=true"),
                          0);
         ck_assert_int_eq(vg_use_feature(ctx, "float_ssim", "scale=2"), 0);
@@ -1400,18 +1412,13 @@ START_TEST(test_ladder_cpu_vif_builds)
                 .log_level = VG_LOG_WARNING,
                 .log_cb = capture_log,
             };
-            VgContext *ladder = NULL, *pair[2];
+            VgContext *ladder = NULL, *pair[2], *all[3];
 
             vg_cpu_set_mask(masks[m]);
-            ck_assert_int_eq(vg_context_create(&ladder, &cfg), 0);
-            cfg.n_distorted = 0;
-            for (int k = -1; k < 2; k++) {
-                VgContext *ctx = k < 0 ? ladder : NULL;
+            ladder_with_pairs(cfg, &ladder, pair, all);
+            for (unsigned k = 0; k < 3; k++) {
+                VgContext *ctx = all[k];
 
-                if (k >= 0) {
-                    ck_assert_int_eq(vg_context_create(&pair[k], &cfg), 0);
-                    ctx = pair[k];
-                }
                 ck_assert_int_eq(vg_use_feature(ctx, "vif", NULL), 0);
                 ck_assert_int_eq(vg_use_feature(ctx, "vif",
                                                 "vif_skip_scale0=true:"
