@@ -292,6 +292,18 @@ unsigned vg_rendition_count(const VgContext *ctx);
 VgContext *vg_rendition(VgContext *ctx, unsigned r);
 
 /**
+ * The path of rendition r's file (log, chart, chunk log, heatmaps'
+ * folder) in a ladder of n renditions: the pattern with its one %d
+ * replaced by r (0 for the first rendition) and each %% by a '%'. With
+ * n = 1 (a pair) the pattern is the path as it is, any '%' literal.
+ * A ladder's pattern must have exactly one %d and no other '%'.
+ * @return 0 and *path (free() it), -EINVAL (the pattern is refused, or
+ *         r >= n) or -ENOMEM; *path is NULL on failure. Nothing is logged:
+ *         the caller names the option.
+ */
+int vg_rendition_path(char **path, const char *pattern, unsigned r, unsigned n);
+
+/**
  * @return how many leading frames (0 .. n-1) have every per-frame output
  *         readable now, without blocking (a ladder: of every rendition). Temporal outputs (motion2/3) and
  *         model scores become readable only after vg_flush().

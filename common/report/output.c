@@ -374,3 +374,42 @@ fail:
     free(w.keys);
     return ret;
 }
+
+int vg_rendition_path(char **path, const char *pattern, unsigned r, unsigned n)
+{
+    size_t len = 0;
+    unsigned n_d = 0;
+    char num[16], *q;
+
+    if (!path)
+        return -EINVAL;
+    *path = NULL;
+    if (!pattern || r >= n)
+        return -EINVAL;
+    if (n == 1)
+        return (*path = strdup(pattern)) ? 0 : -ENOMEM;
+    /* the pattern's length less its escapes, and its one %d */
+    for (const char *p = pattern; *p; p++, len++) {
+        if (*p != '%')
+            continue;
+        if (p[1] == 'd')
+            n_d++;
+        else if (p[1] != '%')
+            return -EINVAL;
+        p++;
+    }
+    if (n_d != 1)
+        return -EINVAL;
+    snprintf(num, sizeof(num), "%u", r);
+    if (!(q = *path = malloc(len + strlen(num) + 1)))
+        return -ENOMEM;
+    for (const char *p = pattern; *p; p++) {
+        if (*p == '%' && *++p == 'd') {
+            q = stpcpy(q, num);
+            continue;
+        }
+        *q++ = *p;
+    }
+    *q = '\0';
+    return 0;
+}

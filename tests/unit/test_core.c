@@ -1456,6 +1456,47 @@ START_TEST(test_ladder_cpu_vif_builds)
 END_TEST
 
 /* What a ladder refuses, with a message naming the rendition at fault. */
+/* a ladder's file paths: one %d, %% a '%'; a pair's path as it is */
+START_TEST(test_rendition_path)
+{
+    static const struct {
+        const char *pattern;
+        unsigned r, n;
+        const char *path; ///< NULL: refused
+    } cases[] = {
+        { "log_%d.json", 0, 3, "log_0.json" },
+        { "log_%d.json", 15, 16, "log_15.json" },
+        { "%d", 7, 8, "7" },
+        { "100%%/r%d/", 2, 3, "100%/r2/" },
+        { "a%%d_%d", 1, 2, "a%d_1" },
+        { "pair%d%%.json", 0, 1, "pair%d%%.json" },
+        { "no_number.json", 0, 1, "no_number.json" },
+        { "no_number.json", 0, 2, NULL },
+        { "two_%d_%d.json", 0, 2, NULL },
+        { "other_%s_%d.json", 0, 2, NULL },
+        { "trailing_%d_%", 0, 2, NULL },
+        { "log_%d.json", 2, 2, NULL },
+        { "log_%d.json", 0, 0, NULL },
+    };
+
+    for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char *path = (char *)"unset";
+        const int ret =
+            vg_rendition_path(&path, cases[i].pattern, cases[i].r, cases[i].n);
+
+        if (cases[i].path) {
+            ck_assert_int_eq(ret, 0);
+            ck_assert_str_eq(path, cases[i].path);
+        } else {
+            ck_assert_int_eq(ret, -EINVAL);
+            ck_assert_ptr_null(path);
+        }
+        free(path);
+    }
+    ck_assert_int_eq(vg_rendition_path(NULL, "x_%d", 0, 2), -EINVAL);
+}
+END_TEST
+
 START_TEST(test_ladder_errors)
 {
     VgConfig cfg = {
@@ -1596,6 +1637,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_ladder_cpu_stages);
     tcase_add_test(tc, test_ladder_cpu_vif_builds);
     tcase_add_test(tc, test_ladder_errors);
+    tcase_add_test(tc, test_rendition_path);
     suite_add_tcase(s, tc);
     return s;
 }
