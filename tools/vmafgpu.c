@@ -316,51 +316,24 @@ static int is_flag(const struct option *opts, int o)
 
 /*
  * A ladder writes a file per rendition: its path is the pattern with %d
- * replaced by the rendition's number (0 for the first -d); %% is a '%'.
+ * replaced by the rendition's number (0 for the first -d); %% is a '%'
+ * (vg_rendition_path()).
  */
-static int check_pattern(const char *opt, const char *pattern)
+static int check_pattern(const char *opt, const char *pattern, unsigned n)
 {
-    unsigned n = 0;
+    char *path;
+    int ret = vg_rendition_path(&path, pattern, 0, n);
 
-    for (const char *p = pattern; *p; p++) {
-        if (*p != '%')
-            continue;
-        if (p[1] == 'd')
-            n++;
-        else if (p[1] != '%')
-            goto bad;
-        p++;
-    }
-    if (n == 1)
-        return 0;
-bad:
-    fprintf(stderr,
-            "vmafgpu: %s %s: a ladder of several --distorted/-d inputs "
-            "writes a file per rendition; put one %%d in the path (the "
-            "rendition's number, 0 for the first -d; %%%% for a '%%')\n",
-            opt, pattern);
-    return -EINVAL;
-}
-
-/** The path of rendition r's file from a pattern check_pattern() took. */
-static char *rendition_path(const char *pattern, unsigned r)
-{
-    size_t len = strlen(pattern) + 16;
-    char *path = malloc(len), *q = path;
-
-    if (!path)
-        return NULL;
-    for (const char *p = pattern; *p; p++) {
-        if (*p != '%') {
-            *q++ = *p;
-        } else if (*++p == 'd') {
-            q += snprintf(q, len - (size_t)(q - path), "%u", r);
-        } else {
-            *q++ = '%';
-        }
-    }
-    *q = '\0';
-    return path;
+    free(path);
+    if (ret == -EINVAL)
+        fprintf(stderr,
+                "vmafgpu: %s %s: a ladder of several --distorted/-d inputs "
+                "writes a file per rendition; put one %%d in the path (the "
+                "rendition's number, 0 for the first -d; %%%% for a '%%')\n",
+                opt, pattern);
+    else if (ret < 0)
+        fprintf(stderr, "vmafgpu: out of memory\n");
+    return ret;
 }
 
 /** @return 0 parsed, 1 done (help/version printed), negative on error. */
@@ -613,9 +586,9 @@ static int parse_args(int argc, char **argv, Settings *s)
             "chunk's COUNT) nor --plot (plot the merged log)\n");
         return -EINVAL;
     }
-    if (s->n_dis > 1 &&
-        ((s->output_path && check_pattern("--output/-o", s->output_path) < 0) ||
-         (s->plot_path && check_pattern("--plot", s->plot_path) < 0)))
+    if ((s->output_path &&
+         check_pattern("--output/-o", s->output_path, s->n_dis) < 0) ||
+        (s->plot_path && check_pattern("--plot", s->plot_path, s->n_dis) < 0))
         return -EINVAL;
     if (!s->n_models && !s->no_prediction)
         s->model[s->n_models++] = "version=vmaf_v0.6.1";
@@ -1108,12 +1081,11 @@ static int open_outputs(Outputs *o, const Settings *s)
     int ret;
 
     for (unsigned r = 0; r < s->n_dis; r++) {
+        /* the patterns passed check_pattern(): only memory can fail */
         if ((s->output_path &&
-             !(o->log[r] = s->n_dis > 1 ? rendition_path(s->output_path, r)
-                                        : strdup(s->output_path))) ||
+             vg_rendition_path(&o->log[r], s->output_path, r, s->n_dis) < 0) ||
             (s->plot_path &&
-             !(o->plot[r] = s->n_dis > 1 ? rendition_path(s->plot_path, r)
-                                         : strdup(s->plot_path)))) {
+             vg_rendition_path(&o->plot[r], s->plot_path, r, s->n_dis) < 0)) {
             fprintf(stderr, "vmafgpu: out of memory\n");
             return -ENOMEM;
         }

@@ -779,69 +779,31 @@ void vg_cambi_heatmaps_close(VgCambiHeatmaps *hm)
     hm->on = 0;
 }
 
-/*
- * The heatmaps' folder of rendition r of a ladder of n: the pattern with
- * its one %d replaced by r and each %% by %. Refuses a pattern without
- * exactly one %d, or with another %, as the tools refuse such a log path.
- */
-static int rendition_dir(char *out, size_t size, const char *pattern,
-                         unsigned r, unsigned n, VgLog *log)
-{
-    size_t o = 0;
-    int n_d = 0;
-
-    for (const char *s = pattern; *s; s++) {
-        char num[16];
-        const char *put = s;
-        size_t len = 1;
-
-        if (*s == '%') {
-            if (s[1] == 'd') {
-                n_d++;
-                len = (size_t)snprintf(num, sizeof(num), "%u", r);
-                put = num;
-            } else if (s[1] != '%') {
-                n_d = 2; /* refused below */
-                break;
-            }
-            s++;
-        }
-        if (o + len >= size) {
-            vg_log(log, VG_LOG_ERROR, "cambi: heatmaps_path %s: too long",
-                   pattern);
-            return -ENAMETOOLONG;
-        }
-        memcpy(out + o, put, len);
-        o += len;
-    }
-    out[o] = '\0';
-    if (n_d != 1) {
-        vg_log(log, VG_LOG_ERROR,
-               "cambi: heatmaps_path %s: a ladder of %u renditions writes "
-               "a folder of heatmaps per rendition; put one %%d in the path "
-               "(the rendition's number, 0 for the first; %%%% for a '%%')",
-               pattern, n);
-        return -EINVAL;
-    }
-    return 0;
-}
-
 int vg_cambi_open(VgFeatureCtx *fc, VgCambiParams *p, VgCambiHeatmaps *hm)
 {
-    const char *dir = ((const VgCambiOptions *)fc->opts)->heatmaps_path;
-    char buf[VG_OPT_STRING_MAX];
+    const char *pattern = ((const VgCambiOptions *)fc->opts)->heatmaps_path;
+    const unsigned n = fc->n_renditions > 1 ? fc->n_renditions : 1;
+    char *dir = NULL;
     int ret;
 
     if ((ret = vg_cambi_setup(p, fc->opts, fc->width, fc->height, fc->bpc,
                               fc->log)) < 0)
         return ret;
-    if (dir[0] && fc->n_renditions > 1) {
-        if ((ret = rendition_dir(buf, sizeof(buf), dir, fc->rendition,
-                                 fc->n_renditions, fc->log)) < 0)
-            return ret;
-        dir = buf;
-    }
-    return vg_cambi_heatmaps_open(hm, p, dir, fc->log);
+    if (!pattern[0])
+        return vg_cambi_heatmaps_open(hm, p, pattern, fc->log);
+    /* a ladder writes a folder of heatmaps per rendition */
+    if ((ret = vg_rendition_path(&dir, pattern, fc->rendition, n)) == -EINVAL)
+        vg_log(fc->log, VG_LOG_ERROR,
+               "cambi: heatmaps_path %s: a ladder of %u renditions writes "
+               "a folder of heatmaps per rendition; put one %%d in the path "
+               "(the rendition's number, 0 for the first; %%%% for a '%%')",
+               pattern, n);
+    else if (ret < 0)
+        vg_log(fc->log, VG_LOG_ERROR, "cambi: out of memory");
+    if (ret >= 0)
+        ret = vg_cambi_heatmaps_open(hm, p, dir, fc->log);
+    free(dir);
+    return ret;
 }
 
 /**
