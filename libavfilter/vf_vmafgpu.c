@@ -2368,38 +2368,34 @@ static int parse_names(AVFilterContext *ctx)
 }
 
 /**
- * Rendition r's path of a file option: a ladder's path has %d, replaced
- * by r; a pair's is the option's.
+ * Rendition r's path of a file option: a ladder's path has one %d,
+ * replaced by r, and %% for a '%'; a pair's is the option's
+ * (vg_rendition_path()).
  */
 static int rendition_path(AVFilterContext *ctx, const char *opt,
                           const char *path, int r, char **out)
 {
     VMAFGPUContext *s = ctx->priv;
-    AVBPrint bp;
+    char *p;
+    int ret;
 
     *out = NULL;
     if (!path)
         return 0;
-    if (s->nb_renditions == 1) {
-        *out = av_strdup(path);
-        return *out ? 0 : AVERROR(ENOMEM);
+    ret = vg_rendition_path(&p, path, r, s->nb_renditions);
+    if (ret == AVERROR(EINVAL)) {
+        av_log(ctx, AV_LOG_ERROR, "%s '%s': with renditions=%d, each "
+               "rendition writes a file of its own, named by the path with "
+               "its one %%d replaced by its number (%s=vmaf_%%d.%s; %%%% for "
+               "a '%%')\n", opt, path, s->nb_renditions, opt,
+               opt[0] == 'l' ? "json" : "svg");
+        return ret;
     }
-    if (!strstr(path, "%d")) {
-        av_log(ctx, AV_LOG_ERROR, "%s '%s' has no %%d: with renditions=%d, "
-               "each rendition writes a file of its own, named by the path "
-               "with %%d replaced by its number (%s=vmaf_%%d.%s)\n", opt,
-               path, s->nb_renditions, opt, opt[0] == 'l' ? "json" : "svg");
-        return AVERROR(EINVAL);
-    }
-    av_bprint_init(&bp, 0, AV_BPRINT_SIZE_UNLIMITED);
-    for (const char *p = path, *d; *p; p = d + 2) {
-        if (!(d = strstr(p, "%d"))) {
-            av_bprintf(&bp, "%s", p);
-            break;
-        }
-        av_bprintf(&bp, "%.*s%d", (int)(d - p), p, r);
-    }
-    return av_bprint_finalize(&bp, out);
+    if (ret < 0)
+        return ret;
+    *out = av_strdup(p);
+    free(p);
+    return *out ? 0 : AVERROR(ENOMEM);
 }
 
 static const AVFilterPad vmafgpu_inputs[] = {

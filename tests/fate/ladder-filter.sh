@@ -18,7 +18,8 @@
 #  - a rendition that ends first: the pair's rule (its last frame scored
 #    again, a warning naming it), its log its pair run's;
 #  - refusals, with a message and a non-zero exit status (no crash):
-#    log_path and plot_path without %d, renditions=17, renditions of
+#    log_path and plot_path without one %d (and %% a '%' in them),
+#    renditions=17, renditions of
 #    other sizes without the scale option, a rendition of another format,
 #    a rendition whose size changes mid-stream, each naming the rendition.
 # Prints one line per test and "N passed, N failed"; exits 1 if any test
@@ -208,13 +209,25 @@ refused() {
 }
 l2="[0:v][1:v][2:v]vmafgpu=renditions=2:model=:feature=name=psnr:scale=bicubic"
 # shellcheck disable=SC2086
-refused "log_path without %d" "log_path '$w/x.json' has no %d: with renditions=2" \
+refused "log_path without %d" "log_path '$w/x.json': with renditions=2, each rendition writes a file of its own" \
     $d1080 $d540 $ref -lavfi "$l2:log_path=$w/x.json"
 # shellcheck disable=SC2086
-refused "plot_path without %d" "plot_path '$w/x.svg' has no %d: with renditions=2" \
+refused "plot_path without %d" "plot_path '$w/x.svg': with renditions=2, each rendition writes a file of its own" \
     $d1080 $d540 $ref -lavfi "$l2:log_path=$w/x%d.json:plot_path=$w/x.svg"
+# shellcheck disable=SC2086
+refused "log_path with two %d" "log_path '$w/x%d_%d.json': with renditions=2, each rendition writes a file of its own" \
+    $d1080 $d540 $ref -lavfi "$l2:log_path=$w/x%d_%d.json"
 if ls "$w"/x*.json > /dev/null 2>&1; then
-    fail "refused plot_path without %d: a log was left behind"
+    fail "refused log_path and plot_path: a log was left behind"
+fi
+# %% is a '%' in a ladder's paths, as in the CLI's
+# shellcheck disable=SC2086
+ff $d1080 $d540 $ref -lavfi "$l2:log_fmt=json:log_path=$w/pct%%_%d.json" \
+    -f null - > "$w/pct.out" 2>&1
+if [ -s "$w/pct%_0.json" ] && [ -s "$w/pct%_1.json" ]; then
+    pass "log_path with %% and %d: pct%_0.json and pct%_1.json"
+else
+    fail "log_path with %% and %d: no pct%_0.json and pct%_1.json" "$w/pct.out"
 fi
 # shellcheck disable=SC2086
 refused "renditions=17" "Value 17.* for parameter 'renditions' out of range \[1 - 16\]" \
