@@ -18,10 +18,10 @@
 #  - a rendition that ends first: the pair's rule (its last frame scored
 #    again, a warning naming it), its log its pair run's;
 #  - refusals, with a message and a non-zero exit status (no crash):
-#    log_path and plot_path without one %d (and %% a '%' in them),
-#    renditions=17, renditions of
-#    other sizes without the scale option, a rendition of another format,
-#    a rendition whose size changes mid-stream, each naming the rendition.
+#    log_path and plot_path without %d, log_path with two, renditions=17,
+#    renditions of other sizes without the scale option, a rendition of
+#    another format, a rendition whose size changes mid-stream, each
+#    naming the rendition; and %% for a '%' in a ladder's log_path.
 # Prints one line per test and "N passed, N failed"; exits 1 if any test
 # failed, 77 when the corpus is missing.
 #

@@ -1455,7 +1455,6 @@ START_TEST(test_ladder_cpu_vif_builds)
 }
 END_TEST
 
-/* What a ladder refuses, with a message naming the rendition at fault. */
 /* a ladder's file paths: one %d, %% a '%'; a pair's path as it is */
 START_TEST(test_rendition_path)
 {
@@ -1497,6 +1496,7 @@ START_TEST(test_rendition_path)
 }
 END_TEST
 
+/* What a ladder refuses, with a message naming the rendition at fault. */
 START_TEST(test_ladder_errors)
 {
     VgConfig cfg = {
